@@ -1,0 +1,59 @@
+"""Turning pydantic validation errors into assay ``Problem`` lines with the field named."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from assay.errors import Location, Problem, did_you_mean
+
+
+def _field_path(loc: Sequence[int | str]) -> str:
+    parts: list[str] = []
+    for item in loc:
+        if isinstance(item, int):
+            parts.append(f"[{item}]")
+        else:
+            parts.append(("." if parts else "") + item)
+    return "".join(parts)
+
+
+def problems_from(
+    error: ValidationError, location: Location | None, model: type[BaseModel] | None = None
+) -> list[Problem]:
+    """One problem per pydantic error, naming the field and saying what is expected."""
+    known = sorted(model.model_fields) if model is not None else []
+    problems: list[Problem] = []
+    for err in error.errors(include_url=False):
+        loc = [p for p in err["loc"] if not (isinstance(p, str) and p in _UNION_TAGS)]
+        field = _field_path(loc)
+        kind = err["type"]
+        if kind == "extra_forbidden":
+            name = str(loc[-1]) if loc else field
+            hint = did_you_mean(name, known) if len(loc) == 1 else ""
+            message = f'unknown field "{field}"{hint}'
+            if len(loc) == 1:
+                message += "; put free data under metadata"
+        elif kind == "missing":
+            message = f"{field} is required"
+        elif kind == "value_error":
+            message = str(err["ctx"]["error"]) if "ctx" in err else err["msg"]
+            if field:
+                message = f"{field}: {message}"
+        elif kind == "literal_error":
+            message = f"{field} must be {err['ctx']['expected']} (got {_show(err['input'])})"
+        else:
+            message = f"{field}: {err['msg'].lower()} (got {_show(err['input'])})"
+        problems.append(Problem(message, location, field or None))
+    return problems
+
+
+# pydantic puts the chosen member's tag into ``loc`` for tagged unions; users never wrote it.
+_UNION_TAGS = {"answer", "abstain", "error", "function-after[_labels_agree(), Case]"}
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,0 +1,40 @@
+"""The canonical form of a case and the content hash that versions a dataset."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from assay.cases._case import Case
+
+
+def canonical_record(case: Case) -> dict[str, Any]:
+    """The case as plain JSON data with every field present, defaults included.
+
+    Writing a default explicitly or leaving it out gives the same record, so the same
+    labels always hash the same.
+    """
+    return case.model_dump(mode="json")
+
+
+def canonical_json(value: Any) -> str:
+    """Key-sorted, whitespace-free JSON: the same data always gives the same text."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def content_hash(value: Any) -> str:
+    """``sha256:<hex>`` of the canonical JSON of ``value``."""
+    digest = hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
+    return f"sha256:{digest}"
+
+
+def dataset_version(cases: Iterable[Case]) -> str:
+    """The dataset version: the content hash of its cases' canonical records, in order."""
+    return content_hash([canonical_record(c) for c in cases])
+
+
+def case_hash(case: Case) -> str:
+    """The content hash of one case's definition, used to pair cases across runs."""
+    return content_hash(canonical_record(case))

@@ -1,0 +1,71 @@
+"""A dataset: a named, ordered collection of cases with a content-hash version."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from assay.cases._canonical import dataset_version
+from assay.cases._case import Case
+from assay.errors import DuplicateCaseIdError, Location
+
+
+def check_unique_ids(
+    cases: Sequence[Case], locations: Sequence[Location | None] | None = None
+) -> None:
+    """Raise ``DuplicateCaseIdError`` naming every id used more than once (with where)."""
+    seen: dict[str, list[Location | None]] = {}
+    for i, case in enumerate(cases):
+        seen.setdefault(case.id, []).append(locations[i] if locations else None)
+    duplicates = {k: v for k, v in seen.items() if len(v) > 1}
+    if duplicates:
+        raise DuplicateCaseIdError(duplicates)
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """Ordered cases with a name; ``version`` is ``sha256:<hex>`` of their canonical form.
+
+    Construction rejects duplicate ids. ``locations`` (optional, parallel to ``cases``)
+    records where each case was read, for error messages.
+    """
+
+    name: str
+    cases: tuple[Case, ...]
+    locations: tuple[Location | None, ...] = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        check_unique_ids(self.cases, self.locations or None)
+
+    @property
+    def version(self) -> str:
+        """Content hash of the canonical case records, independent of key order and layout."""
+        return dataset_version(self.cases)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """Case ids in dataset order."""
+        return tuple(c.id for c in self.cases)
+
+    def __len__(self) -> int:
+        return len(self.cases)
+
+    def __iter__(self) -> Iterator[Case]:
+        return iter(self.cases)
+
+    def get(self, case_id: str) -> Case | None:
+        """The case with this id, or None."""
+        for case in self.cases:
+            if case.id == case_id:
+                return case
+        return None
+
+    @property
+    def real(self) -> tuple[Case, ...]:
+        """Cases that are not synthetic."""
+        return tuple(c for c in self.cases if not c.synthetic)
+
+    @property
+    def synthetic(self) -> tuple[Case, ...]:
+        """Cases flagged synthetic: reported apart, never in real totals."""
+        return tuple(c for c in self.cases if c.synthetic)

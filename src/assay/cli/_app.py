@@ -1,0 +1,37 @@
+"""The ``assay`` command: a thin shell over the library, one module per command."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="assay",
+    help="Evaluate LLM applications with numbers you can trust.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", help="Print assay's version and exit."),
+) -> None:
+    """Evaluate LLM applications with numbers you can trust."""
+    if version:
+        from assay._version import __version__
+
+        typer.echo(f"assay {__version__}")
+        raise typer.Exit(0)
+
+
+def _register() -> None:
+    # Each command module imports its heavy dependencies inside the command function,
+    # so `assay --help` stays fast.
+    from assay.cli import score
+
+    app.command("score")(score.score)
+
+
+_register()

@@ -1,0 +1,32 @@
+"""Validating option values shared by several commands."""
+
+from __future__ import annotations
+
+from assay.errors import AssayConfigError, did_you_mean
+from assay.metrics import METHODS, IntervalMethod
+from assay.report.render import FORMATS
+
+
+def check_format(fmt: str, allowed: tuple[str, ...] = FORMATS) -> str:
+    if fmt not in allowed:
+        raise AssayConfigError(
+            f"--format {fmt}: unknown format{did_you_mean(fmt, allowed)}; "
+            f"choose one of {', '.join(allowed)}"
+        )
+    return fmt
+
+
+def check_method(name: str) -> IntervalMethod:
+    for method in METHODS:
+        if name == method:
+            return method
+    raise AssayConfigError(
+        f"--interval {name}: unknown method{did_you_mean(name, METHODS)}; "
+        f"choose one of {', '.join(METHODS)}"
+    )
+
+
+def check_confidence(level: float) -> float:
+    if not 0.5 <= level < 1:
+        raise AssayConfigError(f"--confidence {level}: must be at least 0.5 and below 1")
+    return level

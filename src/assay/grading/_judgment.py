@@ -1,0 +1,60 @@
+"""Judgments: the status a grader gives one case-trial, with its reason and provenance."""
+
+from __future__ import annotations
+
+from typing import Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict
+
+from assay.cases import Case
+from assay.outcomes import Record
+
+Status = Literal["passed", "failed", "error", "missing", "ungraded"]
+STATUSES: tuple[Status, ...] = ("passed", "failed", "error", "missing", "ungraded")
+
+
+class Judgment(BaseModel):
+    """What a grader decided about one record.
+
+    ``status`` is exactly one of passed, failed, error, missing or ungraded; ``reason`` is
+    one line a person can act on; ``grader`` and ``grader_version`` make it reproducible.
+    A grader that cannot judge returns ``ungraded`` with the reason, never a default score.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    case_id: str
+    trial: int = 1
+    status: Status
+    reason: str
+    grader: str
+    grader_version: str
+    score: float | None = None
+    labels: tuple[str, ...] = ()
+
+
+@runtime_checkable
+class Grader(Protocol):
+    """Turns a recorded outcome into a ``Judgment``.
+
+    Example::
+
+        class ExactFact:
+            name = "exact-fact"
+            version = "1"
+
+            def grade(self, case: Case, record: Record) -> Judgment:
+                ok = getattr(record.outcome, "fact", None) == case.expected_fact
+                return Judgment(case_id=case.id, trial=record.trial,
+                                status="passed" if ok else "failed",
+                                reason="fact matches" if ok else "fact differs",
+                                grader=self.name, grader_version=self.version)
+
+    ``grade`` is only called for answers and abstentions: errors and missing outcomes get
+    their status without a grader.
+    """
+
+    name: str
+    version: str
+
+    def grade(self, case: Case, record: Record) -> Judgment: ...

@@ -1,0 +1,47 @@
+"""The structured grader: the seed's pass rule over fact keys and abstentions."""
+
+from __future__ import annotations
+
+from assay.cases import Case
+from assay.grading._judgment import Judgment, Status
+from assay.outcomes import Abstain, Answer, Record
+
+
+class StructuredGrader:
+    """Passes an expected abstention that abstained, or an expected answer whose fact is
+    the expected fact or one of the case's ``accepted_facts``.
+
+    An answer without a fact key cannot be judged here: it is ``ungraded``, with the reason.
+    """
+
+    name = "structured"
+    version = "1"
+
+    def grade(self, case: Case, record: Record) -> Judgment:
+        status, reason = _verdict(case, record)
+        return Judgment(
+            case_id=case.id,
+            trial=record.trial,
+            status=status,
+            reason=reason,
+            grader=self.name,
+            grader_version=self.version,
+            score=None if status == "ungraded" else float(status == "passed"),
+        )
+
+
+def _verdict(case: Case, record: Record) -> tuple[Status, str]:
+    outcome = record.outcome
+    if isinstance(outcome, Abstain):
+        if case.expected_behavior == "abstain":
+            return "passed", "abstained, as expected"
+        return "failed", f"expected an answer with fact '{case.expected_fact}'; abstained"
+    if not isinstance(outcome, Answer):
+        raise TypeError(f"the structured grader does not grade {outcome.kind} outcomes")
+    if outcome.fact is None:
+        return "ungraded", "the answer carries no fact key; the structured grader needs one"
+    if case.expected_behavior == "abstain":
+        return "failed", f"expected an abstention; answered '{outcome.fact}'"
+    if outcome.fact in case.facts:
+        return "passed", f"answered the expected fact '{outcome.fact}'"
+    return "failed", f"expected fact '{case.expected_fact}'; answered '{outcome.fact}'"

@@ -1,0 +1,193 @@
+"""``summarize``: the seed's scoring contract, with every rate's denominator named."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from assay.cases import Case, Dataset, check_unique_ids
+from assay.grading import STATUSES, CaseResult, Grader, StructuredGrader, grade
+from assay.metrics._intervals import IntervalMethod
+from assay.metrics._rate import Rate, rate
+from assay.outcomes import Outcome, Record, Results, as_results, check_results
+
+CASES = "cases in the dataset"
+ANSWERS = "substantive answers"
+SLICE_CASES = "cases in the slice"
+PASSING_CASES = "passing cases"
+PASSING_ANSWERS = "passing answers"
+
+
+class StatusCounts(BaseModel):
+    """How many case-trials ended in each status; they add up to the total."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    passed: int = 0
+    failed: int = 0
+    error: int = 0
+    missing: int = 0
+    ungraded: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.passed + self.failed + self.error + self.missing + self.ungraded
+
+
+class SliceSummary(BaseModel):
+    """One slice: its cases, how many passed, and the rate with its interval."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    total: int
+    success: int
+    task_success: Rate
+    statuses: StatusCounts
+
+
+class Summary(BaseModel):
+    """The seed's ``summarize`` result with Python names, plus status counts and intervals.
+
+    Counts are over case-trials (one per case when there is one trial). Synthetic cases are
+    never counted here: they are summarized apart in ``synthetic``.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    total: int
+    success: int
+    answered: int
+    correct_answers: int
+    errors: int
+    missing: int
+    ungraded: int
+    statuses: StatusCounts
+    task_success: Rate
+    answer_coverage: Rate
+    answered_accuracy: Rate
+    slices: dict[str, SliceSummary]
+    trials: int = 1
+    synthetic: Summary | None = None
+
+
+def _counts(results: Iterable[CaseResult]) -> StatusCounts:
+    tally = dict.fromkeys(STATUSES, 0)
+    for r in results:
+        tally[r.status] += 1
+    return StatusCounts(**tally)
+
+
+def summarize_graded(
+    graded: Sequence[CaseResult],
+    *,
+    trials: int = 1,
+    confidence: float = 0.95,
+    method: IntervalMethod = "clopper-pearson",
+) -> Summary:
+    """The summary of already-graded case-trials (all of them real, or all synthetic)."""
+
+    def ratio(num: int, den: int, den_name: str, num_name: str) -> Rate:
+        return rate(
+            num, den, den_name, numerator_name=num_name, confidence=confidence, method=method
+        )
+
+    statuses = _counts(graded)
+    total = len(graded)
+    success = statuses.passed
+    answered = sum(1 for r in graded if r.answered)
+    correct = sum(1 for r in graded if r.answered and r.status == "passed")
+    by_slice: dict[str, list[CaseResult]] = {}
+    for r in graded:
+        by_slice.setdefault(r.case.slice, []).append(r)
+    slices = {
+        name: SliceSummary(
+            total=len(items),
+            success=sum(1 for r in items if r.status == "passed"),
+            task_success=ratio(
+                sum(1 for r in items if r.status == "passed"),
+                len(items),
+                SLICE_CASES,
+                PASSING_CASES,
+            ),
+            statuses=_counts(items),
+        )
+        for name, items in by_slice.items()
+    }
+    return Summary(
+        total=total,
+        success=success,
+        answered=answered,
+        correct_answers=correct,
+        errors=statuses.error,
+        missing=statuses.missing,
+        ungraded=statuses.ungraded,
+        statuses=statuses,
+        task_success=ratio(success, total, CASES, PASSING_CASES),
+        answer_coverage=ratio(answered, total, CASES, ANSWERS),
+        answered_accuracy=ratio(correct, answered, ANSWERS, PASSING_ANSWERS),
+        slices=slices,
+        trials=trials,
+    )
+
+
+def validate_inputs(
+    dataset: Dataset | Sequence[Case],
+    results: Results | Mapping[str, Outcome] | Iterable[Record],
+) -> tuple[tuple[Case, ...], Results]:
+    """Check ids before anything is scored: duplicate case ids, unknown or repeated results."""
+    if isinstance(dataset, Dataset):
+        cases = dataset.cases
+    else:
+        cases = tuple(dataset)
+        check_unique_ids(cases)
+    checked = as_results(results)
+    check_results(checked, (c.id for c in cases))
+    return cases, checked
+
+
+def summarize(
+    dataset: Dataset | Sequence[Case],
+    results: Results | Mapping[str, Outcome] | Iterable[Record],
+    *,
+    grader: Grader | None = None,
+    confidence: float = 0.95,
+    method: IntervalMethod = "clopper-pearson",
+) -> Summary:
+    """Score ``results`` against ``dataset`` with the seed's rules.
+
+    Raises ``DuplicateCaseIdError``, ``UnknownResultIdError`` or ``DuplicateResultError``
+    before anything is scored. A case with no result is ``missing``; errors and missing
+    outputs stay in every "cases in the dataset" denominator and never pass.
+    """
+    return summarize_results(
+        grade_all(dataset, results, grader), confidence=confidence, method=method
+    )
+
+
+def grade_all(
+    dataset: Dataset | Sequence[Case],
+    results: Results | Mapping[str, Outcome] | Iterable[Record],
+    grader: Grader | None = None,
+    trials: int | None = None,
+) -> list[CaseResult]:
+    """Validate, then grade every case-trial (real and synthetic) in dataset order."""
+    cases, checked = validate_inputs(dataset, results)
+    return grade(cases, checked, grader or StructuredGrader(), trials)
+
+
+def summarize_results(
+    graded: Sequence[CaseResult],
+    *,
+    confidence: float = 0.95,
+    method: IntervalMethod = "clopper-pearson",
+) -> Summary:
+    """Real cases summarized; synthetic ones summarized apart, never in real totals."""
+    trials = max((r.trial for r in graded), default=1)
+    real = [r for r in graded if not r.case.synthetic]
+    synthetic = [r for r in graded if r.case.synthetic]
+    summary = summarize_graded(real, trials=trials, confidence=confidence, method=method)
+    if synthetic:
+        apart = summarize_graded(synthetic, trials=trials, confidence=confidence, method=method)
+        summary = summary.model_copy(update={"synthetic": apart})
+    return summary

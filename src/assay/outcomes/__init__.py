@@ -1,0 +1,28 @@
+"""Outcomes and records: what the system under test produced for each case and trial."""
+
+from assay.outcomes._outcome import Abstain, Answer, Error, Outcome, OutcomeKind
+from assay.outcomes._parse import (
+    Results,
+    as_results,
+    check_results,
+    parse_result_line,
+    parse_results,
+    result_line,
+)
+from assay.outcomes._record import Record, Usage
+
+__all__ = [
+    "Abstain",
+    "Answer",
+    "Error",
+    "Outcome",
+    "OutcomeKind",
+    "Record",
+    "Results",
+    "Usage",
+    "as_results",
+    "check_results",
+    "parse_result_line",
+    "parse_results",
+    "result_line",
+]

@@ -1,0 +1,116 @@
+"""Parsing result lines (``{"id", "kind", ...}``) into records, and checking them against a
+dataset before anything is scored."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from assay._validation import problems_from
+from assay.errors import (
+    DuplicateResultError,
+    InputFormatError,
+    Location,
+    Problem,
+    UnknownResultIdError,
+)
+from assay.outcomes._outcome import Answer, Outcome
+from assay.outcomes._record import Record
+
+_OUTCOME: TypeAdapter[Outcome] = TypeAdapter(Outcome)
+_RECORD_FIELDS = {"trial", "attempts", "latency_ms", "usage", "trace_id"}
+
+
+@dataclass(frozen=True)
+class Results:
+    """Records read from somewhere, each with the location it was read from."""
+
+    records: tuple[Record, ...]
+    locations: tuple[Location | None, ...] = ()
+    source: str | None = None
+
+    def location_of(self, index: int) -> Location | None:
+        return self.locations[index] if self.locations else None
+
+
+def parse_result_line(raw: Any, location: Location) -> Record | list[Problem]:
+    """A record from one flat result object, or the problems that stop it being one."""
+    if not isinstance(raw, dict):
+        return [Problem(f"a result must be an object, got {type(raw).__name__}", location)]
+    raw = dict(raw)
+    case_id = raw.pop("id", None)
+    if not isinstance(case_id, str) or not case_id:
+        return [Problem("id is required (the case id this result belongs to)", location, "id")]
+    if "kind" not in raw:
+        return [Problem('kind is required: "answer", "abstain" or "error"', location, "kind")]
+    record_fields = {k: raw.pop(k) for k in list(raw) if k in _RECORD_FIELDS}
+    if raw.get("kind") == "answer" and raw.get("fact") is None and raw.get("text") is None:
+        return [Problem('fact is required when kind is "answer"', location, "fact")]
+    if raw.get("kind") == "error" and "class" in raw:
+        raw["error_class"] = raw.pop("class")
+    try:
+        outcome = _OUTCOME.validate_python(raw)
+        return Record(case_id=case_id, outcome=outcome, **record_fields)
+    except ValidationError as err:
+        return problems_from(err, location)
+
+
+def parse_results(records: Sequence[tuple[Location, Any]], source: str) -> Results:
+    """Results from located raw lines; every problem in every line is reported at once."""
+    parsed: list[Record] = []
+    locations: list[Location | None] = []
+    problems: list[Problem] = []
+    for location, raw in records:
+        item = parse_result_line(raw, location)
+        if isinstance(item, Record):
+            parsed.append(item)
+            locations.append(location)
+        else:
+            problems.extend(item)
+    if problems:
+        raise InputFormatError(problems, summary=f"{source}: invalid results")
+    return Results(tuple(parsed), tuple(locations), source)
+
+
+def as_results(results: Results | Mapping[str, Outcome] | Iterable[Record]) -> Results:
+    """Normalise the ways results can be given: ``Results``, id → outcome, or records."""
+    if isinstance(results, Results):
+        return results
+    if isinstance(results, Mapping):
+        return Results(tuple(Record(case_id=k, outcome=v) for k, v in results.items()))
+    return Results(tuple(results))
+
+
+def check_results(results: Results, case_ids: Iterable[str]) -> None:
+    """Reject results for unknown cases and repeated (case, trial) pairs, naming every id."""
+    known = set(case_ids)
+    unknown: dict[str, list[Location | None]] = {}
+    seen: dict[tuple[str, int], list[Location | None]] = {}
+    for i, record in enumerate(results.records):
+        where = results.location_of(i)
+        if record.case_id not in known:
+            unknown.setdefault(record.case_id, []).append(where)
+        seen.setdefault(record.key, []).append(where)
+    if unknown:
+        raise UnknownResultIdError(unknown)
+    repeated: dict[str, list[Location | None]] = {}
+    for (case_id, trial), places in seen.items():
+        if len(places) > 1:
+            label = case_id if trial == 1 else f"{case_id} (trial {trial})"
+            repeated[label] = places
+    if repeated:
+        raise DuplicateResultError(repeated)
+
+
+def result_line(record: Record) -> dict[str, Any]:
+    """The flat results-file form of a record (the inverse of ``parse_result_line``)."""
+    line: dict[str, Any] = {"id": record.case_id}
+    if record.trial != 1:
+        line["trial"] = record.trial
+    line.update(record.outcome.model_dump(mode="json", exclude_none=True, exclude_defaults=False))
+    if isinstance(record.outcome, Answer) and not record.outcome.citations:
+        line.pop("citations", None)
+    return line

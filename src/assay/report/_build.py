@@ -1,0 +1,79 @@
+"""Building a ``Report`` from graded case-trials: the one place figures become a report."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from assay._version import __version__
+from assay.cases import Dataset
+from assay.grading import CaseResult
+from assay.metrics import IntervalMethod, summarize_results
+from assay.outcomes import Abstain, Answer
+from assay.report._model import CaseRow, DatasetInfo, GraderInfo, Report, SyntheticSection
+
+
+def _row(result: CaseResult) -> CaseRow:
+    outcome = result.record.outcome if result.record is not None else None
+    fact = outcome.fact if isinstance(outcome, Answer) else None
+    text = outcome.text if isinstance(outcome, Answer | Abstain) else None
+    case = result.case
+    return CaseRow(
+        id=case.id,
+        slice=case.slice,
+        trial=result.trial,
+        synthetic=case.synthetic,
+        question=case.prompt,
+        expected_behavior=case.expected_behavior,
+        expected_fact=case.expected_fact,
+        rationale=case.rationale,
+        outcome=outcome.kind if outcome is not None else None,
+        fact=fact,
+        text=text,
+        status=result.status,
+        reason=result.judgment.reason,
+        grader=f"{result.judgment.grader} v{result.judgment.grader_version}",
+    )
+
+
+def build_report(
+    dataset: Dataset,
+    graded: Sequence[CaseResult],
+    *,
+    confidence: float = 0.95,
+    method: IntervalMethod = "clopper-pearson",
+    run_id: str | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> Report:
+    """The report for ``graded`` (every case-trial of ``dataset``, as ``grade`` returns)."""
+    summary = summarize_results(graded, confidence=confidence, method=method)
+    graders = sorted(
+        {(r.judgment.grader, r.judgment.grader_version) for r in graded if r.record}
+        - {("assay", "1")}
+    )
+    synthetic = None
+    if summary.synthetic is not None:
+        s = summary.synthetic
+        synthetic = SyntheticSection(
+            total=s.total,
+            success=s.success,
+            statuses=s.statuses,
+            task_success=s.task_success,
+            case_ids=[c.id for c in dataset.synthetic],
+        )
+    revisions = sorted({c.source_revision for c in dataset.cases if c.source_revision})
+    return Report.from_summary(
+        summary,
+        assay_version=__version__,
+        run_id=run_id,
+        dataset=DatasetInfo(
+            name=dataset.name,
+            version=dataset.version,
+            cases=len(dataset.real),
+            source_revisions=revisions,
+        ),
+        graders=[GraderInfo(name=n, version=v) for n, v in graders],
+        cases=[_row(r) for r in graded],
+        synthetic=synthetic,
+        metadata=metadata or {},
+    )

@@ -1,0 +1,30 @@
+"""Renderers: each turns a ``Report`` into a string in one format."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from assay.report._model import Report
+
+Format = Literal["text", "json", "markdown"]
+FORMATS: tuple[str, ...] = ("text", "json", "markdown")
+
+
+def render(report: Report, fmt: str, *, color: bool = False) -> str:
+    """``report`` in format ``fmt`` (text, json or markdown)."""
+    if fmt == "json":
+        from assay.report.render.json import render_json
+
+        return render_json(report)
+    if fmt == "markdown":
+        from assay.report.render.markdown import render_markdown
+
+        return render_markdown(report)
+    if fmt == "text":
+        from assay.report.render.text import render_text
+
+        return render_text(report, color=color)
+    raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+
+
+__all__ = ["FORMATS", "Format", "render"]

@@ -1,0 +1,67 @@
+"""Shared wording for rates and counts, so every format says the same thing."""
+
+from __future__ import annotations
+
+from assay.metrics import Rate, StatusCounts
+from assay.report._model import Report
+
+
+def pct(value: float) -> str:
+    return f"{value * 100:.1f}%"
+
+
+def fraction(r: Rate) -> str:
+    return f"{r.numerator}/{r.denominator}"
+
+
+def value(r: Rate) -> str:
+    """'33.3%', or 'n/a (no substantive answers)' when the denominator is 0."""
+    return pct(r.value) if r.value is not None else f"n/a ({r.na_reason})"
+
+
+def ci(r: Rate) -> str:
+    """'[0.8%, 90.6%]', or '—' when the rate is unavailable."""
+    if r.ci95 is None:
+        return "—"
+    return f"[{pct(r.ci95[0])}, {pct(r.ci95[1])}]"
+
+
+def ci_label(r: Rate) -> str:
+    level = f"{r.confidence * 100:g}%"
+    method = "exact" if r.method == "clopper-pearson" else r.method.title()
+    return f"{level} CI ({method})"
+
+
+def named(r: Rate) -> str:
+    """'passing answers / substantive answers'."""
+    return (
+        f"{r.numerator_name} / {r.denominator_name}"
+        if r.numerator_name
+        else (f"/ {r.denominator_name}")
+    )
+
+
+def headline(report: Report) -> list[tuple[str, Rate]]:
+    return [
+        ("Task success", report.task_success),
+        ("Answer coverage", report.answer_coverage),
+        ("Answered accuracy", report.answered_accuracy),
+    ]
+
+
+def status_sum(counts: StatusCounts, total: int, unit: str = "cases") -> str:
+    """'passed 2 + failed 3 + error 1 + missing 0 + ungraded 0 = 6 cases (adds up)'."""
+    parts = " + ".join(
+        f"{name} {getattr(counts, name)}"
+        for name in ("passed", "failed", "error", "missing", "ungraded")
+    )
+    verdict = "adds up" if counts.total == total else f"DOES NOT ADD UP to {total}"
+    return f"{parts} = {counts.total} {unit} ({verdict})"
+
+
+def unit(report: Report) -> str:
+    return "case-trials" if report.trials > 1 else "cases"
+
+
+def short_version(version: str) -> str:
+    return version[:19] if version.startswith("sha256:") else version

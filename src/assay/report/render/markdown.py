@@ -1,0 +1,66 @@
+"""The report as GitHub-flavoured Markdown, for CI summaries and pull requests."""
+
+from __future__ import annotations
+
+from assay.report._model import Report
+from assay.report.render import _format as f
+
+
+def _cell(text: object) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(report: Report) -> str:
+    """Headline rates with named denominators and intervals, status counts, slices, cases."""
+    d = report.dataset
+    lines = [
+        f"## assay report: {_cell(d.name)}",
+        "",
+        f"Dataset `{d.name}` version `{d.version}`, {d.cases} real cases"
+        + (f", {report.trials} trials per case" if report.trials > 1 else "")
+        + (f", run `{report.run_id}`" if report.run_id else "")
+        + f"; assay {report.assay_version}.",
+        "",
+        f"| Metric | Fraction | Value | {f.ci_label(report.task_success)} | Denominator |",
+        "|---|---:|---:|---|---|",
+    ]
+    for label, r in f.headline(report):
+        lines.append(
+            f"| {label} | {f.fraction(r)} | {f.value(r)} | {f.ci(r)} | {_cell(f.named(r))} |"
+        )
+    lines += [
+        "",
+        f"**Statuses:** {f.status_sum(report.statuses, report.total, f.unit(report))}",
+        "",
+        "| Slice | Passed | Value | Interval | Failed | Error | Missing | Ungraded |",
+        "|---|---:|---:|---|---:|---:|---:|---:|",
+    ]
+    for name, sl in report.slices.items():
+        counts = sl.statuses
+        lines.append(
+            f"| {_cell(name)} | {f.fraction(sl.task_success)} | {f.value(sl.task_success)} "
+            f"| {f.ci(sl.task_success)} | {counts.failed} | {counts.error} | {counts.missing} "
+            f"| {counts.ungraded} |"
+        )
+    real = [c for c in report.cases if not c.synthetic and c.status != "passed"]
+    if real:
+        lines += ["", "| Case | Slice | Status | Reason |", "|---|---|---|---|"]
+        for c in real:
+            case = c.id if report.trials == 1 else f"{c.id} #{c.trial}"
+            lines.append(f"| {_cell(case)} | {_cell(c.slice)} | {c.status} | {_cell(c.reason)} |")
+    if report.synthetic is not None:
+        s = report.synthetic
+        lines += [
+            "",
+            f"### {s.banner}",
+            "",
+            f"{len(s.case_ids)} synthetic case(s), never counted above: "
+            f"{f.fraction(s.task_success)} passed ({f.value(s.task_success)}).",
+            "",
+            "| Case | Status | Reason |",
+            "|---|---|---|",
+        ]
+        for c in report.cases:
+            if c.synthetic:
+                lines.append(f"| {_cell(c.id)} | {c.status} | {_cell(c.reason)} |")
+    return "\n".join(lines) + "\n"
