@@ -10,6 +10,7 @@ from assay.outcomes._parse import (
     result_line,
 )
 from assay.outcomes._record import Record, Usage
+from assay.outcomes._span import Span
 
 __all__ = [
     "Abstain",
@@ -19,6 +20,7 @@ __all__ = [
     "OutcomeKind",
     "Record",
     "Results",
+    "Span",
     "Usage",
     "as_results",
     "check_results",
