@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from assay._version import __version__
-from assay.cases import Dataset
+from assay.cases import Dataset, case_hash
 from assay.grading import CaseResult
 from assay.metrics import IntervalMethod, summarize_results
 from assay.outcomes import Abstain, Answer
@@ -33,6 +33,8 @@ def _row(result: CaseResult) -> CaseRow:
         status=result.status,
         reason=result.judgment.reason,
         grader=f"{result.judgment.grader} v{result.judgment.grader_version}",
+        case_hash=case_hash(case),
+        source_revision=case.source_revision,
     )
 
 

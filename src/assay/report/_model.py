@@ -51,6 +51,10 @@ class CaseRow(BaseModel):
     status: str
     reason: str
     grader: str
+    case_hash: str | None = Field(
+        default=None, description="Content hash of the case definition (pairs runs in compare)"
+    )
+    source_revision: str | None = None
 
 
 class SyntheticSection(BaseModel):
