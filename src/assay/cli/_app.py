@@ -33,5 +33,9 @@ def _register() -> None:
 
     app.command("score")(score.score)
 
+    from assay.cli import gate
+
+    app.command("gate")(gate.gate)
+
 
 _register()

@@ -1,6 +1,14 @@
 """Reports: the model every format renders, and the renderers (strings, no I/O)."""
 
 from assay.report._build import build_report
+from assay.report._gates import (
+    GateResult,
+    Rule,
+    check_rule,
+    evaluate_gates,
+    gates_passed,
+    parse_rule,
+)
 from assay.report._model import (
     SCHEMA_VERSION,
     SYNTHETIC_BANNER,
@@ -16,8 +24,14 @@ __all__ = [
     "SYNTHETIC_BANNER",
     "CaseRow",
     "DatasetInfo",
+    "GateResult",
     "GraderInfo",
     "Report",
+    "Rule",
     "SyntheticSection",
     "build_report",
+    "check_rule",
+    "evaluate_gates",
+    "gates_passed",
+    "parse_rule",
 ]

@@ -1,0 +1,68 @@
+"""Where a command's report comes from: a JSON report file or a run in the store."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from assay.errors import AssayInputError, InputFormatError, Location, Problem
+
+if TYPE_CHECKING:
+    from assay.report import Report
+
+
+def load_report_file(path: Path) -> Report:
+    """The ``Report`` in the JSON file ``path`` (as ``--format json`` writes it)."""
+    from pydantic import ValidationError
+
+    from assay.report import Report
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise AssayInputError(f"{path}: cannot read the report: {err}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        problem = Problem(f"not valid JSON: {err.msg}", Location(str(path), err.lineno))
+        raise InputFormatError([problem], f"{path}: not a JSON report") from None
+    try:
+        return Report.model_validate(data)
+    except ValidationError as err:
+        problems = [
+            Problem(
+                f"{'.'.join(str(p) for p in e['loc']) or 'report'}: {e['msg']}",
+                Location(str(path)),
+                ".".join(str(p) for p in e["loc"]),
+            )
+            for e in err.errors()[:20]
+        ]
+        raise InputFormatError(
+            problems, f"{path}: not an assay JSON report (write one with --format json)"
+        ) from None
+
+
+def report_from_source(source: str, store_url: str | None) -> Report:
+    """The report for ``source``: a JSON report file when such a file exists, else a run id
+    (or unique prefix) in the run store at ``store_url``."""
+    path = Path(source)
+    if path.exists():
+        if path.is_dir():
+            raise AssayInputError(f"{source}: is a directory; give a JSON report or a run id")
+        return load_report_file(path)
+    try:
+        runner = importlib.import_module("assay.runner")
+        store_module = importlib.import_module("assay.store")
+    except ImportError:
+        raise AssayInputError(
+            f"{source}: no such file, and this installation has no run store to look it up"
+        ) from None
+    store = store_module.open_store(store_url)
+    try:
+        run = store.get_run(source)
+        report: Report = runner.report_for_run(store, run.id)
+        return report
+    finally:
+        store.close()

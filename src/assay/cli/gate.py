@@ -1,0 +1,57 @@
+"""``assay gate``: pass or fail a report against rules, for CI (exit 1 when a rule fails)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+
+def gate(
+    source: str = typer.Argument(..., help="A JSON report file, or a run id in the store."),
+    rule: list[str] = typer.Option(
+        ...,
+        "--rule",
+        "-r",
+        help="A rule such as 'task_success>=0.8', 'answered_accuracy.low>=0.6', "
+        "'errors==0', 'slice[exception].task_success>=0.5'; add ' allow_na' to let an "
+        "n/a rate pass. Repeat for several rules.",
+    ),
+    junit: Path | None = typer.Option(
+        None, "--junit", help="Write JUnit XML: one test case per rule and per case."
+    ),
+    markdown: Path | None = typer.Option(
+        None,
+        "--markdown",
+        help="Write a Markdown summary (also appended to $GITHUB_STEP_SUMMARY when set).",
+    ),
+    store: str | None = typer.Option(
+        None, "--store", help="Run store URL (default: $ASSAY_STORE or .assay/assay.db)."
+    ),
+) -> None:
+    """Check SOURCE against every --rule; exit 1 when any fails, printing which and by how
+    much."""
+    import os
+    import sys
+
+    from assay.cli._output import emit
+    from assay.cli._sources import report_from_source
+    from assay.report import evaluate_gates, gates_passed, parse_rule
+    from assay.report.render.gates import render_gates_markdown, render_gates_text
+    from assay.report.render.junit import render_junit
+
+    rules = [parse_rule(text) for text in rule]
+    report = report_from_source(source, store)
+    results = evaluate_gates(report, rules)
+    if junit is not None:
+        emit(render_junit(report, results), junit)
+    summary = render_gates_markdown(report, results)
+    if markdown is not None:
+        emit(summary, markdown)
+    step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if step_summary:
+        with open(step_summary, "a", encoding="utf-8") as handle:
+            handle.write(summary + "\n")
+    sys.stdout.write(render_gates_text(results))
+    if not gates_passed(results):
+        raise typer.Exit(1)

@@ -1,0 +1,200 @@
+"""Gates: rules on any report figure (``task_success>=0.8``) that pass or fail a run in CI.
+
+A rule is ``PATH OP NUMBER [allow_na]``. ``PATH`` walks the report by name: ``errors``,
+``task_success`` (a rate's value), ``answered_accuracy.low`` / ``.high`` (its interval
+bounds), ``slice[exception].task_success``, ``statuses.missing``. ``OP`` is one of
+``>= > <= < == !=``; ``NUMBER`` may end in ``%``. A rate that is n/a (zero denominator)
+fails unless the rule ends in ``allow_na``; a NaN never passes.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from assay.errors import AssayConfigError, did_you_mean
+from assay.metrics import Rate
+from assay.report._model import Report
+
+OPERATORS: dict[str, Callable[[float, float], bool]] = {
+    ">=": lambda a, b: a >= b,
+    "<=": lambda a, b: a <= b,
+    "==": lambda a, b: math.isclose(a, b, rel_tol=0.0, abs_tol=1e-12),
+    "!=": lambda a, b: not math.isclose(a, b, rel_tol=0.0, abs_tol=1e-12),
+    ">": lambda a, b: a > b,
+    "<": lambda a, b: a < b,
+}
+_RULE = re.compile(
+    r"^\s*(?P<path>[^<>=!\s]+)\s*(?P<op>>=|<=|==|!=|>|<)\s*(?P<num>[^\s]+?)(?P<pct>%)?"
+    r"(?:\s+(?P<flag>\S+))?\s*$"
+)
+_SEGMENT = re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\[(?P<key>[^\]]+)\])?")
+_BOUNDS = {"low": 0, "high": 1}
+ALLOW_NA = "allow_na"
+
+
+class Rule(BaseModel):
+    """One parsed gate rule: ``path op threshold``, optionally letting an n/a value pass."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    text: str
+    path: str
+    op: str
+    threshold: float
+    allow_na: bool = False
+
+
+class GateResult(BaseModel):
+    """A rule applied to a report: whether it passed, the value seen and why."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    rule: Rule
+    passed: bool
+    actual: float | None
+    margin: float | None
+    message: str
+
+
+def parse_rule(text: str) -> Rule:
+    """``Rule`` for ``text`` such as ``"answered_accuracy.low>=0.6 allow_na"``."""
+    match = _RULE.match(text)
+    if match is None:
+        raise AssayConfigError(
+            f"gate rule {text!r}: expected FIELD OP NUMBER, e.g. 'task_success>=0.8' "
+            "(operators >= > <= < == !=; add 'allow_na' to let an n/a rate pass)"
+        )
+    flag = match["flag"]
+    if flag is not None and flag != ALLOW_NA:
+        raise AssayConfigError(
+            f"gate rule {text!r}: unknown option {flag!r}{did_you_mean(flag, [ALLOW_NA])}; "
+            f"the only option is {ALLOW_NA}"
+        )
+    try:
+        threshold = float(match["num"])
+    except ValueError:
+        raise AssayConfigError(f"gate rule {text!r}: {match['num']!r} is not a number") from None
+    if math.isnan(threshold):
+        raise AssayConfigError(f"gate rule {text!r}: the threshold must be a number, not NaN")
+    if match["pct"]:
+        threshold /= 100
+    return Rule(
+        text=text.strip(),
+        path=match["path"],
+        op=match["op"],
+        threshold=threshold,
+        allow_na=flag == ALLOW_NA,
+    )
+
+
+def _fields(node: object) -> list[str]:
+    if isinstance(node, Rate):
+        return [*Rate.model_fields, *_BOUNDS]
+    if isinstance(node, BaseModel):
+        return [*type(node).model_fields, *(["slice"] if isinstance(node, Report) else [])]
+    return []
+
+
+def _step(node: object, name: str, key: str | None, rule: Rule) -> object:
+    """The child of ``node`` called ``name`` (then ``[key]``); raises on an unknown name."""
+    if isinstance(node, Rate) and name in _BOUNDS and key is None:
+        return None if node.ci95 is None else node.ci95[_BOUNDS[name]]
+    if isinstance(node, dict) and key is None and name in node:
+        return node[name]
+    attr = "slices" if isinstance(node, Report) and name == "slice" else name
+    if not isinstance(node, BaseModel) or attr not in type(node).model_fields:
+        choices = _fields(node)
+        hint = did_you_mean(name, choices)
+        listing = f"; fields here: {', '.join(choices)}" if choices else ""
+        raise AssayConfigError(f"gate rule {rule.text!r}: unknown field {name!r}{hint}{listing}")
+    child = getattr(node, attr)
+    if key is None:
+        return child
+    if not isinstance(child, dict):
+        raise AssayConfigError(f"gate rule {rule.text!r}: {name!r} takes no [key]")
+    if key not in child:
+        names = sorted(child)
+        raise AssayConfigError(
+            f"gate rule {rule.text!r}: no {name} named {key!r}{did_you_mean(key, names)}; "
+            f"the report has: {', '.join(names) or 'none'}"
+        )
+    return child[key]
+
+
+def resolve(report: Report, rule: Rule) -> tuple[float | None, str]:
+    """The number ``rule.path`` names in ``report`` (None when n/a) and a label for it."""
+    node: Any = report
+    label = ""
+    for part in rule.path.split("."):
+        match = _SEGMENT.fullmatch(part)
+        if match is None:
+            raise AssayConfigError(f"gate rule {rule.text!r}: cannot read field {part!r}")
+        if node is None:
+            return None, label or rule.path
+        if isinstance(node, Rate):
+            label = f"{node.numerator}/{node.denominator}"
+        node = _step(node, match["name"], match["key"], rule)
+    if isinstance(node, Rate):
+        label = f"{node.numerator}/{node.denominator}"
+        if node.value is None:
+            return None, f"n/a: {node.na_reason}"
+        return node.value, label
+    if node is None:
+        return None, label or "n/a: not in this report"
+    if isinstance(node, bool) or not isinstance(node, int | float):
+        raise AssayConfigError(
+            f"gate rule {rule.text!r}: {rule.path!r} is not a number "
+            f"(it is {type(node).__name__}); name a count, a rate, or a rate's .low/.high"
+        )
+    return float(node), label
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.4g}"
+
+
+def check_rule(report: Report, rule: Rule) -> GateResult:
+    """``rule`` applied to ``report``."""
+    actual, label = resolve(report, rule)
+    want = f"{rule.op} {_fmt(rule.threshold)}"
+    if actual is None:
+        na = label if label.startswith("n/a") else f"n/a: {label}"
+        if rule.allow_na:
+            return GateResult(
+                rule=rule, passed=True, actual=None, margin=None, message=f"{na} (allowed)"
+            )
+        return GateResult(rule=rule, passed=False, actual=None, margin=None, message=na)
+    if math.isnan(actual):
+        return GateResult(
+            rule=rule, passed=False, actual=None, margin=None, message="NaN never passes a gate"
+        )
+    passed = OPERATORS[rule.op](actual, rule.threshold)
+    margin = actual - rule.threshold
+    seen = f"{rule.path} = {_fmt(actual)}" + (f" ({label})" if label else "")
+    if passed:
+        message = f"{seen}, needs {want}"
+    elif rule.op in ("==", "!="):
+        message = f"{seen}, needs {want}: off by {_fmt(abs(margin))}"
+    else:
+        direction = "short" if rule.op in (">=", ">") else "over"
+        message = f"{seen}, needs {want}: {direction} by {_fmt(abs(margin))}"
+    return GateResult(rule=rule, passed=passed, actual=actual, margin=margin, message=message)
+
+
+def evaluate_gates(report: Report, rules: Sequence[str | Rule]) -> list[GateResult]:
+    """Every rule applied to ``report``, in order; raises ``AssayConfigError`` on a bad rule
+    before any is evaluated."""
+    parsed = [r if isinstance(r, Rule) else parse_rule(r) for r in rules]
+    for rule in parsed:
+        resolve(report, rule)
+    return [check_rule(report, rule) for rule in parsed]
+
+
+def gates_passed(results: Sequence[GateResult]) -> bool:
+    """True when every rule passed (an empty rule list passes)."""
+    return all(r.passed for r in results)

@@ -1,0 +1,84 @@
+"""``assay gate`` end to end: exit codes, messages, JUnit and Markdown files."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[2]
+POLICY = ROOT / "examples" / "policy"
+
+
+def assay(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "assay", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+        check=False,
+    )
+
+
+@pytest.fixture
+def report_json(tmp_path: Path) -> Path:
+    out = tmp_path / "report.json"
+    done = assay(
+        "score", str(POLICY / "policy.jsonl"), str(POLICY / "results.jsonl"),
+        "-f", "json", "-o", str(out),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def test_passing_rules_exit_0(report_json: Path) -> None:
+    done = assay("gate", str(report_json), "-r", "task_success>=0.3", "-r", "errors<=1")
+    assert done.returncode == 0, done.stderr
+    assert "gate passed: all 2 rule(s) hold" in done.stdout
+
+
+def test_failing_rule_exits_1_naming_rule_and_margin(report_json: Path, tmp_path: Path) -> None:
+    summary = tmp_path / "step-summary.md"
+    summary.write_text("earlier step\n", encoding="utf-8")
+    junit, md = tmp_path / "out" / "junit.xml", tmp_path / "gate.md"
+    done = assay(
+        "gate", str(report_json),
+        "--rule", "task_success>=0.8", "--rule", "answered_accuracy.low>=0.6",
+        "--rule", "errors==0", "--rule", "slice[exception].task_success>=0.5",
+        "--junit", str(junit), "--markdown", str(md),
+        env={"GITHUB_STEP_SUMMARY": str(summary)},
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert "FAIL  task_success>=0.8" in done.stdout
+    assert "short by 0.4667" in done.stdout
+    assert "GATE FAILED: 4 of 4 rule(s) failed" in done.stdout
+    assert junit.read_text(encoding="utf-8").count("<testcase") == 4 + 6
+    written = md.read_text(encoding="utf-8")
+    assert "❌ assay gate" in written
+    assert summary.read_text(encoding="utf-8") == "earlier step\n" + written + "\n"
+
+
+@pytest.mark.parametrize(
+    ("rule", "message"),
+    [
+        ("task_sucess>=0.8", 'did you mean "task_success"'),
+        ("task_success>>0.8", "is not a number"),
+    ],
+)
+def test_bad_rule_exits_2_without_stdout(report_json: Path, rule: str, message: str) -> None:
+    done = assay("gate", str(report_json), "--rule", rule)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_not_a_report_exits_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"total": 3}\n', encoding="utf-8")
+    done = assay("gate", str(bad), "--rule", "errors==0")
+    assert done.returncode == 2 and done.stdout == ""
+    assert "bad.json" in done.stderr and "not an assay JSON report" in done.stderr

@@ -1,0 +1,76 @@
+"""JUnit output: valid against the JUnit XML schema, one test case per rule and case-trial."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import xmlschema
+
+from assay.report import Report, evaluate_gates
+from assay.report.render.gates import render_gates_markdown, render_gates_text
+from assay.report.render.junit import render_junit
+
+from .conftest import synthetic_report
+
+SCHEMA = xmlschema.XMLSchema(Path(__file__).parents[2] / "schemas" / "junit-10.xsd")
+
+
+def _cases(xml: str) -> dict[str, ET.Element]:
+    root = ET.fromstring(xml)
+    return {c.get("name", ""): c for c in root.iter("testcase")}
+
+
+def test_valid_and_one_case_per_rule_and_case(report_e7: Report) -> None:
+    gates = evaluate_gates(report_e7, ["task_success>=0.8", "errors==1"])
+    xml = render_junit(report_e7, gates)
+    SCHEMA.validate(xml)
+    cases = _cases(xml)
+    assert set(cases) == {"task_success>=0.8", "errors==1", *(f"E{i}" for i in range(1, 8))}
+    assert cases["task_success>=0.8"].find("failure") is not None
+    assert list(cases["errors==1"]) == []
+    assert cases["E1"].find("failure") is None and cases["E1"].find("error") is None
+    assert cases["E2"].find("failure") is not None
+    assert cases["E5"].find("error") is not None
+    missing = cases["E7"].find("error")
+    assert missing is not None and missing.get("type") == "missing"
+    root = ET.fromstring(xml)
+    assert root.get("tests") == "9"
+    assert root.get("failures") == str(report_e7.statuses.failed + 1)
+    assert root.get("errors") == str(report_e7.statuses.error + report_e7.statuses.missing)
+
+
+def test_control_characters_and_markup_survive(report: Report) -> None:
+    row = report.cases[1].model_copy(
+        update={"reason": 'bad \x00\x1b "quote" <tag> & ]]>', "text": "\x07bell"}
+    )
+    nasty = report.model_copy(update={"cases": [report.cases[0], row, *report.cases[2:]]})
+    xml = render_junit(nasty)
+    SCHEMA.validate(xml)
+    failure = _cases(xml)["E2"].find("failure")
+    assert failure is not None
+    assert failure.get("message") == 'bad \ufffd\ufffd "quote" <tag> & ]]>'
+
+
+def test_synthetic_cases_have_their_own_suite() -> None:
+    report = synthetic_report()
+    xml = render_junit(report)
+    SCHEMA.validate(xml)
+    suites = {s.get("name", ""): s for s in ET.fromstring(xml).iter("testsuite")}
+    synthetic = [name for name in suites if name.startswith("SYNTHETIC — NOT A REAL RUN")]
+    assert len(synthetic) == 1
+    assert [c.get("name") for c in suites[synthetic[0]].iter("testcase")] == ["S1"]
+
+
+@pytest.mark.parametrize("rules", [["task_success>=0.8"], ["task_success>=0.1"], []])
+def test_markdown_and_text_name_each_rule(report: Report, rules: list[str]) -> None:
+    gates = evaluate_gates(report, rules)
+    md = render_gates_markdown(report, gates)
+    text = render_gates_text(gates)
+    for rule in rules:
+        assert f"`{rule}`" in md and rule in text
+    assert "2/6" in md and "(adds up)" in md
+    verdict = "GATE FAILED" if any(not g.passed for g in gates) else "passed"
+    verdict = verdict if rules else "no gate rules given"
+    assert verdict in md.splitlines()[2] and verdict in text.splitlines()[-1]
