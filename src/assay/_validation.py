@@ -45,7 +45,8 @@ def problems_from(
         elif kind == "literal_error":
             message = f"{field} must be {err['ctx']['expected']} (got {_show(err['input'])})"
         else:
-            message = f"{field}: {err['msg'].lower()} (got {_show(err['input'])})"
+            detail = f"{err['msg'].lower()} (got {_show(err['input'])})"
+            message = f"{field}: {detail}" if field else detail
         problems.append(Problem(message, location, field or None))
     return problems
 

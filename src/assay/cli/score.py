@@ -13,12 +13,19 @@ def score(
     dataset: Path = typer.Argument(..., help="Dataset file (JSONL, YAML, JSON or CSV)."),
     results: Path = typer.Argument(..., help="Results file (JSONL): one outcome per line."),
     format: str = typer.Option("text", "--format", "-f", help="text, json or markdown."),
-    output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
+    output: Path | None = typer.Option(
+        None,
+        "--output",
+        "-o",
+        help="Write the report to this file. An existing file is replaced only if it is "
+        "an assay report; the dataset, the results or any other file are never overwritten.",
+    ),
     confidence: float = typer.Option(0.95, help="Confidence level of every interval."),
     interval: str = typer.Option("clopper-pearson", help="clopper-pearson (exact) or wilson."),
 ) -> None:
     """Score RESULTS against DATASET with the structured grader and print the report."""
     from assay.cli._options import check_confidence, check_format, check_method
+    from assay.cli._output import check_output
     from assay.load import load_dataset, load_results
     from assay.metrics import grade_all
     from assay.report import build_report
@@ -27,8 +34,10 @@ def score(
     check_format(format)
     method = check_method(interval)
     check_confidence(confidence)
+    if output is not None:
+        check_output(output, (dataset, results))
     data = load_dataset(dataset)
     recorded = load_results(results)
     graded = grade_all(data, recorded)
     report = build_report(data, graded, confidence=confidence, method=method)
-    emit(render(report, format, color=wants_color(output)), output)
+    emit(render(report, format, color=wants_color(output)), output, (dataset, results))

@@ -44,7 +44,8 @@ def _missing(case: Case, trial: int) -> Judgment:
 
 def _errored(case: Case, record: Record) -> Judgment:
     outcome = record.outcome
-    assert isinstance(outcome, Error)
+    if not isinstance(outcome, Error):
+        raise TypeError(f"expected an error outcome, got {outcome.kind}")
     detail = ": ".join(p for p in (outcome.error_class, outcome.message) if p) or "no message"
     return Judgment(
         case_id=case.id,

@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from assay.cases import Dataset, parse_dataset
-from assay.errors import InputFormatError, Location, Problem
+from assay.cases import Case, Dataset, parse_dataset
+from assay.errors import InputFormatError, Location, Problem, did_you_mean
 from assay.load._records import read_records
+from assay.load._sources import with_sources
 from assay.outcomes import Results, parse_results
 
 _CSV_LISTS = ("accepted_facts",)
@@ -26,24 +27,42 @@ def _csv_case(raw: Any) -> Any:
     return out
 
 
+def _check_columns(path: Path, columns: list[str]) -> None:
+    """Reject unknown CSV columns once, at the header line, with the closest field name."""
+    known = sorted(set(Case.model_fields) - {"messages", "metadata"})
+    problems = [
+        Problem(f'unknown column "{c}"{did_you_mean(c, known)}', Location(str(path), 1), c)
+        for c in columns
+        if c not in known
+    ]
+    if problems:
+        raise InputFormatError(problems, summary=f"{path}: invalid dataset")
+
+
 def load_dataset(path: str | Path, name: str | None = None) -> Dataset:
     """A validated dataset from a JSONL, YAML, JSON or CSV file.
 
     YAML and JSON may be a list of cases or a mapping ``{name, cases: [...]}``. The name
-    defaults to the file's stem. Every problem is reported at once with file and line.
+    defaults to the file's stem; a header ``sources: file`` attaches source snapshots
+    (see ``load_sources``). Every problem is reported at once with file and line.
     """
     p = Path(path)
     records, header = read_records(p, "cases")
-    unknown = sorted(set(header) - {"name", "description"})
+    if p.suffix.lower() == ".csv":
+        _check_columns(p, header.get("columns", []))
+        records = [(loc, _csv_case(raw)) for loc, raw in records]
+        header = {}
+    unknown = sorted(set(header) - {"name", "description", "sources"})
     if unknown:
         raise InputFormatError(
             [Problem(f'unknown top-level field "{k}"', Location(str(p), 1), k) for k in unknown],
             summary=f"{p}: invalid dataset",
         )
-    if p.suffix.lower() == ".csv":
-        records = [(loc, _csv_case(raw)) for loc, raw in records]
     dataset_name = name or str(header.get("name") or p.stem)
-    return parse_dataset(dataset_name, records, str(p))
+    dataset = parse_dataset(dataset_name, records, str(p))
+    if "sources" in header:
+        dataset = with_sources(dataset, header["sources"], p)
+    return dataset
 
 
 def load_results(path: str | Path) -> Results:

@@ -102,13 +102,26 @@ def _yaml(path: Path, text: str, key: str) -> tuple[LocatedRecords, dict[str, An
     return records, header
 
 
-def _csv(path: Path, text: str) -> LocatedRecords:
+def _csv(path: Path, text: str) -> tuple[LocatedRecords, dict[str, Any]]:
+    """Rows keyed by the header, each located at the line it starts on.
+
+    The header's column names come back as ``{"columns": [...]}`` so callers can check them
+    once, at line 1, instead of once per row.
+    """
     reader = csv.DictReader(io.StringIO(text))
     records: LocatedRecords = []
+    problems: list[Problem] = []
     for row in reader:
+        # A quoted cell may span lines; the row starts that many lines before the reader.
+        spanned = sum(v.count("\n") for v in row.values() if isinstance(v, str))
+        location = Location(str(path), reader.line_num - spanned)
+        if row.get(None):
+            problems.append(Problem("the row has more cells than the header has columns", location))
         cleaned: dict[str, Any] = {k: v for k, v in row.items() if k and v not in (None, "")}
-        records.append((Location(str(path), reader.line_num), cleaned))
-    return records
+        records.append((location, cleaned))
+    if problems:
+        raise InputFormatError(problems, summary=f"{path}: malformed CSV")
+    return records, {"columns": list(reader.fieldnames or [])}
 
 
 def read_records(path: Path, key: str) -> tuple[LocatedRecords, dict[str, Any]]:
@@ -122,5 +135,5 @@ def read_records(path: Path, key: str) -> tuple[LocatedRecords, dict[str, Any]]:
     if suffix in (".yaml", ".yml"):
         return _yaml(path, text, key)
     if suffix == ".csv":
-        return _csv(path, text), {}
+        return _csv(path, text)
     raise _fail(path, f"unknown file type '{suffix}'; use one of {', '.join(SUFFIXES)}")

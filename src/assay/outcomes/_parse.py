@@ -16,12 +16,21 @@ from assay.errors import (
     Location,
     Problem,
     UnknownResultIdError,
+    did_you_mean,
 )
 from assay.outcomes._outcome import Answer, Outcome
 from assay.outcomes._record import Record
 
 _OUTCOME: TypeAdapter[Outcome] = TypeAdapter(Outcome)
 _RECORD_FIELDS = {"trial", "attempts", "latency_ms", "usage", "trace_id"}
+KINDS = ("answer", "abstain", "error")
+_KIND_FIELDS = {
+    "answer": {"fact", "text", "citations"},
+    "abstain": {"reason", "text"},
+    "error": {"class", "error_class", "message", "raw"},
+}
+_COMMON_FIELDS = {"id", "kind"} | _RECORD_FIELDS
+RESULT_FIELDS: tuple[str, ...] = tuple(sorted(_COMMON_FIELDS.union(*_KIND_FIELDS.values())))
 
 
 @dataclass(frozen=True)
@@ -36,19 +45,60 @@ class Results:
         return self.locations[index] if self.locations else None
 
 
+def _allowed_with(name: str) -> str:
+    kinds = [f'"{k}"' for k in KINDS if name in _KIND_FIELDS[k]]
+    return " or ".join(kinds)
+
+
+def _shape_problems(raw: dict[str, Any], location: Location) -> list[Problem]:
+    """Problems with the line's keys: id, kind, unknown fields, fields of another kind."""
+    problems: list[Problem] = []
+    case_id = raw.get("id")
+    if not isinstance(case_id, str) or not case_id:
+        problems.append(
+            Problem("id is required (the case id this result belongs to)", location, "id")
+        )
+    kind = raw.get("kind")
+    if kind is None:
+        problems.append(
+            Problem('kind is required: "answer", "abstain" or "error"', location, "kind")
+        )
+    elif kind not in KINDS:
+        hint = did_you_mean(str(kind), KINDS)
+        problems.append(
+            Problem(
+                f'kind must be "answer", "abstain" or "error" (got {kind!r}){hint}',
+                location,
+                "kind",
+            )
+        )
+    for key in raw:
+        if key not in RESULT_FIELDS:
+            hint = did_you_mean(str(key), RESULT_FIELDS)
+            problems.append(Problem(f'unknown field "{key}"{hint}', location, str(key)))
+        elif kind in KINDS and key not in _COMMON_FIELDS and key not in _KIND_FIELDS[kind]:
+            problems.append(
+                Problem(f"{key} is only allowed when kind is {_allowed_with(key)}", location, key)
+            )
+    if kind == "answer" and raw.get("fact") is None and raw.get("text") is None:
+        problems.append(Problem('fact is required when kind is "answer"', location, "fact"))
+    return problems
+
+
 def parse_result_line(raw: Any, location: Location) -> Record | list[Problem]:
-    """A record from one flat result object, or the problems that stop it being one."""
+    """A record from one flat result object, or the problems that stop it being one.
+
+    ``{"id": "E1", "kind": "answer", "fact": "return_window_30_days"}``: ``kind`` is
+    answer, abstain or error; an answer needs ``fact`` (or ``text`` for free-text graders).
+    """
     if not isinstance(raw, dict):
         return [Problem(f"a result must be an object, got {type(raw).__name__}", location)]
+    problems = _shape_problems(raw, location)
+    if problems:
+        return problems
     raw = dict(raw)
-    case_id = raw.pop("id", None)
-    if not isinstance(case_id, str) or not case_id:
-        return [Problem("id is required (the case id this result belongs to)", location, "id")]
-    if "kind" not in raw:
-        return [Problem('kind is required: "answer", "abstain" or "error"', location, "kind")]
+    case_id = raw.pop("id")
     record_fields = {k: raw.pop(k) for k in list(raw) if k in _RECORD_FIELDS}
-    if raw.get("kind") == "answer" and raw.get("fact") is None and raw.get("text") is None:
-        return [Problem('fact is required when kind is "answer"', location, "fact")]
     if raw.get("kind") == "error" and "class" in raw:
         raw["error_class"] = raw.pop("class")
     try:

@@ -57,9 +57,11 @@ def render_text(report: Report, *, color: bool = False, width: int = 110) -> str
     )
     console.print()
 
-    slices = Table(title="Slices", title_justify="left", box=None, header_style="bold")
-    for col in ("Slice", "Passed", "Value", "Interval", "failed", "error", "missing", "ungraded"):
-        slices.add_column(col)
+    slices = Table(
+        title="Slices", title_justify="left", box=None, pad_edge=False, header_style="bold"
+    )
+    for col in ("Slice", "Passed", "Value", "Interval", "Failed", "Error", "Missing", "Ungraded"):
+        slices.add_column(col, justify="left" if col in ("Slice", "Interval") else "right")
     for name, sl in report.slices.items():
         counts = sl.statuses
         slices.add_row(
@@ -77,7 +79,13 @@ def render_text(report: Report, *, color: bool = False, width: int = 110) -> str
     not_passed = [c for c in report.cases if not c.synthetic and c.status != "passed"]
     if not_passed:
         console.print()
-        cases = Table(title="Cases not passed", title_justify="left", box=None, header_style="bold")
+        cases = Table(
+            title="Cases not passed",
+            title_justify="left",
+            box=None,
+            pad_edge=False,
+            header_style="bold",
+        )
         for col in ("Case", "Slice", "Status", "Reason"):
             cases.add_column(col)
         for c in not_passed:
@@ -103,4 +111,5 @@ def render_text(report: Report, *, color: bool = False, width: int = 110) -> str
                 border_style="yellow",
             )
         )
-    return buffer.getvalue()
+    # rich pads every table row to the table's width; trailing blanks only get in the way.
+    return "".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines())

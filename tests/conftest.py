@@ -1,0 +1,105 @@
+"""Fixtures shared by every test: the repository's paths and a runner for the real CLI."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+POLICY = EXAMPLES / "policy"
+
+RunAssay = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def root() -> Path:
+    """The repository's root directory."""
+    return ROOT
+
+
+@pytest.fixture
+def policy_dir() -> Path:
+    """examples/policy: the seed's six cases, the E7 variant and the recorded outcomes."""
+    return POLICY
+
+
+@pytest.fixture
+def run_assay() -> RunAssay:
+    """Run ``python -m assay ARGS`` in a subprocess, as a user would, and capture its output."""
+
+    def run(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120"}
+        return subprocess.run(
+            [sys.executable, "-m", "assay", *map(str, args)],
+            capture_output=True,
+            text=True,
+            cwd=cwd or ROOT,
+            env=env,
+            timeout=120,
+            check=False,
+        )
+
+    return run
+
+
+# The seed's "Predict the report" table, both columns, as fractions and counts.
+SEED_TABLE: dict[str, dict[str, str | int]] = {
+    "policy": {
+        "task_success": "2/6",
+        "answer_coverage": "3/6",
+        "answered_accuracy": "1/3",
+        "errors": 1,
+        "missing": 0,
+        "slice standard": "1/2",
+        "slice exception": "0/2",
+        "slice missing": "1/2",
+    },
+    "policy-e7": {
+        "task_success": "2/7",
+        "answer_coverage": "3/7",
+        "answered_accuracy": "1/3",
+        "errors": 1,
+        "missing": 1,
+        "slice standard": "1/3",
+        "slice exception": "0/2",
+        "slice missing": "1/2",
+    },
+}
+
+
+def _fraction(rate: dict[str, object]) -> str:
+    return f"{rate['numerator']}/{rate['denominator']}"
+
+
+def seed_figures_of(report: dict[str, object]) -> dict[str, str | int]:
+    """The seed table's figures read from a summary or JSON report (same field names)."""
+    slices = report["slices"]
+    assert isinstance(slices, dict)
+    figures: dict[str, str | int] = {
+        "task_success": _fraction(report["task_success"]),  # type: ignore[arg-type]
+        "answer_coverage": _fraction(report["answer_coverage"]),  # type: ignore[arg-type]
+        "answered_accuracy": _fraction(report["answered_accuracy"]),  # type: ignore[arg-type]
+        "errors": report["errors"],  # type: ignore[dict-item]
+        "missing": report["missing"],  # type: ignore[dict-item]
+    }
+    for name, item in slices.items():
+        figures[f"slice {name}"] = _fraction(item["task_success"])
+    return figures
+
+
+@pytest.fixture
+def seed_table() -> dict[str, dict[str, str | int]]:
+    """Expected figures for examples/policy/policy.jsonl and policy-e7.jsonl."""
+    return SEED_TABLE
+
+
+@pytest.fixture
+def seed_figures() -> Callable[[dict[str, object]], dict[str, str | int]]:
+    """Reads the seed table's figures out of a summary dump or a JSON report."""
+    return seed_figures_of
