@@ -51,7 +51,8 @@ def _fact_for(body: dict[str, Any], default: str) -> str:
 
 def completion(body: dict[str, Any], fact: str, serial: int) -> dict[str, Any]:
     """A ``chat.completion`` answering ``body`` with a JSON answer outcome for ``fact``."""
-    content = json.dumps({"kind": "answer", "fact": fact, "text": f"The answer is {fact}."})
+    outcome = {"kind": "answer", "fact": fact, "text": f"The answer is {fact}.", "citations": []}
+    content = json.dumps(outcome)
     return {
         "id": f"chatcmpl-mock-{serial}",
         "object": "chat.completion",

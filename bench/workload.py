@@ -19,8 +19,9 @@ OUTCOME_SCHEMA: dict[str, Any] = {
         "kind": {"type": "string", "enum": ["answer", "abstain"]},
         "fact": {"type": ["string", "null"]},
         "text": {"type": ["string", "null"]},
+        "citations": {"type": "array", "items": {"type": "string"}},
     },
-    "required": ["kind", "fact", "text"],
+    "required": ["kind", "fact", "text", "citations"],
     "additionalProperties": False,
 }
 

@@ -1,0 +1,80 @@
+"""Run every benchmark and write ``bench/RESULTS.md`` (what ``make bench`` runs).
+
+Start-up time of ``assay --help``; the throughput workload through the bare aiohttp floor,
+assay's ``openai`` target and inspect_ai side by side; a cProfile of assay's per-case path.
+Every figure in the file is measured by this run. Exit status 1 when ``assay --help``
+imports a banned heavy package eagerly, or (with ``--strict``) when any goal is missed.
+
+    .venv/bin/python bench/run_all.py [--quick] [--output bench/RESULTS.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import startup
+import throughput
+from _machine import describe_machine
+from _results import Goal, goals, render
+from profile_driver import profile
+
+BENCH = Path(__file__).resolve().parent
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the benchmarks and write the results file."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--output", type=Path, default=BENCH / "RESULTS.md")
+    parser.add_argument("--quick", action="store_true", help="200 cases, 1 rep: a smoke run")
+    parser.add_argument("-n", type=int, default=2000, help="cases per run")
+    parser.add_argument("-c", type=int, default=100, help="concurrency")
+    parser.add_argument("--reps", type=int, default=3, help="repetitions: floor and assay")
+    parser.add_argument("--inspect-reps", type=int, default=1)
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a goal is missed")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.n, args.reps, args.inspect_reps = 200, 1, 1
+    began = time.time()
+    log: list[str] = []
+
+    print("start-up …", file=sys.stderr)
+    boot = startup.measure(runs=5 if args.quick else 20)
+    print("\n".join(startup.describe(boot)), file=sys.stderr)
+
+    print("throughput …", file=sys.stderr)
+    systems, missing = throughput.default_systems(log)
+    reps = {"floor": args.reps, "assay": args.reps, "inspect_ai": args.inspect_reps}
+    rows = throughput.run_workload(systems, [100.0, 0.0], args.n, args.c, reps)
+
+    print("profile …", file=sys.stderr)
+    profiled = profile(BENCH / "drive_assay.py", 0.0, args.n, args.c)
+
+    machine = describe_machine(systems)
+    checked: list[Goal] = goals(boot, rows)
+    text = render(
+        machine=machine,
+        argv=[Path(sys.executable).name, "bench/run_all.py", *(argv or sys.argv[1:])],
+        boot=boot,
+        rows=rows,
+        missing=missing,
+        profiled=profiled,
+        checked=checked,
+        setup_log=log,
+        took_s=time.time() - began,
+    )
+    args.output.write_text(text)
+    print(f"wrote {args.output}", file=sys.stderr)
+    for goal in checked:
+        print(f"{goal.verdict.strip('*'):>12}  {goal.name}: {goal.figure}")
+    for line in startup.describe(boot):
+        if line.startswith("FAIL"):
+            print(line)
+    if boot.eager or (args.strict and not all(goal.met for goal in checked)):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
