@@ -1,0 +1,82 @@
+"""The policy assistant end to end: a question in, an outcome (and spans) out.
+
+A question asking to start a return for an order takes the agent path (plan, call the
+tool, report); every other question goes retrieval → context assembly → generation.
+"""
+
+from __future__ import annotations
+
+from opentelemetry.trace import StatusCode, Tracer
+
+from assay.demo._config import DemoConfig
+from assay.demo._generation import Generated, generate, record_chat
+from assay.demo._stages import assemble, retrieve
+from assay.demo._tools import (
+    ToolFailure,
+    ToolResult,
+    args_hash,
+    failed_result,
+    requested_order,
+    start_return,
+)
+from assay.outcomes import Answer, Error, Usage
+
+TOOL = "start_return"
+
+
+async def ask(question: str, tenant: str, config: DemoConfig, tracer: Tracer) -> Generated:
+    """Run the assistant on one question for one tenant."""
+    order = requested_order(question)
+    if order is not None:
+        return _agent(order, config, tracer)
+    try:
+        selected = await retrieve(question, tenant, config, tracer)
+    except LookupError as err:
+        message = f"defect policy lookup failed: {err}" if "defect" in str(err) else str(err)
+        return Generated(Error(error_class="exception:LookupError", message=message), Usage())
+    context = assemble(selected, config, tracer)
+    return generate(question, context, config, tracer)
+
+
+def _call_tool(order: str, tracer: Tracer) -> ToolResult:
+    with tracer.start_as_current_span(f"execute_tool {TOOL}") as span:
+        span.set_attributes(
+            {
+                "assay.stage": "tool_execution",
+                "gen_ai.operation.name": "execute_tool",
+                "gen_ai.tool.name": TOOL,
+                "gen_ai.tool.type": "function",
+                "assay.tool.args_hash": args_hash({"order_id": order}),
+            }
+        )
+        try:
+            result = start_return(order)
+        except ToolFailure as err:
+            result = failed_result(str(err))
+            span.record_exception(err)
+            span.set_status(StatusCode.ERROR, str(err))
+        span.set_attributes(
+            {
+                "assay.tool.status": result.status,
+                "assay.tool.result.state": result.state,
+                "assay.tool.result.fact": result.fact,
+            }
+        )
+        return result
+
+
+def _agent(order: str, config: DemoConfig, tracer: Tracer) -> Generated:
+    with tracer.start_as_current_span(f"chat {config.model}") as span:
+        record_chat(span, config, Usage(input_tokens=24, output_tokens=8), "tool_calls")
+    result = _call_tool(order, tracer)
+    with tracer.start_as_current_span(f"chat {config.model}") as span:
+        if config.tool_report == "authoritative":
+            fact, text = result.fact, f"Return {result.state}: {result.detail}."
+        else:  # reports what it asked for, not what the service answered
+            fact, text = "return_started", f"Your return for order {order} has been started."
+        record_chat(span, config, Usage(input_tokens=40, output_tokens=len(text.split())), "stop")
+        span.set_attribute("assay.answer.kind", "answer")
+        span.set_attribute("assay.answer.fact", fact)
+        span.set_attribute("assay.answer.source", "tool")
+        usage = Usage(input_tokens=64, output_tokens=8 + len(text.split()))
+        return Generated(Answer(fact=fact, text=text), usage)

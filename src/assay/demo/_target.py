@@ -1,0 +1,42 @@
+"""The demo assistant as a ``Target``: selectable in a suite as ``{type: demo, config: v1}``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from opentelemetry.trace import NoOpTracer
+
+from assay.cases import Case
+from assay.demo._assistant import ask
+from assay.demo._config import DemoConfig, configuration
+from assay.targets._base import Reply, TargetContext
+
+DEFAULT_TENANT = "acme"
+
+
+class DemoTarget:
+    """The fictional policy assistant under one named configuration.
+
+    The case's tenant is ``metadata.tenant`` (default ``acme``).
+    """
+
+    name = "demo"
+
+    def __init__(self, config: str | DemoConfig = "v1") -> None:
+        self.settings = configuration(config) if isinstance(config, str) else config
+
+    def config(self) -> dict[str, Any]:
+        return {"type": "demo", "config": self.settings.name, **self.settings.model_dump()}
+
+    async def run(self, case: Case, ctx: TargetContext) -> Reply:
+        tracer = ctx.tracer if ctx.tracer is not None else NoOpTracer()
+        tenant = str(case.metadata.get("tenant", DEFAULT_TENANT))
+        result = await ask(case.prompt, tenant, self.settings, tracer)
+        return Reply(
+            result.outcome,
+            usage=result.usage,
+            extra={
+                "demo_config": self.settings.name,
+                "prompt_version": self.settings.prompt_version,
+            },
+        )

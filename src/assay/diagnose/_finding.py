@@ -1,0 +1,54 @@
+"""A finding: the stage a failed case implicates, the evidence, and what to inspect next."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+Stage = Literal["retrieval", "context_assembly", "generation", "access_boundary", "tool_handling"]
+STAGES: tuple[Stage, ...] = (
+    "retrieval",
+    "context_assembly",
+    "generation",
+    "access_boundary",
+    "tool_handling",
+)
+
+
+class Finding(BaseModel):
+    """What ``diagnose`` concluded about one case-trial.
+
+    ``stage`` is None when the case passed or when the spans cannot tell; ``evidence``
+    lists the observations the conclusion rests on, each readable on its own.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    case: str
+    trial: int = 1
+    status: str
+    stage: Stage | None
+    evidence: tuple[str, ...]
+    next_step: str
+    rule: str
+
+    def contract(self) -> dict[str, object]:
+        """The documented JSON form: case, status, stage, evidence, next_step."""
+        return {
+            "case": self.case,
+            "status": self.status,
+            "stage": self.stage,
+            "evidence": list(self.evidence),
+            "next_step": self.next_step,
+        }
+
+
+def group_by_stage(findings: list[Finding]) -> dict[Stage | None, list[Finding]]:
+    """Failed findings grouped by implicated stage, stages in pipeline order, None last."""
+    groups: dict[Stage | None, list[Finding]] = {}
+    for stage in (*STAGES, None):
+        members = [f for f in findings if f.stage == stage and f.status != "passed"]
+        if members:
+            groups[stage] = members
+    return groups

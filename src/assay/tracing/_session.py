@@ -1,0 +1,70 @@
+"""One run's tracing: a private tracer provider whose spans go to the run store, and
+optionally to an OTLP/HTTP collector too."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import BatchSpanProcessor
+from opentelemetry.sdk.trace.sampling import ALWAYS_ON
+from opentelemetry.trace import Tracer
+
+from assay._version import __version__
+from assay.tracing._export import SpanSink, StoreSpanExporter, StoreSpanProcessor
+from assay.tracing._names import RUN_ID
+
+OTLP_PATH = "/v1/traces"
+
+
+def otlp_traces_url(endpoint: str) -> str:
+    """The OTLP/HTTP traces URL for a collector address (``/v1/traces`` added if absent).
+
+    >>> otlp_traces_url("http://127.0.0.1:4318")
+    'http://127.0.0.1:4318/v1/traces'
+    """
+    base = endpoint.rstrip("/")
+    return base if base.endswith(OTLP_PATH) else base + OTLP_PATH
+
+
+@dataclass
+class TracingSession:
+    """The tracer of one run; ``flush()`` writes what is buffered, ``close()`` ends it.
+
+    The provider is private to the run: the process-wide global provider is never set.
+    """
+
+    run_id: str
+    provider: TracerProvider
+    tracer: Tracer
+
+    def flush(self) -> None:
+        self.provider.force_flush()
+
+    def close(self) -> None:
+        self.provider.shutdown()
+
+    def __enter__(self) -> TracingSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def start_tracing(
+    store: SpanSink, run_id: str, otlp_endpoint: str | None = None, batch_size: int = 256
+) -> TracingSession:
+    """Start tracing a run: spans go to ``store`` (and to ``otlp_endpoint`` when given)."""
+    resource = Resource({"service.name": "assay", "service.version": __version__, RUN_ID: run_id})
+    provider = TracerProvider(resource=resource, sampler=ALWAYS_ON)
+    provider.add_span_processor(
+        StoreSpanProcessor(StoreSpanExporter(store, run_id), batch_size=batch_size)
+    )
+    if otlp_endpoint is not None:
+        from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+
+        exporter = OTLPSpanExporter(endpoint=otlp_traces_url(otlp_endpoint), timeout=10)
+        provider.add_span_processor(BatchSpanProcessor(exporter))
+    tracer = provider.get_tracer("assay", __version__)
+    return TracingSession(run_id, provider, tracer)
