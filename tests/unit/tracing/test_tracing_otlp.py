@@ -1,0 +1,95 @@
+"""``--otlp``: spans also go to an OTLP/HTTP collector (a loopback receiver here)."""
+
+from __future__ import annotations
+
+import gzip
+import threading
+from collections.abc import Iterator, Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+    ExportTraceServiceRequest,
+    ExportTraceServiceResponse,
+)
+
+from assay.outcomes import Span
+from assay.tracing import otlp_traces_url, start_tracing
+
+
+class Receiver(ThreadingHTTPServer):
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.requests: list[tuple[str, ExportTraceServiceRequest]] = []
+
+
+class Handler(BaseHTTPRequestHandler):
+    server: Receiver
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        if self.headers.get("Content-Encoding") == "gzip":
+            body = gzip.decompress(body)
+        message = ExportTraceServiceRequest()
+        message.ParseFromString(body)
+        self.server.requests.append((self.path, message))
+        reply = ExportTraceServiceResponse().SerializeToString()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-protobuf")
+        self.send_header("Content-Length", str(len(reply)))
+        self.end_headers()
+        self.wfile.write(reply)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    server = Receiver()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+class Sink:
+    def __init__(self) -> None:
+        self.spans: list[Span] = []
+
+    def add_spans(self, run_id: str, spans: Sequence[Span]) -> None:
+        self.spans.extend(spans)
+
+
+def test_spans_reach_the_collector_and_the_store(receiver: Receiver) -> None:
+    sink = Sink()
+    endpoint = f"http://127.0.0.1:{receiver.server_address[1]}"
+    session = start_tracing(sink, "run-otlp", otlp_endpoint=endpoint)
+    with session.tracer.start_as_current_span("assay.request", attributes={"assay.case.id": "E2"}):
+        with session.tracer.start_as_current_span("chat policy-reader-1") as span:
+            span.set_attribute("gen_ai.request.model", "policy-reader-1")
+    session.close()
+    assert {s.name for s in sink.spans} == {"assay.request", "chat policy-reader-1"}
+    assert receiver.requests, "the collector received nothing"
+    paths = {path for path, _ in receiver.requests}
+    assert paths == {"/v1/traces"}
+    received = [
+        (resource_spans.resource, span)
+        for _, message in receiver.requests
+        for resource_spans in message.resource_spans
+        for scope in resource_spans.scope_spans
+        for span in scope.spans
+    ]
+    assert {span.name for _, span in received} == {"assay.request", "chat policy-reader-1"}
+    resource = {a.key: a.value.string_value for a in received[0][0].attributes}
+    assert resource["assay.run.id"] == "run-otlp"
+    assert resource["service.name"] == "assay"
+    chat = next(span for _, span in received if span.name.startswith("chat"))
+    attributes = {a.key: a.value.string_value for a in chat.attributes}
+    assert attributes["gen_ai.request.model"] == "policy-reader-1"
+
+
+def test_the_traces_path_is_added_once() -> None:
+    assert otlp_traces_url("http://h:4318/") == "http://h:4318/v1/traces"
+    assert otlp_traces_url("http://h:4318/v1/traces") == "http://h:4318/v1/traces"
