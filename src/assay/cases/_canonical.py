@@ -8,15 +8,23 @@ from collections.abc import Iterable
 from typing import Any
 
 from assay.cases._case import Case
+from assay.cases._rubric import RUBRIC_FIELDS
 
 
 def canonical_record(case: Case) -> dict[str, Any]:
     """The case as plain JSON data with every field present, defaults included.
 
     Writing a default explicitly or leaving it out gives the same record, so the same
-    labels always hash the same.
+    labels always hash the same. The optional rubric fields are the exception: left at
+    their defaults they are omitted, so adding rubric support kept every existing
+    dataset's version; set, they are part of the record and change the version.
     """
-    return case.model_dump(mode="json")
+    record = case.model_dump(mode="json")
+    defaults = Case.model_fields
+    for name in RUBRIC_FIELDS:
+        if getattr(case, name) == defaults[name].get_default(call_default_factory=True):
+            record.pop(name, None)
+    return record
 
 
 def canonical_json(value: Any) -> str:

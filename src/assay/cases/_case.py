@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from assay.cases._rubric import DisallowedClaim, Provenance, RequiredFact
+
 ExpectedBehavior = Literal["answer", "abstain"]
 Split = Literal["dev", "heldout"]
 
@@ -42,6 +44,13 @@ class Case(BaseModel):
     split: Split = "dev"
     group: str | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
+    # Rubric for free-text checks (all optional; see docs/composite.md). Left unset, they
+    # stay out of the canonical record, so datasets without a rubric keep their version.
+    required: tuple[RequiredFact, ...] = ()
+    disallowed: tuple[DisallowedClaim, ...] = ()
+    requires_citation: bool = False
+    sources: dict[str, str] | None = None
+    provenance: Provenance | None = None
 
     @model_validator(mode="after")
     def _labels_agree(self) -> Case:
@@ -53,6 +62,8 @@ class Case(BaseModel):
             raise ValueError('expected_fact must be null when expected_behavior is "abstain"')
         if self.expected_behavior == "abstain" and self.accepted_facts:
             raise ValueError('accepted_facts must be empty when expected_behavior is "abstain"')
+        if self.provenance is not None and not self.synthetic:
+            raise ValueError("a case with provenance is derived from another: set synthetic: true")
         return self
 
     @property

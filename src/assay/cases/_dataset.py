@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from assay.cases._canonical import dataset_version
 from assay.cases._case import Case
+from assay.cases._sources import EMPTY_SOURCES, SourceLibrary
 from assay.errors import DuplicateCaseIdError, Location
 
 
@@ -27,12 +28,14 @@ class Dataset:
     """Ordered cases with a name; ``version`` is ``sha256:<hex>`` of their canonical form.
 
     Construction rejects duplicate ids. ``locations`` (optional, parallel to ``cases``)
-    records where each case was read, for error messages.
+    records where each case was read, for error messages. ``sources`` holds the source
+    snapshots a dataset file names in its header (``sources: file``), for citation checks.
     """
 
     name: str
     cases: tuple[Case, ...]
     locations: tuple[Location | None, ...] = field(default=(), compare=False, repr=False)
+    sources: SourceLibrary = field(default=EMPTY_SOURCES, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         check_unique_ids(self.cases, self.locations or None)

@@ -37,5 +37,10 @@ def _register() -> None:
 
     app.command("gate")(gate.gate)
 
+    from assay.cli import composite, synthesize
+
+    app.command("composite")(composite.composite)
+    app.add_typer(synthesize.app, name="synthesize")
+
 
 _register()

@@ -1,6 +1,24 @@
 """Loading: files to the core's values, with every problem located by file and line."""
 
+from assay.load._checks import (
+    check_registry,
+    load_composite_results,
+    load_profile,
+    registry_from,
+)
 from assay.load._files import load_dataset, load_results
 from assay.load._records import read_records, read_text
+from assay.load._sources import load_sources, merge_sources
 
-__all__ = ["load_dataset", "load_results", "read_records", "read_text"]
+__all__ = [
+    "check_registry",
+    "load_composite_results",
+    "load_dataset",
+    "load_profile",
+    "load_results",
+    "load_sources",
+    "merge_sources",
+    "read_records",
+    "read_text",
+    "registry_from",
+]

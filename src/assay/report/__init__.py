@@ -1,6 +1,14 @@
 """Reports: the model every format renders, and the renderers (strings, no I/O)."""
 
 from assay.report._build import build_report
+from assay.report._composite import (
+    CheckFailures,
+    CompositeCaseRow,
+    CompositeReport,
+    CompositeSynthetic,
+    ProfileInfo,
+    build_composite_report,
+)
 from assay.report._gates import (
     GateResult,
     Rule,
@@ -23,12 +31,18 @@ __all__ = [
     "SCHEMA_VERSION",
     "SYNTHETIC_BANNER",
     "CaseRow",
+    "CheckFailures",
+    "CompositeCaseRow",
+    "CompositeReport",
+    "CompositeSynthetic",
     "DatasetInfo",
     "GateResult",
     "GraderInfo",
+    "ProfileInfo",
     "Report",
     "Rule",
     "SyntheticSection",
+    "build_composite_report",
     "build_report",
     "check_rule",
     "evaluate_gates",

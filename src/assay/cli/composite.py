@@ -1,0 +1,103 @@
+"""``assay composite``: weigh checks per case with a profile whose critical checks veto."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from assay.cli._output import emit, wants_color
+
+if TYPE_CHECKING:
+    from assay.cases import Dataset, SourceLibrary
+    from assay.grading.checks import CheckRegistry, CompositeInputs, Profile
+    from assay.report._composite import InputKind
+
+
+def composite(
+    dataset: Path = typer.Argument(..., help="Dataset file (JSONL, YAML, JSON or CSV)."),
+    results: Path = typer.Argument(
+        ...,
+        help='Results file: free-text answers ({"id", "kind": "answer", "text", '
+        '"citations"}; the checks run) and/or recorded check results ({"id", "checks": '
+        '{"content_present": true, ...}}).',
+    ),
+    profile: Path | None = typer.Option(
+        None,
+        "--profile",
+        "-p",
+        help="Scoring profile (YAML): weights summing to 1, critical checks, threshold. "
+        "Default: the built-in profile (threshold 0.85; critical content_present, "
+        "content_absent).",
+    ),
+    sources: Path | None = typer.Option(
+        None,
+        "--sources",
+        help="Source snapshots (YAML/JSON: revision -> section id -> text) for citation "
+        "checks; added to any the dataset header names.",
+    ),
+    format: str = typer.Option("text", "--format", "-f", help="text, json or markdown."),
+    output: Path | None = typer.Option(
+        None,
+        "--output",
+        "-o",
+        help="Write the report to this file. An existing file is replaced only if it is "
+        "an assay report; inputs and other files are never overwritten.",
+    ),
+    confidence: float = typer.Option(0.95, help="Confidence level of every interval."),
+    interval: str = typer.Option("clopper-pearson", help="clopper-pearson (exact) or wilson."),
+) -> None:
+    """Score RESULTS against DATASET with weighted checks and critical vetoes; print the
+    composite and strict verdicts per case, pass rates over real cases, per-check failure
+    counts, the cases where the two verdicts diverge, and synthetic cases apart."""
+    from assay.cli._options import check_confidence, check_format, check_method
+    from assay.grading.checks import CompositeScorer, check_composite_inputs, composite_all
+    from assay.load import check_registry, load_composite_results
+    from assay.report import build_composite_report
+    from assay.report.render.composite import COMPOSITE_FORMATS, render_composite
+
+    check_format(format, COMPOSITE_FORMATS)
+    method = check_method(interval)
+    check_confidence(confidence)
+    registry = check_registry()
+    chosen = _profile(profile, registry)
+    data, library = _dataset(dataset, sources)
+    inputs = load_composite_results(results, chosen.checks)
+    check_composite_inputs(inputs, set(data.ids))
+    scorer = CompositeScorer(chosen, registry.resolve(chosen.checks), library)
+    scored = composite_all(data.cases, inputs, scorer)
+    report = build_composite_report(
+        data,
+        scored,
+        chosen,
+        input_kind=_input_kind(inputs),
+        confidence=confidence,
+        method=method,
+        sources_version=library.version,
+    )
+    inputs_paths = [p for p in (dataset, results, profile, sources) if p is not None]
+    emit(render_composite(report, format, color=wants_color(output)), output, inputs_paths)
+
+
+def _profile(path: Path | None, registry: CheckRegistry) -> Profile:
+    from assay.grading.checks import DEFAULT_PROFILE
+    from assay.load import load_profile
+
+    return load_profile(path, registry) if path is not None else DEFAULT_PROFILE
+
+
+def _dataset(path: Path, sources: Path | None) -> tuple[Dataset, SourceLibrary]:
+    from assay.load import load_dataset, load_sources, merge_sources
+
+    data = load_dataset(path)
+    library = data.sources
+    if sources is not None:
+        library = merge_sources(library, load_sources(sources))
+    return data, library
+
+
+def _input_kind(inputs: CompositeInputs) -> InputKind:
+    if not inputs.recorded:
+        return "free-text answers"
+    return "recorded checks" if not inputs.records.records else "mixed"

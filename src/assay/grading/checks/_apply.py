@@ -1,0 +1,75 @@
+"""Scoring every case-trial of a dataset with the composite scorer, none dropped."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from assay.cases import Case
+from assay.grading._judgment import Status
+from assay.grading.checks._recorded import CompositeInputs, RecordedChecks
+from assay.grading.checks._scorer import VERDICT_STATUS, CompositeResult, CompositeScorer
+from assay.outcomes import Error, Record
+
+
+@dataclass(frozen=True)
+class ScoredCase:
+    """One case at one trial: what was recorded and, when it could be scored, the result.
+
+    ``status`` is passed, failed or ungraded from the composite verdict; error when the
+    outcome is an error and missing when nothing was recorded (``result`` is None then).
+    """
+
+    case: Case
+    trial: int
+    record: Record | None
+    recorded: RecordedChecks | None
+    result: CompositeResult | None
+    status: Status
+    reason: str
+
+
+def _scored(
+    case: Case,
+    trial: int,
+    record: Record | None,
+    recorded: RecordedChecks | None,
+    scorer: CompositeScorer,
+) -> ScoredCase:
+    if recorded is not None:
+        result = scorer.combine(case.id, recorded.checks, trial)
+    elif record is None:
+        return ScoredCase(case, trial, None, None, None, "missing", "no recorded outcome")
+    elif isinstance(record.outcome, Error):
+        outcome = record.outcome
+        detail = ": ".join(p for p in (outcome.error_class, outcome.message) if p)
+        return ScoredCase(
+            case, trial, record, None, None, "error", f"error: {detail or 'no message'}"
+        )
+    else:
+        result = scorer.evaluate(case, record)
+    return ScoredCase(
+        case, trial, record, recorded, result, VERDICT_STATUS[result.verdict], result.reason
+    )
+
+
+def composite_all(
+    cases: Sequence[Case],
+    inputs: CompositeInputs,
+    scorer: CompositeScorer,
+    trials: int | None = None,
+) -> list[ScoredCase]:
+    """Score every case at every trial in dataset order.
+
+    Recorded check results are weighed as recorded; free-text outcomes have the checks
+    run on them; an error outcome keeps status error and a case with neither is missing.
+    Inputs must already have passed ``check_composite_inputs``.
+    """
+    k = trials if trials is not None else inputs.trials
+    records = {r.key: r for r in inputs.records.records}
+    recorded = {r.key: r for r in inputs.recorded}
+    return [
+        _scored(case, trial, records.get((case.id, trial)), recorded.get((case.id, trial)), scorer)
+        for case in cases
+        for trial in range(1, k + 1)
+    ]

@@ -1,0 +1,163 @@
+"""Recorded check results: lines ``{"id", "checks": {"content_present": true, ...}}`` read
+beside (or instead of) free-text outcomes, and checked against a dataset before scoring."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from assay.errors import (
+    DuplicateResultError,
+    InputFormatError,
+    Location,
+    Problem,
+    UnknownResultIdError,
+    did_you_mean,
+)
+from assay.grading.checks._types import CheckResult
+from assay.outcomes import Record, Results, parse_result_line
+
+CHECKS_LINE_FIELDS = ("id", "trial", "checks")
+
+
+class RecordedChecks(BaseModel):
+    """The check results recorded for one case and trial, by check name."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    case_id: str = Field(min_length=1)
+    trial: int = Field(default=1, ge=1)
+    checks: dict[str, CheckResult]
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.case_id, self.trial)
+
+
+@dataclass(frozen=True)
+class CompositeInputs:
+    """What a composite results file holds: outcome records and recorded check results."""
+
+    records: Results
+    recorded: tuple[RecordedChecks, ...] = ()
+    recorded_locations: tuple[Location | None, ...] = ()
+
+    @property
+    def trials(self) -> int:
+        """The highest trial index seen, at least 1."""
+        keys = [r.trial for r in self.records.records] + [r.trial for r in self.recorded]
+        return max(keys, default=1)
+
+
+def _default_reason(passed: bool | None) -> str:
+    if passed is None:
+        return "cannot evaluate: recorded as not evaluated"
+    return f"recorded as {'passed' if passed else 'failed'} (no reason recorded)"
+
+
+def check_line_value(result: CheckResult) -> Any:
+    """How ``result`` is written in a checks line: a bare true/false/null when its reason is
+    the default one, else ``{"passed": ..., "reason": ...}`` (the inverse of parsing)."""
+    if result.reason == _default_reason(result.passed):
+        return result.passed
+    return result.model_dump(mode="json")
+
+
+def _check_value(name: str, value: Any) -> CheckResult | str:
+    if value is None or isinstance(value, bool):
+        return CheckResult(passed=value, reason=_default_reason(value))
+    if isinstance(value, dict) and set(value) <= {"passed", "reason"} and "passed" in value:
+        passed = value["passed"]
+        if passed is None or isinstance(passed, bool):
+            reason = value.get("reason")
+            return CheckResult(
+                passed=passed, reason=str(reason) if reason else _default_reason(passed)
+            )
+    return f'checks.{name} must be true, false, null or {{"passed": ..., "reason": ...}}'
+
+
+def parse_checks_line(
+    raw: dict[str, Any], location: Location, known: Collection[str]
+) -> RecordedChecks | list[Problem]:
+    """Recorded check results from one line, or the problems that stop it being one."""
+    problems: list[Problem] = []
+    for key in raw:
+        if key not in CHECKS_LINE_FIELDS:
+            hint = did_you_mean(str(key), CHECKS_LINE_FIELDS)
+            problems.append(Problem(f'unknown field "{key}"{hint} in a checks line', location, key))
+    case_id, trial, checks = raw.get("id"), raw.get("trial", 1), raw.get("checks")
+    if not isinstance(case_id, str) or not case_id:
+        problems.append(Problem("id is required (the case id these checks belong to)", location))
+    if not isinstance(trial, int) or isinstance(trial, bool) or trial < 1:
+        problems.append(Problem(f"trial must be a whole number from 1 (got {trial!r})", location))
+    if not isinstance(checks, dict) or not checks:
+        problems.append(Problem("checks must be a non-empty object of name: result", location))
+        return problems
+    parsed: dict[str, CheckResult] = {}
+    for name, value in checks.items():
+        if name not in known:
+            hint = did_you_mean(str(name), list(known))
+            problems.append(Problem(f'unknown check "{name}"{hint}', location, f"checks.{name}"))
+            continue
+        result = _check_value(name, value)
+        if isinstance(result, str):
+            problems.append(Problem(result, location, f"checks.{name}"))
+        else:
+            parsed[name] = result
+    if problems:
+        return problems
+    assert isinstance(case_id, str) and isinstance(trial, int)
+    return RecordedChecks(case_id=case_id, trial=trial, checks=parsed)
+
+
+def parse_composite_results(
+    lines: Sequence[tuple[Location, Any]], source: str, known: Collection[str]
+) -> CompositeInputs:
+    """Outcome lines and checks lines (those with a ``checks`` field) from one file; every
+    problem in every line is reported at once. ``known`` are the check names accepted."""
+    records: list[Record] = []
+    locations: list[Location | None] = []
+    recorded: list[RecordedChecks] = []
+    recorded_at: list[Location | None] = []
+    problems: list[Problem] = []
+    for location, raw in lines:
+        if isinstance(raw, dict) and "checks" in raw:
+            item: Record | RecordedChecks | list[Problem] = parse_checks_line(raw, location, known)
+        else:
+            item = parse_result_line(raw, location)
+        if isinstance(item, Record):
+            records.append(item)
+            locations.append(location)
+        elif isinstance(item, RecordedChecks):
+            recorded.append(item)
+            recorded_at.append(location)
+        else:
+            problems.extend(item)
+    if problems:
+        raise InputFormatError(problems, summary=f"{source}: invalid results")
+    return CompositeInputs(
+        Results(tuple(records), tuple(locations), source), tuple(recorded), tuple(recorded_at)
+    )
+
+
+def check_composite_inputs(inputs: CompositeInputs, case_ids: Collection[str]) -> None:
+    """Reject lines for unknown cases and two lines for one (case, trial), naming every id."""
+    seen: dict[tuple[str, int], list[Location | None]] = {}
+    for i, rec in enumerate(inputs.records.records):
+        seen.setdefault(rec.key, []).append(inputs.records.location_of(i))
+    for i, checks in enumerate(inputs.recorded):
+        where = inputs.recorded_locations[i] if inputs.recorded_locations else None
+        seen.setdefault(checks.key, []).append(where)
+    unknown = {k[0]: v for k, v in seen.items() if k[0] not in case_ids}
+    if unknown:
+        raise UnknownResultIdError(unknown)
+    repeated = {
+        (cid if trial == 1 else f"{cid} (trial {trial})"): places
+        for (cid, trial), places in seen.items()
+        if len(places) > 1
+    }
+    if repeated:
+        raise DuplicateResultError(repeated)

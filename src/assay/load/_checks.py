@@ -1,0 +1,82 @@
+"""Finding checks (entry points) and reading scoring profiles and composite results files."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from functools import lru_cache
+from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
+
+from assay.errors import AssayConfigError
+from assay.grading.checks import (
+    BUILTIN_CHECKS,
+    ENTRY_POINT_GROUP,
+    CheckLoader,
+    CheckRegistry,
+    CompositeInputs,
+    Profile,
+    make_profile,
+    parse_composite_results,
+)
+from assay.load._records import read_records, read_text
+
+
+def registry_from(points: Iterable[EntryPoint]) -> CheckRegistry:
+    """A registry of the given entry points; each is imported only when its check is used.
+
+    Built-in checks are declared in assay's own ``assay.checks`` entry points, like any
+    plugin's. A source checkout whose installed metadata predates a built-in still gets it
+    from ``BUILTIN_CHECKS``, so a stale install never hides a built-in check.
+    """
+    loaders: dict[str, CheckLoader] = {}
+    origins: dict[str, str] = {}
+    for point in points:
+        loaders[point.name] = point.load
+        origins[point.name] = f"entry point {point.value}"
+    for name, fn in BUILTIN_CHECKS.items():
+        if name not in loaders:
+            loaders[name] = _constant(fn)
+            origins[name] = "built-in"
+    return CheckRegistry(loaders, origins)
+
+
+def _constant(fn: object) -> CheckLoader:
+    return lambda: fn  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=1)
+def check_registry() -> CheckRegistry:
+    """Every check installed in this environment under the ``assay.checks`` group."""
+    return registry_from(entry_points(group=ENTRY_POINT_GROUP))
+
+
+def load_profile(path: str | Path, registry: CheckRegistry | None = None) -> Profile:
+    """A scoring profile from a YAML (or JSON) file, validated against the known checks.
+
+    Example::
+
+        name: default
+        threshold: 0.85
+        critical: [content_present, content_absent]
+        weights: {answer_not_empty: 0.05, content_present: 0.25, ...}
+    """
+    import yaml
+
+    p = Path(path)
+    text = read_text(p)
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        raise AssayConfigError(f"{p}: malformed YAML: {err}") from None
+    if not isinstance(data, dict):
+        raise AssayConfigError(f"{p}: a profile is a mapping with weights, critical, threshold")
+    known = (registry or check_registry()).names
+    return make_profile(data, known, str(p))
+
+
+def load_composite_results(path: str | Path, checks: Collection[str]) -> CompositeInputs:
+    """Free-text outcomes and recorded check results (``{"id", "checks": {...}}``) from one
+    results file; ``checks`` are the check names a checks line may use."""
+    p = Path(path)
+    records, _ = read_records(p, "results")
+    return parse_composite_results(records, str(p), checks)

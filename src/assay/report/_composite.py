@@ -1,0 +1,252 @@
+"""The composite report: per-case composite and strict verdicts, pass rates over real
+cases, per-check failure counts, diverging cases, and synthetic cases apart."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from assay._version import __version__
+from assay.cases import Dataset
+from assay.grading.checks import CheckResult, Profile, ScoredCase
+from assay.metrics import IntervalMethod, Rate, StatusCounts, rate
+from assay.report._model import SCHEMA_VERSION, SYNTHETIC_BANNER, DatasetInfo
+
+COMPOSITE_PASSES = "composite passes"
+STRICT_PASSES = "strict passes"
+InputKind = Literal["recorded checks", "free-text answers", "mixed"]
+
+
+class ProfileInfo(BaseModel):
+    """The profile a composite report was scored with."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    weights: dict[str, float]
+    critical: list[str]
+    threshold: float
+
+
+class CompositeCaseRow(BaseModel):
+    """One case-trial: status, score (null unless graded), verdicts, and every check.
+
+    ``verdict`` and ``strict_verdict`` are pass, fail or ungraded; an error or missing
+    outcome is a fail with ``status`` error or missing and no checks.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    trial: int = 1
+    slice: str
+    synthetic: bool = False
+    status: str
+    score: float | None
+    critical_failures: list[str]
+    verdict: Literal["pass", "fail", "ungraded"]
+    strict_verdict: Literal["pass", "fail", "ungraded"]
+    checks: dict[str, CheckResult]
+    reason: str
+    provenance: dict[str, Any] | None = None
+
+    @property
+    def label(self) -> str:
+        return self.id if self.trial == 1 else f"{self.id}#{self.trial}"
+
+
+class CheckFailures(BaseModel):
+    """How often one check failed, and could not be evaluated, over real case-trials."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    failed: int
+    not_evaluated: int
+    weight: float
+    critical: bool
+
+
+class CompositeSynthetic(BaseModel):
+    """Synthetic cases, scored the same way and never counted in the real figures."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    banner: str = SYNTHETIC_BANNER
+    case_ids: list[str]
+    composite_pass: Rate
+    strict_pass: Rate
+    diverging: list[str]
+
+
+class CompositeReport(BaseModel):
+    """``assay composite``'s JSON schema; every other format renders it.
+
+    Rates and counts are over real cases only; synthetic cases appear in ``cases`` flagged
+    ``synthetic: true`` and are summarized in ``synthetic``.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    schema_version: int = SCHEMA_VERSION
+    report: Literal["composite"] = "composite"
+    assay_version: str = __version__
+    dataset: DatasetInfo
+    sources_version: str | None = None
+    input: InputKind
+    trials: int = 1
+    profile: ProfileInfo
+    cases: list[CompositeCaseRow]
+    total: int
+    statuses: StatusCounts
+    composite_pass: Rate
+    strict_pass: Rate
+    check_failures: dict[str, CheckFailures]
+    diverging: list[str]
+    agreement: str | None = None
+    synthetic: CompositeSynthetic | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+def _row(item: ScoredCase) -> CompositeCaseRow:
+    case, result = item.case, item.result
+    provenance = case.provenance.model_dump(mode="json") if case.provenance else None
+    common = {
+        "id": case.id,
+        "trial": item.trial,
+        "slice": case.slice,
+        "synthetic": case.synthetic,
+        "status": item.status,
+        "reason": item.reason,
+        "provenance": provenance,
+    }
+    if result is None:
+        return CompositeCaseRow(
+            **common,
+            score=None,
+            critical_failures=[],
+            verdict="fail",
+            strict_verdict="fail",
+            checks={},
+        )
+    return CompositeCaseRow(
+        **common,
+        score=result.score,
+        critical_failures=list(result.critical_failures),
+        verdict=result.verdict,
+        strict_verdict=result.strict_verdict,
+        checks=dict(result.checks),
+    )
+
+
+def _counts(rows: Sequence[CompositeCaseRow]) -> StatusCounts:
+    tally = {"passed": 0, "failed": 0, "error": 0, "missing": 0, "ungraded": 0}
+    for row in rows:
+        tally[row.status] += 1
+    return StatusCounts(**tally)
+
+
+def _agreement(rows: Sequence[CompositeCaseRow], unit: str) -> str | None:
+    """The plain sentence for real cases whose two verdicts all agree (None otherwise)."""
+    if not rows or any(r.verdict != r.strict_verdict for r in rows):
+        return None
+    failed = [r for r in rows if r.status == "failed"]
+    critical = sum(1 for r in failed if r.critical_failures)
+    head = f"composite scoring changes nothing on these {len(rows)} real {unit}"
+    if not failed:
+        body = "no case failed a check"
+    elif critical == len(failed):
+        body = "every failure hits a critical check"
+    else:
+        body = (
+            f"{critical} failure(s) hit a critical check and {len(failed) - critical} "
+            "fall below the threshold on non-critical checks alone"
+        )
+    unscored = [
+        f"{status} {n}"
+        for status in ("error", "missing", "ungraded")
+        if (n := sum(1 for r in rows if r.status == status))
+    ]
+    tail = f" (not scored: {', '.join(unscored)})" if unscored else ""
+    return f"{head}: {body}{tail}"
+
+
+def _failures(rows: Sequence[CompositeCaseRow], profile: Profile) -> dict[str, CheckFailures]:
+    return {
+        name: CheckFailures(
+            failed=sum(1 for r in rows if name in r.checks and r.checks[name].passed is False),
+            not_evaluated=sum(
+                1 for r in rows if name in r.checks and r.checks[name].passed is None
+            ),
+            weight=weight,
+            critical=name in profile.critical,
+        )
+        for name, weight in profile.weights.items()
+    }
+
+
+def build_composite_report(
+    dataset: Dataset,
+    scored: Sequence[ScoredCase],
+    profile: Profile,
+    *,
+    input_kind: InputKind,
+    confidence: float = 0.95,
+    method: IntervalMethod = "clopper-pearson",
+    sources_version: str | None = None,
+) -> CompositeReport:
+    """The composite report for every scored case-trial of ``dataset``."""
+    rows = [_row(s) for s in scored]
+    trials = max((r.trial for r in rows), default=1)
+    unit = "case-trials" if trials > 1 else "cases"
+
+    def rates(items: Sequence[CompositeCaseRow], den: str) -> tuple[Rate, Rate]:
+        n = len(items)
+        comp = sum(1 for r in items if r.verdict == "pass")
+        strict = sum(1 for r in items if r.strict_verdict == "pass")
+        kw: dict[str, Any] = {"confidence": confidence, "method": method}
+        return (
+            rate(comp, n, den, numerator_name=COMPOSITE_PASSES, **kw),
+            rate(strict, n, den, numerator_name=STRICT_PASSES, **kw),
+        )
+
+    real = [r for r in rows if not r.synthetic]
+    fake = [r for r in rows if r.synthetic]
+    composite_pass, strict_pass = rates(real, f"real {unit}")
+    synthetic = None
+    if fake:
+        s_comp, s_strict = rates(fake, f"synthetic {unit}")
+        synthetic = CompositeSynthetic(
+            case_ids=list(dict.fromkeys(r.id for r in fake)),
+            composite_pass=s_comp,
+            strict_pass=s_strict,
+            diverging=[r.label for r in fake if r.verdict != r.strict_verdict],
+        )
+    revisions = sorted({c.source_revision for c in dataset.cases if c.source_revision})
+    return CompositeReport(
+        dataset=DatasetInfo(
+            name=dataset.name,
+            version=dataset.version,
+            cases=len(dataset.real),
+            source_revisions=revisions,
+        ),
+        sources_version=sources_version,
+        input=input_kind,
+        trials=trials,
+        profile=ProfileInfo(
+            name=profile.name,
+            weights=dict(profile.weights),
+            critical=list(profile.critical),
+            threshold=profile.threshold,
+        ),
+        cases=rows,
+        total=len(real),
+        statuses=_counts(real),
+        composite_pass=composite_pass,
+        strict_pass=strict_pass,
+        check_failures=_failures(real, profile),
+        diverging=[r.label for r in real if r.verdict != r.strict_verdict],
+        agreement=_agreement(real, unit),
+        synthetic=synthetic,
+    )

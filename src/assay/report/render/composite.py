@@ -1,0 +1,22 @@
+"""Rendering a ``CompositeReport`` in one of the formats: text, json or markdown."""
+
+from __future__ import annotations
+
+from assay.report._composite import CompositeReport
+
+COMPOSITE_FORMATS: tuple[str, ...] = ("text", "json", "markdown")
+
+
+def render_composite(report: CompositeReport, fmt: str, *, color: bool = False) -> str:
+    """``report`` in format ``fmt``; the JSON form is the schema every other renders."""
+    if fmt == "json":
+        return report.model_dump_json(indent=2) + "\n"
+    if fmt == "markdown":
+        from assay.report.render.composite_markdown import render_composite_markdown
+
+        return render_composite_markdown(report)
+    if fmt == "text":
+        from assay.report.render.composite_text import render_composite_text
+
+        return render_composite_text(report, color=color)
+    raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(COMPOSITE_FORMATS)}")
