@@ -65,12 +65,12 @@ def test_spans_are_written_in_batches_and_on_flush() -> None:
 def test_an_exception_becomes_an_error_span_with_its_message() -> None:
     sink = Sink()
     session = start_tracing(sink, "run-1")
-    with pytest.raises(LookupError):
-        with session.tracer.start_as_current_span(
-            "assay.request", attributes={"assay.case.id": "E5"}
-        ):
-            with session.tracer.start_as_current_span("fetch_section"):
-                raise LookupError("no such section")
+    with (
+        pytest.raises(LookupError),
+        session.tracer.start_as_current_span("assay.request", attributes={"assay.case.id": "E5"}),
+        session.tracer.start_as_current_span("fetch_section"),
+    ):
+        raise LookupError("no such section")
     session.close()
     fetch = next(s for s in sink.spans if s.name == "fetch_section")
     assert fetch.status == "error"

@@ -66,9 +66,12 @@ def test_spans_reach_the_collector_and_the_store(receiver: Receiver) -> None:
     sink = Sink()
     endpoint = f"http://127.0.0.1:{receiver.server_address[1]}"
     session = start_tracing(sink, "run-otlp", otlp_endpoint=endpoint)
-    with session.tracer.start_as_current_span("assay.request", attributes={"assay.case.id": "E2"}):
-        with session.tracer.start_as_current_span("chat policy-reader-1") as span:
-            span.set_attribute("gen_ai.request.model", "policy-reader-1")
+    tracer = session.tracer
+    with (
+        tracer.start_as_current_span("assay.request", attributes={"assay.case.id": "E2"}),
+        tracer.start_as_current_span("chat policy-reader-1") as span,
+    ):
+        span.set_attribute("gen_ai.request.model", "policy-reader-1")
     session.close()
     assert {s.name for s in sink.spans} == {"assay.request", "chat policy-reader-1"}
     assert receiver.requests, "the collector received nothing"
