@@ -5,7 +5,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test lint typecheck unit bench clean
+.PHONY: demo test lint typecheck unit browser bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +29,12 @@ lint: $(VENV)/.dev-installed
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy
 
-unit: $(VENV)/.dev-installed
+# Debian's Chromium for the browser tests (installed only when missing; never a download
+# of Playwright's own browser).
+browser:
+	bash scripts/setup-browser.sh
+
+unit: $(VENV)/.dev-installed browser
 	$(BIN)/pytest
 
 test: lint typecheck unit

@@ -73,4 +73,4 @@ def test_markdown_and_text_name_each_rule(report: Report, rules: list[str]) -> N
     assert "2/6" in md and "(adds up)" in md
     verdict = "GATE FAILED" if any(not g.passed for g in gates) else "passed"
     verdict = verdict if rules else "no gate rules given"
-    assert verdict in md.splitlines()[2] and verdict in text.splitlines()[-1]
+    assert verdict in md.splitlines()[3] and verdict in text.splitlines()[-1]

@@ -6,12 +6,12 @@ from typing import Literal
 
 from assay.report._model import Report
 
-Format = Literal["text", "json", "markdown"]
-FORMATS: tuple[str, ...] = ("text", "json", "markdown")
+Format = Literal["text", "json", "markdown", "html", "junit"]
+FORMATS: tuple[str, ...] = ("text", "json", "markdown", "html", "junit")
 
 
 def render(report: Report, fmt: str, *, color: bool = False) -> str:
-    """``report`` in format ``fmt`` (text, json or markdown)."""
+    """``report`` in format ``fmt`` (text, json, markdown, html or junit)."""
     if fmt == "json":
         from assay.report.render.json import render_json
 
@@ -24,6 +24,14 @@ def render(report: Report, fmt: str, *, color: bool = False) -> str:
         from assay.report.render.text import render_text
 
         return render_text(report, color=color)
+    if fmt == "html":
+        from assay.report.render.html import render_html
+
+        return render_html(report)
+    if fmt == "junit":
+        from assay.report.render.junit import render_junit
+
+        return render_junit(report)
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
 
 

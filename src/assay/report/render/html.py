@@ -1,0 +1,220 @@
+"""The report as one self-contained HTML page: inline CSS, JS and SVG, no network.
+
+Every value from a dataset or an outcome reaches the page either through Jinja's
+autoescaping or as JSON inside ``<script type="application/json">`` (with ``<``, ``>`` and
+``&`` escaped so no value can close the element); the page's script writes values with
+``textContent`` only.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from assay.metrics import Rate, StatusCounts
+from assay.outcomes import Span
+from assay.report._model import Report
+from assay.report.render import _format as f
+
+STATUS_ORDER = ("passed", "failed", "error", "missing", "ungraded")
+_SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
+_CHART_WIDTH = 880
+_CHART_LABEL = 160
+_CHART_RIGHT = 250
+_CHART_ROW = 30
+
+
+@functools.cache
+def environment() -> jinja2.Environment:
+    """The Jinja environment of assay's page templates (autoescaping on)."""
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("assay.report.render", "templates"),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+
+
+@functools.cache
+def page_script() -> tuple[Markup, str]:
+    """The page's script and its CSP hash: only this exact script may run on the page."""
+    env = environment()
+    assert env.loader is not None
+    source, _, _ = env.loader.get_source(env, "report.js")
+    digest = base64.b64encode(hashlib.sha256(source.encode("utf-8")).digest()).decode("ascii")
+    return Markup(source), f"sha256-{digest}"
+
+
+def script_json(value: object) -> Markup:
+    """``value`` as JSON safe inside a ``<script>`` element (cannot end it or open a comment)."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
+    for raw, escaped in (
+        ("&", "\\u0026"),
+        ("<", "\\u003c"),
+        (">", "\\u003e"),
+        ("\u2028", "\\u2028"),
+        ("\u2029", "\\u2029"),
+    ):
+        text = text.replace(raw, escaped)
+    return Markup(text)
+
+
+def rate_view(label: str, key: str, r: Rate) -> dict[str, Any]:
+    """A rate's wording for the page: value, fraction, named denominator, interval."""
+    return {
+        "label": label,
+        "key": key,
+        "value": f.pct(r.value) if r.value is not None else "n/a",
+        "na": r.value is None,
+        "na_reason": r.na_reason,
+        "fraction": f.fraction(r),
+        "named": f.named(r),
+        "ci": f.ci(r),
+        "ci_label": f.ci_label(r),
+    }
+
+
+def status_view(counts: StatusCounts, total: int) -> list[dict[str, Any]]:
+    """One segment per status, in the fixed order, with its share of the bar."""
+    return [
+        {
+            "name": name,
+            "count": getattr(counts, name),
+            "share": (getattr(counts, name) / total * 100) if total else 0.0,
+        }
+        for name in STATUS_ORDER
+    ]
+
+
+def _x(value: float) -> float:
+    return round(_CHART_LABEL + value * (_CHART_WIDTH - _CHART_LABEL - _CHART_RIGHT), 2)
+
+
+def slice_chart(report: Report) -> dict[str, Any]:
+    """Geometry of the per-slice chart: a dot at each rate, whiskers over its interval."""
+    rows = []
+    for i, (name, sl) in enumerate(report.slices.items()):
+        r = sl.task_success
+        y = 28 + i * _CHART_ROW
+        row: dict[str, Any] = {"name": name, "y": y, "label": f"{f.fraction(r)}  {f.value(r)}"}
+        if r.value is not None and r.ci95 is not None:
+            row |= {"x": _x(r.value), "lo": _x(r.ci95[0]), "hi": _x(r.ci95[1])}
+            row["label"] = f"{f.fraction(r)} · {f.pct(r.value)} · {f.ci(r)}"
+        rows.append(row)
+    ticks = [{"x": _x(t / 100), "label": f"{t}%"} for t in (0, 25, 50, 75, 100)]
+    height = 28 + len(rows) * _CHART_ROW
+    return {
+        "rows": rows,
+        "ticks": ticks,
+        "width": _CHART_WIDTH,
+        "height": height,
+        "track_end": _x(1.0),
+        "label_x": _x(1.0) + 10,
+    }
+
+
+def _metadata(report: Report) -> list[tuple[str, str, bool]]:
+    """(label, text, preformatted) rows of run metadata, what the report has."""
+    d = report.dataset
+    rows: list[tuple[str, str, bool]] = [
+        ("dataset", f"{d.name} · {d.cases} real cases", False),
+        ("dataset version", d.version, False),
+        ("source revisions", ", ".join(d.source_revisions) or "—", False),
+        ("graders", ", ".join(f"{g.name} v{g.version}" for g in report.graders) or "—", False),
+        ("trials", f"{report.trials} per case", False),
+        ("assay version", report.assay_version, False),
+        ("report schema", str(report.schema_version), False),
+    ]
+    if report.run_id:
+        rows.insert(0, ("run", report.run_id, False))
+    for key, value in report.metadata.items():
+        if isinstance(value, str | int | float | bool) or value is None:
+            rows.append((str(key), str(value), False))
+        else:
+            rows.append((str(key), json.dumps(value, indent=2, sort_keys=True, default=str), True))
+    return rows
+
+
+def _span_data(spans: Sequence[Span]) -> dict[str, list[dict[str, Any]]]:
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for s in sorted(spans, key=lambda s: (s.start_ns, s.end_ns)):
+        if s.case_id is None:
+            continue
+        grouped.setdefault(f"{s.case_id}#{s.trial or 1}", []).append(
+            s.model_dump(mode="json", exclude={"case_id", "trial", "trace_id"})
+        )
+    return grouped
+
+
+def safe_url(url: str) -> str:
+    """``url`` when it is relative or http(s); ``#`` for any other scheme (``javascript:``)."""
+    scheme = _SCHEME.match(url.strip())
+    if scheme and scheme.group(1).lower() not in ("http", "https"):
+        return "#"
+    return url
+
+
+def page_data(report: Report, spans: Sequence[Span] = ()) -> dict[str, Any]:
+    """What the page's script reads: every case row (whatever fields it carries) and spans."""
+    return {
+        "trials": report.trials,
+        "statuses": list(STATUS_ORDER),
+        "cases": [row.model_dump(mode="json") for row in report.cases],
+        "spans": _span_data(spans),
+    }
+
+
+def render_html(
+    report: Report,
+    *,
+    spans: Sequence[Span] = (),
+    links: Mapping[str, str] | None = None,
+) -> str:
+    """The report as a self-contained HTML page.
+
+    ``spans`` (a run's recorded spans) are drawn as a waterfall in each case's drawer;
+    ``links`` (label -> URL) adds a navigation bar, as the local viewer does.
+    """
+    template = environment().get_template("report.html.j2")
+    script, script_hash = page_script()
+    synthetic = report.synthetic
+    return template.render(
+        report=report,
+        title=f"assay report · {report.dataset.name}",
+        headline=[
+            rate_view(label, key, r)
+            for (label, r), key in zip(
+                f.headline(report),
+                ("task_success", "answer_coverage", "answered_accuracy"),
+                strict=True,
+            )
+        ],
+        segments=status_view(report.statuses, report.total),
+        status_sum=f.status_sum(report.statuses, report.total, f.unit(report)),
+        adds_up=report.statuses.total == report.total,
+        unit=f.unit(report),
+        slices=[
+            (name, sl, rate_view(name, name, sl.task_success)) for name, sl in report.slices.items()
+        ],
+        chart=slice_chart(report),
+        synthetic=synthetic,
+        synthetic_rate=rate_view("Task success", "synthetic", synthetic.task_success)
+        if synthetic
+        else None,
+        synthetic_segments=status_view(synthetic.statuses, synthetic.total) if synthetic else [],
+        metadata=_metadata(report),
+        data=script_json(page_data(report, spans)),
+        script=script,
+        script_hash=script_hash,
+        links={label: safe_url(url) for label, url in (links or {}).items()},
+    )

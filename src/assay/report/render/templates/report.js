@@ -1,0 +1,333 @@
+(function () {
+  "use strict";
+  // Every value from the data is written with textContent: never as HTML.
+  var DATA = JSON.parse(document.getElementById("assay-data").textContent);
+  var STATUSES = DATA.statuses;
+  var TRIALS = DATA.trials;
+  var PAGE_SIZE = 100;
+  var collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
+  var KNOWN = ["id", "slice", "trial", "synthetic", "question", "expected_behavior", "expected_fact",
+    "rationale", "outcome", "fact", "text", "status", "reason", "grader", "case_hash",
+    "source_revision", "checks", "judgments"];
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) { node.className = cls; }
+    if (text !== undefined && text !== null) { node.textContent = String(text); }
+    return node;
+  }
+  function label(row) { return TRIALS > 1 ? row.id + " #" + row.trial : row.id; }
+  function expected(row) {
+    return row.expected_behavior + (row.expected_fact ? " " + row.expected_fact : "");
+  }
+  function got(row) {
+    if (!row.outcome) { return "none recorded"; }
+    return row.outcome + (row.fact ? " " + row.fact : "");
+  }
+  function badge(status) {
+    var known = STATUSES.indexOf(status) >= 0 ? status : "ungraded";
+    return el("span", "badge st-" + known, status);
+  }
+  var SORT_KEYS = {
+    id: function (r) { return r.id; },
+    slice: function (r) { return r.slice; },
+    expected: expected,
+    got: got,
+    status: function (r) { return STATUSES.indexOf(r.status); },
+    reason: function (r) { return r.reason; }
+  };
+  function compare(a, b) {
+    if (typeof a === "number" && typeof b === "number") { return a - b; }
+    return collator.compare(String(a), String(b));
+  }
+
+  function CaseTable(prefix, rows, withControls) {
+    var self = this;
+    this.rows = rows;
+    this.hay = rows.map(function (r) {
+      return [r.id, r.slice, r.question, r.expected_fact, r.fact, r.text, r.reason, r.outcome,
+        r.rationale].join("\n").toLowerCase();
+    });
+    this.query = "";
+    this.slice = "";
+    this.statuses = new Set(STATUSES);
+    this.sortKey = null;
+    this.sortDir = 1;
+    this.page = 0;
+    this.table = document.getElementById(prefix + "-table");
+    this.tbody = this.table.querySelector("tbody");
+    this.pager = document.getElementById(prefix + "-pager");
+    this.shown = [];
+    this.table.querySelectorAll("th[data-sort]").forEach(function (th) {
+      th.setAttribute("tabindex", "0");
+      th.addEventListener("click", function () { self.sortBy(th.getAttribute("data-sort"), th); });
+      th.addEventListener("keydown", function (e) {
+        if (e.key === "Enter") { self.sortBy(th.getAttribute("data-sort"), th); }
+      });
+    });
+    this.tbody.addEventListener("click", function (e) {
+      var tr = e.target.closest("tr[data-index]");
+      if (tr) { openDrawer(self.shown[Number(tr.getAttribute("data-index"))]); }
+    });
+    this.tbody.addEventListener("keydown", function (e) {
+      var tr = e.target.closest("tr[data-index]");
+      if (tr && e.key === "Enter") { openDrawer(self.shown[Number(tr.getAttribute("data-index"))]); }
+    });
+    this.pager.querySelector("[data-page=prev]").addEventListener("click", function () {
+      self.page -= 1; self.render();
+    });
+    this.pager.querySelector("[data-page=next]").addEventListener("click", function () {
+      self.page += 1; self.render();
+    });
+    if (withControls) { this.controls(prefix); }
+    this.render();
+  }
+
+  CaseTable.prototype.controls = function (prefix) {
+    var self = this;
+    var search = document.getElementById(prefix + "-search");
+    var timer = null;
+    search.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        self.query = search.value.trim().toLowerCase(); self.page = 0; self.render();
+      }, 120);
+    });
+    var select = document.getElementById(prefix + "-slice");
+    var slices = Array.from(new Set(this.rows.map(function (r) { return r.slice; })));
+    slices.sort(collator.compare).forEach(function (name) {
+      var option = el("option", null, name);
+      option.value = name;
+      select.appendChild(option);
+    });
+    select.addEventListener("change", function () {
+      self.slice = select.value; self.page = 0; self.render();
+    });
+    var chips = document.getElementById(prefix + "-status");
+    STATUSES.forEach(function (status) {
+      var count = self.rows.filter(function (r) { return r.status === status; }).length;
+      var chip = el("button", "chip");
+      chip.type = "button";
+      chip.setAttribute("aria-pressed", "true");
+      chip.setAttribute("data-status", status);
+      chip.appendChild(el("span", "swatch st-" + status));
+      chip.appendChild(document.createTextNode(status + " " + count));
+      chip.addEventListener("click", function () {
+        var on = chip.getAttribute("aria-pressed") !== "true";
+        chip.setAttribute("aria-pressed", on ? "true" : "false");
+        if (on) { self.statuses.add(status); } else { self.statuses.delete(status); }
+        self.page = 0; self.render();
+      });
+      chips.appendChild(chip);
+    });
+  };
+
+  CaseTable.prototype.sortBy = function (key, th) {
+    this.sortDir = this.sortKey === key ? -this.sortDir : 1;
+    this.sortKey = key;
+    this.table.querySelectorAll("th[data-sort]").forEach(function (other) {
+      other.removeAttribute("aria-sort");
+    });
+    th.setAttribute("aria-sort", this.sortDir > 0 ? "ascending" : "descending");
+    this.page = 0;
+    this.render();
+  };
+
+  CaseTable.prototype.matching = function () {
+    var self = this;
+    var out = [];
+    for (var i = 0; i < this.rows.length; i++) {
+      var r = this.rows[i];
+      if (!self.statuses.has(r.status)) { continue; }
+      if (self.slice && r.slice !== self.slice) { continue; }
+      if (self.query && self.hay[i].indexOf(self.query) < 0) { continue; }
+      out.push(r);
+    }
+    if (this.sortKey) {
+      var key = SORT_KEYS[this.sortKey];
+      var dir = this.sortDir;
+      out = out.map(function (r, i) { return [key(r), i, r]; });
+      out.sort(function (a, b) { return dir * compare(a[0], b[0]) || a[1] - b[1]; });
+      out = out.map(function (x) { return x[2]; });
+    }
+    return out;
+  };
+
+  CaseTable.prototype.render = function () {
+    var matching = this.matching();
+    var pages = Math.max(1, Math.ceil(matching.length / PAGE_SIZE));
+    this.page = Math.min(Math.max(this.page, 0), pages - 1);
+    var start = this.page * PAGE_SIZE;
+    this.shown = matching.slice(start, start + PAGE_SIZE);
+    var fragment = document.createDocumentFragment();
+    this.shown.forEach(function (r, i) {
+      var tr = el("tr");
+      tr.setAttribute("data-index", String(i));
+      tr.setAttribute("data-status", r.status);
+      tr.setAttribute("tabindex", "0");
+      tr.appendChild(el("td", "id", label(r)));
+      tr.appendChild(el("td", null, r.slice));
+      tr.appendChild(el("td", null, expected(r)));
+      tr.appendChild(el("td", null, got(r)));
+      var status = el("td");
+      status.appendChild(badge(r.status));
+      tr.appendChild(status);
+      tr.appendChild(el("td", "reason", r.reason));
+      fragment.appendChild(tr);
+    });
+    if (!this.shown.length) {
+      var empty = el("tr");
+      var td = el("td", "muted", "No case matches these filters.");
+      td.colSpan = 6;
+      empty.appendChild(td);
+      fragment.appendChild(empty);
+    }
+    this.tbody.replaceChildren(fragment);
+    var unit = TRIALS > 1 ? " case-trials" : " cases";
+    this.pager.querySelector("[data-field=count]").textContent = matching.length
+      ? "Showing " + (start + 1).toLocaleString("en") + "–" +
+        (start + this.shown.length).toLocaleString("en") + " of " +
+        matching.length.toLocaleString("en") + " matching (" +
+        this.rows.length.toLocaleString("en") + unit + ")"
+      : "0 matching (" + this.rows.length.toLocaleString("en") + unit + ")";
+    this.pager.querySelector("[data-field=page]").textContent =
+      "page " + (this.page + 1) + " of " + pages;
+    this.pager.querySelector("[data-page=prev]").disabled = this.page === 0;
+    this.pager.querySelector("[data-page=next]").disabled = this.page >= pages - 1;
+  };
+
+  // ---- the case drawer ----
+  var drawer = document.getElementById("drawer");
+  var scrim = document.getElementById("scrim");
+  var body = drawer.querySelector(".drawer-body");
+
+  function section(title, content) {
+    body.appendChild(el("h3", null, title));
+    body.appendChild(content);
+  }
+  function text(value, fallback) {
+    return el("p", "field", value === null || value === undefined || value === "" ? fallback : value);
+  }
+  function kv(pairs) {
+    var dl = el("dl", "kv");
+    pairs.forEach(function (p) {
+      if (p[1] === null || p[1] === undefined || p[1] === "") { return; }
+      dl.appendChild(el("dt", null, p[0]));
+      dl.appendChild(el("dd", null, typeof p[1] === "object" ? JSON.stringify(p[1], null, 2) : p[1]));
+    });
+    return dl;
+  }
+  function judgmentBox(status, title, reason, extra) {
+    var box = el("div", "judgment");
+    var head = el("div");
+    head.appendChild(badge(status));
+    head.appendChild(document.createTextNode(" " + title));
+    box.appendChild(head);
+    box.appendChild(el("p", "field", reason || ""));
+    if (extra && extra.length) { box.appendChild(kv(extra)); }
+    return box;
+  }
+  function resultList(items) {
+    var wrap = el("div");
+    items.forEach(function (c) {
+      var status = c.status || (c.passed === true ? "passed" : c.passed === false ? "failed" : "ungraded");
+      var name = c.name || c.check || c.grader || "result";
+      var extra = Object.keys(c).filter(function (k) {
+        return ["status", "passed", "name", "check", "reason"].indexOf(k) < 0;
+      }).map(function (k) { return [k, c[k]]; });
+      wrap.appendChild(judgmentBox(status, name, c.reason, extra));
+    });
+    return wrap;
+  }
+  function waterfall(spans) {
+    var wrap = el("div", "waterfall");
+    var t0 = Math.min.apply(null, spans.map(function (s) { return s.start_ns; }));
+    var t1 = Math.max.apply(null, spans.map(function (s) { return s.end_ns; }));
+    var span = Math.max(t1 - t0, 1);
+    var byId = {};
+    spans.forEach(function (s) { byId[s.span_id] = s; });
+    function depth(s) {
+      var d = 0;
+      while (s.parent_id && byId[s.parent_id] && d < 20) { s = byId[s.parent_id]; d += 1; }
+      return d;
+    }
+    spans.forEach(function (s) {
+      var row = el("div", "wf-row");
+      var name = el("div", "wf-name", s.name);
+      name.style.paddingLeft = (depth(s) * 12) + "px";
+      name.title = s.name;
+      var track = el("div", "wf-track");
+      var bar = el("div", "wf-bar" + (s.status === "error" ? " error" : ""));
+      bar.style.left = ((s.start_ns - t0) / span * 100) + "%";
+      bar.style.width = ((s.end_ns - s.start_ns) / span * 100) + "%";
+      track.appendChild(bar);
+      row.appendChild(name);
+      row.appendChild(track);
+      row.appendChild(el("div", "wf-ms", ((s.end_ns - s.start_ns) / 1e6).toFixed(1) + " ms"));
+      var attrs = Object.keys(s.attributes || {}).map(function (k) {
+        return k + "=" + JSON.stringify(s.attributes[k]);
+      });
+      if (s.status_message) { attrs.unshift("status: " + s.status + " " + s.status_message); }
+      if (attrs.length) { row.appendChild(el("div", "wf-attrs", attrs.join("\n"))); }
+      wrap.appendChild(row);
+    });
+    return wrap;
+  }
+
+  function openDrawer(row) {
+    if (!row) { return; }
+    drawer.querySelector("[data-field=title]").textContent = label(row);
+    drawer.querySelector("[data-field=slice]").textContent =
+      "slice " + row.slice + (row.synthetic ? " · synthetic case, not in real totals" : "");
+    body.replaceChildren();
+    section("Question", text(row.question, "—"));
+    section("Expected", kv([["behaviour", row.expected_behavior], ["fact", row.expected_fact || "—"]]));
+    section("Rationale", text(row.rationale, "—"));
+    section("Recorded outcome", row.outcome
+      ? kv([["kind", row.outcome], ["fact", row.fact], ["raw text", row.text]])
+      : text(null, "No outcome was recorded for this case (missing)."));
+    section("Judgment", judgmentBox(row.status, row.grader, row.reason, []));
+    if (Array.isArray(row.checks) && row.checks.length) { section("Checks", resultList(row.checks)); }
+    if (Array.isArray(row.judgments) && row.judgments.length) {
+      section("Judge results", resultList(row.judgments));
+    }
+    var spans = DATA.spans[row.id + "#" + row.trial];
+    if (spans && spans.length) { section("Trace", waterfall(spans)); }
+    var other = Object.keys(row).filter(function (k) { return KNOWN.indexOf(k) < 0; });
+    section("Case", kv([["trial", row.trial], ["source revision", row.source_revision],
+      ["case hash", row.case_hash]].concat(other.map(function (k) { return [k, row[k]]; }))));
+    drawer.classList.add("open");
+    drawer.setAttribute("aria-hidden", "false");
+    scrim.hidden = false;
+    drawer.focus();
+    try {
+      history.replaceState(null, "", "#case=" + encodeURIComponent(row.id) +
+        (TRIALS > 1 ? "&trial=" + row.trial : ""));
+    } catch (e) { /* some file:// contexts refuse; the drawer works regardless */ }
+  }
+  function closeDrawer() {
+    drawer.classList.remove("open");
+    drawer.setAttribute("aria-hidden", "true");
+    scrim.hidden = true;
+    try { history.replaceState(null, "", location.pathname + location.search); } catch (e) { /* ignore */ }
+  }
+  drawer.querySelector(".close").addEventListener("click", closeDrawer);
+  scrim.addEventListener("click", closeDrawer);
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "Escape" && drawer.classList.contains("open")) { closeDrawer(); }
+  });
+
+  var real = DATA.cases.filter(function (r) { return !r.synthetic; });
+  var synthetic = DATA.cases.filter(function (r) { return r.synthetic; });
+  window.assayTables = { cases: new CaseTable("cases", real, true) };
+  if (document.getElementById("synthetic-table")) {
+    window.assayTables.synthetic = new CaseTable("synthetic", synthetic, false);
+  }
+  var wanted = /^#case=([^&]*)(?:&trial=(\d+))?$/.exec(location.hash);
+  if (wanted) {
+    var id = decodeURIComponent(wanted[1]);
+    var trial = Number(wanted[2] || 1);
+    openDrawer(DATA.cases.filter(function (r) { return r.id === id && r.trial === trial; })[0]);
+  }
+  document.documentElement.setAttribute("data-ready", "true");
+})();

@@ -1,0 +1,135 @@
+"""The HTML report: self-contained, escaped, figures from the same Report as every format."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from assay.outcomes import Span
+from assay.report import Report
+from assay.report.render import FORMATS, render
+from assay.report.render.html import page_data, render_html, script_json
+
+from .conftest import synthetic_report
+
+PAYLOAD = '</script><script>alert(1)</script>"><img src=x onerror=alert(1)>'
+
+
+def _embedded(html: str) -> dict[str, object]:
+    match = re.search(
+        r'<script type="application/json" id="assay-data">(.*?)</script>', html, re.DOTALL
+    )
+    assert match is not None
+    data = json.loads(match.group(1))
+    assert isinstance(data, dict)
+    return data
+
+
+def test_html_is_a_format() -> None:
+    assert "html" in FORMATS and "junit" in FORMATS
+
+
+def test_page_is_self_contained(report: Report) -> None:
+    html = render(report, "html")
+    assert html.startswith("<!doctype html>")
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", html)
+    assert "@import" not in html and "url(" not in html
+    assert "default-src 'none'" in html
+
+
+def test_headline_and_counts_match_the_report(report: Report) -> None:
+    html = render_html(report)
+    assert "2/6" in html and "33.3%" in html and "[4.3%, 77.7%]" in html
+    assert "passing answers / substantive answers" in html
+    assert "passed 2 + failed 3 + error 1 + missing 0 + ungraded 0 = 6 cases (adds up)" in html
+    assert [c["id"] for c in _embedded(html)["cases"]] == [c.id for c in report.cases]  # type: ignore[index]
+
+
+def test_script_json_cannot_close_the_element() -> None:
+    text = str(script_json({"text": PAYLOAD + "<!-- \u2028 &amp;"}))
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text) == {"text": PAYLOAD + "<!-- \u2028 &amp;"}
+
+
+def test_every_value_is_escaped(report: Report) -> None:
+    row = report.cases[0].model_copy(update={"text": PAYLOAD, "reason": PAYLOAD})
+    nasty = report.model_copy(
+        update={
+            "cases": [row, *report.cases[1:]],
+            "dataset": report.dataset.model_copy(update={"name": PAYLOAD}),
+            "metadata": {PAYLOAD: PAYLOAD, "nested": {"x": PAYLOAD}},
+            "run_id": PAYLOAD,
+        }
+    )
+    html = render_html(nasty)
+    assert "<img" not in html
+    assert html.count("<script") == 2  # the JSON data block and the page's own script
+    assert _embedded(html)["cases"][0]["text"] == PAYLOAD  # type: ignore[index]
+
+
+def test_synthetic_section_apart_from_real_totals() -> None:
+    report = synthetic_report()
+    html = render_html(report)
+    assert "SYNTHETIC — NOT A REAL RUN" in html
+    assert 'class="synthetic"' in html
+    assert "1/1" in html  # real task success counts the real case only
+
+
+def test_no_synthetic_section_without_synthetic_cases(report: Report) -> None:
+    html = render_html(report)
+    assert "NOT A REAL RUN" not in html and 'id="synthetic"' not in html
+
+
+def test_na_rate_shows_na_with_its_reason(abstain_only: Report) -> None:
+    html = render_html(abstain_only)
+    assert "n/a: no substantive answers" in html
+
+
+def test_spans_are_grouped_per_case_trial(report: Report) -> None:
+    spans = [
+        Span(trace_id="t", span_id="a", name="assay.request", start_ns=0, end_ns=10, case_id="E2"),
+        Span(
+            trace_id="t",
+            span_id="b",
+            parent_id="a",
+            name="retrieve",
+            start_ns=1,
+            end_ns=4,
+            case_id="E2",
+            trial=1,
+        ),
+        Span(trace_id="t", span_id="c", name="orphan", start_ns=0, end_ns=1),
+    ]
+    data = page_data(report, spans)
+    assert [s["name"] for s in data["spans"]["E2#1"]] == ["assay.request", "retrieve"]
+    assert list(data["spans"]) == ["E2#1"]
+
+
+def test_links_make_a_navigation_bar(report: Report) -> None:
+    html = render_html(report, links={"Runs": "/", "JSON": "/runs/x/report.json"})
+    assert '<a href="/runs/x/report.json">JSON</a>' in html
+
+
+@pytest.mark.parametrize("trials", [1, 3])
+def test_output_is_deterministic(report: Report, trials: int) -> None:
+    again = report.model_copy(update={"trials": trials})
+    assert render_html(again) == render_html(again)
+
+
+@pytest.mark.parametrize(
+    ("url", "safe"),
+    [
+        ("/runs/abc", "/runs/abc"),
+        ("https://example.org/x", "https://example.org/x"),
+        ("javascript:alert(1)", "#"),
+        (" JavaScript:alert(1)", "#"),
+        ("data:text/html,<b>", "#"),
+        ("runs?a=b:c", "runs?a=b:c"),
+    ],
+)
+def test_links_only_allow_relative_or_http(url: str, safe: str) -> None:
+    from assay.report.render.html import safe_url
+
+    assert safe_url(url) == safe
