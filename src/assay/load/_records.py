@@ -40,7 +40,9 @@ def read_text(path: Path) -> str:
 def _jsonl(path: Path, text: str) -> LocatedRecords:
     records: LocatedRecords = []
     problems: list[Problem] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    # Split on newlines only: str.splitlines() also breaks at U+0085, U+2028 and other
+    # characters a JSON string may legally contain unescaped.
+    for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:

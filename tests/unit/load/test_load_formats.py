@@ -175,3 +175,15 @@ def test_results_keep_their_lines(tmp_path: Path) -> None:
     results = load_results(tmp_path / "r.jsonl")
     assert [loc.line for loc in results.locations if loc] == [1, 3]
     assert [r.case_id for r in results.records] == ["E1", "E3"]
+
+
+def test_jsonl_lines_split_on_newlines_only(tmp_path: Path) -> None:
+    row = {
+        "id": "E1",
+        "slice": "standard",
+        "question": "line\u2028separator and next\x85line",
+        "expected_behavior": "abstain",
+    }
+    (tmp_path / "cases.jsonl").write_text(json.dumps(row, ensure_ascii=False) + "\n")
+    dataset = load_dataset(tmp_path / "cases.jsonl")
+    assert dataset.cases[0].question == row["question"]

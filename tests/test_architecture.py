@@ -1,0 +1,138 @@
+"""The pure core (cases, outcomes, grading, metrics, compare, diagnose, report) touches no
+file, network, clock, environment or global state, and never imports the edges.
+
+Packages are checked as they appear: a core package added later is covered automatically.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "assay"
+CORE = ("cases", "outcomes", "grading", "metrics", "compare", "diagnose", "report")
+EDGES = ("load", "targets", "runner", "store", "tracing", "view", "cli", "demo")
+
+# Calls and attributes that reach the outside world or read a clock.
+BANNED_CALLS = {"open", "input", "print", "exec", "eval", "__import__"}
+BANNED_ATTRIBUTES = {
+    ("datetime", "now"),
+    ("datetime", "utcnow"),
+    ("datetime", "today"),
+    ("date", "today"),
+    ("time", "time"),
+    ("time", "time_ns"),
+    ("time", "monotonic"),
+    ("time", "perf_counter"),
+    ("time", "sleep"),
+    ("os", "environ"),
+    ("os", "getenv"),
+    ("os", "system"),
+}
+BANNED_METHODS = {"read_text", "write_text", "read_bytes", "write_bytes", "open", "mkdir", "unlink"}
+BANNED_MODULES = {
+    "requests",
+    "socket",
+    "subprocess",
+    "httpx",
+    "aiohttp",
+    "urllib.request",
+    "http.client",
+    "sqlite3",
+    "sqlalchemy",
+    "shutil",
+    "tempfile",
+}
+
+
+def _core_files() -> list[Path]:
+    files: list[Path] = []
+    for package in CORE:
+        root = SRC / package
+        if root.is_dir():
+            files.extend(sorted(root.rglob("*.py")))
+    return files
+
+
+def _module_of(path: Path) -> str:
+    parts = path.relative_to(SRC.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported(node: ast.Import | ast.ImportFrom, module: str, is_package: bool) -> list[str]:
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    base = node.module or ""
+    if node.level:
+        anchor = module.split(".")
+        anchor = anchor if is_package else anchor[:-1]
+        anchor = anchor[: len(anchor) - (node.level - 1)]
+        base = ".".join([*anchor, base] if base else anchor)
+    return [base] + [f"{base}.{alias.name}" for alias in node.names]
+
+
+def _violations(path: Path, source: str | None = None) -> list[str]:
+    """Every banned import, call or attribute in ``path`` (or in ``source``, read as if it
+    were that file)."""
+    text = path.read_text(encoding="utf-8") if source is None else source
+    tree = ast.parse(text, filename=str(path))
+    module = _module_of(path)
+    found: list[str] = []
+    edges = tuple(f"assay.{e}" for e in EDGES)
+    for node in ast.walk(tree):
+        where = f"{path.relative_to(SRC.parent)}:{getattr(node, 'lineno', '?')}"
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            for name in _imported(node, module, path.name == "__init__.py"):
+                if name in BANNED_MODULES or name.split(".")[0] in BANNED_MODULES:
+                    found.append(f"{where}: imports {name}")
+                if name in edges or name.startswith(tuple(e + "." for e in edges)):
+                    found.append(f"{where}: imports the edge module {name}")
+        elif isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Name) and func.id in BANNED_CALLS:
+                found.append(f"{where}: calls {func.id}(")
+            if isinstance(func, ast.Attribute) and func.attr in BANNED_METHODS:
+                found.append(f"{where}: calls .{func.attr}(")
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            if (node.value.id, node.attr) in BANNED_ATTRIBUTES:
+                found.append(f"{where}: uses {node.value.id}.{node.attr}")
+        elif isinstance(node, ast.Global):
+            found.append(f"{where}: declares global {', '.join(node.names)}")
+    return found
+
+
+def test_there_is_a_core_to_check() -> None:
+    assert len(_core_files()) > 10
+
+
+@pytest.mark.parametrize("path", _core_files(), ids=lambda p: str(p.relative_to(SRC)))
+def test_core_module_is_pure(path: Path) -> None:
+    assert _violations(path) == []
+
+
+def test_the_checker_catches_what_it_bans() -> None:
+    source = (
+        "import subprocess\n"
+        "import os\n"
+        "from datetime import datetime\n"
+        "from assay.load import load_dataset\n"
+        "from ..runner import run\n"
+        "x = open('f')\n"
+        "y = os.environ['HOME']\n"
+        "z = datetime.now()\n"
+        "t = p.read_text()\n"
+    )
+    found = _violations(SRC / "metrics" / "_probe.py", source)
+    assert any("imports subprocess" in f for f in found)
+    assert any("edge module assay.load" in f for f in found)
+    assert any("edge module assay.runner" in f for f in found)
+    assert any("calls open(" in f for f in found)
+    assert any("os.environ" in f for f in found)
+    assert any("datetime.now" in f for f in found)
+    assert any(".read_text(" in f for f in found)
+
+
+def test_relative_imports_inside_the_core_are_allowed() -> None:
+    assert _violations(SRC / "metrics" / "_probe.py", "from ._rate import Rate\n") == []

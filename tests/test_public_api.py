@@ -1,0 +1,74 @@
+"""The public namespace: ``assay.__all__`` is exactly this list, and every name imports.
+
+Adding a public name is a decision: add it to ``assay/__init__.py`` and to ``PUBLIC`` here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+
+import assay
+
+PUBLIC = [
+    "Abstain",
+    "Answer",
+    "AssayConfigError",
+    "AssayError",
+    "AssayInputError",
+    "Case",
+    "CaseResult",
+    "Dataset",
+    "DuplicateCaseIdError",
+    "DuplicateResultError",
+    "Error",
+    "Grader",
+    "InputFormatError",
+    "Judgment",
+    "Outcome",
+    "Rate",
+    "Record",
+    "Report",
+    "Results",
+    "Status",
+    "StructuredGrader",
+    "Summary",
+    "UnknownResultIdError",
+    "__version__",
+    "build_report",
+    "grade",
+    "load_dataset",
+    "load_results",
+    "rate",
+    "summarize",
+]
+
+
+def test_all_is_exactly_the_public_list() -> None:
+    assert sorted(assay.__all__) == sorted(PUBLIC)
+    assert len(set(assay.__all__)) == len(assay.__all__)
+
+
+def test_every_public_name_is_importable() -> None:
+    module = importlib.import_module("assay")
+    for name in PUBLIC:
+        assert getattr(module, name) is not None, name
+
+
+def test_input_errors_share_one_base() -> None:
+    for error in (
+        assay.DuplicateCaseIdError,
+        assay.UnknownResultIdError,
+        assay.DuplicateResultError,
+        assay.InputFormatError,
+    ):
+        assert issubclass(error, assay.AssayInputError)
+    assert issubclass(assay.AssayInputError, assay.AssayError)
+    assert issubclass(assay.AssayConfigError, assay.AssayError)
+
+
+def test_public_classes_say_what_they_are() -> None:
+    for name in PUBLIC:
+        value = getattr(assay, name)
+        if inspect.isclass(value) or inspect.isfunction(value):
+            assert (getattr(value, "__doc__", None) or "").strip(), f"{name} has no docstring"
