@@ -56,6 +56,7 @@ def describe_machine(systems: list[System]) -> dict[str, str]:
         "OS": f"{platform.system()} {platform.release()}",
         "Python": f"{platform.python_implementation()} {platform.python_version()}",
         "assay commit": _git(),
+        "load average at the end (1/5/15 min)": " / ".join(f"{x:.2f}" for x in os.getloadavg()),
     }
     found = versions(sys.executable, ASSAY_PACKAGES)
     info["assay venv"] = ", ".join(f"{k} {v}" for k, v in found.items())

@@ -168,7 +168,8 @@ def _method_lines(rows: list[Row]) -> list[str]:
         "",
         "- mock: `.venv/bin/python bench/mock_openai.py --port 0 --latency-ms L`",
         f"- floor: `.venv/bin/python bench/floor.py --base-url URL -n {n} -c {c}`",
-        f"- assay: `.venv/bin/python bench/drive_assay.py --base-url URL -n {n} -c {c}`",
+        f"- assay: `.venv/bin/python bench/drive_assay.py --base-url URL -n {n} -c {c}` "
+        "(suite defaults: tracing on); *assay (trace off)* adds `--no-trace`",
         "- inspect_ai: `bench/.venv-inspect/bin/python bench/drive_inspect.py "
         f"--base-url URL -n {n} -c {c}`",
     ]

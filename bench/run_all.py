@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> None:
 
     print("throughput …", file=sys.stderr)
     systems, missing = throughput.default_systems(log)
-    reps = {"floor": args.reps, "assay": args.reps, "inspect_ai": args.inspect_reps}
+    reps = {"*": args.reps, "inspect_ai": args.inspect_reps}
     rows = throughput.run_workload(systems, [100.0, 0.0], args.n, args.c, reps)
 
     print("profile …", file=sys.stderr)

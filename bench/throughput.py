@@ -71,10 +71,12 @@ class System:
     name: str
     python: str
     script: Path
+    flags: tuple[str, ...] = ()
 
     def command(self, base_url: str, n: int, c: int) -> list[str]:
         """The driver command line for one repetition."""
-        return [self.python, str(self.script), "--base-url", base_url, "-n", str(n), "-c", str(c)]
+        common = ["--base-url", base_url, "-n", str(n), "-c", str(c)]
+        return [self.python, str(self.script), *common, *self.flags]
 
 
 def _child_cpu() -> float:
@@ -136,15 +138,17 @@ def versions(python: str, packages: tuple[str, ...]) -> dict[str, str]:
 def run_workload(
     systems: list[System], latencies: list[float], n: int, c: int, reps: dict[str, int]
 ) -> list[Row]:
-    """Every system at every latency, repetitions interleaved across systems."""
+    """Every system at every latency, repetitions interleaved across systems; ``reps``
+    gives a system's repetitions, ``reps["*"]`` those of the others."""
     rows: list[Row] = []
+    default_reps = reps.get("*", 1)
     for latency in latencies:
         here = {s.name: Row(s.name, latency, n, c) for s in systems}
         with mock_server("--latency-ms", f"{latency:g}") as base_url:
-            for rep in range(max(reps.values())):
+            for rep in range(max(reps.values(), default=1)):
                 for system in systems:
                     row = here[system.name]
-                    if rep < reps.get(system.name, 1) and row.problem is None:
+                    if rep < reps.get(system.name, default_reps) and row.problem is None:
                         print(f"  {system.name} @ {latency:g} ms, rep {rep + 1}", file=sys.stderr)
                         run_once(system, base_url, n, c, row)
         rows.extend(here.values())
@@ -156,6 +160,9 @@ def default_systems(log: list[str]) -> tuple[list[System], dict[str, str]]:
     systems = [System("floor", sys.executable, BENCH / "floor.py")]
     missing: dict[str, str] = {}
     systems.append(System("assay", sys.executable, BENCH / "drive_assay.py"))
+    systems.append(
+        System("assay (trace off)", sys.executable, BENCH / "drive_assay.py", ("--no-trace",))
+    )
     python, why = ensure_inspect_venv(log)
     if python is None:
         missing["inspect_ai"] = why or "unknown"
@@ -198,7 +205,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     log: list[str] = []
     systems, missing = default_systems(log)
-    reps = {"floor": args.reps, "assay": args.reps, "inspect_ai": args.inspect_reps}
+    reps = {"*": args.reps, "inspect_ai": args.inspect_reps}
     rows = run_workload(systems, args.latency_ms or [100.0, 0.0], args.n, args.c, reps)
     print("\n".join(table(rows)))
     for name, why in missing.items():
