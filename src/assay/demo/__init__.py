@@ -7,7 +7,7 @@ from assay.demo._assistant import ask
 from assay.demo._bm25 import BM25, tokenize
 from assay.demo._config import CONFIGURATIONS, DemoConfig, configuration
 from assay.demo._policy import CORPORA, CURRENT_REVISION, Section, corpus
-from assay.demo._target import DemoTarget
+from assay.demo._target import DemoSettings, DemoTarget
 
 __all__ = [
     "BM25",
@@ -15,6 +15,7 @@ __all__ = [
     "CORPORA",
     "CURRENT_REVISION",
     "DemoConfig",
+    "DemoSettings",
     "DemoTarget",
     "Section",
     "ask",

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from opentelemetry.trace import NoOpTracer
+from pydantic import BaseModel, ConfigDict
 
 from assay.cases import Case
 from assay.demo._assistant import ask
@@ -12,6 +14,15 @@ from assay.demo._config import DemoConfig, configuration
 from assay.targets._base import Reply, TargetContext
 
 DEFAULT_TENANT = "acme"
+
+
+class DemoSettings(BaseModel):
+    """Suite settings of a ``demo`` target: which configuration to run."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    type: str = "demo"
+    config: str = "v1"
 
 
 class DemoTarget:
@@ -24,6 +35,11 @@ class DemoTarget:
 
     def __init__(self, config: str | DemoConfig = "v1") -> None:
         self.settings = configuration(config) if isinstance(config, str) else config
+
+    @classmethod
+    def from_settings(cls, settings: DemoSettings, base_dir: Path | None = None) -> DemoTarget:
+        """The target a suite's ``{type: demo, config: NAME}`` describes."""
+        return cls(settings.config)
 
     def config(self) -> dict[str, Any]:
         return {"type": "demo", "config": self.settings.name, **self.settings.model_dump()}

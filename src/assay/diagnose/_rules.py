@@ -102,7 +102,7 @@ def _tool_state(case: Case, record: Record, stages: Stages) -> Verdict | None:
         evidence = [f"tool {tool} (arguments {args}) ended {status}{detail}"]
         if authoritative:
             evidence.append(
-                f"its authoritative state is {authoritative}; the answer is {got(record)}"
+                f"its authoritative state is {authoritative}; the answer says {record.outcome.fact}"
             )
         else:
             evidence.append(f"the answer is {got(record)} although the call did not succeed")

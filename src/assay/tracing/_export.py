@@ -62,7 +62,7 @@ def to_span(span: ReadableSpan, case_id: str | None = None, trial: int | None = 
         status_message=span.status.description,
         attributes=attributes,
         case_id=own_case or case_id,
-        trial=own_trial if own_case else trial,
+        trial=own_trial if own_trial is not None else trial,
     )
 
 

@@ -1,0 +1,76 @@
+"""Reading one stored run's cases, outcomes, judgments and spans for trace and diagnose."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from assay.cases import Case, Dataset
+from assay.errors import AssayInputError, did_you_mean
+from assay.grading import Judgment
+from assay.outcomes import Error, Record, Span
+
+if TYPE_CHECKING:
+    from assay.diagnose import Finding
+    from assay.store import RunStore
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """A stored run's cases, records and judgments, keyed by (case id, trial)."""
+
+    run_id: str
+    trials: int
+    dataset: Dataset
+    records: dict[tuple[str, int], Record]
+    judgments: dict[tuple[str, int], Judgment]
+
+    @classmethod
+    def read(cls, store: RunStore, run_id: str) -> StoredRun:
+        info = store.get_run(run_id)
+        return cls(
+            info.id,
+            info.trials,
+            store.load_dataset(info.id),
+            {r.key: r for r in store.records(info.id)},
+            {(j.case_id, j.trial): j for j in store.judgments(info.id)},
+        )
+
+    def case(self, case_id: str) -> Case:
+        """The case with this id; an unknown id is an input error with a suggestion."""
+        found = self.dataset.get(case_id)
+        if found is None:
+            raise AssayInputError(
+                f"run {self.run_id} has no case {case_id!r}"
+                f"{did_you_mean(case_id, list(self.dataset.ids))}"
+            )
+        return found
+
+    def check_trial(self, trial: int) -> int:
+        if not 1 <= trial <= self.trials:
+            raise AssayInputError(
+                f"--trial {trial}: run {self.run_id} has trials 1 to {self.trials}"
+            )
+        return trial
+
+    def judgment(self, case: Case, trial: int) -> Judgment | None:
+        """The stored judgment; an error outcome is judged ``error`` without a grader."""
+        found = self.judgments.get((case.id, trial))
+        record = self.records.get((case.id, trial))
+        if found is None and record is not None and isinstance(record.outcome, Error):
+            detail = ": ".join(p for p in (record.outcome.error_class, record.outcome.message) if p)
+            return Judgment(
+                case_id=case.id,
+                trial=trial,
+                status="error",
+                reason=f"error: {detail or 'no message'}",
+                grader="assay",
+                grader_version="1",
+            )
+        return found
+
+    def diagnose(self, case: Case, trial: int, spans: list[Span]) -> Finding:
+        from assay.diagnose import diagnose
+
+        record = self.records.get((case.id, trial))
+        return diagnose(case, record, self.judgment(case, trial), spans)

@@ -1,0 +1,118 @@
+"""``assay diagnose``: name the stage behind a failed case from its spans (docs/diagnose.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from assay.cli._output import emit
+
+if TYPE_CHECKING:
+    from assay.cli._run_case import StoredRun
+    from assay.diagnose import Finding
+    from assay.store import RunStore
+
+STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
+
+
+def render_finding(finding: Finding) -> str:
+    """One finding as text: status, stage, evidence, next step."""
+    lines = [
+        f"{finding.case} (trial {finding.trial}): {finding.status}",
+        f"stage: {finding.stage or 'undetermined'}  (rule: {finding.rule})",
+        "evidence:",
+        *(f"  - {e}" for e in finding.evidence),
+        f"next step: {finding.next_step}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _headline(finding: Finding) -> str:
+    # The observation that names the stage: the first after the outcome line, when any.
+    return finding.evidence[1] if len(finding.evidence) > 1 else finding.evidence[0]
+
+
+def render_groups(run_id: str, findings: list[Finding]) -> str:
+    """Every not-passed case-trial, grouped by implicated stage."""
+    from assay.diagnose import group_by_stage
+
+    groups = group_by_stage(findings)
+    failed = sum(len(g) for g in groups.values())
+    lines = [f"run {run_id}: {failed} of {len(findings)} case-trials not passed"]
+    for stage, members in groups.items():
+        lines.append(f"\n{stage or 'undetermined'} ({len(members)})")
+        for f in members:
+            label = f.case if f.trial == 1 else f"{f.case}#{f.trial}"
+            lines.append(f"  {label:<8} {f.status:<8} {_headline(f)}")
+    if failed:
+        lines.append(f"\nassay diagnose {run_id} CASE shows the evidence and the next step.")
+    return "\n".join(lines) + "\n"
+
+
+def _all(opened: RunStore, stored: StoredRun) -> list[Finding]:
+    spans: dict[tuple[str | None, int | None], list[Any]] = {}
+    for span in opened.spans(stored.run_id):
+        spans.setdefault((span.case_id, span.trial), []).append(span)
+    return [
+        stored.diagnose(case, trial, spans.get((case.id, trial), []))
+        for case in stored.dataset
+        for trial in range(1, stored.trials + 1)
+    ]
+
+
+def _groups_json(run_id: str, findings: list[Finding]) -> dict[str, Any]:
+    from assay.diagnose import group_by_stage
+
+    groups = group_by_stage(findings)
+    return {
+        "run": run_id,
+        "case_trials": len(findings),
+        "not_passed": sum(len(g) for g in groups.values()),
+        "groups": [
+            {"stage": stage, "cases": [{**f.contract(), "trial": f.trial} for f in members]}
+            for stage, members in groups.items()
+        ],
+    }
+
+
+def diagnose(
+    run: str = typer.Argument(..., help="Run id (or a unique prefix)."),
+    case: str | None = typer.Argument(None, help="Case id (omit with --all)."),
+    all_: bool = typer.Option(False, "--all", help="Every failed case, grouped by stage."),
+    trial: int = typer.Option(1, "--trial", help="Which trial of CASE."),
+    format: str = typer.Option("text", "--format", "-f", help="text or json."),
+    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+) -> None:
+    """Name the stage that caused CASE to fail in RUN, with the evidence from its spans and
+    the next thing to inspect; with --all, every failed case grouped by stage."""
+    from assay.cli._options import check_format
+    from assay.cli._run_case import StoredRun
+    from assay.errors import AssayConfigError
+    from assay.store import open_store
+
+    check_format(format, ("text", "json"))
+    if (case is None) == (not all_):
+        raise AssayConfigError("give a CASE to diagnose, or --all (not both)")
+    opened = open_store(store)
+    try:
+        stored = StoredRun.read(opened, run)
+        if all_:
+            findings = _all(opened, stored)
+        else:
+            assert case is not None
+            found = stored.case(case)
+            spans = opened.spans(stored.run_id, found.id, stored.check_trial(trial))
+            finding = stored.diagnose(found, trial, spans)
+    finally:
+        opened.close()
+    if all_:
+        if format == "json":
+            emit(json.dumps(_groups_json(stored.run_id, findings), indent=2) + "\n", None)
+        else:
+            emit(render_groups(stored.run_id, findings), None)
+    elif format == "json":
+        emit(json.dumps(finding.contract(), indent=2) + "\n", None)
+    else:
+        emit(render_finding(finding), None)

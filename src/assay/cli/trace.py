@@ -1,0 +1,124 @@
+"""``assay trace``: one stored case-trial's spans as a tree, with start offsets and durations."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from assay.cli._output import emit
+
+if TYPE_CHECKING:
+    from assay.diagnose import TreeRow
+
+STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
+# The attributes worth reading in a tree; --all-attributes shows every one.
+KEY_ATTRIBUTES = (
+    "assay.corpus.version",
+    "assay.retrieval.candidate_ids",
+    "assay.retrieval.candidate_scores",
+    "assay.retrieval.selected_ids",
+    "assay.section.id",
+    "assay.context.section_ids",
+    "assay.context.dropped",
+    "gen_ai.request.model",
+    "assay.prompt.version",
+    "gen_ai.usage.input_tokens",
+    "gen_ai.usage.output_tokens",
+    "gen_ai.response.finish_reasons",
+    "assay.answer.fact",
+    "assay.answer.citations",
+    "gen_ai.tool.name",
+    "assay.tool.args_hash",
+    "assay.tool.status",
+    "assay.tool.result.fact",
+    "assay.grader.version",
+    "assay.judgment.status",
+)
+
+
+def _prefixes(rows: list[TreeRow]) -> list[tuple[str, str]]:
+    """The tree glyphs of each row, and the indentation its attribute lines get."""
+    result: list[tuple[str, str]] = []
+    open_levels: list[bool] = []  # per depth: does this branch have later siblings?
+    for i, row in enumerate(rows):
+        later = next((r.depth for r in rows[i + 1 :] if r.depth <= row.depth), -1)
+        last = later != row.depth
+        del open_levels[row.depth :]
+        stem = "".join("│  " if more else "   " for more in open_levels[1:])
+        branch = "" if row.depth == 0 else ("└─ " if last else "├─ ")
+        open_levels.append(not last)
+        below = "".join("│  " if more else "   " for more in open_levels[1:])
+        result.append((stem + branch, below + "    "))
+    return result
+
+
+def _value(value: Any) -> str:
+    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def render_tree(rows: list[TreeRow], every_attribute: bool = False) -> str:
+    """The tree as text; ∥ marks a span that overlapped a sibling (time not additive)."""
+    lines = [f"{'start':>10}  {'duration':>10}  span"]
+    for row, (prefix, indent) in zip(rows, _prefixes(rows), strict=True):
+        span = row.span
+        mark = " ∥" if row.concurrent else ""
+        status = f"  [{span.status}: {span.status_message or ''}]" if span.status == "error" else ""
+        timing = f"{row.offset_ms:>7.2f} ms  {row.duration_ms:>7.2f} ms"
+        lines.append(f"{timing}  {prefix}{span.name}{mark}{status}")
+        keys = span.attributes if every_attribute else KEY_ATTRIBUTES
+        for key in keys:
+            if key in span.attributes:
+                lines.append(f"{'':>24}{indent}{key} = {_value(span.attributes[key])}")
+    return "\n".join(lines) + "\n"
+
+
+def trace(
+    run: str = typer.Argument(..., help="Run id (or a unique prefix)."),
+    case: str = typer.Argument(..., help="Case id."),
+    trial: int = typer.Option(1, "--trial", help="Which trial of the case."),
+    format: str = typer.Option("text", "--format", "-f", help="text or json."),
+    all_attributes: bool = typer.Option(False, "--all-attributes", help="Show every attribute."),
+    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+) -> None:
+    """Print the spans of CASE in RUN as a tree with start offsets and durations.
+
+    Spans marked ∥ ran concurrently with a sibling: their durations overlap and do not
+    add up to their parent's.
+    """
+    from assay.cli._options import check_format
+    from assay.cli._run_case import StoredRun
+    from assay.diagnose import span_tree
+    from assay.errors import AssayInputError
+    from assay.store import open_store
+
+    check_format(format, ("text", "json"))
+    opened = open_store(store)
+    try:
+        stored = StoredRun.read(opened, run)
+        found = stored.case(case)
+        spans = opened.spans(stored.run_id, found.id, stored.check_trial(trial))
+    finally:
+        opened.close()
+    if not spans:
+        raise AssayInputError(
+            f"run {stored.run_id} recorded no spans for {found.id} (trial {trial}); "
+            "run the suite with tracing on (assay run --trace)"
+        )
+    rows = span_tree(spans)
+    if format == "json":
+        items = [
+            {
+                "depth": r.depth,
+                "offset_ms": r.offset_ms,
+                "duration_ms": r.duration_ms,
+                "concurrent": r.concurrent,
+                **r.span.model_dump(mode="json"),
+            }
+            for r in rows
+        ]
+        emit(json.dumps(items, indent=2) + "\n", None)
+        return
+    head = f"trace of {found.id} (trial {trial}) in run {stored.run_id}: {len(spans)} spans\n"
+    emit(head + render_tree(rows, all_attributes), None)
