@@ -44,7 +44,13 @@ def render_markdown(report: Report) -> str:
         )
     real = [c for c in report.cases if not c.synthetic and c.status != "passed"]
     if real:
-        lines += ["", "| Case | Slice | Status | Reason |", "|---|---|---|---|"]
+        lines += [
+            "",
+            "**Cases not passed**",
+            "",
+            "| Case | Slice | Status | Reason |",
+            "|---|---|---|---|",
+        ]
         for c in real:
             case = c.id if report.trials == 1 else f"{c.id} #{c.trial}"
             lines.append(f"| {_cell(case)} | {_cell(c.slice)} | {c.status} | {_cell(c.reason)} |")

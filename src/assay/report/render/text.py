@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 
 from rich.console import Console
-from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
@@ -21,7 +20,7 @@ STATUS_STYLE = {
 }
 
 
-def render_text(report: Report, *, color: bool = False, width: int = 110) -> str:
+def render_text(report: Report, *, color: bool = False, width: int = 120) -> str:
     """Headline rates, the status sum, slices and the non-passing cases."""
     buffer = io.StringIO()
     console = Console(
@@ -43,11 +42,11 @@ def render_text(report: Report, *, color: bool = False, width: int = 110) -> str
     for col, justify in [
         ("Metric", "left"),
         ("Fraction", "right"),
-        ("Value", "right"),
+        ("Value", "left"),
         (f.ci_label(report.task_success), "left"),
         ("Denominator", "left"),
     ]:
-        rates.add_column(col, justify=justify)  # type: ignore[arg-type]
+        rates.add_column(col, justify=justify, no_wrap=True)  # type: ignore[arg-type]
     for label, r in f.headline(report):
         rates.add_row(label, f.fraction(r), f.value(r), f.ci(r), f.named(r))
     console.print(rates)
@@ -95,21 +94,21 @@ def render_text(report: Report, *, color: bool = False, width: int = 110) -> str
 
     if report.synthetic is not None:
         s = report.synthetic
-        body = Table(box=None)
-        for col in ("Case", "Status", "Reason"):
+        body = Table(
+            title=f"{s.banner}: {f.fraction(s.task_success)} passed, never counted above",
+            title_justify="left",
+            title_style="bold yellow",
+            box=None,
+            pad_edge=False,
+            header_style="bold",
+        )
+        for col in ("Case", "Slice", "Status", "Reason"):
             body.add_column(col)
         for c in report.cases:
             if c.synthetic:
-                body.add_row(c.id, c.status, c.reason)
+                label = c.id if report.trials == 1 else f"{c.id} #{c.trial}"
+                body.add_row(label, c.slice, Text(c.status, style=STATUS_STYLE[c.status]), c.reason)
         console.print()
-        console.print(
-            Panel(
-                body,
-                title=s.banner,
-                subtitle=f"never counted in the figures above · {f.fraction(s.task_success)} "
-                "passed",
-                border_style="yellow",
-            )
-        )
+        console.print(body)
     # rich pads every table row to the table's width; trailing blanks only get in the way.
     return "".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines())
