@@ -42,5 +42,12 @@ def _register() -> None:
     app.command("composite")(composite.composite)
     app.add_typer(synthesize.app, name="synthesize")
 
+    from assay.cli import init, run, stored
+
+    app.command("run")(run.run)
+    app.command("runs")(stored.runs)
+    app.command("report")(stored.report)
+    app.command("init")(init.init)
+
 
 _register()

@@ -9,14 +9,19 @@ from assay.load._checks import (
 from assay.load._files import load_dataset, load_results
 from assay.load._records import read_records, read_text
 from assay.load._sources import load_sources, merge_sources
+from assay.load._suite import GRADERS, Suite, SuiteSettings, load_suite
 
 __all__ = [
+    "GRADERS",
+    "Suite",
+    "SuiteSettings",
     "check_registry",
     "load_composite_results",
     "load_dataset",
     "load_profile",
     "load_results",
     "load_sources",
+    "load_suite",
     "merge_sources",
     "read_records",
     "read_text",

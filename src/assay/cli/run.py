@@ -1,0 +1,82 @@
+"""``assay run``: run a suite's target over its cases, store the run, print the report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from assay.cli._output import emit, wants_color
+
+
+def _ids(value: str | None) -> tuple[str, ...]:
+    return tuple(p.strip() for p in value.split(",") if p.strip()) if value else ()
+
+
+def run(
+    suite: Path | None = typer.Argument(None, help="Suite file (YAML). Optional with --resume."),
+    concurrency: int | None = typer.Option(None, help="Cases in flight at once."),
+    trials: int | None = typer.Option(None, help="Runs of every case."),
+    limit: int | None = typer.Option(None, help="Run only the first N selected cases."),
+    slice_: str | None = typer.Option(None, "--slice", help="Run only these slices (a,b)."),
+    ids: str | None = typer.Option(None, "--ids", help="Run only these case ids (A,B)."),
+    store: str | None = typer.Option(
+        None, "--store", help="Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
+    ),
+    format: str = typer.Option("text", "--format", "-f", help="text, json or markdown."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="Write the report here."),
+    resume: str | None = typer.Option(
+        None, "--resume", help="Finish this stored run: run only its case-trials not yet recorded."
+    ),
+    trace: bool | None = typer.Option(None, "--trace/--no-trace", help="Record spans."),
+    otlp_endpoint: str | None = typer.Option(
+        None, "--otlp-endpoint", help="Also export spans to this OTLP/HTTP collector."
+    ),
+) -> None:
+    """Run SUITE: call its target for every case and trial, store the run, print its report.
+
+    Ctrl-C stops cleanly: what finished is stored and the run is marked interrupted;
+    `assay run --resume RUN_ID` then runs only the case-trials not yet recorded.
+    """
+    from assay.cli._options import check_format
+    from assay.cli._progress import RichProgress
+    from assay.errors import AssayConfigError
+    from assay.report.render import render
+    from assay.runner import Overrides, RunControl, Selection, resume_run, run_suite
+    from assay.store import open_store
+
+    check_format(format)
+    if suite is None and resume is None:
+        raise AssayConfigError("give a suite file to run, or --resume RUN_ID")
+    overrides = Overrides(concurrency=concurrency, trials=trials, trace=trace)
+    selection = Selection(_ids(slice_), _ids(ids), limit)
+    if resume is not None and not selection.empty:
+        raise AssayConfigError(
+            "--resume runs the stored run's own cases; drop --limit/--slice/--ids"
+        )
+    runs = open_store(store)
+    try:
+        label = f"run {resume}" if resume else f"{suite}"
+        control = RunControl(
+            progress=RichProgress(label), handle_signals=True, otlp_endpoint=otlp_endpoint
+        )
+        if resume is not None:
+            result = resume_run(runs, resume, suite=suite, overrides=overrides, control=control)
+        else:
+            assert suite is not None
+            result = run_suite(
+                suite, runs, selection=selection, overrides=overrides, control=control
+            )
+    finally:
+        runs.close()
+    text = render(result.report, format, color=wants_color(output))
+    if format != "json":
+        text = f"run {result.run_id} ({result.status})\n\n{text}"
+    emit(text, output)
+    if result.status == "interrupted":
+        typer.echo(
+            f"assay: run {result.run_id} interrupted; finish it with "
+            f"`assay run --resume {result.run_id}`",
+            err=True,
+        )
+        raise typer.Exit(130)

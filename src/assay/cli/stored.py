@@ -1,0 +1,104 @@
+"""``assay runs`` and ``assay report``: stored runs, listed and re-rendered without re-running."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from assay.cli._output import emit, wants_color
+
+STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
+
+
+def _target_label(target: dict[str, Any]) -> str:
+    kind = str(target.get("type", "?"))
+    detail = target.get("model") or target.get("callable") or target.get("url")
+    return f"{kind}:{detail}" if detail else kind
+
+
+def _row(info: Any) -> dict[str, Any]:
+    summary = info.summary or {}
+    value = summary.get("task_success")
+    return {
+        "id": info.id,
+        "started_at": info.started_at.isoformat(timespec="seconds"),
+        "suite": Path(info.suite_path).name if info.suite_path else None,
+        "dataset": info.dataset_name,
+        "dataset_version": info.dataset_version,
+        "target": _target_label(info.target),
+        "trials": info.trials,
+        "status": info.status,
+        "task_success": value,
+        "task_success_fraction": summary.get("task_success_fraction"),
+    }
+
+
+def runs(
+    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+    format: str = typer.Option("text", "--format", "-f", help="text or json."),
+    limit: int = typer.Option(50, help="Show at most this many runs (newest first)."),
+) -> None:
+    """List stored runs, newest first: id, when, suite, dataset version, target, status,
+    task success."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from assay.cli._options import check_format
+    from assay.store import open_store
+
+    check_format(format, ("text", "json"))
+    opened = open_store(store)
+    try:
+        rows = [_row(info) for info in opened.list_runs()[:limit]]
+    finally:
+        opened.close()
+    if format == "json":
+        emit(json.dumps(rows, indent=2) + "\n", None)
+        return
+    if not rows:
+        typer.echo("no stored runs (run a suite with `assay run SUITE`)")
+        return
+    table = Table(box=None, header_style="bold", pad_edge=False)
+    for column in ("Run", "Started (UTC)", "Suite", "Dataset", "Target", "Status", "Task success"):
+        table.add_column(column)
+    for r in rows:
+        value = r["task_success"]
+        success = "n/a" if value is None else f"{r['task_success_fraction']} ({value:.1%})"
+        table.add_row(
+            r["id"],
+            r["started_at"][:19].replace("T", " "),
+            r["suite"] or "–",
+            f"{r['dataset']} {r['dataset_version'].removeprefix('sha256:')[:12]}",
+            r["target"],
+            r["status"],
+            success if r["status"] != "running" or value is not None else "–",
+        )
+    Console(width=160).print(table)
+
+
+def report(
+    run_id: str = typer.Argument(..., help="Run id (or a unique prefix)."),
+    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+    format: str = typer.Option("text", "--format", "-f", help="text, json or markdown."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
+    confidence: float = typer.Option(0.95, help="Confidence level of every interval."),
+    interval: str = typer.Option("clopper-pearson", help="clopper-pearson (exact) or wilson."),
+) -> None:
+    """Re-render the report of a stored run (nothing is re-run)."""
+    from assay.cli._options import check_confidence, check_format, check_method
+    from assay.report.render import render
+    from assay.runner import report_for_run
+    from assay.store import open_store
+
+    check_format(format)
+    method = check_method(interval)
+    check_confidence(confidence)
+    opened = open_store(store)
+    try:
+        built = report_for_run(opened, run_id, confidence=confidence, method=method)
+    finally:
+        opened.close()
+    emit(render(built, format, color=wants_color(output)), output)

@@ -1,0 +1,160 @@
+"""Loading a suite file: one YAML naming the dataset, the target, the grader and how to run.
+
+Every unknown key and bad value is reported at once with its file and line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from assay._validation import problems_from
+from assay.cases import Dataset
+from assay.errors import InputFormatError, Location, Problem, did_you_mean
+from assay.grading import Grader, StructuredGrader
+from assay.load._records import read_text
+
+GRADERS: dict[str, Callable[[], Grader]] = {"structured": StructuredGrader}
+
+
+class SuiteSettings(BaseModel):
+    """The keys of a suite file (see docs/running.md)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str | None = None
+    description: str | None = None
+    dataset: str = Field(min_length=1)
+    target: dict[str, Any]
+    grader: str = "structured"
+    concurrency: int = Field(default=8, ge=1, le=10_000)
+    trials: int = Field(default=1, ge=1, le=1_000)
+    timeout_s: float = Field(default=60.0, gt=0)
+    retries: int = Field(default=2, ge=0, le=20)
+    rpm: float | None = Field(default=None, gt=0)
+    gates: Any = None
+    trace: bool = True
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A validated suite: its settings, where it was read, and where each key was written."""
+
+    path: Path
+    settings: SuiteSettings
+    raw: dict[str, Any]
+    lines: dict[str, int] = field(default_factory=dict, repr=False)
+
+    @property
+    def base_dir(self) -> Path:
+        return self.path.parent
+
+    @property
+    def dataset_path(self) -> Path:
+        """The dataset file, relative to the suite file unless absolute."""
+        path = Path(self.settings.dataset)
+        return path if path.is_absolute() else self.base_dir / path
+
+    def locate(self, dotted: str) -> Location:
+        """The file and line of a key (or of its nearest written parent)."""
+        parts = dotted.split(".")
+        while parts:
+            line = self.lines.get(".".join(parts))
+            if line is not None:
+                return Location(str(self.path), line)
+            parts.pop()
+        return Location(str(self.path), 1)
+
+    def load_dataset(self) -> Dataset:
+        from assay.load._files import load_dataset
+
+        if not self.dataset_path.exists():
+            raise InputFormatError(
+                [
+                    Problem(
+                        f"dataset {self.settings.dataset}: no such file ({self.dataset_path})",
+                        self.locate("dataset"),
+                        "dataset",
+                    )
+                ],
+                summary=f"{self.path}: invalid suite",
+            )
+        return load_dataset(self.dataset_path)
+
+    def grader(self) -> Grader:
+        return GRADERS[self.settings.grader]()
+
+    def build_target(self) -> Any:
+        """The suite's target, ready to start (settings errors located in the suite)."""
+        from assay.targets import build_target
+
+        return build_target(self.settings.target, self.base_dir, self.locate)
+
+
+def _key_lines(node: Any, prefix: str, lines: dict[str, int]) -> None:
+    import yaml
+
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            path = f"{prefix}.{key.value}" if prefix else str(key.value)
+            lines[path] = key.start_mark.line + 1
+            _key_lines(value, path, lines)
+
+
+def _parse_yaml(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
+    import yaml
+
+    text = read_text(path)
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(err, "problem", None) or str(err)
+        raise InputFormatError(
+            [Problem(f"malformed YAML: {problem}", Location(str(path), line))],
+            summary=f"{path}: cannot read suite",
+        ) from None
+    if not isinstance(data, dict):
+        raise InputFormatError(
+            [Problem("a suite is a mapping of keys (dataset, target, …)", Location(str(path), 1))],
+            summary=f"{path}: invalid suite",
+        )
+    lines: dict[str, int] = {}
+    _key_lines(root, "", lines)
+    return data, lines
+
+
+def load_suite(path: str | Path) -> Suite:
+    """A validated suite from a YAML file; every problem reported with file and line."""
+    p = Path(path)
+    data, lines = _parse_yaml(p)
+    suite = Suite(p, SuiteSettings.model_construct(dataset="", target={}), data, lines)
+    try:
+        settings = SuiteSettings.model_validate(data)
+    except ValidationError as err:
+        problems = [
+            Problem(pr.message, suite.locate(pr.field or ""), pr.field)
+            for pr in problems_from(err, None, SuiteSettings)
+        ]
+        raise InputFormatError(problems, summary=f"{p}: invalid suite") from None
+    if settings.grader not in GRADERS:
+        hint = did_you_mean(settings.grader, list(GRADERS))
+        raise InputFormatError(
+            [
+                Problem(
+                    f'grader "{settings.grader}": unknown grader{hint}; choose one of '
+                    f"{', '.join(GRADERS)}",
+                    suite.locate("grader"),
+                    "grader",
+                )
+            ],
+            summary=f"{p}: invalid suite",
+        )
+    return Suite(p, settings, data, lines)

@@ -1,0 +1,59 @@
+"""Where a run came from: its id, the git commit, package versions."""
+
+from __future__ import annotations
+
+import secrets
+import subprocess
+import sys
+from datetime import datetime
+from importlib import metadata
+from pathlib import Path
+
+PACKAGES = (
+    "aiohttp",
+    "opentelemetry-sdk",
+    "psycopg",
+    "pydantic",
+    "PyYAML",
+    "rich",
+    "scipy",
+    "SQLAlchemy",
+    "typer",
+)
+
+
+def new_run_id(now: datetime) -> str:
+    """A sortable, unique run id: ``YYYYMMDD-HHMMSS-xxxxxx``."""
+    return f"{now:%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+
+
+def git_commit(where: Path) -> str | None:
+    """The commit checked out around ``where`` (``+dirty`` if changed), or None."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=where, capture_output=True, text=True, timeout=5
+        )
+        if head.returncode != 0:
+            return None
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=where,
+            capture_output=True,
+            text=True,
+            timeout=5,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    commit = head.stdout.strip()
+    return f"{commit}+dirty" if dirty.stdout.strip() else commit
+
+
+def package_versions() -> dict[str, str]:
+    """Versions of Python and the packages that can change a run's results."""
+    found = {"python": sys.version.split()[0]}
+    for name in PACKAGES:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return found

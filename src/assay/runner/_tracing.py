@@ -1,0 +1,76 @@
+"""The runner's spans: a root ``assay.request`` per case-trial and an ``assay.evaluation``
+around grading. Nothing is created when tracing is off (no tracer)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from assay.grading import Judgment
+
+if TYPE_CHECKING:
+    from opentelemetry.trace import Span as OtelSpan
+    from opentelemetry.trace import Tracer
+
+
+@dataclass(frozen=True)
+class RequestTrace:
+    """The root span of one case-trial and the identifiers a target forwards."""
+
+    span: OtelSpan | None = None
+    traceparent: str | None = None
+    trace_id: str | None = None
+
+
+NO_TRACE = RequestTrace()
+
+
+@contextmanager
+def request_span(
+    tracer: Tracer | None, run_id: str, case_id: str, trial: int, config_version: str
+) -> Iterator[RequestTrace]:
+    """The ``assay.request`` span, current for the duration of the block."""
+    if tracer is None:
+        yield NO_TRACE
+        return
+    from opentelemetry import trace
+
+    attributes: dict[str, str | int] = {
+        "assay.run.id": run_id,
+        "assay.case.id": case_id,
+        "assay.trial": trial,
+        "assay.config.version": config_version,
+    }
+    span = tracer.start_span("assay.request", attributes=attributes)
+    ctx = span.get_span_context()
+    flags = int(ctx.trace_flags)
+    found = RequestTrace(
+        span,
+        f"00-{ctx.trace_id:032x}-{ctx.span_id:016x}-{flags:02x}",
+        f"{ctx.trace_id:032x}",
+    )
+    with trace.use_span(span, end_on_exit=True):
+        yield found
+
+
+@contextmanager
+def evaluation_span(tracer: Tracer | None, judged: list[Judgment]) -> Iterator[None]:
+    """An ``assay.evaluation`` span around grading; its attributes name the judgment
+    appended to ``judged`` inside the block."""
+    if tracer is None:
+        yield
+        return
+    with tracer.start_as_current_span("assay.evaluation") as span:
+        yield
+        if judged:
+            j = judged[-1]
+            span.set_attributes(
+                {
+                    "assay.case.id": j.case_id,
+                    "assay.grader.name": j.grader,
+                    "assay.grader.version": j.grader_version,
+                    "assay.judgment.status": j.status,
+                }
+            )

@@ -1,0 +1,27 @@
+"""The run store: runs, records, judgments and spans in SQLite (default) or PostgreSQL.
+
+>>> store = open_store("sqlite:///.assay/assay.db")  # doctest: +SKIP
+>>> [run.id for run in store.list_runs()]             # doctest: +SKIP
+"""
+
+from assay.store._info import RUN_STATUSES, RunInfo, RunStatus, redact
+from assay.store._migrations import MIGRATIONS, current_version, migrate
+from assay.store._open import DEFAULT_URL, ENV_VAR, open_store, store_url
+from assay.store._schema import SCHEMA_VERSION
+from assay.store._store import RunStore
+
+__all__ = [
+    "DEFAULT_URL",
+    "ENV_VAR",
+    "MIGRATIONS",
+    "RUN_STATUSES",
+    "SCHEMA_VERSION",
+    "RunInfo",
+    "RunStatus",
+    "RunStore",
+    "current_version",
+    "migrate",
+    "open_store",
+    "redact",
+    "store_url",
+]

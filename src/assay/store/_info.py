@@ -1,0 +1,60 @@
+"""``RunInfo``: what a stored run records about itself besides its records."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+RunStatus = Literal["running", "completed", "interrupted", "failed"]
+RUN_STATUSES: tuple[str, ...] = ("running", "completed", "interrupted", "failed")
+
+_SECRET_WORDS = ("api_key", "apikey", "password", "secret", "token", "authorization")
+
+
+class RunInfo(BaseModel):
+    """One run's identity, configuration and provenance (never its secrets).
+
+    ``suite`` and ``target`` are configuration dictionaries with secret-looking values
+    removed; ``target_hash`` is the content hash of ``target``; ``dataset_version`` is the
+    version of the cases as run (after any selection). ``summary`` holds headline figures
+    for listings once the run has ended.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    started_at: datetime
+    ended_at: datetime | None = None
+    status: RunStatus = "running"
+    suite_path: str | None = None
+    suite: dict[str, Any] = Field(default_factory=dict)
+    dataset_name: str
+    dataset_version: str
+    target: dict[str, Any] = Field(default_factory=dict)
+    target_hash: str = ""
+    graders: list[dict[str, str]] = Field(default_factory=list)
+    trials: int = Field(default=1, ge=1)
+    trial_policy: str = "per-trial"
+    assay_version: str
+    git_commit: str | None = None
+    packages: dict[str, str] = Field(default_factory=dict)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    summary: dict[str, Any] | None = None
+
+
+def _is_secret(key: str) -> bool:
+    lowered = key.lower().replace("-", "_")
+    if lowered.endswith("_env"):
+        return False  # the *name* of an environment variable is not a secret
+    return any(word in lowered for word in _SECRET_WORDS)
+
+
+def redact(value: Any) -> Any:
+    """``value`` with every secret-looking mapping value replaced by ``"<redacted>"``."""
+    if isinstance(value, dict):
+        return {k: ("<redacted>" if _is_secret(str(k)) else redact(v)) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [redact(v) for v in value]
+    return value

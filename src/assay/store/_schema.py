@@ -1,0 +1,104 @@
+"""The store's tables at the current schema version (SQLAlchemy Core).
+
+Every value that is not a key or a sortable figure is JSON text, so the same schema works
+on SQLite and PostgreSQL without dialect types. Times are ISO 8601 UTC strings.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Float,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+)
+
+SCHEMA_VERSION = 2
+
+metadata = MetaData()
+
+schema_version = Table(
+    "schema_version",
+    metadata,
+    Column("version", Integer, primary_key=True),
+    Column("applied_at", String(40), nullable=False),
+)
+
+runs = Table(
+    "runs",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("started_at", String(40), nullable=False),
+    Column("ended_at", String(40)),
+    Column("status", String(16), nullable=False),
+    Column("suite_path", Text),
+    Column("suite", Text, nullable=False),
+    Column("dataset_name", Text, nullable=False),
+    Column("dataset_version", String(80), nullable=False),
+    Column("cases", Text, nullable=False),
+    Column("target", Text, nullable=False),
+    Column("target_hash", String(80), nullable=False),
+    Column("graders", Text, nullable=False),
+    Column("trials", Integer, nullable=False),
+    Column("trial_policy", String(32), nullable=False),
+    Column("assay_version", String(32), nullable=False),
+    Column("git_commit", String(64)),
+    Column("packages", Text, nullable=False),
+    Column("summary", Text),
+    Column("metadata", Text),  # version 2
+)
+
+records = Table(
+    "records",
+    metadata,
+    Column("run_id", String(64), nullable=False),
+    Column("case_id", Text, nullable=False),
+    Column("trial", Integer, nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("outcome", Text, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("latency_ms", Float),
+    Column("input_tokens", Integer),
+    Column("output_tokens", Integer),
+    Column("extra", Text),
+    Column("trace_id", String(32)),  # version 2
+    PrimaryKeyConstraint("run_id", "case_id", "trial"),
+)
+
+judgments = Table(
+    "judgments",
+    metadata,
+    Column("run_id", String(64), nullable=False),
+    Column("case_id", Text, nullable=False),
+    Column("trial", Integer, nullable=False),
+    Column("grader", String(64), nullable=False),
+    Column("grader_version", String(32), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("score", Float),
+    Column("labels", Text),
+    PrimaryKeyConstraint("run_id", "case_id", "trial", "grader"),
+)
+
+spans = Table(
+    "spans",
+    metadata,
+    Column("run_id", String(64), nullable=False),
+    Column("trace_id", String(32), nullable=False),
+    Column("span_id", String(16), nullable=False),
+    Column("parent_id", String(16)),
+    Column("name", Text, nullable=False),
+    Column("start_ns", BigInteger, nullable=False),
+    Column("end_ns", BigInteger, nullable=False),
+    Column("status", String(8), nullable=False),
+    Column("status_message", Text),
+    Column("attributes", Text, nullable=False),
+    Column("case_id", Text),
+    Column("trial", Integer),
+    PrimaryKeyConstraint("run_id", "trace_id", "span_id"),
+)

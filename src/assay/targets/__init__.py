@@ -1,0 +1,42 @@
+"""Targets: the systems under test, one small protocol and one module per kind.
+
+>>> target = build_target({"type": "scripted", "outcomes": {"E1": {"kind": "abstain"}}})
+>>> target.name
+'scripted'
+"""
+
+from assay.targets._base import Reply, Target, TargetContext
+from assay.targets._registry import (
+    TARGET_TYPES,
+    TargetType,
+    build_target,
+    register_target,
+    target_types,
+)
+from assay.targets._replies import (
+    RETRYABLE,
+    as_reply,
+    error_reply,
+    exception_reply,
+    http_error_class,
+    outcome_from_mapping,
+    retry_after_seconds,
+)
+
+__all__ = [
+    "RETRYABLE",
+    "TARGET_TYPES",
+    "Reply",
+    "Target",
+    "TargetContext",
+    "TargetType",
+    "as_reply",
+    "build_target",
+    "error_reply",
+    "exception_reply",
+    "http_error_class",
+    "outcome_from_mapping",
+    "register_target",
+    "retry_after_seconds",
+    "target_types",
+]

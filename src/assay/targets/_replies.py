@@ -1,0 +1,120 @@
+"""Turning what a target got back into a ``Reply``: outcomes, error classes, Retry-After."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from assay.outcomes import Abstain, Answer, Error, Outcome, Record, Usage
+from assay.targets._base import Reply
+
+_OUTCOME: TypeAdapter[Outcome] = TypeAdapter(Outcome)
+RAW_LIMIT = 4000
+RETRYABLE: frozenset[str] = frozenset({"timeout", "http_429", "http_5xx"})
+
+
+def error_reply(
+    error_class: str, message: str, raw: str | None = None, retry_after_s: float | None = None
+) -> Reply:
+    """A ``Reply`` carrying an ``Error`` outcome of the given class."""
+    if raw is not None and len(raw) > RAW_LIMIT:
+        raw = raw[:RAW_LIMIT] + "…"
+    return Reply(Error(error_class=error_class, message=message, raw=raw), None, retry_after_s)
+
+
+def exception_reply(err: BaseException) -> Reply:
+    """The ``Error`` reply for an exception: ``timeout`` or ``exception:<Type>``."""
+    if isinstance(err, TimeoutError):
+        return error_reply("timeout", str(err) or "the call timed out")
+    return error_reply(f"exception:{type(err).__name__}", str(err) or type(err).__name__)
+
+
+def http_error_class(status: int) -> str:
+    """``http_429``, ``http_5xx`` or ``http_4xx`` for a failing HTTP status."""
+    if status == 429:
+        return "http_429"
+    return "http_5xx" if status >= 500 else "http_4xx"
+
+
+def retry_after_seconds(value: str | None) -> float | None:
+    """Seconds to wait from a Retry-After header (delta seconds or an HTTP date)."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
+def outcome_from_mapping(data: Mapping[str, Any]) -> Outcome:
+    """An outcome from its flat form (``{"kind": "answer", "fact": ...}``).
+
+    Without ``kind``, a mapping carrying ``fact`` or ``text`` is an answer. ``class`` is
+    accepted for ``error_class``. Raises ``ValueError`` when it is not an outcome.
+    """
+    raw = dict(data)
+    if "kind" not in raw:
+        if raw.get("fact") is None and raw.get("text") is None:
+            raise ValueError('not an outcome: no "kind", "fact" or "text"')
+        raw["kind"] = "answer"
+    if raw.get("kind") == "error" and "class" in raw:
+        raw["error_class"] = raw.pop("class")
+    if raw.get("kind") == "answer" and isinstance(raw.get("citations"), list):
+        raw["citations"] = tuple(str(c) for c in raw["citations"])
+    try:
+        return _OUTCOME.validate_python(raw)
+    except ValidationError as err:
+        first = err.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"][1:])
+        raise ValueError(f"not an outcome: {where + ': ' if where else ''}{first['msg']}") from None
+
+
+def _raw_text(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, default=repr)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def as_reply(value: Any) -> Reply:
+    """A ``Reply`` from whatever a callable returned: a ``Reply``, an outcome, a record, a
+    flat outcome mapping or a string of JSON. Anything else is a ``parse_error``."""
+    if isinstance(value, Reply):
+        return value
+    if isinstance(value, Answer | Abstain | Error):
+        return Reply(value)
+    if isinstance(value, Record):
+        return Reply(value.outcome, value.usage)
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError as err:
+            return error_reply("parse_error", f"reply is not JSON: {err.msg}", value)
+    if isinstance(value, Mapping):
+        try:
+            return Reply(outcome_from_mapping(value))
+        except ValueError as err:
+            return error_reply("parse_error", str(err), _raw_text(value))
+    return error_reply(
+        "parse_error", f"a target returned {type(value).__name__}, not an outcome", repr(value)
+    )
+
+
+def usage_from(input_tokens: Any, output_tokens: Any) -> Usage | None:
+    """Token usage when either count is an integer, else None."""
+    i = input_tokens if isinstance(input_tokens, int) else None
+    o = output_tokens if isinstance(output_tokens, int) else None
+    return Usage(input_tokens=i, output_tokens=o) if i is not None or o is not None else None

@@ -1,0 +1,64 @@
+"""One shared aiohttp session per target per run, opened on the running event loop."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from assay.targets._base import Reply
+from assay.targets._replies import error_reply, http_error_class, retry_after_seconds
+
+if TYPE_CHECKING:
+    import aiohttp
+
+
+class HttpClient:
+    """A lazily opened aiohttp session: connection pooling, no client-side timeout (the
+    runner bounds each call), and JSON POSTs reduced to the few steps that matter."""
+
+    def __init__(self, headers: dict[str, str] | None = None) -> None:
+        self.headers = {"Content-Type": "application/json", **(headers or {})}
+        self._session: aiohttp.ClientSession | None = None
+
+    async def start(self) -> None:
+        import aiohttp
+
+        if self._session is None:
+            connector = aiohttp.TCPConnector(limit=0, ttl_dns_cache=300)
+            self._session = aiohttp.ClientSession(
+                connector=connector,
+                timeout=aiohttp.ClientTimeout(total=None),
+                json_serialize=json.dumps,
+            )
+
+    async def aclose(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    async def post_json(
+        self, url: str, body: Any, extra_headers: dict[str, str] | None = None
+    ) -> tuple[Any, str] | Reply:
+        """The decoded JSON body and its text, or an ``Error`` reply for an HTTP failure
+        (``http_429``/``http_5xx``/``http_4xx``, with Retry-After) or a non-JSON body."""
+        if self._session is None:
+            await self.start()
+        assert self._session is not None
+        headers = self.headers if not extra_headers else {**self.headers, **extra_headers}
+        data = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        async with self._session.post(url, data=data, headers=headers) as response:
+            payload = await response.read()
+            status = response.status
+            retry_after = response.headers.get("Retry-After")
+        text = payload.decode("utf-8", errors="replace")
+        if status >= 400:
+            return error_reply(
+                http_error_class(status),
+                f"HTTP {status} from {url}",
+                text,
+                retry_after_seconds(retry_after),
+            )
+        try:
+            return json.loads(text), text
+        except json.JSONDecodeError as err:
+            return error_reply("parse_error", f"the reply is not JSON: {err.msg}", text)

@@ -1,0 +1,92 @@
+"""The ``function`` target: a Python callable named ``module:function``.
+
+The callable takes the case (and, if it accepts a second argument, the ``TargetContext``)
+and returns an outcome, a flat outcome mapping (``{"kind": "answer", "fact": ...}``) or a
+``Reply``. It may be sync or async; a sync callable runs in a worker thread so a slow one
+does not stall the other cases. Modules are imported from the suite's directory first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import inspect
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from assay.cases import Case
+from assay.errors import AssayConfigError
+from assay.targets._base import Reply, TargetContext
+from assay.targets._replies import as_reply
+
+
+class FunctionSettings(BaseModel):
+    """Suite settings of a ``function`` target."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    type: str = "function"
+    callable: str = Field(pattern=r"^[\w.]+:[\w.]+$", description="module:function")
+
+
+def import_callable(spec: str, base_dir: Path | None = None) -> Callable[..., Any]:
+    """The object named ``module:attribute`` (the module looked up in ``base_dir`` first)."""
+    module_name, _, attr = spec.partition(":")
+    if base_dir is not None and str(base_dir) not in sys.path:
+        sys.path.insert(0, str(base_dir))
+    try:
+        obj: Any = importlib.import_module(module_name)
+    except ImportError as err:
+        where = f" (looked in {base_dir} and the Python path)" if base_dir else ""
+        raise AssayConfigError(
+            f"target.callable {spec}: cannot import {module_name}{where}: {err}"
+        ) from None
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise AssayConfigError(f"target.callable {spec}: {module_name} has no {attr}")
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise AssayConfigError(f"target.callable {spec}: {attr} is not callable")
+    return obj  # type: ignore[no-any-return]
+
+
+def _wants_context(func: Callable[..., Any]) -> bool:
+    try:
+        params = list(inspect.signature(func).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(positional) >= 2 or any(p.kind == p.VAR_POSITIONAL for p in params)
+
+
+class FunctionTarget:
+    """Calls a Python function for each case."""
+
+    name = "function"
+
+    def __init__(self, func: Callable[..., Any], spec: str | None = None) -> None:
+        self.func = func
+        self.spec = spec or f"{func.__module__}:{func.__qualname__}"
+        self._is_async = inspect.iscoroutinefunction(func)
+        self._with_ctx = _wants_context(func)
+
+    @classmethod
+    def from_settings(cls, settings: FunctionSettings, base_dir: Path | None) -> FunctionTarget:
+        return cls(import_callable(settings.callable, base_dir), settings.callable)
+
+    def config(self) -> dict[str, Any]:
+        return {"type": "function", "callable": self.spec}
+
+    async def run(self, case: Case, ctx: TargetContext) -> Reply:
+        args = (case, ctx) if self._with_ctx else (case,)
+        if self._is_async:
+            value = await self.func(*args)
+        else:
+            value = await asyncio.to_thread(self.func, *args)
+            if inspect.isawaitable(value):
+                value = await value
+        return as_reply(value)
