@@ -138,11 +138,17 @@ def _metadata(report: Report) -> list[tuple[str, str, bool]]:
     if report.run_id:
         rows.insert(0, ("run", report.run_id, False))
     for key, value in report.metadata.items():
-        if isinstance(value, str | int | float | bool) or value is None:
-            rows.append((str(key), str(value), False))
+        if isinstance(value, dict):
+            rows += [_meta_row(f"{key}.{sub}", inner) for sub, inner in value.items()]
         else:
-            rows.append((str(key), json.dumps(value, indent=2, sort_keys=True, default=str), True))
+            rows.append(_meta_row(str(key), value))
     return rows
+
+
+def _meta_row(label: str, value: object) -> tuple[str, str, bool]:
+    if isinstance(value, str | int | float | bool) or value is None:
+        return (label, "—" if value is None else str(value), False)
+    return (label, json.dumps(value, indent=2, sort_keys=True, default=str), True)
 
 
 def _span_data(spans: Sequence[Span]) -> dict[str, list[dict[str, Any]]]:

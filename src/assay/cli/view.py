@@ -1,0 +1,28 @@
+"""``assay view``: a local, read-only web viewer over the run store."""
+
+from __future__ import annotations
+
+import typer
+
+
+def view(
+    store: str | None = typer.Option(
+        None, "--store", help="Run store URL (default: $ASSAY_STORE or .assay/assay.db)."
+    ),
+    host: str = typer.Option(
+        "127.0.0.1", "--host", help="Interface to bind; anything but loopback prints a warning."
+    ),
+    port: int = typer.Option(8765, "--port", help="Port to listen on."),
+) -> None:
+    """Browse stored runs in a web browser: headline rates, run pages, comparisons, a case
+    across runs. Read-only: the viewer never changes the store."""
+    from assay.errors import AssayConfigError
+    from assay.view import create_app, open_read_only, serve
+
+    if not 0 < port < 65536:
+        raise AssayConfigError(f"--port {port}: must be between 1 and 65535")
+    reader = open_read_only(store)
+    try:
+        serve(create_app(reader), host=host, port=port)
+    finally:
+        reader.close()

@@ -1,0 +1,10 @@
+"""The local viewer: stored runs, run pages, comparisons and a case across runs, read-only.
+
+>>> app = create_app(open_read_only("sqlite:///.assay/assay.db"))  # doctest: +SKIP
+"""
+
+from assay.view._app import create_app
+from assay.view._backend import RunReader, open_read_only
+from assay.view._serve import LOOPBACK, host_warning, serve
+
+__all__ = ["LOOPBACK", "RunReader", "create_app", "host_warning", "open_read_only", "serve"]

@@ -1,0 +1,115 @@
+"""The viewer's web application: GET pages over a read-only run store."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from assay.errors import AssayError
+from assay.report import Report
+from assay.report.render.compare_html import render_compare_html
+from assay.report.render.html import render_html
+from assay.view import _pages
+from assay.view._backend import RunReader, compare_reports, report_for
+
+_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+
+
+class _Reports:
+    """Reports of stored runs, rebuilt on demand; kept once a run has ended."""
+
+    def __init__(self, reader: RunReader) -> None:
+        self.reader = reader
+        self.kept: dict[str, Report] = {}
+
+    def get(self, run_id: str) -> tuple[Any, Report]:
+        info = self.reader.get_run(run_id)
+        if info.id in self.kept:
+            return info, self.kept[info.id]
+        report = report_for(self.reader, info.id)
+        if info.status != "running":
+            self.kept[info.id] = report
+        return info, report
+
+
+def _run_url(run_id: str) -> str:
+    return f"/runs/{quote(run_id, safe='')}"
+
+
+def _html(text: str, status: int = 200) -> HTMLResponse:
+    return HTMLResponse(text, status_code=status, headers=_HEADERS)
+
+
+def create_app(reader: RunReader) -> Starlette:
+    """The viewer over ``reader`` (a store opened with ``open_read_only``, or any object with
+    the store contract's read methods). Every route is a GET; nothing is ever written."""
+    reports = _Reports(reader)
+
+    async def runs(request: Request) -> Response:
+        rows: list[tuple[Any, Report | None, str | None]] = []
+        for info in reader.list_runs():
+            try:
+                rows.append((info, reports.get(info.id)[1], None))
+            except AssayError as err:
+                rows.append((info, None, str(err)))
+        return _html(_pages.runs_page(rows))
+
+    async def run(request: Request) -> Response:
+        info, report = reports.get(request.path_params["run_id"])
+        links = {
+            "All runs": "/",
+            "JSON": _run_url(info.id) + "/report.json",
+        }
+        spans = reader.spans(info.id)
+        return _html(render_html(report, spans=spans, links=links))
+
+    async def run_json(request: Request) -> Response:
+        _, report = reports.get(request.path_params["run_id"])
+        return JSONResponse(report.model_dump(mode="json"), headers=_HEADERS)
+
+    async def compare(request: Request) -> Response:
+        baseline = request.query_params.get("baseline", "")
+        candidate = request.query_params.get("candidate", "")
+        if not baseline or not candidate or baseline == candidate:
+            return _html(_pages.error_page("Pick two different runs to compare."), 400)
+        base_info, base = reports.get(baseline)
+        cand_info, cand = reports.get(candidate)
+        comparison = compare_reports(base, cand, (base_info.id, cand_info.id))
+        links = {
+            "All runs": "/",
+            "Baseline": _run_url(base_info.id),
+            "Candidate": _run_url(cand_info.id),
+        }
+        return _html(render_compare_html(comparison, links=links))
+
+    async def case(request: Request) -> Response:
+        case_id = request.query_params.get("id", "").strip()
+        if not case_id:
+            return RedirectResponse("/", status_code=303)
+        found = []
+        for info in reader.list_runs():
+            try:
+                report = reports.get(info.id)[1]
+            except AssayError:
+                continue
+            found += [(info, row) for row in report.cases if row.id == case_id]
+        return _html(_pages.case_page(case_id, found), 200 if found else 404)
+
+    async def on_error(request: Request, exc: Exception) -> Response:
+        return _html(_pages.error_page(str(exc)), 404)
+
+    return Starlette(
+        routes=[
+            Route("/", runs),
+            Route("/runs/{run_id}", run),
+            Route("/runs/{run_id}/report.json", run_json),
+            Route("/compare", compare),
+            Route("/case", case),
+        ],
+        exception_handlers={AssayError: on_error},
+    )

@@ -1,0 +1,101 @@
+"""The viewer's own pages (the run list, a case across runs, errors), rendered with Jinja."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import quote
+
+import jinja2
+
+from assay.report import CaseRow, Report
+from assay.report.render import _format as f
+from assay.report.render.html import rate_view, status_view
+
+
+@functools.cache
+def _environment() -> jinja2.Environment:
+    loader = jinja2.ChoiceLoader(
+        [
+            jinja2.PackageLoader("assay.view", "templates"),
+            jinja2.PackageLoader("assay.report.render", "templates"),
+        ]
+    )
+    env = jinja2.Environment(
+        loader=loader,
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.filters["q"] = lambda value: quote(str(value), safe="")
+    return env
+
+
+def _when(info: Any) -> str:
+    started = getattr(info, "started_at", None)
+    return started.strftime("%Y-%m-%d %H:%M UTC") if started is not None else "—"
+
+
+def _target(info: Any) -> str:
+    target = getattr(info, "target", None) or {}
+    kind = str(target.get("type", "—"))
+    detail = target.get("model") or target.get("callable") or target.get("url")
+    return f"{kind} · {detail}" if detail else kind
+
+
+def runs_page(rows: Sequence[tuple[Any, Report | None, str | None]]) -> str:
+    """Every stored run with its headline rates; a form to compare two; a case finder."""
+    items = []
+    for info, report, problem in rows:
+        item: dict[str, Any] = {
+            "id": info.id,
+            "when": _when(info),
+            "status": info.status,
+            "dataset": f"{info.dataset_name} · {f.short_version(info.dataset_version)}",
+            "target": _target(info),
+            "trials": info.trials,
+            "problem": problem,
+        }
+        if report is not None:
+            item["rates"] = [
+                rate_view(label, key, rate)
+                for (label, rate), key in zip(
+                    f.headline(report),
+                    ("task_success", "answer_coverage", "answered_accuracy"),
+                    strict=True,
+                )
+            ]
+            item["segments"] = status_view(report.statuses, report.total)
+            item["total"] = report.total
+        items.append(item)
+    return _environment().get_template("runs.html.j2").render(title="assay runs", runs=items)
+
+
+def case_page(case_id: str, found: Sequence[tuple[Any, CaseRow]]) -> str:
+    """One case in every stored run that has it, newest run first."""
+    rows = [
+        {
+            "run": info.id,
+            "when": _when(info),
+            "trial": row.trial,
+            "status": row.status,
+            "outcome": (row.outcome or "none recorded") + (f" {row.fact}" if row.fact else ""),
+            "reason": row.reason,
+            "definition": (row.case_hash or "")[7:19] or "—",
+            "grader": row.grader,
+        }
+        for info, row in found
+    ]
+    first = found[0][1] if found else None
+    return (
+        _environment()
+        .get_template("case.html.j2")
+        .render(title=f"assay case {case_id}", case_id=case_id, case=first, rows=rows)
+    )
+
+
+def error_page(message: str) -> str:
+    """A page saying what went wrong, with a way back."""
+    return _environment().get_template("error.html.j2").render(title="assay", message=message)

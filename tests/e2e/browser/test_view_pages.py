@@ -1,0 +1,96 @@
+"""The viewer in a real browser: run list, run page, picking two runs, a case across runs;
+the store file is unchanged afterwards."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+from playwright.sync_api import Page, expect
+
+from assay.view import create_app, open_read_only
+
+from .conftest import Watch
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def viewer(run_store: tuple[str, Path]) -> Iterator[str]:
+    """The viewer on a free loopback port, in this process; stopped after the test."""
+    reader = open_read_only(run_store[0])
+    config = uvicorn.Config(
+        create_app(reader), host="127.0.0.1", port=0, log_level="warning", lifespan="off"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.02)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+    reader.close()
+
+
+def test_browse_runs_compare_and_follow_a_case(
+    page: Page, watch: Watch, viewer: str, run_store: tuple[str, Path], artifacts: Path
+) -> None:
+    before = hashlib.sha256(run_store[1].read_bytes()).hexdigest()
+    page.goto(viewer + "/")
+    runs = page.locator("table.runs tbody tr")
+    expect(runs).to_have_count(2)
+    base = page.locator('tr[data-run="base"] [data-metric="task_success"]')
+    expect(base.locator("[data-field=value]")).to_have_text("33.3%")
+    expect(base.locator("[data-field=fraction]")).to_have_text("2/6")
+    page.screenshot(path=str(artifacts / "view-runs.png"), full_page=True)
+
+    page.click('tr[data-run="cand"] a')
+    expect(page.locator("html[data-ready=true]")).to_have_count(1)
+    report = json.loads(page.request.get(viewer + "/runs/cand/report.json").text())
+    card = page.locator('[data-metric="task_success"]')
+    rate = report["task_success"]
+    expect(card.locator("[data-field=fraction]")).to_have_text(
+        f"{rate['numerator']}/{rate['denominator']}"
+    )
+    expect(card.locator("[data-field=value]")).to_have_text(f"{rate['value'] * 100:.1f}%")
+    page.locator('#cases-status .chip[data-status="passed"]').click()
+    expect(page.locator("#cases-table tbody tr[data-index]")).to_have_count(2)
+    page.locator("#cases-table tbody tr", has_text="E3").click()
+    expect(page.locator("#drawer")).to_contain_text("gift_wrap_free")
+    page.keyboard.press("Escape")
+    page.locator('#cases-status .chip[data-status="passed"]').click()
+    page.locator("#cases-table tbody tr", has_text="E2").click()
+    expect(page.locator("#drawer .waterfall .wf-row")).to_have_count(3)
+    page.screenshot(path=str(artifacts / "view-run.png"))
+
+    page.goto(viewer + "/")
+    page.check('input[name="baseline"][value="base"]')
+    page.check('input[name="candidate"][value="cand"]')
+    page.click("#compare-form button[type=submit]")
+    expect(page.locator("#fixed-table tbody tr")).to_have_count(3)
+    expect(page.locator("#broken-table tbody tr")).to_have_count(1)
+    expect(page.locator("#broken-table")).to_contain_text("E3")
+    page.screenshot(path=str(artifacts / "view-compare.png"), full_page=True)
+
+    page.goto(viewer + "/")
+    page.fill("#case-id", "E5")
+    page.click("#case-form button[type=submit]")
+    rows = page.locator("#across tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0)).to_have_attribute("data-status", "missing")
+    expect(rows.nth(1)).to_have_attribute("data-status", "error")
+    rows.nth(1).locator("a").click()
+    expect(page.locator("#drawer")).to_be_visible()
+    expect(page.locator("#drawer [data-field=title]")).to_have_text("E5")
+    assert watch.errors == [] and watch.dialogs == []
+    assert hashlib.sha256(run_store[1].read_bytes()).hexdigest() == before

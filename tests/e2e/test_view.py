@@ -1,0 +1,135 @@
+"""The viewer over a real store: pages, figures, errors, read-only, and ``assay view``."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from starlette.testclient import TestClient
+
+from assay.errors import AssayConfigError
+from assay.view import create_app, host_warning, open_read_only
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def client(run_store: tuple[str, Path]) -> Iterator[TestClient]:
+    reader = open_read_only(run_store[0])
+    with TestClient(create_app(reader)) as test_client:
+        yield test_client
+    reader.close()
+
+
+def test_run_list_shows_headline_rates(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200
+    text = page.text
+    assert text.index('data-run="cand"') < text.index('data-run="base"')  # newest first
+    assert '33.3%</span> <span class="sub" data-field="fraction">2/6' in text
+    assert '66.7%</span> <span class="sub" data-field="fraction">4/6' in text
+    assert "[4.3%, 77.7%]" in text
+
+
+def test_run_page_and_json_agree(client: TestClient) -> None:
+    report = client.get("/runs/base/report.json").json()
+    assert report["run_id"] == "base" and report["errors"] == 1
+    page = client.get("/runs/ba")  # a unique prefix is enough
+    assert page.status_code == 200
+    assert "2/6" in page.text and '"name":"retrieve"' in page.text
+
+
+def test_compare_and_case_pages(client: TestClient) -> None:
+    page = client.get("/compare", params={"baseline": "base", "candidate": "cand"})
+    assert page.status_code == 200
+    fixed = page.text.split('id="fixed-table"')[1].split("</table>")[0]
+    assert all(f'data-case="{case}"' in fixed for case in ("E2", "E4", "E6"))
+    broken = page.text.split('id="broken-table"')[1].split("</table>")[0]
+    assert 'data-case="E3"' in broken
+    case = client.get("/case", params={"id": "E2"})
+    assert case.status_code == 200
+    assert case.text.count('data-run="') == 2 and 'href="/runs/base#case=E2"' in case.text
+
+
+def test_unknown_things_are_clear_404s(client: TestClient) -> None:
+    missing = client.get("/runs/nope")
+    assert missing.status_code == 404 and "no run &#39;nope&#39;" in missing.text
+    assert client.get("/case", params={"id": "E99"}).status_code == 404
+    assert client.get("/compare", params={"baseline": "base"}).status_code == 400
+
+
+def test_browsing_never_changes_the_store(run_store: tuple[str, Path]) -> None:
+    url, path = run_store
+    before = _digest(path)
+    reader = open_read_only(url)
+    with TestClient(create_app(reader)) as test_client:
+        for route in ("/", "/runs/base", "/runs/cand/report.json", "/case?id=E5",
+                      "/compare?baseline=base&candidate=cand"):  # fmt: skip
+            assert test_client.get(route).status_code == 200
+        assert test_client.post("/").status_code == 405
+    with pytest.raises(Exception, match=r"readonly|read-only"):
+        reader.finish_run("base", "failed")
+    reader.close()
+    assert _digest(path) == before
+
+
+def test_missing_store_is_an_error_not_created(tmp_path: Path) -> None:
+    with pytest.raises(AssayConfigError, match="nothing to view"):
+        open_read_only(f"sqlite:///{tmp_path / 'none.db'}")
+    assert not (tmp_path / "none.db").exists()
+
+
+def test_host_warning_only_off_loopback() -> None:
+    assert host_warning("127.0.0.1") is None and host_warning("localhost") is None
+    warning = host_warning("0.0.0.0")
+    assert warning is not None and "no login" in warning
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def test_assay_view_serves_on_loopback(run_store: tuple[str, Path]) -> None:
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "assay", "view", "--store", run_store[0], "--port", str(port)],
+        cwd=ROOT, stderr=subprocess.PIPE, text=True, env={**os.environ},
+    )  # fmt: skip
+    try:
+        for _ in range(100):
+            try:
+                page = httpx.get(f"http://127.0.0.1:{port}/", timeout=2)
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("assay view did not start")
+        assert page.status_code == 200 and 'data-run="base"' in page.text
+    finally:
+        server.terminate()
+        _, err = server.communicate(timeout=10)
+    assert f"http://127.0.0.1:{port}/" in err and "warning" not in err
+
+
+def test_assay_view_without_a_store_exits_2(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "assay", "view", "--store", str(tmp_path / "x.db")],
+        capture_output=True, text=True, check=False, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 2 and done.stdout == ""
+    assert "nothing to view" in done.stderr

@@ -1,0 +1,51 @@
+"""The comparison page: newly fixed and newly broken first, slice deltas, the paired test."""
+
+from __future__ import annotations
+
+from assay.compare import RunSide, compare_runs
+from assay.report import Report
+from assay.report.render.compare_html import delta_text, render_compare_html
+
+from .conftest import seed_report
+
+PAYLOAD = '"><img src=x onerror=alert(1)><script>alert(2)</script>'
+
+
+def _candidate(report: Report) -> Report:
+    fixed = {"E2": "custom_excluded", "E6": "custom_excluded"}
+    rows = []
+    for row in report.cases:
+        if row.id in fixed:
+            row = row.model_copy(
+                update={"status": "passed", "fact": fixed[row.id], "reason": PAYLOAD}
+            )
+        elif row.id == "E3":
+            row = row.model_copy(update={"status": "failed", "outcome": "answer", "fact": "x"})
+        rows.append(row)
+    return report.model_copy(update={"cases": rows})
+
+
+def test_sections_in_order_and_escaped() -> None:
+    base = seed_report()
+    comparison = compare_runs(
+        RunSide.from_report(base, ref="base.json"),
+        RunSide.from_report(_candidate(base), ref=PAYLOAD),
+    )
+    html = render_compare_html(comparison, links={"Runs": "/", "bad": "javascript:alert(1)"})
+    assert html.index('id="fixed"') < html.index('id="broken"') < html.index('id="slices"')
+    assert html.index('id="slices"') < html.index('id="test"')
+    fixed = html.split('id="fixed-table"')[1].split("</table>")[0]
+    assert 'data-case="E2"' in fixed and 'data-case="E6"' in fixed
+    assert 'data-case="E3"' in html.split('id="broken-table"')[1].split("</table>")[0]
+    assert "exact McNemar" in html and f"p = {comparison.mcnemar.p_value:.3g}" in html
+    assert "<img" not in html and "<script" not in html
+    assert 'href="#"' in html and "javascript:" not in html
+
+
+def test_delta_text_says_na_without_pairs() -> None:
+    from assay.compare import Delta
+
+    assert delta_text(Delta(value=None, ci95=None, method="m")) == "n/a (no paired cases)"
+    assert delta_text(Delta(value=0.25, ci95=(-0.1, 0.5), method="m")) == (
+        "+25.0 pp [-10.0 pp, +50.0 pp]"
+    )
