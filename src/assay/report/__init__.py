@@ -26,6 +26,7 @@ from assay.report._model import (
     Report,
     SyntheticSection,
 )
+from assay.report._schema import report_schema
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -48,4 +49,5 @@ __all__ = [
     "evaluate_gates",
     "gates_passed",
     "parse_rule",
+    "report_schema",
 ]
