@@ -82,3 +82,27 @@ def test_not_a_report_exits_2(tmp_path: Path) -> None:
     done = assay("gate", str(bad), "--rule", "errors==0")
     assert done.returncode == 2 and done.stdout == ""
     assert "bad.json" in done.stderr and "not an assay JSON report" in done.stderr
+
+
+def test_gate_a_stored_run_by_id(run_store: tuple[str, Path], tmp_path: Path) -> None:
+    junit = tmp_path / "junit.xml"
+    done = assay(
+        "gate", "cand", "--store", run_store[0], "-r", "task_success>=0.6",
+        "-r", "missing==0", "--junit", str(junit),
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert "PASS  task_success>=0.6" in done.stdout
+    assert "FAIL  missing==0" in done.stdout and "missing = 1" in done.stdout
+    assert 'type="missing"' in junit.read_text(encoding="utf-8")
+    unknown = assay("gate", "cnd", "--store", run_store[0], "-r", "errors==0")
+    assert unknown.returncode == 2 and "did you mean" in unknown.stderr
+
+
+def test_stored_run_html_report_carries_its_spans(
+    run_store: tuple[str, Path], tmp_path: Path
+) -> None:
+    out = tmp_path / "run.html"
+    done = assay("report", "base", "--store", run_store[0], "-f", "html", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    html = out.read_text(encoding="utf-8")
+    assert '"name":"retrieve"' in html and "2/6" in html

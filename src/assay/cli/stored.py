@@ -82,7 +82,9 @@ def runs(
 def report(
     run_id: str = typer.Argument(..., help="Run id (or a unique prefix)."),
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
-    format: str = typer.Option("text", "--format", "-f", help="text, json or markdown."),
+    format: str = typer.Option(
+        "text", "--format", "-f", help="text, json, markdown, html (with traces) or junit."
+    ),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
     confidence: float = typer.Option(0.95, help="Confidence level of every interval."),
     interval: str = typer.Option("clopper-pearson", help="clopper-pearson (exact) or wilson."),
@@ -99,6 +101,12 @@ def report(
     opened = open_store(store)
     try:
         built = report_for_run(opened, run_id, confidence=confidence, method=method)
+        spans = opened.spans(built.run_id or run_id) if format == "html" else []
     finally:
         opened.close()
+    if format == "html":
+        from assay.report.render.html import render_html
+
+        emit(render_html(built, spans=spans), output)
+        return
     emit(render(built, format, color=wants_color(output)), output)
