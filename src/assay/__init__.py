@@ -16,8 +16,19 @@ from assay.errors import (
     InputFormatError,
     UnknownResultIdError,
 )
-from assay.grading import CaseResult, Grader, Judgment, Status, StructuredGrader, grade
-from assay.load import load_dataset, load_results
+from assay.grading import (
+    CaseResult,
+    CheckResult,
+    CompositeResult,
+    CompositeScorer,
+    Grader,
+    Judgment,
+    Profile,
+    Status,
+    StructuredGrader,
+    grade,
+)
+from assay.load import load_dataset, load_profile, load_results
 from assay.metrics import Rate, Summary, rate, summarize
 from assay.outcomes import Abstain, Answer, Error, Outcome, Record, Results
 from assay.report import Report, build_report
@@ -30,6 +41,9 @@ __all__ = [
     "AssayInputError",
     "Case",
     "CaseResult",
+    "CheckResult",
+    "CompositeResult",
+    "CompositeScorer",
     "Dataset",
     "DuplicateCaseIdError",
     "DuplicateResultError",
@@ -38,6 +52,7 @@ __all__ = [
     "InputFormatError",
     "Judgment",
     "Outcome",
+    "Profile",
     "Rate",
     "Record",
     "Report",
@@ -50,6 +65,7 @@ __all__ = [
     "build_report",
     "grade",
     "load_dataset",
+    "load_profile",
     "load_results",
     "rate",
     "summarize",

@@ -3,12 +3,24 @@
 from assay.grading._grade import CaseResult, grade, trial_count
 from assay.grading._judgment import STATUSES, Grader, Judgment, Status
 from assay.grading._structured import StructuredGrader
+from assay.grading.checks import (
+    DEFAULT_PROFILE,
+    CheckResult,
+    CompositeResult,
+    CompositeScorer,
+    Profile,
+)
 
 __all__ = [
+    "DEFAULT_PROFILE",
     "STATUSES",
     "CaseResult",
+    "CheckResult",
+    "CompositeResult",
+    "CompositeScorer",
     "Grader",
     "Judgment",
+    "Profile",
     "Status",
     "StructuredGrader",
     "grade",

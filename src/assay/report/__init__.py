@@ -8,6 +8,7 @@ from assay.report._composite import (
     CompositeSynthetic,
     ProfileInfo,
     build_composite_report,
+    composite_schema,
 )
 from assay.report._gates import (
     GateResult,
@@ -44,6 +45,7 @@ __all__ = [
     "Rule",
     "SyntheticSection",
     "build_composite_report",
+    "composite_schema",
     "build_report",
     "check_rule",
     "evaluate_gates",

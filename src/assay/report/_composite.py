@@ -109,6 +109,16 @@ class CompositeReport(BaseModel):
     metadata: dict[str, Any] = Field(default_factory=dict)
 
 
+def composite_schema() -> dict[str, Any]:
+    """The JSON Schema of ``assay composite --format json`` (docs/composite.schema.json)."""
+    schema = CompositeReport.model_json_schema(mode="serialization")
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://assay.invalid/schemas/composite-v{SCHEMA_VERSION}.json",
+        **schema,
+    }
+
+
 def _row(item: ScoredCase) -> CompositeCaseRow:
     case, result = item.case, item.result
     provenance = case.provenance.model_dump(mode="json") if case.provenance else None

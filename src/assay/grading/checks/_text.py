@@ -10,8 +10,8 @@ def normalize(text: str) -> str:
     """Lower-cased (casefolded) words separated by single spaces, punctuation removed.
 
     Unicode is NFKC-normalized first, so full-width digits and ligatures compare equal to
-    their plain forms. Punctuation and symbols become spaces, except that a '$', '%' or
-    '€' stays as its own word: "$10" must not match "10".
+    their plain forms. Punctuation and symbols become spaces, except that currency signs
+    and '%' stay as words of their own, so the phrase "$10" does not match a bare "10".
 
     >>> normalize("  Thirty-day   WINDOW, (online)! ")
     'thirty day window online'

@@ -49,8 +49,8 @@ def divergence(report: CompositeReport) -> str:
     if not report.diverging:
         return "no real cases to compare"
     return (
-        f"composite and strict verdicts differ on {len(report.diverging)} real "
-        f"{unit(report)}: {', '.join(report.diverging)}"
+        f"composite and strict verdicts differ on {len(report.diverging)} of {report.total} "
+        f"real {unit(report)}: {', '.join(report.diverging)}"
     )
 
 
