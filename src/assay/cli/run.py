@@ -38,9 +38,11 @@ def run(
     Ctrl-C stops cleanly: what finished is stored and the run is marked interrupted;
     `assay run --resume RUN_ID` then runs only the case-trials not yet recorded.
     """
+    from assay.cli._gating import check_gates, suite_rules
     from assay.cli._options import check_format
     from assay.cli._progress import RichProgress
     from assay.errors import AssayConfigError
+    from assay.load import load_suite
     from assay.report.render import render
     from assay.runner import Overrides, RunControl, Selection, resume_run, run_suite
     from assay.store import open_store
@@ -54,6 +56,8 @@ def run(
         raise AssayConfigError(
             "--resume runs the stored run's own cases; drop --limit/--slice/--ids"
         )
+    loaded = load_suite(suite) if suite is not None else None
+    rules = suite_rules(loaded) if loaded is not None else []
     runs = open_store(store)
     try:
         label = f"run {resume}" if resume else f"{suite}"
@@ -61,11 +65,11 @@ def run(
             progress=RichProgress(label), handle_signals=True, otlp_endpoint=otlp_endpoint
         )
         if resume is not None:
-            result = resume_run(runs, resume, suite=suite, overrides=overrides, control=control)
+            result = resume_run(runs, resume, suite=loaded, overrides=overrides, control=control)
         else:
-            assert suite is not None
+            assert loaded is not None
             result = run_suite(
-                suite, runs, selection=selection, overrides=overrides, control=control
+                loaded, runs, selection=selection, overrides=overrides, control=control
             )
     finally:
         runs.close()
@@ -80,3 +84,5 @@ def run(
             err=True,
         )
         raise typer.Exit(130)
+    if not check_gates(result.report, rules):
+        raise typer.Exit(1)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+import typing
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -83,13 +84,15 @@ def parse_rule(text: str) -> Rule:
         raise AssayConfigError(f"gate rule {text!r}: the threshold must be a number, not NaN")
     if match["pct"]:
         threshold /= 100
-    return Rule(
+    rule = Rule(
         text=text.strip(),
         path=match["path"],
         op=match["op"],
         threshold=threshold,
         allow_na=flag == ALLOW_NA,
     )
+    validate_rule(rule)
+    return rule
 
 
 def _fields(node: object) -> list[str]:
@@ -124,6 +127,45 @@ def _step(node: object, name: str, key: str | None, rule: Rule) -> object:
             f"the report has: {', '.join(names) or 'none'}"
         )
     return child[key]
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The model class an annotation holds (``Rate``, ``X | None``, ``dict[str, X]``)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in typing.get_args(annotation):
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def validate_rule(rule: Rule) -> None:
+    """Check ``rule``'s field names against the report schema, before any report exists
+    (slice names are checked when the rule is evaluated)."""
+    model: type[BaseModel] | None = Report
+    for part in rule.path.split("."):
+        match = _SEGMENT.fullmatch(part)
+        if match is None:
+            raise AssayConfigError(f"gate rule {rule.text!r}: cannot read field {part!r}")
+        name = match["name"]
+        if model is None:
+            return  # inside a free mapping (metadata): names are the data's own
+        if model is Rate and name in _BOUNDS:
+            model = None
+            continue
+        attr = "slices" if model is Report and name == "slice" else name
+        fields = [*model.model_fields, *(_BOUNDS if model is Rate else ())]
+        fields += ["slice"] if model is Report else []
+        if attr not in model.model_fields:
+            raise AssayConfigError(
+                f"gate rule {rule.text!r}: unknown field {name!r}{did_you_mean(name, fields)}; "
+                f"fields here: {', '.join(fields)}"
+            )
+        annotation = model.model_fields[attr].annotation
+        if typing.get_origin(annotation) is dict and match["key"] is None:
+            return  # the next name is a key of the data (a slice name): checked on evaluation
+        model = _model_in(annotation)
 
 
 def resolve(report: Report, rule: Rule) -> tuple[float | None, str]:

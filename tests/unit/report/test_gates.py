@@ -105,3 +105,18 @@ def test_evaluate_gates_checks_every_rule_before_evaluating(report: Report) -> N
     assert [r.passed for r in results] == [True, False]
     assert not gates_passed(results)
     assert gates_passed([])
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["task_sucess>=1", "slice[x].task_sucess>=1", "answered_accuracy.lwo>=0", "statuses.pased>0"],
+)
+def test_field_names_are_checked_before_any_report_exists(text: str) -> None:
+    with pytest.raises(AssayConfigError, match="did you mean"):
+        parse_rule(text)
+
+
+def test_data_keys_wait_for_the_report() -> None:
+    assert parse_rule("slice[anything].task_success>=0.5").path.startswith("slice[")
+    assert parse_rule("slices.anything.total>=1").op == ">="
+    assert parse_rule("metadata.run.x>=1").threshold == 1

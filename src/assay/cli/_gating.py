@@ -1,0 +1,45 @@
+"""A suite's ``gates:`` key: rules checked on the report after ``assay run``."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+from assay.errors import AssayConfigError, AssayError
+
+if TYPE_CHECKING:
+    from assay.load import Suite
+    from assay.report import Report, Rule
+
+
+def suite_rules(suite: Suite) -> list[Rule]:
+    """The suite's gate rules, parsed before anything runs (a bad rule stops the run)."""
+    from assay.report import parse_rule
+
+    gates = suite.settings.gates
+    if gates is None:
+        return []
+    where = suite.locate("gates")
+    if isinstance(gates, str):
+        gates = [gates]
+    if not isinstance(gates, list) or not all(isinstance(g, str) for g in gates):
+        raise AssayConfigError(
+            f"{where}: gates must be a list of rules such as "
+            "'task_success>=0.8' or 'answered_accuracy.low>=0.6 allow_na'"
+        )
+    try:
+        return [parse_rule(rule) for rule in gates]
+    except AssayError as err:
+        raise AssayConfigError(f"{where}: {err}") from None
+
+
+def check_gates(report: Report, rules: list[Rule]) -> bool:
+    """Apply ``rules`` to ``report``, say what happened on stderr; True when all hold."""
+    from assay.report import evaluate_gates, gates_passed
+    from assay.report.render.gates import render_gates_text
+
+    if not rules:
+        return True
+    results = evaluate_gates(report, rules)
+    sys.stderr.write(render_gates_text(results))
+    return gates_passed(results)

@@ -1,0 +1,47 @@
+"""A suite's ``gates:`` key: checked after ``assay run``; a bad rule stops the run first."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+POLICY = ROOT / "examples" / "policy"
+
+
+def _suite(tmp_path: Path, gates: str) -> Path:
+    for name in ("suite.yaml", "policy.jsonl", "keyword_assistant.py"):
+        shutil.copy(POLICY / name, tmp_path / name)
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(suite.read_text(encoding="utf-8") + gates, encoding="utf-8")
+    return suite
+
+
+def _run(suite: Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    store = f"sqlite:///{tmp_path / 'runs.db'}"
+    return subprocess.run(
+        [sys.executable, "-m", "assay", "run", str(suite), "--store", store, "-f", "json"],
+        capture_output=True, text=True, check=False, cwd=tmp_path,
+    )  # fmt: skip
+
+
+def test_failing_suite_gate_exits_1_after_the_report(tmp_path: Path) -> None:
+    done = _run(_suite(tmp_path, "gates:\n  - task_success>=0.99\n  - errors==0\n"), tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert '"task_success"' in done.stdout  # the report is still written
+    assert "FAIL  task_success>=0.99" in done.stderr and "PASS  errors==0" in done.stderr
+
+
+def test_passing_suite_gate_exits_0(tmp_path: Path) -> None:
+    done = _run(_suite(tmp_path, "gates: ['task_success>=0.5', 'missing==0']\n"), tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "gate passed: all 2 rule(s) hold" in done.stderr
+
+
+def test_bad_gate_stops_the_run_before_it_starts(tmp_path: Path) -> None:
+    done = _run(_suite(tmp_path, "gates:\n  - task_sucess>=0.8\n"), tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "suite.yaml:" in done.stderr and 'did you mean "task_success"' in done.stderr
+    assert not (tmp_path / "runs.db").exists()
