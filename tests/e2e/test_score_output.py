@@ -99,7 +99,8 @@ def test_refused_output_is_checked_before_scoring(work: Path, run_assay: RunAssa
 
 def test_all_abstain_dataset_reads_na_not_zero(work: Path, run_assay: RunAssay) -> None:
     (work / "d.jsonl").write_text(
-        '{"id": "A1", "slice": "missing", "question": "Gift wrap?", "expected_behavior": "abstain"}\n'
+        '{"id": "A1", "slice": "missing", "question": "Gift wrap?", '
+        '"expected_behavior": "abstain"}\n'
         '{"id": "A2", "slice": "missing", "question": "Fee?", "expected_behavior": "abstain"}\n'
     )
     (work / "r.jsonl").write_text(

@@ -7,7 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from assay import Abstain, Answer, Case, Error, load_dataset, load_results, summarize
+from assay import (
+    Abstain,
+    Answer,
+    AssayInputError,
+    Case,
+    Error,
+    UnknownResultIdError,
+    load_dataset,
+    load_results,
+    summarize,
+)
 from assay.metrics import ANSWERS, CASES, SLICE_CASES
 
 Figures = Callable[[dict[str, object]], dict[str, str | int]]
@@ -110,3 +120,13 @@ def test_e7_without_output_is_missing_not_dropped(
     }
     summary = summarize(cases, outcomes)
     assert seed_figures(summary.model_dump()) == seed_table["policy-e7"]
+
+
+def test_results_for_unknown_cases_are_rejected_before_scoring() -> None:
+    with pytest.raises(UnknownResultIdError, match="Unknown result ID: E9, X"):
+        summarize(_seed_cases(), {"E1": Abstain(), "E9": Abstain(), "X": Error()})
+
+
+def test_input_errors_share_one_base_class() -> None:
+    with pytest.raises(AssayInputError):
+        summarize([*_seed_cases(), _seed_cases()[0]], {})
