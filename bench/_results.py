@@ -100,6 +100,7 @@ def render(
     boot: Startup,
     rows: list[Row],
     missing: dict[str, str],
+    phases: dict[str, str],
     profiled: str,
     checked: list[Goal],
     setup_log: list[str],
@@ -135,11 +136,19 @@ def render(
         "",
         *(f"- **{name} not measured**: {why}" for name, why in missing.items()),
         "",
+        "## Where assay's CPU goes, by phase (0 ms latency)",
+        "",
+        f"`.venv/bin/python bench/phases.py -n {rows[0].cases if rows else 2000}` "
+        "[`--no-trace`]: one run with a few of assay's functions wrapped to add up the "
+        "process CPU time spent inside them (a coroutine's own steps only); nested phases "
+        "are included in their parents. No profiler overhead.",
+        "",
+        *(line for title, text in phases.items() for line in (f"**{title}**", "", text, "")),
         "## Where assay's CPU goes (cProfile, 0 ms latency)",
         "",
         "`.venv/bin/python bench/profile_driver.py bench/drive_assay.py --latency-ms 0 "
-        f"-n {rows[0].cases if rows else 2000}`. cProfile slows Python code several-fold; "
-        "read the shares, not the absolute times.",
+        f"-n {rows[0].cases if rows else 2000}` (CPU-time clock). cProfile slows Python "
+        "code several-fold; read the shares, not the absolute times.",
         "",
         "```",
         profiled.rstrip(),
@@ -169,7 +178,9 @@ def _method_lines(rows: list[Row]) -> list[str]:
         "- mock: `.venv/bin/python bench/mock_openai.py --port 0 --latency-ms L`",
         f"- floor: `.venv/bin/python bench/floor.py --base-url URL -n {n} -c {c}`",
         f"- assay: `.venv/bin/python bench/drive_assay.py --base-url URL -n {n} -c {c}` "
-        "(suite defaults: tracing on); *assay (trace off)* adds `--no-trace`",
+        "(suite defaults: tracing on); *assay (trace off)* adds `--no-trace`; *assay run "
+        "(CLI)* adds `--cli`: `assay run SUITE --format json --store sqlite:///…` as a child "
+        "process, measured from outside (its wall and CPU include start-up and imports)",
         "- inspect_ai: `bench/.venv-inspect/bin/python bench/drive_inspect.py "
         f"--base-url URL -n {n} -c {c}`",
     ]

@@ -16,6 +16,7 @@ import time
 from dataclasses import asdict, dataclass
 
 import aiohttp
+from _profiling import profiled
 from workload import cases, chat_request
 
 
@@ -61,12 +62,13 @@ async def _send_all(url: str, n: int, concurrency: int) -> int:
     return failures
 
 
-def run_floor(base_url: str, n: int, concurrency: int) -> Measure:
+def run_floor(base_url: str, n: int, concurrency: int, profile: str | None = None) -> Measure:
     """Run the floor workload against ``base_url`` (ending in ``/v1``) and measure it."""
     url = base_url.rstrip("/") + "/chat/completions"
-    wall0, cpu0 = time.perf_counter(), time.process_time()
-    failures = asyncio.run(_send_all(url, n, concurrency))
-    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    with profiled(profile):
+        wall0, cpu0 = time.perf_counter(), time.process_time()
+        failures = asyncio.run(_send_all(url, n, concurrency))
+        wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     return Measure("floor", n, concurrency, wall, cpu, failures)
 
 
@@ -76,8 +78,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--base-url", required=True, help="e.g. http://127.0.0.1:8000/v1")
     parser.add_argument("-n", type=int, default=2000, help="requests")
     parser.add_argument("-c", type=int, default=100, help="concurrency")
+    parser.add_argument("--profile", metavar="FILE", help="write a CPU profile of the run")
     args = parser.parse_args(argv)
-    print(json.dumps(asdict(run_floor(args.base_url, args.n, args.c))))
+    print(json.dumps(asdict(run_floor(args.base_url, args.n, args.c, args.profile))))
 
 
 if __name__ == "__main__":

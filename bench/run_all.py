@@ -11,6 +11,7 @@ imports a banned heavy package eagerly, or (with ``--strict``) when any goal is 
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -22,6 +23,15 @@ from _results import Goal, goals, render
 from profile_driver import profile
 
 BENCH = Path(__file__).resolve().parent
+
+
+def _phases(n: int, c: int, *flags: str) -> str:
+    """``phases.py``'s table for one run at 0 ms latency, or why it failed."""
+    command = [sys.executable, str(BENCH / "phases.py"), "-n", str(n), "-c", str(c), *flags]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        return f"phases.py failed ({done.returncode}): {done.stderr.strip()[-400:]}"
+    return done.stdout
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -49,7 +59,11 @@ def main(argv: list[str] | None = None) -> None:
     reps = {"*": args.reps, "inspect_ai": args.inspect_reps}
     rows = throughput.run_workload(systems, [100.0, 0.0], args.n, args.c, reps)
 
-    print("profile …", file=sys.stderr)
+    print("phases and profile …", file=sys.stderr)
+    phases = {
+        "tracing on (the default)": _phases(args.n, args.c),
+        "tracing off": _phases(args.n, args.c, "--no-trace"),
+    }
     profiled = profile(BENCH / "drive_assay.py", 0.0, args.n, args.c)
 
     machine = describe_machine(systems)
@@ -60,6 +74,7 @@ def main(argv: list[str] | None = None) -> None:
         boot=boot,
         rows=rows,
         missing=missing,
+        phases=phases,
         profiled=profiled,
         checked=checked,
         setup_log=log,

@@ -163,6 +163,7 @@ def default_systems(log: list[str]) -> tuple[list[System], dict[str, str]]:
     systems.append(
         System("assay (trace off)", sys.executable, BENCH / "drive_assay.py", ("--no-trace",))
     )
+    systems.append(System("assay run (CLI)", sys.executable, BENCH / "drive_assay.py", ("--cli",)))
     python, why = ensure_inspect_venv(log)
     if python is None:
         missing["inspect_ai"] = why or "unknown"

@@ -1,0 +1,168 @@
+"""Where assay's CPU goes per case, by phase, without a profiler's overhead.
+
+Runs ``drive_assay.run`` in this process with a few of assay's functions wrapped to add up
+the process CPU time spent inside them (nested phases are not subtracted from their
+parents). A function that no longer exists is reported as such, never guessed.
+
+    .venv/bin/python bench/phases.py --latency-ms 0 -n 2000
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import importlib
+import inspect
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+from typing import Any
+
+import drive_assay
+from _mockproc import mock_server
+
+# (label, module, attribute path): the phases worth separating, outermost first.
+PHASES: tuple[tuple[str, str, str], ...] = (
+    ("whole run (run_suite)", "assay.runner", "run_suite"),
+    ("one case-trial (run_item)", "assay.runner._execute", "run_item"),
+    ("  target call (OpenAITarget.run)", "assay.targets.openai", "OpenAITarget.run"),
+    ("  grading", "assay.runner._execute", "_grade"),
+    ("  span end + export", "assay.tracing._export", "StoreSpanProcessor.on_end"),
+    ("storing records (Writer.add)", "assay.runner._run", "_Writer.add"),
+    ("  RunStore.add_records", "assay.store._store", "RunStore.add_records"),
+    ("  RunStore.add_judgments", "assay.store._store", "RunStore.add_judgments"),
+    ("  RunStore.add_spans", "assay.store._store", "RunStore.add_spans"),
+    ("report from the store (report_for_run)", "assay.runner._run", "report_for_run"),
+    ("RunStore.create_run", "assay.store._store", "RunStore.create_run"),
+    ("loading the dataset", "assay.load._suite", "Suite.load_dataset"),
+)
+
+
+@dataclass(frozen=True)
+class Phase:
+    """CPU seconds spent in one phase over a run, and how often it was entered."""
+
+    label: str
+    cpu_s: float | None
+    calls: int
+
+
+class _Timed:
+    """Awaits a coroutine, adding up the process CPU time of its own steps only."""
+
+    def __init__(self, coro: Any, account: Callable[[float], None]) -> None:
+        self.coro, self.account = coro, account
+
+    def __await__(self) -> Generator[Any, Any, Any]:
+        sent: Any = None
+        thrown: BaseException | None = None
+        while True:
+            start = time.process_time()
+            try:
+                yielded = self.coro.throw(thrown) if thrown else self.coro.send(sent)
+            except StopIteration as stop:
+                return stop.value
+            finally:
+                self.account(time.process_time() - start)
+            try:
+                sent, thrown = (yield yielded), None
+            except BaseException as err:  # cancellation goes on into the coroutine
+                sent, thrown = None, err
+
+
+def _wrap(owner: Any, name: str, label: str, spent: dict[str, float], calls: Counter[str]) -> None:
+    original = getattr(owner, name)
+
+    def account(seconds: float) -> None:
+        spent[label] += seconds
+
+    if inspect.iscoroutinefunction(original):
+
+        @functools.wraps(original)
+        async def timed_async(*args: Any, **kwargs: Any) -> Any:
+            calls[label] += 1
+            return await _Timed(original(*args, **kwargs), account)
+
+        setattr(owner, name, timed_async)
+        return
+
+    @functools.wraps(original)
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        calls[label] += 1
+        start = time.process_time()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            account(time.process_time() - start)
+
+    setattr(owner, name, timed)
+
+
+def instrument() -> tuple[defaultdict[str, float], Counter[str], list[str]]:
+    """Wrap every phase that exists; return the accumulators and the missing labels."""
+    spent: defaultdict[str, float] = defaultdict(float)
+    calls: Counter[str] = Counter()
+    missing: list[str] = []
+    for label, module_name, path in PHASES:
+        try:
+            owner: Any = importlib.import_module(module_name)
+            *parents, name = path.split(".")
+            for parent in parents:
+                owner = getattr(owner, parent)
+            getattr(owner, name)
+        except (ImportError, AttributeError):
+            missing.append(label)
+            continue
+        _wrap(owner, name, label, spent, calls)
+    return spent, calls, missing
+
+
+def measure(
+    latency_ms: float, n: int, c: int, trace: bool = True
+) -> tuple[dict[str, Any], list[Phase]]:
+    """One instrumented run: the driver's measure and the phases."""
+    spent, calls, missing = instrument()
+    with mock_server("--latency-ms", f"{latency_ms:g}") as base_url:
+        result = drive_assay.run(base_url, n, c, trace)
+    phases = [
+        Phase(label, None if label in missing else spent.get(label, 0.0), calls.get(label, 0))
+        for label, _, _ in PHASES
+    ]
+    return result, phases
+
+
+def describe(result: dict[str, Any], phases: list[Phase]) -> list[str]:
+    """Markdown table lines: CPU ms per case of each phase."""
+    n = result["cases"]
+    lines = [
+        f"Total: {1000 * result['cpu_s'] / n:.3f} ms CPU per case "
+        f"({result['cpu_s']:.2f} s for {n} cases, wall {result['wall_s']:.2f} s).",
+        "",
+        "| phase | CPU ms per case | CPU s in all | calls |",
+        "|---|---:|---:|---:|",
+    ]
+    for phase in phases:
+        if phase.cpu_s is None:
+            lines.append(f"| {phase.label} | not found in this version | | |")
+            continue
+        lines.append(
+            f"| {phase.label} | {1000 * phase.cpu_s / n:.3f} | {phase.cpu_s:.3f} | {phase.calls} |"
+        )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Measure the phases of one run and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--latency-ms", type=float, default=0.0)
+    parser.add_argument("-n", type=int, default=2000)
+    parser.add_argument("-c", type=int, default=100)
+    parser.add_argument("--no-trace", action="store_true")
+    args = parser.parse_args(argv)
+    result, phases = measure(args.latency_ms, args.n, args.c, not args.no_trace)
+    print("\n".join(describe(result, phases)))
+
+
+if __name__ == "__main__":
+    main()
