@@ -84,7 +84,9 @@ def _startup_lines(boot: Startup) -> list[str]:
     lines = [
         f"- `{' '.join(boot.command)}`: median **{boot.assay_s * 1000:.0f} ms** over "
         f"{boot.runs} fresh processes; `python -c pass` (same run, interleaved): median "
-        f"{boot.python_s * 1000:.0f} ms; ratio {boot.ratio:.1f}×.",
+        f"{boot.python_s * 1000:.0f} ms; ratio {boot.ratio:.1f}×. CPU time of those processes "
+        f"(median, user + system): {boot.assay_cpu_s * 1000:.0f} ms against "
+        f"{boot.python_cpu_s * 1000:.0f} ms — steadier than wall time on a busy machine.",
         f"- Heavy packages imported by `assay --help` (cumulative import time): {heavy or 'none'}.",
         "- Largest imports (cumulative, `python -X importtime`): "
         + ", ".join(f"{n} {s * 1000:.0f} ms" for n, s in boot.top_imports),

@@ -12,6 +12,7 @@ belong inside the commands that use them.
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import subprocess
 import sys
@@ -31,6 +32,8 @@ class Startup:
     runs: int
     assay_s: float
     python_s: float
+    assay_cpu_s: float
+    python_cpu_s: float
     heavy_imported: dict[str, float]
     top_imports: list[tuple[str, float]]
     command: list[str]
@@ -59,10 +62,17 @@ def assay_command(python: str = sys.executable) -> list[str]:
     return [str(script), "--help"]
 
 
-def _time(command: list[str]) -> float:
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _time(command: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds of one run of ``command``."""
+    cpu = _children_cpu()
     start = time.perf_counter()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, _children_cpu() - cpu
 
 
 def import_times(python: str, command: list[str]) -> dict[str, float]:
@@ -100,8 +110,10 @@ def measure(runs: int, python: str = sys.executable) -> Startup:
     )
     return Startup(
         runs=runs,
-        assay_s=statistics.median(assay_times),
-        python_s=statistics.median(python_times),
+        assay_s=statistics.median(wall for wall, _ in assay_times),
+        python_s=statistics.median(wall for wall, _ in python_times),
+        assay_cpu_s=statistics.median(cpu for _, cpu in assay_times),
+        python_cpu_s=statistics.median(cpu for _, cpu in python_times),
         heavy_imported=heavy,
         top_imports=top[:8],
         command=command,
@@ -115,6 +127,8 @@ def describe(result: Startup) -> list[str]:
         f"assay --help: median {result.assay_s * 1000:.0f} ms over {result.runs} runs "
         f"(goal < {GOAL_S * 1000:.0f} ms: {'met' if result.assay_s < GOAL_S else 'NOT met'})",
         f"python -c pass: median {result.python_s * 1000:.0f} ms; ratio {result.ratio:.1f}x",
+        f"CPU time (median): assay --help {result.assay_cpu_s * 1000:.0f} ms, "
+        f"python -c pass {result.python_cpu_s * 1000:.0f} ms",
         f"heavy packages imported: {heavy or 'none'}",
     ]
     lines += [f"FAIL: assay --help imports {name} eagerly" for name in result.eager]
