@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from pathlib import Path
 from typing import Any
 
 from assay.errors import InputFormatError, Location, Problem
+from assay.load._json import read_json, read_jsonl
 
 LocatedRecords = list[tuple[Location, Any]]
 SUFFIXES = (".jsonl", ".json", ".yaml", ".yml", ".csv")
@@ -27,7 +27,8 @@ def read_text(path: Path) -> str:
     if path.is_dir():
         raise _fail(path, "is a directory, expected a file")
     try:
-        text = path.read_text(encoding="utf-8")
+        # utf-8-sig: a byte-order mark some editors write is not part of the first record.
+        text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as err:
         raise _fail(path, f"is not UTF-8 text ({err.reason} at byte {err.start})") from None
     except OSError as err:
@@ -37,40 +38,29 @@ def read_text(path: Path) -> str:
     return text
 
 
-def _jsonl(path: Path, text: str) -> LocatedRecords:
-    records: LocatedRecords = []
+def _repeated_yaml_keys(root: Any, path: Path) -> list[Problem]:
+    """A problem for every mapping key written twice (YAML parsers keep the last silently)."""
+    import yaml
+
     problems: list[Problem] = []
-    # Split on newlines only: str.splitlines() also breaks at U+0085, U+2028 and other
-    # characters a JSON string may legally contain unescaped.
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
+    stack, seen_nodes = [root], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen_nodes:
             continue
-        try:
-            records.append((Location(str(path), number), json.loads(line)))
-        except json.JSONDecodeError as err:
-            problems.append(
-                Problem(
-                    f"malformed JSON: {err.msg} (column {err.colno})", Location(str(path), number)
-                )
-            )
-    if problems:
-        raise InputFormatError(problems, summary=f"{path}: malformed JSON Lines")
-    return records
-
-
-def _json(path: Path, text: str, key: str) -> tuple[LocatedRecords, dict[str, Any]]:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise _fail(path, f"malformed JSON: {err.msg}", err.lineno) from None
-    header: dict[str, Any] = {}
-    if isinstance(data, dict) and key in data:
-        header = {k: v for k, v in data.items() if k != key}
-        data = data[key]
-    if not isinstance(data, list):
-        raise _fail(path, f"expected a list of records (or an object with a '{key}' list)")
-    # JSON has no per-item line numbers without a custom parser; the item index stands in.
-    return [(Location(str(path), None), item) for item in data], header
+        seen_nodes.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            keys: set[str] = set()
+            for k_node, v_node in node.value:
+                if isinstance(k_node, yaml.ScalarNode):
+                    if k_node.value in keys:
+                        where = Location(str(path), k_node.start_mark.line + 1)
+                        problems.append(Problem(f'duplicate key "{k_node.value}"', where))
+                    keys.add(k_node.value)
+                stack.append(v_node)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+    return sorted(problems, key=lambda p: p.location.line if p.location and p.location.line else 0)
 
 
 def _yaml(path: Path, text: str, key: str) -> tuple[LocatedRecords, dict[str, Any]]:
@@ -85,6 +75,9 @@ def _yaml(path: Path, text: str, key: str) -> tuple[LocatedRecords, dict[str, An
         raise _fail(path, f"malformed YAML: {problem}", line) from None
     if root is None:
         raise _fail(path, "is empty")
+    repeated = _repeated_yaml_keys(root, path)
+    if repeated:
+        raise InputFormatError(repeated, summary=f"{path}: malformed YAML")
     header: dict[str, Any] = {}
     items_node = root
     if isinstance(root, yaml.MappingNode):
@@ -131,9 +124,9 @@ def read_records(path: Path, key: str) -> tuple[LocatedRecords, dict[str, Any]]:
     text = read_text(path)
     suffix = path.suffix.lower()
     if suffix == ".jsonl":
-        return _jsonl(path, text), {}
+        return read_jsonl(path, text), {}
     if suffix == ".json":
-        return _json(path, text, key)
+        return read_json(path, text, key)
     if suffix in (".yaml", ".yml"):
         return _yaml(path, text, key)
     if suffix == ".csv":

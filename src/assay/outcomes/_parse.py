@@ -54,10 +54,12 @@ def _shape_problems(raw: dict[str, Any], location: Location) -> list[Problem]:
     """Problems with the line's keys: id, kind, unknown fields, fields of another kind."""
     problems: list[Problem] = []
     case_id = raw.get("id")
-    if not isinstance(case_id, str) or not case_id:
+    if case_id is None:
         problems.append(
             Problem("id is required (the case id this result belongs to)", location, "id")
         )
+    elif not isinstance(case_id, str) or not case_id:
+        problems.append(Problem(f"id must be a non-empty string (got {case_id!r})", location, "id"))
     kind = raw.get("kind")
     if kind is None:
         problems.append(

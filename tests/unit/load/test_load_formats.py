@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 
 from assay import DuplicateCaseIdError, InputFormatError, load_dataset, load_results
+from assay.load import read_records
+
+POLICY = Path(__file__).resolve().parents[3] / "examples" / "policy"
 
 YAML = textwrap.dedent(
     """\
@@ -187,3 +190,41 @@ def test_jsonl_lines_split_on_newlines_only(tmp_path: Path) -> None:
     (tmp_path / "cases.jsonl").write_text(json.dumps(row, ensure_ascii=False) + "\n")
     dataset = load_dataset(tmp_path / "cases.jsonl")
     assert dataset.cases[0].question == row["question"]
+
+
+def test_json_records_are_located_by_line(tmp_path: Path) -> None:
+    rows = [json.loads(line) for line in (POLICY / "policy.jsonl").read_text().splitlines()]
+    rows[2]["expected_fact"] = "gift_wrap"
+    (tmp_path / "cases.json").write_text(json.dumps({"name": "p", "cases": rows}, indent=2))
+    with pytest.raises(InputFormatError) as info:
+        load_dataset(tmp_path / "cases.json")
+    (problem,) = info.value.problems
+    assert problem.location is not None and problem.location.line is not None
+    lines = (tmp_path / "cases.json").read_text().splitlines()
+    assert lines[problem.location.line - 1].strip() == "{"
+    assert lines[problem.location.line].strip() == '"id": "E3",'
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("r.jsonl", '{"id": "E1", "kind": "abstain", "kind": "answer"}\n'),
+        ("c.yaml", "cases:\n  - id: E1\n    kind: a\n    kind: b\n"),
+        ("c.json", '[{"id": "E1", "id": "E2"}]'),
+    ],
+)
+def test_a_key_written_twice_is_refused(tmp_path: Path, name: str, text: str) -> None:
+    (tmp_path / name).write_text(text)
+    with pytest.raises(InputFormatError, match=r'duplicate key "(kind|id)"'):
+        read_records(tmp_path / name, "cases")
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_record(tmp_path: Path) -> None:
+    (tmp_path / "c.csv").write_bytes(b"\xef\xbb\xbf" + CSV.encode())
+    assert load_dataset(tmp_path / "c.csv").ids == ("E1", "E3")
+
+
+def test_an_empty_yaml_case_list(tmp_path: Path) -> None:
+    (tmp_path / "c.yaml").write_text("name: x\ncases: []\n")
+    with pytest.raises(InputFormatError, match="the dataset has no cases"):
+        load_dataset(tmp_path / "c.yaml")

@@ -51,7 +51,8 @@ def test_trial_and_runner_fields() -> None:
     ("raw", "message"),
     [
         ({"kind": "abstain"}, "id is required (the case id this result belongs to)"),
-        ({"id": "", "kind": "abstain"}, "id is required (the case id this result belongs to)"),
+        ({"id": "", "kind": "abstain"}, "id must be a non-empty string (got '')"),
+        ({"id": 7, "kind": "abstain"}, "id must be a non-empty string (got 7)"),
         ({"id": "E1"}, 'kind is required: "answer", "abstain" or "error"'),
         ({"id": "E1", "kind": "answer"}, 'fact is required when kind is "answer"'),
         (

@@ -1,0 +1,122 @@
+"""JSON Lines and JSON files into located records, rejecting duplicate keys.
+
+A JSON object that names a key twice silently keeps the last value in most parsers; a
+label could change without anyone seeing it, so assay refuses such a file.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from assay.errors import InputFormatError, Location, Problem
+
+LocatedRecords = list[tuple[Location, Any]]
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(f'duplicate key "{key}"')
+        out[key] = value
+    return out
+
+
+def loads(text: str) -> Any:
+    """``json.loads`` that raises ``ValueError`` on an object with a repeated key."""
+    return json.loads(text, object_pairs_hook=_unique)
+
+
+def read_jsonl(path: Path, text: str) -> LocatedRecords:
+    """One record per non-blank line, located by line; every bad line reported at once."""
+    records: LocatedRecords = []
+    problems: list[Problem] = []
+    # Split on newlines only: str.splitlines() also breaks at U+0085, U+2028 and other
+    # characters a JSON string may legally contain unescaped.
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        where = Location(str(path), number)
+        try:
+            records.append((where, loads(line)))
+        except json.JSONDecodeError as err:
+            problems.append(Problem(f"malformed JSON: {err.msg} (column {err.colno})", where))
+        except _DuplicateKey as err:
+            problems.append(Problem(str(err), where))
+    if problems:
+        raise InputFormatError(problems, summary=f"{path}: malformed JSON Lines")
+    return records
+
+
+def _skip(text: str, i: int) -> int:
+    while i < len(text) and text[i] in " \t\r\n":
+        i += 1
+    return i
+
+
+def _array_starts(text: str, i: int) -> list[int]:
+    """Offsets where each item of the array opening at ``text[i]`` begins."""
+    decoder = json.JSONDecoder()
+    starts: list[int] = []
+    i = _skip(text, i + 1)
+    while i < len(text) and text[i] != "]":
+        starts.append(i)
+        _, i = decoder.raw_decode(text, i)
+        i = _skip(text, i)
+        if i < len(text) and text[i] == ",":
+            i = _skip(text, i + 1)
+    return starts
+
+
+def _item_starts(text: str, key: str) -> list[int]:
+    """Offsets of the records of a JSON list, or of the ``key`` list of a JSON object."""
+    decoder = json.JSONDecoder()
+    i = _skip(text, 0)
+    if text.startswith("[", i):
+        return _array_starts(text, i)
+    i = _skip(text, i + 1)
+    while i < len(text) and text[i] != "}":
+        name, i = decoder.raw_decode(text, i)
+        i = _skip(text, _skip(text, i) + 1)  # past the colon
+        if name == key and text.startswith("[", i):
+            return _array_starts(text, i)
+        _, i = decoder.raw_decode(text, i)
+        i = _skip(text, i)
+        if i < len(text) and text[i] == ",":
+            i = _skip(text, i + 1)
+    return []
+
+
+def read_json(path: Path, text: str, key: str) -> tuple[LocatedRecords, dict[str, Any]]:
+    """Records of a JSON list, or of an object's ``key`` list (its other keys: the header)."""
+
+    def fail(message: str, line: int | None = None) -> InputFormatError:
+        return InputFormatError(
+            [Problem(message, Location(str(path), line))], summary=f"{path}: cannot read"
+        )
+
+    try:
+        data = loads(text)
+    except json.JSONDecodeError as err:
+        raise fail(f"malformed JSON: {err.msg}", err.lineno) from None
+    except _DuplicateKey as err:
+        raise fail(str(err)) from None
+    header: dict[str, Any] = {}
+    if isinstance(data, dict) and key in data:
+        header = {k: v for k, v in data.items() if k != key}
+        data = data[key]
+    if not isinstance(data, list):
+        raise fail(f"expected a list of records (or an object with a '{key}' list)")
+    starts = _item_starts(text, key)
+    lines = [text.count("\n", 0, s) + 1 for s in starts]
+    if len(lines) != len(data):
+        lines = [None] * len(data)  # type: ignore[list-item]
+    return [
+        (Location(str(path), line), item) for line, item in zip(lines, data, strict=True)
+    ], header
