@@ -11,7 +11,7 @@ from assay.load._records import read_records
 from assay.load._sources import with_sources
 from assay.outcomes import Results, parse_results
 
-_CSV_LISTS = ("accepted_facts",)
+_CSV_LISTS = ("accepted_facts", "required", "disallowed")
 
 
 def _csv_case(raw: Any) -> Any:

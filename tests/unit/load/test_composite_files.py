@@ -86,3 +86,16 @@ def test_a_dataset_header_with_a_missing_sources_file_fails_clearly(tmp_path: Pa
     )
     with pytest.raises(InputFormatError, match=r"nowhere\.yaml"):
         load_dataset(path)
+
+
+def test_a_csv_dataset_lists_rubric_facts_split_on_bars(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "d.csv",
+        "id,slice,question,expected_behavior,expected_fact,required,disallowed,requires_citation\n"
+        "E1,standard,How long?,answer,window_30,30 days|full refund,60 days,true\n",
+    )
+    (case,) = load_dataset(path).cases
+    assert [r.fact for r in case.required] == ["30 days", "full refund"]
+    assert [d.claim for d in case.disallowed] == ["60 days"]
+    assert case.requires_citation is True
