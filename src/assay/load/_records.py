@@ -63,6 +63,21 @@ def _repeated_yaml_keys(root: Any, path: Path) -> list[Problem]:
     return sorted(problems, key=lambda p: p.location.line if p.location and p.location.line else 0)
 
 
+def _construct(node: Any, path: Path) -> Any:
+    """The plain value of one composed YAML node (safe types only), located on failure."""
+    import yaml
+
+    loader = yaml.SafeLoader("")
+    try:
+        return loader.construct_document(node)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None) or node.start_mark
+        problem = getattr(err, "problem", None) or str(err)
+        raise _fail(path, f"malformed YAML: {problem}", mark.line + 1) from None
+    finally:
+        loader.dispose()
+
+
 def _yaml(path: Path, text: str, key: str) -> tuple[LocatedRecords, dict[str, Any]]:
     import yaml
 
@@ -85,14 +100,14 @@ def _yaml(path: Path, text: str, key: str) -> tuple[LocatedRecords, dict[str, An
             if k_node.value == key:
                 items_node = v_node
             else:
-                header[k_node.value] = yaml.safe_load(yaml.serialize(v_node))
+                header[k_node.value] = _construct(v_node, path)
         if items_node is root:
             raise _fail(path, f"expected a list of records or a mapping with a '{key}' list", 1)
     if not isinstance(items_node, yaml.SequenceNode):
         raise _fail(path, f"'{key}' must be a list", items_node.start_mark.line + 1)
     records: LocatedRecords = []
     for node in items_node.value:
-        value = yaml.safe_load(yaml.serialize(node))
+        value = _construct(node, path)
         records.append((Location(str(path), node.start_mark.line + 1), value))
     return records, header
 

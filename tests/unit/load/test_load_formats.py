@@ -228,3 +228,20 @@ def test_an_empty_yaml_case_list(tmp_path: Path) -> None:
     (tmp_path / "c.yaml").write_text("name: x\ncases: []\n")
     with pytest.raises(InputFormatError, match="the dataset has no cases"):
         load_dataset(tmp_path / "c.yaml")
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("cases:\n  - ? [a, b]\n    : 1\n", 2),
+        ("cases:\n  - id: E1\n    slice: !!python/object:os.system x\n", 3),
+    ],
+)
+def test_yaml_that_cannot_become_plain_data_is_located(
+    tmp_path: Path, text: str, line: int
+) -> None:
+    (tmp_path / "c.yaml").write_text(text)
+    with pytest.raises(InputFormatError, match="malformed YAML") as info:
+        load_dataset(tmp_path / "c.yaml")
+    location = info.value.problems[0].location
+    assert location is not None and location.line == line
