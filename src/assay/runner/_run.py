@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import signal
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -172,9 +173,19 @@ class _Plan:
     options: RunOptions
     trace: bool
     done: set[tuple[str, int]] = field(default_factory=set)
+    started: bool = False
+    status: str = "failed"
+    written: int = 0
 
 
-async def _execute_plan(plan: _Plan, control: RunControl, create: RunInfo | None) -> RunResult:
+async def _execute_plan(
+    plan: _Plan, control: RunControl, create: RunInfo | None
+) -> tuple[str, int]:
+    """Run the plan's pending case-trials; returns the run's status and records written.
+
+    The report is built by the caller, outside the event loop: a big coroutine result
+    is formatted by asyncio's signal handling, which costs noticeable time.
+    """
     await _lifecycle(plan.target, "start")
     store, run_id = plan.store, plan.run_id
     try:
@@ -185,12 +196,14 @@ async def _execute_plan(plan: _Plan, control: RunControl, create: RunInfo | None
     except BaseException:
         await _lifecycle(plan.target, "aclose")
         raise
-    items = [
-        WorkItem(0, case, trial)
+    plan.started = True
+    pending = [
+        (case, trial)
         for case in plan.dataset.cases
         for trial in range(1, plan.options.trials + 1)
         if (case.id, trial) not in plan.done
     ]
+    items = [WorkItem(i, case, trial) for i, (case, trial) in enumerate(pending)]
     config_version = content_hash(plan.target.config())
     session = _tracing(store, run_id, plan.trace, control.otlp_endpoint)
     ex = Execution(
@@ -205,24 +218,42 @@ async def _execute_plan(plan: _Plan, control: RunControl, create: RunInfo | None
     writer = _Writer(store, run_id, plan.options, control.timing)
     if control.progress is not None:
         control.progress.start(len(items) + len(plan.done), len(plan.done))
-    status = "failed"
     try:
         interrupted = await _drive(ex, items, writer, control)
-        status = "interrupted" if interrupted else "completed"
+        plan.status = "interrupted" if interrupted else "completed"
     except (KeyboardInterrupt, asyncio.CancelledError):
-        status = "interrupted"
+        plan.status = "interrupted"
         raise
     finally:
         if control.progress is not None:
             control.progress.stop()
         writer.flush()
+        plan.written = writer.written
         if session is not None:
             session.flush()
             session.close()
         await _lifecycle(plan.target, "aclose")
-        report = report_for_run(store, run_id)
-        store.finish_run(run_id, status, headline(report))
-    return RunResult(run_id, status, report_for_run(store, run_id), writer.written, len(plan.done))
+    return plan.status, writer.written
+
+
+def _run_plan(plan: _Plan, control: RunControl, create: RunInfo | None) -> RunResult:
+    """Execute the plan and record how the run ended, whatever happened."""
+    report: Report | None = None
+    # Objects alive before the run (modules, the cases) need no garbage collection while
+    # it runs: freezing them keeps full collections from rescanning them thousands of times.
+    gc.freeze()
+    try:
+        asyncio.run(_execute_plan(plan, control, create))
+    except KeyboardInterrupt:
+        plan.status = "interrupted"
+        raise
+    finally:
+        gc.unfreeze()
+        if plan.started:
+            report = report_for_run(plan.store, plan.run_id)
+            plan.store.finish_run(plan.run_id, plan.status, headline(report))
+    assert report is not None  # the run was created, or an exception went up
+    return RunResult(plan.run_id, plan.status, report, plan.written, len(plan.done))
 
 
 def run_suite(
@@ -265,7 +296,7 @@ def run_suite(
     )
     trace = overrides.trace if overrides and overrides.trace is not None else suite.settings.trace
     plan = _Plan(store, info.id, chosen, target, grader, options, trace)
-    return asyncio.run(_execute_plan(plan, control, info))
+    return _run_plan(plan, control, info)
 
 
 def resume_run(
@@ -307,4 +338,4 @@ def resume_run(
         trace,
         store.recorded_keys(info.id),
     )
-    return asyncio.run(_execute_plan(plan, control or RunControl(), None))
+    return _run_plan(plan, control or RunControl(), None)

@@ -39,6 +39,7 @@ class RunStore:
         self.engine = engine
         self.url = url
         self._positions: dict[str, dict[str, int]] = {}
+        self._datasets: dict[str, Dataset] = {}  # a run's cases never change once stored
 
     # -- runs -------------------------------------------------------------------------
     def create_run(self, info: RunInfo, cases: Sequence[Case] = ()) -> None:
@@ -66,6 +67,7 @@ class RunStore:
         }
         with self.engine.begin() as conn:
             conn.execute(runs.insert(), row)
+        self._datasets[info.id] = Dataset(name=info.dataset_name, cases=tuple(cases))
 
     def set_status(self, run_id: str, status: str) -> None:
         """Mark a run's status without ending it (a resumed run is ``running`` again)."""
@@ -121,12 +123,14 @@ class RunStore:
     def load_dataset(self, run_id: str) -> Dataset:
         """The cases exactly as the run ran them, in order."""
         full = self._resolve(run_id)
-        with self.engine.connect() as conn:
-            row = conn.execute(
-                select(runs.c.dataset_name, runs.c.cases).where(runs.c.id == full)
-            ).one()
-        cases = tuple(Case.model_validate(c) for c in json.loads(row.cases))
-        return Dataset(name=row.dataset_name, cases=cases)
+        if full not in self._datasets:
+            with self.engine.connect() as conn:
+                row = conn.execute(
+                    select(runs.c.dataset_name, runs.c.cases).where(runs.c.id == full)
+                ).one()
+            cases = tuple(Case.model_validate(c) for c in json.loads(row.cases))
+            self._datasets[full] = Dataset(name=row.dataset_name, cases=cases)
+        return self._datasets[full]
 
     # -- records ----------------------------------------------------------------------
     def _position_map(self, run_id: str) -> dict[str, int]:

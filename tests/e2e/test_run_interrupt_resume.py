@@ -1,0 +1,115 @@
+"""Stopping a run halfway (Ctrl-C, or SIGKILL) and resuming it: every case-trial ends up
+recorded exactly once."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = 20
+TRIALS = 2
+
+
+def _suite(tmp_path: Path) -> Path:
+    lines = [
+        json.dumps(
+            {
+                "id": f"C{i:02d}",
+                "slice": "s",
+                "question": f"q{i}",
+                "expected_behavior": "answer",
+                "expected_fact": "f",
+            }
+        )
+        for i in range(CASES)
+    ]
+    (tmp_path / "cases.jsonl").write_text("\n".join(lines) + "\n")
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        "dataset: cases.jsonl\n"
+        "target:\n  type: scripted\n  default: {kind: answer, fact: f, delay_s: 0.1}\n"
+        f"concurrency: 2\ntrials: {TRIALS}\n"
+    )
+    return suite
+
+
+def _assay(*args: str | Path, cwd: Path) -> subprocess.Popen[str]:
+    env = {**os.environ, "NO_COLOR": "1"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "assay", *map(str, args)],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _count(db: Path) -> int:
+    if not db.exists():
+        return 0
+    with sqlite3.connect(db, timeout=10) as conn:
+        try:
+            return int(conn.execute("SELECT COUNT(*) FROM records").fetchone()[0])
+        except sqlite3.OperationalError:  # tables not created yet
+            return 0
+
+
+def _wait_for_records(db: Path, proc: subprocess.Popen[str], at_least: int) -> None:
+    """Poll until the run has stored some records (no timing is asserted)."""
+    for _ in range(1200):
+        if _count(db) >= at_least or proc.poll() is not None:
+            return
+        time.sleep(0.05)
+
+
+def _rows(db: Path) -> tuple[str, str, list[tuple[str, int]]]:
+    with sqlite3.connect(db) as conn:
+        run_id, status = conn.execute("SELECT id, status FROM runs").fetchone()
+        keys = conn.execute("SELECT case_id, trial FROM records").fetchall()
+    return run_id, status, keys
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "sigkill"])
+def test_a_stopped_run_resumes_to_every_case_trial_exactly_once(
+    tmp_path: Path, sig: signal.Signals
+) -> None:
+    suite = _suite(tmp_path)
+    db = tmp_path / ".assay" / "assay.db"
+    proc = _assay("run", suite, cwd=tmp_path)
+    _wait_for_records(db, proc, at_least=6)
+    assert proc.poll() is None, "the run ended before it could be stopped"
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=120)
+
+    run_id, status, keys = _rows(db)
+    total = CASES * TRIALS
+    assert 0 < len(keys) < total
+    if sig == signal.SIGINT:
+        assert proc.returncode == 130, err
+        assert status == "interrupted"
+        assert f"assay run --resume {run_id}" in err
+        assert f"run {run_id} (interrupted)" in out
+    else:
+        assert proc.returncode == -signal.SIGKILL
+        assert status == "running"  # nobody was left to mark it
+
+    resumed = _assay("run", "--resume", run_id, "--format", "json", cwd=tmp_path)
+    out, err = resumed.communicate(timeout=120)
+    assert resumed.returncode == 0, err
+    report = json.loads(out)
+    assert report["run_id"] == run_id and report["total"] == total
+    assert report["statuses"]["passed"] == total and report["missing"] == 0
+
+    _, status, keys = _rows(db)
+    assert status == "completed"
+    assert sorted(keys) == sorted((f"C{i:02d}", t) for i in range(CASES) for t in (1, 2))

@@ -1,0 +1,117 @@
+"""The API key of an openai target is used but never stored, logged or reported."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from aiohttp import web
+
+ROOT = Path(__file__).resolve().parents[2]
+KEY = "sk-assay-test-SECRET-91f3c0de"
+
+
+@pytest.fixture
+def chat_server() -> Iterator[tuple[str, list[str]]]:
+    """An OpenAI-compatible server on 127.0.0.1 in a thread; yields its URL and the
+    Authorization headers it saw."""
+    seen: list[str] = []
+    ready = threading.Event()
+    state: dict[str, object] = {}
+
+    async def completions(request: web.Request) -> web.Response:
+        seen.append(request.headers.get("Authorization", ""))
+        body = await request.json()
+        question = body["messages"][-1]["content"]
+        outcome = (
+            {"kind": "abstain", "fact": None, "text": None, "citations": []}
+            if "gift" in question
+            else {
+                "kind": "answer",
+                "fact": "return_window_30_days",
+                "text": "30 days",
+                "citations": [],
+            }
+        )
+        return web.json_response(
+            {
+                "choices": [{"message": {"role": "assistant", "content": json.dumps(outcome)}}],
+                "usage": {"prompt_tokens": 10, "completion_tokens": 4},
+            }
+        )
+
+    async def main() -> None:
+        app = web.Application()
+        app.router.add_post("/v1/chat/completions", completions)
+        runner = web.AppRunner(app, access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        state["url"] = f"http://127.0.0.1:{runner.addresses[0][1]}/v1"
+        stop = asyncio.Event()
+        state["stop"], state["loop"] = stop, asyncio.get_running_loop()
+        ready.set()
+        await stop.wait()
+        await runner.cleanup()
+
+    thread = threading.Thread(target=asyncio.run, args=(main(),), daemon=True)
+    thread.start()
+    ready.wait(30)
+    try:
+        yield str(state["url"]), seen
+    finally:
+        loop = state["loop"]
+        assert isinstance(loop, asyncio.AbstractEventLoop)
+        loop.call_soon_threadsafe(state["stop"].set)  # type: ignore[attr-defined]
+        thread.join(30)
+
+
+def _assay(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_COLOR": "1", "ASSAY_TEST_KEY": KEY}
+    return subprocess.run(
+        [sys.executable, "-m", "assay", *map(str, args)],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_key_never_reaches_the_store_or_any_report(
+    tmp_path: Path, chat_server: tuple[str, list[str]]
+) -> None:
+    url, seen = chat_server
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        f"dataset: {ROOT / 'examples' / 'policy' / 'policy.jsonl'}\n"
+        f"target:\n  type: openai\n  base_url: {url}\n  model: test-model\n"
+        "  api_key_env: ASSAY_TEST_KEY\n  seed: 3\n"
+        "metadata: {purpose: secrets test}\n"
+    )
+    ran = _assay("run", suite, "--format", "json", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    assert seen and all(header == f"Bearer {KEY}" for header in seen)  # the key was used
+    run_id = json.loads(ran.stdout)["run_id"]
+
+    outputs = [ran.stdout, ran.stderr]
+    for fmt in ("text", "json", "markdown"):
+        shown = _assay("report", run_id, "--format", fmt, cwd=tmp_path)
+        assert shown.returncode == 0, shown.stderr
+        outputs += [shown.stdout, shown.stderr]
+    listed = _assay("runs", "--format", "json", cwd=tmp_path)
+    outputs += [listed.stdout, listed.stderr]
+    assert all(KEY not in text for text in outputs)
+
+    store_files = list((tmp_path / ".assay").iterdir())
+    assert store_files
+    for path in store_files:
+        assert KEY.encode() not in path.read_bytes(), path
