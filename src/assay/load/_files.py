@@ -68,5 +68,13 @@ def load_dataset(path: str | Path, name: str | None = None) -> Dataset:
 def load_results(path: str | Path) -> Results:
     """Recorded outcomes from a JSONL (or JSON/YAML list) results file, each with its line."""
     p = Path(path)
-    records, _ = read_records(p, "results")
+    records, header = read_records(p, "results")
+    problems = [
+        Problem(f'unknown top-level field "{k}"', Location(str(p), 1), k)
+        for k in sorted(set(header) - {"columns"})
+    ]
+    if not records:
+        problems.append(Problem("has no results (an empty file scores nothing)", Location(str(p))))
+    if problems:
+        raise InputFormatError(problems, summary=f"{p}: invalid results")
     return parse_results(records, str(p))
