@@ -1,7 +1,7 @@
 """assay: an evaluation harness for LLM applications whose numbers you can trust.
 
 >>> from assay import load_dataset, load_results, summarize
->>> summary = summarize(load_dataset("examples/policy/dataset.jsonl"),
+>>> summary = summarize(load_dataset("examples/policy/policy.jsonl"),
 ...                     load_results("examples/policy/results.jsonl"))  # doctest: +SKIP
 """
 
