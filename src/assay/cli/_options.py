@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from assay.errors import AssayConfigError, did_you_mean
-from assay.metrics import METHODS, IntervalMethod
+from assay.metrics import METHODS, IntervalMethod, TrialPolicy
 from assay.report.render import FORMATS
 
 
@@ -30,3 +30,11 @@ def check_confidence(level: float) -> float:
     if not 0.5 <= level < 1:
         raise AssayConfigError(f"--confidence {level}: must be at least 0.5 and below 1")
     return level
+
+
+def check_policy(text: str, trials: int) -> TrialPolicy:
+    """The trial policy named by ``--trial-policy`` (or a suite), resolved for ``trials``."""
+    try:
+        return TrialPolicy.parse(text, trials).resolved(trials)
+    except ValueError as err:
+        raise AssayConfigError(f"--trial-policy {text}: {err}") from err

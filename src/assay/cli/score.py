@@ -22,9 +22,15 @@ def score(
     ),
     confidence: float = typer.Option(0.95, help="Confidence level of every interval."),
     interval: str = typer.Option("clopper-pearson", help="clopper-pearson (exact) or wilson."),
+    trial_policy: str | None = typer.Option(
+        None,
+        "--trial-policy",
+        help="How several trials of a case combine: mean (default), majority, pass^k "
+        "(all k pass) or pass@k (at least one of k; only if the product picks the best).",
+    ),
 ) -> None:
     """Score RESULTS against DATASET with the structured grader and print the report."""
-    from assay.cli._options import check_confidence, check_format, check_method
+    from assay.cli._options import check_confidence, check_format, check_method, check_policy
     from assay.cli._output import check_output
     from assay.load import load_dataset, load_results
     from assay.metrics import grade_all
@@ -39,5 +45,7 @@ def score(
     data = load_dataset(dataset)
     recorded = load_results(results)
     graded = grade_all(data, recorded)
-    report = build_report(data, graded, confidence=confidence, method=method)
+    trials = max((r.trial for r in graded), default=1)
+    policy = check_policy(trial_policy, trials) if trial_policy else None
+    report = build_report(data, graded, confidence=confidence, method=method, policy=policy)
     emit(render(report, format, color=wants_color(output)), output, (dataset, results))

@@ -1,6 +1,9 @@
 """Metrics: rates with named denominators and intervals, and the seed's ``summarize``."""
 
+from assay.metrics._cluster import ClusteredEstimate, clustered_rate, effective_interval
+from assay.metrics._consistency import CaseConsistency, TrialRate, TrialSummary, summarize_trials
 from assay.metrics._intervals import METHODS, IntervalMethod, clopper_pearson, interval, wilson
+from assay.metrics._paired import mcnemar_exact, paired_delta_interval, paired_mean_interval
 from assay.metrics._rate import Rate, rate
 from assay.metrics._summarize import (
     ANSWERS,
@@ -15,24 +18,40 @@ from assay.metrics._summarize import (
     summarize_results,
     validate_inputs,
 )
+from assay.metrics._trials import POLICY_NAMES, PolicyName, TrialPolicy, pass_at_k, pass_hat_k
 
 __all__ = [
     "ANSWERS",
     "CASES",
     "METHODS",
+    "POLICY_NAMES",
     "SLICE_CASES",
+    "CaseConsistency",
+    "ClusteredEstimate",
     "IntervalMethod",
+    "PolicyName",
     "Rate",
     "SliceSummary",
     "StatusCounts",
     "Summary",
+    "TrialPolicy",
+    "TrialRate",
+    "TrialSummary",
     "clopper_pearson",
+    "clustered_rate",
+    "effective_interval",
     "grade_all",
     "interval",
+    "mcnemar_exact",
+    "paired_delta_interval",
+    "paired_mean_interval",
+    "pass_at_k",
+    "pass_hat_k",
     "rate",
     "summarize",
     "summarize_graded",
     "summarize_results",
+    "summarize_trials",
     "validate_inputs",
     "wilson",
 ]

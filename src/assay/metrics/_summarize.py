@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
 from assay.cases import Case, Dataset, check_unique_ids
 from assay.grading import STATUSES, CaseResult, Grader, StructuredGrader, grade
+from assay.metrics._cluster import clustered_rate
+from assay.metrics._consistency import TrialSummary, summarize_trials
 from assay.metrics._intervals import IntervalMethod
 from assay.metrics._rate import Rate, rate
+from assay.metrics._trials import TrialPolicy
 from assay.outcomes import Outcome, Record, Results, as_results, check_results
 
 CASES = "cases in the dataset"
@@ -17,6 +20,9 @@ ANSWERS = "substantive answers"
 SLICE_CASES = "cases in the slice"
 PASSING_CASES = "passing cases"
 PASSING_ANSWERS = "passing answers"
+TRIALS = ("passing case-trials", "case-trials")
+ANSWERED_TRIALS = ("substantive answers", "case-trials")
+SLICE_TRIALS = ("passing case-trials", "case-trials in the slice")
 
 
 class StatusCounts(BaseModel):
@@ -69,6 +75,7 @@ class Summary(BaseModel):
     slices: dict[str, SliceSummary]
     trials: int = 1
     synthetic: Summary | None = None
+    trial_summary: TrialSummary | None = None
 
 
 def _counts(results: Iterable[CaseResult]) -> StatusCounts:
@@ -78,14 +85,90 @@ def _counts(results: Iterable[CaseResult]) -> StatusCounts:
     return StatusCounts(**tally)
 
 
+def _clustered(
+    r: Rate,
+    items: Sequence[CaseResult],
+    hit: Callable[[CaseResult], bool],
+    unit: Callable[[CaseResult], bool],
+    names: tuple[str, str] | None = None,
+) -> Rate:
+    """``r`` with its interval clustered by case: trials of one case are one unit."""
+    per_case: dict[str, list[int]] = {}
+    for x in items:
+        if unit(x):
+            per_case.setdefault(x.case.id, []).append(int(hit(x)))
+    est = clustered_rate(
+        [sum(v) for v in per_case.values()],
+        [len(v) for v in per_case.values()],
+        confidence=r.confidence,
+        method=r.method,
+    )
+    update: dict[str, object] = {} if est is None else {"ci95": est.ci}
+    if names is not None:
+        update.update(numerator_name=names[0], denominator_name=names[1])
+    return r.model_copy(update=update)
+
+
+def _with_trials(
+    summary: Summary,
+    graded: Sequence[CaseResult],
+    policy: TrialPolicy,
+    confidence: float,
+    method: IntervalMethod,
+) -> Summary:
+    """Several trials per case: per-trial rates get case-clustered intervals, and the
+    policy's task success, per-case consistency and flaky cases are added."""
+
+    def passed(x: CaseResult) -> bool:
+        return x.status == "passed"
+
+    def always(x: CaseResult) -> bool:
+        return True
+
+    def answered(x: CaseResult) -> bool:
+        return x.answered
+
+    by_slice: dict[str, list[CaseResult]] = {}
+    for r in graded:
+        by_slice.setdefault(r.case.slice, []).append(r)
+    slices = {
+        name: sl.model_copy(
+            update={
+                "task_success": _clustered(
+                    sl.task_success, by_slice[name], passed, always, SLICE_TRIALS
+                )
+            }
+        )
+        for name, sl in summary.slices.items()
+    }
+    return summary.model_copy(
+        update={
+            "task_success": _clustered(summary.task_success, graded, passed, always, TRIALS),
+            "answer_coverage": _clustered(
+                summary.answer_coverage, graded, answered, always, ANSWERED_TRIALS
+            ),
+            "answered_accuracy": _clustered(summary.answered_accuracy, graded, passed, answered),
+            "slices": slices,
+            "trial_summary": summarize_trials(
+                graded, policy, summary.trials, confidence=confidence, method=method
+            ),
+        }
+    )
+
+
 def summarize_graded(
     graded: Sequence[CaseResult],
     *,
     trials: int = 1,
     confidence: float = 0.95,
     method: IntervalMethod = "clopper-pearson",
+    policy: TrialPolicy | None = None,
 ) -> Summary:
-    """The summary of already-graded case-trials (all of them real, or all synthetic)."""
+    """The summary of already-graded case-trials (all of them real, or all synthetic).
+
+    With more than one trial, intervals are clustered by case and ``trial_summary`` gives
+    task success under ``policy`` (``mean`` of the trials when none is stated).
+    """
 
     def ratio(num: int, den: int, den_name: str, num_name: str) -> Rate:
         return rate(
@@ -114,7 +197,7 @@ def summarize_graded(
         )
         for name, items in by_slice.items()
     }
-    return Summary(
+    summary = Summary(
         total=total,
         success=success,
         answered=answered,
@@ -129,6 +212,10 @@ def summarize_graded(
         slices=slices,
         trials=trials,
     )
+    if trials > 1 and graded:
+        chosen = policy if policy is not None else TrialPolicy("mean")
+        summary = _with_trials(summary, graded, chosen, confidence, method)
+    return summary
 
 
 def validate_inputs(
@@ -153,6 +240,7 @@ def summarize(
     grader: Grader | None = None,
     confidence: float = 0.95,
     method: IntervalMethod = "clopper-pearson",
+    policy: TrialPolicy | None = None,
 ) -> Summary:
     """Score ``results`` against ``dataset`` with the seed's rules.
 
@@ -161,7 +249,7 @@ def summarize(
     outputs stay in every "cases in the dataset" denominator and never pass.
     """
     return summarize_results(
-        grade_all(dataset, results, grader), confidence=confidence, method=method
+        grade_all(dataset, results, grader), confidence=confidence, method=method, policy=policy
     )
 
 
@@ -181,13 +269,18 @@ def summarize_results(
     *,
     confidence: float = 0.95,
     method: IntervalMethod = "clopper-pearson",
+    policy: TrialPolicy | None = None,
 ) -> Summary:
     """Real cases summarized; synthetic ones summarized apart, never in real totals."""
     trials = max((r.trial for r in graded), default=1)
     real = [r for r in graded if not r.case.synthetic]
     synthetic = [r for r in graded if r.case.synthetic]
-    summary = summarize_graded(real, trials=trials, confidence=confidence, method=method)
+    summary = summarize_graded(
+        real, trials=trials, confidence=confidence, method=method, policy=policy
+    )
     if synthetic:
-        apart = summarize_graded(synthetic, trials=trials, confidence=confidence, method=method)
+        apart = summarize_graded(
+            synthetic, trials=trials, confidence=confidence, method=method, policy=policy
+        )
         summary = summary.model_copy(update={"synthetic": apart})
     return summary

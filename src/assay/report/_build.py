@@ -8,7 +8,7 @@ from typing import Any
 from assay._version import __version__
 from assay.cases import Dataset, case_hash
 from assay.grading import CaseResult
-from assay.metrics import IntervalMethod, summarize_results
+from assay.metrics import IntervalMethod, TrialPolicy, summarize_results
 from assay.outcomes import Abstain, Answer
 from assay.report._model import CaseRow, DatasetInfo, GraderInfo, Report, SyntheticSection
 
@@ -46,9 +46,10 @@ def build_report(
     method: IntervalMethod = "clopper-pearson",
     run_id: str | None = None,
     metadata: dict[str, Any] | None = None,
+    policy: TrialPolicy | None = None,
 ) -> Report:
     """The report for ``graded`` (every case-trial of ``dataset``, as ``grade`` returns)."""
-    summary = summarize_results(graded, confidence=confidence, method=method)
+    summary = summarize_results(graded, confidence=confidence, method=method, policy=policy)
     graders = sorted(
         {(r.judgment.grader, r.judgment.grader_version) for r in graded if r.record}
         - {("assay", "1")}

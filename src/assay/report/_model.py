@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from assay.metrics import Rate, SliceSummary, StatusCounts, Summary
+from assay.metrics import Rate, SliceSummary, StatusCounts, Summary, TrialSummary
 
 SCHEMA_VERSION = 1
 SYNTHETIC_BANNER = "SYNTHETIC — NOT A REAL RUN"
@@ -100,6 +100,11 @@ class Report(BaseModel):
     cases: list[CaseRow] = Field(default_factory=list)
     synthetic: SyntheticSection | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
+    trial_summary: TrialSummary | None = Field(
+        default=None,
+        description="With more than one trial per case: the trial policy, task success under "
+        "it, per-case consistency and flaky cases (intervals clustered by case)",
+    )
 
     @classmethod
     def from_summary(cls, summary: Summary, **fields: Any) -> Report:

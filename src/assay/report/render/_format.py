@@ -26,10 +26,10 @@ def ci(r: Rate) -> str:
     return f"[{pct(r.ci95[0])}, {pct(r.ci95[1])}]"
 
 
-def ci_label(r: Rate) -> str:
+def ci_label(r: Rate, clustered: bool = False) -> str:
     level = f"{r.confidence * 100:g}%"
     method = "exact" if r.method == "clopper-pearson" else r.method.title()
-    return f"{level} CI ({method})"
+    return f"{level} CI ({method}{', clustered by case' if clustered else ''})"
 
 
 def named(r: Rate) -> str:
@@ -42,10 +42,11 @@ def named(r: Rate) -> str:
 
 
 def headline(report: Report) -> list[tuple[str, Rate]]:
+    per = " (per trial)" if report.trial_summary is not None else ""
     return [
-        ("Task success", report.task_success),
-        ("Answer coverage", report.answer_coverage),
-        ("Answered accuracy", report.answered_accuracy),
+        ("Task success" + per, report.task_success),
+        ("Answer coverage" + per, report.answer_coverage),
+        ("Answered accuracy" + per, report.answered_accuracy),
     ]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from assay.report._model import Report
 from assay.report.render import _format as f
+from assay.report.render._trials import trial_lines, trial_sections
 
 
 def _cell(text: object) -> str:
@@ -13,6 +14,7 @@ def _cell(text: object) -> str:
 def render_markdown(report: Report) -> str:
     """Headline rates with named denominators and intervals, status counts, slices, cases."""
     d = report.dataset
+    ci_label = f.ci_label(report.task_success, report.trial_summary is not None)
     lines = [
         f"## assay report: {_cell(d.name)}",
         "",
@@ -21,7 +23,7 @@ def render_markdown(report: Report) -> str:
         + (f", run `{report.run_id}`" if report.run_id else "")
         + f"; assay {report.assay_version}.",
         "",
-        f"| Metric | Fraction | Value | {f.ci_label(report.task_success)} | Denominator |",
+        f"| Metric | Fraction | Value | {ci_label} | Denominator |",
         "|---|---:|---:|---|---|",
     ]
     for label, r in f.headline(report):
@@ -42,6 +44,12 @@ def render_markdown(report: Report) -> str:
             f"| {f.ci(sl.task_success)} | {counts.failed} | {counts.error} | {counts.missing} "
             f"| {counts.ungraded} |"
         )
+    if report.trial_summary is not None:
+        lines += ["", *(f"- {line}" for line in trial_lines(report))]
+        for title, head, rows in trial_sections(report):
+            lines += ["", f"**{title}**", "", "| " + " | ".join(head) + " |"]
+            lines += ["|" + "---|" * len(head)]
+            lines += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in rows]
     real = [c for c in report.cases if not c.synthetic and c.status != "passed"]
     if real:
         lines += [

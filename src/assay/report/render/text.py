@@ -10,6 +10,7 @@ from rich.text import Text
 
 from assay.report._model import Report
 from assay.report.render import _format as f
+from assay.report.render._trials import trial_lines, trial_sections
 
 STATUS_STYLE = {
     "passed": "green",
@@ -43,7 +44,7 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
         ("Metric", "left"),
         ("Fraction", "right"),
         ("Value", "left"),
-        (f.ci_label(report.task_success), "left"),
+        (f.ci_label(report.task_success, report.trial_summary is not None), "left"),
         ("Denominator", "left"),
     ]:
         rates.add_column(col, justify=justify, no_wrap=True)  # type: ignore[arg-type]
@@ -55,6 +56,10 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
         "Statuses: " + f.status_sum(report.statuses, report.total, f.unit(report)),
     )
     console.print()
+    if report.trial_summary is not None:
+        for line in trial_lines(report):
+            console.print(line, markup=False)
+        console.print()
 
     slices = Table(
         title="Slices", title_justify="left", box=None, pad_edge=False, header_style="bold"
@@ -74,6 +79,14 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
             str(counts.ungraded),
         )
     console.print(slices)
+    for title, cols, rows in trial_sections(report):
+        table = Table(title=title, title_justify="left", box=None, header_style="bold")
+        for col in cols:
+            table.add_column(col)
+        for row in rows:
+            table.add_row(*row)
+        console.print()
+        console.print(table)
 
     not_passed = [c for c in report.cases if not c.synthetic and c.status != "passed"]
     if not_passed:

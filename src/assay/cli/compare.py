@@ -1,0 +1,127 @@
+"""``assay compare``: pair a baseline and a candidate run and say what changed."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from assay.compare import RunSide
+    from assay.metrics import IntervalMethod
+
+
+def _from_file(path: Path) -> RunSide:
+    from pydantic import ValidationError
+
+    from assay._validation import problems_from
+    from assay.compare import RunSide
+    from assay.errors import InputFormatError, Location, Problem
+    from assay.report import Report
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise InputFormatError(
+            [Problem(f"cannot read: {err}", Location(str(path)))], summary=f"{path}: unreadable"
+        ) from err
+    try:
+        report = Report.model_validate_json(text)
+    except ValidationError as err:
+        problems = problems_from(err, Location(str(path)), Report)
+        raise InputFormatError(
+            problems,
+            summary=f"{path}: not an assay JSON report (write one with "
+            "`assay score ... --format json --output FILE`)",
+        ) from err
+    return RunSide.from_report(report, ref=str(path))
+
+
+def _from_store(
+    ref: str, store_url: str | None, confidence: float, method: IntervalMethod
+) -> RunSide:
+    from assay.compare import RunSide
+    from assay.errors import AssayInputError
+
+    try:
+        import importlib
+
+        from assay.store import open_store
+
+        report_for_run = importlib.import_module("assay.runner").report_for_run
+    except (ImportError, AttributeError) as err:
+        raise AssayInputError(
+            f"{ref}: no such report file, and this installation has no run store to look "
+            "the run id up in"
+        ) from err
+    store = open_store(store_url)
+    try:
+        info = store.get_run(ref)
+        report = report_for_run(store, info.id, confidence=confidence, method=method)
+    finally:
+        store.close()
+    config: dict[str, Any] = {
+        "assay_version": info.assay_version,
+        "graders": {g["name"]: g["version"] for g in info.graders},
+        "target": info.target,
+        "target_hash": info.target_hash,
+        "trial_policy": info.trial_policy,
+        "git_commit": info.git_commit,
+    }
+    config.update(info.metadata)
+    return RunSide.from_report(report, ref=info.id, config=config)
+
+
+def _side(ref: str, store: str | None, confidence: float, method: IntervalMethod) -> RunSide:
+    path = Path(ref)
+    if path.is_file():
+        return _from_file(path)
+    return _from_store(ref, store, confidence, method)
+
+
+def compare(
+    baseline: str = typer.Argument(..., help="Baseline: a run id or a JSON report file."),
+    candidate: str = typer.Argument(..., help="Candidate: a run id or a JSON report file."),
+    matching_only: bool = typer.Option(
+        False,
+        "--matching-only",
+        help="Compare only cases with identical definitions and sources; list the rest.",
+    ),
+    gate: list[str] = typer.Option(
+        [],
+        "--gate",
+        help='Fail (exit 1) unless this holds: "no-new-failures" or e.g. '
+        '"task_success_delta>=-0.02". Repeatable.',
+    ),
+    format: str = typer.Option("text", "--format", "-f", help="text, json or markdown."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
+    confidence: float = typer.Option(0.95, help="Confidence level of every interval."),
+    interval: str = typer.Option("clopper-pearson", help="clopper-pearson (exact) or wilson."),
+    store: str | None = typer.Option(
+        None, "--store", help="Run store URL (default: $ASSAY_STORE or .assay/assay.db)."
+    ),
+) -> None:
+    """Pair BASELINE and CANDIDATE by case and trial: newly fixed and newly broken cases,
+    the exact McNemar test, the task-success delta with its interval, and what changed in
+    the configuration. Refuses when the case definitions differ (see --matching-only)."""
+    from assay.cli._options import check_confidence, check_format, check_method
+    from assay.cli._output import emit
+    from assay.compare import FORMATS, check_gate, compare_runs, render_comparison
+
+    check_format(format, FORMATS)
+    method = check_method(interval)
+    check_confidence(confidence)
+    sides = [_side(ref, store, confidence, method) for ref in (baseline, candidate)]
+    comparison = compare_runs(
+        sides[0], sides[1], matching_only=matching_only, confidence=confidence, method=method
+    )
+    results = [check_gate(comparison, rule) for rule in gate]
+    inputs = [Path(ref) for ref in (baseline, candidate) if Path(ref).is_file()]
+    emit(render_comparison(comparison, format), output, inputs)
+    for result in results:
+        verdict = "passed" if result.passed else "FAILED"
+        sys.stderr.write(f"gate {verdict}: {result.rule}: {result.detail}\n")
+    if not all(r.passed for r in results):
+        raise typer.Exit(1)

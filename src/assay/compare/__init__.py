@@ -1,0 +1,48 @@
+"""Comparing two runs over the same cases: pairing, McNemar, newly fixed and newly broken."""
+
+from assay.compare._compare import classify, compare_runs, config_diff, plain_words
+from assay.compare._gates import NO_NEW_FAILURES, CompareGate, check_gate
+from assay.compare._model import (
+    COMPARE_SCHEMA_VERSION,
+    ChangedCase,
+    Comparison,
+    ConfigChange,
+    Delta,
+    Excluded,
+    McNemar,
+    Moved,
+    RunRef,
+    SideOutcome,
+    SliceDelta,
+    comparison_schema,
+)
+from assay.compare._pairing import ComparisonRefusedError, Pairing, RunSide, pair_runs
+from assay.compare._render import FORMATS, render_comparison
+
+__all__ = [
+    "COMPARE_SCHEMA_VERSION",
+    "FORMATS",
+    "NO_NEW_FAILURES",
+    "ChangedCase",
+    "CompareGate",
+    "Comparison",
+    "ComparisonRefusedError",
+    "ConfigChange",
+    "Delta",
+    "Excluded",
+    "McNemar",
+    "Moved",
+    "Pairing",
+    "RunRef",
+    "RunSide",
+    "SideOutcome",
+    "SliceDelta",
+    "check_gate",
+    "classify",
+    "compare_runs",
+    "comparison_schema",
+    "config_diff",
+    "pair_runs",
+    "plain_words",
+    "render_comparison",
+]

@@ -1,0 +1,244 @@
+"""Comparing two paired runs: what was fixed, what broke, and whether it is more than noise."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from assay._version import __version__
+from assay.compare._model import (
+    ChangedCase,
+    Comparison,
+    ConfigChange,
+    Delta,
+    McNemar,
+    Moved,
+    RunRef,
+    SideOutcome,
+    SliceDelta,
+)
+from assay.compare._pairing import RunSide, pair_runs
+from assay.metrics import (
+    IntervalMethod,
+    Rate,
+    clustered_rate,
+    mcnemar_exact,
+    paired_delta_interval,
+    paired_mean_interval,
+    rate,
+)
+from assay.report import CaseRow
+
+GRADED = ("passed", "failed")
+PAIRED = "paired case-trials"
+NEWCOMBE = "Newcombe hybrid score, paired (Newcombe 1998, method 10)"
+CLUSTER_T = "t interval on per-case differences, clustered by case (Donner & Klar 2000)"
+
+Pair = tuple[CaseRow, CaseRow]
+
+
+def _side(row: CaseRow) -> SideOutcome:
+    return SideOutcome(status=row.status, outcome=row.outcome, fact=row.fact, reason=row.reason)
+
+
+def _changed(b: CaseRow, c: CaseRow) -> ChangedCase:
+    return ChangedCase(id=b.id, trial=b.trial, slice=b.slice, baseline=_side(b), candidate=_side(c))
+
+
+def classify(b: str, c: str) -> str:
+    """'fixed', 'broken', 'moved' or 'unchanged' for a baseline → candidate status change.
+
+    Only failed → passed is a fix and passed → failed a break; any other change involving
+    error, missing or ungraded is a move (an error that became a failure is not a fix).
+    """
+    if b == c:
+        return "unchanged"
+    if (b, c) == ("failed", "passed"):
+        return "fixed"
+    if (b, c) == ("passed", "failed"):
+        return "broken"
+    return "moved"
+
+
+def _rate_of(
+    pairs: Sequence[Pair], side: int, trials: int, confidence: float, method: IntervalMethod
+) -> Rate:
+    passed = sum(1 for p in pairs if p[side].status == "passed")
+    plain = rate(
+        passed,
+        len(pairs),
+        PAIRED,
+        numerator_name="passing case-trials",
+        confidence=confidence,
+        method=method,
+    )
+    if trials == 1 or not pairs:
+        return plain
+    per_case: dict[str, list[int]] = {}
+    for p in pairs:
+        per_case.setdefault(p[side].id, []).append(p[side].status == "passed")
+    est = clustered_rate(
+        [sum(v) for v in per_case.values()],
+        [len(v) for v in per_case.values()],
+        confidence=confidence,
+        method=method,
+    )
+    assert est is not None
+    return plain.model_copy(update={"ci95": est.ci})
+
+
+def _delta(pairs: Sequence[Pair], trials: int, confidence: float) -> tuple[Delta, McNemar]:
+    if not pairs:
+        return (
+            Delta(value=None, ci95=None, confidence=confidence, method=NEWCOMBE),
+            McNemar(fixed=0, broken=0, p_value=1.0),
+        )
+    if trials == 1:
+        cells = {"both": 0, "fixed": 0, "broken": 0, "neither": 0}
+        for b, c in pairs:
+            bp, cp = b.status == "passed", c.status == "passed"
+            key = "both" if bp and cp else "fixed" if cp else "broken" if bp else "neither"
+            cells[key] += 1
+        ci = paired_delta_interval(**cells, confidence=confidence)
+        value = (cells["fixed"] - cells["broken"]) / len(pairs)
+        test = McNemar(
+            fixed=cells["fixed"],
+            broken=cells["broken"],
+            p_value=mcnemar_exact(cells["fixed"], cells["broken"]),
+        )
+        return Delta(value=value, ci95=ci, confidence=confidence, method=NEWCOMBE), test
+    per_case: dict[str, list[int]] = {}
+    for b, c in pairs:
+        per_case.setdefault(b.id, []).append(int(c.status == "passed") - int(b.status == "passed"))
+    diffs = [sum(v) / len(v) for v in per_case.values()]
+    up = sum(1 for v in per_case.values() if sum(v) > 0)
+    down = sum(1 for v in per_case.values() if sum(v) < 0)
+    value = sum(sum(v) for v in per_case.values()) / len(pairs)
+    test = McNemar(fixed=up, broken=down, p_value=mcnemar_exact(up, down), unit="cases")
+    spread = paired_mean_interval(diffs, confidence)
+    return Delta(value=value, ci95=spread, confidence=confidence, method=CLUSTER_T), test
+
+
+def _flatten(config: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in config.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping) and value:
+            flat.update(_flatten(value, f"{name}."))
+        else:
+            flat[name] = value
+    return flat
+
+
+def config_diff(baseline: Mapping[str, Any], candidate: Mapping[str, Any]) -> list[ConfigChange]:
+    """Every configuration value (dotted key) that differs between the two runs."""
+    b, c = _flatten(baseline), _flatten(candidate)
+    return [
+        ConfigChange(key=k, baseline=b.get(k), candidate=c.get(k))
+        for k in sorted(b.keys() | c.keys())
+        if b.get(k) != c.get(k)
+    ]
+
+
+def plain_words(test: McNemar, delta: Delta, paired: int, alpha: float) -> str:
+    """'7 fixed, 2 broken; p = 0.18: not distinguishable from noise at these counts'."""
+    unit = "" if test.unit == "case-trials" else " cases"
+    head = f"{test.fixed}{unit} fixed, {test.broken}{unit} broken"
+    if paired == 0:
+        return "nothing to compare: no paired cases"
+    if test.fixed + test.broken == 0:
+        return f"{head}: no case changed between passing and not passing"
+    verdict = (
+        "not distinguishable from noise at these counts"
+        if test.p_value >= alpha
+        else ("the candidate is better" if test.fixed > test.broken else "the candidate is worse")
+        + f" beyond noise at the {1 - alpha:.0%} level"
+    )
+    return f"{head}; p = {test.p_value:.2g}: {verdict}"
+
+
+def _slices(
+    pairs: Sequence[Pair], trials: int, confidence: float, method: IntervalMethod
+) -> list[SliceDelta]:
+    by_slice: dict[str, list[Pair]] = {}
+    for p in pairs:
+        by_slice.setdefault(p[0].slice, []).append(p)
+    out = []
+    for name, items in by_slice.items():
+        delta, _ = _delta(items, trials, confidence)
+        kinds = [classify(b.status, c.status) for b, c in items]
+        out.append(
+            SliceDelta(
+                slice=name,
+                paired=len(items),
+                fixed=kinds.count("fixed"),
+                broken=kinds.count("broken"),
+                baseline=_rate_of(items, 0, trials, confidence, method),
+                candidate=_rate_of(items, 1, trials, confidence, method),
+                delta=delta,
+            )
+        )
+    return out
+
+
+def _ref(side: RunSide, rate_: Rate) -> RunRef:
+    return RunRef(
+        ref=side.ref,
+        run_id=side.run_id,
+        dataset_name=side.dataset_name,
+        dataset_version=side.dataset_version,
+        trials=side.trials,
+        task_success=rate_,
+        config=dict(side.config),
+    )
+
+
+def compare_runs(
+    baseline: RunSide,
+    candidate: RunSide,
+    *,
+    matching_only: bool = False,
+    confidence: float = 0.95,
+    method: IntervalMethod = "clopper-pearson",
+) -> Comparison:
+    """Pair the runs and report fixed, broken, moved and unchanged case-trials, the exact
+    McNemar test, the task-success delta with its interval, per-slice deltas and the
+    configuration diff.
+
+    Raises ``ComparisonRefusedError`` when the case definitions differ, unless
+    ``matching_only``.
+    """
+    pairing = pair_runs(baseline, candidate, matching_only=matching_only)
+    pairs = pairing.pairs
+    trials = max(baseline.trials, candidate.trials)
+    fixed, broken, moved = [], [], []
+    unchanged: dict[str, int] = {}
+    for b, c in pairs:
+        kind = classify(b.status, c.status)
+        if kind == "fixed":
+            fixed.append(_changed(b, c))
+        elif kind == "broken":
+            broken.append(_changed(b, c))
+        elif kind == "moved":
+            moved.append(Moved(id=b.id, trial=b.trial, slice=b.slice, from_=b.status, to=c.status))
+        else:
+            unchanged[b.status] = unchanged.get(b.status, 0) + 1
+    delta, test = _delta(pairs, trials, confidence)
+    return Comparison(
+        assay_version=__version__,
+        baseline=_ref(baseline, _rate_of(pairs, 0, trials, confidence, method)),
+        candidate=_ref(candidate, _rate_of(pairs, 1, trials, confidence, method)),
+        paired=len(pairs),
+        excluded=list(pairing.excluded),
+        newly_fixed=list(dict.fromkeys(f.id for f in fixed)),
+        newly_broken=list(dict.fromkeys(f.id for f in broken)),
+        moved=moved,
+        fixed=fixed,
+        broken=broken,
+        unchanged=unchanged,
+        mcnemar=test,
+        task_success_delta=delta,
+        slices=_slices(pairs, trials, confidence, method),
+        config_diff=config_diff(baseline.config, candidate.config),
+        summary=plain_words(test, delta, len(pairs), 1 - confidence),
+    )

@@ -1,0 +1,150 @@
+"""The comparison model: what ``assay compare`` reports, in every format (schema version 1)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from assay.metrics import Rate
+
+COMPARE_SCHEMA_VERSION = 1
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class RunRef(_Frozen):
+    """One side of a comparison: where it came from and its task success on the paired set."""
+
+    ref: str = Field(description="What the user named: a run id or a report file")
+    run_id: str | None = None
+    dataset_name: str
+    dataset_version: str
+    trials: int = 1
+    task_success: Rate = Field(description="Passing case-trials / paired case-trials")
+    config: dict[str, Any] = Field(default_factory=dict)
+
+
+class SideOutcome(_Frozen):
+    """One run's result for a paired case-trial."""
+
+    status: str
+    outcome: str | None = None
+    fact: str | None = None
+    reason: str = ""
+
+
+class ChangedCase(_Frozen):
+    """A paired case-trial whose status changed, with both runs' outcomes and reasons."""
+
+    id: str
+    trial: int = 1
+    slice: str
+    baseline: SideOutcome
+    candidate: SideOutcome
+
+
+class Moved(_Frozen):
+    """A case-trial whose status moved between error/missing/ungraded and another status."""
+
+    id: str
+    trial: int = 1
+    slice: str = ""
+    from_: str = Field(alias="from", serialization_alias="from")
+    to: str
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+
+class Excluded(_Frozen):
+    """A case (or case-trial) left out of the comparison, and why."""
+
+    id: str
+    trial: int | None = None
+    reason: str
+
+
+class McNemar(_Frozen):
+    """The exact McNemar test on task success's discordant pairs.
+
+    ``fixed`` counts pairs that did not pass in the baseline and passed in the candidate,
+    ``broken`` the reverse (so an error that became a pass is counted here, and listed under
+    ``moved``). With several trials per case the unit is the case: ``fixed`` counts cases
+    with more passing trials in the candidate (the exact sign test).
+    """
+
+    fixed: int
+    broken: int
+    p_value: float
+    unit: Literal["case-trials", "cases"] = "case-trials"
+
+
+class Delta(_Frozen):
+    """Candidate minus baseline task success over the paired set, with its interval."""
+
+    value: float | None
+    ci95: tuple[float, float] | None
+    confidence: float = 0.95
+    method: str = Field(description="How the interval was computed (with its reference)")
+
+
+class SliceDelta(_Frozen):
+    """One slice's paired figures."""
+
+    slice: str
+    paired: int
+    fixed: int
+    broken: int
+    baseline: Rate
+    candidate: Rate
+    delta: Delta
+
+
+class ConfigChange(_Frozen):
+    """One configuration value that differs between the runs (null when absent)."""
+
+    key: str
+    baseline: Any = None
+    candidate: Any = None
+
+
+class Comparison(_Frozen):
+    """A paired comparison of a baseline and a candidate run (``schema_version`` 1).
+
+    Every paired case-trial is counted exactly once in ``newly_fixed``, ``newly_broken``,
+    ``unchanged`` or ``moved``; ``paired`` is their total. ``excluded`` lists what was left
+    out (only with ``matching_only``) and why.
+    """
+
+    schema_version: int = COMPARE_SCHEMA_VERSION
+    assay_version: str
+    baseline: RunRef
+    candidate: RunRef
+    paired: int
+    excluded: list[Excluded] = Field(default_factory=list)
+    newly_fixed: list[str] = Field(description="Ids of cases that went failed -> passed")
+    newly_broken: list[str] = Field(description="Ids of cases that went passed -> failed")
+    moved: list[Moved] = Field(default_factory=list)
+    fixed: list[ChangedCase] = Field(default_factory=list)
+    broken: list[ChangedCase] = Field(default_factory=list)
+    unchanged: dict[str, int] = Field(
+        default_factory=dict,
+        description="Counts of paired case-trials with the same status in both runs",
+    )
+    mcnemar: McNemar
+    task_success_delta: Delta
+    slices: list[SliceDelta] = Field(default_factory=list)
+    config_diff: list[ConfigChange] = Field(default_factory=list)
+    summary: str = Field(description="The result in plain words")
+
+
+def comparison_schema() -> dict[str, Any]:
+    """The JSON Schema of ``assay compare --format json`` (docs/compare.schema.json)."""
+    schema = Comparison.model_json_schema(by_alias=True, mode="serialization")
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://assay.invalid/schemas/compare-v{COMPARE_SCHEMA_VERSION}.json",
+        **schema,
+    }

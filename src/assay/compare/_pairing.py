@@ -1,0 +1,155 @@
+"""Pairing two runs by (case id, trial) over identical case definitions and sources."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from assay.compare._model import Excluded
+from assay.errors import AssayInputError
+from assay.report import CaseRow, Report
+
+
+class ComparisonRefusedError(AssayInputError):
+    """The two runs are not over the same case definitions; ``differences`` says how."""
+
+    def __init__(self, differences: Sequence[str], baseline: str, candidate: str) -> None:
+        self.differences = tuple(differences)
+        shown = list(self.differences[:20])
+        if len(self.differences) > 20:
+            shown.append(f"... and {len(self.differences) - 20} more")
+        lines = [
+            f"cannot compare {baseline} with {candidate}: they were not run on the same "
+            "case definitions and source snapshots:",
+            *(f"  {d}" for d in shown),
+            "Re-run both on one dataset version, or pass --matching-only to compare only the "
+            "cases that match (the rest are listed as excluded).",
+        ]
+        super().__init__("\n".join(lines))
+
+
+@dataclass(frozen=True)
+class RunSide:
+    """One run as compare needs it: its identity, per case-trial rows and configuration."""
+
+    ref: str
+    dataset_name: str
+    dataset_version: str
+    rows: tuple[CaseRow, ...]
+    run_id: str | None = None
+    config: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_report(
+        cls, report: Report, ref: str, config: Mapping[str, Any] | None = None
+    ) -> RunSide:
+        """The side for a report: its rows, dataset and (unless given) recorded config."""
+        recorded: dict[str, Any] = {
+            "assay_version": report.assay_version,
+            "graders": {g.name: g.version for g in report.graders},
+        }
+        recorded.update(report.metadata)
+        if config is not None:
+            recorded.update(config)
+        return cls(
+            ref=ref,
+            dataset_name=report.dataset.name,
+            dataset_version=report.dataset.version,
+            rows=tuple(report.cases),
+            run_id=report.run_id,
+            config=recorded,
+        )
+
+    @property
+    def trials(self) -> int:
+        return max((r.trial for r in self.rows), default=1)
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """Matched (baseline, candidate) rows and everything left out."""
+
+    pairs: tuple[tuple[CaseRow, CaseRow], ...]
+    excluded: tuple[Excluded, ...]
+
+
+def _case_differences(base: dict[str, CaseRow], cand: dict[str, CaseRow]) -> dict[str, str]:
+    """Case id -> why the case cannot be paired (only in one run, definition, source)."""
+    why: dict[str, str] = {}
+    for cid in base.keys() - cand.keys():
+        why[cid] = "only in the baseline"
+    for cid in cand.keys() - base.keys():
+        why[cid] = "only in the candidate"
+    for cid in base.keys() & cand.keys():
+        b, c = base[cid], cand[cid]
+        if b.source_revision != c.source_revision:
+            why[cid] = (
+                f"source revision differs ({b.source_revision or 'none'} vs "
+                f"{c.source_revision or 'none'})"
+            )
+        elif b.case_hash is None or c.case_hash is None:
+            why[cid] = "case definition unknown (report written without case hashes)"
+        elif b.case_hash != c.case_hash:
+            why[cid] = "case definition differs"
+    return why
+
+
+def _first_rows(rows: Sequence[CaseRow]) -> dict[str, CaseRow]:
+    found: dict[str, CaseRow] = {}
+    for row in rows:
+        found.setdefault(row.id, row)
+    return found
+
+
+def pair_runs(baseline: RunSide, candidate: RunSide, *, matching_only: bool = False) -> Pairing:
+    """Pair rows by (case id, trial).
+
+    Identical dataset versions pair everything. Otherwise cases are matched on id, content
+    hash and source revision: without ``matching_only`` any difference raises
+    ``ComparisonRefusedError`` naming it; with it, unmatched cases and trials are excluded
+    with a reason. Synthetic cases are always excluded (never counted with real ones).
+    """
+    same_version = baseline.dataset_version == candidate.dataset_version
+    base_cases, cand_cases = _first_rows(baseline.rows), _first_rows(candidate.rows)
+    why = {} if same_version else _case_differences(base_cases, cand_cases)
+    base_keys = {(r.id, r.trial): r for r in baseline.rows}
+    cand_keys = {(r.id, r.trial): r for r in candidate.rows}
+    trial_gaps = {
+        key: "trial only in the baseline" if key in base_keys else "trial only in the candidate"
+        for key in base_keys.keys() ^ cand_keys.keys()
+        if key[0] not in why
+    }
+    if (why or trial_gaps) and not matching_only:
+        differences = []
+        if not same_version:
+            differences.append(
+                f"dataset version {_short(baseline.dataset_version)} vs "
+                f"{_short(candidate.dataset_version)}"
+            )
+        differences += [f"{cid}: {reason}" for cid, reason in sorted(why.items())]
+        differences += [f"{cid} trial {t}: {r}" for (cid, t), r in sorted(trial_gaps.items())]
+        raise ComparisonRefusedError(differences, baseline.ref, candidate.ref)
+    excluded = [Excluded(id=cid, reason=reason) for cid, reason in sorted(why.items())]
+    excluded += [
+        Excluded(id=cid, trial=t, reason=reason) for (cid, t), reason in sorted(trial_gaps.items())
+    ]
+    pairs: list[tuple[CaseRow, CaseRow]] = []
+    synthetic: set[str] = set()
+    for key, b in base_keys.items():
+        c = cand_keys.get(key)
+        if c is None or key[0] in why:
+            continue
+        if b.synthetic or c.synthetic:
+            synthetic.add(b.id)
+            continue
+        pairs.append((b, c))
+    excluded += [
+        Excluded(id=cid, reason="synthetic case: never counted with real cases")
+        for cid in sorted(synthetic)
+    ]
+    return Pairing(pairs=tuple(pairs), excluded=tuple(excluded))
+
+
+def _short(version: str) -> str:
+    return version[:19] if version.startswith("sha256:") else version

@@ -1,0 +1,183 @@
+"""A comparison as text (terminal), Markdown or JSON; strings only."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from assay.compare._model import ChangedCase, Comparison, Delta, SideOutcome
+from assay.metrics import Rate
+
+FORMATS: tuple[str, ...] = ("text", "json", "markdown")
+
+
+def _pct(v: float) -> str:
+    return f"{v * 100:.1f}%"
+
+
+def _rate(r: Rate) -> str:
+    if r.value is None:
+        return f"n/a ({r.na_reason})"
+    ci = f" [{_pct(r.ci95[0])}, {_pct(r.ci95[1])}]" if r.ci95 else ""
+    return f"{r.numerator}/{r.denominator} = {_pct(r.value)}{ci}"
+
+
+def _pp(v: float) -> str:
+    return f"{v * 100:+.1f} pp"
+
+
+def _delta(d: Delta) -> str:
+    if d.value is None:
+        return "n/a (no paired cases)"
+    ci = f" [{_pp(d.ci95[0])}, {_pp(d.ci95[1])}]" if d.ci95 else " (interval n/a)"
+    return f"{_pp(d.value)}{ci}"
+
+
+def _value(v: Any) -> str:
+    if v is None:
+        return "(absent)"
+    return str(v) if isinstance(v, str) else json.dumps(v, sort_keys=True)
+
+
+def _label(case_id: str, trial: int, trials: int) -> str:
+    return case_id if trials == 1 else f"{case_id} #{trial}"
+
+
+def _outcome(side: SideOutcome) -> str:
+    what = side.status
+    if side.fact:
+        what += f" ({side.fact})"
+    elif side.outcome and side.outcome != "answer":
+        what += f" ({side.outcome})"
+    return str(what)
+
+
+def _lines(c: Comparison) -> list[tuple[str, list[str], list[list[str]]]]:
+    """Sections shared by text and Markdown: (title, header, rows)."""
+    k = max(c.baseline.trials, c.candidate.trials)
+    level = f"{c.task_success_delta.confidence * 100:g}%"
+    sections: list[tuple[str, list[str], list[list[str]]]] = []
+    rates = [
+        ["Baseline", c.baseline.ref, _rate(c.baseline.task_success)],
+        ["Candidate", c.candidate.ref, _rate(c.candidate.task_success)],
+        ["Delta", "candidate − baseline", _delta(c.task_success_delta)],
+    ]
+    sections.append(
+        (f"Task success over the paired set ({level} intervals)", ["", "Run", "Value"], rates)
+    )
+
+    def changed(title: str, items: Sequence[ChangedCase]) -> None:
+        rows = [
+            [
+                _label(x.id, x.trial, k),
+                x.slice,
+                _outcome(x.baseline),
+                _outcome(x.candidate),
+                x.baseline.reason if title.startswith("Newly fixed") else x.candidate.reason,
+            ]
+            for x in items
+        ]
+        head = ["Case", "Slice", "Baseline", "Candidate", "Reason"]
+        sections.append((f"{title} ({len(items)})", head, rows))
+
+    changed("Newly fixed", c.fixed)
+    changed("Newly broken", c.broken)
+    moved = [[_label(m.id, m.trial, k), m.slice, m.from_, m.to] for m in c.moved]
+    sections.append((f"Moved ({len(moved)})", ["Case", "Slice", "From", "To"], moved))
+    slices = [
+        [
+            s.slice,
+            str(s.paired),
+            _rate(s.baseline),
+            _rate(s.candidate),
+            _delta(s.delta),
+            str(s.fixed),
+            str(s.broken),
+        ]
+        for s in c.slices
+    ]
+    head = ["Slice", "Paired", "Baseline", "Candidate", "Delta", "Fixed", "Broken"]
+    sections.append(("Slices", head, slices))
+    diff = [[d.key, _value(d.baseline), _value(d.candidate)] for d in c.config_diff]
+    sections.append(
+        (f"Configuration changes ({len(diff)})", ["Key", "Baseline", "Candidate"], diff)
+    )
+    excluded = [[_label(e.id, e.trial or 1, k), e.reason] for e in c.excluded]
+    sections.append((f"Excluded ({len(excluded)})", ["Case", "Reason"], excluded))
+    return sections
+
+
+def _head(c: Comparison) -> list[str]:
+    k = max(c.baseline.trials, c.candidate.trials)
+    unit = "case-trials" if k > 1 else "cases"
+    unchanged = ", ".join(f"{n} {s}" for s, n in sorted(c.unchanged.items())) or "none"
+    m = c.mcnemar
+    return [
+        f"assay compare · baseline {c.baseline.ref} → candidate {c.candidate.ref}",
+        f"dataset {c.baseline.dataset_name} · {c.paired} paired {unit}"
+        + (f" × trials up to {k}" if k > 1 else "")
+        + f" · {len(c.excluded)} excluded",
+        "",
+        f"Result: {c.summary}",
+        f"Exact McNemar on {m.unit}: {m.fixed} not-passing → passing, {m.broken} passing → "
+        f"not-passing, p = {m.p_value:.3g}",
+        f"Delta interval: {c.task_success_delta.method}",
+        f"Unchanged: {unchanged}",
+    ]
+
+
+def render_text(c: Comparison) -> str:
+    """The comparison for a terminal."""
+    from rich.console import Console
+    from rich.table import Table
+
+    buffer = io.StringIO()
+    console = Console(file=buffer, no_color=True, width=110, highlight=False)
+    for line in _head(c):
+        console.print(line, markup=False)
+    for title, head, rows in _lines(c):
+        if not rows:
+            continue
+        table = Table(title=title, title_justify="left", box=None, header_style="bold")
+        for col in head:
+            table.add_column(col)
+        for row in rows:
+            table.add_row(*row)
+        console.print()
+        console.print(table)
+    return buffer.getvalue()
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(c: Comparison) -> str:
+    """The comparison as GitHub-flavoured Markdown."""
+    head = _head(c)
+    out = [f"## {head[0]}", "", head[1], "", f"**{head[3]}**", "", *(f"- {h}" for h in head[4:])]
+    for title, cols, rows in _lines(c):
+        if not rows:
+            continue
+        out += ["", f"### {title}", "", "| " + " | ".join(cols) + " |"]
+        out.append("|" + "---|" * len(cols))
+        out += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in rows]
+    return "\n".join(out) + "\n"
+
+
+def render_json(c: Comparison) -> str:
+    """The comparison as JSON (schema: docs/compare.schema.json)."""
+    return c.model_dump_json(indent=2, by_alias=True) + "\n"
+
+
+def render_comparison(c: Comparison, fmt: str) -> str:
+    """``c`` in format ``fmt`` (text, json or markdown)."""
+    if fmt == "json":
+        return render_json(c)
+    if fmt == "markdown":
+        return render_markdown(c)
+    if fmt == "text":
+        return render_text(c)
+    raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")

@@ -1,0 +1,159 @@
+"""Summaries of repeated trials: per-case consistency, flaky cases, and the policy rate."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from assay.grading import CaseResult
+from assay.metrics._cluster import clustered_rate
+from assay.metrics._intervals import IntervalMethod
+from assay.metrics._trials import TrialPolicy
+
+CLUSTERED = "clustered by case (Korn & Graubard 1998 effective sample size)"
+
+
+class TrialRate(BaseModel):
+    """Task success under a trial policy: the mean of per-case scores over the cases.
+
+    ``score_sum`` is the sum of per-case scores (a whole number of cases for ``majority``
+    and pass^k with k = trials, fractional for ``mean`` and pass@k). The interval treats
+    the case as the independent unit, never the K·N trials.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    policy: str
+    label: str
+    score_sum: float
+    cases: int
+    denominator_name: str = "cases in the dataset"
+    value: float | None
+    ci95: tuple[float, float] | None
+    confidence: float = 0.95
+    method: IntervalMethod = "clopper-pearson"
+    interval: str = CLUSTERED
+    design_effect: float | None = None
+    effective_n: float | None = None
+
+
+class CaseConsistency(BaseModel):
+    """How many of a case's trials passed, and its score under the policy."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    slice: str
+    passed: int
+    trials: int
+    score: float
+
+    @property
+    def flaky(self) -> bool:
+        """Some but not all trials passed."""
+        return 0 < self.passed < self.trials
+
+
+class TrialSummary(BaseModel):
+    """Repeated trials: the stated policy, task success under it, and per-case consistency.
+
+    ``per_trial_interval`` names how the intervals of the per-trial rates in the summary
+    (task success over case-trials, coverage, accuracy, slices) were computed.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    policy: str
+    label: str
+    trials: int
+    task_success: TrialRate
+    slices: dict[str, TrialRate] = Field(default_factory=dict)
+    consistency: list[CaseConsistency] = Field(default_factory=list)
+    flaky: list[str] = Field(default_factory=list)
+    passed_counts: dict[str, int] = Field(
+        default_factory=dict, description='"passed/trials" -> number of cases, e.g. "3/5": 2'
+    )
+    per_trial_interval: str = CLUSTERED
+
+
+def policy_rate(
+    cases: Sequence[CaseConsistency],
+    policy: TrialPolicy,
+    trials: int,
+    *,
+    confidence: float = 0.95,
+    method: IntervalMethod = "clopper-pearson",
+) -> TrialRate:
+    """Task success under ``policy`` over ``cases``, with its case-clustered interval."""
+    resolved = policy.resolved(trials)
+    # Every policy is a mean of per-case scores; for ``mean`` this equals passing trials
+    # over trials, and the effective sample size is bounded by the trials behind it.
+    est = clustered_rate(
+        [c.score for c in cases],
+        [1] * len(cases),
+        confidence=confidence,
+        method=method,
+        max_effective=sum(c.trials for c in cases),
+    )
+    return TrialRate(
+        policy=str(resolved),
+        label=resolved.label(trials),
+        score_sum=sum(c.score for c in cases),
+        cases=len(cases),
+        value=None if est is None else sum(c.score for c in cases) / len(cases),
+        ci95=None if est is None else est.ci,
+        confidence=confidence,
+        method=method,
+        design_effect=None if est is None else est.design_effect,
+        effective_n=None if est is None else est.effective_n,
+    )
+
+
+def summarize_trials(
+    graded: Sequence[CaseResult],
+    policy: TrialPolicy,
+    trials: int,
+    *,
+    confidence: float = 0.95,
+    method: IntervalMethod = "clopper-pearson",
+) -> TrialSummary:
+    """Per-case consistency and task success under ``policy`` (K trials per case)."""
+    resolved = policy.resolved(trials)
+    passed: dict[str, list[int]] = {}
+    slices: dict[str, str] = {}
+    for r in graded:
+        passed.setdefault(r.case.id, []).append(int(r.status == "passed"))
+        slices[r.case.id] = r.case.slice
+    consistency = [
+        CaseConsistency(
+            id=cid,
+            slice=slices[cid],
+            passed=sum(v),
+            trials=len(v),
+            score=resolved.case_score(len(v), sum(v)),
+        )
+        for cid, v in passed.items()
+    ]
+    counts: dict[str, int] = {}
+    for c in sorted(consistency, key=lambda c: (-c.passed, c.trials)):
+        key = f"{c.passed}/{c.trials}"
+        counts[key] = counts.get(key, 0) + 1
+    by_slice: dict[str, list[CaseConsistency]] = {}
+    for c in consistency:
+        by_slice.setdefault(c.slice, []).append(c)
+    return TrialSummary(
+        policy=str(resolved),
+        label=resolved.label(trials),
+        trials=trials,
+        task_success=policy_rate(
+            consistency, resolved, trials, confidence=confidence, method=method
+        ),
+        slices={
+            name: policy_rate(items, resolved, trials, confidence=confidence, method=method)
+            for name, items in by_slice.items()
+        },
+        consistency=consistency,
+        flaky=[c.id for c in consistency if c.flaky],
+        passed_counts=counts,
+    )

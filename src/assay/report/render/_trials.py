@@ -1,0 +1,73 @@
+"""Shared wording for repeated trials: the policy beside every figure, consistency, flaky."""
+
+from __future__ import annotations
+
+from assay.metrics import TrialRate
+from assay.report._model import Report
+
+Section = tuple[str, list[str], list[list[str]]]
+
+
+def _pct(v: float) -> str:
+    return f"{v * 100:.1f}%"
+
+
+def _sum(r: TrialRate) -> str:
+    whole = abs(r.score_sum - round(r.score_sum)) < 1e-9
+    return f"{round(r.score_sum)}" if whole else f"{r.score_sum:.2f}"
+
+
+def trial_rate(r: TrialRate) -> str:
+    """'2.67/6 cases = 44.4% [13.7%, 78.8%] (pass@1 of 3 trials)'."""
+    if r.value is None or r.ci95 is None:
+        return f"n/a (no {r.denominator_name}) ({r.label})"
+    return (
+        f"{_sum(r)}/{r.cases} cases = {_pct(r.value)} [{_pct(r.ci95[0])}, {_pct(r.ci95[1])}] "
+        f"({r.label})"
+    )
+
+
+def per_trial_label(report: Report) -> str:
+    """What the per-trial figures are, when a case ran several trials ('' for one trial)."""
+    t = report.trial_summary
+    if t is None:
+        return ""
+    return f"mean of {t.trials} trials per case; intervals {t.per_trial_interval}"
+
+
+def trial_lines(report: Report) -> list[str]:
+    """The policy line, task success under it, and the consistency summary."""
+    t = report.trial_summary
+    if t is None:
+        return []
+    r = t.task_success
+    level = f"{r.confidence * 100:g}%"
+    deff = f"; design effect {r.design_effect:.2f}" if r.design_effect is not None else ""
+    counts = ", ".join(f"{k} passed: {n}" for k, n in t.passed_counts.items())
+    return [
+        f"Trial policy: {t.label}",
+        f"Task success ({t.policy}): {trial_rate(r)}; {level} CI {r.interval}{deff}",
+        f"Per-trial figures (headline rates and the slices table): {per_trial_label(report)}",
+        f"Consistency (cases by trials passed): {counts}",
+        f"Flaky cases (some but not all trials passed): {', '.join(t.flaky) or 'none'}",
+    ]
+
+
+def trial_sections(report: Report) -> list[Section]:
+    """Per-slice task success under the policy, and per-case consistency."""
+    t = report.trial_summary
+    if t is None:
+        return []
+    slices = [[name, trial_rate(r)] for name, r in t.slices.items()]
+    cases = [
+        [c.id, c.slice, f"{c.passed}/{c.trials}", f"{c.score:.3g}", "flaky" if c.flaky else ""]
+        for c in t.consistency
+    ]
+    return [
+        (f"Slices under {t.label}", ["Slice", "Task success"], slices),
+        (
+            "Per-case consistency",
+            ["Case", "Slice", "Passed", f"Score ({t.policy})", ""],
+            cases,
+        ),
+    ]

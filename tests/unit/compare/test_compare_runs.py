@@ -1,0 +1,182 @@
+"""Pairing, refusal, classification and the paired statistics of ``compare_runs``."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay.compare import ComparisonRefusedError, classify, compare_runs, render_comparison
+from assay.errors import AssayInputError
+from assay.metrics import mcnemar_exact
+
+from .helpers import case, side
+
+CASES = [case(f"E{i}", "even" if i % 2 == 0 else "odd") for i in range(1, 9)]
+
+
+def _all(status: str) -> dict[str, str]:
+    return {c.id: status for c in CASES}
+
+
+def test_fixed_broken_and_unchanged() -> None:
+    base = _all("failed") | {"E1": "passed", "E2": "passed", "E3": "passed"}
+    cand = _all("failed") | {"E1": "passed", "E4": "passed", "E5": "passed", "E3": "failed"}
+    c = compare_runs(side(CASES, base, "base"), side(CASES, cand, "cand"))
+    assert c.paired == 8
+    assert c.newly_fixed == ["E4", "E5"]
+    assert c.newly_broken == ["E2", "E3"]
+    assert c.unchanged == {"passed": 1, "failed": 3}
+    assert c.mcnemar.fixed == 2 and c.mcnemar.broken == 2
+    assert c.mcnemar.p_value == 1.0
+    assert c.task_success_delta.value == pytest.approx(0.0)
+    fixed = c.fixed[0]
+    assert (fixed.baseline.status, fixed.candidate.status) == ("failed", "passed")
+    assert "expected" in fixed.baseline.reason
+
+
+def test_an_error_that_became_a_failure_is_a_move_not_a_fix() -> None:
+    base = _all("passed") | {"E1": "error", "E2": "error", "E3": "passed", "E4": "failed"}
+    cand = _all("passed") | {"E1": "failed", "E2": "passed", "E3": "missing", "E4": "error"}
+    c = compare_runs(side(CASES, base), side(CASES, cand))
+    moves = {(m.id, m.from_, m.to) for m in c.moved}
+    assert moves == {
+        ("E1", "error", "failed"),
+        ("E2", "error", "passed"),
+        ("E3", "passed", "missing"),
+        ("E4", "failed", "error"),
+    }
+    assert c.newly_fixed == [] and c.newly_broken == []
+    # Task success still counts error -> passed and passed -> missing.
+    assert (c.mcnemar.fixed, c.mcnemar.broken) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "kind"),
+    [
+        ("failed", "passed", "fixed"),
+        ("passed", "failed", "broken"),
+        ("error", "failed", "moved"),
+        ("failed", "error", "moved"),
+        ("missing", "passed", "moved"),
+        ("ungraded", "failed", "moved"),
+        ("error", "missing", "moved"),
+        ("error", "error", "unchanged"),
+        ("passed", "passed", "unchanged"),
+    ],
+)
+def test_classify(before: str, after: str, kind: str) -> None:
+    assert classify(before, after) == kind
+
+
+def test_mcnemar_and_plain_words() -> None:
+    base = _all("failed") | {"E8": "passed"}
+    cand = _all("passed") | {"E8": "failed"}
+    c = compare_runs(side(CASES, base), side(CASES, cand))
+    assert (c.mcnemar.fixed, c.mcnemar.broken) == (7, 1)
+    assert c.mcnemar.p_value == pytest.approx(mcnemar_exact(7, 1)) == pytest.approx(9 / 128)
+    assert c.summary.startswith("7 fixed, 1 broken; p = 0.07: not distinguishable from noise")
+    low, high = c.task_success_delta.ci95 or (0.0, 0.0)
+    assert low <= 6 / 8 <= high
+
+
+def test_a_clear_improvement_is_called_one() -> None:
+    many = [case(f"C{i}") for i in range(20)]
+    c = compare_runs(
+        side(many, {x.id: "failed" for x in many}), side(many, {x.id: "passed" for x in many})
+    )
+    assert "the candidate is better beyond noise" in c.summary
+    assert c.task_success_delta.ci95 is not None and c.task_success_delta.ci95[0] > 0
+
+
+def test_rates_and_slices_of_both_runs() -> None:
+    base = _all("failed") | {"E2": "passed"}
+    cand = _all("failed") | {"E2": "passed", "E4": "passed", "E1": "passed"}
+    c = compare_runs(side(CASES, base), side(CASES, cand))
+    assert c.baseline.task_success.numerator == 1
+    assert c.candidate.task_success.numerator == 3
+    assert c.baseline.task_success.ci95 is not None
+    slices = {s.slice: s for s in c.slices}
+    assert (slices["even"].fixed, slices["odd"].fixed) == (1, 1)
+    assert slices["even"].delta.value == pytest.approx(0.25)
+
+
+def test_refuses_when_a_case_definition_differs() -> None:
+    changed = [*CASES[:-1], case("E8", "odd", rationale="edited")]
+    with pytest.raises(ComparisonRefusedError) as err:
+        compare_runs(side(CASES, _all("passed"), "base"), side(changed, _all("passed"), "cand"))
+    message = str(err.value)
+    assert "dataset version" in message
+    assert "E8: case definition differs" in message
+    assert "--matching-only" in message
+    assert isinstance(err.value, AssayInputError)
+
+
+def test_refuses_when_a_source_revision_differs_or_a_case_is_added() -> None:
+    changed = [*CASES[:-1], case("E8", "odd", revision="r2"), case("E9")]
+    statuses = _all("passed") | {"E9": "passed"}
+    with pytest.raises(ComparisonRefusedError) as err:
+        compare_runs(side(CASES, _all("passed")), side(changed, statuses))
+    assert "E8: source revision differs (r1 vs r2)" in str(err.value)
+    assert "E9: only in the candidate" in str(err.value)
+
+
+def test_matching_only_compares_the_rest_and_accounts_for_it() -> None:
+    changed = [case("E1", "odd", revision="r2"), *CASES[1:6], case("E9")]
+    statuses = {c.id: "passed" for c in changed}
+    c = compare_runs(side(CASES, _all("failed")), side(changed, statuses), matching_only=True)
+    excluded = {e.id: e.reason for e in c.excluded}
+    assert excluded == {
+        "E1": "source revision differs (r1 vs r2)",
+        "E7": "only in the baseline",
+        "E8": "only in the baseline",
+        "E9": "only in the candidate",
+    }
+    assert c.paired == 5
+    assert c.newly_fixed == ["E2", "E3", "E4", "E5", "E6"]
+
+
+def test_synthetic_cases_are_never_paired() -> None:
+    cases = [*CASES, case("S1", synthetic=True)]
+    statuses = _all("passed") | {"S1": "failed"}
+    c = compare_runs(side(cases, statuses), side(cases, _all("passed") | {"S1": "passed"}))
+    assert c.paired == 8
+    assert c.newly_fixed == []
+    assert [e.id for e in c.excluded] == ["S1"]
+
+
+def test_configuration_diff_names_what_changed() -> None:
+    base = side(CASES, _all("passed"), metadata={"model": "m-1", "prompt_version": "v1"})
+    cand = side(CASES, _all("passed"), metadata={"model": "m-2", "prompt_version": "v1"})
+    c = compare_runs(base, cand)
+    assert [(d.key, d.baseline, d.candidate) for d in c.config_diff] == [("model", "m-1", "m-2")]
+
+
+def test_trials_are_paired_by_case_and_trial_and_tested_per_case() -> None:
+    base = {c.id: ["failed", "failed", "passed"] for c in CASES}
+    cand = {c.id: ["passed", "passed", "passed"] for c in CASES}
+    c = compare_runs(side(CASES, base), side(CASES, cand))
+    assert c.paired == 24
+    assert len(c.fixed) == 16
+    assert c.newly_fixed == [x.id for x in CASES]
+    assert c.mcnemar.unit == "cases"
+    assert (c.mcnemar.fixed, c.mcnemar.broken) == (8, 0)
+    assert c.task_success_delta.value == pytest.approx(2 / 3)
+
+
+def test_different_trial_counts_are_refused_unless_matching_only() -> None:
+    base = {c.id: ["passed", "passed"] for c in CASES}
+    with pytest.raises(ComparisonRefusedError, match="trial 2: trial only in the baseline"):
+        compare_runs(side(CASES, base), side(CASES, _all("passed")))
+    c = compare_runs(side(CASES, base), side(CASES, _all("passed")), matching_only=True)
+    assert c.paired == 8
+    assert len(c.excluded) == 8
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
+def test_every_format_names_the_changes(fmt: str) -> None:
+    base = _all("failed") | {"E2": "passed"}
+    cand = _all("failed") | {"E1": "passed", "E3": "error"}
+    out = render_comparison(compare_runs(side(CASES, base), side(CASES, cand)), fmt)
+    for needle in ("E1", "E2", "E3"):
+        assert needle in out
+    if fmt == "json":
+        assert '"from": "failed"' in out

@@ -1,0 +1,88 @@
+"""Exact McNemar and the paired task-success interval, against published values and scipy.
+
+Reference data: tests/data/stats_reference_values.json (provenance in tests/data/README.md).
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scipy.stats import binomtest
+
+from assay.metrics import mcnemar_exact, paired_delta_interval, paired_mean_interval
+
+REFERENCE: list[dict[str, Any]] = json.loads(
+    (Path(__file__).resolve().parents[2] / "data" / "stats_reference_values.json").read_text()
+)["mcnemar"]["cases"]
+
+
+def test_fagerland_worked_example_is_nine_over_128() -> None:
+    # Fagerland, Lydersen & Laake (2013), Bentur et al. table: discordant 1 and 7.
+    assert mcnemar_exact(1, 7) == float(Fraction(9, 128))
+    assert mcnemar_exact(7, 1) == mcnemar_exact(1, 7)
+
+
+@pytest.mark.parametrize("case", REFERENCE, ids=lambda c: f"{c['b_n12']}-{c['c_n21']}")
+def test_matches_reference_exact_p_values(case: dict[str, Any]) -> None:
+    exact = float(Fraction(case["exact_two_sided_fraction"]))
+    assert mcnemar_exact(case["b_n12"], case["c_n21"]) == pytest.approx(exact, rel=1e-12)
+    assert mcnemar_exact(case["c_n21"], case["b_n12"]) == pytest.approx(exact, rel=1e-12)
+
+
+@pytest.mark.parametrize(("b", "c"), [(0, 1), (3, 3), (2, 9), (15, 4), (40, 55), (0, 12)])
+def test_matches_scipy_binomial_test_on_discordant_pairs(b: int, c: int) -> None:
+    expected = binomtest(b, b + c, 0.5, alternative="two-sided").pvalue
+    assert mcnemar_exact(b, c) == pytest.approx(expected, rel=1e-9)
+
+
+def test_no_discordant_pairs_gives_p_one() -> None:
+    assert mcnemar_exact(0, 0) == 1.0
+
+
+def test_negative_counts_are_refused() -> None:
+    with pytest.raises(ValueError):
+        mcnemar_exact(-1, 2)
+
+
+def test_newcombe_matches_fagerland_book_example() -> None:
+    # Fagerland, Lydersen & Laake (2017), ch. 8, Cavo et al.: table [[59, 6], [16, 80]];
+    # the first run's margin is 65/161 and the second's 75/161: -0.0621 (-0.1186 to -0.0046).
+    low, high = paired_delta_interval(both=59, fixed=6, broken=16, neither=80)
+    assert (round(low, 4), round(high, 4)) == (-0.1186, -0.0046)
+
+
+@pytest.mark.parametrize(
+    "cells", [(0, 0, 0, 10), (10, 0, 0, 0), (3, 5, 0, 2), (1, 7, 1, 12), (20, 1, 9, 5)]
+)
+def test_newcombe_contains_the_estimate_and_stays_in_range(
+    cells: tuple[int, int, int, int],
+) -> None:
+    both, fixed, broken, neither = cells
+    n = sum(cells)
+    low, high = paired_delta_interval(both, fixed, broken, neither)
+    delta = (fixed - broken) / n
+    assert -1 <= low <= delta <= high <= 1
+    # Swapping the runs mirrors the interval.
+    low2, high2 = paired_delta_interval(both, broken, fixed, neither)
+    assert (low2, high2) == pytest.approx((-high, -low))
+
+
+def test_newcombe_narrows_with_more_data_and_widens_with_confidence() -> None:
+    small = paired_delta_interval(5, 3, 1, 5)
+    large = paired_delta_interval(50, 30, 10, 50)
+    assert large[1] - large[0] < small[1] - small[0]
+    wide = paired_delta_interval(5, 3, 1, 5, confidence=0.99)
+    assert wide[1] - wide[0] > small[1] - small[0]
+
+
+def test_paired_mean_interval_matches_scipy_t() -> None:
+    from scipy.stats import ttest_1samp
+
+    diffs = [0.0, 0.5, 1.0, -0.25, 0.25, 0.0, 0.75]
+    ci = ttest_1samp(diffs, 0.0).confidence_interval(0.95)
+    assert paired_mean_interval(diffs) == pytest.approx((ci.low, ci.high))
+    assert paired_mean_interval([0.5]) is None

@@ -1,0 +1,97 @@
+"""Repeated trials in summaries: the policy, consistency, flaky cases and clustered intervals."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay.cases import Case, Dataset
+from assay.metrics import TrialPolicy, clopper_pearson, summarize
+from assay.outcomes import Abstain, Answer, Record
+
+CASES = tuple(
+    Case(id=f"C{i}", slice="a" if i < 3 else "b", question="q?", expected_behavior="abstain")
+    for i in range(6)
+)
+DATASET = Dataset(name="trials", cases=CASES)
+# Passing trials per case out of 3: C0 3, C1 3, C2 0, C3 2, C4 1, C5 0.
+PASSES = {"C0": 3, "C1": 3, "C2": 0, "C3": 2, "C4": 1, "C5": 0}
+
+
+def _records(k: int = 3) -> list[Record]:
+    out = []
+    for cid, passed in PASSES.items():
+        for t in range(1, k + 1):
+            outcome = Abstain() if t <= passed else Answer(fact="x")
+            out.append(Record(case_id=cid, trial=t, outcome=outcome))
+    return out
+
+
+def test_one_trial_has_no_trial_summary_and_plain_intervals() -> None:
+    records = [Record(case_id=c.id, outcome=Abstain()) for c in CASES[:4]]
+    summary = summarize(DATASET, records)
+    assert summary.trial_summary is None
+    assert summary.task_success.ci95 == pytest.approx(clopper_pearson(4, 6))
+    assert summary.task_success.denominator_name == "cases in the dataset"
+
+
+def test_trials_are_never_treated_as_independent_cases() -> None:
+    summary = summarize(DATASET, _records())
+    assert summary.trials == 3
+    assert summary.task_success.numerator == 9
+    assert summary.task_success.denominator == 18
+    assert summary.task_success.denominator_name == "case-trials"
+    naive = clopper_pearson(9, 18)
+    low, high = summary.task_success.ci95 or (0.0, 0.0)
+    assert high - low > naive[1] - naive[0]
+
+
+def test_default_policy_is_the_mean_and_is_stated() -> None:
+    t = summarize(DATASET, _records()).trial_summary
+    assert t is not None
+    assert t.policy == "mean"
+    assert t.label == "mean of 3 trials"
+    assert t.task_success.value == pytest.approx(9 / 18)
+    assert t.task_success.design_effect is not None and t.task_success.design_effect > 1
+
+
+def test_consistency_and_flaky_cases() -> None:
+    t = summarize(DATASET, _records()).trial_summary
+    assert t is not None
+    assert {c.id: c.passed for c in t.consistency} == PASSES
+    assert t.flaky == ["C3", "C4"]
+    assert t.passed_counts == {"3/3": 2, "2/3": 1, "1/3": 1, "0/3": 2}
+
+
+@pytest.mark.parametrize(
+    ("policy", "expected"),
+    [
+        ("pass^3", 2 / 6),
+        ("majority", 3 / 6),
+        ("pass@3", 4 / 6),
+        ("pass@1", 9 / 18),
+        ("pass@2", (1 + 1 + 0 + 1 + 2 / 3 + 0) / 6),
+    ],
+)
+def test_task_success_under_each_policy(policy: str, expected: float) -> None:
+    t = summarize(DATASET, _records(), policy=TrialPolicy.parse(policy, 3)).trial_summary
+    assert t is not None
+    assert t.task_success.value == pytest.approx(expected)
+    assert t.task_success.ci95 is not None
+    assert t.task_success.ci95[0] <= expected <= t.task_success.ci95[1]
+
+
+def test_binary_policies_get_the_plain_interval_over_cases() -> None:
+    t = summarize(DATASET, _records(), policy=TrialPolicy.parse("pass^3", 3)).trial_summary
+    assert t is not None
+    assert t.task_success.ci95 == pytest.approx(clopper_pearson(2, 6))
+    assert t.slices["a"].value == pytest.approx(2 / 3)
+
+
+def test_missing_trials_count_as_missing_not_as_passes() -> None:
+    records = [r for r in _records() if not (r.case_id == "C0" and r.trial == 3)]
+    summary = summarize(DATASET, records)
+    assert summary.missing == 1
+    t = summary.trial_summary
+    assert t is not None
+    assert {c.id: c.passed for c in t.consistency}["C0"] == 2
+    assert "C0" in t.flaky
