@@ -37,6 +37,10 @@ def _register() -> None:
 
     app.command("gate")(gate.gate)
 
+    from assay.cli import compare
+
+    app.command("compare")(compare.compare)
+
     from assay.cli import composite, synthesize
 
     app.command("composite")(composite.composite)
