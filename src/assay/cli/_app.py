@@ -46,6 +46,11 @@ def _register() -> None:
     app.command("composite")(composite.composite)
     app.add_typer(synthesize.app, name="synthesize")
 
+    from assay.cli import diagnose, trace
+
+    app.command("trace")(trace.trace)
+    app.command("diagnose")(diagnose.diagnose)
+
     from assay.cli import init, run, stored
 
     app.command("run")(run.run)

@@ -69,7 +69,7 @@ def render_tree(rows: list[TreeRow], every_attribute: bool = False) -> str:
         lines.append(f"{timing}  {prefix}{span.name}{mark}{status}")
         keys = span.attributes if every_attribute else KEY_ATTRIBUTES
         for key in keys:
-            if key in span.attributes:
+            if key in span.attributes and span.attributes[key] != []:
                 lines.append(f"{'':>24}{indent}{key} = {_value(span.attributes[key])}")
     return "\n".join(lines) + "\n"
 

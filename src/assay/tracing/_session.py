@@ -12,6 +12,7 @@ from opentelemetry.sdk.trace.sampling import ALWAYS_ON
 from opentelemetry.trace import Tracer
 
 from assay._version import __version__
+from assay.errors import AssayConfigError
 from assay.tracing._export import SpanSink, StoreSpanExporter, StoreSpanProcessor
 from assay.tracing._names import RUN_ID
 
@@ -62,8 +63,12 @@ def start_tracing(
         StoreSpanProcessor(StoreSpanExporter(store, run_id), batch_size=batch_size)
     )
     if otlp_endpoint is not None:
-        from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
-
+        try:
+            from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+        except ImportError:
+            raise AssayConfigError(
+                "exporting spans over OTLP needs the OTLP exporter: pip install 'assay[otlp]'"
+            ) from None
         exporter = OTLPSpanExporter(endpoint=otlp_traces_url(otlp_endpoint), timeout=10)
         provider.add_span_processor(BatchSpanProcessor(exporter))
     tracer = provider.get_tracer("assay", __version__)
