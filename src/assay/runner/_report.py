@@ -6,7 +6,7 @@ from typing import Any
 
 from assay.cases import Case
 from assay.grading import Grader, Judgment, StructuredGrader, grade
-from assay.metrics import IntervalMethod
+from assay.metrics import IntervalMethod, TrialPolicy
 from assay.outcomes import Record, Results
 from assay.report import Report, build_report
 from assay.store import RunInfo, RunStore
@@ -57,6 +57,13 @@ def run_metadata(info: RunInfo) -> dict[str, Any]:
     }
 
 
+def trial_policy(info: RunInfo) -> TrialPolicy | None:
+    """The policy the run's suite stated for combining trials (None: the default, mean)."""
+    if info.trial_policy in ("", "per-trial"):
+        return None
+    return TrialPolicy.parse(info.trial_policy, info.trials).resolved(info.trials)
+
+
 def report_for_run(
     store: RunStore,
     run_id: str,
@@ -77,6 +84,7 @@ def report_for_run(
         method=method,
         run_id=info.id,
         metadata=run_metadata(info),
+        policy=trial_policy(info),
     )
 
 

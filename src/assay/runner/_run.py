@@ -21,7 +21,7 @@ from assay.report import Report
 from assay.runner._execute import Done, Execution, WorkItem, execute
 from assay.runner._options import RunOptions, Timing
 from assay.runner._provenance import git_commit, new_run_id, package_versions
-from assay.runner._report import headline, report_for_run
+from assay.runner._report import headline, report_for_run, run_metadata
 from assay.runner._select import Selection, select
 from assay.store import RunInfo, RunStore, redact
 from assay.targets import Target
@@ -220,14 +220,15 @@ async def _execute_plan(
         control.progress.start(len(items) + len(plan.done), len(plan.done))
     try:
         interrupted = await _drive(ex, items, writer, control)
+        writer.flush()
         plan.status = "interrupted" if interrupted else "completed"
     except (KeyboardInterrupt, asyncio.CancelledError):
         plan.status = "interrupted"
+        writer.flush()
         raise
     finally:
         if control.progress is not None:
             control.progress.stop()
-        writer.flush()
         plan.written = writer.written
         if session is not None:
             session.flush()
@@ -252,6 +253,8 @@ def _run_plan(plan: _Plan, control: RunControl, create: RunInfo | None) -> RunRe
         if plan.started:
             report = report_for_run(plan.store, plan.run_id)
             plan.store.finish_run(plan.run_id, plan.status, headline(report))
+            ended = run_metadata(plan.store.get_run(plan.run_id))
+            report = report.model_copy(update={"metadata": ended})
     assert report is not None  # the run was created, or an exception went up
     return RunResult(plan.run_id, plan.status, report, plan.written, len(plan.done))
 
@@ -289,6 +292,7 @@ def run_suite(
         target_hash=content_hash(target.config()),
         graders=[{"name": grader.name, "version": grader.version}],
         trials=options.trials,
+        trial_policy=suite.settings.trial_policy or "per-trial",
         assay_version=__version__,
         git_commit=git_commit(suite.base_dir),
         packages=package_versions(),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from sqlalchemy.exc import IntegrityError
@@ -165,3 +166,28 @@ def test_redact_removes_secret_values_but_keeps_variable_names() -> None:
         "nested": [{"password": "<redacted>"}],
         "model": "m",
     }
+
+
+def test_a_whole_run_round_trips_through_the_store(store: RunStore, tmp_path: Path) -> None:
+    from assay.runner import report_for_run, run_suite
+
+    lines = [c.model_dump_json() for c in CASES]
+    (tmp_path / "cases.jsonl").write_text("\n".join(lines) + "\n")
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        "dataset: cases.jsonl\ntrials: 2\ntarget:\n  type: scripted\n"
+        "  default: {kind: answer, fact: f}\n  outcomes: {C3: {fail: http_4xx}}\n"
+    )
+    result = run_suite(suite, store)
+    again = report_for_run(store, result.run_id)
+    assert again == result.report
+    assert (again.total, again.success, again.errors) == (8, 6, 2)
+    assert store.get_run(result.run_id).summary == {
+        "total": 8,
+        "success": 6,
+        "errors": 2,
+        "missing": 0,
+        "task_success": 0.75,
+        "task_success_fraction": "6/8",
+    }
+    assert len(store.spans(result.run_id)) >= 8  # traced by default
