@@ -6,10 +6,13 @@ tool, report); every other question goes retrieval → context assembly → gene
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from opentelemetry.trace import StatusCode, Tracer
 
 from assay.demo._config import DemoConfig
 from assay.demo._generation import Generated, generate, record_chat
+from assay.demo._remote import generate_remote
 from assay.demo._stages import assemble, retrieve
 from assay.demo._tools import (
     ToolFailure,
@@ -20,12 +23,28 @@ from assay.demo._tools import (
     start_return,
 )
 from assay.outcomes import Answer, Error, Usage
+from assay.targets.openai import OpenAITarget
 
 TOOL = "start_return"
 
 
-async def ask(question: str, tenant: str, config: DemoConfig, tracer: Tracer) -> Generated:
-    """Run the assistant on one question for one tenant."""
+@dataclass(frozen=True)
+class RemoteModel:
+    """An OpenAI-compatible model to generate with, and the trace context to forward."""
+
+    llm: OpenAITarget
+    traceparent: str | None = None
+
+
+async def ask(
+    question: str,
+    tenant: str,
+    config: DemoConfig,
+    tracer: Tracer,
+    model: RemoteModel | None = None,
+) -> Generated:
+    """Run the assistant on one question for one tenant (``model``: a real model to
+    generate with instead of the deterministic reader)."""
     order = requested_order(question)
     if order is not None:
         return _agent(order, config, tracer)
@@ -35,6 +54,10 @@ async def ask(question: str, tenant: str, config: DemoConfig, tracer: Tracer) ->
         message = f"defect policy lookup failed: {err}" if "defect" in str(err) else str(err)
         return Generated(Error(error_class="exception:LookupError", message=message), Usage())
     context = assemble(selected, config, tracer)
+    if model is not None:
+        return await generate_remote(
+            question, context, config, model.llm, tracer, model.traceparent
+        )
     return generate(question, context, config, tracer)
 
 
