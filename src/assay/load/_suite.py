@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from assay._validation import problems_from
 from assay.cases import Dataset
@@ -33,12 +33,22 @@ class SuiteSettings(BaseModel):
     grader: str = "structured"
     concurrency: int = Field(default=8, ge=1, le=10_000)
     trials: int = Field(default=1, ge=1, le=1_000)
+    trial_policy: str | None = Field(
+        default=None, description="mean (default), majority, pass^k or pass@k (docs/statistics.md)"
+    )
     timeout_s: float = Field(default=60.0, gt=0)
     retries: int = Field(default=2, ge=0, le=20)
     rpm: float | None = Field(default=None, gt=0)
     gates: Any = None
     trace: bool = True
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("trial_policy")
+    @classmethod
+    def _known_policy(cls, value: str | None) -> str | None:
+        from assay.metrics import TrialPolicy
+
+        return None if value is None else str(TrialPolicy.parse(value))
 
 
 @dataclass(frozen=True)
