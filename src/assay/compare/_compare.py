@@ -21,10 +21,10 @@ from assay.compare._pairing import RunSide, pair_runs
 from assay.metrics import (
     IntervalMethod,
     Rate,
+    clustered_delta,
     clustered_rate,
     mcnemar_exact,
     paired_delta_interval,
-    paired_mean_interval,
     rate,
 )
 from assay.report import CaseRow
@@ -32,7 +32,10 @@ from assay.report import CaseRow
 GRADED = ("passed", "failed")
 PAIRED = "paired case-trials"
 NEWCOMBE = "Newcombe hybrid score, paired (Newcombe 1998, method 10)"
-CLUSTER_T = "t interval on per-case differences, clustered by case (Donner & Klar 2000)"
+CLUSTERED = (
+    "Newcombe hybrid score on the table divided by the design effect, clustered by case "
+    "(Rao & Scott 1992)"
+)
 
 Pair = tuple[CaseRow, CaseRow]
 
@@ -107,16 +110,16 @@ def _delta(pairs: Sequence[Pair], trials: int, confidence: float) -> tuple[Delta
             p_value=mcnemar_exact(cells["fixed"], cells["broken"]),
         )
         return Delta(value=value, ci95=ci, confidence=confidence, method=NEWCOMBE), test
-    per_case: dict[str, list[int]] = {}
+    tables: dict[str, list[int]] = {}
     for b, c in pairs:
-        per_case.setdefault(b.id, []).append(int(c.status == "passed") - int(b.status == "passed"))
-    diffs = [sum(v) / len(v) for v in per_case.values()]
-    up = sum(1 for v in per_case.values() if sum(v) > 0)
-    down = sum(1 for v in per_case.values() if sum(v) < 0)
-    value = sum(sum(v) for v in per_case.values()) / len(pairs)
+        bp, cp = b.status == "passed", c.status == "passed"
+        cell = 0 if bp and cp else 1 if cp else 2 if bp else 3
+        tables.setdefault(b.id, [0, 0, 0, 0])[cell] += 1
+    value, ci, _ = clustered_delta([(t[0], t[1], t[2], t[3]) for t in tables.values()], confidence)
+    up = sum(1 for t in tables.values() if t[1] > t[2])
+    down = sum(1 for t in tables.values() if t[1] < t[2])
     test = McNemar(fixed=up, broken=down, p_value=mcnemar_exact(up, down), unit="cases")
-    spread = paired_mean_interval(diffs, confidence)
-    return Delta(value=value, ci95=spread, confidence=confidence, method=CLUSTER_T), test
+    return Delta(value=value, ci95=ci, confidence=confidence, method=CLUSTERED), test
 
 
 def _flatten(config: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -130,13 +133,18 @@ def _flatten(config: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return flat
 
 
+# Facts about one execution, not its configuration: they always differ between runs.
+VOLATILE = frozenset({"started_at", "ended_at", "status", "run_id", "suite"})
+
+
 def config_diff(baseline: Mapping[str, Any], candidate: Mapping[str, Any]) -> list[ConfigChange]:
-    """Every configuration value (dotted key) that differs between the two runs."""
+    """Every configuration value (dotted key) that differs between the two runs; when and
+    how long each ran, its status and its suite file path are not configuration."""
     b, c = _flatten(baseline), _flatten(candidate)
     return [
         ConfigChange(key=k, baseline=b.get(k), candidate=c.get(k))
         for k in sorted(b.keys() | c.keys())
-        if b.get(k) != c.get(k)
+        if b.get(k) != c.get(k) and k.rsplit(".", 1)[-1] not in VOLATILE
     ]
 
 

@@ -44,14 +44,13 @@ class RunSide:
     def from_report(
         cls, report: Report, ref: str, config: Mapping[str, Any] | None = None
     ) -> RunSide:
-        """The side for a report: its rows, dataset and (unless given) recorded config."""
+        """The side for a report: its rows, dataset and configuration (``config`` when
+        given, e.g. from the run store, else what the report's metadata recorded)."""
         recorded: dict[str, Any] = {
             "assay_version": report.assay_version,
             "graders": {g.name: g.version for g in report.graders},
         }
-        recorded.update(report.metadata)
-        if config is not None:
-            recorded.update(config)
+        recorded.update(report.metadata if config is None else config)
         return cls(
             ref=ref,
             dataset_name=report.dataset.name,

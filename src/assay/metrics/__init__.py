@@ -3,7 +3,7 @@
 from assay.metrics._cluster import ClusteredEstimate, clustered_rate, effective_interval
 from assay.metrics._consistency import CaseConsistency, TrialRate, TrialSummary, summarize_trials
 from assay.metrics._intervals import METHODS, IntervalMethod, clopper_pearson, interval, wilson
-from assay.metrics._paired import mcnemar_exact, paired_delta_interval, paired_mean_interval
+from assay.metrics._paired import clustered_delta, mcnemar_exact, paired_delta_interval
 from assay.metrics._rate import Rate, rate
 from assay.metrics._summarize import (
     ANSWERS,
@@ -38,13 +38,13 @@ __all__ = [
     "TrialRate",
     "TrialSummary",
     "clopper_pearson",
+    "clustered_delta",
     "clustered_rate",
     "effective_interval",
     "grade_all",
     "interval",
     "mcnemar_exact",
     "paired_delta_interval",
-    "paired_mean_interval",
     "pass_at_k",
     "pass_hat_k",
     "rate",

@@ -8,9 +8,10 @@ Both take the four cells of the paired 2×2 table of task success:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 
-from assay.metrics._intervals import wilson
+from assay.metrics._cluster import effective_interval
 
 
 def mcnemar_exact(fixed: int, broken: int) -> float:
@@ -35,21 +36,21 @@ def mcnemar_exact(fixed: int, broken: int) -> float:
     return float(min(Fraction(1), 2 * tail))
 
 
-def _phi(both: int, fixed: int, broken: int, neither: int) -> float:
+def _phi(both: float, fixed: float, broken: float, neither: float) -> float:
     """Newcombe's estimate of the correlation of the paired table, with his adjustment:
     a positive numerator AD − BC is reduced by n/2 (and floored at 0)."""
     n = both + fixed + broken + neither
     margins = (both + fixed) * (broken + neither) * (both + broken) * (fixed + neither)
     if margins == 0:
         return 0.0
-    numerator: float = both * neither - fixed * broken
+    numerator = both * neither - fixed * broken
     if numerator > 0:
         numerator = max(0.0, numerator - n / 2)
     return numerator / math.sqrt(margins)
 
 
 def paired_delta_interval(
-    both: int, fixed: int, broken: int, neither: int, confidence: float = 0.95
+    both: float, fixed: float, broken: float, neither: float, confidence: float = 0.95
 ) -> tuple[float, float]:
     """Interval for p(candidate) − p(baseline) from paired outcomes.
 
@@ -59,14 +60,15 @@ def paired_delta_interval(
     specifies: a positive AD − BC is reduced by n/2). Checked against the
     worked example of Fagerland, Lydersen & Laake, "Statistical Analysis of Contingency
     Tables" (2017), ch. 8 (Cavo et al. table 59/6/16/80: −0.0621, [−0.1186, −0.0046]).
+    Counts may be non-integer (a design-effect-adjusted table, see ``clustered_delta``).
     """
     n = both + fixed + broken + neither
     if min(both, fixed, broken, neither) < 0 or n == 0:
         raise ValueError(f"need a non-empty table of counts >= 0, got {(both, fixed, broken)}")
     cand_x, base_x = both + fixed, both + broken
     p_cand, p_base = cand_x / n, base_x / n
-    l_cand, u_cand = wilson(cand_x, n, confidence)
-    l_base, u_base = wilson(base_x, n, confidence)
+    l_cand, u_cand = effective_interval(cand_x, n, confidence, "wilson")
+    l_base, u_base = effective_interval(base_x, n, confidence, "wilson")
     phi = _phi(both, fixed, broken, neither)
     delta = p_cand - p_base
     down = math.sqrt(
@@ -88,22 +90,26 @@ def paired_delta_interval(
     return max(-1.0, delta - down), min(1.0, delta + up)
 
 
-def paired_mean_interval(
-    differences: list[float], confidence: float = 0.95
-) -> tuple[float, float] | None:
-    """Student-t interval for the mean of per-case differences, clipped to [−1, 1].
+def clustered_delta(
+    tables: Sequence[tuple[int, int, int, int]], confidence: float = 0.95
+) -> tuple[float, tuple[float, float], float]:
+    """Delta, interval and design effect for paired outcomes of several trials per case.
 
-    Used when each case ran several trials: the case is the independent unit, and its
-    difference is the change in its share of passing trials (a cluster-level paired
-    analysis; Donner & Klar 2000, "Design and Analysis of Cluster Randomization Trials",
-    ch. 6). None with fewer than two cases.
+    ``tables[i]`` is case i's paired table (both, fixed, broken, neither) over its trials.
+    The pooled table's counts are divided by the design effect of the paired difference
+    (cluster-robust over naive variance, at least 1), then Newcombe's method 10 is applied:
+    the Rao–Scott adjustment for clustered binary data (Rao & Scott 1992, "A simple method
+    for the analysis of clustered binary data", Biometrics 48:577–585). With no discordant
+    pair at all the design effect is unknown and taken as the number of trials per case
+    (each case counts once: the conservative choice).
     """
-    n = len(differences)
-    if n < 2:
-        return None
-    from scipy.stats import t
-
-    mean = sum(differences) / n
-    var = sum((d - mean) ** 2 for d in differences) / (n - 1)
-    half = float(t.ppf(1 - (1 - confidence) / 2, n - 1)) * math.sqrt(var / n)
-    return max(-1.0, mean - half), min(1.0, mean + half)
+    cells = [sum(t[j] for t in tables) for j in range(4)]
+    n = sum(cells)
+    if n == 0:
+        raise ValueError("no paired outcomes")
+    delta = (cells[1] - cells[2]) / n
+    naive = (cells[1] + cells[2]) / n - delta**2  # per-pair variance of the difference
+    robust = sum((t[1] - t[2] - delta * sum(t)) ** 2 for t in tables) / n**2
+    deff = n / len(tables) if naive <= 0 else max(1.0, robust / (naive / n))
+    both, fixed, broken, neither = (c / deff for c in cells)
+    return delta, paired_delta_interval(both, fixed, broken, neither, confidence), deff

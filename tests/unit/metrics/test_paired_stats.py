@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from scipy.stats import binomtest
 
-from assay.metrics import mcnemar_exact, paired_delta_interval, paired_mean_interval
+from assay.metrics import clustered_delta, mcnemar_exact, paired_delta_interval
 
 REFERENCE: list[dict[str, Any]] = json.loads(
     (Path(__file__).resolve().parents[2] / "data" / "stats_reference_values.json").read_text()
@@ -79,10 +79,28 @@ def test_newcombe_narrows_with_more_data_and_widens_with_confidence() -> None:
     assert wide[1] - wide[0] > small[1] - small[0]
 
 
-def test_paired_mean_interval_matches_scipy_t() -> None:
-    from scipy.stats import ttest_1samp
+def test_clustered_delta_with_one_trial_is_newcombe() -> None:
+    tables = [(1, 0, 0, 0)] * 5 + [(0, 1, 0, 0)] * 3 + [(0, 0, 1, 0)] + [(0, 0, 0, 1)] * 2
+    value, ci, deff = clustered_delta(tables)
+    assert value == pytest.approx(2 / 11)
+    assert deff == pytest.approx(1.0)
+    assert ci == pytest.approx(paired_delta_interval(5, 3, 1, 2))
 
-    diffs = [0.0, 0.5, 1.0, -0.25, 0.25, 0.0, 0.75]
-    ci = ttest_1samp(diffs, 0.0).confidence_interval(0.95)
-    assert paired_mean_interval(diffs) == pytest.approx((ci.low, ci.high))
-    assert paired_mean_interval([0.5]) is None
+
+def test_clustered_delta_is_wider_when_trials_of_a_case_agree() -> None:
+    # Three trials per case, each case's trials all changing the same way.
+    tables = [(3, 0, 0, 0)] * 4 + [(0, 3, 0, 0)] * 4 + [(0, 0, 3, 0)] + [(0, 0, 0, 3)] * 3
+    value, ci, deff = clustered_delta(tables)
+    naive = paired_delta_interval(12, 12, 3, 9)
+    assert value == pytest.approx(9 / 36)
+    assert deff == pytest.approx(3.0)
+    assert ci[1] - ci[0] > naive[1] - naive[0]
+    assert ci == pytest.approx(paired_delta_interval(4, 4, 1, 3))
+
+
+def test_clustered_delta_without_discordant_pairs_counts_each_case_once() -> None:
+    value, ci, deff = clustered_delta([(3, 0, 0, 0)] * 5 + [(0, 0, 0, 3)])
+    assert value == 0.0
+    assert deff == pytest.approx(3.0)
+    assert ci == pytest.approx(paired_delta_interval(5, 0, 0, 1))
+    assert ci[0] < 0 < ci[1]
