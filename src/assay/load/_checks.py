@@ -53,6 +53,8 @@ def check_registry() -> CheckRegistry:
 def load_profile(path: str | Path, registry: CheckRegistry | None = None) -> Profile:
     """A scoring profile from a YAML (or JSON) file, validated against the known checks.
 
+    The profile's name defaults to the file's stem.
+
     Example::
 
         name: default
@@ -71,7 +73,7 @@ def load_profile(path: str | Path, registry: CheckRegistry | None = None) -> Pro
     if not isinstance(data, dict):
         raise AssayConfigError(f"{p}: a profile is a mapping with weights, critical, threshold")
     known = (registry or check_registry()).names
-    return make_profile(data, known, str(p))
+    return make_profile({"name": p.stem, **data}, known, str(p))
 
 
 def load_composite_results(path: str | Path, checks: Collection[str]) -> CompositeInputs:

@@ -99,3 +99,8 @@ def test_a_csv_dataset_lists_rubric_facts_split_on_bars(tmp_path: Path) -> None:
     assert [r.fact for r in case.required] == ["30 days", "full refund"]
     assert [d.claim for d in case.disallowed] == ["60 days"]
     assert case.requires_citation is True
+
+
+def test_a_profile_without_a_name_is_named_after_its_file(tmp_path: Path) -> None:
+    text = DEFAULT_YAML.replace("name: default\n", "")
+    assert load_profile(write(tmp_path, "citations-lenient.yaml", text)).name == "citations-lenient"
