@@ -104,3 +104,7 @@ def test_a_csv_dataset_lists_rubric_facts_split_on_bars(tmp_path: Path) -> None:
 def test_a_profile_without_a_name_is_named_after_its_file(tmp_path: Path) -> None:
     text = DEFAULT_YAML.replace("name: default\n", "")
     assert load_profile(write(tmp_path, "citations-lenient.yaml", text)).name == "citations-lenient"
+
+
+def test_the_shipped_profile_is_the_default() -> None:
+    assert load_profile(ROOT / "examples" / "golden17" / "profile.yaml") == DEFAULT_PROFILE
