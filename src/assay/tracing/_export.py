@@ -82,6 +82,11 @@ class StoreSpanExporter(SpanExporter):
     def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
         converted = [to_span(s, *self.case_of(s)) for s in spans]
         self.sink.add_spans(self.run_id, converted)
+        for span in spans:  # a root ends after its children: its trace is complete
+            context = span.get_span_context()
+            root = self.roots.get(context.trace_id) if context is not None else None
+            if context is not None and root is not None and root.context.span_id == context.span_id:
+                del self.roots[context.trace_id]
         return SpanExportResult.SUCCESS
 
     def shutdown(self) -> None:

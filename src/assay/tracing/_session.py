@@ -39,6 +39,11 @@ class TracingSession:
     run_id: str
     provider: TracerProvider
     tracer: Tracer
+    store_exporter: StoreSpanExporter | None = None
+
+    def open_traces(self) -> int:
+        """Request traces started whose root span is not yet written to the store."""
+        return len(self.store_exporter.roots) if self.store_exporter is not None else 0
 
     def flush(self) -> None:
         self.provider.force_flush()
@@ -59,9 +64,8 @@ def start_tracing(
     """Start tracing a run: spans go to ``store`` (and to ``otlp_endpoint`` when given)."""
     resource = Resource({"service.name": "assay", "service.version": __version__, RUN_ID: run_id})
     provider = TracerProvider(resource=resource, sampler=ALWAYS_ON)
-    provider.add_span_processor(
-        StoreSpanProcessor(StoreSpanExporter(store, run_id), batch_size=batch_size)
-    )
+    store_exporter = StoreSpanExporter(store, run_id)
+    provider.add_span_processor(StoreSpanProcessor(store_exporter, batch_size=batch_size))
     if otlp_endpoint is not None:
         try:
             from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
@@ -72,4 +76,4 @@ def start_tracing(
         exporter = OTLPSpanExporter(endpoint=otlp_traces_url(otlp_endpoint), timeout=10)
         provider.add_span_processor(BatchSpanProcessor(exporter))
     tracer = provider.get_tracer("assay", __version__)
-    return TracingSession(run_id, provider, tracer)
+    return TracingSession(run_id, provider, tracer, store_exporter)

@@ -62,6 +62,17 @@ def test_spans_are_written_in_batches_and_on_flush() -> None:
     assert len(sink.spans) == 9
 
 
+def test_finished_requests_are_forgotten() -> None:
+    sink = Sink()
+    session = start_tracing(sink, "run-1", batch_size=1)
+    request(session.tracer, "C1")
+    assert session.open_traces() == 0
+    with session.tracer.start_as_current_span("assay.request", attributes={"assay.case.id": "C2"}):
+        assert session.open_traces() == 1
+    assert session.open_traces() == 0
+    session.close()
+
+
 def test_an_exception_becomes_an_error_span_with_its_message() -> None:
     sink = Sink()
     session = start_tracing(sink, "run-1")
