@@ -20,13 +20,13 @@ from collections.abc import Callable, Sequence
 
 from assay.cases import Case
 from assay.diagnose._evidence import Verdict, evidence_chain, got, unsupported_answer
-from assay.diagnose._finding import Finding
+from assay.diagnose._finding import Finding, Stage
 from assay.diagnose._spans import Stages, stage_of, strings, text
 from assay.grading import Judgment
 from assay.outcomes import Answer, Record, Span
 
 Rule = Callable[[Case, Record, Stages], Verdict | None]
-_STAGE_OF_SPAN = {
+_STAGE_OF_SPAN: dict[str, Stage] = {
     "retrieval": "retrieval",
     "context_assembly": "context_assembly",
     "generation": "generation",
@@ -47,7 +47,7 @@ def _error_span(case: Case, record: Record, stages: Stages) -> Verdict | None:
     if section:
         evidence.append(f"while fetching section {section}")
     return Verdict(
-        _STAGE_OF_SPAN.get(stage_of(span) or ""),  # type: ignore[arg-type]
+        _STAGE_OF_SPAN.get(stage_of(span) or ""),
         tuple(evidence),
         f"Reproduce the failing {span.name!r} call and fix what it depends on (the message "
         "above names it); then rerun the case.",

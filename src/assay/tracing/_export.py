@@ -18,8 +18,9 @@ from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 from opentelemetry.trace import StatusCode
 
 from assay.outcomes import Span
-from assay.tracing._names import CASE_ID, TRIAL
 
+CASE_ID = "assay.case.id"
+TRIAL = "assay.trial"
 _STATUS = {StatusCode.UNSET: "unset", StatusCode.OK: "ok", StatusCode.ERROR: "error"}
 
 

@@ -14,9 +14,9 @@ from opentelemetry.trace import Tracer
 from assay._version import __version__
 from assay.errors import AssayConfigError
 from assay.tracing._export import SpanSink, StoreSpanExporter, StoreSpanProcessor
-from assay.tracing._names import RUN_ID
 
 OTLP_PATH = "/v1/traces"
+RUN_ID = "assay.run.id"
 
 
 def otlp_traces_url(endpoint: str) -> str:
