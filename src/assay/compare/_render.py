@@ -134,7 +134,7 @@ def render_text(c: Comparison) -> str:
     from rich.table import Table
 
     buffer = io.StringIO()
-    console = Console(file=buffer, no_color=True, width=110, highlight=False)
+    console = Console(file=buffer, no_color=True, width=130, highlight=False)
     for line in _head(c):
         console.print(line, markup=False)
     for title, head, rows in _lines(c):

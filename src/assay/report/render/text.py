@@ -62,7 +62,11 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
         console.print()
 
     slices = Table(
-        title="Slices", title_justify="left", box=None, pad_edge=False, header_style="bold"
+        title="Slices" + (" (per trial)" if report.trial_summary is not None else ""),
+        title_justify="left",
+        box=None,
+        pad_edge=False,
+        header_style="bold",
     )
     for col in ("Slice", "Passed", "Value", "Interval", "Failed", "Error", "Missing", "Ungraded"):
         slices.add_column(col, justify="left" if col in ("Slice", "Interval") else "right")
