@@ -180,3 +180,17 @@ def test_every_format_names_the_changes(fmt: str) -> None:
         assert needle in out
     if fmt == "json":
         assert '"from": "failed"' in out
+
+
+def test_confidence_and_interval_method_apply_everywhere() -> None:
+    base = _all("failed") | {"E1": "passed"}
+    cand = _all("passed") | {"E2": "failed"}
+    default = compare_runs(side(CASES, base), side(CASES, cand))
+    c = compare_runs(side(CASES, base), side(CASES, cand), confidence=0.9, method="wilson")
+    assert c.baseline.task_success.method == "wilson"
+    assert c.baseline.task_success.confidence == 0.9
+    assert c.task_success_delta.confidence == 0.9
+    assert c.slices[0].baseline.method == "wilson"
+    d90, d95 = c.task_success_delta.ci95, default.task_success_delta.ci95
+    assert d90 is not None and d95 is not None
+    assert d90[1] - d90[0] < d95[1] - d95[0]

@@ -95,3 +95,30 @@ def test_missing_trials_count_as_missing_not_as_passes() -> None:
     assert t is not None
     assert {c.id: c.passed for c in t.consistency}["C0"] == 2
     assert "C0" in t.flaky
+
+
+def _report(records: list[Record], policy: str | None = None) -> str:
+    from assay.metrics import grade_all
+    from assay.report import build_report
+    from assay.report.render import render
+
+    chosen = TrialPolicy.parse(policy, 3) if policy else None
+    report = build_report(DATASET, grade_all(DATASET, records), policy=chosen)
+    return render(report, "text") + render(report, "markdown")
+
+
+def test_single_trial_reports_say_nothing_about_trials() -> None:
+    out = _report([Record(case_id=c.id, outcome=Abstain()) for c in CASES])
+    assert "clustered" not in out
+    assert "Trial policy" not in out
+    assert "(per trial)" not in out
+
+
+def test_reports_print_the_policy_beside_every_trial_figure() -> None:
+    out = _report(_records(), "pass^3")
+    assert "Trial policy: pass^3 of 3 trials" in out
+    assert "Task success (per trial)" in out
+    assert "clustered by case" in out
+    assert "2/6 cases = 33.3%" in out
+    assert "(pass^3 of 3 trials)" in out
+    assert "Flaky cases (some but not all trials passed): C3, C4" in out
