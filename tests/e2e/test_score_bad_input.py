@@ -288,3 +288,18 @@ def test_yaml_and_csv_datasets_score(work: Path, run_assay: RunAssay) -> None:
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert (report["success"], report["answered"], report["correct_answers"]) == (1, 2, 1)
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["policy.jsonl"], "Missing argument"),
+        (["policy.jsonl", "results.jsonl", "--bogus"], "No such option: --bogus"),
+    ],
+)
+def test_usage_errors(work: Path, run_assay: RunAssay, args: list[str], needle: str) -> None:
+    done = run_assay("score", *args, cwd=work)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert needle in done.stderr
+    assert "Traceback" not in done.stderr
