@@ -42,8 +42,10 @@ class Watch:
     requests: list[str] = field(default_factory=list)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    # Module scope, not session: Playwright's sync API keeps an event loop running in this
+    # thread while it is open, and asyncio.run() in later tests would refuse to start.
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=FLAGS
