@@ -173,7 +173,8 @@ def _method_lines(rows: list[Row]) -> list[str]:
         "driver (`time.perf_counter`, `time.process_time`; imports excluded); "
         "*whole-process CPU* is the child's `getrusage` total, imports included. Medians "
         "over the repetitions; failures is the largest count of non-passing requests in any "
-        "repetition.",
+        "repetition. inspect_ai runs at 100 ms only unless `--inspect-at-0` is given: "
+        "its CPU per sample is measured there already, and one run takes minutes.",
         "",
         "Commands (URL is the mock's, printed when it starts):",
         "",

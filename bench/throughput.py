@@ -138,17 +138,24 @@ def versions(python: str, packages: tuple[str, ...]) -> dict[str, str]:
 def run_workload(
     systems: list[System], latencies: list[float], n: int, c: int, reps: dict[str, int]
 ) -> list[Row]:
-    """Every system at every latency, repetitions interleaved across systems; ``reps``
-    gives a system's repetitions, ``reps["*"]`` those of the others."""
+    """Every system at every latency, repetitions interleaved across systems.
+
+    ``reps`` gives the repetitions of a system (``"name"``) or of a system at one latency
+    (``"name@0"``; 0 skips it there); ``reps["*"]`` those of the others.
+    """
     rows: list[Row] = []
-    default_reps = reps.get("*", 1)
+
+    def count(name: str, latency: float) -> int:
+        return reps.get(f"{name}@{latency:g}", reps.get(name, reps.get("*", 1)))
+
     for latency in latencies:
-        here = {s.name: Row(s.name, latency, n, c) for s in systems}
+        chosen = [s for s in systems if count(s.name, latency) > 0]
+        here = {s.name: Row(s.name, latency, n, c) for s in chosen}
         with mock_server("--latency-ms", f"{latency:g}") as base_url:
-            for rep in range(max(reps.values(), default=1)):
-                for system in systems:
+            for rep in range(max((count(s.name, latency) for s in chosen), default=0)):
+                for system in chosen:
                     row = here[system.name]
-                    if rep < reps.get(system.name, default_reps) and row.problem is None:
+                    if rep < count(system.name, latency) and row.problem is None:
                         print(f"  {system.name} @ {latency:g} ms, rep {rep + 1}", file=sys.stderr)
                         run_once(system, base_url, n, c, row)
         rows.extend(here.values())
@@ -203,10 +210,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--latency-ms", type=float, action="append")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--inspect-reps", type=int, default=1)
+    parser.add_argument("--inspect-at-0", action="store_true", help="run inspect_ai at 0 ms too")
     args = parser.parse_args(argv)
     log: list[str] = []
     systems, missing = default_systems(log)
     reps = {"*": args.reps, "inspect_ai": args.inspect_reps}
+    if not args.inspect_at_0:
+        reps["inspect_ai@0"] = 0
     rows = run_workload(systems, args.latency_ms or [100.0, 0.0], args.n, args.c, reps)
     print("\n".join(table(rows)))
     for name, why in missing.items():
