@@ -138,12 +138,12 @@ def render(
         "",
         *(f"- **{name} not measured**: {why}" for name, why in missing.items()),
         "",
-        "## Where assay's CPU goes, by phase (0 ms latency)",
+        "## Where assay's CPU goes, by phase",
         "",
         f"`.venv/bin/python bench/phases.py -n {rows[0].cases if rows else 2000}` "
-        "[`--no-trace`]: one run with a few of assay's functions wrapped to add up the "
-        "process CPU time spent inside them (a coroutine's own steps only); nested phases "
-        "are included in their parents. No profiler overhead.",
+        "[`--no-trace`] [`--latency-ms 100`]: one run with a few of assay's functions "
+        "wrapped to add up the process CPU time spent inside them (a coroutine's own "
+        "steps only); nested phases are included in their parents. No profiler overhead.",
         "",
         *(line for title, text in phases.items() for line in (f"**{title}**", "", text, "")),
         "## Where assay's CPU goes (cProfile, 0 ms latency)",

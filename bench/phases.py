@@ -16,7 +16,7 @@ import inspect
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import drive_assay
@@ -41,11 +41,31 @@ PHASES: tuple[tuple[str, str, str], ...] = (
 
 @dataclass(frozen=True)
 class Phase:
-    """CPU seconds spent in one phase over a run, and how often it was entered."""
+    """CPU seconds spent in one phase over a run, how often it was entered, and the wall
+    clock (``perf_counter``) when it was first entered and last left."""
 
     label: str
     cpu_s: float | None
     calls: int
+    first: float | None = None
+    last: float | None = None
+
+
+@dataclass
+class Tally:
+    """What the wrapped functions add up, by phase label."""
+
+    spent: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
+    calls: Counter[str] = field(default_factory=Counter)
+    first: dict[str, float] = field(default_factory=dict)
+    last: dict[str, float] = field(default_factory=dict)
+
+    def enter(self, label: str) -> None:
+        self.calls[label] += 1
+        self.first.setdefault(label, time.perf_counter())
+
+    def leave(self, label: str) -> None:
+        self.last[label] = time.perf_counter()
 
 
 class _Timed:
@@ -71,38 +91,41 @@ class _Timed:
                 sent, thrown = None, err
 
 
-def _wrap(owner: Any, name: str, label: str, spent: dict[str, float], calls: Counter[str]) -> None:
+def _wrap(owner: Any, name: str, label: str, tally: Tally) -> None:
     original = getattr(owner, name)
 
     def account(seconds: float) -> None:
-        spent[label] += seconds
+        tally.spent[label] += seconds
 
     if inspect.iscoroutinefunction(original):
 
         @functools.wraps(original)
         async def timed_async(*args: Any, **kwargs: Any) -> Any:
-            calls[label] += 1
-            return await _Timed(original(*args, **kwargs), account)
+            tally.enter(label)
+            try:
+                return await _Timed(original(*args, **kwargs), account)
+            finally:
+                tally.leave(label)
 
         setattr(owner, name, timed_async)
         return
 
     @functools.wraps(original)
     def timed(*args: Any, **kwargs: Any) -> Any:
-        calls[label] += 1
+        tally.enter(label)
         start = time.process_time()
         try:
             return original(*args, **kwargs)
         finally:
             account(time.process_time() - start)
+            tally.leave(label)
 
     setattr(owner, name, timed)
 
 
-def instrument() -> tuple[defaultdict[str, float], Counter[str], list[str]]:
-    """Wrap every phase that exists; return the accumulators and the missing labels."""
-    spent: defaultdict[str, float] = defaultdict(float)
-    calls: Counter[str] = Counter()
+def instrument() -> tuple[Tally, list[str]]:
+    """Wrap every phase that exists; return the tally and the labels not found."""
+    tally = Tally()
     missing: list[str] = []
     for label, module_name, path in PHASES:
         try:
@@ -114,30 +137,51 @@ def instrument() -> tuple[defaultdict[str, float], Counter[str], list[str]]:
         except (ImportError, AttributeError):
             missing.append(label)
             continue
-        _wrap(owner, name, label, spent, calls)
-    return spent, calls, missing
+        _wrap(owner, name, label, tally)
+    return tally, missing
 
 
 def measure(
     latency_ms: float, n: int, c: int, trace: bool = True
 ) -> tuple[dict[str, Any], list[Phase]]:
     """One instrumented run: the driver's measure and the phases."""
-    spent, calls, missing = instrument()
+    tally, missing = instrument()
     with mock_server("--latency-ms", f"{latency_ms:g}") as base_url:
         result = drive_assay.run(base_url, n, c, trace)
     phases = [
-        Phase(label, None if label in missing else spent.get(label, 0.0), calls.get(label, 0))
+        Phase(
+            label,
+            None if label in missing else tally.spent.get(label, 0.0),
+            tally.calls.get(label, 0),
+            tally.first.get(label),
+            tally.last.get(label),
+        )
         for label, _, _ in PHASES
     ]
     return result, phases
 
 
+def _timeline(phases: list[Phase]) -> str:
+    """Wall time before the first case-trial starts, while they run, and after the last."""
+    by_label = {p.label: p for p in phases}
+    run, item = by_label[PHASES[0][0]], by_label[PHASES[1][0]]
+    if None in (run.first, run.last, item.first, item.last):
+        return "Wall-clock timeline: not available in this version."
+    assert run.first and run.last and item.first and item.last
+    return (
+        f"Wall clock inside run_suite: {item.first - run.first:.2f} s before the first "
+        f"case-trial starts, {item.last - item.first:.2f} s from the first start to the last "
+        f"case-trial done, {run.last - item.last:.2f} s after it (flush, report, finish)."
+    )
+
+
 def describe(result: dict[str, Any], phases: list[Phase]) -> list[str]:
-    """Markdown table lines: CPU ms per case of each phase."""
+    """Markdown lines: the timeline and the CPU ms per case of each phase."""
     n = result["cases"]
     lines = [
         f"Total: {1000 * result['cpu_s'] / n:.3f} ms CPU per case "
-        f"({result['cpu_s']:.2f} s for {n} cases, wall {result['wall_s']:.2f} s).",
+        f"({result['cpu_s']:.2f} s for {n} cases, wall {result['wall_s']:.2f} s). "
+        + _timeline(phases),
         "",
         "| phase | CPU ms per case | CPU s in all | calls |",
         "|---|---:|---:|---:|",

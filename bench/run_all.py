@@ -70,8 +70,9 @@ def main(argv: list[str] | None = None) -> None:
 
     print("phases and profile …", file=sys.stderr)
     phases = {
-        "tracing on (the default)": _phases(args.n, args.c),
-        "tracing off": _phases(args.n, args.c, "--no-trace"),
+        "0 ms latency, tracing on (the default)": _phases(args.n, args.c),
+        "0 ms latency, tracing off": _phases(args.n, args.c, "--no-trace"),
+        "100 ms latency, tracing on": _phases(args.n, args.c, "--latency-ms", "100"),
     }
     profiled = profile(BENCH / "drive_assay.py", 0.0, args.n, args.c)
 
