@@ -72,6 +72,9 @@ def _warm_imports() -> None:
     )
     for name in modules:
         importlib.import_module(name)
+    from assay.targets import target_types
+
+    target_types()  # imports every built-in target module, as building a target does
 
 
 def run(
