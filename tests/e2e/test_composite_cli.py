@@ -190,3 +190,21 @@ def test_score_still_reads_outcome_files_and_rejects_checks_lines(run_assay: Run
     assert "kind is required" in done.stderr
     ok = run_assay("score", POLICY / "policy.jsonl", POLICY / "results.jsonl")
     assert ok.returncode == 0, ok.stderr
+
+
+def test_output_never_replaces_a_user_file_but_refreshes_its_own(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    args = ("composite", GOLDEN / "golden17.jsonl", GOLDEN / "checks.jsonl")
+    notes = tmp_path / "notes.md"
+    notes.write_text("my notes\n", encoding="utf-8")
+    refused = run_assay(*args, "--output", notes, "-f", "markdown")
+    assert refused.returncode == 2 and "not an assay report" in refused.stderr
+    assert notes.read_text(encoding="utf-8") == "my notes\n"
+    report = tmp_path / "composite.md"
+    for _ in range(2):
+        done = run_assay(*args, "--output", report, "-f", "markdown")
+        assert done.returncode == 0, done.stderr
+    assert report.read_text(encoding="utf-8").startswith("## assay composite")
+    refused_input = run_assay(*args, "--output", GOLDEN / "checks.jsonl")
+    assert refused_input.returncode == 2 and "inputs" in refused_input.stderr
