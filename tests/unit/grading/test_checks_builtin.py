@@ -142,6 +142,8 @@ def test_citation_supports() -> None:
     assert wrong.passed is False
     assert "no cited section states 'excluded from returns'" in wrong.reason
     assert citation_supports(subject(c, answer("Excluded."))).passed is False
+    nothing = citation_supports(subject(c, answer("Excluded."), snapshot=None))
+    assert nothing.passed is False and nothing.reason.endswith("(nothing cited)")
     assert citation_supports(subject(c, good, snapshot=None)).passed is None
     assert citation_supports(subject(case(required=[]), good)).passed is None
     assert citation_supports(subject(c, Abstain())).passed is False

@@ -109,7 +109,8 @@ def citation_valid(subject: CheckInput) -> CheckResult:
 def citation_supports(subject: CheckInput) -> CheckResult:
     """Passes when each required fact (or one of its variations) appears in the text of a
     section the answer cites. A case that expects an abstention and lists no required facts
-    passes; an answer case that lists none, or has no source snapshot, cannot be evaluated."""
+    passes; an answer that cites nothing fails; an answer case that lists no required facts,
+    or cites sections without a source snapshot to read them in, cannot be evaluated."""
     case, outcome = subject.case, subject.outcome
     if not case.required:
         if case.expected_behavior == "abstain":
@@ -117,6 +118,9 @@ def citation_supports(subject: CheckInput) -> CheckResult:
         return CheckResult.cannot("the case lists no required facts")
     if not isinstance(outcome, Answer):
         return CheckResult.fail(f"nothing cited: got {outcome.kind}")
+    facts = _quoted(r.fact for r in case.required)
+    if not outcome.citations:
+        return CheckResult.fail(f"no cited section states {facts} (nothing cited)")
     if subject.snapshot is None:
         return CheckResult.cannot(subject.missing_snapshot)
     texts = [subject.snapshot[c] for c in outcome.citations if c in subject.snapshot]
@@ -124,7 +128,7 @@ def citation_supports(subject: CheckInput) -> CheckResult:
         r.fact for r in case.required if not any(first_match(t, r.phrases) for t in texts)
     ]
     if unsupported:
-        cited = _quoted(outcome.citations) if outcome.citations else "nothing cited"
+        cited = _quoted(outcome.citations)
         return CheckResult.fail(f"no cited section states {_quoted(unsupported)} ({cited})")
     return CheckResult.ok("every required fact is stated in a cited section")
 
