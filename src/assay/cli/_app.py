@@ -37,6 +37,10 @@ def _register() -> None:
 
     app.command("gate")(gate.gate)
 
+    from assay.cli import view
+
+    app.command("view")(view.view)
+
     from assay.cli import compare
 
     app.command("compare")(compare.compare)
