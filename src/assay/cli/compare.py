@@ -95,7 +95,7 @@ def compare(
         help='Fail (exit 1) unless this holds: "no-new-failures" or e.g. '
         '"task_success_delta>=-0.02". Repeatable.',
     ),
-    format: str = typer.Option("text", "--format", "-f", help="text, json or markdown."),
+    format: str = typer.Option("text", "--format", "-f", help="text, json, markdown or html."),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
     confidence: float = typer.Option(0.95, help="Confidence level of every interval."),
     interval: str = typer.Option("clopper-pearson", help="clopper-pearson (exact) or wilson."),

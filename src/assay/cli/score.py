@@ -12,7 +12,9 @@ from assay.cli._output import emit, wants_color
 def score(
     dataset: Path = typer.Argument(..., help="Dataset file (JSONL, YAML, JSON or CSV)."),
     results: Path = typer.Argument(..., help="Results file (JSONL): one outcome per line."),
-    format: str = typer.Option("text", "--format", "-f", help="text, json or markdown."),
+    format: str = typer.Option(
+        "text", "--format", "-f", help="text, json, markdown, html or junit."
+    ),
     output: Path | None = typer.Option(
         None,
         "--output",

@@ -10,7 +10,7 @@ from typing import Any
 from assay.compare._model import ChangedCase, Comparison, Delta, SideOutcome
 from assay.metrics import Rate
 
-FORMATS: tuple[str, ...] = ("text", "json", "markdown")
+FORMATS: tuple[str, ...] = ("text", "json", "markdown", "html")
 
 
 def _pct(v: float) -> str:
@@ -173,7 +173,11 @@ def render_json(c: Comparison) -> str:
 
 
 def render_comparison(c: Comparison, fmt: str) -> str:
-    """``c`` in format ``fmt`` (text, json or markdown)."""
+    """``c`` in format ``fmt`` (text, json, markdown or html)."""
+    if fmt == "html":
+        from assay.report.render.compare_html import render_compare_html
+
+        return render_compare_html(c)
     if fmt == "json":
         return render_json(c)
     if fmt == "markdown":
