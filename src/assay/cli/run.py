@@ -60,7 +60,9 @@ def run(
     rules = suite_rules(loaded) if loaded is not None else []
     runs = open_store(store)
     try:
-        label = f"run {resume}" if resume else f"{suite}"
+        label = f"run {resume}"
+        if suite is not None:
+            label = f"{suite.parent.name}/{suite.name}".lstrip("/")
         control = RunControl(
             progress=RichProgress(label), handle_signals=True, otlp_endpoint=otlp_endpoint
         )
