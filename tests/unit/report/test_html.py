@@ -133,3 +133,20 @@ def test_links_only_allow_relative_or_http(url: str, safe: str) -> None:
     from assay.report.render.html import safe_url
 
     assert safe_url(url) == safe
+
+
+def test_several_trials_get_a_trials_section() -> None:
+    from assay.cases import Case, Dataset
+    from assay.metrics import grade_all
+    from assay.outcomes import Answer, Record
+    from assay.report import build_report
+
+    case = Case(id="T1", slice="s", question="q", expected_behavior="answer", expected_fact="f")
+    data = Dataset(name="trials", cases=(case,))
+    records = [
+        Record(case_id="T1", trial=t, outcome=Answer(fact="f" if t < 3 else "g")) for t in (1, 2, 3)
+    ]
+    report = build_report(data, grade_all(data, records))
+    html = render_html(report)
+    assert 'id="trials"' in html and "Flaky cases" in html and "clustered by case" in html
+    assert 'id="trials"' not in render_html(synthetic_report())

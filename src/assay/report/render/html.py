@@ -23,6 +23,7 @@ from assay.metrics import Rate, StatusCounts
 from assay.outcomes import Span
 from assay.report._model import Report
 from assay.report.render import _format as f
+from assay.report.render._trials import trial_lines, trial_sections
 
 STATUS_ORDER = ("passed", "failed", "error", "missing", "ungraded")
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
@@ -69,7 +70,7 @@ def script_json(value: object) -> Markup:
     return Markup(text)
 
 
-def rate_view(label: str, key: str, r: Rate) -> dict[str, Any]:
+def rate_view(label: str, key: str, r: Rate, clustered: bool = False) -> dict[str, Any]:
     """A rate's wording for the page: value, fraction, named denominator, interval."""
     return {
         "label": label,
@@ -80,7 +81,7 @@ def rate_view(label: str, key: str, r: Rate) -> dict[str, Any]:
         "fraction": f.fraction(r),
         "named": f.named(r),
         "ci": f.ci(r),
-        "ci_label": f.ci_label(r),
+        "ci_label": f.ci_label(r, clustered),
     }
 
 
@@ -193,12 +194,13 @@ def render_html(
     """
     template = environment().get_template("report.html.j2")
     script, script_hash = page_script()
+    clustered = report.trial_summary is not None
     synthetic = report.synthetic
     return template.render(
         report=report,
         title=f"assay report · {report.dataset.name}",
         headline=[
-            rate_view(label, key, r)
+            rate_view(label, key, r, clustered)
             for (label, r), key in zip(
                 f.headline(report),
                 ("task_success", "answer_coverage", "answered_accuracy"),
@@ -219,6 +221,8 @@ def render_html(
         else None,
         synthetic_segments=status_view(synthetic.statuses, synthetic.total) if synthetic else [],
         metadata=_metadata(report),
+        trial_lines=trial_lines(report),
+        trial_sections=trial_sections(report),
         data=script_json(page_data(report, spans)),
         script=script,
         script_hash=script_hash,
