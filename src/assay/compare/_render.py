@@ -65,7 +65,12 @@ def _lines(c: Comparison) -> list[tuple[str, list[str], list[list[str]]]]:
         ["Delta", "candidate − baseline", _delta(c.task_success_delta)],
     ]
     sections.append(
-        (f"Task success over the paired set ({level} intervals)", ["", "Run", "Value"], rates)
+        (
+            f"Task success over the paired set ({level} intervals"
+            + (f"; per trial, mean of {k} trials, clustered by case)" if k > 1 else ")"),
+            ["", "Run", "Value"],
+            rates,
+        )
     )
 
     def changed(title: str, items: Sequence[ChangedCase]) -> None:
