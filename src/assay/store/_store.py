@@ -7,25 +7,15 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from pydantic import TypeAdapter
 from sqlalchemy import Engine, func, select, update
 
 from assay.cases import Case, Dataset, canonical_json
 from assay.errors import AssayInputError, did_you_mean
 from assay.grading import Judgment
-from assay.outcomes import Outcome, Record, Span, Usage
+from assay.outcomes import Record, Span
 from assay.store._info import RunInfo
+from assay.store._rows import dump, iso_time, judgment, record, run_info, span
 from assay.store._schema import judgments, records, runs, spans
-
-_OUTCOME: TypeAdapter[Outcome] = TypeAdapter(Outcome)
-
-
-def _dump(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-def _time(value: datetime | None) -> str | None:
-    return value.astimezone(UTC).isoformat() if value is not None else None
 
 
 class RunStore:
@@ -46,24 +36,24 @@ class RunStore:
         """Store a new run and the cases it runs (in order, as canonical records)."""
         row = {
             "id": info.id,
-            "started_at": _time(info.started_at),
-            "ended_at": _time(info.ended_at),
+            "started_at": iso_time(info.started_at),
+            "ended_at": iso_time(info.ended_at),
             "status": info.status,
             "suite_path": info.suite_path,
-            "suite": _dump(info.suite),
+            "suite": dump(info.suite),
             "dataset_name": info.dataset_name,
             "dataset_version": info.dataset_version,
             "cases": canonical_json([c.model_dump(mode="json") for c in cases]),
-            "target": _dump(info.target),
+            "target": dump(info.target),
             "target_hash": info.target_hash,
-            "graders": _dump(info.graders),
+            "graders": dump(info.graders),
             "trials": info.trials,
             "trial_policy": info.trial_policy,
             "assay_version": info.assay_version,
             "git_commit": info.git_commit,
-            "packages": _dump(info.packages),
-            "summary": _dump(info.summary) if info.summary is not None else None,
-            "metadata": _dump(info.metadata),
+            "packages": dump(info.packages),
+            "summary": dump(info.summary) if info.summary is not None else None,
+            "metadata": dump(info.metadata),
         }
         with self.engine.begin() as conn:
             conn.execute(runs.insert(), row)
@@ -78,9 +68,9 @@ class RunStore:
 
     def finish_run(self, run_id: str, status: str, summary: dict[str, Any] | None = None) -> None:
         """Record how a run ended, when, and its headline figures."""
-        values: dict[str, Any] = {"status": status, "ended_at": _time(datetime.now(UTC))}
+        values: dict[str, Any] = {"status": status, "ended_at": iso_time(datetime.now(UTC))}
         if summary is not None:
-            values["summary"] = _dump(summary)
+            values["summary"] = dump(summary)
         with self.engine.begin() as conn:
             conn.execute(update(runs).where(runs.c.id == run_id).values(**values))
 
@@ -110,7 +100,7 @@ class RunStore:
         full = self._resolve(run_id)
         with self.engine.connect() as conn:
             row = conn.execute(select(runs).where(runs.c.id == full)).mappings().one()
-        return _run_info(row)
+        return run_info(row)
 
     def list_runs(self) -> list[RunInfo]:
         """Every stored run, newest first."""
@@ -118,7 +108,7 @@ class RunStore:
             rows = conn.execute(
                 select(runs).order_by(runs.c.started_at.desc(), runs.c.id.desc())
             ).mappings()
-            return [_run_info(r) for r in rows]
+            return [run_info(r) for r in rows]
 
     def load_dataset(self, run_id: str) -> Dataset:
         """The cases exactly as the run ran them, in order."""
@@ -155,7 +145,7 @@ class RunStore:
                 "latency_ms": r.latency_ms,
                 "input_tokens": r.usage.input_tokens if r.usage else None,
                 "output_tokens": r.usage.output_tokens if r.usage else None,
-                "extra": _dump(r.extra) if r.extra else None,
+                "extra": dump(r.extra) if r.extra else None,
                 "trace_id": r.trace_id,
             }
             for r in batch
@@ -172,7 +162,7 @@ class RunStore:
             .order_by(records.c.position, records.c.trial)
         )
         with self.engine.connect() as conn:
-            return [_record(row) for row in conn.execute(query).mappings()]
+            return [record(row) for row in conn.execute(query).mappings()]
 
     def recorded_keys(self, run_id: str) -> set[tuple[str, int]]:
         """The (case, trial) pairs already recorded for a run."""
@@ -201,7 +191,7 @@ class RunStore:
                 "status": j.status,
                 "reason": j.reason,
                 "score": j.score,
-                "labels": _dump(list(j.labels)),
+                "labels": dump(list(j.labels)),
             }
             for j in batch
         ]
@@ -214,7 +204,7 @@ class RunStore:
         positions = self._position_map(full)
         with self.engine.connect() as conn:
             rows = conn.execute(select(judgments).where(judgments.c.run_id == full)).mappings()
-            found = [_judgment(row) for row in rows]
+            found = [judgment(row) for row in rows]
         return sorted(found, key=lambda j: (positions.get(j.case_id, -1), j.trial, j.grader))
 
     def add_spans(self, run_id: str, batch: Sequence[Span]) -> None:
@@ -225,7 +215,7 @@ class RunStore:
             {
                 "run_id": run_id,
                 **s.model_dump(exclude={"attributes"}),
-                "attributes": _dump(s.attributes),
+                "attributes": dump(s.attributes),
             }
             for s in batch
         ]
@@ -244,69 +234,8 @@ class RunStore:
             query = query.where(spans.c.trial == trial)
         with self.engine.connect() as conn:
             rows = conn.execute(query.order_by(spans.c.start_ns, spans.c.span_id)).mappings()
-            return [_span(row) for row in rows]
+            return [span(row) for row in rows]
 
     def close(self) -> None:
         """Release the database connections."""
         self.engine.dispose()
-
-
-def _loads(text: str | None, default: Any) -> Any:
-    return json.loads(text) if text else default
-
-
-def _run_info(row: Any) -> RunInfo:
-    return RunInfo(
-        id=row["id"],
-        started_at=datetime.fromisoformat(row["started_at"]),
-        ended_at=datetime.fromisoformat(row["ended_at"]) if row["ended_at"] else None,
-        status=row["status"],
-        suite_path=row["suite_path"],
-        suite=_loads(row["suite"], {}),
-        dataset_name=row["dataset_name"],
-        dataset_version=row["dataset_version"],
-        target=_loads(row["target"], {}),
-        target_hash=row["target_hash"],
-        graders=_loads(row["graders"], []),
-        trials=row["trials"],
-        trial_policy=row["trial_policy"],
-        assay_version=row["assay_version"],
-        git_commit=row["git_commit"],
-        packages=_loads(row["packages"], {}),
-        metadata=_loads(row["metadata"], {}),
-        summary=_loads(row["summary"], None),
-    )
-
-
-def _record(row: Any) -> Record:
-    usage = None
-    if row["input_tokens"] is not None or row["output_tokens"] is not None:
-        usage = Usage(input_tokens=row["input_tokens"], output_tokens=row["output_tokens"])
-    return Record(
-        case_id=row["case_id"],
-        trial=row["trial"],
-        outcome=_OUTCOME.validate_json(row["outcome"]),
-        attempts=row["attempts"],
-        latency_ms=row["latency_ms"],
-        usage=usage,
-        trace_id=row["trace_id"],
-        extra=_loads(row["extra"], {}),
-    )
-
-
-def _judgment(row: Any) -> Judgment:
-    return Judgment(
-        case_id=row["case_id"],
-        trial=row["trial"],
-        status=row["status"],
-        reason=row["reason"],
-        grader=row["grader"],
-        grader_version=row["grader_version"],
-        score=row["score"],
-        labels=tuple(_loads(row["labels"], [])),
-    )
-
-
-def _span(row: Any) -> Span:
-    fields = {k: row[k] for k in row if k not in ("run_id", "attributes")}
-    return Span(**fields, attributes=_loads(row["attributes"], {}))
