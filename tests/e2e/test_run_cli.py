@@ -119,3 +119,30 @@ def test_init_writes_a_starter_that_runs_and_never_overwrites(
     assert again.returncode == 0
     assert (target / "suite.yaml").read_text() == "# mine\n"
     assert "not overwritten" in again.stderr
+
+
+def test_the_store_can_come_from_assay_store(policy_dir: Path, tmp_path: Path) -> None:
+    import os
+    import sys
+
+    db = tmp_path / "elsewhere.db"
+    env = {**os.environ, "ASSAY_STORE": str(db), "NO_COLOR": "1", "COLUMNS": "200"}
+
+    def assay(*args: str | Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "assay", *map(str, args)],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+
+    ran = assay("run", policy_dir / "suite.yaml", "--ids", "E1", "--format", "json")
+    assert ran.returncode == 0, ran.stderr
+    run_id = json.loads(ran.stdout)["run_id"]
+    assert db.exists() and not (tmp_path / ".assay").exists()
+    listed = assay("runs")
+    assert run_id in listed.stdout and "completed" in listed.stdout
+    assert "1/1 (100.0%)" in listed.stdout

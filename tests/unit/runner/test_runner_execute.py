@@ -193,3 +193,16 @@ def test_stopping_returns_the_finished_but_unemitted_items_in_order() -> None:
     leftovers = asyncio.run(scenario())
     assert emitted == []  # C0 never finished, so nothing could be emitted in order
     assert [d.record.case_id for d in leftovers] == [c.id for c in CASES[1:]]
+
+
+def test_rpm_paces_every_attempt() -> None:
+    sleep = FakeSleep()
+    timing = Timing(sleep=sleep, clock=lambda: 0.0, random=lambda: 0.5)
+    target = ScriptedTarget({}, default={"kind": "answer", "fact": "f"})
+    ex = Execution(
+        target, RunOptions(rpm=120, concurrency=1), StructuredGrader(), "r", timing=timing
+    )
+    emitted: list[Done] = []
+    asyncio.run(execute(ex, _items(CASES[:3]), emitted.append))
+    assert len(emitted) == 3
+    assert sleep.waits == [0.5, 1.0]  # the clock stands still: slots at 0, 0.5 and 1.0 s

@@ -139,3 +139,22 @@ def test_function_targets_get_the_case(tmp_path: Path, store: RunStore) -> None:
     (record,) = store.records(result.run_id)
     assert record.outcome == Answer(fact="f", text="C4")
     assert record.attempts == 1 and record.latency_ms is not None
+
+
+def test_a_traced_target_gets_the_traceparent_of_its_case_trial(
+    tmp_path: Path, store: RunStore
+) -> None:
+    pytest.importorskip("assay.tracing")
+    (tmp_path / "sut_traceparent.py").write_text(
+        "def answer(case, ctx):\n"
+        "    return {'kind': 'answer', 'fact': 'f', 'text': ctx.traceparent}\n"
+    )
+    suite = _write_suite(tmp_path, "{type: function, callable: sut_traceparent:answer}")
+    result = run_suite(suite, store, selection=Selection(limit=2))
+    for record in store.records(result.run_id):
+        assert isinstance(record.outcome, Answer) and record.outcome.text is not None
+        version, trace_id, span_id, flags = record.outcome.text.split("-")
+        assert (version, trace_id) == ("00", record.trace_id)
+        assert int(flags, 16) & 1  # sampled
+        (root,) = [s for s in store.spans(result.run_id, record.case_id) if s.parent_id is None]
+        assert root.span_id == span_id
