@@ -59,7 +59,10 @@ class Target(Protocol):
                 return Reply(Answer(fact=case.expected_fact, text=case.prompt))
 
     ``config()`` returns the target's settings without secrets; its hash is recorded with
-    every run so that scores are reproducible.
+    every run so that scores are reproducible. A target may also define
+    ``async start()`` and ``async aclose()``: the runner awaits them on its event loop
+    before the first call and after the last (to open and close an HTTP session, or to
+    check that an API key is set).
     """
 
     name: str
