@@ -37,7 +37,7 @@ def composite(
         help="Source snapshots (YAML/JSON: revision -> section id -> text) for citation "
         "checks; added to any the dataset header names.",
     ),
-    format: str = typer.Option("text", "--format", "-f", help="text, json or markdown."),
+    format: str = typer.Option("text", "--format", "-f", help="text, json, markdown or html."),
     output: Path | None = typer.Option(
         None,
         "--output",

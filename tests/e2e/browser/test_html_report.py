@@ -220,3 +220,25 @@ def test_ten_thousand_cases_are_paged(page: Page, watch: Watch, tmp_path: Path) 
     page.fill("#cases-search", "C09950")
     expect(page.locator("#cases-table tbody tr[data-index]")).to_have_count(1)
     assert watch.errors == []
+
+
+def test_composite_page_shows_every_check_in_the_drawer(
+    page: Page, watch: Watch, tmp_path: Path, artifacts: Path
+) -> None:
+    golden = ROOT / "examples" / "golden17"
+    out = tmp_path / "composite.html"
+    done = subprocess.run(
+        [sys.executable, "-m", "assay", "composite", str(golden / "golden17.jsonl"),
+         str(golden / "checks.jsonl"), "--format", "html", "--output", str(out)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    page.goto(out.as_uri() + "#case=golden_002")
+    drawer = page.locator("#drawer")
+    expect(drawer).to_be_visible()
+    checks = drawer.locator(".judgment")
+    expect(checks).to_have_count(1 + 7)  # the verdict, then the seven checks
+    failed = drawer.locator(".judgment", has=page.locator(".badge.st-failed"))
+    expect(failed.nth(1)).to_contain_text("content_present")
+    page.screenshot(path=str(artifacts / "composite-drawer.png"))
+    assert watch.errors == []

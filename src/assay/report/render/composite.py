@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from assay.report._composite import CompositeReport
 
-COMPOSITE_FORMATS: tuple[str, ...] = ("text", "json", "markdown")
+COMPOSITE_FORMATS: tuple[str, ...] = ("text", "json", "markdown", "html")
 
 
 def render_composite(report: CompositeReport, fmt: str, *, color: bool = False) -> str:
@@ -19,4 +19,8 @@ def render_composite(report: CompositeReport, fmt: str, *, color: bool = False) 
         from assay.report.render.composite_text import render_composite_text
 
         return render_composite_text(report, color=color)
+    if fmt == "html":
+        from assay.report.render.composite_html import render_composite_html
+
+        return render_composite_html(report)
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(COMPOSITE_FORMATS)}")

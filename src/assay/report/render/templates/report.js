@@ -8,7 +8,7 @@
   var collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
   var KNOWN = ["id", "slice", "trial", "synthetic", "question", "expected_behavior", "expected_fact",
     "rationale", "outcome", "fact", "text", "status", "reason", "grader", "case_hash",
-    "source_revision", "checks", "judgments"];
+    "source_revision", "checks", "judgments", "expected_label", "outcome_label"];
 
   function el(tag, cls, text) {
     var node = document.createElement(tag);
@@ -18,9 +18,11 @@
   }
   function label(row) { return TRIALS > 1 ? row.id + " #" + row.trial : row.id; }
   function expected(row) {
+    if (row.expected_label) { return row.expected_label; }
     return row.expected_behavior + (row.expected_fact ? " " + row.expected_fact : "");
   }
   function got(row) {
+    if (row.outcome_label) { return row.outcome_label; }
     if (!row.outcome) { return "none recorded"; }
     return row.outcome + (row.fact ? " " + row.fact : "");
   }
@@ -280,12 +282,16 @@
     drawer.querySelector("[data-field=slice]").textContent =
       "slice " + row.slice + (row.synthetic ? " · synthetic case, not in real totals" : "");
     body.replaceChildren();
-    section("Question", text(row.question, "—"));
-    section("Expected", kv([["behaviour", row.expected_behavior], ["fact", row.expected_fact || "—"]]));
-    section("Rationale", text(row.rationale, "—"));
-    section("Recorded outcome", row.outcome
-      ? kv([["kind", row.outcome], ["fact", row.fact], ["raw text", row.text]])
-      : text(null, "No outcome was recorded for this case (missing)."));
+    if ("question" in row) { section("Question", text(row.question, "—")); }
+    if ("expected_behavior" in row) {
+      section("Expected", kv([["behaviour", row.expected_behavior], ["fact", row.expected_fact || "—"]]));
+    }
+    if ("rationale" in row) { section("Rationale", text(row.rationale, "—")); }
+    if ("outcome" in row) {
+      section("Recorded outcome", row.outcome
+        ? kv([["kind", row.outcome], ["fact", row.fact], ["raw text", row.text]])
+        : text(null, "No outcome was recorded for this case (missing)."));
+    }
     section("Judgment", judgmentBox(row.status, row.grader, row.reason, []));
     if (Array.isArray(row.checks) && row.checks.length) { section("Checks", resultList(row.checks)); }
     if (Array.isArray(row.judgments) && row.judgments.length) {
