@@ -58,8 +58,7 @@ class _Writer:
 
     def flush(self) -> None:
         if self.records:
-            self.store.add_records(self.run_id, self.records)
-            self.store.add_judgments(self.run_id, self.judgments)
+            self.store.add_results(self.run_id, self.records, self.judgments)
             self.written += len(self.records)
         self.records, self.judgments = [], []
         self.last = self.timing.clock()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -21,6 +22,23 @@ def dump(value: Any) -> str:
 
 def iso_time(value: datetime | None) -> str | None:
     return value.astimezone(UTC).isoformat() if value is not None else None
+
+
+def judgment_rows(run_id: str, batch: Sequence[Judgment]) -> list[dict[str, Any]]:
+    return [
+        {
+            "run_id": run_id,
+            "case_id": j.case_id,
+            "trial": j.trial,
+            "grader": j.grader,
+            "grader_version": j.grader_version,
+            "status": j.status,
+            "reason": j.reason,
+            "score": j.score,
+            "labels": dump(list(j.labels)),
+        }
+        for j in batch
+    ]
 
 
 def loads(text: str | None, default: Any) -> Any:

@@ -14,7 +14,15 @@ from assay.errors import AssayInputError, did_you_mean
 from assay.grading import Judgment
 from assay.outcomes import Record, Span
 from assay.store._info import RunInfo
-from assay.store._rows import dump, iso_time, judgment, record, run_info, span
+from assay.store._rows import (
+    dump,
+    iso_time,
+    judgment,
+    judgment_rows,
+    record,
+    run_info,
+    span,
+)
 from assay.store._schema import judgments, records, runs, spans
 
 
@@ -133,8 +141,22 @@ class RunStore:
         """Store records in one transaction; a (case, trial) already stored raises."""
         if not batch:
             return
+        with self.engine.begin() as conn:
+            conn.execute(records.insert(), self._record_rows(run_id, batch))
+
+    def add_results(self, run_id: str, batch: Sequence[Record], judged: Sequence[Judgment]) -> None:
+        """Store records and their judgments in one transaction."""
+        if not batch and not judged:
+            return
+        with self.engine.begin() as conn:
+            if batch:
+                conn.execute(records.insert(), self._record_rows(run_id, batch))
+            if judged:
+                conn.execute(judgments.insert(), judgment_rows(run_id, judged))
+
+    def _record_rows(self, run_id: str, batch: Sequence[Record]) -> list[dict[str, Any]]:
         positions = self._position_map(run_id)
-        rows = [
+        return [
             {
                 "run_id": run_id,
                 "case_id": r.case_id,
@@ -150,8 +172,6 @@ class RunStore:
             }
             for r in batch
         ]
-        with self.engine.begin() as conn:
-            conn.execute(records.insert(), rows)
 
     def records(self, run_id: str) -> list[Record]:
         """The run's records in dataset order, then trial."""
@@ -181,22 +201,8 @@ class RunStore:
         """Store judgments (one per case, trial and grader)."""
         if not batch:
             return
-        rows = [
-            {
-                "run_id": run_id,
-                "case_id": j.case_id,
-                "trial": j.trial,
-                "grader": j.grader,
-                "grader_version": j.grader_version,
-                "status": j.status,
-                "reason": j.reason,
-                "score": j.score,
-                "labels": dump(list(j.labels)),
-            }
-            for j in batch
-        ]
         with self.engine.begin() as conn:
-            conn.execute(judgments.insert(), rows)
+            conn.execute(judgments.insert(), judgment_rows(run_id, batch))
 
     def judgments(self, run_id: str) -> list[Judgment]:
         """The run's judgments, in dataset order, then trial."""

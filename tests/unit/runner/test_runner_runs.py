@@ -118,10 +118,10 @@ def test_a_failing_store_write_marks_the_run_failed(tmp_path: Path, store: RunSt
     class Broken(Exception):
         pass
 
-    def refuse(run_id: str, batch: list[Record]) -> None:
+    def refuse(run_id: str, batch: list[Record], judged: list[object]) -> None:
         raise Broken("disk full")
 
-    store.add_records = refuse  # type: ignore[method-assign,assignment]
+    store.add_results = refuse  # type: ignore[method-assign,assignment]
     with pytest.raises(Broken):
         run_suite(suite, store)
     (info,) = store.list_runs()

@@ -191,3 +191,17 @@ def test_a_whole_run_round_trips_through_the_store(store: RunStore, tmp_path: Pa
         "task_success_fraction": "6/8",
     }
     assert len(store.spans(result.run_id)) >= 8  # traced by default
+
+
+def test_records_and_judgments_are_written_together(store: RunStore) -> None:
+    store.create_run(_info("r1"), CASES)
+    judged = Judgment(case_id="C0", status="passed", reason="ok", grader="g", grader_version="1")
+    store.add_results("r1", [Record(case_id="C0", outcome=Answer(fact="f"))], [judged])
+    with pytest.raises(IntegrityError):  # C0 again: neither the record nor its judgment
+        store.add_results(
+            "r1",
+            [Record(case_id="C1", outcome=Abstain()), Record(case_id="C0", outcome=Abstain())],
+            [judged.model_copy(update={"case_id": "C1"})],
+        )
+    assert [r.case_id for r in store.records("r1")] == ["C0"]
+    assert store.judgments("r1") == [judged]
