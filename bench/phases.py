@@ -22,20 +22,26 @@ from typing import Any
 import drive_assay
 from _mockproc import mock_server
 
-# (label, module, attribute path): the phases worth separating, outermost first.
-PHASES: tuple[tuple[str, str, str], ...] = (
-    ("whole run (run_suite)", "assay.runner", "run_suite"),
-    ("one case-trial (run_item)", "assay.runner._execute", "run_item"),
-    ("  target call (OpenAITarget.run)", "assay.targets.openai", "OpenAITarget.run"),
-    ("  grading", "assay.runner._execute", "_grade"),
-    ("  span end + export", "assay.tracing._export", "StoreSpanProcessor.on_end"),
-    ("storing records (Writer.add)", "assay.runner._run", "_Writer.add"),
-    ("  RunStore.add_records", "assay.store._store", "RunStore.add_records"),
-    ("  RunStore.add_judgments", "assay.store._store", "RunStore.add_judgments"),
-    ("  RunStore.add_spans", "assay.store._store", "RunStore.add_spans"),
-    ("report from the store (report_for_run)", "assay.runner._run", "report_for_run"),
-    ("RunStore.create_run", "assay.store._store", "RunStore.create_run"),
-    ("loading the dataset", "assay.load._suite", "Suite.load_dataset"),
+# (label, where): the phases worth separating, outermost first; ``where`` lists the places
+# the function has lived ("module:attribute.path"), the first found is wrapped.
+PHASES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("whole run (run_suite)", ("assay.runner:run_suite",)),
+    ("one case-trial (run_item)", ("assay.runner._execute:run_item",)),
+    ("  target call (OpenAITarget.run)", ("assay.targets.openai:OpenAITarget.run",)),
+    ("  grading", ("assay.runner._execute:_grade",)),
+    ("  span end + export", ("assay.tracing._export:StoreSpanProcessor.on_end",)),
+    (
+        "storing records (Writer.add)",
+        ("assay.runner._plan:_Writer.add", "assay.runner._run:_Writer.add"),
+    ),
+    (
+        "  RunStore.add_results (records and judgments)",
+        ("assay.store._store:RunStore.add_results", "assay.store._store:RunStore.add_records"),
+    ),
+    ("  RunStore.add_spans", ("assay.store._store:RunStore.add_spans",)),
+    ("report from the store (report_for_run)", ("assay.runner._run:report_for_run",)),
+    ("RunStore.create_run", ("assay.store._store:RunStore.create_run",)),
+    ("loading the dataset", ("assay.load._suite:Suite.load_dataset",)),
 )
 
 
@@ -127,18 +133,27 @@ def instrument() -> tuple[Tally, list[str]]:
     """Wrap every phase that exists; return the tally and the labels not found."""
     tally = Tally()
     missing: list[str] = []
-    for label, module_name, path in PHASES:
-        try:
-            owner: Any = importlib.import_module(module_name)
-            *parents, name = path.split(".")
-            for parent in parents:
-                owner = getattr(owner, parent)
-            getattr(owner, name)
-        except (ImportError, AttributeError):
+    for label, places in PHASES:
+        found = next(filter(None, (_locate(place) for place in places)), None)
+        if found is None:
             missing.append(label)
             continue
-        _wrap(owner, name, label, tally)
+        _wrap(*found, label, tally)
     return tally, missing
+
+
+def _locate(place: str) -> tuple[Any, str] | None:
+    """The object owning the function at ``module:attr.path`` and its name, if it exists."""
+    module_name, path = place.split(":")
+    try:
+        owner: Any = importlib.import_module(module_name)
+        *parents, name = path.split(".")
+        for parent in parents:
+            owner = getattr(owner, parent)
+        getattr(owner, name)
+    except (ImportError, AttributeError):
+        return None
+    return owner, name
 
 
 def measure(
@@ -156,7 +171,7 @@ def measure(
             tally.first.get(label),
             tally.last.get(label),
         )
-        for label, _, _ in PHASES
+        for label, _ in PHASES
     ]
     return result, phases
 
