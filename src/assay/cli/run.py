@@ -23,7 +23,9 @@ def run(
     store: str | None = typer.Option(
         None, "--store", help="Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
     ),
-    format: str = typer.Option("text", "--format", "-f", help="text, json or markdown."),
+    format: str = typer.Option(
+        "text", "--format", "-f", help="text, json, markdown, html or junit."
+    ),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write the report here."),
     resume: str | None = typer.Option(
         None, "--resume", help="Finish this stored run: run only its case-trials not yet recorded."
@@ -76,8 +78,11 @@ def run(
     finally:
         runs.close()
     text = render(result.report, format, color=wants_color(output))
-    if format != "json":
-        text = f"run {result.run_id} ({result.status})\n\n{text}"
+    headline = f"run {result.run_id} ({result.status})"
+    if format in ("text", "markdown"):
+        text = f"{headline}\n\n{text}"
+    else:  # a machine-readable report stays exactly that on stdout
+        typer.echo(headline, err=True)
     emit(text, output)
     if result.status == "interrupted":
         typer.echo(
