@@ -8,12 +8,17 @@ import socket
 import subprocess
 import sys
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-from starlette.testclient import TestClient
+
+with warnings.catch_warnings():
+    # Starlette would rather its test client used httpx2; httpx works and is what we have.
+    warnings.simplefilter("ignore", UserWarning)
+    from starlette.testclient import TestClient
 
 from assay.errors import AssayConfigError
 from assay.view import create_app, host_warning, open_read_only
@@ -133,3 +138,36 @@ def test_assay_view_without_a_store_exits_2(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 2 and done.stdout == ""
     assert "nothing to view" in done.stderr
+
+
+PAYLOAD = '"><img src=x onerror=alert(1)><script>alert(2)</script>'
+
+
+def test_viewer_pages_escape_stored_values(tmp_path: Path) -> None:
+    from datetime import UTC, datetime
+
+    from assay.cases import Case, Dataset
+    from assay.outcomes import Answer, Record
+    from assay.store import RunInfo, open_store
+
+    case = Case(id="X1", slice=PAYLOAD, question=PAYLOAD, expected_behavior="answer",
+                expected_fact="f", rationale=PAYLOAD)  # fmt: skip
+    data = Dataset(name=PAYLOAD, cases=(case,))
+    url = f"sqlite:///{tmp_path / 'x.db'}"
+    store = open_store(url)
+    info = RunInfo(
+        id="r1", started_at=datetime(2026, 11, 1, tzinfo=UTC), dataset_name=PAYLOAD,
+        dataset_version=data.version, target={"type": PAYLOAD, "model": PAYLOAD},
+        assay_version="0.1.0", metadata={PAYLOAD: PAYLOAD},
+    )  # fmt: skip
+    store.create_run(info, data.cases)
+    store.add_records("r1", [Record(case_id="X1", outcome=Answer(fact=PAYLOAD, text=PAYLOAD))])
+    store.finish_run("r1", "completed")
+    store.close()
+    reader = open_read_only(url)
+    with TestClient(create_app(reader)) as test_client:
+        for route in ("/", "/runs/r1", "/case?id=X1", f"/case?id={PAYLOAD}"):
+            page = test_client.get(route)
+            assert "<img" not in page.text, route
+            assert page.text.count("<script") <= 2, route
+    reader.close()

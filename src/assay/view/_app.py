@@ -66,7 +66,7 @@ def create_app(reader: RunReader) -> Starlette:
             "JSON": _run_url(info.id) + "/report.json",
         }
         spans = reader.spans(info.id)
-        return _html(render_html(report, spans=spans, links=links))
+        return _html(render_html(report, spans=spans, links=links, case_link="/case?id="))
 
     async def run_json(request: Request) -> Response:
         _, report = reports.get(request.path_params["run_id"])

@@ -72,6 +72,9 @@ def test_browse_runs_compare_and_follow_a_case(
     page.locator("#cases-table tbody tr", has_text="E2").click()
     expect(page.locator("#drawer .waterfall .wf-row")).to_have_count(3)
     page.screenshot(path=str(artifacts / "view-run.png"))
+    page.locator("#drawer a.follow").click()
+    expect(page.locator("#across tbody tr")).to_have_count(2)
+    expect(page.locator("h1")).to_have_text("Case E2")
 
     page.goto(viewer + "/")
     page.check('input[name="baseline"][value="base"]')

@@ -171,9 +171,13 @@ def safe_url(url: str) -> str:
     return url
 
 
-def page_data(report: Report, spans: Sequence[Span] = ()) -> dict[str, Any]:
-    """What the page's script reads: every case row (whatever fields it carries) and spans."""
+def page_data(
+    report: Report, spans: Sequence[Span] = (), case_link: str | None = None
+) -> dict[str, Any]:
+    """What the page's script reads: every case row (whatever fields it carries), spans,
+    and where a case's page across runs is (the viewer's), when there is one."""
     return {
+        "case_link": safe_url(case_link) if case_link else None,
         "trials": report.trials,
         "statuses": list(STATUS_ORDER),
         "cases": [row.model_dump(mode="json") for row in report.cases],
@@ -186,11 +190,13 @@ def render_html(
     *,
     spans: Sequence[Span] = (),
     links: Mapping[str, str] | None = None,
+    case_link: str | None = None,
 ) -> str:
     """The report as a self-contained HTML page.
 
     ``spans`` (a run's recorded spans) are drawn as a waterfall in each case's drawer;
-    ``links`` (label -> URL) adds a navigation bar, as the local viewer does.
+    ``links`` (label -> URL) adds a navigation bar and ``case_link`` (a URL prefix the case
+    id is appended to) a link from each drawer to the case across runs, as the viewer does.
     """
     template = environment().get_template("report.html.j2")
     script, script_hash = page_script()
@@ -223,7 +229,7 @@ def render_html(
         metadata=_metadata(report),
         trial_lines=trial_lines(report),
         trial_sections=trial_sections(report),
-        data=script_json(page_data(report, spans)),
+        data=script_json(page_data(report, spans, case_link)),
         script=script,
         script_hash=script_hash,
         links={label: safe_url(url) for label, url in (links or {}).items()},

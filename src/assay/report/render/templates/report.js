@@ -299,6 +299,13 @@
     }
     var spans = DATA.spans[row.id + "#" + row.trial];
     if (spans && spans.length) { section("Trace", waterfall(spans)); }
+    if (DATA.case_link) {
+      var follow = el("a", "follow", "Follow " + row.id + " across runs →");
+      follow.href = DATA.case_link + encodeURIComponent(row.id);
+      var wrap = el("p");
+      wrap.appendChild(follow);
+      body.appendChild(wrap);
+    }
     var other = Object.keys(row).filter(function (k) { return KNOWN.indexOf(k) < 0; });
     section("Case", kv([["trial", row.trial], ["source revision", row.source_revision],
       ["case hash", row.case_hash]].concat(other.map(function (k) { return [k, row[k]]; }))));
