@@ -106,3 +106,10 @@ def test_stored_run_html_report_carries_its_spans(
     assert done.returncode == 0, done.stderr
     html = out.read_text(encoding="utf-8")
     assert '"name":"retrieve"' in html and "2/6" in html
+
+
+def test_outputs_never_overwrite_the_source(report_json: Path) -> None:
+    before = report_json.read_text(encoding="utf-8")
+    done = assay("gate", str(report_json), "-r", "errors==0", "--junit", str(report_json))
+    assert done.returncode == 2 and "inputs" in done.stderr
+    assert report_json.read_text(encoding="utf-8") == before

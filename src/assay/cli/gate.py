@@ -34,20 +34,24 @@ def gate(
     import os
     import sys
 
-    from assay.cli._output import emit
+    from assay.cli._output import check_output, emit
     from assay.cli._sources import report_from_source
     from assay.report import evaluate_gates, gates_passed, parse_rule
     from assay.report.render.gates import render_gates_markdown, render_gates_text
     from assay.report.render.junit import render_junit
 
     rules = [parse_rule(text) for text in rule]
+    inputs = [Path(source)] if Path(source).is_file() else []
+    for path in (junit, markdown):
+        if path is not None:
+            check_output(path, inputs)
     report = report_from_source(source, store)
     results = evaluate_gates(report, rules)
     if junit is not None:
-        emit(render_junit(report, results), junit)
+        emit(render_junit(report, results), junit, inputs)
     summary = render_gates_markdown(report, results)
     if markdown is not None:
-        emit(summary, markdown)
+        emit(summary, markdown, inputs)
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if step_summary:
         with open(step_summary, "a", encoding="utf-8") as handle:
