@@ -77,7 +77,9 @@ def main(argv: list[str] | None = None) -> None:
     profiled = profile(BENCH / "drive_assay.py", 0.0, args.n, args.c)
 
     machine = describe_machine(systems)
+    at_end = machine.pop("load average at the end (1/5/15 min)")
     machine["load average at the start (1/5/15 min)"] = " / ".join(f"{x:.2f}" for x in load_before)
+    machine["load average at the end (1/5/15 min)"] = at_end
     checked: list[Goal] = goals(boot, rows)
     text = render(
         machine=machine,
