@@ -3,35 +3,123 @@
 >>> from assay import load_dataset, load_results, summarize
 >>> summary = summarize(load_dataset("examples/policy/policy.jsonl"),
 ...                     load_results("examples/policy/results.jsonl"))  # doctest: +SKIP
+
+Names are imported on first use, so that ``import assay`` (and ``assay --help``) stays fast.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from assay._version import __version__
-from assay.cases import Case, Dataset
-from assay.errors import (
-    AssayConfigError,
-    AssayError,
-    AssayInputError,
-    DuplicateCaseIdError,
-    DuplicateResultError,
-    InputFormatError,
-    UnknownResultIdError,
-)
-from assay.grading import (
-    CaseResult,
-    CheckResult,
-    CompositeResult,
-    CompositeScorer,
-    Grader,
-    Judgment,
-    Profile,
-    Status,
-    StructuredGrader,
-    grade,
-)
-from assay.load import load_dataset, load_profile, load_results
-from assay.metrics import Rate, Summary, rate, summarize
-from assay.outcomes import Abstain, Answer, Error, Outcome, Record, Results
-from assay.report import Report, build_report
+
+if TYPE_CHECKING:
+    from assay.cases import (
+        Case,
+        Dataset,
+    )
+    from assay.compare import (
+        Comparison,
+        compare_runs,
+    )
+    from assay.errors import (
+        AssayConfigError,
+        AssayError,
+        AssayInputError,
+        DuplicateCaseIdError,
+        DuplicateResultError,
+        InputFormatError,
+        UnknownResultIdError,
+    )
+    from assay.grading import (
+        CaseResult,
+        CheckResult,
+        CompositeResult,
+        CompositeScorer,
+        Grader,
+        Judgment,
+        Profile,
+        Status,
+        StructuredGrader,
+        grade,
+    )
+    from assay.load import (
+        load_dataset,
+        load_profile,
+        load_results,
+        load_suite,
+    )
+    from assay.metrics import (
+        Rate,
+        Summary,
+        rate,
+        summarize,
+    )
+    from assay.outcomes import (
+        Abstain,
+        Answer,
+        Error,
+        Outcome,
+        Record,
+        Results,
+    )
+    from assay.report import (
+        Report,
+        build_report,
+        evaluate_gates,
+    )
+    from assay.runner import (
+        report_for_run,
+        run_suite,
+    )
+    from assay.store import (
+        open_store,
+    )
+
+_EXPORTS: dict[str, str] = {
+    "Case": "assay.cases",
+    "Dataset": "assay.cases",
+    "AssayConfigError": "assay.errors",
+    "AssayError": "assay.errors",
+    "AssayInputError": "assay.errors",
+    "DuplicateCaseIdError": "assay.errors",
+    "DuplicateResultError": "assay.errors",
+    "InputFormatError": "assay.errors",
+    "UnknownResultIdError": "assay.errors",
+    "CaseResult": "assay.grading",
+    "CheckResult": "assay.grading",
+    "CompositeResult": "assay.grading",
+    "CompositeScorer": "assay.grading",
+    "Grader": "assay.grading",
+    "Judgment": "assay.grading",
+    "Profile": "assay.grading",
+    "Status": "assay.grading",
+    "StructuredGrader": "assay.grading",
+    "grade": "assay.grading",
+    "load_dataset": "assay.load",
+    "load_profile": "assay.load",
+    "load_results": "assay.load",
+    "load_suite": "assay.load",
+    "Rate": "assay.metrics",
+    "Summary": "assay.metrics",
+    "rate": "assay.metrics",
+    "summarize": "assay.metrics",
+    "Abstain": "assay.outcomes",
+    "Answer": "assay.outcomes",
+    "Error": "assay.outcomes",
+    "Outcome": "assay.outcomes",
+    "Record": "assay.outcomes",
+    "Results": "assay.outcomes",
+    "Report": "assay.report",
+    "build_report": "assay.report",
+    "evaluate_gates": "assay.report",
+    "Comparison": "assay.compare",
+    "compare_runs": "assay.compare",
+    "report_for_run": "assay.runner",
+    "run_suite": "assay.runner",
+    "open_store": "assay.store",
+}
 
 __all__ = [
     "Abstain",
@@ -42,6 +130,7 @@ __all__ = [
     "Case",
     "CaseResult",
     "CheckResult",
+    "Comparison",
     "CompositeResult",
     "CompositeScorer",
     "Dataset",
@@ -63,10 +152,29 @@ __all__ = [
     "UnknownResultIdError",
     "__version__",
     "build_report",
+    "compare_runs",
+    "evaluate_gates",
     "grade",
     "load_dataset",
     "load_profile",
     "load_results",
+    "load_suite",
+    "open_store",
     "rate",
+    "report_for_run",
+    "run_suite",
     "summarize",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'assay' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

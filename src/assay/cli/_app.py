@@ -28,39 +28,33 @@ def _root(
 
 def _register() -> None:
     # Each command module imports its heavy dependencies inside the command function,
-    # so `assay --help` stays fast.
-    from assay.cli import score
+    # so `assay --help` stays fast. Commands are listed in the order a user meets them.
+    from assay.cli import (
+        compare,
+        composite,
+        diagnose,
+        gate,
+        init,
+        run,
+        score,
+        stored,
+        synthesize,
+        trace,
+        view,
+    )
 
-    app.command("score")(score.score)
-
-    from assay.cli import gate
-
-    app.command("gate")(gate.gate)
-
-    from assay.cli import view
-
-    app.command("view")(view.view)
-
-    from assay.cli import compare
-
-    app.command("compare")(compare.compare)
-
-    from assay.cli import composite, synthesize
-
-    app.command("composite")(composite.composite)
-    app.add_typer(synthesize.app, name="synthesize")
-
-    from assay.cli import diagnose, trace
-
-    app.command("trace")(trace.trace)
-    app.command("diagnose")(diagnose.diagnose)
-
-    from assay.cli import init, run, stored
-
+    app.command("init")(init.init)
     app.command("run")(run.run)
     app.command("runs")(stored.runs)
     app.command("report")(stored.report)
-    app.command("init")(init.init)
+    app.command("score")(score.score)
+    app.command("composite")(composite.composite)
+    app.add_typer(synthesize.app, name="synthesize")
+    app.command("compare")(compare.compare)
+    app.command("gate")(gate.gate)
+    app.command("trace")(trace.trace)
+    app.command("diagnose")(diagnose.diagnose)
+    app.command("view")(view.view)
 
 
 _register()
