@@ -9,10 +9,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tests.otlp_receiver import otlp_receiver
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 POLICY = EXAMPLES / "policy"
+
+__all__ = ["otlp_receiver"]
 
 RunAssay = Callable[..., subprocess.CompletedProcess[str]]
 

@@ -57,6 +57,24 @@ def _errored(case: Case, record: Record) -> Judgment:
     )
 
 
+def judge_record(case: Case, record: Record, grader: Grader) -> Judgment:
+    """The judgment on one recorded outcome: ``error`` for an error outcome (no grader is
+    asked), otherwise the grader's, and ``ungraded`` with the reason when the grader fails."""
+    if record.outcome.kind == "error":
+        return _errored(case, record)
+    try:
+        return grader.grade(case, record)
+    except Exception as err:  # a grader failure is ungraded, never a default score
+        return Judgment(
+            case_id=case.id,
+            trial=record.trial,
+            status="ungraded",
+            reason=f"the grader failed: {type(err).__name__}: {err}",
+            grader=str(getattr(grader, "name", type(grader).__name__)),
+            grader_version=str(getattr(grader, "version", "?")),
+        )
+
+
 def trial_count(results: Results) -> int:
     """How many trials the results cover: the highest trial index seen, at least 1."""
     return max((r.trial for r in results.records), default=1)
@@ -77,9 +95,7 @@ def grade(
             record = by_key.get((case.id, trial))
             if record is None:
                 judgment = _missing(case, trial)
-            elif record.outcome.kind == "error":
-                judgment = _errored(case, record)
             else:
-                judgment = grader.grade(case, record)
+                judgment = judge_record(case, record, grader)
             graded.append(CaseResult(case, trial, record, judgment))
     return graded

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from assay.cases import Case
-from assay.grading import Grader, Judgment
+from assay.grading import Grader, Judgment, judge_record
 from assay.outcomes import Error, Record
 from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
 from assay.runner._tracing import evaluation_span, request_span
@@ -91,20 +91,6 @@ async def call(
         attempt += 1
 
 
-def _grade(grader: Grader, case: Case, record: Record) -> Judgment:
-    try:
-        return grader.grade(case, record)
-    except Exception as err:  # a grader failure is ungraded, never a default score
-        return Judgment(
-            case_id=case.id,
-            trial=record.trial,
-            status="ungraded",
-            reason=f"the grader failed: {type(err).__name__}: {err}",
-            grader=getattr(grader, "name", type(grader).__name__),
-            grader_version=str(getattr(grader, "version", "?")),
-        )
-
-
 async def run_item(ex: Execution, item: WorkItem) -> Done:
     """Run, record and grade one case-trial."""
     case = item.case
@@ -121,10 +107,9 @@ async def run_item(ex: Execution, item: WorkItem) -> Done:
             extra={**reply.extra, "attempt_errors": retried} if retried else reply.extra,
         )
         judged: list[Judgment] = []
-        if record.outcome.kind != "error":
-            with evaluation_span(ex.tracer, judged):
-                judged.append(_grade(ex.grader, case, record))
-    return Done(item, record, judged[0] if judged else None)
+        with evaluation_span(ex.tracer, judged):
+            judged.append(judge_record(case, record, ex.grader))
+    return Done(item, record, judged[0])
 
 
 async def _wait(event: asyncio.Event) -> object:

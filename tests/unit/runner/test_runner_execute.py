@@ -117,7 +117,9 @@ def test_retries_are_bounded_and_back_off_exponentially() -> None:
     assert record.extra["attempt_errors"] == ["http_5xx"] * 3
     # random() = 0.5 gives 75% of each exponential step: 1, 2, 4 seconds.
     assert timing.sleep.waits == [0.75, 1.5, 3.0]  # type: ignore[attr-defined]
-    assert emitted[0].judgment is None  # errors get their status without a grader
+    judgment = emitted[0].judgment  # errors get their status without asking the grader
+    assert judgment is not None
+    assert (judgment.status, judgment.grader) == ("error", "assay")
 
 
 @pytest.mark.parametrize("failure", ["parse_error", "http_4xx", "raise"])

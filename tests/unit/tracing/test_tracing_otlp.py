@@ -2,56 +2,12 @@
 
 from __future__ import annotations
 
-import gzip
-import threading
-from collections.abc import Iterator, Sequence
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Sequence
 
-import pytest
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
-    ExportTraceServiceRequest,
-    ExportTraceServiceResponse,
-)
+from tests.otlp_receiver import Receiver
 
 from assay.outcomes import Span
 from assay.tracing import otlp_traces_url, start_tracing
-
-
-class Receiver(ThreadingHTTPServer):
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), Handler)
-        self.requests: list[tuple[str, ExportTraceServiceRequest]] = []
-
-
-class Handler(BaseHTTPRequestHandler):
-    server: Receiver
-
-    def do_POST(self) -> None:
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        if self.headers.get("Content-Encoding") == "gzip":
-            body = gzip.decompress(body)
-        message = ExportTraceServiceRequest()
-        message.ParseFromString(body)
-        self.server.requests.append((self.path, message))
-        reply = ExportTraceServiceResponse().SerializeToString()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/x-protobuf")
-        self.send_header("Content-Length", str(len(reply)))
-        self.end_headers()
-        self.wfile.write(reply)
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-@pytest.fixture
-def receiver() -> Iterator[Receiver]:
-    server = Receiver()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
 
 
 class Sink:
@@ -62,7 +18,8 @@ class Sink:
         self.spans.extend(spans)
 
 
-def test_spans_reach_the_collector_and_the_store(receiver: Receiver) -> None:
+def test_spans_reach_the_collector_and_the_store(otlp_receiver: Receiver) -> None:
+    receiver = otlp_receiver
     sink = Sink()
     endpoint = f"http://127.0.0.1:{receiver.server_address[1]}"
     session = start_tracing(sink, "run-otlp", otlp_endpoint=endpoint)
