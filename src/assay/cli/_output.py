@@ -82,6 +82,10 @@ def emit(text: str, output: Path | None, inputs: Sequence[Path] = ()) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
+        # mkstemp creates the file private (0600); a report gets the user's usual mode.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, output)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
