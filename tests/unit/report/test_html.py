@@ -10,7 +10,7 @@ import pytest
 from assay.outcomes import Span
 from assay.report import Report
 from assay.report.render import FORMATS, render
-from assay.report.render.html import page_data, render_html, script_json
+from assay.report.render.html import page_data, page_json, render_html, script_json
 
 from .conftest import synthetic_report
 
@@ -150,3 +150,13 @@ def test_several_trials_get_a_trials_section() -> None:
     html = render_html(report)
     assert 'id="trials"' in html and "Flaky cases" in html and "clustered by case" in html
     assert 'id="trials"' not in render_html(synthetic_report())
+
+
+def test_page_json_is_page_data(report: Report) -> None:
+    spans = [
+        Span(trace_id="t", span_id="a", name="assay.request", start_ns=0, end_ns=5,
+             case_id="E2", trial=1),
+    ]  # fmt: skip
+    text = str(page_json(report, spans, "/case?id="))
+    assert json.loads(text) == page_data(report, spans, "/case?id=")
+    assert text == str(script_json(page_data(report, spans, "/case?id=")))

