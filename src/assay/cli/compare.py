@@ -42,6 +42,9 @@ def _from_file(path: Path) -> RunSide:
 def _from_store(
     ref: str, store_url: str | None, confidence: float, method: IntervalMethod
 ) -> RunSide:
+    from dataclasses import replace
+
+    from assay.cases import canonical_record
     from assay.compare import RunSide
     from assay.errors import AssayInputError
 
@@ -60,6 +63,7 @@ def _from_store(
     try:
         info = store.get_run(ref)
         report = report_for_run(store, info.id, confidence=confidence, method=method)
+        definitions = {c.id: canonical_record(c) for c in store.load_dataset(info.id).cases}
     finally:
         store.close()
     config: dict[str, Any] = {
@@ -71,7 +75,8 @@ def _from_store(
         "git_commit": info.git_commit,
     }
     config.update(info.metadata)
-    return RunSide.from_report(report, ref=info.id, config=config)
+    side = RunSide.from_report(report, ref=info.id, config=config)
+    return replace(side, definitions=definitions)
 
 
 def _side(ref: str, store: str | None, confidence: float, method: IntervalMethod) -> RunSide:

@@ -39,6 +39,9 @@ class RunSide:
     rows: tuple[CaseRow, ...]
     run_id: str | None = None
     config: Mapping[str, Any] = field(default_factory=dict)
+    definitions: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Each case's full definition (its canonical record) when known, e.g. from the store;
+    lets a refusal name every changed field, not only those a report shows."""
 
     @classmethod
     def from_report(
@@ -73,8 +76,53 @@ class Pairing:
     excluded: tuple[Excluded, ...]
 
 
-def _case_differences(base: dict[str, CaseRow], cand: dict[str, CaseRow]) -> dict[str, str]:
+# The parts of a case definition a report row shows; the rest needs the full definitions.
+_SHOWN_FIELDS = ("slice", "question", "expected_behavior", "expected_fact", "rationale")
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def changed_fields(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+    """Which fields differ between two definitions of a case, with both values when short:
+    "expected_fact 'a' -> 'b'; rationale changed"."""
+    parts = []
+    for name in sorted(before.keys() | after.keys()):
+        old, new = before.get(name), after.get(name)
+        if old == new:
+            continue
+        if isinstance(old, (str, int, float, bool, type(None))) and isinstance(
+            new, (str, int, float, bool, type(None))
+        ):
+            parts.append(f"{name} {_shown(old)} -> {_shown(new)}")
+        else:
+            parts.append(f"{name} changed")
+    return "; ".join(parts)
+
+
+def _definition_change(
+    cid: str, b: CaseRow, c: CaseRow, baseline: RunSide, candidate: RunSide
+) -> str:
+    before, after = baseline.definitions.get(cid), candidate.definitions.get(cid)
+    if before is not None and after is not None:
+        fields = changed_fields(before, after)
+    else:
+        fields = changed_fields(
+            {n: getattr(b, n) for n in _SHOWN_FIELDS}, {n: getattr(c, n) for n in _SHOWN_FIELDS}
+        )
+        if not fields:
+            return (
+                "case definition differs in fields a report file does not show "
+                "(compare the stored runs to name them)"
+            )
+    return f"case definition differs: {fields}"
+
+
+def _case_differences(baseline: RunSide, candidate: RunSide) -> dict[str, str]:
     """Case id -> why the case cannot be paired (only in one run, definition, source)."""
+    base, cand = _first_rows(baseline.rows), _first_rows(candidate.rows)
     why: dict[str, str] = {}
     for cid in base.keys() - cand.keys():
         why[cid] = "only in the baseline"
@@ -90,7 +138,7 @@ def _case_differences(base: dict[str, CaseRow], cand: dict[str, CaseRow]) -> dic
         elif b.case_hash is None or c.case_hash is None:
             why[cid] = "case definition unknown (report written without case hashes)"
         elif b.case_hash != c.case_hash:
-            why[cid] = "case definition differs"
+            why[cid] = _definition_change(cid, b, c, baseline, candidate)
     return why
 
 
@@ -110,8 +158,7 @@ def pair_runs(baseline: RunSide, candidate: RunSide, *, matching_only: bool = Fa
     with a reason. Synthetic cases are always excluded (never counted with real ones).
     """
     same_version = baseline.dataset_version == candidate.dataset_version
-    base_cases, cand_cases = _first_rows(baseline.rows), _first_rows(candidate.rows)
-    why = {} if same_version else _case_differences(base_cases, cand_cases)
+    why = {} if same_version else _case_differences(baseline, candidate)
     base_keys = {(r.id, r.trial): r for r in baseline.rows}
     cand_keys = {(r.id, r.trial): r for r in candidate.rows}
     trial_gaps = {

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from assay.cases import canonical_record
 from assay.compare import ComparisonRefusedError, classify, compare_runs, render_comparison
 from assay.errors import AssayInputError
 from assay.metrics import mcnemar_exact
@@ -105,9 +108,37 @@ def test_refuses_when_a_case_definition_differs() -> None:
         compare_runs(side(CASES, _all("passed"), "base"), side(changed, _all("passed"), "cand"))
     message = str(err.value)
     assert "dataset version" in message
-    assert "E8: case definition differs" in message
+    assert "E8: case definition differs: rationale None -> 'edited'" in message
     assert "--matching-only" in message
     assert isinstance(err.value, AssayInputError)
+
+
+def test_the_refusal_names_each_changed_field_and_both_values() -> None:
+    changed = [
+        *CASES[:-1],
+        CASES[-1].model_copy(update={"expected_fact": "f-other", "question": "new?"}),
+    ]
+    with pytest.raises(ComparisonRefusedError) as err:
+        compare_runs(side(CASES, _all("passed")), side(changed, _all("passed")))
+    assert (
+        "E8: case definition differs: expected_fact 'f-E8' -> 'f-other'; "
+        "question 'question E8?' -> 'new?'"
+    ) in str(err.value)
+
+
+def test_full_definitions_name_fields_a_report_does_not_show() -> None:
+    changed = [*CASES[:-1], case("E8", "even", accepted_facts=("f-alt",))]
+    base, cand = side(CASES, _all("passed")), side(changed, _all("passed"))
+    with pytest.raises(ComparisonRefusedError) as err:
+        compare_runs(base, cand)
+    assert "E8: case definition differs in fields a report file does not show" in str(err.value)
+    known = [
+        replace(s, definitions={c.id: canonical_record(c) for c in cases})
+        for s, cases in ((base, CASES), (cand, changed))
+    ]
+    with pytest.raises(ComparisonRefusedError) as err:
+        compare_runs(*known)
+    assert "E8: case definition differs: accepted_facts changed" in str(err.value)
 
 
 def test_refuses_when_a_source_revision_differs_or_a_case_is_added() -> None:

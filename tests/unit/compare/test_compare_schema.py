@@ -42,3 +42,34 @@ def test_json_output_has_the_contract_names() -> None:
         assert {"ref", "dataset_version", "task_success"} <= set(data[key])
     required = set(comparison_schema()["required"])
     assert required <= set(data)
+
+
+def test_every_contract_name_and_type_with_an_exclusion() -> None:
+    cases = [case("A"), case("B"), case("C"), case("D")]
+    edited = [*cases[:3], case("D", revision="r2")]
+    data = json.loads(
+        render_comparison(
+            compare_runs(
+                side(cases, {"A": "failed", "B": "error", "C": "passed", "D": "passed"}),
+                side(edited, {"A": "passed", "B": "failed", "C": "failed", "D": "passed"}),
+                matching_only=True,
+            ),
+            "json",
+        )
+    )
+    assert isinstance(data["baseline"], dict) and isinstance(data["candidate"], dict)
+    assert data["paired"] == 3
+    assert [{k: e[k] for k in ("id", "reason")} for e in data["excluded"]] == [
+        {"id": "D", "reason": "source revision differs (r1 vs r2)"}
+    ]
+    assert (data["newly_fixed"], data["newly_broken"]) == (["A"], ["C"])
+    assert [{k: m[k] for k in ("id", "from", "to")} for m in data["moved"]] == [
+        {"id": "B", "from": "error", "to": "failed"}
+    ]
+    mcnemar = data["mcnemar"]
+    assert (mcnemar["fixed"], mcnemar["broken"]) == (1, 1)
+    assert isinstance(mcnemar["p_value"], float) and mcnemar["p_value"] == 1.0
+    delta = data["task_success_delta"]
+    assert delta["value"] == 0.0
+    low, high = delta["ci95"]
+    assert isinstance(low, float) and isinstance(high, float) and low < 0 < high
