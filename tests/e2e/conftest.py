@@ -2,70 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-
-from assay.load import load_dataset, load_results
-from assay.outcomes import Abstain, Answer, Record, Span
-from assay.store import RunInfo, open_store
-
-POLICY = Path(__file__).resolve().parents[2] / "examples" / "policy"
-
-
-def _spans(run_id: str) -> list[Span]:
-    ms = 1_000_000
-    base = 1_700_000_000_000 * ms
-    attrs = {"assay.run.id": run_id, "assay.case.id": "E2", "assay.trial": 1}
-    return [
-        Span(trace_id="t1", span_id="root", name="assay.request", start_ns=base,
-             end_ns=base + 120 * ms, case_id="E2", trial=1, attributes=attrs),
-        Span(trace_id="t1", span_id="ret", parent_id="root", name="retrieve",
-             start_ns=base + 5 * ms, end_ns=base + 40 * ms, case_id="E2", trial=1,
-             attributes={"retrieval.selected_ids": ["standard-window"]}),
-        Span(trace_id="t1", span_id="gen", parent_id="root", name="generate",
-             start_ns=base + 40 * ms, end_ns=base + 118 * ms, case_id="E2", trial=1,
-             attributes={"gen_ai.request.model": "demo"}),
-    ]  # fmt: skip
+from tests.run_stores import fill_store
 
 
 def make_store(path: Path) -> str:
-    """A SQLite store at ``path`` holding run ``base`` (the seed results) and run ``cand``
-    (E2, E4 and E6 fixed, E3 broken, E5 now missing). Returns its URL."""
-    url = f"sqlite:///{path}"
-    dataset = load_dataset(POLICY / "policy.jsonl")
-    seed = list(load_results(POLICY / "results.jsonl").records)
-    fixed = {
-        "E2": Answer(fact="custom_excluded", text="Custom-printed items are excluded."),
-        "E3": Answer(fact="gift_wrap_free"),
-        "E4": Abstain(reason="no fee is stated"),
-        "E6": Answer(fact="custom_excluded"),
-    }
-    candidate = [
-        Record(case_id=r.case_id, outcome=fixed.get(r.case_id, r.outcome))
-        for r in seed
-        if r.case_id != "E5"
-    ]
-    store = open_store(url)
-    try:
-        for run_id, day, records in (("base", 1, seed), ("cand", 2, candidate)):
-            info = RunInfo(
-                id=run_id,
-                started_at=datetime(2026, 11, day, 9, 30, tzinfo=UTC),
-                dataset_name=dataset.name,
-                dataset_version=dataset.version,
-                target={"type": "scripted", "model": f"demo-{run_id}"},
-                graders=[{"name": "structured", "version": "1"}],
-                assay_version="0.1.0",
-            )
-            store.create_run(info, dataset.cases)
-            store.add_records(run_id, records)
-            store.add_spans(run_id, _spans(run_id))
-            store.finish_run(run_id, "completed")
-    finally:
-        store.close()
-    return url
+    """A SQLite store at ``path`` with runs ``base`` and ``cand``; returns its URL."""
+    return fill_store(f"sqlite:///{path}")
 
 
 @pytest.fixture

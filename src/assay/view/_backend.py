@@ -29,16 +29,30 @@ class RunReader(Protocol):
 
 def open_read_only(url: str | None = None) -> Any:
     """The store at ``url`` (default ``$ASSAY_STORE`` or ``.assay/assay.db``), opened so it
-    cannot change: SQLite through a read-only connection; a server database as it is (the
-    viewer only ever reads). A missing SQLite file is an error, never created."""
+    cannot change: SQLite through a read-only connection, PostgreSQL in read-only
+    transactions. Nothing is created or migrated: a missing store, or one at an older
+    schema version than this assay, is an error."""
     store = importlib.import_module("assay.store")
-    chosen: str = store.store_url(url)
-    if not chosen.startswith("sqlite:"):
-        return store.open_store(chosen)
-    from sqlalchemy import create_engine
     from sqlalchemy.engine import make_url
 
-    database = make_url(chosen).database or ""
+    chosen: str = store.store_url(url)
+    parsed = make_url(chosen)
+    if parsed.get_backend_name() == "sqlite":
+        engine, shown = _sqlite_engine(parsed.database or "", chosen)
+    else:
+        engine, shown = _server_engine(parsed)
+    try:
+        _check_schema(engine, shown, store.SCHEMA_VERSION)
+    except BaseException:
+        engine.dispose()
+        raise
+    reader: Any = store.RunStore(engine, f"{shown} (read-only)")
+    return reader
+
+
+def _sqlite_engine(database: str, chosen: str) -> tuple[Any, str]:
+    from sqlalchemy import create_engine
+
     path = Path(database)
     if not database or database == ":memory:" or not path.is_file():
         raise AssayConfigError(
@@ -52,9 +66,50 @@ def open_read_only(url: str | None = None) -> Any:
         connection.execute("PRAGMA busy_timeout=10000")
         return connection
 
-    engine = create_engine("sqlite://", creator=connect)
-    reader: Any = store.RunStore(engine, f"{path} (read-only)")
-    return reader
+    return create_engine("sqlite://", creator=connect), str(path)
+
+
+def _server_engine(parsed: Any) -> tuple[Any, str]:
+    from sqlalchemy import create_engine
+
+    shown = parsed.render_as_string(hide_password=True)
+    # Every transaction of every pooled connection is read-only, set by the server at
+    # connect: a write fails there, whatever the code above it does.
+    options = {"options": "-c default_transaction_read_only=on"}
+    try:
+        engine = create_engine(parsed, pool_pre_ping=True, connect_args=options)
+    except Exception as err:  # missing driver, bad options
+        raise AssayConfigError(f"cannot open store {shown}: {err}") from None
+    return engine, shown
+
+
+def _check_schema(engine: Any, shown: str, expected: int) -> None:
+    """Refuse a store this assay cannot read as it is (the viewer never migrates)."""
+    from sqlalchemy.exc import DBAPIError
+
+    from assay.store import current_version
+
+    try:
+        with engine.connect() as conn:
+            found = current_version(conn)
+    except DBAPIError as err:
+        raise AssayConfigError(f"cannot open store {shown}: {err.orig}") from None
+    if found == 0:
+        raise AssayConfigError(
+            f"no run store at {shown}: nothing to view "
+            "(record a run with `assay run --store URL`, or pass another --store)"
+        )
+    if found < expected:
+        raise AssayConfigError(
+            f"the store at {shown} is at schema version {found}, older than this assay's "
+            f"({expected}); the viewer never migrates a store: run `assay runs --store URL` "
+            "once to migrate it, then view it"
+        )
+    if found > expected:
+        raise AssayConfigError(
+            f"the store at {shown} is at schema version {found}, newer than this assay "
+            f"supports ({expected}); upgrade assay to view it"
+        )
 
 
 def report_for(reader: RunReader, run_id: str) -> Report:
