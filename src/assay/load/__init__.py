@@ -7,15 +7,26 @@ from assay.load._checks import (
     registry_from,
 )
 from assay.load._files import load_dataset, load_results
+from assay.load._grader import (
+    GRADERS,
+    GraderSettings,
+    build_grader,
+    grader_from_provenance,
+    grader_provenance,
+)
 from assay.load._records import read_records, read_text
 from assay.load._sources import load_sources, merge_sources
-from assay.load._suite import GRADERS, Suite, SuiteSettings, load_suite
+from assay.load._suite import Suite, SuiteSettings, load_suite
 
 __all__ = [
     "GRADERS",
+    "GraderSettings",
     "Suite",
     "SuiteSettings",
+    "build_grader",
     "check_registry",
+    "grader_from_provenance",
+    "grader_provenance",
     "load_composite_results",
     "load_dataset",
     "load_profile",

@@ -5,20 +5,25 @@ Every unknown key and bad value is reported at once with its file and line.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 
 from assay._validation import problems_from
-from assay.cases import Dataset
-from assay.errors import InputFormatError, Location, Problem, did_you_mean
-from assay.grading import Grader, StructuredGrader
+from assay.cases import EMPTY_SOURCES, Dataset
+from assay.errors import InputFormatError, Location, Problem
+from assay.grading import Grader
+from assay.load._grader import GraderSettings, build_grader, grader_problems
 from assay.load._records import read_text
-
-GRADERS: dict[str, Callable[[], Grader]] = {"structured": StructuredGrader}
 
 
 class SuiteSettings(BaseModel):
@@ -30,9 +35,13 @@ class SuiteSettings(BaseModel):
     description: str | None = None
     dataset: str = Field(min_length=1)
     target: dict[str, Any]
-    grader: str = "structured"
+    grader: GraderSettings = Field(default_factory=GraderSettings)
     concurrency: int = Field(default=8, ge=1, le=10_000)
     trials: int = Field(default=1, ge=1, le=1_000)
+    product_selects_best: bool = Field(
+        default=False,
+        description="The product itself picks the best of several outputs (allows pass@k)",
+    )
     trial_policy: str | None = Field(
         default=None, description="mean (default), majority, pass^k or pass@k (docs/statistics.md)"
     )
@@ -45,10 +54,15 @@ class SuiteSettings(BaseModel):
 
     @field_validator("trial_policy")
     @classmethod
-    def _known_policy(cls, value: str | None) -> str | None:
-        from assay.metrics import TrialPolicy
+    def _known_policy(cls, value: str | None, info: ValidationInfo) -> str | None:
+        from assay.metrics import TrialPolicy, require_declared_selection
 
-        return None if value is None else str(TrialPolicy.parse(value))
+        if value is None:
+            return None
+        policy = TrialPolicy.parse(value)
+        declared = bool(info.data.get("product_selects_best"))
+        require_declared_selection(policy, declared, "product_selects_best: true")
+        return str(policy)
 
 
 @dataclass(frozen=True)
@@ -96,8 +110,14 @@ class Suite:
             )
         return load_dataset(self.dataset_path)
 
-    def grader(self) -> Grader:
-        return GRADERS[self.settings.grader]()
+    def grader(self, dataset: Dataset | None = None) -> Grader:
+        """The suite's grader; a composite scorer reads the source snapshots of ``dataset``
+        (default: the suite's dataset file)."""
+        spec = self.settings.grader
+        sources = EMPTY_SOURCES
+        if spec.type == "composite":
+            sources = (dataset or self.load_dataset()).sources
+        return build_grader(spec, self.base_dir, self.locate, sources)
 
     def build_target(self) -> Any:
         """The suite's target, ready to start (settings errors located in the suite)."""
@@ -154,17 +174,7 @@ def load_suite(path: str | Path) -> Suite:
             for pr in problems_from(err, None, SuiteSettings)
         ]
         raise InputFormatError(problems, summary=f"{p}: invalid suite") from None
-    if settings.grader not in GRADERS:
-        hint = did_you_mean(settings.grader, list(GRADERS))
-        raise InputFormatError(
-            [
-                Problem(
-                    f'grader "{settings.grader}": unknown grader{hint}; choose one of '
-                    f"{', '.join(GRADERS)}",
-                    suite.locate("grader"),
-                    "grader",
-                )
-            ],
-            summary=f"{p}: invalid suite",
-        )
+    problems = grader_problems(settings.grader, suite.locate)
+    if problems:
+        raise InputFormatError(problems, summary=f"{p}: invalid suite")
     return Suite(p, settings, data, lines)

@@ -27,12 +27,12 @@ class StoredGrader:
 
 
 def _fallback(info: RunInfo) -> Grader:
-    from assay.load import GRADERS
+    from assay.load import grader_from_provenance
 
     for entry in info.graders:
-        make = GRADERS.get(entry.get("name", ""))
-        if make is not None:
-            return make()
+        grader = grader_from_provenance(entry)
+        if grader is not None:
+            return grader
     return StructuredGrader()
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from assay._version import __version__
 from assay.cases import content_hash
 from assay.errors import AssayConfigError
-from assay.load import Suite, load_suite
+from assay.load import Suite, grader_provenance, load_suite
 from assay.report import Report
 from assay.runner._options import RunOptions
 from assay.runner._plan import Plan, Progress, RunControl, execute_plan
@@ -105,7 +105,7 @@ def run_suite(
     full = suite.load_dataset()
     chosen = select(full, selection or Selection())
     target = suite.build_target()
-    grader = suite.grader()
+    grader = suite.grader(full)
     now = datetime.now(UTC)
     metadata: dict[str, Any] = {**suite.settings.metadata, **control.metadata}
     if selection is not None and not selection.empty:
@@ -121,7 +121,7 @@ def run_suite(
         dataset_version=chosen.version,
         target=config,
         target_hash=content_hash(target.config()),
-        graders=[{"name": grader.name, "version": grader.version}],
+        graders=[grader_provenance(grader)],
         trials=options.trials,
         trial_policy=suite.settings.trial_policy or "per-trial",
         assay_version=__version__,

@@ -202,3 +202,22 @@ def test_a_profile_check_without_a_function_is_refused() -> None:
     )
     with pytest.raises(AssayConfigError, match="no check function for answer_not_empty"):
         CompositeScorer(profile, {})
+
+
+def test_a_judgment_gives_every_failed_check_its_own_reason() -> None:
+    result = CompositeScorer().combine(
+        "c", results({"content_absent", "citation_valid", "format_valid"})
+    )
+    reason = CompositeScorer().judgment(result).reason
+    assert reason.startswith("critical check content_absent failed: content_absent reason — ")
+    assert reason.count("content_absent reason") == 1
+    assert "citation_valid: citation_valid reason" in reason
+    assert "format_valid: format_valid reason" in reason
+
+
+def test_a_judgment_of_a_passing_case_names_the_check_it_forgave() -> None:
+    result = CompositeScorer().combine("golden_001", results({"citation_valid"}))
+    assert CompositeScorer().judgment(result).reason == (
+        "score 0.95 ≥ threshold 0.85 (failed: citation_valid) — "
+        "citation_valid: citation_valid reason"
+    )

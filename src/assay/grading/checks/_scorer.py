@@ -65,6 +65,18 @@ class CompositeResult(BaseModel):
         op = "≥" if self.verdict == "pass" else "<"
         return f"score {self.score} {op} threshold {self.threshold}{failed}"
 
+    @property
+    def detail(self) -> str:
+        """The verdict's reason followed by every failed check's own reason, e.g.
+        "score 0.95 ≥ threshold 0.85 (failed: citation_valid) — citation_valid: cited
+        'x' not in the source snapshot at revision 'v3'"."""
+        told = self.critical_failures[:1]  # the reason already quotes the first veto
+        others = [n for n in self.failed if n not in told]
+        if self.verdict == "ungraded" or not others:
+            return self.reason
+        checks = "; ".join(f"{n}: {self.checks[n].reason}" for n in others)
+        return f"{self.reason} — {checks}"
+
 
 class CompositeScorer:
     """Scores a case with a ``Profile``; usable as a ``Grader`` (status passed, failed or
@@ -154,7 +166,8 @@ class CompositeScorer:
         return self.combine(case.id, self.run_checks(case, record), record.trial)
 
     def judgment(self, result: CompositeResult) -> Judgment:
-        """The ``Judgment`` carrying a composite result: status, reason, score, labels."""
+        """The ``Judgment`` carrying a composite result: status, score, labels, and a reason
+        that gives every failed check's own reason (``CompositeResult.detail``)."""
         status = VERDICT_STATUS[result.verdict]
         labels = [f"critical:{n}" for n in result.critical_failures]
         labels += [f"failed:{n}" for n in result.failed]
@@ -164,7 +177,7 @@ class CompositeScorer:
             case_id=result.case_id,
             trial=result.trial,
             status=status,
-            reason=result.reason,
+            reason=result.detail,
             grader=self.name,
             grader_version=self.version,
             score=result.score,

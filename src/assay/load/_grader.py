@@ -1,0 +1,122 @@
+"""The grader a suite names: ``structured`` (the default) or ``composite`` with a profile.
+
+A suite writes either a name (``grader: structured``) or a mapping::
+
+    grader:
+      type: composite
+      profile: profile.yaml     # optional; relative to the suite file; default: built-in
+      sources: sources.yaml     # optional; added to the sources the dataset header names
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from assay.cases import SourceLibrary
+from assay.errors import InputFormatError, Location, Problem, did_you_mean
+from assay.grading import Grader, StructuredGrader
+from assay.grading.checks import CompositeScorer, Profile
+
+GRADERS: dict[str, Callable[[], Grader]] = {
+    "structured": StructuredGrader,
+    "composite": CompositeScorer,
+}
+FILE_KEYS = ("profile", "sources")
+
+
+class GraderSettings(BaseModel):
+    """The ``grader`` key of a suite (a bare name means ``{type: name}``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    type: str = Field(default="structured", min_length=1)
+    profile: str | None = Field(default=None, min_length=1)
+    sources: str | None = Field(default=None, min_length=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_name(cls, value: Any) -> Any:
+        return {"type": value} if isinstance(value, str) else value
+
+
+def grader_problems(spec: GraderSettings, locate: Callable[[str], Location]) -> list[Problem]:
+    """What is wrong with a suite's grader settings: an unknown type, a file key given to a
+    grader that does not read it."""
+    if spec.type not in GRADERS:
+        hint = did_you_mean(spec.type, list(GRADERS))
+        where = locate("grader.type")
+        message = f'grader "{spec.type}": unknown grader{hint}; choose one of {", ".join(GRADERS)}'
+        return [Problem(message, where, "grader")]
+    if spec.type == "composite":
+        return []
+    return [
+        Problem(f"grader.{key}: only the composite grader reads it", locate(f"grader.{key}"))
+        for key in FILE_KEYS
+        if getattr(spec, key) is not None
+    ]
+
+
+def _suite_file(value: str, base_dir: Path, where: Location, key: str) -> Path:
+    path = Path(value) if Path(value).is_absolute() else base_dir / value
+    if not path.is_file():
+        raise InputFormatError(
+            [Problem(f"grader.{key} {value}: no such file ({path})", where, f"grader.{key}")],
+            summary=f"{where.file}: invalid suite",
+        )
+    return path
+
+
+def build_grader(
+    spec: GraderSettings,
+    base_dir: Path,
+    locate: Callable[[str], Location],
+    sources: SourceLibrary,
+) -> Grader:
+    """The grader the settings name; a composite scorer reads its profile (files relative to
+    ``base_dir``) and ``sources`` plus any sources file of its own."""
+    if spec.type != "composite":
+        return GRADERS[spec.type]()
+    from assay.grading.checks import DEFAULT_PROFILE
+    from assay.load._checks import check_registry, load_profile
+    from assay.load._sources import load_sources, merge_sources
+
+    registry = check_registry()
+    profile = DEFAULT_PROFILE
+    if spec.profile is not None:
+        path = _suite_file(spec.profile, base_dir, locate("grader.profile"), "profile")
+        profile = load_profile(path, registry)
+    if spec.sources is not None:
+        path = _suite_file(spec.sources, base_dir, locate("grader.sources"), "sources")
+        sources = merge_sources(sources, load_sources(path))
+    return CompositeScorer(profile, registry.resolve(profile.checks), sources)
+
+
+def grader_provenance(grader: Grader) -> dict[str, str]:
+    """What a run records about its grader: name and version, and a composite scorer's
+    profile (as JSON) and the content hash of its source snapshots, if it has any."""
+    entry = {"name": grader.name, "version": grader.version}
+    if isinstance(grader, CompositeScorer):
+        entry["profile"] = grader.profile.model_dump_json()
+        if grader.sources.version is not None:
+            entry["sources_version"] = grader.sources.version
+    return entry
+
+
+def grader_from_provenance(entry: dict[str, str]) -> Grader | None:
+    """A grader rebuilt from ``grader_provenance`` (a composite scorer with the recorded
+    profile, without source snapshots: its citation checks cannot be evaluated), or None
+    for an unknown grader."""
+    make = GRADERS.get(entry.get("name", ""))
+    if make is None:
+        return None
+    if make is not CompositeScorer or "profile" not in entry:
+        return make()
+    from assay.load._checks import check_registry
+
+    profile = Profile.model_validate(json.loads(entry["profile"]))
+    return CompositeScorer(profile, check_registry().resolve(profile.checks))
