@@ -145,6 +145,20 @@ def test_trial_policy_is_printed_beside_the_figures(tmp_path: Path, run_assay: R
             else:
                 rows.append({"id": cid, "trial": t, "kind": "answer", "fact": fact if ok else "x"})
     results = _write(tmp_path / "trials.jsonl", rows)
+    # Best-of-k selection is refused until the user declares the product selects too.
+    done = run_assay("score", POLICY / "policy.jsonl", results, "--trial-policy", "pass@3")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "selects the best of several outputs" in done.stderr
+    assert "--product-selects-best" in done.stderr
+    done = run_assay(
+        "score", POLICY / "policy.jsonl", results, "--trial-policy", "pass@3",
+        "--product-selects-best",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Trial policy: pass@3 of 3 trials, best of 3 as the product selects" in done.stdout
+    done = run_assay("score", POLICY / "policy.jsonl", results, "--trial-policy", "pass@1")
+    assert done.returncode == 0, done.stderr
     done = run_assay("score", POLICY / "policy.jsonl", results, "--trial-policy", "pass^3")
     assert done.returncode == 0, done.stderr
     assert "Trial policy: pass^3 of 3 trials" in done.stdout

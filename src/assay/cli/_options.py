@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from assay.errors import AssayConfigError, did_you_mean
-from assay.metrics import METHODS, IntervalMethod, TrialPolicy
+from assay.metrics import METHODS, IntervalMethod, TrialPolicy, require_declared_selection
 from assay.report.render import FORMATS
 
 
@@ -32,9 +32,12 @@ def check_confidence(level: float) -> float:
     return level
 
 
-def check_policy(text: str, trials: int) -> TrialPolicy:
-    """The trial policy named by ``--trial-policy`` (or a suite), resolved for ``trials``."""
+def check_policy(text: str, trials: int, selects_best: bool = False) -> TrialPolicy:
+    """The trial policy named by ``--trial-policy``, resolved for ``trials``; pass@k with
+    k > 1 only with ``--product-selects-best``."""
     try:
-        return TrialPolicy.parse(text, trials).resolved(trials)
+        policy = TrialPolicy.parse(text, trials).resolved(trials)
+        require_declared_selection(policy, selects_best, "--product-selects-best")
     except ValueError as err:
         raise AssayConfigError(f"--trial-policy {text}: {err}") from err
+    return policy

@@ -28,7 +28,13 @@ def score(
         None,
         "--trial-policy",
         help="How several trials of a case combine: mean (default), majority, pass^k "
-        "(all k pass) or pass@k (at least one of k; only if the product picks the best).",
+        "(all k pass) or pass@k (at least one of k; needs --product-selects-best).",
+    ),
+    product_selects_best: bool = typer.Option(
+        False,
+        "--product-selects-best",
+        help="Declare that the product itself picks the best of several outputs: the only "
+        "case in which pass@k (k > 1) measures it.",
     ),
 ) -> None:
     """Score RESULTS against DATASET with the structured grader and print the report."""
@@ -48,6 +54,6 @@ def score(
     recorded = load_results(results)
     graded = grade_all(data, recorded)
     trials = max((r.trial for r in graded), default=1)
-    policy = check_policy(trial_policy, trials) if trial_policy else None
+    policy = check_policy(trial_policy, trials, product_selects_best) if trial_policy else None
     report = build_report(data, graded, confidence=confidence, method=method, policy=policy)
     emit(render(report, format, color=wants_color(output)), output, (dataset, results))

@@ -18,7 +18,14 @@ from assay.metrics._summarize import (
     summarize_results,
     validate_inputs,
 )
-from assay.metrics._trials import POLICY_NAMES, PolicyName, TrialPolicy, pass_at_k, pass_hat_k
+from assay.metrics._trials import (
+    POLICY_NAMES,
+    PolicyName,
+    TrialPolicy,
+    pass_at_k,
+    pass_hat_k,
+    require_declared_selection,
+)
 
 __all__ = [
     "ANSWERS",
@@ -48,6 +55,7 @@ __all__ = [
     "pass_at_k",
     "pass_hat_k",
     "rate",
+    "require_declared_selection",
     "summarize",
     "summarize_graded",
     "summarize_results",

@@ -8,8 +8,9 @@ A trial policy is stated, never implied:
 - ``pass^k``: the chance that all k drawn trials pass (k = K: every trial passed);
 - ``majority``: the case passes when more than half of its trials passed.
 
-Selecting the best of several outputs (pass@k) measures a product that does the same
-selection; it is offered only when the user asks for it by name.
+Selecting the best of several outputs (pass@k with k > 1) measures a product that does the
+same selection; it is refused unless the user declares that the product does
+(``require_declared_selection``), and its label says "best of k".
 """
 
 from __future__ import annotations
@@ -102,10 +103,19 @@ class TrialPolicy:
             return TrialPolicy(self.name, k)
         return self
 
+    @property
+    def selects_best(self) -> bool:
+        """True for pass@k with k > 1 (or k unresolved): a case passes when any of k outputs
+        passes, i.e. the best of k is selected after seeing them."""
+        return self.name == "pass@k" and (self.k is None or self.k > 1)
+
     def label(self, trials: int) -> str:
-        """'pass@1 of 5 trials', 'pass^5 of 5 trials', 'mean of 5 trials', 'majority of 5'."""
+        """'pass@1 of 5 trials', 'pass@3 of 5 trials, best of 3 as the product selects',
+        'pass^5 of 5 trials', 'mean of 5 trials', 'majority of 5 trials'."""
         if self.name == "pass@k":
-            return f"pass@{self.k if self.k is not None else trials} of {trials} trials"
+            k = self.k if self.k is not None else trials
+            best = f", best of {k} as the product selects" if k > 1 else ""
+            return f"pass@{k} of {trials} trials{best}"
         if self.name == "pass^k":
             return f"pass^{self.k if self.k is not None else trials} of {trials} trials"
         return f"{self.name} of {trials} trials"
@@ -132,3 +142,19 @@ class TrialPolicy:
             head = "pass@" if self.name == "pass@k" else "pass^"
             return f"{head}{self.k if self.k is not None else 'k'}"
         return self.name
+
+
+def require_declared_selection(policy: TrialPolicy, declared: bool, how: str) -> None:
+    """Raise ``ValueError`` when ``policy`` selects the best of several outputs and the user
+    has not declared that the product does the same; ``how`` says how to declare it.
+
+    The seed's rule: do not select the best response after seeing several outputs unless
+    the product actually uses that selection procedure.
+    """
+    if policy.selects_best and not declared:
+        k = "k" if policy.k is None else str(policy.k)
+        raise ValueError(
+            f"{policy} counts a case as passed when any one of {k} outputs passes: it "
+            "measures a product that itself selects the best of several outputs. If yours "
+            f"does, declare it ({how}); otherwise use mean, majority or pass^k"
+        )

@@ -81,3 +81,16 @@ def test_broken_suites_are_clear_errors(tmp_path: Path, text: str, expected: str
     path = _suite(tmp_path, text)
     with pytest.raises(AssayError, match=expected):
         load_suite(path).load_dataset()
+
+
+def test_best_of_k_needs_the_product_to_select_too(tmp_path: Path) -> None:
+    head = "dataset: cases.jsonl\ntarget: {type: scripted}\ntrials: 3\n"
+    path = _suite(tmp_path, head + "trial_policy: pass@3\n")
+    with pytest.raises(InputFormatError) as err:
+        load_suite(path)
+    assert f"{path}:4: trial_policy: pass@3 counts a case as passed when any one" in str(err.value)
+    assert "product_selects_best: true" in str(err.value)
+    declared = _suite(tmp_path, head + "trial_policy: pass@k\nproduct_selects_best: true\n")
+    assert load_suite(declared).settings.trial_policy == "pass@k"
+    plain = _suite(tmp_path, head + "trial_policy: pass@1\n")
+    assert load_suite(plain).settings.trial_policy == "pass@1"

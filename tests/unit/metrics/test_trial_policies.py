@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from assay.metrics import TrialPolicy, pass_at_k, pass_hat_k
+from assay.metrics import TrialPolicy, pass_at_k, pass_hat_k, require_declared_selection
 
 REFERENCE: dict[str, Any] = json.loads(
     (Path(__file__).resolve().parents[2] / "data" / "stats_reference_values.json").read_text()
@@ -111,3 +111,21 @@ def test_labels_name_the_policy_and_trials() -> None:
     assert TrialPolicy.parse("pass@1").label(5) == "pass@1 of 5 trials"
     assert TrialPolicy.parse("pass^k", 4).label(4) == "pass^4 of 4 trials"
     assert TrialPolicy.parse("majority").label(3) == "majority of 3 trials"
+    assert TrialPolicy.parse("pass@3").label(5) == (
+        "pass@3 of 5 trials, best of 3 as the product selects"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "selects"),
+    [("pass@1", False), ("pass@2", True), ("pass@k", True), ("pass^3", False), ("mean", False)],
+)
+def test_only_pass_at_k_above_one_selects_the_best(text: str, selects: bool) -> None:
+    policy = TrialPolicy.parse(text)
+    assert policy.selects_best is selects
+    require_declared_selection(policy, True, "the flag")
+    if selects:
+        with pytest.raises(ValueError, match="declare it \\(the flag\\)"):
+            require_declared_selection(policy, False, "the flag")
+    else:
+        require_declared_selection(policy, False, "the flag")
