@@ -1,4 +1,5 @@
-"""``assay run --otlp``: a real run's spans reach an OTLP/HTTP collector as well as the store."""
+"""``assay run --otlp``: a real run's spans reach an OTLP/HTTP collector as well as the store,
+and its outcome and latency metrics reach the same collector."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import re
 from pathlib import Path
 
 from tests.conftest import ROOT, RunAssay
-from tests.otlp_receiver import Receiver, span_names
+from tests.otlp_receiver import Receiver, metric_points, span_names
 
 
 def test_a_demo_run_exports_its_spans_over_otlp(
@@ -24,6 +25,17 @@ def test_a_demo_run_exports_its_spans_over_otlp(
     assert names.count("assay.request") == 2
     assert names.count("assay.evaluation") == 2
     assert {"retrieval", "context_assembly"} <= set(names)
+
+    points = metric_points(otlp_receiver)
+    outcomes = {
+        (attrs["assay.judgment.status"], attrs.get("error.type")): value
+        for name, attrs, value in points
+        if name == "assay.case_trials"
+    }
+    assert outcomes == {("failed", None): 1.0, ("error", "exception:LookupError"): 1.0}
+    latency = [value for name, _, value in points if name == "assay.request.duration"]
+    assert sum(latency) == 2
+    assert not any("E2" in attrs.values() or "E5" in attrs.values() for _, attrs, _ in points)
 
     stored = run_assay("trace", run_id.group(1), "E2", "--store", store)
     assert stored.returncode == 0, stored.stderr

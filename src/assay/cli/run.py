@@ -32,7 +32,10 @@ def run(
     ),
     trace: bool | None = typer.Option(None, "--trace/--no-trace", help="Record spans."),
     otlp_endpoint: str | None = typer.Option(
-        None, "--otlp", "--otlp-endpoint", help="Also export spans to this OTLP/HTTP collector."
+        None,
+        "--otlp",
+        "--otlp-endpoint",
+        help="Also export spans and metrics to this OTLP/HTTP collector.",
     ),
 ) -> None:
     """Run SUITE: call its target for every case and trial, store the run, print its report.

@@ -36,6 +36,7 @@ class RunControl:
     handle_signals: bool = False
     otlp_endpoint: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    metric_readers: tuple[Any, ...] = ()  # OpenTelemetry MetricReaders, besides OTLP's
 
 
 class _Writer:
@@ -80,8 +81,16 @@ async def _lifecycle(target: Target, method: str) -> None:
         await hook()
 
 
+def _metrics(config_version: str, control: RunControl) -> Any:
+    if control.otlp_endpoint is None and not control.metric_readers:
+        return None
+    from assay.tracing import start_metrics
+
+    return start_metrics(config_version, control.otlp_endpoint, control.metric_readers)
+
+
 async def _drive(
-    ex: Execution, items: list[WorkItem], writer: _Writer, control: RunControl
+    ex: Execution, items: list[WorkItem], writer: _Writer, control: RunControl, metrics: Any
 ) -> bool:
     """Run the items; True when stopped by a signal before the end."""
     stop = asyncio.Event()
@@ -95,6 +104,8 @@ async def _drive(
 
     def emit(done: Done) -> None:
         writer.add(done)
+        if metrics is not None:
+            metrics.record(done.item.case, done.record, done.judgment)
         if control.progress is not None:
             control.progress.advance(done.record)
 
@@ -149,6 +160,7 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
     items = [WorkItem(i, case, trial) for i, (case, trial) in enumerate(pending)]
     config_version = content_hash(plan.target.config())
     session = _tracing(store, run_id, plan.trace, control.otlp_endpoint)
+    metrics = _metrics(config_version, control)
     ex = Execution(
         plan.target,
         plan.options,
@@ -162,7 +174,7 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
     if control.progress is not None:
         control.progress.start(len(items) + len(plan.done), len(plan.done))
     try:
-        interrupted = await _drive(ex, items, writer, control)
+        interrupted = await _drive(ex, items, writer, control, metrics)
         writer.flush()
         plan.status = "interrupted" if interrupted else "completed"
     except (KeyboardInterrupt, asyncio.CancelledError):
@@ -176,5 +188,7 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
         if session is not None:
             session.flush()
             session.close()
+        if metrics is not None:
+            metrics.close()
         await _lifecycle(plan.target, "aclose")
     return plan.status, writer.written

@@ -65,12 +65,25 @@ def evaluation_span(tracer: Tracer | None, judged: list[Judgment]) -> Iterator[N
     with tracer.start_as_current_span("assay.evaluation") as span:
         yield
         if judged:
-            j = judged[-1]
-            span.set_attributes(
-                {
-                    "assay.case.id": j.case_id,
-                    "assay.grader.name": j.grader,
-                    "assay.grader.version": j.grader_version,
-                    "assay.judgment.status": j.status,
-                }
-            )
+            span.set_attributes(judgment_attributes(judged[-1]))
+
+
+REASON_LIMIT = 200
+
+
+def judgment_attributes(j: Judgment) -> dict[str, str | float | list[str]]:
+    """The evaluation record on a span: case, grader, status, labels, score, and the
+    reason (its first ``REASON_LIMIT`` characters)."""
+    reason = j.reason if len(j.reason) <= REASON_LIMIT else j.reason[: REASON_LIMIT - 1] + "…"
+    attributes: dict[str, str | float | list[str]] = {
+        "assay.case.id": j.case_id,
+        "assay.grader.name": j.grader,
+        "assay.grader.version": j.grader_version,
+        "assay.judgment.status": j.status,
+        "assay.judgment.reason": reason,
+    }
+    if j.labels:
+        attributes["assay.judgment.labels"] = list(j.labels)
+    if j.score is not None:
+        attributes["assay.judgment.score"] = j.score
+    return attributes

@@ -1,4 +1,5 @@
-"""Tracing: OpenTelemetry spans for every case-trial, into the run store (and OTLP).
+"""Tracing: OpenTelemetry spans for every case-trial, into the run store (and OTLP), and
+a run's aggregate metrics (outcomes, latency) over OTLP.
 
 >>> session = start_tracing(store, run_id)          # doctest: +SKIP
 >>> with session.tracer.start_as_current_span("assay.request"): ...  # doctest: +SKIP
@@ -6,16 +7,28 @@
 """
 
 from assay.tracing._export import SpanSink, StoreSpanExporter, StoreSpanProcessor, to_span
+from assay.tracing._metrics import (
+    DIMENSIONS,
+    RunMetrics,
+    dimensions,
+    otlp_metrics_url,
+    start_metrics,
+)
 from assay.tracing._propagation import inject_traceparent, traceparent
 from assay.tracing._session import TracingSession, otlp_traces_url, start_tracing
 
 __all__ = [
+    "DIMENSIONS",
+    "RunMetrics",
     "SpanSink",
     "StoreSpanExporter",
     "StoreSpanProcessor",
     "TracingSession",
+    "dimensions",
     "inject_traceparent",
+    "otlp_metrics_url",
     "otlp_traces_url",
+    "start_metrics",
     "start_tracing",
     "to_span",
     "traceparent",

@@ -1,0 +1,70 @@
+"""The ``assay.evaluation`` span is the evaluation record: case, grader version, labels,
+judgment status (and score, and the reason when it is short)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+from assay.cases import Case
+from assay.grading import Judgment
+from assay.outcomes import Record
+from assay.runner import Execution, RunOptions, WorkItem, run_item
+from assay.runner._tracing import REASON_LIMIT, judgment_attributes
+from assay.targets.scripted import ScriptedTarget
+
+CASE = Case(id="E2", slice="exception", question="q", expected_behavior="answer", expected_fact="f")
+
+
+class LabellingGrader:
+    """Fails every answer with two labels and a long reason."""
+
+    name = "labeller"
+    version = "3"
+
+    def grade(self, case: Case, record: Record) -> Judgment:
+        return Judgment(
+            case_id=case.id,
+            trial=record.trial,
+            status="failed",
+            reason="x" * 500,
+            grader=self.name,
+            grader_version=self.version,
+            score=0.5,
+            labels=("overgeneralised", "missing_condition"),
+        )
+
+
+def test_a_run_puts_the_judgment_labels_score_and_reason_on_the_evaluation_span() -> None:
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    target = ScriptedTarget({}, default={"kind": "answer", "fact": "g"})
+    ex = Execution(target, RunOptions(), LabellingGrader(), "r1", "v", provider.get_tracer("t"))
+    asyncio.run(run_item(ex, WorkItem(0, CASE, 1)))
+    (span,) = [s for s in exporter.get_finished_spans() if s.name == "assay.evaluation"]
+    attributes = dict(span.attributes or {})
+    assert attributes["assay.case.id"] == "E2"
+    assert attributes["assay.grader.version"] == "3"
+    assert attributes["assay.judgment.status"] == "failed"
+    assert attributes["assay.judgment.labels"] == ("overgeneralised", "missing_condition")
+    assert attributes["assay.judgment.score"] == 0.5
+    reason = str(attributes["assay.judgment.reason"])
+    assert len(reason) == REASON_LIMIT and reason.endswith("…")
+
+
+def test_a_short_reason_is_kept_whole_and_empty_labels_are_left_out() -> None:
+    judgment = Judgment(
+        case_id="E1",
+        status="passed",
+        reason="answered the expected fact",
+        grader="s",
+        grader_version="1",
+    )
+    attributes = judgment_attributes(judgment)
+    assert attributes["assay.judgment.reason"] == "answered the expected fact"
+    assert "assay.judgment.labels" not in attributes
+    assert "assay.judgment.score" not in attributes
