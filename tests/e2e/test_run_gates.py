@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -45,3 +47,29 @@ def test_bad_gate_stops_the_run_before_it_starts(tmp_path: Path) -> None:
     assert done.returncode == 2 and done.stdout == ""
     assert "suite.yaml:" in done.stderr and 'did you mean "task_success"' in done.stderr
     assert not (tmp_path / "runs.db").exists()
+
+
+def _forget(db: Path, case_ids: tuple[str, ...]) -> str:
+    """Make the stored run look killed halfway: drop these cases' rows, mark it running."""
+    with sqlite3.connect(db) as conn:
+        (run_id,) = conn.execute("SELECT id FROM runs").fetchone()
+        marks = ",".join("?" * len(case_ids))
+        for table in ("records", "judgments", "spans"):
+            conn.execute(f"DELETE FROM {table} WHERE case_id IN ({marks})", case_ids)
+        conn.execute("UPDATE runs SET status = 'running', ended_at = NULL")
+    return str(run_id)
+
+
+def test_a_resumed_run_applies_the_gates_of_its_stored_suite(tmp_path: Path) -> None:
+    suite = _suite(tmp_path, "gates:\n  - task_success>=0.99\n  - missing==0\n")
+    first = _run(suite, tmp_path)
+    assert first.returncode == 1, first.stderr
+    run_id = _forget(tmp_path / "runs.db", ("E4", "E5", "E6"))
+    store = f"sqlite:///{tmp_path / 'runs.db'}"
+    resumed = subprocess.run(
+        [sys.executable, "-m", "assay", "run", "--resume", run_id, "--store", store, "-f", "json"],
+        capture_output=True, text=True, check=False, cwd=tmp_path,
+    )  # fmt: skip
+    assert resumed.returncode == 1, resumed.stderr
+    assert json.loads(resumed.stdout)["total"] == 6
+    assert "FAIL  task_success>=0.99" in resumed.stderr and "PASS  missing==0" in resumed.stderr

@@ -86,7 +86,7 @@ def _assay(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_key_never_reaches_the_store_or_any_report(
+def test_the_key_never_reaches_the_store_spans_or_any_report_format(
     tmp_path: Path, chat_server: tuple[str, list[str]]
 ) -> None:
     url, seen = chat_server
@@ -103,12 +103,14 @@ def test_the_key_never_reaches_the_store_or_any_report(
     run_id = json.loads(ran.stdout)["run_id"]
 
     outputs = [ran.stdout, ran.stderr]
-    for fmt in ("text", "json", "markdown"):
+    for fmt in ("text", "json", "markdown", "html", "junit"):
         shown = _assay("report", run_id, "--format", fmt, cwd=tmp_path)
         assert shown.returncode == 0, shown.stderr
         outputs += [shown.stdout, shown.stderr]
+    spans = _assay("trace", run_id, "E1", "--format", "json", "--all-attributes", cwd=tmp_path)
+    assert spans.returncode == 0 and "assay.request" in spans.stdout  # the spans were stored
     listed = _assay("runs", "--format", "json", cwd=tmp_path)
-    outputs += [listed.stdout, listed.stderr]
+    outputs += [spans.stdout, spans.stderr, listed.stdout, listed.stderr]
     assert all(KEY not in text for text in outputs)
 
     store_files = list((tmp_path / ".assay").iterdir())

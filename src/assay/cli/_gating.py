@@ -10,16 +10,26 @@ from assay.errors import AssayConfigError, AssayError
 if TYPE_CHECKING:
     from assay.load import Suite
     from assay.report import Report, Rule
+    from assay.store import RunInfo
 
 
 def suite_rules(suite: Suite) -> list[Rule]:
     """The suite's gate rules, parsed before anything runs (a bad rule stops the run)."""
+    return parse_gates(suite.settings.gates, str(suite.locate("gates")))
+
+
+def stored_rules(info: RunInfo) -> list[Rule]:
+    """The gate rules of the suite a stored run was started with (``assay run --resume``)."""
+    return parse_gates(info.suite.get("gates"), f"run {info.id}: its suite's gates")
+
+
+def parse_gates(gates: object, where: str) -> list[Rule]:
+    """Rules from a suite's ``gates:`` value (a rule or a list of rules); ``where`` names
+    the value in errors."""
     from assay.report import parse_rule
 
-    gates = suite.settings.gates
     if gates is None:
         return []
-    where = suite.locate("gates")
     if isinstance(gates, str):
         gates = [gates]
     if not isinstance(gates, list) or not all(isinstance(g, str) for g in gates):

@@ -1,31 +1,67 @@
-"""The run progress bar on stderr: done/total, errors so far, throughput and ETA."""
+"""The run progress display on stderr: done/total, errors so far, throughput and ETA.
+
+On a terminal it is a live rich bar. Anywhere else (a CI log, a file) it is plain lines
+without control codes: one every ``every_s`` seconds while the run goes, and a summary
+at the end.
+"""
 
 from __future__ import annotations
 
-import sys
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from assay.outcomes import Record
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+def duration(seconds: float) -> str:
+    """``4.2 s``, ``42 s``, ``3 min 05 s`` or ``1 h 02 min``."""
+    if seconds < 9.95:
+        return f"{seconds:.1f} s"
+    whole = int(round(seconds))
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60:02d} s"
+    return f"{whole // 3600} h {whole % 3600 // 60:02d} min"
+
 
 class RichProgress:
-    """A rich progress bar on stderr (a one-line summary instead when stderr is no terminal)."""
+    """Progress of one run, written to stderr (or ``console``)."""
 
-    def __init__(self, label: str) -> None:
+    def __init__(
+        self,
+        label: str,
+        *,
+        console: Console | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        every_s: float = 10.0,
+    ) -> None:
         from rich.console import Console
 
-        self.console = Console(stderr=True)
+        self.console = console or Console(stderr=True)
         self.label = label
+        self.clock = clock
+        self.every_s = every_s
         self.errors = 0
         self.done = 0
         self.total = 0
         self._bar: Any = None
         self._task: Any = None
         self._started = 0.0
+        self._last_line = 0.0
         self._initial = 0
 
     def start(self, total: int, done: int) -> None:
+        self.total, self.done, self._initial = total, done, done
+        self._started = self._last_line = self.clock()
+        if self.console.is_terminal:
+            self._start_bar()
+
+    def _start_bar(self) -> None:
         from rich.progress import (
             BarColumn,
             MofNCompleteColumn,
@@ -35,10 +71,6 @@ class RichProgress:
             TimeRemainingColumn,
         )
 
-        self.total, self.done, self._initial = total, done, done
-        self._started = time.monotonic()
-        if not self.console.is_terminal:
-            return
         self._bar = Progress(
             TextColumn("{task.description}"),
             BarColumn(),
@@ -50,24 +82,46 @@ class RichProgress:
             console=self.console,
             transient=False,
         )
-        self._task = self._bar.add_task(self.label, total=total, completed=done, errors=0, rate="–")
+        self._task = self._bar.add_task(
+            self.label, total=self.total, completed=self.done, errors=0, rate="–"
+        )
         self._bar.start()
+
+    def rate(self) -> float:
+        """Case-trials finished per second in this process (resumed ones not counted)."""
+        return (self.done - self._initial) / max(self.clock() - self._started, 1e-9)
+
+    def line(self, final: bool = False) -> str:
+        """The plain status line: done/total, errors, throughput, then ETA or elapsed."""
+        rate = self.rate()
+        if final:
+            tail = f"{duration(self.clock() - self._started)} elapsed"
+        elif rate > 0:
+            tail = f"ETA {duration((self.total - self.done) / rate)}"
+        else:
+            tail = "ETA –"
+        return (
+            f"{self.label}: {self.done}/{self.total} case-trials · {self.errors} errors · "
+            f"{rate:.1f}/s · {tail}\n"
+        )
 
     def advance(self, record: Record) -> None:
         self.done += 1
         if record.outcome.kind == "error":
             self.errors += 1
         if self._bar is not None:
-            elapsed = max(time.monotonic() - self._started, 1e-9)
-            rate = f"{(self.done - self._initial) / elapsed:.1f}"
+            rate = f"{self.rate():.1f}"
             self._bar.update(self._task, advance=1, errors=self.errors, rate=rate)
+        elif self.clock() - self._last_line >= self.every_s and self.done < self.total:
+            self._last_line = self.clock()
+            self._write(self.line())
 
     def stop(self) -> None:
-        elapsed = time.monotonic() - self._started
         if self._bar is not None:
             self._bar.stop()
             return
-        sys.stderr.write(
-            f"{self.label}: {self.done}/{self.total} case-trials, {self.errors} errors, "
-            f"{elapsed:.1f} s\n"
-        )
+        self._write(self.line(final=True))
+
+    def _write(self, text: str) -> None:
+        self.console.file.write(text)
+        self.console.file.flush()

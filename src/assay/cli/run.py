@@ -17,6 +17,15 @@ def run(
     suite: Path | None = typer.Argument(None, help="Suite file (YAML). Optional with --resume."),
     concurrency: int | None = typer.Option(None, help="Cases in flight at once."),
     trials: int | None = typer.Option(None, help="Runs of every case."),
+    timeout: float | None = typer.Option(
+        None, "--timeout", help="Seconds one call to the target may take (suite: timeout_s)."
+    ),
+    retries: int | None = typer.Option(
+        None, help="Extra attempts after a timeout, 429, 5xx or connection error (0-20)."
+    ),
+    rpm: float | None = typer.Option(
+        None, "--rpm", help="At most this many calls (retries included) start per minute."
+    ),
     limit: int | None = typer.Option(None, help="Run only the first N selected cases."),
     slice_: str | None = typer.Option(None, "--slice", help="Run only these slices (a,b)."),
     ids: str | None = typer.Option(None, "--ids", help="Run only these case ids (A,B)."),
@@ -43,7 +52,7 @@ def run(
     Ctrl-C stops cleanly: what finished is stored and the run is marked interrupted;
     `assay run --resume RUN_ID` then runs only the case-trials not yet recorded.
     """
-    from assay.cli._gating import check_gates, suite_rules
+    from assay.cli._gating import check_gates, stored_rules, suite_rules
     from assay.cli._options import check_format
     from assay.cli._progress import RichProgress
     from assay.errors import AssayConfigError
@@ -55,7 +64,14 @@ def run(
     check_format(format)
     if suite is None and resume is None:
         raise AssayConfigError("give a suite file to run, or --resume RUN_ID")
-    overrides = Overrides(concurrency=concurrency, trials=trials, trace=trace)
+    overrides = Overrides(
+        concurrency=concurrency,
+        trials=trials,
+        timeout_s=timeout,
+        retries=retries,
+        rpm=rpm,
+        trace=trace,
+    )
     selection = Selection(_ids(slice_), _ids(ids), limit)
     if resume is not None and not selection.empty:
         raise AssayConfigError(
@@ -72,6 +88,8 @@ def run(
             progress=RichProgress(label), handle_signals=True, otlp_endpoint=otlp_endpoint
         )
         if resume is not None:
+            if loaded is None:  # the gates of the suite the run was started with
+                rules = stored_rules(runs.get_run(resume))
             result = resume_run(runs, resume, suite=loaded, overrides=overrides, control=control)
         else:
             assert loaded is not None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import math
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,7 +27,8 @@ __all__ = ["Overrides", "Progress", "RunControl", "RunResult", "resume_run", "ru
 
 @dataclass(frozen=True)
 class Overrides:
-    """Command-line values that replace the suite's (None keeps the suite's)."""
+    """Command-line values that replace the suite's (None keeps the suite's), checked
+    against the suite's bounds when made (``AssayConfigError`` naming the option)."""
 
     concurrency: int | None = None
     trials: int | None = None
@@ -34,6 +36,18 @@ class Overrides:
     retries: int | None = None
     rpm: float | None = None
     trace: bool | None = None
+
+    def __post_init__(self) -> None:
+        for key, value in self.given().items():
+            _check_override(key, value)
+
+    def given(self) -> dict[str, Any]:
+        """The run options overridden (``trace`` aside), by ``RunOptions`` field name."""
+        return {
+            k: v
+            for k, v in vars(self).items()
+            if v is not None and k in RunOptions.__dataclass_fields__
+        }
 
 
 @dataclass(frozen=True)
@@ -57,15 +71,27 @@ def options_for(suite: Suite, overrides: Overrides) -> RunOptions:
         retries=s.retries,
         rpm=s.rpm,
     )
-    changed = {
-        k: v
-        for k, v in vars(overrides).items()
-        if v is not None and k in RunOptions.__dataclass_fields__
-    }
-    for key, value in changed.items():
-        if key in ("concurrency", "trials") and value < 1:
-            raise AssayConfigError(f"--{key} {value}: must be at least 1")
-    return replace(opts, **changed)
+    return replace(opts, **overrides.given())
+
+
+# The bounds of each override, as in the suite file: (flag, lowest, lowest allowed, highest).
+_BOUNDS: dict[str, tuple[str, float, bool, float]] = {
+    "concurrency": ("--concurrency", 1, True, 10_000),
+    "trials": ("--trials", 1, True, 1_000),
+    "timeout_s": ("--timeout", 0, False, math.inf),
+    "retries": ("--retries", 0, True, 20),
+    "rpm": ("--rpm", 0, False, math.inf),
+}
+
+
+def _check_override(key: str, value: float) -> None:
+    flag, low, low_ok, high = _BOUNDS[key]
+    above = value >= low if low_ok else value > low
+    if math.isfinite(value) and above and value <= high:
+        return
+    lowest = f"at least {low:g}" if low_ok else f"more than {low:g}"
+    highest = f" and at most {high:g}" if math.isfinite(high) else ""
+    raise AssayConfigError(f"{flag} {value:g}: must be a number {lowest}{highest}")
 
 
 def _run_plan(plan: Plan, control: RunControl, create: RunInfo | None) -> RunResult:
@@ -111,6 +137,8 @@ def run_suite(
     if selection is not None and not selection.empty:
         metadata["selection"] = selection.describe()
         metadata["full_dataset_version"] = full.version
+    if overrides is not None and overrides.given():
+        metadata["overrides"] = overrides.given()
     config = redact(target.config())
     info = RunInfo(
         id=new_run_id(now),

@@ -16,6 +16,7 @@ from assay.targets._registry import (
 from assay.targets._replies import (
     RETRYABLE,
     as_reply,
+    connection_error_reply,
     error_reply,
     exception_reply,
     http_error_class,
@@ -32,6 +33,7 @@ __all__ = [
     "TargetType",
     "as_reply",
     "build_target",
+    "connection_error_reply",
     "error_reply",
     "exception_reply",
     "http_error_class",

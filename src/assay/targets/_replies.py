@@ -15,7 +15,7 @@ from assay.targets._base import Reply
 
 _OUTCOME: TypeAdapter[Outcome] = TypeAdapter(Outcome)
 RAW_LIMIT = 4000
-RETRYABLE: frozenset[str] = frozenset({"timeout", "http_429", "http_5xx"})
+RETRYABLE: frozenset[str] = frozenset({"timeout", "http_429", "http_5xx", "connection_error"})
 
 
 def error_reply(
@@ -28,10 +28,20 @@ def error_reply(
 
 
 def exception_reply(err: BaseException) -> Reply:
-    """The ``Error`` reply for an exception: ``timeout`` or ``exception:<Type>``."""
+    """The ``Error`` reply for an exception: ``timeout``, ``connection_error`` (refused,
+    reset, aborted: the system could not be reached) or ``exception:<Type>``."""
     if isinstance(err, TimeoutError):
         return error_reply("timeout", str(err) or "the call timed out")
+    if isinstance(err, ConnectionError):
+        return connection_error_reply(err)
     return error_reply(f"exception:{type(err).__name__}", str(err) or type(err).__name__)
+
+
+def connection_error_reply(err: BaseException, url: str | None = None) -> Reply:
+    """A ``connection_error`` reply naming the exception type (and the URL when known)."""
+    where = f" to {url}" if url else ""
+    detail = f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
+    return error_reply("connection_error", f"no connection{where}: {detail}")
 
 
 def http_error_class(status: int) -> str:

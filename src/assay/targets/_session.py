@@ -6,7 +6,12 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from assay.targets._base import Reply
-from assay.targets._replies import error_reply, http_error_class, retry_after_seconds
+from assay.targets._replies import (
+    connection_error_reply,
+    error_reply,
+    http_error_class,
+    retry_after_seconds,
+)
 
 if TYPE_CHECKING:
     import aiohttp
@@ -40,16 +45,24 @@ class HttpClient:
         self, url: str, body: Any, extra_headers: dict[str, str] | None = None
     ) -> tuple[Any, str] | Reply:
         """The decoded JSON body and its text, or an ``Error`` reply for an HTTP failure
-        (``http_429``/``http_5xx``/``http_4xx``, with Retry-After) or a non-JSON body."""
+        (``http_429``/``http_5xx``/``http_4xx``, with Retry-After), a connection that failed
+        (``connection_error``: refused, reset, unknown host) or a non-JSON body."""
+        import aiohttp
+
         if self._session is None:
             await self.start()
         assert self._session is not None
         headers = self.headers if not extra_headers else {**self.headers, **extra_headers}
         data = json.dumps(body, ensure_ascii=False).encode("utf-8")
-        async with self._session.post(url, data=data, headers=headers) as response:
-            payload = await response.read()
-            status = response.status
-            retry_after = response.headers.get("Retry-After")
+        try:
+            async with self._session.post(url, data=data, headers=headers) as response:
+                payload = await response.read()
+                status = response.status
+                retry_after = response.headers.get("Retry-After")
+        except aiohttp.ClientConnectionError as err:
+            if isinstance(err, TimeoutError):
+                raise
+            return connection_error_reply(err, url)
         text = payload.decode("utf-8", errors="replace")
         if status >= 400:
             return error_reply(
