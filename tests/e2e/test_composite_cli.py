@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -208,3 +209,33 @@ def test_output_never_replaces_a_user_file_but_refreshes_its_own(
     assert report.read_text(encoding="utf-8").startswith("## assay composite")
     refused_input = run_assay(*args, "--output", GOLDEN / "checks.jsonl")
     assert refused_input.returncode == 2 and "inputs" in refused_input.stderr
+
+
+def test_flip_check_carries_the_dataset_header_sources_into_its_copy(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    done = run_assay(
+        "synthesize", "flip-check", POLICY / "policy-rubric.yaml", POLICY / "answers-text.jsonl",
+        "--from", "E1", "--check", "citation_valid", "--output-dir", out,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    copy = out / "policy-rubric.synthetic.yaml"
+    assert "wrote" in done.stderr and "note:" not in done.stderr
+    header = copy.read_text(encoding="utf-8")
+    assert "name: policy-rubric.synthetic\n" in header
+    sources = Path(__file__).parents[2] / POLICY / "policy-sources.yaml"
+    assert f"sources: {Path(os.path.relpath(sources, out)).as_posix()}\n" in header
+
+    scored = run_assay("composite", copy, out / "answers-text.synthetic.jsonl", "-f", "json")
+    assert scored.returncode == 0, scored.stderr
+    data = json.loads(scored.stdout)
+    assert data["sources_version"].startswith("sha256:")
+    (synthetic,) = [c for c in data["cases"] if c["synthetic"]]
+    assert (synthetic["score"], synthetic["verdict"], synthetic["strict_verdict"]) == (
+        0.95, "pass", "fail",
+    )  # fmt: skip
+    real = run_assay(
+        "composite", POLICY / "policy-rubric.yaml", POLICY / "answers-text.jsonl", "-f", "json"
+    )
+    assert data["composite_pass"] == json.loads(real.stdout)["composite_pass"]

@@ -32,8 +32,9 @@ def flip_check(
     output_dir: Path | None = typer.Option(
         None,
         "--output-dir",
-        help="Write <dataset>.synthetic.jsonl and <results>.synthetic.jsonl here (the "
-        "inputs plus the new case); refuses to replace existing files.",
+        help="Write <dataset>.synthetic.jsonl (.yaml when the dataset header names a "
+        "sources file) and <results>.synthetic.jsonl here (the inputs plus the new case); "
+        "refuses to replace existing files.",
     ),
     profile: Path | None = typer.Option(None, "--profile", help="Profile, for free text."),
     sources: Path | None = typer.Option(None, "--sources", help="Source snapshots."),
@@ -65,6 +66,12 @@ def flip_check(
         typer.echo(json.dumps(checks_line, ensure_ascii=False))
         return
     _write_beside(output_dir, dataset, results, data, case_line, checks_line)
+    if sources is not None:
+        typer.echo(
+            f"note: --sources {sources} is not written into the copies; pass it again when "
+            "scoring them",
+            err=True,
+        )
 
 
 def _load_dataset(path: Path, sources: Path | None) -> Dataset:
@@ -114,6 +121,36 @@ def _checks_line(recorded: RecordedChecks) -> dict[str, Any]:
     return {"id": recorded.case_id, "checks": checks}
 
 
+def _sources_header(dataset: Path, out: Path) -> str | None:
+    """The dataset header's sources file, as a path relative to ``out`` (None: no header)."""
+    import os
+
+    from assay.load import read_records
+
+    _, header = read_records(dataset, "cases")
+    value = header.get("sources") if dataset.suffix.lower() != ".csv" else None
+    if not isinstance(value, str):
+        return None
+    if Path(value).is_absolute():
+        return value
+    target = (dataset.parent / value).resolve()
+    try:
+        return Path(os.path.relpath(target, out.resolve())).as_posix()
+    except ValueError:  # another drive: no relative path exists
+        return str(target)
+
+
+def _dataset_text(name: str, sources: str | None, cases: list[dict[str, Any]]) -> str:
+    """JSONL, or a YAML dataset whose header names the sources file (JSONL has no header)."""
+    if sources is None:
+        return "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases)
+    import yaml
+
+    header = "# The cases of the real dataset, then one synthetic case (assay synthesize).\n"
+    body = {"name": name, "sources": sources, "cases": cases}
+    return header + yaml.safe_dump(body, sort_keys=False, allow_unicode=True, width=100)
+
+
 def _write_beside(
     out: Path,
     dataset: Path,
@@ -125,7 +162,9 @@ def _write_beside(
     from assay.errors import AssayConfigError
     from assay.load import read_records
 
-    targets = (out / f"{dataset.stem}.synthetic.jsonl", out / f"{results.stem}.synthetic.jsonl")
+    sources = _sources_header(dataset, out)
+    suffix = ".jsonl" if sources is None else ".yaml"
+    targets = (out / f"{dataset.stem}.synthetic{suffix}", out / f"{results.stem}.synthetic.jsonl")
     for target in targets:
         if target.exists():
             raise AssayConfigError(
@@ -135,14 +174,12 @@ def _write_beside(
     result_lines, _ = read_records(results, "results")
     cases = [_case_line(c) for c in data.cases] + [case_line]
     lines = [raw for _, raw in result_lines] + [checks_line]
+    texts = (
+        _dataset_text(f"{data.name}.synthetic", sources, cases),
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in lines),
+    )
     out.mkdir(parents=True, exist_ok=True)
-    for target, rows in zip(targets, (cases, lines), strict=True):
-        text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    counts = (f"{len(cases)} cases", f"{len(lines)} lines")
+    for target, text, count in zip(targets, texts, counts, strict=True):
         target.write_text(text, encoding="utf-8")
-        typer.echo(f"wrote {target} ({len(rows)} lines)", err=True)
-    if data.sources.revisions:
-        typer.echo(
-            f"note: {dataset} names a sources file; pass it with --sources when scoring "
-            f"{targets[0].name}",
-            err=True,
-        )
+        typer.echo(f"wrote {target} ({count})", err=True)

@@ -44,7 +44,10 @@ class CompositeCaseRow(BaseModel):
     slice: str
     synthetic: bool = False
     status: str
-    score: float | None
+    score: float | None = Field(
+        description="Sum of the weights of the passed checks, a number (0 to 1); null "
+        "when the case is ungraded, an error or missing (never a default score)"
+    )
     critical_failures: list[str]
     verdict: Literal["pass", "fail", "ungraded"]
     strict_verdict: Literal["pass", "fail", "ungraded"]

@@ -152,3 +152,15 @@ def test_the_schema_file_is_fresh_and_lists_the_contract_names() -> None:
     assert {"profile", "cases", "composite_pass", "strict_pass", "diverging"} <= required
     report = report_for(GOLDEN / "golden17.jsonl", GOLDEN / "checks.jsonl")
     assert required <= set(json.loads(render_composite(report, "json")))
+
+
+def test_the_schema_says_score_is_a_number_or_null_and_always_present() -> None:
+    from assay.report import composite_schema
+
+    row = composite_schema()["$defs"]["CompositeCaseRow"]
+    assert "score" in row["required"]
+    assert row["properties"]["score"]["anyOf"] == [{"type": "number"}, {"type": "null"}]
+    assert "null when the case is ungraded" in row["properties"]["score"]["description"]
+    report = report_for(POLICY / "policy-rubric.yaml", POLICY / "answers-text.jsonl")
+    scores = {c["id"]: c["score"] for c in json.loads(render_composite(report, "json"))["cases"]}
+    assert isinstance(scores["E1"], float) and scores["E5"] is None and scores["E7"] is None
