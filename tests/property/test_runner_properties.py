@@ -78,8 +78,8 @@ def test_every_case_trial_once_in_order_with_bounded_attempts(
             assert isinstance(record.outcome, Error) and record.outcome.error_class == behaviour
         else:
             assert record.attempts == 1
-        if isinstance(record.outcome, Error):
-            assert done.judgment is None
+        assert done.judgment is not None
+        if isinstance(record.outcome, Error):  # judged without asking the grader
+            assert (done.judgment.status, done.judgment.grader) == ("error", "assay")
         else:
-            assert done.judgment is not None
             assert done.judgment.status == ("passed" if behaviour == "answer" else "failed")

@@ -8,7 +8,7 @@ import contextlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from assay.cases import Case
 from assay.grading import Grader, Judgment, judge_record
@@ -32,7 +32,8 @@ class WorkItem:
 
 @dataclass(frozen=True)
 class Done:
-    """A finished case-trial: its record and the grader's judgment (None for errors)."""
+    """A finished case-trial: its record and its judgment (status ``error``, without a
+    grader, for an error outcome)."""
 
     item: WorkItem
     record: Record
@@ -70,10 +71,10 @@ async def _attempt(ex: Execution, case: Case, ctx: TargetContext) -> Reply:
 
 async def call(
     ex: Execution, item: WorkItem, traceparent: str | None
-) -> tuple[Reply, int, list[str], float]:
-    """The final reply for one case-trial, the attempts made, the error classes of the
-    retried attempts, and the final attempt's latency in milliseconds."""
-    retried: list[str] = []
+) -> tuple[Reply, int, list[dict[str, Any]], float]:
+    """The final reply for one case-trial, the attempts made, each retried attempt (error
+    class, message, latency, wait before the next), and the final attempt's latency in ms."""
+    retried: list[dict[str, Any]] = []
     attempt = 1
     while True:
         ctx = TargetContext(ex.run_id, item.trial, attempt, ex.tracer, traceparent)
@@ -84,11 +85,24 @@ async def call(
         retryable = isinstance(outcome, Error) and outcome.error_class in ex.options.retry_on
         if not retryable or attempt > ex.options.retries:
             return reply, attempt, retried, latency_ms
-        retried.append(str(getattr(outcome, "error_class", "error")))
-        await ex.timing.sleep(
-            backoff_delay(attempt, reply.retry_after_s, ex.options, ex.timing.random)
-        )
+        wait = backoff_delay(attempt, reply.retry_after_s, ex.options, ex.timing.random)
+        retried.append(_failed_attempt(reply, latency_ms, wait))
+        await ex.timing.sleep(wait)
         attempt += 1
+
+
+def _failed_attempt(reply: Reply, latency_ms: float, wait_s: float) -> dict[str, Any]:
+    outcome = reply.outcome
+    assert isinstance(outcome, Error)
+    found: dict[str, Any] = {
+        "error_class": outcome.error_class,
+        "message": outcome.message,
+        "latency_ms": round(latency_ms, 3),
+        "waited_s": round(wait_s, 3),
+    }
+    if reply.retry_after_s is not None:
+        found["retry_after_s"] = reply.retry_after_s
+    return found
 
 
 async def run_item(ex: Execution, item: WorkItem) -> Done:
@@ -104,12 +118,17 @@ async def run_item(ex: Execution, item: WorkItem) -> Done:
             latency_ms=round(latency_ms, 3),
             usage=reply.usage,
             trace_id=trace.trace_id,
-            extra={**reply.extra, "attempt_errors": retried} if retried else reply.extra,
+            extra=_with_attempts(reply.extra, retried) if retried else reply.extra,
         )
         judged: list[Judgment] = []
         with evaluation_span(ex.tracer, judged):
             judged.append(judge_record(case, record, ex.grader))
     return Done(item, record, judged[0])
+
+
+def _with_attempts(extra: dict[str, Any], retried: list[dict[str, Any]]) -> dict[str, Any]:
+    classes = [r["error_class"] for r in retried]
+    return {**extra, "attempt_errors": classes, "failed_attempts": retried}
 
 
 async def _wait(event: asyncio.Event) -> object:

@@ -82,6 +82,9 @@ def test_a_refused_connection_is_retried_until_the_server_accepts() -> None:
     assert record.outcome == Answer(fact="return_30")
     assert record.attempts == 2
     assert record.extra["attempt_errors"] == ["connection_error"]
+    (failed,) = record.extra["failed_attempts"]  # each retried attempt, in full
+    assert failed["error_class"] == "connection_error" and failed["waited_s"] == 1.0
+    assert f"127.0.0.1:{port}" in failed["message"] and failed["latency_ms"] >= 0
     assert waits == [1.0]
 
 

@@ -105,6 +105,10 @@ def test_429_is_retried_honouring_retry_after_and_every_attempt_is_recorded() ->
     assert record.outcome == Answer(fact="f")
     assert record.attempts == 3
     assert record.extra["attempt_errors"] == ["http_429", "http_429"]
+    assert [(a["retry_after_s"], a["waited_s"]) for a in record.extra["failed_attempts"]] == [
+        (5, 5),
+        (5, 5),
+    ]
     assert timing.sleep.waits == [5, 5]  # type: ignore[attr-defined]
 
 
