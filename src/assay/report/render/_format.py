@@ -64,5 +64,21 @@ def unit(report: Report) -> str:
     return "case-trials" if report.trials > 1 else "cases"
 
 
+def cell(text: object) -> str:
+    """``text`` safe inside a Markdown table cell: pipes escaped, newlines as spaces."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def rates_table(rows: list[tuple[str, Rate]], ci_heading: str) -> list[str]:
+    """A Markdown table of rates: fraction, value, interval and the named denominator."""
+    lines = [
+        f"| Metric | Fraction | Value | {ci_heading} | Denominator |",
+        "|---|---:|---:|---|---|",
+    ]
+    for label, r in rows:
+        lines.append(f"| {label} | {fraction(r)} | {value(r)} | {ci(r)} | {cell(named(r))} |")
+    return lines
+
+
 def short_version(version: str) -> str:
     return version[:19] if version.startswith("sha256:") else version

@@ -7,20 +7,16 @@ from assay.report.render import _composite_format as cf
 from assay.report.render import _format as f
 
 
-def _cell(text: object) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
 def render_composite_markdown(report: CompositeReport) -> str:
     """Profile, per-case table, pass rates, check failures, divergence, synthetic section."""
     d = report.dataset
     lines = [
-        f"## assay composite: {_cell(d.name)}",
+        f"## assay composite: {f.cell(d.name)}",
         "",
         f"Dataset `{d.name}` version `{d.version}`, {d.cases} real cases; "
         f"input: {report.input}; assay {report.assay_version}.",
         "",
-        f"{_cell(cf.profile_line(report))}; {_cell(cf.weights_line(report))}.",
+        f"{f.cell(cf.profile_line(report))}; {f.cell(cf.weights_line(report))}.",
         "",
         "| Case | Status | Score | Critical failures | Composite | Strict | Failed checks |",
         "|---|---|---:|---|---|---|---|",
@@ -28,18 +24,10 @@ def render_composite_markdown(report: CompositeReport) -> str:
     for r in report.cases:
         if not r.synthetic:
             lines.append(
-                f"| {_cell(r.label)} | {r.status} | {cf.score(r.score)} | {cf.critical(r)} "
-                f"| {r.verdict} | {r.strict_verdict} | {_cell(cf.failed_checks(r))} |"
+                f"| {f.cell(r.label)} | {r.status} | {cf.score(r.score)} | {cf.critical(r)} "
+                f"| {r.verdict} | {r.strict_verdict} | {f.cell(cf.failed_checks(r))} |"
             )
-    lines += [
-        "",
-        f"| Metric | Fraction | Value | {f.ci_label(report.composite_pass)} | Denominator |",
-        "|---|---:|---:|---|---|",
-    ]
-    for label, rt in cf.headline(report):
-        lines.append(
-            f"| {label} | {f.fraction(rt)} | {f.value(rt)} | {f.ci(rt)} | {_cell(f.named(rt))} |"
-        )
+    lines += ["", *f.rates_table(cf.headline(report), f.ci_label(report.composite_pass))]
     lines += [
         "",
         f"**Statuses:** {f.status_sum(report.statuses, report.total, cf.unit(report))}",
@@ -50,12 +38,12 @@ def render_composite_markdown(report: CompositeReport) -> str:
     for name, c in report.check_failures.items():
         crit = "yes" if c.critical else ""
         lines.append(f"| {name} | {c.weight:g} | {crit} | {c.failed} | {c.not_evaluated} |")
-    lines += ["", f"**{_cell(cf.divergence(report))}**"]
+    lines += ["", f"**{f.cell(cf.divergence(report))}**"]
     real = [r for r in report.cases if not r.synthetic]
     not_passed = [r for r in real if r.verdict != "pass" or r.strict_verdict != "pass"]
     if not_passed:
         lines += ["", "| Case | Reason |", "|---|---|"]
-        lines += [f"| {_cell(r.label)} | {_cell(r.reason)} |" for r in not_passed]
+        lines += [f"| {f.cell(r.label)} | {f.cell(r.reason)} |" for r in not_passed]
     if report.synthetic is not None:
         s = report.synthetic
         lines += [
@@ -71,7 +59,7 @@ def render_composite_markdown(report: CompositeReport) -> str:
         for r in report.cases:
             if r.synthetic:
                 lines.append(
-                    f"| {_cell(r.label)} | {_cell(cf.provenance(r))} | {cf.score(r.score)} "
-                    f"| {r.verdict} | {r.strict_verdict} | {_cell(r.reason)} |"
+                    f"| {f.cell(r.label)} | {f.cell(cf.provenance(r))} | {cf.score(r.score)} "
+                    f"| {r.verdict} | {r.strict_verdict} | {f.cell(r.reason)} |"
                 )
     return "\n".join(lines) + "\n"

@@ -7,29 +7,20 @@ from assay.report.render import _format as f
 from assay.report.render._trials import trial_lines, trial_sections
 
 
-def _cell(text: object) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
 def render_markdown(report: Report) -> str:
     """Headline rates with named denominators and intervals, status counts, slices, cases."""
     d = report.dataset
     ci_label = f.ci_label(report.task_success, report.trial_summary is not None)
     lines = [
-        f"## assay report: {_cell(d.name)}",
+        f"## assay report: {f.cell(d.name)}",
         "",
         f"Dataset `{d.name}` version `{d.version}`, {d.cases} real cases"
         + (f", {report.trials} trials per case" if report.trials > 1 else "")
         + (f", run `{report.run_id}`" if report.run_id else "")
         + f"; assay {report.assay_version}.",
         "",
-        f"| Metric | Fraction | Value | {ci_label} | Denominator |",
-        "|---|---:|---:|---|---|",
+        *f.rates_table(f.headline(report), ci_label),
     ]
-    for label, r in f.headline(report):
-        lines.append(
-            f"| {label} | {f.fraction(r)} | {f.value(r)} | {f.ci(r)} | {_cell(f.named(r))} |"
-        )
     lines += [
         "",
         f"**Statuses:** {f.status_sum(report.statuses, report.total, f.unit(report))}",
@@ -40,7 +31,7 @@ def render_markdown(report: Report) -> str:
     for name, sl in report.slices.items():
         counts = sl.statuses
         lines.append(
-            f"| {_cell(name)} | {f.fraction(sl.task_success)} | {f.value(sl.task_success)} "
+            f"| {f.cell(name)} | {f.fraction(sl.task_success)} | {f.value(sl.task_success)} "
             f"| {f.ci(sl.task_success)} | {counts.failed} | {counts.error} | {counts.missing} "
             f"| {counts.ungraded} |"
         )
@@ -49,7 +40,7 @@ def render_markdown(report: Report) -> str:
         for title, head, rows in trial_sections(report):
             lines += ["", f"**{title}**", "", "| " + " | ".join(head) + " |"]
             lines += ["|" + "---|" * len(head)]
-            lines += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in rows]
+            lines += ["| " + " | ".join(f.cell(v) for v in row) + " |" for row in rows]
     real = [c for c in report.cases if not c.synthetic and c.status != "passed"]
     if real:
         lines += [
@@ -61,7 +52,9 @@ def render_markdown(report: Report) -> str:
         ]
         for c in real:
             case = c.id if report.trials == 1 else f"{c.id} #{c.trial}"
-            lines.append(f"| {_cell(case)} | {_cell(c.slice)} | {c.status} | {_cell(c.reason)} |")
+            lines.append(
+                f"| {f.cell(case)} | {f.cell(c.slice)} | {c.status} | {f.cell(c.reason)} |"
+            )
     if report.synthetic is not None:
         s = report.synthetic
         lines += [
@@ -76,5 +69,5 @@ def render_markdown(report: Report) -> str:
         ]
         for c in report.cases:
             if c.synthetic:
-                lines.append(f"| {_cell(c.id)} | {c.status} | {_cell(c.reason)} |")
+                lines.append(f"| {f.cell(c.id)} | {c.status} | {f.cell(c.reason)} |")
     return "\n".join(lines) + "\n"
