@@ -96,6 +96,18 @@ def test_report_page_documents_every_field() -> None:
     assert not missing, f"docs/report.md does not document {missing}"
 
 
+def test_running_page_documents_every_suite_and_target_key() -> None:
+    from assay.load import SuiteSettings
+    from assay.targets import target_types
+
+    text = (DOCS / "running.md").read_text(encoding="utf-8")
+    missing = [f"suite.{key}" for key in SuiteSettings.model_fields if f"| `{key}` |" not in text]
+    for name in ("function", "http", "openai", "scripted"):
+        settings = target_types()[name].settings
+        missing += [f"{name}.{key}" for key in settings.model_fields if f"{key}:" not in text]
+    assert not missing, f"docs/running.md does not document {missing}"
+
+
 # --- examples/policy/README.md --------------------------------------------------------
 
 README = POLICY / "README.md"

@@ -20,6 +20,17 @@ def _fail(path: Path, message: str, line: int | None = None) -> InputFormatError
     )
 
 
+def yaml_error(path: Path, err: Exception, summary: str | None = None) -> InputFormatError:
+    """The located ``malformed YAML`` error for a PyYAML parse error in ``path``."""
+    mark = getattr(err, "problem_mark", None)
+    line = mark.line + 1 if mark is not None else None
+    problem = getattr(err, "problem", None) or str(err)
+    return InputFormatError(
+        [Problem(f"malformed YAML: {problem}", Location(str(path), line))],
+        summary=summary or f"{path}: cannot read",
+    )
+
+
 def read_text(path: Path) -> str:
     """The file's text, or a clear error for a missing file, a directory or bad encoding."""
     if not path.exists():
@@ -38,7 +49,7 @@ def read_text(path: Path) -> str:
     return text
 
 
-def _repeated_yaml_keys(root: Any, path: Path) -> list[Problem]:
+def repeated_yaml_keys(root: Any, path: Path) -> list[Problem]:
     """A problem for every mapping key written twice (YAML parsers keep the last silently)."""
     import yaml
 
@@ -84,13 +95,10 @@ def _yaml(path: Path, text: str, key: str) -> tuple[LocatedRecords, dict[str, An
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        problem = getattr(err, "problem", None) or str(err)
-        raise _fail(path, f"malformed YAML: {problem}", line) from None
+        raise yaml_error(path, err) from None
     if root is None:
         raise _fail(path, "is empty")
-    repeated = _repeated_yaml_keys(root, path)
+    repeated = repeated_yaml_keys(root, path)
     if repeated:
         raise InputFormatError(repeated, summary=f"{path}: malformed YAML")
     header: dict[str, Any] = {}

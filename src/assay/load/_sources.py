@@ -8,7 +8,7 @@ from typing import Any
 
 from assay.cases import Dataset, SourceLibrary
 from assay.errors import InputFormatError, Location, Problem
-from assay.load._records import read_text
+from assay.load._records import read_text, yaml_error
 
 
 def _parse(path: Path, text: str) -> Any:
@@ -17,13 +17,7 @@ def _parse(path: Path, text: str) -> Any:
     try:
         return yaml.safe_load(text)  # JSON is YAML, so one parser reads both
     except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        problem = getattr(err, "problem", None) or str(err)
-        raise InputFormatError(
-            [Problem(f"malformed YAML: {problem}", Location(str(path), line))],
-            summary=f"{path}: cannot read sources",
-        ) from None
+        raise yaml_error(path, err, f"{path}: cannot read sources") from None
 
 
 def load_sources(path: str | Path) -> SourceLibrary:

@@ -23,7 +23,7 @@ from assay.cases import EMPTY_SOURCES, Dataset
 from assay.errors import InputFormatError, Location, Problem
 from assay.grading import Grader
 from assay.load._grader import GraderSettings, build_grader, grader_problems
-from assay.load._records import read_text
+from assay.load._records import read_text, repeated_yaml_keys, yaml_error
 
 
 class SuiteSettings(BaseModel):
@@ -144,13 +144,10 @@ def _parse_yaml(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
         data = yaml.safe_load(text)
     except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        problem = getattr(err, "problem", None) or str(err)
-        raise InputFormatError(
-            [Problem(f"malformed YAML: {problem}", Location(str(path), line))],
-            summary=f"{path}: cannot read suite",
-        ) from None
+        raise yaml_error(path, err, f"{path}: cannot read suite") from None
+    repeated = repeated_yaml_keys(root, path)  # YAML would keep the last one silently
+    if repeated:
+        raise InputFormatError(repeated, summary=f"{path}: invalid suite")
     if not isinstance(data, dict):
         raise InputFormatError(
             [Problem("a suite is a mapping of keys (dataset, target, …)", Location(str(path), 1))],

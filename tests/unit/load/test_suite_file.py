@@ -74,6 +74,10 @@ def test_an_unknown_target_type_or_grader_suggests_the_closest(tmp_path: Path) -
         ("dataset: nowhere.jsonl\ntarget: {type: scripted}\n", ":1: dataset nowhere.jsonl"),
         ("- just\n- a list\n", ":1: a suite is a mapping"),
         ("dataset: [unclosed\n", "malformed YAML"),
+        (
+            "retries: 1\ndataset: c.jsonl\ntarget: {type: scripted}\nretries: 5\n",
+            ':4: duplicate key "retries"',
+        ),
         ("target: {type: scripted}\n", "dataset is required"),
     ],
 )
