@@ -7,9 +7,10 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from assay.errors import AssayInputError, InputFormatError, Location, Problem
+from assay.errors import AssayConfigError, AssayInputError, InputFormatError, Location, Problem
 
 if TYPE_CHECKING:
+    from assay.metrics import IntervalMethod
     from assay.report import Report
 
 
@@ -44,14 +45,36 @@ def load_report_file(path: Path) -> Report:
         ) from None
 
 
-def report_from_source(source: str, store_url: str | None) -> Report:
+def _check_level(report: Report, path: Path, confidence: float | None, method: str | None) -> None:
+    """A report file's intervals are as written: asking another level or method is refused."""
+    written = report.task_success
+    if (confidence is None or confidence == written.confidence) and (
+        method is None or method == written.method
+    ):
+        return
+    raise AssayConfigError(
+        f"{path}: its intervals were written at {written.confidence:.0%} ({written.method}); "
+        "a report file is read as written. Re-score it with --confidence/--interval, or give "
+        "a run id to rebuild its report at the level you ask"
+    )
+
+
+def report_from_source(
+    source: str,
+    store_url: str | None,
+    confidence: float | None = None,
+    method: IntervalMethod | None = None,
+) -> Report:
     """The report for ``source``: a JSON report file when such a file exists, else a run id
-    (or unique prefix) in the run store at ``store_url``."""
+    (or unique prefix) in the run store at ``store_url``, its intervals at ``confidence`` by
+    ``method`` (default 0.95, Clopper–Pearson)."""
     path = Path(source)
     if path.exists():
         if path.is_dir():
             raise AssayInputError(f"{source}: is a directory; give a JSON report or a run id")
-        return load_report_file(path)
+        written = load_report_file(path)
+        _check_level(written, path, confidence, method)
+        return written
     try:
         runner = importlib.import_module("assay.runner")
         store_module = importlib.import_module("assay.store")
@@ -62,7 +85,9 @@ def report_from_source(source: str, store_url: str | None) -> Report:
     store = store_module.open_store(store_url)
     try:
         run = store.get_run(source)
-        report: Report = runner.report_for_run(store, run.id)
+        report: Report = runner.report_for_run(
+            store, run.id, confidence=confidence or 0.95, method=method or "clopper-pearson"
+        )
         return report
     finally:
         store.close()

@@ -28,24 +28,36 @@ def gate(
     store: str | None = typer.Option(
         None, "--store", help="Run store URL (default: $ASSAY_STORE or .assay/assay.db)."
     ),
+    confidence: float | None = typer.Option(
+        None,
+        help="Confidence level of every interval (a run id's report is rebuilt at it; a "
+        "report file must have been written at it). Default 0.95.",
+    ),
+    interval: str | None = typer.Option(
+        None, help="clopper-pearson (exact, the default) or wilson; as --confidence."
+    ),
 ) -> None:
     """Check SOURCE against every --rule; exit 1 when any fails, printing which and by how
     much."""
     import os
     import sys
 
+    from assay.cli._options import check_confidence, check_method
     from assay.cli._output import check_output, emit
     from assay.cli._sources import report_from_source
     from assay.report import evaluate_gates, gates_passed, parse_rule
     from assay.report.render.gates import render_gates_markdown, render_gates_text
     from assay.report.render.junit import render_junit
 
+    method = check_method(interval) if interval is not None else None
+    if confidence is not None:
+        check_confidence(confidence)
     rules = [parse_rule(text) for text in rule]
     inputs = [Path(source)] if Path(source).is_file() else []
     for path in (junit, markdown):
         if path is not None:
             check_output(path, inputs)
-    report = report_from_source(source, store)
+    report = report_from_source(source, store, confidence, method)
     results = evaluate_gates(report, rules)
     if junit is not None:
         emit(render_junit(report, results), junit, inputs)

@@ -46,6 +46,8 @@ def run(
         "--otlp-endpoint",
         help="Also export spans and metrics to this OTLP/HTTP collector.",
     ),
+    confidence: float = typer.Option(0.95, help="Confidence level of every interval."),
+    interval: str = typer.Option("clopper-pearson", help="clopper-pearson (exact) or wilson."),
 ) -> None:
     """Run SUITE: call its target for every case and trial, store the run, print its report.
 
@@ -53,15 +55,17 @@ def run(
     `assay run --resume RUN_ID` then runs only the case-trials not yet recorded.
     """
     from assay.cli._gating import check_gates, stored_rules, suite_rules
-    from assay.cli._options import check_format
+    from assay.cli._options import check_confidence, check_format, check_method
     from assay.cli._progress import RichProgress
     from assay.errors import AssayConfigError
     from assay.load import load_suite
     from assay.report.render import render
-    from assay.runner import Overrides, RunControl, Selection, resume_run, run_suite
+    from assay.runner import Overrides, RunControl, Selection, report_for_run, resume_run, run_suite
     from assay.store import open_store
 
     check_format(format)
+    method = check_method(interval)
+    check_confidence(confidence)
     if suite is None and resume is None:
         raise AssayConfigError("give a suite file to run, or --resume RUN_ID")
     overrides = Overrides(
@@ -96,9 +100,12 @@ def run(
             result = run_suite(
                 loaded, runs, selection=selection, overrides=overrides, control=control
             )
+        report = result.report
+        if (confidence, method) != (0.95, "clopper-pearson"):  # the run stored, asked level
+            report = report_for_run(runs, result.run_id, confidence=confidence, method=method)
     finally:
         runs.close()
-    text = render(result.report, format, color=wants_color(output))
+    text = render(report, format, color=wants_color(output))
     headline = f"run {result.run_id} ({result.status})"
     if format in ("text", "markdown"):
         text = f"{headline}\n\n{text}"
@@ -112,5 +119,5 @@ def run(
             err=True,
         )
         raise typer.Exit(130)
-    if not check_gates(result.report, rules):
+    if not check_gates(report, rules):
         raise typer.Exit(1)
