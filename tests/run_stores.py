@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+from assay.cases import Dataset
 from assay.load import load_dataset, load_results
 from assay.outcomes import Abstain, Answer, Record, Span
-from assay.store import RunInfo, open_store
+from assay.store import RunInfo, RunStore, open_store
 
 POLICY = Path(__file__).resolve().parents[1] / "examples" / "policy"
 
@@ -47,19 +48,40 @@ def fill_store(url: str) -> str:
     store = open_store(url)
     try:
         for run_id, day, records in (("base", 1, seed), ("cand", 2, candidate)):
-            info = RunInfo(
-                id=run_id,
-                started_at=datetime(2026, 11, day, 9, 30, tzinfo=UTC),
-                dataset_name=dataset.name,
-                dataset_version=dataset.version,
-                target={"type": "scripted", "model": f"demo-{run_id}"},
-                graders=[{"name": "structured", "version": "1"}],
-                assay_version="0.1.0",
-            )
-            store.create_run(info, dataset.cases)
-            store.add_records(run_id, records)
-            store.add_spans(run_id, _spans(run_id))
-            store.finish_run(run_id, "completed")
+            _store_run(store, run_id, day, dataset, records)
     finally:
         store.close()
     return url
+
+
+def add_edited_run(url: str, run_id: str = "edited") -> None:
+    """Add run ``run_id``: the seed results on a dataset whose E1 was reworded."""
+    dataset = load_dataset(POLICY / "policy.jsonl")
+    cases = tuple(
+        c.model_copy(update={"question": c.question + " (reworded)"}) if c.id == "E1" else c
+        for c in dataset.cases
+    )
+    edited = Dataset(name=dataset.name, cases=cases)
+    store = open_store(url)
+    try:
+        _store_run(store, run_id, 3, edited, list(load_results(POLICY / "results.jsonl").records))
+    finally:
+        store.close()
+
+
+def _store_run(
+    store: RunStore, run_id: str, day: int, dataset: Dataset, records: list[Record]
+) -> None:
+    info = RunInfo(
+        id=run_id,
+        started_at=datetime(2026, 11, day, 9, 30, tzinfo=UTC),
+        dataset_name=dataset.name,
+        dataset_version=dataset.version,
+        target={"type": "scripted", "model": f"demo-{run_id}"},
+        graders=[{"name": "structured", "version": "1"}],
+        assay_version="0.1.0",
+    )
+    store.create_run(info, dataset.cases)
+    store.add_records(run_id, records)
+    store.add_spans(run_id, _spans(run_id))
+    store.finish_run(run_id, "completed")

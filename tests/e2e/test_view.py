@@ -20,6 +20,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", UserWarning)
     from starlette.testclient import TestClient
 
+from tests.run_stores import add_edited_run
+
 from assay.errors import AssayConfigError
 from assay.view import create_app, host_warning, open_read_only
 
@@ -68,6 +70,18 @@ def test_compare_and_case_pages(client: TestClient) -> None:
     assert case.text.count('data-run="') == 2 and 'href="/runs/base#case=E2"' in case.text
 
 
+def test_every_page_uses_the_level_and_method_asked(run_store: tuple[str, Path]) -> None:
+    reader = open_read_only(run_store[0])
+    with TestClient(create_app(reader, confidence=0.9, method="wilson")) as client:
+        report = client.get("/runs/base/report.json").json()
+        for key in ("task_success", "answer_coverage", "answered_accuracy"):
+            assert (report[key]["confidence"], report[key]["method"]) == (0.9, "wilson")
+        assert "[11.7%, 65.3%]" in client.get("/runs/base").text
+        page = client.get("/compare", params={"baseline": "base", "candidate": "cand"}).text
+        assert "90%" in page and "95%" not in page
+    reader.close()
+
+
 def test_unknown_things_are_clear_404s(client: TestClient) -> None:
     missing = client.get("/runs/nope")
     assert missing.status_code == 404 and "no run &#39;nope&#39;" in missing.text
@@ -112,7 +126,8 @@ def _free_port() -> int:
 def test_assay_view_serves_on_loopback(run_store: tuple[str, Path]) -> None:
     port = _free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "assay", "view", "--store", run_store[0], "--port", str(port)],
+        [sys.executable, "-m", "assay", "view", "--store", run_store[0], "--port", str(port),
+         "--confidence", "0.9", "--interval", "wilson"],
         cwd=ROOT, stderr=subprocess.PIPE, text=True, env={**os.environ},
     )  # fmt: skip
     try:
@@ -125,6 +140,7 @@ def test_assay_view_serves_on_loopback(run_store: tuple[str, Path]) -> None:
         else:
             pytest.fail("assay view did not start")
         assert page.status_code == 200 and 'data-run="base"' in page.text
+        assert "[11.7%, 65.3%]" in page.text  # 2/6 by Wilson at 90%, as asked
     finally:
         server.terminate()
         _, err = server.communicate(timeout=10)
@@ -170,4 +186,26 @@ def test_viewer_pages_escape_stored_values(tmp_path: Path) -> None:
             page = test_client.get(route)
             assert "<img" not in page.text, route
             assert page.text.count("<script") <= 2, route
+    reader.close()
+
+
+def test_compare_says_what_it_left_out_and_can_refuse(run_store: tuple[str, Path]) -> None:
+    add_edited_run(run_store[0])
+    reader = open_read_only(run_store[0])
+    with TestClient(create_app(reader)) as test_client:
+        page = test_client.get("/compare", params={"baseline": "base", "candidate": "edited"})
+        assert page.status_code == 200
+        note = page.text.split('id="pairing"')[1].split("</p>")[0]
+        assert "5 cases paired. 1 case left out" in note and "case definition differs" in note
+        assert 'data-case="E1"' in page.text.split('id="excluded"')[1]
+        assert "strict=1" in page.text
+        strict = test_client.get(
+            "/compare", params={"baseline": "base", "candidate": "edited", "strict": "1"}
+        )
+        assert strict.status_code == 409 and "Comparison refused" in strict.text
+        assert "E1" in strict.text and 'href="/compare?baseline=base&amp;candidate=edited"' in (
+            strict.text
+        )
+        same = test_client.get("/compare", params={"baseline": "base", "candidate": "cand"})
+        assert "none left out" in same.text and "strict=1" not in same.text
     reader.close()

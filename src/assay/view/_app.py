@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from assay.compare import ComparisonRefusedError
 from assay.errors import AssayError
 from assay.report import Report
 from assay.report.render.compare_html import render_compare_html
@@ -76,15 +77,25 @@ def create_app(reader: RunReader) -> Starlette:
         baseline = request.query_params.get("baseline", "")
         candidate = request.query_params.get("candidate", "")
         if not baseline or not candidate or baseline == candidate:
-            return _html(_pages.error_page("Pick two different runs to compare."), 400)
+            page = _pages.error_page("Pick two different runs to compare.", "Cannot compare")
+            return _html(page, 400)
         base_info, base = reports.get(baseline)
         cand_info, cand = reports.get(candidate)
-        comparison = compare_reports(base, cand, (base_info.id, cand_info.id))
+        strict = request.query_params.get("strict") == "1"
+        here = f"/compare?baseline={quote(base_info.id)}&candidate={quote(cand_info.id)}"
+        refs = (base_info.id, cand_info.id)
+        try:
+            comparison = compare_reports(base, cand, refs, matching_only=not strict)
+        except ComparisonRefusedError as err:
+            action = ("Compare the matching cases only, listing the rest as left out", here)
+            return _html(_pages.error_page(str(err), "Comparison refused", [action]), 409)
         links = {
             "All runs": "/",
             "Baseline": _run_url(base_info.id),
             "Candidate": _run_url(cand_info.id),
         }
+        if comparison.excluded and not strict:
+            links["Strict: refuse instead"] = here + "&strict=1"
         return _html(render_compare_html(comparison, links=links))
 
     async def case(request: Request) -> Response:

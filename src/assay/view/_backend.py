@@ -119,11 +119,15 @@ def report_for(reader: RunReader, run_id: str) -> Report:
     return report
 
 
-def compare_reports(baseline: Report, candidate: Report, refs: tuple[str, str]) -> Any:
-    """The paired comparison of two stored runs' reports (``assay compare``)."""
+def compare_reports(
+    baseline: Report, candidate: Report, refs: tuple[str, str], *, matching_only: bool = True
+) -> Any:
+    """The paired comparison of two stored runs' reports (``assay compare``): on the cases
+    whose definitions match, the rest listed as left out; with ``matching_only`` off,
+    ``ComparisonRefusedError`` when any definition differs."""
     compare = importlib.import_module("assay.compare")
     sides = [
         compare.RunSide.from_report(report, ref=ref)
         for report, ref in zip((baseline, candidate), refs, strict=True)
     ]
-    return compare.compare_runs(sides[0], sides[1], matching_only=True)
+    return compare.compare_runs(sides[0], sides[1], matching_only=matching_only)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from pathlib import PurePath
 from typing import Any
 from urllib.parse import quote
 
@@ -45,6 +46,14 @@ def _target(info: Any) -> str:
     return f"{kind} · {detail}" if detail else kind
 
 
+def _config(info: Any) -> str:
+    """Which configuration ran: the suite file's name and the target's configuration hash."""
+    suite = getattr(info, "suite_path", None)
+    target_hash = getattr(info, "target_hash", "") or ""
+    parts = [PurePath(suite).name if suite else "", f.short_version(target_hash)]
+    return " · ".join(part for part in parts if part)
+
+
 def runs_page(rows: Sequence[tuple[Any, Report | None, str | None]]) -> str:
     """Every stored run with its headline rates; a form to compare two; a case finder."""
     items = []
@@ -55,6 +64,7 @@ def runs_page(rows: Sequence[tuple[Any, Report | None, str | None]]) -> str:
             "status": info.status,
             "dataset": f"{info.dataset_name} · {f.short_version(info.dataset_version)}",
             "target": _target(info),
+            "config": _config(info),
             "trials": info.trials,
             "problem": problem,
         }
@@ -96,6 +106,12 @@ def case_page(case_id: str, found: Sequence[tuple[Any, CaseRow]]) -> str:
     )
 
 
-def error_page(message: str) -> str:
-    """A page saying what went wrong, with a way back."""
-    return _environment().get_template("error.html.j2").render(title="assay", message=message)
+def error_page(
+    message: str, heading: str = "Not found", actions: Sequence[tuple[str, str]] = ()
+) -> str:
+    """A page saying what went wrong, with a way back (and ``actions``: label, URL)."""
+    return (
+        _environment()
+        .get_template("error.html.j2")
+        .render(title=f"assay · {heading}", heading=heading, message=message, actions=actions)
+    )

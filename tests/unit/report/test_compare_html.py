@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from assay.compare import RunSide, compare_runs
 from assay.report import Report
-from assay.report.render.compare_html import delta_text, render_compare_html
+from assay.report.render.compare_html import delta_text, pairing_note, render_compare_html
 
 from .conftest import seed_report
 
@@ -49,3 +49,38 @@ def test_delta_text_says_na_without_pairs() -> None:
     assert delta_text(Delta(value=0.25, ci95=(-0.1, 0.5), method="m")) == (
         "+25.0 pp [-10.0 pp, +50.0 pp]"
     )
+
+
+def test_what_was_left_out_is_said_near_the_top() -> None:
+    base = seed_report()
+    rows = [
+        row.model_copy(update={"case_hash": "sha256:changed"}) if row.id in ("E1", "E4") else row
+        for row in base.cases
+        if row.id != "E6"
+    ]
+    changed = base.model_copy(
+        update={"cases": rows, "dataset": base.dataset.model_copy(update={"version": "v2"})}
+    )
+    comparison = compare_runs(
+        RunSide.from_report(base, ref="a"),
+        RunSide.from_report(changed, ref="b"),
+        matching_only=True,
+    )
+    note = pairing_note(comparison, "cases")
+    assert note.startswith("3 cases paired. 3 cases left out and counted on neither side (")
+    assert "2 case definition differs" in note and "1 only in the baseline" in note
+    html = render_compare_html(comparison)
+    assert html.index('id="pairing"') < html.index('id="fixed"') < html.index('id="excluded"')
+    left_out = html.split('id="excluded"')[1]
+    assert all(f'data-case="{case}"' in left_out for case in ("E1", "E4", "E6"))
+
+
+def test_nothing_left_out_is_said_too() -> None:
+    base = seed_report()
+    comparison = compare_runs(
+        RunSide.from_report(base, ref="a"), RunSide.from_report(_candidate(base), ref="b")
+    )
+    assert (
+        pairing_note(comparison, "cases") == "Every case paired: 6 cases compared, none left out."
+    )
+    assert 'id="excluded"' not in render_compare_html(comparison)

@@ -48,6 +48,22 @@ def _changed(items: list[ChangedCase], trials: int, reason_from: str) -> list[di
     ]
 
 
+def pairing_note(c: Comparison, unit: str) -> str:
+    """What was compared and what was left out of the comparison, and why, in one sentence."""
+    if not c.excluded:
+        return f"Every case paired: {c.paired} {unit} compared, none left out."
+    reasons: dict[str, set[str]] = {}
+    for e in c.excluded:
+        kind = e.reason.split(":")[0].split(" (")[0].strip()
+        reasons.setdefault(kind, set()).add(e.id)
+    left_out = len({e.id for e in c.excluded})
+    why = "; ".join(f"{len(ids)} {kind}" for kind, ids in sorted(reasons.items()))
+    return (
+        f"{c.paired} {unit} paired. {left_out} case{'s' if left_out != 1 else ''} left out "
+        f"and counted on neither side ({why})."
+    )
+
+
 def _x(value: float) -> float:
     """Position of a delta in [-1, 1] on the chart."""
     return round(_LEFT + (value + 1) / 2 * (_WIDTH - _LEFT - _RIGHT), 2)
@@ -98,5 +114,8 @@ def render_compare_html(comparison: Comparison, *, links: Mapping[str, str] | No
         slices=[_slice_row(s) for s in c.slices],
         chart=delta_chart(c),
         unchanged=sorted(c.unchanged.items()),
+        pairing=pairing_note(c, "case-trials" if trials > 1 else "cases"),
+        moved_in=sum(1 for m in c.moved if m.to == "passed"),
+        moved_out=sum(1 for m in c.moved if m.from_ == "passed"),
         links={label: safe_url(url) for label, url in (links or {}).items()},
     )
