@@ -107,5 +107,8 @@ def did_you_mean(name: str, choices: Sequence[str]) -> str:
     """A ' (did you mean "x"?)' suffix for the closest choice, or '' when none is close."""
     import difflib
 
+    by_folded = {choice.casefold(): choice for choice in choices}
+    if name.casefold() in by_folded:  # 'e2' for 'E2': only the letter case differs
+        return f' (did you mean "{by_folded[name.casefold()]}"?)'
     close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
     return f' (did you mean "{close[0]}"?)' if close else ""

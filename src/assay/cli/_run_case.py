@@ -53,6 +53,22 @@ class StoredRun:
             )
         return trial
 
+    def no_spans(self, case: Case, trial: int, run_traced: bool) -> str:
+        """Why a case-trial has no spans to show, and what to do about it."""
+        where = f"{case.id} (trial {trial})"
+        if (case.id, trial) not in self.records:
+            return (
+                f"run {self.run_id} has no recorded outcome for {where}, so no spans: "
+                f"the run stopped before it (assay run --resume {self.run_id} finishes it)"
+            )
+        if not run_traced:
+            return (
+                f"run {self.run_id} recorded no spans at all: it ran with tracing off "
+                "(--no-trace, or trace: false in its suite); run the suite again with "
+                f"tracing on (the default) to see the spans of {where}"
+            )
+        return f"run {self.run_id} recorded spans for other case-trials, but none for {where}"
+
     def judgment(self, case: Case, trial: int) -> Judgment | None:
         """The stored judgment; an error outcome is judged ``error`` without a grader."""
         found = self.judgments.get((case.id, trial))

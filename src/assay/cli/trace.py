@@ -33,8 +33,11 @@ KEY_ATTRIBUTES = (
     "assay.tool.args_hash",
     "assay.tool.status",
     "assay.tool.result.fact",
+    "assay.config.version",
     "assay.grader.version",
     "assay.judgment.status",
+    "assay.judgment.labels",
+    "assay.judgment.reason",
 )
 
 
@@ -99,13 +102,11 @@ def trace(
         stored = StoredRun.read(opened, run)
         found = stored.case(case)
         spans = opened.spans(stored.run_id, found.id, stored.check_trial(trial))
+        traced = bool(spans) or bool(opened.spans(stored.run_id))
     finally:
         opened.close()
     if not spans:
-        raise AssayInputError(
-            f"run {stored.run_id} recorded no spans for {found.id} (trial {trial}); "
-            "run the suite with tracing on (assay run --trace)"
-        )
+        raise AssayInputError(stored.no_spans(found, trial, traced))
     rows = span_tree(spans)
     if format == "json":
         items = [
