@@ -30,7 +30,7 @@ grader: structured              # pass = the expected fact key, or an expected a
 trials: 1                       # how many times each case runs
 concurrency: 4                  # cases in flight at once
 timeout_s: 30                   # per call; a timeout becomes an error outcome
-retries: 2                      # retries on timeouts, HTTP 429 and 5xx (backoff + jitter)
+retries: 2                      # retries on timeouts, lost connections, HTTP 429 and 5xx
 # rpm: 60                       # at most this many calls per minute
 """
 

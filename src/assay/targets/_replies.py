@@ -32,15 +32,15 @@ def exception_reply(err: BaseException) -> Reply:
     reset, aborted: the system could not be reached) or ``exception:<Type>``."""
     if isinstance(err, TimeoutError):
         return error_reply("timeout", str(err) or "the call timed out")
+    detail = f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
     if isinstance(err, ConnectionError):
-        return connection_error_reply(err)
+        return connection_error_reply(detail)
     return error_reply(f"exception:{type(err).__name__}", str(err) or type(err).__name__)
 
 
-def connection_error_reply(err: BaseException, url: str | None = None) -> Reply:
-    """A ``connection_error`` reply naming the exception type (and the URL when known)."""
+def connection_error_reply(detail: str, url: str | None = None) -> Reply:
+    """A ``connection_error`` reply: the system could not be reached (``detail`` says why)."""
     where = f" to {url}" if url else ""
-    detail = f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
     return error_reply("connection_error", f"no connection{where}: {detail}")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 from typing import TYPE_CHECKING, Any
 
 from assay.targets._base import Reply
@@ -15,6 +16,24 @@ from assay.targets._replies import (
 
 if TYPE_CHECKING:
     import aiohttp
+
+
+def _why(err: Exception) -> str:
+    """Why a connection failed, in a few words (aiohttp's own text repeats itself)."""
+    import aiohttp
+
+    cause = getattr(err, "os_error", None)
+    if isinstance(err, aiohttp.ClientConnectorError) and isinstance(cause, OSError):
+        host = f"{err.host}:{err.port}"
+        reason = cause.strerror or str(cause)
+        if isinstance(cause, socket.gaierror):
+            return f"cannot resolve host {err.host} ({reason})"
+        if isinstance(cause, ConnectionRefusedError):
+            return "connection refused"
+        return f"cannot connect to {host} ({type(cause).__name__}: {reason})"
+    if isinstance(err, aiohttp.ServerDisconnectedError):
+        return "the server closed the connection without a reply"
+    return f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
 
 
 class HttpClient:
@@ -62,7 +81,7 @@ class HttpClient:
         except aiohttp.ClientConnectionError as err:
             if isinstance(err, TimeoutError):
                 raise
-            return connection_error_reply(err, url)
+            return connection_error_reply(_why(err), url)
         text = payload.decode("utf-8", errors="replace")
         if status >= 400:
             return error_reply(
