@@ -18,7 +18,7 @@ from assay.grading.checks import (
     make_profile,
     parse_composite_results,
 )
-from assay.load._records import read_records, read_text
+from assay.load._records import read_records, read_yaml
 
 
 def registry_from(points: Iterable[EntryPoint]) -> CheckRegistry:
@@ -62,14 +62,8 @@ def load_profile(path: str | Path, registry: CheckRegistry | None = None) -> Pro
         critical: [content_present, content_absent]
         weights: {answer_not_empty: 0.05, content_present: 0.25, ...}
     """
-    import yaml
-
     p = Path(path)
-    text = read_text(p)
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as err:
-        raise AssayConfigError(f"{p}: malformed YAML: {err}") from None
+    data = read_yaml(p, "profile")
     if not isinstance(data, dict):
         raise AssayConfigError(f"{p}: a profile is a mapping with weights, critical, threshold")
     known = (registry or check_registry()).names

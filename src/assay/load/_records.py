@@ -74,6 +74,23 @@ def repeated_yaml_keys(root: Any, path: Path) -> list[Problem]:
     return sorted(problems, key=lambda p: p.location.line if p.location and p.location.line else 0)
 
 
+def read_yaml(path: Path, what: str) -> Any:
+    """The data of a YAML (or JSON) file, refusing malformed YAML and repeated keys with
+    file and line; ``what`` names the file's kind in the error ("sources", "profile")."""
+    import yaml
+
+    text = read_text(path)
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        raise yaml_error(path, err, f"{path}: cannot read {what}") from None
+    repeated = repeated_yaml_keys(root, path)
+    if repeated:
+        raise InputFormatError(repeated, summary=f"{path}: invalid {what}")
+    return data
+
+
 def _construct(node: Any, path: Path) -> Any:
     """The plain value of one composed YAML node (safe types only), located on failure."""
     import yaml

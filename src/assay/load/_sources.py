@@ -8,16 +8,7 @@ from typing import Any
 
 from assay.cases import Dataset, SourceLibrary
 from assay.errors import InputFormatError, Location, Problem
-from assay.load._records import read_text, yaml_error
-
-
-def _parse(path: Path, text: str) -> Any:
-    import yaml
-
-    try:
-        return yaml.safe_load(text)  # JSON is YAML, so one parser reads both
-    except yaml.YAMLError as err:
-        raise yaml_error(path, err, f"{path}: cannot read sources") from None
+from assay.load._records import read_yaml
 
 
 def load_sources(path: str | Path) -> SourceLibrary:
@@ -30,7 +21,7 @@ def load_sources(path: str | Path) -> SourceLibrary:
           custom-exception: "Custom-printed products cannot be returned."
     """
     p = Path(path)
-    data = _parse(p, read_text(p))
+    data = read_yaml(p, "sources")
     where = Location(str(p))
     if not isinstance(data, dict) or not data:
         raise InputFormatError(

@@ -47,12 +47,21 @@ def test_a_profile_whose_weights_miss_one_names_the_file_and_sum(tmp_path: Path)
 
 
 def test_malformed_or_non_mapping_profiles(tmp_path: Path) -> None:
-    with pytest.raises(AssayConfigError, match="malformed YAML"):
+    with pytest.raises(InputFormatError, match=r"bad\.yaml:1: malformed YAML"):
         load_profile(write(tmp_path, "bad.yaml", "weights: [unclosed"))
     with pytest.raises(AssayConfigError, match="a profile is a mapping"):
         load_profile(write(tmp_path, "list.yaml", "- a\n- b\n"))
     with pytest.raises(InputFormatError, match="no such file"):
         load_profile(tmp_path / "missing.yaml")
+
+
+def test_a_key_written_twice_in_a_profile_or_sources_file_is_refused(tmp_path: Path) -> None:
+    twice = "threshold: 0.85\nweights:\n  content_present: 0.5\n  content_present: 0.5\n"
+    with pytest.raises(InputFormatError, match=r'twice\.yaml:4: duplicate key "content_present"'):
+        load_profile(write(tmp_path, "twice.yaml", twice))
+    sources = "v1:\n  a: one\n  a: two\n"
+    with pytest.raises(InputFormatError, match=r'src\.yaml:3: duplicate key "a"'):
+        load_sources(write(tmp_path, "src.yaml", sources))
 
 
 def test_sources_file_and_errors(tmp_path: Path) -> None:
