@@ -1,0 +1,136 @@
+"""Wilson, the clustered interval and the paired-difference interval against a second,
+independent reference each (the first references live beside each function's own tests)."""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+
+import pytest
+from scipy.stats import beta, binomtest
+
+from assay.metrics import (
+    clopper_pearson,
+    clustered_rate,
+    effective_interval,
+    paired_delta_interval,
+    wilson,
+)
+
+# Newcombe (1998), "Two-sided confidence intervals for the single proportion: comparison of
+# seven methods", Stat Med 17:857-872, Table I, method 3 (score interval without continuity
+# correction), printed to four decimals.
+NEWCOMBE_1998_WILSON = [
+    (81, 263, 0.2553, 0.3662),
+    (15, 148, 0.0624, 0.1605),
+    (0, 20, 0.0000, 0.1611),
+    (1, 29, 0.0061, 0.1718),
+]
+
+
+@pytest.mark.parametrize(("x", "n", "low", "high"), NEWCOMBE_1998_WILSON)
+def test_wilson_matches_newcombes_published_table(x: int, n: int, low: float, high: float) -> None:
+    got = wilson(x, n)
+    assert (round(got[0], 4), round(got[1], 4)) == (low, high)
+
+
+@pytest.mark.parametrize(
+    ("x", "n", "confidence"),
+    [(x, n, c) for n in (1, 3, 6, 20, 137) for x in {0, 1, n // 2, n} for c in (0.8, 0.9, 0.95)],
+)
+def test_wilson_matches_scipy(x: int, n: int, confidence: float) -> None:
+    ci = binomtest(x, n).proportion_ci(confidence_level=confidence, method="wilson")
+    assert wilson(x, n, confidence) == pytest.approx((ci.low, ci.high), abs=1e-12)
+
+
+# The clustered interval: Korn & Graubard (1998), Survey Methodology 24:193-201.
+
+
+@pytest.mark.parametrize(("x", "n"), [(2.5, 7.25), (0.4, 3.0), (11.2, 12.0), (5.0, 9.5)])
+def test_effective_interval_is_the_beta_quantile_interval(x: float, n: float) -> None:
+    # Korn & Graubard's eq. (2): Clopper-Pearson written with beta quantiles, evaluated at
+    # the effective counts; scipy.stats.beta.ppf is an independent implementation.
+    low, high = effective_interval(x, n)
+    assert low == pytest.approx(beta.ppf(0.025, x, n - x + 1), abs=1e-12)
+    assert high == pytest.approx(beta.ppf(0.975, x + 1, n - x), abs=1e-12)
+
+
+def test_clustered_rate_by_hand_in_exact_arithmetic() -> None:
+    # Four cases of three trials passing 3, 2, 0 and 1 times: p = 6/12 = 1/2;
+    # v = sum (y - p m)^2 / (sum m)^2 = (2.25 + 0.25 + 2.25 + 0.25) / 144 = 5/144;
+    # n* = p (1 - p) / v = (1/4) / (5/144) = 36/5 = 7.2 (design effect 12 / 7.2 = 5/3).
+    successes, sizes = [3, 2, 0, 1], [3, 3, 3, 3]
+    p = Fraction(sum(successes), sum(sizes))
+    v = sum((y - p * m) ** 2 for y, m in zip(successes, sizes, strict=True)) / sum(sizes) ** 2
+    n_star = p * (1 - p) / v
+    assert (p, v, n_star) == (Fraction(1, 2), Fraction(5, 144), Fraction(36, 5))
+    est = clustered_rate(successes, sizes)
+    assert est is not None
+    assert est.effective_n == pytest.approx(float(n_star))
+    assert est.design_effect == pytest.approx(5 / 3)
+    expected = (beta.ppf(0.025, 3.6, 4.6), beta.ppf(0.975, 4.6, 3.6))
+    assert est.ci == pytest.approx(expected, abs=1e-12)
+
+
+def _coverage(clustered: bool, rng: random.Random) -> float:
+    """Share of 400 simulated evaluations (30 cases x 5 trials, each case with its own pass
+    probability drawn from Beta(0.5, 0.5), true mean 0.5) whose 95% interval covers 0.5."""
+    hits = 0
+    for _ in range(400):
+        successes = []
+        for _ in range(30):
+            p = rng.betavariate(0.5, 0.5)
+            successes.append(sum(rng.random() < p for _ in range(5)))
+        if clustered:
+            est = clustered_rate(successes, [5] * 30)
+            assert est is not None
+            low, high = est.ci
+        else:
+            low, high = clopper_pearson(sum(successes), 150)
+        hits += low <= 0.5 <= high
+    return hits / 400
+
+
+def test_clustered_interval_keeps_its_coverage_where_the_naive_one_loses_it() -> None:
+    # The reference here is the definition of a 95% interval: simulated coverage.
+    clustered = _coverage(True, random.Random(7))
+    naive = _coverage(False, random.Random(7))
+    assert clustered >= 0.93
+    assert naive < 0.85
+
+
+# The paired difference: Newcombe (1998), Stat Med 17:2635-2650, method 10. The first
+# reference (Fagerland, Lydersen & Laake 2017, ch. 8) is in test_paired_stats.py; here it is
+# rebuilt from its definition on scipy's Wilson limits.
+
+
+def _newcombe_from_scipy(a: int, b: int, c: int, d: int) -> tuple[float, float]:
+    n = a + b + c + d
+    p1, p2 = (a + b) / n, (a + c) / n
+    one = binomtest(a + b, n).proportion_ci(method="wilson")
+    two = binomtest(a + c, n).proportion_ci(method="wilson")
+    margins = (a + b) * (c + d) * (a + c) * (b + d)
+    ad_bc = a * d - b * c
+    corrected = ad_bc - n / 2 if ad_bc > n / 2 else (0 if ad_bc >= 0 else ad_bc)
+    phi = corrected / math.sqrt(margins) if margins else 0.0
+    d1, u1 = p1 - one.low, one.high - p1
+    d2, u2 = p2 - two.low, two.high - p2
+    delta = p1 - p2
+    return (
+        delta - math.sqrt(d1**2 - 2 * phi * d1 * u2 + u2**2),
+        delta + math.sqrt(u1**2 - 2 * phi * u1 * d2 + d2**2),
+    )
+
+
+@pytest.mark.parametrize(
+    "table",
+    [(59, 6, 16, 80), (1, 1, 7, 12), (5, 3, 1, 5), (20, 1, 9, 5), (0, 4, 0, 6), (40, 0, 0, 2)],
+)
+def test_paired_interval_matches_newcombes_definition_on_scipy(
+    table: tuple[int, int, int, int],
+) -> None:
+    # (both, fixed, broken, neither): the candidate's rate is both + fixed.
+    both, fixed, broken, neither = table
+    expected = _newcombe_from_scipy(both, fixed, broken, neither)
+    assert paired_delta_interval(both, fixed, broken, neither) == pytest.approx(expected)
