@@ -9,6 +9,7 @@ never stored, logged or reported.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -18,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from assay.cases import Case
 from assay.errors import AssayConfigError
+from assay.outcomes import Error
 from assay.targets._base import Reply, TargetContext
 from assay.targets._replies import error_reply, outcome_from_mapping, usage_from
 from assay.targets._session import HttpClient
@@ -107,6 +109,7 @@ class OpenAITarget:
         if settings.max_tokens is not None:
             self._static["max_tokens"] = settings.max_tokens
         self._system = {"role": "system", "content": settings.system_prompt}
+        self._key: str | None = None
 
     @classmethod
     def from_settings(cls, settings: OpenAISettings, base_dir: Path | None) -> OpenAITarget:
@@ -125,11 +128,13 @@ class OpenAITarget:
                     "export it with the API key before running"
                 )
             self.client.headers["Authorization"] = f"Bearer {key}"
+            self._key = key
         await self.client.start()
 
     async def aclose(self) -> None:
         await self.client.aclose()
         self.client.headers.pop("Authorization", None)
+        self._key = None
 
     def body(self, case: Case) -> dict[str, Any]:
         """The request body for ``case`` (exposed for tests and inspection)."""
@@ -144,6 +149,20 @@ class OpenAITarget:
         extra = {"traceparent": ctx.traceparent} if ctx.traceparent else None
         got = await self.client.post_json(self.url, self.body(case), extra)
         if isinstance(got, Reply):
-            return got
+            return scrub(got, self._key)
         body, raw = got
-        return parse_completion(body, raw)
+        return scrub(parse_completion(body, raw), self._key)
+
+
+def scrub(reply: Reply, secret: str | None) -> Reply:
+    """``reply`` with ``secret`` masked in an error's message and raw reply: a server that
+    echoes the request's headers in its error page must not put the key in the store."""
+    outcome = reply.outcome
+    if not secret or not isinstance(outcome, Error):
+        return reply
+    found = {
+        name: value.replace(secret, "<redacted>")
+        for name, value in (("message", outcome.message), ("raw", outcome.raw))
+        if value and secret in value
+    }
+    return dataclasses.replace(reply, outcome=outcome.model_copy(update=found)) if found else reply

@@ -136,3 +136,18 @@ def test_the_config_names_the_variable_never_the_key(monkeypatch: pytest.MonkeyP
     )
     assert target.config()["api_key_env"] == "TEST_OPENAI_KEY"
     assert KEY not in json.dumps(target.config())
+
+
+def test_a_server_echoing_the_key_in_an_error_never_gets_it_stored(
+    serve: Any, case: Case, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TEST_OPENAI_KEY", KEY)
+
+    async def handler(request: web.Request) -> web.Response:
+        echoed = request.headers["Authorization"]
+        return web.json_response({"error": f"invalid key: {echoed}"}, status=401)
+
+    reply = _call(serve, handler, case, api_key_env="TEST_OPENAI_KEY")
+    assert isinstance(reply.outcome, Error) and reply.outcome.error_class == "http_4xx"
+    assert reply.outcome.raw is not None and "Bearer <redacted>" in reply.outcome.raw
+    assert KEY not in reply.outcome.model_dump_json()
