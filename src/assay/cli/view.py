@@ -13,16 +13,22 @@ def view(
         "127.0.0.1", "--host", help="Interface to bind; anything but loopback prints a warning."
     ),
     port: int = typer.Option(8765, "--port", help="Port to listen on."),
+    confidence: float = typer.Option(0.95, help="Confidence level of every interval."),
+    interval: str = typer.Option("clopper-pearson", help="clopper-pearson (exact) or wilson."),
 ) -> None:
     """Browse stored runs in a web browser: headline rates, run pages, comparisons, a case
     across runs. Read-only: the viewer never changes the store."""
+    from assay.cli._options import check_confidence, check_method
     from assay.errors import AssayConfigError
     from assay.view import create_app, open_read_only, serve
 
     if not 0 < port < 65536:
         raise AssayConfigError(f"--port {port}: must be between 1 and 65535")
+    method = check_method(interval)
+    check_confidence(confidence)
     reader = open_read_only(store)
     try:
-        serve(create_app(reader), host=host, port=port)
+        app = create_app(reader, confidence=confidence, method=method)
+        serve(app, host=host, port=port)
     finally:
         reader.close()

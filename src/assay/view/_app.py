@@ -12,6 +12,7 @@ from starlette.routing import Route
 
 from assay.compare import ComparisonRefusedError
 from assay.errors import AssayError
+from assay.metrics import IntervalMethod
 from assay.report import Report
 from assay.report.render.compare_html import render_compare_html
 from assay.report.render.html import render_html
@@ -24,15 +25,16 @@ _HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
 class _Reports:
     """Reports of stored runs, rebuilt on demand; kept once a run has ended."""
 
-    def __init__(self, reader: RunReader) -> None:
+    def __init__(self, reader: RunReader, confidence: float, method: IntervalMethod) -> None:
         self.reader = reader
+        self.level = (confidence, method)
         self.kept: dict[str, Report] = {}
 
     def get(self, run_id: str) -> tuple[Any, Report]:
         info = self.reader.get_run(run_id)
         if info.id in self.kept:
             return info, self.kept[info.id]
-        report = report_for(self.reader, info.id)
+        report = report_for(self.reader, info.id, *self.level)
         if info.status != "running":
             self.kept[info.id] = report
         return info, report
@@ -46,10 +48,13 @@ def _html(text: str, status: int = 200) -> HTMLResponse:
     return HTMLResponse(text, status_code=status, headers=_HEADERS)
 
 
-def create_app(reader: RunReader) -> Starlette:
+def create_app(
+    reader: RunReader, *, confidence: float = 0.95, method: IntervalMethod = "clopper-pearson"
+) -> Starlette:
     """The viewer over ``reader`` (a store opened with ``open_read_only``, or any object with
-    the store contract's read methods). Every route is a GET; nothing is ever written."""
-    reports = _Reports(reader)
+    the store contract's read methods), every interval at ``confidence`` by ``method``.
+    Every route is a GET; nothing is ever written."""
+    reports = _Reports(reader, confidence, method)
 
     async def runs(request: Request) -> Response:
         rows: list[tuple[Any, Report | None, str | None]] = []
@@ -85,7 +90,7 @@ def create_app(reader: RunReader) -> Starlette:
         here = f"/compare?baseline={quote(base_info.id)}&candidate={quote(cand_info.id)}"
         refs = (base_info.id, cand_info.id)
         try:
-            comparison = compare_reports(base, cand, refs, matching_only=not strict)
+            comparison = compare_reports(base, cand, refs, *reports.level, matching_only=not strict)
         except ComparisonRefusedError as err:
             action = ("Compare the matching cases only, listing the rest as left out", here)
             return _html(_pages.error_page(str(err), "Comparison refused", [action]), 409)

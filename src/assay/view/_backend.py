@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from assay.errors import AssayConfigError
+from assay.metrics import IntervalMethod
 from assay.outcomes import Span
 from assay.report import Report
 
@@ -112,15 +113,27 @@ def _check_schema(engine: Any, shown: str, expected: int) -> None:
         )
 
 
-def report_for(reader: RunReader, run_id: str) -> Report:
-    """The report of a stored run, as ``assay report RUN`` builds it."""
+def report_for(
+    reader: RunReader,
+    run_id: str,
+    confidence: float = 0.95,
+    method: IntervalMethod = "clopper-pearson",
+) -> Report:
+    """The report of a stored run, as ``assay report RUN`` builds it (intervals at
+    ``confidence`` by ``method``)."""
     runner = importlib.import_module("assay.runner")
-    report: Report = runner.report_for_run(reader, run_id)
+    report: Report = runner.report_for_run(reader, run_id, confidence=confidence, method=method)
     return report
 
 
 def compare_reports(
-    baseline: Report, candidate: Report, refs: tuple[str, str], *, matching_only: bool = True
+    baseline: Report,
+    candidate: Report,
+    refs: tuple[str, str],
+    confidence: float = 0.95,
+    method: IntervalMethod = "clopper-pearson",
+    *,
+    matching_only: bool = True,
 ) -> Any:
     """The paired comparison of two stored runs' reports (``assay compare``): on the cases
     whose definitions match, the rest listed as left out; with ``matching_only`` off,
@@ -130,4 +143,6 @@ def compare_reports(
         compare.RunSide.from_report(report, ref=ref)
         for report, ref in zip((baseline, candidate), refs, strict=True)
     ]
-    return compare.compare_runs(sides[0], sides[1], matching_only=matching_only)
+    return compare.compare_runs(
+        sides[0], sides[1], matching_only=matching_only, confidence=confidence, method=method
+    )
