@@ -17,11 +17,18 @@ if TYPE_CHECKING:
 STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
 
 
+def _stage(finding: Finding) -> str:
+    if finding.stage is not None:
+        return finding.stage
+    # A passed or unrecorded case-trial implicates no stage; otherwise the spans could not tell.
+    return "none" if finding.rule in ("passed", "missing") else "undetermined"
+
+
 def render_finding(finding: Finding) -> str:
     """One finding as text: status, stage, evidence, next step."""
     lines = [
         f"{finding.case} (trial {finding.trial}): {finding.status}",
-        f"stage: {finding.stage or 'undetermined'}  (rule: {finding.rule})",
+        f"stage: {_stage(finding)}  (rule: {finding.rule})",
         "evidence:",
         *(f"  - {e}" for e in finding.evidence),
         f"next step: {finding.next_step}",

@@ -73,8 +73,9 @@ def _access_boundary(case: Case, record: Record, stages: Stages) -> Verdict | No
     if not foreign:
         return None
     evidence = [
-        f"{got(record)} cites {', '.join(foreign)}, of tenant {_tenant_of(foreign[0])}; "
-        f"the request was for tenant {tenant}"
+        f"outcome: {got(record)}",
+        f"the answer cites {', '.join(foreign)}, of tenant {_tenant_of(foreign[0])}; "
+        f"the request was for tenant {tenant}",
     ]
     if text(retrieval, "assay.retrieval.tenant_filter") in ("False", "false"):
         evidence.append("retrieval searched every tenant's corpus (tenant filter off)")

@@ -6,6 +6,8 @@ import pytest
 
 from assay.cases import Case, Dataset
 from assay.cli._run_case import StoredRun
+from assay.cli.diagnose import render_finding, render_groups
+from assay.diagnose import Finding, Stage
 from assay.errors import AssayInputError, did_you_mean
 from assay.outcomes import Answer, Record
 
@@ -38,3 +40,29 @@ def test_an_unknown_case_suggests_the_closest_id_even_in_another_letter_case() -
         stored(RECORDED).case("e2")
     assert did_you_mean("E22", ["E2", "X1"]) == ' (did you mean "E2"?)'
     assert did_you_mean("zzz", ["E2", "X1"]) == ""
+
+
+def finding(stage: Stage | None, rule: str, status: str, evidence: tuple[str, ...]) -> Finding:
+    return Finding(
+        case="A3", status=status, stage=stage, evidence=evidence, next_step="n", rule=rule
+    )
+
+
+def test_a_passed_case_implicates_no_stage_and_an_unexplained_one_is_undetermined() -> None:
+    assert "stage: none  (rule: passed)" in render_finding(
+        finding(None, "passed", "passed", ("p",))
+    )
+    unexplained = finding(None, "undetermined", "failed", ("r", "no rule matched"))
+    assert "stage: undetermined  (rule: undetermined)" in render_finding(unexplained)
+
+
+def test_the_grouped_view_shows_the_observation_that_names_the_stage() -> None:
+    leak = finding(
+        "access_boundary",
+        "access-boundary",
+        "failed",
+        ("outcome: answer restocking_fee_15", "the answer cites globex/restocking-fee", "filter"),
+    )
+    shown = render_groups("run-1", [leak])
+    assert "access_boundary (1)" in shown
+    assert "A3       failed   the answer cites globex/restocking-fee" in shown

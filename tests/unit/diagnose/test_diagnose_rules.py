@@ -145,7 +145,8 @@ def test_an_answer_citing_another_tenant_is_an_access_boundary_finding() -> None
     ]
     finding = judged(E4, leaked, spans)
     assert finding.stage == "access_boundary"
-    assert "tenant globex" in finding.evidence[0] and "tenant acme" in finding.evidence[0]
+    assert finding.evidence[0] == "outcome: answer shipping_fee_10"
+    assert "tenant globex" in finding.evidence[1] and "tenant acme" in finding.evidence[1]
 
 
 def test_a_citation_in_the_generation_span_counts_too() -> None:

@@ -38,14 +38,24 @@ class LabellingGrader:
         )
 
 
-def test_a_run_puts_the_judgment_labels_score_and_reason_on_the_evaluation_span() -> None:
+def test_the_request_span_names_run_and_configuration_and_the_evaluation_span_the_judgment() -> (
+    None
+):
     exporter = InMemorySpanExporter()
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     target = ScriptedTarget({}, default={"kind": "answer", "fact": "g"})
     ex = Execution(target, RunOptions(), LabellingGrader(), "r1", "v", provider.get_tracer("t"))
     asyncio.run(run_item(ex, WorkItem(0, CASE, 1)))
-    (span,) = [s for s in exporter.get_finished_spans() if s.name == "assay.evaluation"]
+    spans = {s.name: s for s in exporter.get_finished_spans()}
+    root = dict(spans["assay.request"].attributes or {})
+    assert (root["assay.run.id"], root["assay.config.version"], root["assay.trial"]) == (
+        "r1",
+        "v",
+        1,
+    )
+    span = spans["assay.evaluation"]
+    assert span.parent is not None and span.parent.span_id == spans["assay.request"].context.span_id
     attributes = dict(span.attributes or {})
     assert attributes["assay.case.id"] == "E2"
     assert attributes["assay.grader.version"] == "3"
