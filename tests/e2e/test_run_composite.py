@@ -50,3 +50,26 @@ def test_a_free_text_suite_is_graded_by_the_composite_scorer_end_to_end(
     assert (report["task_success"]["numerator"], report["task_success"]["denominator"]) == (5, 7)
     assert cases["E5"]["reason"] == e5.reason and cases["E6"]["reason"] == e6.reason
     assert report["graders"] == [{"name": "composite", "version": "1"}]
+
+
+def test_assay_composite_scores_a_stored_run_with_strict_and_divergence(
+    run_assay: RunAssay, policy_dir: Path, tmp_path: Path
+) -> None:
+    store = f"sqlite:///{tmp_path / 'runs.db'}"
+    done = run_assay("run", policy_dir / "suite-composite.yaml", "--store", store, "--limit", "5")
+    assert done.returncode == 0, done.stderr
+    run_id = done.stdout.splitlines()[0].split()[1]
+    rubric = policy_dir / "policy-rubric.yaml"
+
+    scored = run_assay("composite", rubric, run_id, "--store", store, "-f", "json")
+    assert scored.returncode == 0, scored.stderr
+    data = json.loads(scored.stdout)
+    assert [c["id"] for c in data["cases"]] == ["E1", "E2", "E3", "E4", "E5"]  # as run
+    assert (data["composite_pass"]["numerator"], data["composite_pass"]["denominator"]) == (5, 5)
+    assert data["strict_pass"]["numerator"] == 4 and data["diverging"] == ["E5"]
+    assert scored.stderr == ""  # the five cases are the dataset version the run ran
+
+    for missing in ("nope.jsonl", "no-such-run"):
+        bad = run_assay("composite", rubric, missing, "--store", store)
+        assert bad.returncode == 2 and bad.stdout == "" and "Traceback" not in bad.stderr
+        assert missing in bad.stderr

@@ -21,7 +21,8 @@ def composite(
         ...,
         help='Results file: free-text answers ({"id", "kind": "answer", "text", '
         '"citations"}; the checks run) and/or recorded check results ({"id", "checks": '
-        '{"content_present": true, ...}}).',
+        '{"content_present": true, ...}}). Or the id of a stored run (see --store): its '
+        "recorded answers are scored.",
     ),
     profile: Path | None = typer.Option(
         None,
@@ -47,6 +48,12 @@ def composite(
     ),
     confidence: float = typer.Option(0.95, help="Confidence level of every interval."),
     interval: str = typer.Option("clopper-pearson", help="clopper-pearson (exact) or wilson."),
+    store: str | None = typer.Option(
+        None,
+        "--store",
+        help="Store URL, when RESULTS is a run id (default $ASSAY_STORE or "
+        "sqlite:///.assay/assay.db).",
+    ),
 ) -> None:
     """Score RESULTS against DATASET with weighted checks and critical vetoes; print the
     composite and strict verdicts per case, pass rates over real cases, per-check failure
@@ -63,10 +70,14 @@ def composite(
     registry = check_registry()
     chosen = _profile(profile, registry)
     data, library = _dataset(dataset, sources)
-    inputs = load_composite_results(results, chosen.checks)
+    trials = None
+    if results.exists():
+        inputs = load_composite_results(results, chosen.checks)
+    else:
+        data, inputs, trials = _stored_run(str(results), data, store)
     check_composite_inputs(inputs, set(data.ids))
     scorer = CompositeScorer(chosen, registry.resolve(chosen.checks), library)
-    scored = composite_all(data.cases, inputs, scorer)
+    scored = composite_all(data.cases, inputs, scorer, trials)
     report = build_composite_report(
         data,
         scored,
@@ -76,7 +87,7 @@ def composite(
         method=method,
         sources_version=library.version,
     )
-    inputs_paths = [p for p in (dataset, results, profile, sources) if p is not None]
+    inputs_paths = [p for p in (dataset, results, profile, sources) if p is not None and p.exists()]
     emit(render_composite(report, format, color=wants_color(output)), output, inputs_paths)
 
 
@@ -95,6 +106,41 @@ def _dataset(path: Path, sources: Path | None) -> tuple[Dataset, SourceLibrary]:
     if sources is not None:
         library = merge_sources(library, load_sources(sources))
     return data, library
+
+
+def _stored_run(
+    run_id: str, data: Dataset, store_url: str | None
+) -> tuple[Dataset, CompositeInputs, int]:
+    """The recorded outcomes of a stored run, and the cases of ``data`` it ran."""
+    import dataclasses
+
+    from assay.errors import AssayInputError
+    from assay.grading.checks import CompositeInputs
+    from assay.outcomes import Results
+    from assay.store import open_store
+
+    if Path(run_id).suffix or len(Path(run_id).parts) > 1:
+        raise AssayInputError(f"{run_id}: no such results file")
+    runs = open_store(store_url)
+    try:
+        info = runs.get_run(run_id)
+        ran = set(runs.load_dataset(info.id).ids)
+        records = tuple(runs.records(info.id))
+    finally:
+        runs.close()
+    missing = sorted(ran - set(data.ids))
+    if missing:
+        raise AssayInputError(
+            f"run {info.id} ran cases the dataset does not have: {', '.join(missing[:5])}"
+        )
+    chosen = dataclasses.replace(data, cases=tuple(c for c in data.cases if c.id in ran))
+    if chosen.version != info.dataset_version:
+        typer.echo(
+            f"note: run {info.id} ran dataset version {info.dataset_version}; its answers "
+            f"are scored against {data.name} version {chosen.version}",
+            err=True,
+        )
+    return chosen, CompositeInputs(Results(records, source=f"run {info.id}")), info.trials
 
 
 def _input_kind(inputs: CompositeInputs) -> InputKind:
