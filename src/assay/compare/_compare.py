@@ -148,10 +148,19 @@ def config_diff(baseline: Mapping[str, Any], candidate: Mapping[str, Any]) -> li
     ]
 
 
-def plain_words(test: McNemar, delta: Delta, paired: int, alpha: float) -> str:
-    """'7 fixed, 2 broken; p = 0.18: not distinguishable from noise at these counts'."""
+def plain_words(test: McNemar, delta: Delta, paired: int, alpha: float, pass_moves: int = 0) -> str:
+    """'7 fixed, 2 broken; p = 0.18: not distinguishable from noise at these counts'.
+
+    ``pass_moves`` counts case-trials that moved between passed and error, missing or
+    ungraded: listed as moved, not fixed or broken, yet part of the test on task success.
+    """
     unit = "" if test.unit == "case-trials" else " cases"
     head = f"{test.fixed}{unit} fixed, {test.broken}{unit} broken"
+    if pass_moves:
+        head += (
+            f" in task success (counting {pass_moves} case-trial"
+            f"{'s' if pass_moves > 1 else ''} moved to or from passed)"
+        )
     if paired == 0:
         return "nothing to compare: no paired cases"
     if test.fixed + test.broken == 0:
@@ -248,5 +257,11 @@ def compare_runs(
         task_success_delta=delta,
         slices=_slices(pairs, trials, confidence, method),
         config_diff=config_diff(baseline.config, candidate.config),
-        summary=plain_words(test, delta, len(pairs), 1 - confidence),
+        summary=plain_words(
+            test,
+            delta,
+            len(pairs),
+            1 - confidence,
+            sum(1 for m in moved if "passed" in (m.from_, m.to)),
+        ),
     )

@@ -81,6 +81,17 @@ def test_mcnemar_and_plain_words() -> None:
     assert low <= 6 / 8 <= high
 
 
+def test_plain_words_say_when_moves_to_passed_count_in_the_test() -> None:
+    base = _all("failed") | {"E1": "error", "E8": "passed"}
+    cand = _all("failed") | {"E1": "passed", "E2": "passed"}
+    c = compare_runs(side(CASES, base), side(CASES, cand))
+    assert c.newly_fixed == ["E2"] and c.newly_broken == ["E8"]
+    assert (c.mcnemar.fixed, c.mcnemar.broken) == (2, 1)
+    assert c.summary.startswith(
+        "2 fixed, 1 broken in task success (counting 1 case-trial moved to or from passed); "
+    )
+
+
 def test_a_clear_improvement_is_called_one() -> None:
     many = [case(f"C{i}") for i in range(20)]
     c = compare_runs(
