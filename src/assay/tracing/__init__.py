@@ -7,15 +7,10 @@ a run's aggregate metrics (outcomes, latency) over OTLP.
 """
 
 from assay.tracing._export import SpanSink, StoreSpanExporter, StoreSpanProcessor, to_span
-from assay.tracing._metrics import (
-    DIMENSIONS,
-    RunMetrics,
-    dimensions,
-    otlp_metrics_url,
-    start_metrics,
-)
+from assay.tracing._metrics import DIMENSIONS, RunMetrics, dimensions, start_metrics
+from assay.tracing._otlp import otlp_metrics_url, otlp_traces_url
 from assay.tracing._propagation import inject_traceparent, traceparent
-from assay.tracing._session import TracingSession, otlp_traces_url, start_tracing
+from assay.tracing._session import TracingSession, start_tracing
 
 __all__ = [
     "DIMENSIONS",

@@ -19,9 +19,9 @@ from opentelemetry.sdk.resources import Resource
 
 from assay._version import __version__
 from assay.cases import Case
-from assay.errors import AssayConfigError
 from assay.grading import Judgment
 from assay.outcomes import Error, Record
+from assay.tracing._otlp import otlp_exporter
 
 OUTCOMES = "assay.case_trials"
 LATENCY = "assay.request.duration"
@@ -32,22 +32,6 @@ CONFIG_VERSION = "assay.config.version"
 DIMENSIONS = (STATUS, ERROR_TYPE, SLICE, CONFIG_VERSION)
 # The GenAI conventions' advice for gen_ai.client.operation.duration, in seconds.
 LATENCY_BUCKETS_S = (0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48)
-OTLP_METRICS_PATH = "/v1/metrics"
-_TRACES_PATH = "/v1/traces"
-
-
-def otlp_metrics_url(endpoint: str) -> str:
-    """The OTLP/HTTP metrics URL for a collector address (a traces path is swapped).
-
-    >>> otlp_metrics_url("http://127.0.0.1:4318")
-    'http://127.0.0.1:4318/v1/metrics'
-    >>> otlp_metrics_url("http://127.0.0.1:4318/v1/traces")
-    'http://127.0.0.1:4318/v1/metrics'
-    """
-    base = endpoint.rstrip("/")
-    if base.endswith(OTLP_METRICS_PATH):
-        return base
-    return base.removesuffix(_TRACES_PATH) + OTLP_METRICS_PATH
 
 
 def dimensions(
@@ -85,17 +69,6 @@ class RunMetrics:
         self.provider.shutdown()
 
 
-def _otlp_reader(endpoint: str) -> MetricReader:
-    try:
-        from opentelemetry.exporter.otlp.proto.http.metric_exporter import OTLPMetricExporter
-    except ImportError:
-        raise AssayConfigError(
-            "exporting metrics over OTLP needs the OTLP exporter: pip install 'assay[otlp]'"
-        ) from None
-    exporter = OTLPMetricExporter(endpoint=otlp_metrics_url(endpoint), timeout=10)
-    return PeriodicExportingMetricReader(exporter)
-
-
 def start_metrics(
     config_version: str,
     otlp_endpoint: str | None = None,
@@ -108,7 +81,9 @@ def start_metrics(
     names the service and this process (``service.instance.id``, a fresh UUID, so that
     concurrent runs' cumulative series stay apart), never the run.
     """
-    chosen = [*readers, *([_otlp_reader(otlp_endpoint)] if otlp_endpoint else [])]
+    chosen = list(readers)
+    if otlp_endpoint:
+        chosen.append(PeriodicExportingMetricReader(otlp_exporter(otlp_endpoint, "metrics")))
     if not chosen:
         return None
     resource = Resource(

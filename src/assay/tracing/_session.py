@@ -12,21 +12,10 @@ from opentelemetry.sdk.trace.sampling import ALWAYS_ON
 from opentelemetry.trace import Tracer
 
 from assay._version import __version__
-from assay.errors import AssayConfigError
 from assay.tracing._export import SpanSink, StoreSpanExporter, StoreSpanProcessor
+from assay.tracing._otlp import otlp_exporter
 
-OTLP_PATH = "/v1/traces"
 RUN_ID = "assay.run.id"
-
-
-def otlp_traces_url(endpoint: str) -> str:
-    """The OTLP/HTTP traces URL for a collector address (``/v1/traces`` added if absent).
-
-    >>> otlp_traces_url("http://127.0.0.1:4318")
-    'http://127.0.0.1:4318/v1/traces'
-    """
-    base = endpoint.rstrip("/")
-    return base if base.endswith(OTLP_PATH) else base + OTLP_PATH
 
 
 @dataclass
@@ -67,13 +56,6 @@ def start_tracing(
     store_exporter = StoreSpanExporter(store, run_id)
     provider.add_span_processor(StoreSpanProcessor(store_exporter, batch_size=batch_size))
     if otlp_endpoint is not None:
-        try:
-            from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
-        except ImportError:
-            raise AssayConfigError(
-                "exporting spans over OTLP needs the OTLP exporter: pip install 'assay[otlp]'"
-            ) from None
-        exporter = OTLPSpanExporter(endpoint=otlp_traces_url(otlp_endpoint), timeout=10)
-        provider.add_span_processor(BatchSpanProcessor(exporter))
+        provider.add_span_processor(BatchSpanProcessor(otlp_exporter(otlp_endpoint, "traces")))
     tracer = provider.get_tracer("assay", __version__)
     return TracingSession(run_id, provider, tracer, store_exporter)

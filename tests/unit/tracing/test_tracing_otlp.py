@@ -53,3 +53,4 @@ def test_spans_reach_the_collector_and_the_store(otlp_receiver: Receiver) -> Non
 def test_the_traces_path_is_added_once() -> None:
     assert otlp_traces_url("http://h:4318/") == "http://h:4318/v1/traces"
     assert otlp_traces_url("http://h:4318/v1/traces") == "http://h:4318/v1/traces"
+    assert otlp_traces_url("http://h:4318/v1/metrics") == "http://h:4318/v1/traces"

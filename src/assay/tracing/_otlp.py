@@ -1,0 +1,53 @@
+"""OTLP/HTTP exporters for a run's spans and metrics: one collector address, one path per
+signal (``/v1/traces``, ``/v1/metrics``)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from assay.errors import AssayConfigError
+
+Signal = Literal["traces", "metrics"]
+_PATHS = ("/v1/traces", "/v1/metrics")
+
+
+def otlp_url(endpoint: str, signal: Signal) -> str:
+    """The OTLP/HTTP URL of ``signal`` at a collector address (any signal path replaced).
+
+    >>> otlp_url("http://127.0.0.1:4318", "traces")
+    'http://127.0.0.1:4318/v1/traces'
+    >>> otlp_url("http://127.0.0.1:4318/v1/traces", "metrics")
+    'http://127.0.0.1:4318/v1/metrics'
+    """
+    base = endpoint.rstrip("/")
+    for path in _PATHS:
+        base = base.removesuffix(path)
+    return f"{base}/v1/{signal}"
+
+
+def otlp_traces_url(endpoint: str) -> str:
+    """The OTLP/HTTP traces URL for a collector address (``/v1/traces`` added if absent)."""
+    return otlp_url(endpoint, "traces")
+
+
+def otlp_metrics_url(endpoint: str) -> str:
+    """The OTLP/HTTP metrics URL for a collector address (``/v1/metrics`` added if absent)."""
+    return otlp_url(endpoint, "metrics")
+
+
+def otlp_exporter(endpoint: str, signal: Signal) -> Any:
+    """The OTLP/HTTP (protobuf) exporter of ``signal`` for a collector address; a config
+    error naming the extra to install when the exporter package is missing."""
+    url = otlp_url(endpoint, signal)
+    try:
+        if signal == "traces":
+            from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+
+            return OTLPSpanExporter(endpoint=url, timeout=10)
+        from opentelemetry.exporter.otlp.proto.http.metric_exporter import OTLPMetricExporter
+
+        return OTLPMetricExporter(endpoint=url, timeout=10)
+    except ImportError:
+        raise AssayConfigError(
+            f"exporting {signal} over OTLP needs the OTLP exporter: pip install 'assay[otlp]'"
+        ) from None
