@@ -106,6 +106,12 @@ def run(
     finally:
         runs.close()
     text = render(report, format, color=wants_color(output))
+    if resume is not None and result.ran == 0:
+        typer.echo(
+            f"assay: nothing left to run: every case-trial of run {result.run_id} "
+            "was already recorded",
+            err=True,
+        )
     headline = f"run {result.run_id} ({result.status})"
     if format in ("text", "markdown"):
         text = f"{headline}\n\n{text}"

@@ -170,13 +170,12 @@ def resume_run(
     overrides: Overrides | None = None,
     control: RunControl | None = None,
 ) -> RunResult:
-    """Run only the case-trials a stored run has not recorded yet, into the same run."""
+    """Run only the case-trials a stored run has not recorded yet, into the same run.
+
+    A completed run is left untouched: its report is returned and nothing runs.
+    """
     info = store.get_run(run_id)
-    if not isinstance(suite, Suite):
-        where = suite if suite is not None else info.suite_path
-        if where is None:
-            raise AssayConfigError(f"run {info.id} has no suite path; give the suite file")
-        suite = load_suite(where)
+    suite = _suite_of(info, suite)
     overrides = overrides or Overrides()
     if overrides.trials is not None and overrides.trials != info.trials:
         raise AssayConfigError(
@@ -191,14 +190,24 @@ def resume_run(
             "(its configuration hash differs); start a new run instead of resuming"
         )
     trace = overrides.trace if overrides.trace is not None else suite.settings.trace
-    plan = Plan(
-        store,
-        info.id,
-        store.load_dataset(info.id),
-        target,
-        suite.grader(),
-        options,
-        trace,
-        store.recorded_keys(info.id),
-    )
+    dataset = store.load_dataset(info.id)
+    done = store.recorded_keys(info.id)
+    if info.status == "completed" and len(done) == len(dataset.cases) * info.trials:
+        return RunResult(info.id, info.status, report_for_run(store, info.id), 0, len(done))
+    plan = Plan(store, info.id, dataset, target, suite.grader(), options, trace, done)
     return _run_plan(plan, control or RunControl(), None)
+
+
+def _suite_of(info: RunInfo, given: Suite | str | Path | None) -> Suite:
+    """The suite to resume ``info`` with: the one given, else the one it was started from."""
+    if isinstance(given, Suite):
+        return given
+    if given is not None:
+        return load_suite(given)
+    if info.suite_path is None or not Path(info.suite_path).exists():
+        where = f"from {info.suite_path}, which no longer exists" if info.suite_path else ""
+        raise AssayConfigError(
+            f"run {info.id} was started {where or 'without a suite file'}; give the suite: "
+            f"assay run SUITE --resume {info.id}"
+        )
+    return load_suite(info.suite_path)

@@ -158,3 +158,30 @@ def test_a_traced_target_gets_the_traceparent_of_its_case_trial(
         assert int(flags, 16) & 1  # sampled
         (root,) = [s for s in store.spans(result.run_id, record.case_id) if s.parent_id is None]
         assert root.span_id == span_id
+
+
+def test_resuming_a_completed_run_runs_nothing_and_changes_nothing(
+    tmp_path: Path, store: RunStore
+) -> None:
+    suite = _write_suite(
+        tmp_path, "{type: scripted, default: {kind: answer, fact: f}}", "trace: false\n"
+    )
+    first = run_suite(suite, store)
+    before = store.get_run(first.run_id)
+    again = resume_run(store, first.run_id)
+    assert (again.status, again.ran, again.skipped) == ("completed", 0, 6)
+    assert again.report.success == 6
+    assert store.get_run(first.run_id) == before  # not even its end time moved
+
+
+def test_resuming_without_the_suite_file_says_how_to_give_it(
+    tmp_path: Path, store: RunStore
+) -> None:
+    suite = _write_suite(
+        tmp_path, "{type: scripted, default: {kind: answer, fact: f}}", "trace: false\n"
+    )
+    run_id = run_suite(suite, store).run_id
+    suite.rename(tmp_path / "moved.yaml")
+    with pytest.raises(AssayConfigError, match=f"no longer exists; give the suite: .*{run_id}"):
+        resume_run(store, run_id)
+    assert resume_run(store, run_id, suite=tmp_path / "moved.yaml").ran == 0
