@@ -1,4 +1,5 @@
-"""Snapshots of the HTML and JUnit reports for the seed fixtures.
+"""Snapshots of the HTML and JUnit reports for the seed fixtures (n/a rates and synthetic
+cases included).
 
 Stable output: no clock in any renderer; assay's version is masked. After an intended
 change, regenerate with ``ASSAY_UPDATE_GOLDEN=1 .venv/bin/pytest tests/golden`` and review
@@ -11,20 +12,13 @@ import os
 from pathlib import Path
 
 import pytest
+from tests.golden._inputs import INPUTS, golden_report
 
-from assay.load import load_dataset, load_results
-from assay.metrics import grade_all
-from assay.report import Report, build_report, evaluate_gates
+from assay.report import evaluate_gates
 from assay.report.render.html import render_html
 from assay.report.render.junit import render_junit
 
 HERE = Path(__file__).parent / "reports"
-POLICY = Path(__file__).parents[2] / "examples" / "policy"
-
-
-def _report(dataset: str) -> Report:
-    data = load_dataset(POLICY / f"{dataset}.jsonl")
-    return build_report(data, grade_all(data, load_results(POLICY / "results.jsonl")))
 
 
 def _check(name: str, text: str, version: str) -> None:
@@ -36,14 +30,14 @@ def _check(name: str, text: str, version: str) -> None:
     assert text == golden.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("dataset", ["policy", "policy-e7"])
+@pytest.mark.parametrize("dataset", sorted(INPUTS))
 def test_html_snapshot(dataset: str) -> None:
-    report = _report(dataset)
+    report = golden_report(dataset)
     _check(f"{dataset}.html", render_html(report), report.assay_version)
 
 
-@pytest.mark.parametrize("dataset", ["policy", "policy-e7"])
+@pytest.mark.parametrize("dataset", sorted(INPUTS))
 def test_junit_snapshot(dataset: str) -> None:
-    report = _report(dataset)
+    report = golden_report(dataset)
     gates = evaluate_gates(report, ["task_success>=0.8", "errors==0", "missing==0"])
     _check(f"{dataset}.junit.xml", render_junit(report, gates), report.assay_version)
