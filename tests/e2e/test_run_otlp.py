@@ -4,6 +4,7 @@ and its outcome and latency metrics reach the same collector."""
 from __future__ import annotations
 
 import re
+import socket
 from pathlib import Path
 
 from tests.conftest import ROOT, RunAssay
@@ -40,3 +41,37 @@ def test_a_demo_run_exports_its_spans_over_otlp(
     stored = run_assay("trace", run_id.group(1), "E2", "--store", store)
     assert stored.returncode == 0, stored.stderr
     assert "assay.request" in stored.stdout
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_a_collector_that_does_not_answer_costs_one_warning_not_the_run(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    store = f"sqlite:///{tmp_path / 'assay.db'}"
+    endpoint = f"http://127.0.0.1:{_closed_port()}"
+    suite = ROOT / "examples" / "demo" / "v1.yaml"
+    done = run_assay("run", suite, "--store", store, "--otlp", endpoint, "--ids", "E2")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count(f"no OTLP collector answers at {endpoint}") == 1
+    assert "retrying" not in done.stderr and "Traceback" not in done.stderr
+    run_id = re.match(r"run (\S+) \(completed\)", done.stdout)
+    assert run_id, done.stdout[:200]
+    stored = run_assay("trace", run_id.group(1), "E2", "--store", store)
+    assert stored.returncode == 0 and "assay.request" in stored.stdout
+
+
+def test_an_address_that_is_not_a_url_is_refused_before_the_run(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    store = f"sqlite:///{tmp_path / 'assay.db'}"
+    suite = ROOT / "examples" / "demo" / "v1.yaml"
+    done = run_assay("run", suite, "--store", store, "--otlp", "127.0.0.1:4318", "--ids", "E2")
+    assert done.returncode == 2 and done.stdout == ""
+    assert "give the collector's OTLP/HTTP URL" in done.stderr
+    listed = run_assay("runs", "--store", store)
+    assert "v1.yaml" not in listed.stdout

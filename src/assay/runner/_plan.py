@@ -81,12 +81,20 @@ async def _lifecycle(target: Target, method: str) -> None:
         await hook()
 
 
-def _metrics(config_version: str, control: RunControl) -> Any:
-    if control.otlp_endpoint is None and not control.metric_readers:
+def _collector(endpoint: str | None) -> str | None:
+    if endpoint is None:
+        return None
+    from assay.tracing import reachable_collector
+
+    return reachable_collector(endpoint)
+
+
+def _metrics(config_version: str, endpoint: str | None, readers: tuple[Any, ...]) -> Any:
+    if endpoint is None and not readers:
         return None
     from assay.tracing import start_metrics
 
-    return start_metrics(config_version, control.otlp_endpoint, control.metric_readers)
+    return start_metrics(config_version, endpoint, readers)
 
 
 async def _drive(
@@ -140,6 +148,7 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
     The report is built by the caller, outside the event loop: a big coroutine result
     is formatted by asyncio's signal handling, which costs noticeable time.
     """
+    endpoint = _collector(control.otlp_endpoint)  # a bad address fails before the run starts
     await _lifecycle(plan.target, "start")
     store, run_id = plan.store, plan.run_id
     try:
@@ -159,8 +168,8 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
     ]
     items = [WorkItem(i, case, trial) for i, (case, trial) in enumerate(pending)]
     config_version = content_hash(plan.target.config())
-    session = _tracing(store, run_id, plan.trace, control.otlp_endpoint)
-    metrics = _metrics(config_version, control)
+    session = _tracing(store, run_id, plan.trace, endpoint)
+    metrics = _metrics(config_version, endpoint, control.metric_readers)
     ex = Execution(
         plan.target,
         plan.options,

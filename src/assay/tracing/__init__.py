@@ -8,7 +8,7 @@ a run's aggregate metrics (outcomes, latency) over OTLP.
 
 from assay.tracing._export import SpanSink, StoreSpanExporter, StoreSpanProcessor, to_span
 from assay.tracing._metrics import DIMENSIONS, RunMetrics, dimensions, start_metrics
-from assay.tracing._otlp import otlp_metrics_url, otlp_traces_url
+from assay.tracing._otlp import otlp_metrics_url, otlp_traces_url, reachable_collector
 from assay.tracing._propagation import inject_traceparent, traceparent
 from assay.tracing._session import TracingSession, start_tracing
 
@@ -23,6 +23,7 @@ __all__ = [
     "inject_traceparent",
     "otlp_metrics_url",
     "otlp_traces_url",
+    "reachable_collector",
     "start_metrics",
     "start_tracing",
     "to_span",

@@ -3,7 +3,10 @@ signal (``/v1/traces``, ``/v1/metrics``)."""
 
 from __future__ import annotations
 
+import logging
+import socket
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from assay.errors import AssayConfigError
 
@@ -51,3 +54,29 @@ def otlp_exporter(endpoint: str, signal: Signal) -> Any:
         raise AssayConfigError(
             f"exporting {signal} over OTLP needs the OTLP exporter: pip install 'assay[otlp]'"
         ) from None
+
+
+def reachable_collector(endpoint: str, timeout_s: float = 2.0) -> str | None:
+    """``endpoint`` when a collector accepts connections there; None (and one warning on
+    the ``assay`` logger) when nothing answers, so a run does not wait on retries.
+
+    An address that is not an http(s) URL is a config error.
+    """
+    parts = urlsplit(endpoint)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise AssayConfigError(
+            f"--otlp {endpoint}: give the collector's OTLP/HTTP URL, e.g. http://127.0.0.1:4318"
+        )
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        socket.create_connection((parts.hostname, port), timeout=timeout_s).close()
+    except OSError as err:
+        reason = err.strerror or type(err).__name__
+        logging.getLogger("assay").warning(
+            "assay: no OTLP collector answers at %s (%s); spans stay in the run store only "
+            "and no metrics are exported",
+            endpoint,
+            reason.lower(),
+        )
+        return None
+    return endpoint
