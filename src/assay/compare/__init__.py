@@ -17,7 +17,7 @@ from assay.compare._model import (
     comparison_schema,
 )
 from assay.compare._pairing import ComparisonRefusedError, Pairing, RunSide, pair_runs
-from assay.compare._render import FORMATS, render_comparison
+from assay.compare._render import FORMATS, delta_text, render_comparison
 
 __all__ = [
     "COMPARE_SCHEMA_VERSION",
@@ -42,6 +42,7 @@ __all__ = [
     "compare_runs",
     "comparison_schema",
     "config_diff",
+    "delta_text",
     "pair_runs",
     "plain_words",
     "render_comparison",

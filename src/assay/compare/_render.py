@@ -28,7 +28,8 @@ def _pp(v: float) -> str:
     return f"{v * 100:+.1f} pp"
 
 
-def _delta(d: Delta) -> str:
+def delta_text(d: Delta) -> str:
+    """'+16.7 pp [-20.1 pp, +50.3 pp]', or 'n/a (no paired cases)'."""
     if d.value is None:
         return "n/a (no paired cases)"
     ci = f" [{_pp(d.ci95[0])}, {_pp(d.ci95[1])}]" if d.ci95 else " (interval n/a)"
@@ -62,7 +63,7 @@ def _lines(c: Comparison) -> list[tuple[str, list[str], list[list[str]]]]:
     rates = [
         ["Baseline", c.baseline.ref, _rate(c.baseline.task_success)],
         ["Candidate", c.candidate.ref, _rate(c.candidate.task_success)],
-        ["Delta", "candidate − baseline", _delta(c.task_success_delta)],
+        ["Delta", "candidate − baseline", delta_text(c.task_success_delta)],
     ]
     sections.append(
         (
@@ -97,7 +98,7 @@ def _lines(c: Comparison) -> list[tuple[str, list[str], list[list[str]]]]:
             str(s.paired),
             _rate(s.baseline),
             _rate(s.candidate),
-            _delta(s.delta),
+            delta_text(s.delta),
             str(s.fixed),
             str(s.broken),
         ]

@@ -5,27 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from assay.compare import delta_text
 from assay.report.render import _format as f
 from assay.report.render.html import environment, rate_view, safe_url
 
 if TYPE_CHECKING:
-    from assay.compare import ChangedCase, Comparison, Delta, SideOutcome, SliceDelta
+    from assay.compare import ChangedCase, Comparison, SideOutcome, SliceDelta
 
 _WIDTH = 880
 _LEFT = 160
 _RIGHT = 250
-
-
-def _pp(value: float) -> str:
-    return f"{value * 100:+.1f} pp"
-
-
-def delta_text(d: Delta) -> str:
-    """'+16.7 pp [-20.1 pp, +50.3 pp]', or 'n/a (no paired cases)'."""
-    if d.value is None:
-        return "n/a (no paired cases)"
-    ci = f" [{_pp(d.ci95[0])}, {_pp(d.ci95[1])}]" if d.ci95 else " (interval n/a)"
-    return _pp(d.value) + ci
 
 
 def _outcome(side: SideOutcome) -> str:
