@@ -21,11 +21,10 @@ case, n* is the number of cases and the interval is the ordinary one.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from assay.metrics._intervals import IntervalMethod
+from assay.metrics._intervals import IntervalMethod, beta_limits, score_limits
 
 
 @dataclass(frozen=True)
@@ -44,27 +43,6 @@ class ClusteredEstimate:
         return self.units / self.effective_n
 
 
-def _beta_interval(x: float, n: float, confidence: float) -> tuple[float, float]:
-    # Clopper–Pearson's beta-quantile form, valid for non-integer x and n (Korn & Graubard).
-    from scipy.special import betaincinv
-
-    alpha = 1.0 - confidence
-    lower = 0.0 if x <= 0 else float(betaincinv(x, n - x + 1, alpha / 2))
-    upper = 1.0 if x >= n else float(betaincinv(x + 1, n - x, 1 - alpha / 2))
-    return lower, upper
-
-
-def _wilson_interval(x: float, n: float, confidence: float) -> tuple[float, float]:
-    from scipy.special import ndtri
-
-    z = float(ndtri(1 - (1 - confidence) / 2))
-    p = x / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(max(0.0, p * (1 - p) / n + z * z / (4 * n * n))) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def effective_interval(
     x: float, n: float, confidence: float = 0.95, method: IntervalMethod = "clopper-pearson"
 ) -> tuple[float, float]:
@@ -74,8 +52,8 @@ def effective_interval(
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
     if method == "wilson":
-        return _wilson_interval(x, n, confidence)
-    return _beta_interval(x, n, confidence)
+        return score_limits(x, n, confidence)
+    return beta_limits(x, n, confidence)
 
 
 def clustered_rate(

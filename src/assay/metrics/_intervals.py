@@ -22,6 +22,30 @@ def _check(x: int, n: int, confidence: float) -> None:
         raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
 
 
+def beta_limits(x: float, n: float, confidence: float) -> tuple[float, float]:
+    """Clopper–Pearson's beta-quantile limits; x and n may be non-integer (Korn & Graubard's
+    effective counts). Arguments are not checked."""
+    from scipy.special import betaincinv  # deferred: keeps `assay --help` fast
+
+    alpha = 1.0 - confidence
+    lower = 0.0 if x <= 0 else float(betaincinv(x, n - x + 1, alpha / 2))
+    upper = 1.0 if x >= n else float(betaincinv(x + 1, n - x, 1 - alpha / 2))
+    return lower, upper
+
+
+def score_limits(x: float, n: float, confidence: float) -> tuple[float, float]:
+    """Wilson's score limits, clipped to [0, 1]; x and n may be non-integer. Arguments are
+    not checked."""
+    from scipy.special import ndtri
+
+    z = float(ndtri(1 - (1 - confidence) / 2))
+    p = x / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(max(0.0, p * (1 - p) / n + z * z / (4 * n * n))) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def clopper_pearson(x: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
     """The exact two-sided interval: lower = B⁻¹(α/2; x, n−x+1), upper = B⁻¹(1−α/2; x+1, n−x).
 
@@ -31,12 +55,7 @@ def clopper_pearson(x: int, n: int, confidence: float = 0.95) -> tuple[float, fl
     [0.07135388, 0.40102812]
     """
     _check(x, n, confidence)
-    from scipy.special import betaincinv  # deferred: keeps `assay --help` fast
-
-    alpha = 1.0 - confidence
-    lower = 0.0 if x == 0 else float(betaincinv(x, n - x + 1, alpha / 2))
-    upper = 1.0 if x == n else float(betaincinv(x + 1, n - x, 1 - alpha / 2))
-    return lower, upper
+    return beta_limits(x, n, confidence)
 
 
 def wilson(x: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -46,14 +65,7 @@ def wilson(x: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
     Table I, method 3 (81/263 gives 0.2553 to 0.3662).
     """
     _check(x, n, confidence)
-    from scipy.special import ndtri
-
-    z = float(ndtri(1 - (1 - confidence) / 2))
-    p = x / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return score_limits(x, n, confidence)
 
 
 def interval(
