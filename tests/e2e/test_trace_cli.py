@@ -36,6 +36,7 @@ def test_each_trial_has_its_own_trace(run_assay: RunAssay, store: str) -> None:
     text = run_assay("trace", run_id, "E2", "--trial", "2", "--store", store)
     assert text.stdout.startswith(f"trace of E2 (trial 2) in run {run_id}")
     assert "assay.judgment.reason = expected fact 'custom_excluded'" in text.stdout
+    assert re.search(r"assay\.config\.version = sha256:[0-9a-f]{12}…\n", text.stdout)
     beyond = run_assay("trace", run_id, "E2", "--trial", "3", "--store", store)
     assert beyond.returncode == 2 and beyond.stdout == ""
     assert "has trials 1 to 2" in beyond.stderr

@@ -58,7 +58,11 @@ def _prefixes(rows: list[TreeRow]) -> list[tuple[str, str]]:
 
 
 def _value(value: Any) -> str:
-    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    shown = str(value)
+    # A full content hash is noise in a tree; its first 12 hex digits name it (as in reports).
+    return shown[:19] + "…" if shown.startswith("sha256:") and len(shown) > 30 else shown
 
 
 def render_tree(rows: list[TreeRow], every_attribute: bool = False) -> str:
