@@ -77,7 +77,7 @@ def test_score_json(run_assay: RunAssay) -> None:
     assert _assert_every_rate_at_the_level(json.loads(out)) >= 6
 
 
-@pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json", "html"])
 def test_composite(run_assay: RunAssay, fmt: str) -> None:
     out = _ok(run_assay("composite", GOLDEN / "golden17.jsonl", GOLDEN / "checks.jsonl",
                         "-f", fmt, *LEVEL))  # fmt: skip
@@ -118,7 +118,9 @@ def test_gate_rebuilds_a_run_at_the_level(
     out = _ok(run_assay("gate", base, "--store", store, "-r", "task_success.low>=0",
                         "--markdown", summary, *LEVEL))  # fmt: skip
     assert "gate passed" in out
-    _assert_text_at_the_level(summary.read_text(encoding="utf-8"))
+    text = summary.read_text(encoding="utf-8")
+    _assert_text_at_the_level(text)
+    assert "90% CI (Wilson, clustered by case)" in text
 
 
 def test_gate_refuses_another_level_for_a_report_file(run_assay: RunAssay, tmp_path: Path) -> None:

@@ -46,14 +46,7 @@ def render_gates_markdown(report: Report, results: Sequence[GateResult]) -> str:
                 f"| {f.cell(r.message)} |"
             )
         lines.append("")
-    lines += [
-        f"| Metric | Fraction | Value | {f.ci_label(report.task_success)} | Denominator |",
-        "|---|---:|---:|---|---|",
-    ]
-    for label, rate in f.headline(report):
-        lines.append(
-            f"| {label} | {f.fraction(rate)} | {f.value(rate)} | {f.ci(rate)} "
-            f"| {f.cell(f.named(rate))} |"
-        )
+    clustered = report.trial_summary is not None
+    lines += f.rates_table(f.headline(report), f.ci_label(report.task_success, clustered))
     lines += ["", f"**Statuses:** {f.status_sum(report.statuses, report.total, f.unit(report))}"]
     return "\n".join(lines) + "\n"
