@@ -4,14 +4,22 @@ The callable takes the case (and, if it accepts a second argument, the ``TargetC
 and returns an outcome, a flat outcome mapping (``{"kind": "answer", "fact": ...}``) or a
 ``Reply``. It may be sync or async; a sync callable runs in a worker thread so a slow one
 does not stall the other cases. Modules are imported from the suite's directory first.
+
+Worker threads are daemon threads, one per call, at most ``THREADS`` at once: a call that
+overruns its timeout (or is abandoned by Ctrl-C) frees its place at once and never keeps
+the process from ending, although Python cannot stop the function itself.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import importlib
 import inspect
+import os
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -63,6 +71,36 @@ def _wants_context(func: Callable[..., Any]) -> bool:
     return len(positional) >= 2 or any(p.kind == p.VAR_POSITIONAL for p in params)
 
 
+THREADS = min(32, (os.cpu_count() or 1) + 4)  # as asyncio's default executor
+
+
+def in_daemon_thread(func: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+    """``func(*args)`` in a new daemon thread (with the caller's context variables, so
+    tracing spans nest), as a future of the running loop."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[Any] = loop.create_future()
+    context = contextvars.copy_context()
+
+    def deliver(ok: bool, value: Any) -> None:
+        if future.done():  # the caller stopped waiting (timeout, Ctrl-C)
+            return
+        if ok:
+            future.set_result(value)
+        else:
+            future.set_exception(value)
+
+    def work() -> None:
+        try:
+            found: tuple[bool, Any] = (True, context.run(func, *args))
+        except BaseException as err:  # handed to the awaiting coroutine
+            found = (False, err)
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is waiting
+            loop.call_soon_threadsafe(deliver, *found)
+
+    threading.Thread(target=work, name="assay-function-target", daemon=True).start()
+    return future
+
+
 class FunctionTarget:
     """Calls a Python function for each case."""
 
@@ -73,6 +111,7 @@ class FunctionTarget:
         self.spec = spec or f"{func.__module__}:{func.__qualname__}"
         self._is_async = inspect.iscoroutinefunction(func)
         self._with_ctx = _wants_context(func)
+        self._slots: asyncio.Semaphore | None = None
 
     @classmethod
     def from_settings(cls, settings: FunctionSettings, base_dir: Path | None) -> FunctionTarget:
@@ -81,12 +120,19 @@ class FunctionTarget:
     def config(self) -> dict[str, Any]:
         return {"type": "function", "callable": self.spec}
 
+    async def start(self) -> None:
+        self._slots = asyncio.Semaphore(THREADS)  # bound to this run's event loop
+
     async def run(self, case: Case, ctx: TargetContext) -> Reply:
         args = (case, ctx) if self._with_ctx else (case,)
         if self._is_async:
             value = await self.func(*args)
         else:
-            value = await asyncio.to_thread(self.func, *args)
+            if self._slots is None:
+                await self.start()
+            assert self._slots is not None
+            async with self._slots:
+                value = await in_daemon_thread(self.func, *args)
             if inspect.isawaitable(value):
                 value = await value
         return as_reply(value)
