@@ -149,7 +149,10 @@ def test_several_trials_get_a_trials_section() -> None:
     report = build_report(data, grade_all(data, records))
     html = render_html(report)
     assert 'id="trials"' in html and "Flaky cases" in html and "clustered by case" in html
-    assert 'id="trials"' not in render_html(synthetic_report())
+    assert report.trial_summary is not None
+    assert f"<dt>trial policy</dt><dd>{report.trial_summary.label}</dd>" in html
+    single = render_html(synthetic_report())
+    assert 'id="trials"' not in single and "<dt>trial policy</dt><dd>single trial</dd>" in single
 
 
 def test_page_json_is_page_data(report: Report) -> None:

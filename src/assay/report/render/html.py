@@ -137,6 +137,7 @@ def _metadata(report: Report) -> list[tuple[str, str, bool]]:
         ("source revisions", ", ".join(d.source_revisions) or "—", False),
         ("graders", ", ".join(f"{g.name} v{g.version}" for g in report.graders) or "—", False),
         ("trials", f"{report.trials} per case", False),
+        ("trial policy", _trial_policy(report), False),
         ("assay version", report.assay_version, False),
         ("report schema", str(report.schema_version), False),
     ]
@@ -148,6 +149,12 @@ def _metadata(report: Report) -> list[tuple[str, str, bool]]:
         else:
             rows.append(_meta_row(str(key), value))
     return rows
+
+
+def _trial_policy(report: Report) -> str:
+    if report.trial_summary is not None:
+        return report.trial_summary.label
+    return "single trial" if report.trials == 1 else "per trial: every trial counted on its own"
 
 
 def _meta_row(label: str, value: object) -> tuple[str, str, bool]:
