@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from assay.errors import AssayConfigError
 from assay.outcomes import Abstain, Answer, Error, Outcome, Record, Usage
 from assay.targets._base import Reply
 
@@ -42,6 +45,36 @@ def connection_error_reply(detail: str, url: str | None = None) -> Reply:
     """A ``connection_error`` reply: the system could not be reached (``detail`` says why)."""
     where = f" to {url}" if url else ""
     return error_reply("connection_error", f"no connection{where}: {detail}")
+
+
+ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
+
+
+def secret_from_env(name: str, setting: str) -> str:
+    """The value of environment variable ``name``, read when a run starts; a missing one is
+    a configuration error naming the target ``setting`` that asks for it."""
+    value = os.environ.get(name)
+    if not value:
+        raise AssayConfigError(
+            f"target.{setting}: the environment variable {name} is not set; "
+            "export it before running"
+        )
+    return value
+
+
+def scrub(reply: Reply, secrets: Sequence[str]) -> Reply:
+    """``reply`` with each secret masked (``<redacted>``) in an error's message and raw
+    reply: a server that echoes the request's headers must not put a key in the store."""
+    outcome = reply.outcome
+    if not secrets or not isinstance(outcome, Error):
+        return reply
+    found: dict[str, str] = {}
+    for name, value in (("message", outcome.message), ("raw", outcome.raw)):
+        if value and any(secret in value for secret in secrets):
+            for secret in secrets:
+                value = value.replace(secret, "<redacted>")
+            found[name] = value
+    return replace(reply, outcome=outcome.model_copy(update=found)) if found else reply
 
 
 def http_error_class(status: int) -> str:

@@ -14,13 +14,20 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from assay.cases import Case
 from assay.targets._base import Reply, TargetContext
-from assay.targets._replies import as_reply, error_reply, usage_from
+from assay.targets._replies import (
+    ENV_NAME,
+    as_reply,
+    error_reply,
+    scrub,
+    secret_from_env,
+    usage_from,
+)
 from assay.targets._session import HttpClient
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([\w.]+)\s*\}\}")
@@ -53,6 +60,10 @@ class HttpSettings(BaseModel):
     request: Any = Field(default_factory=lambda: dict(DEFAULT_REQUEST))
     response: ResponseMapping | None = None
     headers: dict[str, str] = Field(default_factory=dict)
+    headers_env: dict[str, Annotated[str, Field(pattern=ENV_NAME)]] = Field(
+        default_factory=dict,
+        description="header name -> the environment variable holding its value (a secret)",
+    )
 
 
 def lookup(data: Any, path: str) -> Any:
@@ -134,6 +145,7 @@ class HttpTarget:
     def __init__(self, settings: HttpSettings) -> None:
         self.settings = settings
         self.client = HttpClient(settings.headers)
+        self._secrets: tuple[str, ...] = ()
 
     @classmethod
     def from_settings(cls, settings: HttpSettings, base_dir: Path | None) -> HttpTarget:
@@ -143,10 +155,18 @@ class HttpTarget:
         return self.settings.model_dump(mode="json", exclude_none=True)
 
     async def start(self) -> None:
+        secrets = {
+            h: secret_from_env(v, f"headers_env.{h}") for h, v in self.settings.headers_env.items()
+        }
+        self.client.headers.update(secrets)
+        self._secrets = tuple(secrets.values())
         await self.client.start()
 
     async def aclose(self) -> None:
         await self.client.aclose()
+        for header in self.settings.headers_env:
+            self.client.headers.pop(header, None)
+        self._secrets = ()
 
     async def run(self, case: Case, ctx: TargetContext) -> Reply:
         extra = {"traceparent": ctx.traceparent} if ctx.traceparent else None
@@ -154,6 +174,6 @@ class HttpTarget:
             self.settings.url, fill(self.settings.request, case), extra
         )
         if isinstance(got, Reply):
-            return got
+            return scrub(got, self._secrets)
         body, raw = got
-        return map_response(body, self.settings.response, raw)
+        return scrub(map_response(body, self.settings.response, raw), self._secrets)

@@ -9,19 +9,22 @@ never stored, logged or reported.
 
 from __future__ import annotations
 
-import dataclasses
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from assay.cases import Case
-from assay.errors import AssayConfigError
-from assay.outcomes import Error
 from assay.targets._base import Reply, TargetContext
-from assay.targets._replies import error_reply, outcome_from_mapping, usage_from
+from assay.targets._replies import (
+    ENV_NAME,
+    error_reply,
+    outcome_from_mapping,
+    scrub,
+    secret_from_env,
+    usage_from,
+)
 from assay.targets._session import HttpClient
 
 DEFAULT_SYSTEM_PROMPT = (
@@ -55,7 +58,7 @@ class OpenAISettings(BaseModel):
     type: str = "openai"
     base_url: str = Field(pattern=r"^https?://")
     model: str = Field(min_length=1)
-    api_key_env: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    api_key_env: str | None = Field(default=None, pattern=ENV_NAME)
     system_prompt: str = DEFAULT_SYSTEM_PROMPT
     temperature: float | None = Field(default=0.0, ge=0, le=2)
     seed: int | None = None
@@ -109,7 +112,7 @@ class OpenAITarget:
         if settings.max_tokens is not None:
             self._static["max_tokens"] = settings.max_tokens
         self._system = {"role": "system", "content": settings.system_prompt}
-        self._key: str | None = None
+        self._secrets: tuple[str, ...] = ()
 
     @classmethod
     def from_settings(cls, settings: OpenAISettings, base_dir: Path | None) -> OpenAITarget:
@@ -121,20 +124,15 @@ class OpenAITarget:
     async def start(self) -> None:
         name = self.settings.api_key_env
         if name is not None:
-            key = os.environ.get(name)
-            if not key:
-                raise AssayConfigError(
-                    f"target.api_key_env: the environment variable {name} is not set; "
-                    "export it with the API key before running"
-                )
+            key = secret_from_env(name, "api_key_env")
             self.client.headers["Authorization"] = f"Bearer {key}"
-            self._key = key
+            self._secrets = (key,)
         await self.client.start()
 
     async def aclose(self) -> None:
         await self.client.aclose()
         self.client.headers.pop("Authorization", None)
-        self._key = None
+        self._secrets = ()
 
     def body(self, case: Case) -> dict[str, Any]:
         """The request body for ``case`` (exposed for tests and inspection)."""
@@ -149,20 +147,6 @@ class OpenAITarget:
         extra = {"traceparent": ctx.traceparent} if ctx.traceparent else None
         got = await self.client.post_json(self.url, self.body(case), extra)
         if isinstance(got, Reply):
-            return scrub(got, self._key)
+            return scrub(got, self._secrets)
         body, raw = got
-        return scrub(parse_completion(body, raw), self._key)
-
-
-def scrub(reply: Reply, secret: str | None) -> Reply:
-    """``reply`` with ``secret`` masked in an error's message and raw reply: a server that
-    echoes the request's headers in its error page must not put the key in the store."""
-    outcome = reply.outcome
-    if not secret or not isinstance(outcome, Error):
-        return reply
-    found = {
-        name: value.replace(secret, "<redacted>")
-        for name, value in (("message", outcome.message), ("raw", outcome.raw))
-        if value and secret in value
-    }
-    return dataclasses.replace(reply, outcome=outcome.model_copy(update=found)) if found else reply
+        return scrub(parse_completion(body, raw), self._secrets)

@@ -6,9 +6,11 @@ import asyncio
 import json
 from typing import Any
 
+import pytest
 from aiohttp import web
 
 from assay.cases import Case
+from assay.errors import AssayConfigError
 from assay.outcomes import Abstain, Answer, Error
 from assay.targets import Reply, TargetContext, build_target
 from assay.targets.http import fill
@@ -120,3 +122,37 @@ def test_json_that_is_not_an_outcome_is_a_parse_error(serve: Any, case: Case) ->
     reply = _run(serve, handler, {}, case)
     assert isinstance(reply.outcome, Error) and reply.outcome.error_class == "parse_error"
     assert reply.outcome.raw is not None and json.loads(reply.outcome.raw) == {"status": "ok"}
+
+
+def test_secret_headers_come_from_the_environment_and_never_come_back(
+    serve: Any, case: Case, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    token = "Bearer tok-never-stored-7731"
+    monkeypatch.setenv("APP_TOKEN", token)
+    seen: list[str] = []
+
+    async def handler(request: web.Request) -> web.Response:
+        seen.append(request.headers["Authorization"])
+        return web.json_response({"detail": f"denied for {seen[-1]}"}, status=403)
+
+    settings = {"headers_env": {"Authorization": "APP_TOKEN"}}
+    reply = _run(serve, handler, settings, case)
+    assert seen == [token]
+    assert isinstance(reply.outcome, Error) and reply.outcome.error_class == "http_4xx"
+    assert token not in reply.outcome.model_dump_json()
+    assert "denied for <redacted>" in (reply.outcome.raw or "")
+    target = build_target({"type": "http", "url": "http://127.0.0.1:9/ask", **settings})
+    assert token not in json.dumps(target.config())  # only the variable's name is kept
+
+
+def test_a_missing_header_variable_stops_the_run_before_it_starts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("ABSENT_TOKEN", raising=False)
+    target = build_target(
+        {"type": "http", "url": "http://127.0.0.1:9/ask", "headers_env": {"X-Key": "ABSENT_TOKEN"}}
+    )
+    with pytest.raises(
+        AssayConfigError, match=r"target.headers_env.X-Key: .*ABSENT_TOKEN is not set"
+    ):
+        asyncio.run(target.start())  # type: ignore[attr-defined]
