@@ -158,7 +158,8 @@ async def execute(
                 emit(finished.pop(cursor))
                 cursor += 1
 
-    workers = [asyncio.create_task(worker()) for _ in range(max(1, ex.options.concurrency))]
+    count = max(1, min(ex.options.concurrency, len(items)))  # no idle workers
+    workers = [asyncio.create_task(worker()) for _ in range(count)]
     everything: asyncio.Future[list[None]] = asyncio.gather(*workers)
     stopper: asyncio.Future[object] = asyncio.ensure_future(_wait(stop or asyncio.Event()))
     try:
