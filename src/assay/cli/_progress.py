@@ -21,7 +21,7 @@ def duration(seconds: float) -> str:
     """``4.2 s``, ``42 s``, ``3 min 05 s`` or ``1 h 02 min``."""
     if seconds < 9.95:
         return f"{seconds:.1f} s"
-    whole = int(round(seconds))
+    whole = round(seconds)
     if whole < 60:
         return f"{whole} s"
     if whole < 3600:
