@@ -39,10 +39,15 @@ class RichProgress:
         console: Console | None = None,
         clock: Callable[[], float] = time.monotonic,
         every_s: float = 10.0,
+        live: bool | None = None,
     ) -> None:
         from rich.console import Console
 
         self.console = console or Console(stderr=True)
+        # A live bar only on a real interactive terminal: FORCE_COLOR (set in many CI
+        # configurations) makes rich treat a pipe as a terminal, which would fill the log
+        # with redraws.
+        self.live = live if live is not None else self._interactive()
         self.label = label
         self.clock = clock
         self.every_s = every_s
@@ -58,8 +63,12 @@ class RichProgress:
     def start(self, total: int, done: int) -> None:
         self.total, self.done, self._initial = total, done, done
         self._started = self._last_line = self.clock()
-        if self.console.is_terminal:
+        if self.live:
             self._start_bar()
+
+    def _interactive(self) -> bool:
+        isatty = getattr(self.console.file, "isatty", None)
+        return bool(self.console.is_interactive and isatty is not None and isatty())
 
     def _start_bar(self) -> None:
         from rich.progress import (

@@ -56,7 +56,7 @@ def test_a_resumed_run_counts_throughput_from_what_this_process_ran() -> None:
 def test_on_a_terminal_it_draws_a_bar_with_errors_rate_and_eta() -> None:
     out = io.StringIO()
     console = Console(file=out, force_terminal=True, width=140, color_system=None)
-    progress = RichProgress("suite.yaml", console=console)
+    progress = RichProgress("suite.yaml", console=console, live=True)
     progress.start(total=3, done=0)
     for i in range(3):
         progress.advance(_record(i, error=i == 1))
@@ -73,3 +73,14 @@ def test_durations_read_naturally() -> None:
         "3 min 05 s",
         "1 h 02 min",
     ]
+
+
+def test_a_forced_terminal_that_is_a_pipe_gets_plain_lines() -> None:
+    out = io.StringIO()  # what FORCE_COLOR=1 does to a CI log: rich calls it a terminal
+    console = Console(file=out, force_terminal=True)
+    progress = RichProgress("suite.yaml", console=console)
+    progress.start(total=1, done=0)
+    progress.advance(_record(0))
+    progress.stop()
+    assert out.getvalue().startswith("suite.yaml: 1/1 case-trials · 0 errors")
+    assert "\x1b" not in out.getvalue()
