@@ -131,3 +131,16 @@ def test_gate_refuses_another_level_for_a_report_file(run_assay: RunAssay, tmp_p
     assert done.returncode == 2 and done.stdout == ""
     assert "written at 95% (clopper-pearson)" in done.stderr
     assert _ok(run_assay("gate", report, "-r", "task_success>=0", "--confidence", "0.95"))
+
+
+def test_the_run_list_shows_each_task_success_with_its_interval(
+    run_assay: RunAssay, stored: tuple[str, str, str]
+) -> None:
+    store = stored[0]
+    rows = json.loads(_ok(run_assay("runs", "--store", store, "-f", "json")))
+    assert len(rows) >= 2
+    for row in rows:
+        low, high = row["task_success_ci95"]
+        assert low <= row["task_success"] <= high
+        assert row["task_success_confidence"] == 0.95
+    assert "95% CI [" in _ok(run_assay("runs", "--store", store))

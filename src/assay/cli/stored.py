@@ -33,7 +33,22 @@ def _row(info: Any) -> dict[str, Any]:
         "status": info.status,
         "task_success": value,
         "task_success_fraction": summary.get("task_success_fraction"),
+        "task_success_ci95": summary.get("task_success_ci95"),
+        "task_success_confidence": summary.get("task_success_confidence"),
     }
+
+
+def _success(row: dict[str, Any]) -> str:
+    """'22/44 (50.0%) 95% CI [28.2%, 71.8%]'; runs stored before intervals were kept say
+    where to find theirs."""
+    value = row["task_success"]
+    if value is None:
+        return "–" if row["status"] == "running" else "n/a"
+    text = f"{row['task_success_fraction']} ({value:.1%})"
+    ci, level = row["task_success_ci95"], row["task_success_confidence"]
+    if ci is None or level is None:
+        return f"{text} (interval: assay report)"
+    return f"{text} {level:.0%} CI [{ci[0]:.1%}, {ci[1]:.1%}]"
 
 
 def runs(
@@ -65,8 +80,6 @@ def runs(
     for column in ("Run", "Started (UTC)", "Suite", "Dataset", "Target", "Status", "Task success"):
         table.add_column(column)
     for r in rows:
-        value = r["task_success"]
-        success = "n/a" if value is None else f"{r['task_success_fraction']} ({value:.1%})"
         table.add_row(
             r["id"],
             r["started_at"][:19].replace("T", " "),
@@ -74,7 +87,7 @@ def runs(
             f"{r['dataset']} {r['dataset_version'].removeprefix('sha256:')[:12]}",
             r["target"],
             r["status"],
-            success if r["status"] != "running" or value is not None else "–",
+            _success(r),
         )
     Console(width=160).print(table)
 

@@ -98,4 +98,6 @@ def headline(report: Report) -> dict[str, Any]:
         "missing": report.missing,
         "task_success": rate.value,
         "task_success_fraction": f"{rate.numerator}/{rate.denominator}",
+        "task_success_ci95": list(rate.ci95) if rate.ci95 is not None else None,
+        "task_success_confidence": rate.confidence,
     }
