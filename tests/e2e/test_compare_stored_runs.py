@@ -80,3 +80,23 @@ def test_a_suite_with_an_unknown_trial_policy_is_refused(tmp_path: Path) -> None
     done = _assay("run", suite, "--store", f"sqlite:///{tmp_path / 'r.db'}", cwd=tmp_path)
     assert done.returncode == 2
     assert "bad.yaml:4: trial_policy: unknown trial policy 'best-of-3'" in done.stderr
+
+
+def test_stored_runs_name_every_changed_field_of_a_case(tmp_path: Path) -> None:
+    shutil.copy(POLICY / "keyword_assistant.py", tmp_path)
+    store = f"sqlite:///{tmp_path / 'runs.db'}"
+    (tmp_path / "edited").mkdir()
+    shutil.copy(POLICY / "keyword_assistant.py", tmp_path / "edited")
+    shutil.copy(POLICY / "policy.jsonl", tmp_path)
+    rows = [json.loads(line) for line in (POLICY / "policy.jsonl").read_text().splitlines()]
+    for row in rows:
+        if row["id"] == "E1":
+            row["accepted_facts"] = ["return_window_1_month"]  # not shown in any report row
+    (tmp_path / "edited" / "policy.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8"
+    )
+    base = _run(tmp_path, _suite(tmp_path, "a", "m"), store)
+    cand = _run(tmp_path / "edited", _suite(tmp_path / "edited", "b", "m"), store)
+    done = _assay("compare", base, cand, "--store", store, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "E1: case definition differs: accepted_facts changed" in done.stderr
