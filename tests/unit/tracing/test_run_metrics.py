@@ -12,7 +12,7 @@ import pytest
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 from tests.conftest import EXAMPLES
 
-from assay.runner import RunControl, run_suite
+from assay.runner import Overrides, RunControl, run_suite
 from assay.store import RunStore, open_store
 from assay.tracing import DIMENSIONS
 
@@ -80,6 +80,17 @@ def test_a_demo_run_counts_every_case_trial_on_low_cardinality_dimensions(
     for resource in resources:
         assert not set(map(str, resource.values())) & forbidden
         assert "assay.run.id" not in resource
+
+
+def test_metrics_do_not_depend_on_tracing(store: RunStore) -> None:
+    reader = InMemoryMetricReader()
+    control = RunControl(metric_readers=(reader,))
+    suite = EXAMPLES / "demo" / "v1.yaml"
+    result = run_suite(suite, store, overrides=Overrides(trace=False), control=control)
+    assert store.spans(result.run_id) == []
+    metrics, _ = _metrics(reader)
+    outcomes = next(m for m in metrics if m.name == "assay.case_trials").data.data_points
+    assert sum(p.value for p in outcomes) == 22
 
 
 def test_no_reader_and_no_collector_records_no_metrics(store: RunStore) -> None:
