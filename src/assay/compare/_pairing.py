@@ -114,8 +114,8 @@ def _definition_change(
         )
         if not fields:
             return (
-                "case definition differs in fields a report file does not show "
-                "(compare the stored runs to name them)"
+                "case definition differs in fields the report rows do not show "
+                "(compare the stored runs by id to name them)"
             )
     return f"case definition differs: {fields}"
 

@@ -142,7 +142,7 @@ def test_full_definitions_name_fields_a_report_does_not_show() -> None:
     base, cand = side(CASES, _all("passed")), side(changed, _all("passed"))
     with pytest.raises(ComparisonRefusedError) as err:
         compare_runs(base, cand)
-    assert "E8: case definition differs in fields a report file does not show" in str(err.value)
+    assert "E8: case definition differs in fields the report rows do not show" in str(err.value)
     known = [
         replace(s, definitions={c.id: canonical_record(c) for c in cases})
         for s, cases in ((base, CASES), (cand, changed))
