@@ -54,13 +54,12 @@ def fill_store(url: str) -> str:
     return url
 
 
-def add_edited_run(url: str, run_id: str = "edited") -> None:
-    """Add run ``run_id``: the seed results on a dataset whose E1 was reworded."""
+def add_edited_run(url: str, run_id: str = "edited", synthetic: bool = False) -> None:
+    """Add run ``run_id``: the seed results on a dataset whose E1 was reworded, or, with
+    ``synthetic``, whose E1 is marked synthetic."""
     dataset = load_dataset(POLICY / "policy.jsonl")
-    cases = tuple(
-        c.model_copy(update={"question": c.question + " (reworded)"}) if c.id == "E1" else c
-        for c in dataset.cases
-    )
+    change = {"synthetic": True} if synthetic else {"question": "(reworded)"}
+    cases = tuple(c.model_copy(update=change) if c.id == "E1" else c for c in dataset.cases)
     edited = Dataset(name=dataset.name, cases=cases)
     store = open_store(url)
     try:

@@ -209,3 +209,17 @@ def test_compare_says_what_it_left_out_and_can_refuse(run_store: tuple[str, Path
         same = test_client.get("/compare", params={"baseline": "base", "candidate": "cand"})
         assert "none left out" in same.text and "strict=1" not in same.text
     reader.close()
+
+
+def test_no_strict_link_when_only_synthetic_cases_are_left_out(
+    run_store: tuple[str, Path],
+) -> None:
+    for run_id in ("syn1", "syn2"):  # E1 synthetic in both: left out, never refused
+        add_edited_run(run_store[0], run_id, synthetic=True)
+    reader = open_read_only(run_store[0])
+    with TestClient(create_app(reader)) as test_client:
+        page = test_client.get("/compare", params={"baseline": "syn1", "candidate": "syn2"})
+        assert page.status_code == 200
+        assert "synthetic case" in page.text.split('id="pairing"')[1].split("</p>")[0]
+        assert "strict=1" not in page.text
+    reader.close()

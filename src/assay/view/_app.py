@@ -99,7 +99,8 @@ def create_app(
             "Baseline": _run_url(base_info.id),
             "Candidate": _run_url(cand_info.id),
         }
-        if comparison.excluded and not strict:
+        # Synthetic cases are left out in either mode; anything else would be refused.
+        if not strict and any(not e.reason.startswith("synthetic") for e in comparison.excluded):
             links["Strict: refuse instead"] = here + "&strict=1"
         return _html(render_compare_html(comparison, links=links))
 
