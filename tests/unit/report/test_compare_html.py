@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from assay.compare import RunSide, compare_runs
 from assay.report import Report
-from assay.report.render.compare_html import delta_text, pairing_note, render_compare_html
+from assay.report.render.compare_html import (
+    delta_text,
+    disagreement,
+    pairing_note,
+    render_compare_html,
+)
 
 from .conftest import seed_report
 
@@ -84,3 +89,34 @@ def test_nothing_left_out_is_said_too() -> None:
         pairing_note(comparison, "cases") == "Every case paired: 6 cases compared, none left out."
     )
     assert 'id="excluded"' not in render_compare_html(comparison)
+
+
+def test_interval_and_test_disagreeing_is_said() -> None:
+    from assay.compare import Delta, McNemar
+
+    base = seed_report()
+    comparison = compare_runs(
+        RunSide.from_report(base, ref="a"), RunSide.from_report(_candidate(base), ref="b")
+    )
+    agree = comparison.model_copy(
+        update={"task_success_delta": Delta(value=0.3, ci95=(-0.1, 0.6), method="m")}
+    )
+    assert disagreement(agree) is None and 'data-field="disagreement"' not in (
+        render_compare_html(agree)
+    )
+    apart = comparison.model_copy(
+        update={
+            "task_success_delta": Delta(value=0.32, ci95=(0.007, 0.56), method="m"),
+            "mcnemar": McNemar(fixed=10, broken=3, p_value=0.092),
+        }
+    )
+    note = disagreement(apart)
+    assert note is not None and note.startswith("The 95% interval of the delta excludes 0")
+    assert "p = 0.092 is above 0.05" in note
+    assert 'data-field="disagreement"' in render_compare_html(apart)
+    assert (
+        disagreement(
+            apart.model_copy(update={"mcnemar": McNemar(fixed=9, broken=0, p_value=0.004)})
+        )
+        is None
+    )

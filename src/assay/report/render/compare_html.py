@@ -53,6 +53,26 @@ def pairing_note(c: Comparison, unit: str) -> str:
     )
 
 
+def disagreement(c: Comparison) -> str | None:
+    """A warning when the delta's interval and the paired test point different ways (one
+    excludes no change, the other does not), else None."""
+    d, test = c.task_success_delta, c.mcnemar
+    if d.ci95 is None:
+        return None
+    alpha = 1 - d.confidence
+    interval_says = d.ci95[0] > 0 or d.ci95[1] < 0
+    if interval_says == (test.p_value < alpha):
+        return None
+    level = f"{d.confidence * 100:g}%"
+    return (
+        f"The {level} interval of the delta {'excludes' if interval_says else 'includes'} 0 "
+        f"while the exact test's p = {test.p_value:.3g} is "
+        f"{'above' if interval_says else 'below'} {alpha:g}: the two methods disagree at "
+        "these counts (the exact test is the more conservative). Treat the change as "
+        "uncertain and add cases before relying on it."
+    )
+
+
 def _x(value: float) -> float:
     """Position of a delta in [-1, 1] on the chart."""
     return round(_LEFT + (value + 1) / 2 * (_WIDTH - _LEFT - _RIGHT), 2)
@@ -104,6 +124,7 @@ def render_compare_html(comparison: Comparison, *, links: Mapping[str, str] | No
         chart=delta_chart(c),
         unchanged=sorted(c.unchanged.items()),
         pairing=pairing_note(c, "case-trials" if trials > 1 else "cases"),
+        disagreement=disagreement(c),
         moved_in=sum(1 for m in c.moved if m.to == "passed"),
         moved_out=sum(1 for m in c.moved if m.from_ == "passed"),
         links={label: safe_url(url) for label, url in (links or {}).items()},
