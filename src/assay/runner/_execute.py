@@ -14,7 +14,7 @@ from assay.cases import Case
 from assay.grading import Grader, Judgment, judge_record
 from assay.outcomes import Error, Record
 from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
-from assay.runner._tracing import evaluation_span, request_span
+from assay.runner._tracing import evaluation_span, mark_outcome, request_span
 from assay.targets import Reply, Target, TargetContext, error_reply, exception_reply
 
 if TYPE_CHECKING:
@@ -110,6 +110,7 @@ async def run_item(ex: Execution, item: WorkItem) -> Done:
     case = item.case
     with request_span(ex.tracer, ex.run_id, case.id, item.trial, ex.config_version) as trace:
         reply, attempts, retried, latency_ms = await call(ex, item, trace.traceparent)
+        mark_outcome(trace, reply.outcome)
         record = Record(
             case_id=case.id,
             trial=item.trial,

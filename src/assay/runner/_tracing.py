@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from assay.grading import Judgment
+from assay.outcomes import Error, Outcome
 
 if TYPE_CHECKING:
     from opentelemetry.trace import Span as OtelSpan
@@ -53,6 +54,22 @@ def request_span(
     )
     with trace.use_span(span, end_on_exit=True):
         yield found
+
+
+def mark_outcome(trace: RequestTrace, outcome: Outcome) -> None:
+    """Put the outcome's kind on the request span; an error outcome also sets the span's
+    error status and ``error.type`` (the error class), as OpenTelemetry asks of a failed
+    operation."""
+    if trace.span is None:
+        return
+    trace.span.set_attribute("assay.outcome.kind", outcome.kind)
+    if isinstance(outcome, Error):
+        from opentelemetry.trace import Status, StatusCode
+
+        error_type = outcome.error_class or "_OTHER"
+        trace.span.set_attribute("error.type", error_type)
+        detail = f"{error_type}: {outcome.message}" if outcome.message else error_type
+        trace.span.set_status(Status(StatusCode.ERROR, detail))
 
 
 @contextmanager

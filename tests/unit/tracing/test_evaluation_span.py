@@ -8,10 +8,11 @@ import asyncio
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.trace import StatusCode
 
 from assay.cases import Case
 from assay.grading import Judgment
-from assay.outcomes import Record
+from assay.outcomes import Error, Record
 from assay.runner import Execution, RunOptions, WorkItem, run_item
 from assay.runner._tracing import REASON_LIMIT, judgment_attributes
 from assay.targets.scripted import ScriptedTarget
@@ -78,3 +79,33 @@ def test_a_short_reason_is_kept_whole_and_empty_labels_are_left_out() -> None:
     assert attributes["assay.judgment.reason"] == "answered the expected fact"
     assert "assay.judgment.labels" not in attributes
     assert "assay.judgment.score" not in attributes
+
+
+def test_an_error_outcome_marks_the_request_span_failed_with_its_error_type() -> None:
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    target = ScriptedTarget({"E2": Error(error_class="http_5xx", message="HTTP 503")})
+    tracer = provider.get_tracer("t")
+    ex = Execution(target, RunOptions(retries=0), LabellingGrader(), "r1", "v", tracer)
+    asyncio.run(run_item(ex, WorkItem(0, CASE, 1)))
+    spans = {s.name: s for s in exporter.get_finished_spans()}
+    root = spans["assay.request"]
+    assert root.status.status_code is StatusCode.ERROR
+    assert root.status.description == "http_5xx: HTTP 503"
+    attributes = dict(root.attributes or {})
+    assert (attributes["error.type"], attributes["assay.outcome.kind"]) == ("http_5xx", "error")
+    assert dict(spans["assay.evaluation"].attributes or {})["assay.judgment.status"] == "error"
+
+
+def test_an_answer_leaves_the_request_span_status_unset() -> None:
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    target = ScriptedTarget({}, default={"kind": "answer", "fact": "g"})
+    ex = Execution(target, RunOptions(), LabellingGrader(), "r1", "v", provider.get_tracer("t"))
+    asyncio.run(run_item(ex, WorkItem(0, CASE, 1)))
+    (root,) = [s for s in exporter.get_finished_spans() if s.name == "assay.request"]
+    assert root.status.status_code is StatusCode.UNSET
+    assert "error.type" not in (root.attributes or {})
+    assert (root.attributes or {})["assay.outcome.kind"] == "answer"
