@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from assay.errors import AssayConfigError, did_you_mean
-from assay.metrics import Rate
+from assay.metrics import Rate, TrialRate
 from assay.report._model import Report
 
 OPERATORS: dict[str, Callable[[float, float], bool]] = {
@@ -35,6 +35,8 @@ _RULE = re.compile(
 )
 _SEGMENT = re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\[(?P<key>[^\]]+)\])?")
 _BOUNDS = {"low": 0, "high": 1}
+# Figures with a value and an interval: a rule names the value, or a bound with .low/.high.
+_RATES = (Rate, TrialRate)
 ALLOW_NA = "allow_na"
 
 
@@ -96,8 +98,8 @@ def parse_rule(text: str) -> Rule:
 
 
 def _fields(node: object) -> list[str]:
-    if isinstance(node, Rate):
-        return [*Rate.model_fields, *_BOUNDS]
+    if isinstance(node, _RATES):
+        return [*type(node).model_fields, *_BOUNDS]
     if isinstance(node, BaseModel):
         return [*type(node).model_fields, *(["slice"] if isinstance(node, Report) else [])]
     return []
@@ -105,7 +107,7 @@ def _fields(node: object) -> list[str]:
 
 def _step(node: object, name: str, key: str | None, rule: Rule) -> object:
     """The child of ``node`` called ``name`` (then ``[key]``); raises on an unknown name."""
-    if isinstance(node, Rate) and name in _BOUNDS and key is None:
+    if isinstance(node, _RATES) and name in _BOUNDS and key is None:
         return None if node.ci95 is None else node.ci95[_BOUNDS[name]]
     if isinstance(node, dict) and key is None and name in node:
         return node[name]
@@ -151,11 +153,11 @@ def validate_rule(rule: Rule) -> None:
         name = match["name"]
         if model is None:
             return  # inside a free mapping (metadata): names are the data's own
-        if model is Rate and name in _BOUNDS:
+        if model in _RATES and name in _BOUNDS:
             model = None
             continue
         attr = "slices" if model is Report and name == "slice" else name
-        fields = [*model.model_fields, *(_BOUNDS if model is Rate else ())]
+        fields = [*model.model_fields, *(_BOUNDS if model in _RATES else ())]
         fields += ["slice"] if model is Report else []
         if attr not in model.model_fields:
             raise AssayConfigError(
@@ -178,13 +180,14 @@ def resolve(report: Report, rule: Rule) -> tuple[float | None, str]:
             raise AssayConfigError(f"gate rule {rule.text!r}: cannot read field {part!r}")
         if node is None:
             return None, label or rule.path
-        if isinstance(node, Rate):
-            label = f"{node.numerator}/{node.denominator}"
+        if isinstance(node, _RATES):
+            label = _fraction(node)
         node = _step(node, match["name"], match["key"], rule)
-    if isinstance(node, Rate):
-        label = f"{node.numerator}/{node.denominator}"
+    if isinstance(node, _RATES):
+        label = _fraction(node)
         if node.value is None:
-            return None, f"n/a: {node.na_reason}"
+            reason = node.na_reason if isinstance(node, Rate) else f"no {node.denominator_name}"
+            return None, f"n/a: {reason}"
         return node.value, label
     if node is None:
         return None, label or "n/a: not in this report"
@@ -194,6 +197,12 @@ def resolve(report: Report, rule: Rule) -> tuple[float | None, str]:
             f"(it is {type(node).__name__}); name a count, a rate, or a rate's .low/.high"
         )
     return float(node), label
+
+
+def _fraction(node: Rate | TrialRate) -> str:
+    if isinstance(node, Rate):
+        return f"{node.numerator}/{node.denominator}"
+    return f"{node.score_sum:g}/{node.cases}"
 
 
 def _fmt(x: float) -> str:

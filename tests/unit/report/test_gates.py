@@ -120,3 +120,35 @@ def test_data_keys_wait_for_the_report() -> None:
     assert parse_rule("slice[anything].task_success>=0.5").path.startswith("slice[")
     assert parse_rule("slices.anything.total>=1").op == ">="
     assert parse_rule("metadata.run.x>=1").threshold == 1
+
+
+def test_rules_reach_the_trial_policy_rate_and_its_bounds() -> None:
+    from assay.cases import Case, Dataset
+    from assay.metrics import grade_all
+    from assay.outcomes import Answer, Record
+    from assay.report import build_report
+
+    cases = tuple(
+        Case(id=f"T{i}", slice="s", question="q", expected_behavior="answer", expected_fact="f")
+        for i in range(4)
+    )
+    data = Dataset(name="trials", cases=cases)
+    records = [
+        Record(case_id=c.id, trial=t, outcome=Answer(fact="f" if t < 3 or c.id == "T0" else "g"))
+        for c in cases
+        for t in (1, 2, 3)
+    ]
+    report = build_report(data, grade_all(data, records))
+    summary = report.trial_summary
+    assert summary is not None and summary.task_success.ci95 is not None
+    low = summary.task_success.ci95[0]
+    value = check_rule(report, parse_rule("trial_summary.task_success>=0.9"))
+    assert not value.passed and value.actual == summary.task_success.value
+    fraction = f"({summary.task_success.score_sum:g}/{summary.task_success.cases})"
+    assert fraction in value.message
+    high = check_rule(report, parse_rule("trial_summary.task_success.high<=1"))
+    assert high.passed and high.actual == summary.task_success.ci95[1]
+    bound = check_rule(report, parse_rule(f"trial_summary.task_success.low>={low + 0.01}"))
+    assert not bound.passed and bound.actual == low
+    with pytest.raises(AssayConfigError, match="unknown field 'lo'"):
+        parse_rule("trial_summary.task_success.lo>=0.1")
