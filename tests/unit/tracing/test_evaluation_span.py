@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import StatusCode
@@ -39,22 +39,25 @@ class LabellingGrader:
         )
 
 
-def test_the_request_span_names_run_and_configuration_and_the_evaluation_span_the_judgment() -> (
-    None
-):
+def run_traced(target: ScriptedTarget) -> dict[str, ReadableSpan]:
+    """Run CASE once through the runner's item path; its spans by name."""
     exporter = InMemorySpanExporter()
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
-    target = ScriptedTarget({}, default={"kind": "answer", "fact": "g"})
-    ex = Execution(target, RunOptions(), LabellingGrader(), "r1", "v", provider.get_tracer("t"))
+    tracer = provider.get_tracer("t")
+    ex = Execution(target, RunOptions(retries=0), LabellingGrader(), "r1", "v", tracer)
     asyncio.run(run_item(ex, WorkItem(0, CASE, 1)))
-    spans = {s.name: s for s in exporter.get_finished_spans()}
+    return {s.name: s for s in exporter.get_finished_spans()}
+
+
+ANSWERING = {"kind": "answer", "fact": "g"}
+
+
+def test_the_request_span_names_run_and_configuration_the_evaluation_span_the_judgment() -> None:
+    spans = run_traced(ScriptedTarget({}, default=ANSWERING))
     root = dict(spans["assay.request"].attributes or {})
-    assert (root["assay.run.id"], root["assay.config.version"], root["assay.trial"]) == (
-        "r1",
-        "v",
-        1,
-    )
+    assert root["assay.run.id"] == "r1" and root["assay.trial"] == 1
+    assert root["assay.config.version"] == "v"
     span = spans["assay.evaluation"]
     assert span.parent is not None and span.parent.span_id == spans["assay.request"].context.span_id
     attributes = dict(span.attributes or {})
@@ -82,14 +85,7 @@ def test_a_short_reason_is_kept_whole_and_empty_labels_are_left_out() -> None:
 
 
 def test_an_error_outcome_marks_the_request_span_failed_with_its_error_type() -> None:
-    exporter = InMemorySpanExporter()
-    provider = TracerProvider()
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
-    target = ScriptedTarget({"E2": Error(error_class="http_5xx", message="HTTP 503")})
-    tracer = provider.get_tracer("t")
-    ex = Execution(target, RunOptions(retries=0), LabellingGrader(), "r1", "v", tracer)
-    asyncio.run(run_item(ex, WorkItem(0, CASE, 1)))
-    spans = {s.name: s for s in exporter.get_finished_spans()}
+    spans = run_traced(ScriptedTarget({"E2": Error(error_class="http_5xx", message="HTTP 503")}))
     root = spans["assay.request"]
     assert root.status.status_code is StatusCode.ERROR
     assert root.status.description == "http_5xx: HTTP 503"
@@ -99,13 +95,7 @@ def test_an_error_outcome_marks_the_request_span_failed_with_its_error_type() ->
 
 
 def test_an_answer_leaves_the_request_span_status_unset() -> None:
-    exporter = InMemorySpanExporter()
-    provider = TracerProvider()
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
-    target = ScriptedTarget({}, default={"kind": "answer", "fact": "g"})
-    ex = Execution(target, RunOptions(), LabellingGrader(), "r1", "v", provider.get_tracer("t"))
-    asyncio.run(run_item(ex, WorkItem(0, CASE, 1)))
-    (root,) = [s for s in exporter.get_finished_spans() if s.name == "assay.request"]
+    root = run_traced(ScriptedTarget({}, default=ANSWERING))["assay.request"]
     assert root.status.status_code is StatusCode.UNSET
     assert "error.type" not in (root.attributes or {})
     assert (root.attributes or {})["assay.outcome.kind"] == "answer"
