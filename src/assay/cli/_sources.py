@@ -18,8 +18,10 @@ def load_report_file(path: Path) -> Report:
     """The ``Report`` in the JSON file ``path`` (as ``--format json`` writes it)."""
     from pydantic import ValidationError
 
+    from assay._validation import problems_from
     from assay.report import Report
 
+    summary = f"{path}: not an assay JSON report (write one with --format json --output FILE)"
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
@@ -28,21 +30,12 @@ def load_report_file(path: Path) -> Report:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         problem = Problem(f"not valid JSON: {err.msg}", Location(str(path), err.lineno))
-        raise InputFormatError([problem], f"{path}: not a JSON report") from None
+        raise InputFormatError([problem], summary) from None
     try:
         return Report.model_validate(data)
     except ValidationError as err:
-        problems = [
-            Problem(
-                f"{'.'.join(str(p) for p in e['loc']) or 'report'}: {e['msg']}",
-                Location(str(path)),
-                ".".join(str(p) for p in e["loc"]),
-            )
-            for e in err.errors()[:20]
-        ]
-        raise InputFormatError(
-            problems, f"{path}: not an assay JSON report (write one with --format json)"
-        ) from None
+        problems = problems_from(err, Location(str(path)), Report)[:20]
+        raise InputFormatError(problems, summary) from None
 
 
 def _check_level(report: Report, path: Path, confidence: float | None, method: str | None) -> None:

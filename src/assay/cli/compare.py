@@ -14,29 +14,10 @@ if TYPE_CHECKING:
 
 
 def _from_file(path: Path) -> RunSide:
-    from pydantic import ValidationError
-
-    from assay._validation import problems_from
+    from assay.cli._sources import load_report_file
     from assay.compare import RunSide
-    from assay.errors import InputFormatError, Location, Problem
-    from assay.report import Report
 
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputFormatError(
-            [Problem(f"cannot read: {err}", Location(str(path)))], summary=f"{path}: unreadable"
-        ) from err
-    try:
-        report = Report.model_validate_json(text)
-    except ValidationError as err:
-        problems = problems_from(err, Location(str(path)), Report)
-        raise InputFormatError(
-            problems,
-            summary=f"{path}: not an assay JSON report (write one with "
-            "`assay score ... --format json --output FILE`)",
-        ) from err
-    return RunSide.from_report(report, ref=str(path))
+    return RunSide.from_report(load_report_file(path), ref=str(path))
 
 
 def _from_store(
