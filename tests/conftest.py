@@ -9,13 +9,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tests.loopback import serve
 from tests.otlp_receiver import otlp_receiver
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 POLICY = EXAMPLES / "policy"
 
-__all__ = ["otlp_receiver"]
+__all__ = ["otlp_receiver", "serve"]
 
 RunAssay = Callable[..., subprocess.CompletedProcess[str]]
 

@@ -8,6 +8,7 @@ from email.utils import format_datetime
 from typing import Any
 
 from aiohttp import web
+from tests.loopback import Serve
 
 from assay.cases import Case
 from assay.grading import StructuredGrader
@@ -29,7 +30,9 @@ def test_retry_after_reads_seconds_and_http_dates() -> None:
     assert retry_after_seconds("soon") is None and retry_after_seconds(None) is None
 
 
-def test_a_429_then_503_from_the_server_are_retried_after_the_waits_it_asks_for() -> None:
+def test_a_429_then_503_from_the_server_are_retried_after_the_waits_it_asks_for(
+    serve: Serve,
+) -> None:
     replies = iter(
         [
             web.json_response({"error": "slow down"}, status=429, headers={"Retry-After": "7"}),
@@ -47,22 +50,15 @@ def test_a_429_then_503_from_the_server_are_retried_after_the_waits_it_asks_for(
         waits.append(seconds)
 
     async def scenario() -> Any:
-        app = web.Application()
-        app.router.add_post("/ask", handler)
-        runner = web.AppRunner(app, access_log=None)
-        await runner.setup()
-        await web.TCPSite(runner, "127.0.0.1", 0).start()
-        target: Any = build_target(
-            {"type": "http", "url": f"http://127.0.0.1:{runner.addresses[0][1]}/ask"}
-        )
-        timing = Timing(sleep, random=lambda: 0.0)
-        ex = Execution(target, RunOptions(retries=3), StructuredGrader(), "r1", timing=timing)
-        await target.start()
-        try:
-            return (await run_item(ex, WorkItem(0, CASE, 1))).record
-        finally:
-            await target.aclose()
-            await runner.cleanup()
+        async with serve(handler) as base:
+            target: Any = build_target({"type": "http", "url": f"{base}/ask"})
+            timing = Timing(sleep, random=lambda: 0.0)
+            ex = Execution(target, RunOptions(retries=3), StructuredGrader(), "r1", timing=timing)
+            await target.start()
+            try:
+                return (await run_item(ex, WorkItem(0, CASE, 1))).record
+            finally:
+                await target.aclose()
 
     record = asyncio.run(scenario())
     assert record.outcome == Answer(fact="f")
