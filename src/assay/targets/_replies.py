@@ -30,13 +30,19 @@ def error_reply(
     return Reply(Error(error_class=error_class, message=message, raw=raw), None, retry_after_s)
 
 
+# Exception classes (by name, anywhere in an exception's ancestry) that mean the system
+# could not be reached: Python's own, requests' (an OSError, not a builtin
+# ConnectionError), httpx's and aiohttp's. Names, so that no client library is imported.
+CONNECTION_ERRORS = frozenset({"ConnectionError", "ConnectError", "ClientConnectionError"})
+
+
 def exception_reply(err: BaseException) -> Reply:
     """The ``Error`` reply for an exception: ``timeout``, ``connection_error`` (refused,
     reset, aborted: the system could not be reached) or ``exception:<Type>``."""
     if isinstance(err, TimeoutError):
         return error_reply("timeout", str(err) or "the call timed out")
     detail = f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
-    if isinstance(err, ConnectionError):
+    if any(kind.__name__ in CONNECTION_ERRORS for kind in type(err).__mro__):
         return connection_error_reply(detail)
     return error_reply(f"exception:{type(err).__name__}", str(err) or type(err).__name__)
 

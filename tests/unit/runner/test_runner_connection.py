@@ -121,7 +121,24 @@ def test_a_connection_closed_without_a_reply_is_a_connection_error() -> None:
     assert record.attempts == 1
 
 
-@pytest.mark.parametrize("error", [ConnectionRefusedError, ConnectionResetError])
+class RequestException(OSError):
+    """Shaped like requests' exceptions: an OSError, not Python's ConnectionError."""
+
+
+class ConnectionError_(RequestException):
+    pass
+
+
+ConnectionError_.__name__ = "ConnectionError"  # as requests.exceptions.ConnectionError
+
+
+class ConnectError(Exception):
+    """Named like httpx.ConnectError."""
+
+
+@pytest.mark.parametrize(
+    "error", [ConnectionRefusedError, ConnectionResetError, ConnectionError_, ConnectError]
+)
 def test_a_callable_raising_a_connection_error_is_retried(error: type[Exception]) -> None:
     calls: list[int] = []
 
