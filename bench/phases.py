@@ -28,7 +28,7 @@ PHASES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("whole run (run_suite)", ("assay.runner:run_suite",)),
     ("one case-trial (run_item)", ("assay.runner._execute:run_item",)),
     ("  target call (OpenAITarget.run)", ("assay.targets.openai:OpenAITarget.run",)),
-    ("  grading", ("assay.runner._execute:_grade",)),
+    ("  grading", ("assay.runner._execute:judge_record", "assay.runner._execute:_grade")),
     ("  span end + export", ("assay.tracing._export:StoreSpanProcessor.on_end",)),
     (
         "storing records (Writer.add)",
