@@ -84,7 +84,7 @@ class RichProgress:
             TextColumn("{task.description}"),
             BarColumn(),
             MofNCompleteColumn(),
-            TextColumn("· {task.fields[errors]} errors · {task.fields[rate]}/s"),
+            TextColumn("· {task.fields[errors]} · {task.fields[rate]}/s"),
             TimeElapsedColumn(),
             TextColumn("ETA"),
             TimeRemainingColumn(),
@@ -92,7 +92,7 @@ class RichProgress:
             transient=False,
         )
         self._task = self._bar.add_task(
-            self.label, total=self.total, completed=self.done, errors=0, rate="–"
+            self.label, total=self.total, completed=self.done, errors=_errors(0), rate="–"
         )
         self._bar.start()
 
@@ -110,7 +110,7 @@ class RichProgress:
         else:
             tail = "ETA –"
         return (
-            f"{self.label}: {self.done}/{self.total} case-trials · {self.errors} errors · "
+            f"{self.label}: {self.done}/{self.total} case-trials · {_errors(self.errors)} · "
             f"{rate:.1f}/s · {tail}\n"
         )
 
@@ -120,7 +120,7 @@ class RichProgress:
             self.errors += 1
         if self._bar is not None:
             rate = f"{self.rate():.1f}"
-            self._bar.update(self._task, advance=1, errors=self.errors, rate=rate)
+            self._bar.update(self._task, advance=1, errors=_errors(self.errors), rate=rate)
         elif self.clock() - self._last_line >= self.every_s and self.done < self.total:
             self._last_line = self.clock()
             self._write(self.line())
@@ -134,3 +134,7 @@ class RichProgress:
     def _write(self, text: str) -> None:
         self.console.file.write(text)
         self.console.file.flush()
+
+
+def _errors(count: int) -> str:
+    return "1 error" if count == 1 else f"{count} errors"

@@ -50,7 +50,9 @@ class _Step:
         self.fail: str | None = spec.pop("fail", None)
         self.fail_attempts: int | None = spec.pop("fail_attempts", None)
         self.retry_after_s: float | None = spec.pop("retry_after_s", None)
-        self.message: str = spec.pop("message", None) or f"scripted {self.fail}"
+        # ``message`` belongs to the failure when ``fail`` is set, else to an error outcome.
+        scripted = spec.pop("message", None) if self.fail is not None else None
+        self.message: str = scripted or f"scripted {self.fail}"
         self.outcome: Outcome | None
         if isinstance(entry, Mapping):
             self.outcome = outcome_from_mapping(spec) if spec else None

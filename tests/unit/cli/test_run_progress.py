@@ -34,7 +34,7 @@ def test_off_a_terminal_it_writes_plain_periodic_lines_and_a_summary() -> None:
         progress.advance(_record(i, error=i % 10 == 0))
     progress.stop()
     lines = out.getvalue().splitlines()
-    assert lines[0] == "suite.yaml: 10/40 case-trials · 1 errors · 1.0/s · ETA 30 s"
+    assert lines[0] == "suite.yaml: 10/40 case-trials · 1 error · 1.0/s · ETA 30 s"
     assert lines[2] == "suite.yaml: 30/40 case-trials · 3 errors · 1.0/s · ETA 10 s"
     assert lines[-1] == "suite.yaml: 40/40 case-trials · 4 errors · 1.0/s · 40 s elapsed"
     assert len(lines) == 4
@@ -63,7 +63,7 @@ def test_on_a_terminal_it_draws_a_bar_with_errors_rate_and_eta() -> None:
     progress.stop()
     shown = out.getvalue()
     assert "suite.yaml" in shown and "3/3" in shown
-    assert "1 errors" in shown and "/s" in shown and "ETA" in shown
+    assert "1 error ·" in shown and "/s" in shown and "ETA" in shown
 
 
 def test_durations_read_naturally() -> None:

@@ -112,6 +112,12 @@ def test_scripted_raise_and_unscripted_cases(case: Case) -> None:
     assert _run(ScriptedTarget({}, default={"kind": "abstain"}), case).outcome == Abstain()
 
 
+def test_a_scripted_error_outcome_keeps_its_message(case: Case) -> None:
+    entry = {"kind": "error", "error_class": "exception:LookupError", "message": "lookup failed"}
+    outcome = _run(ScriptedTarget({"E1": entry}), case).outcome
+    assert outcome == Error(error_class="exception:LookupError", message="lookup failed")
+
+
 def test_scripted_from_a_results_file(tmp_path: Path, case: Case) -> None:
     (tmp_path / "results.jsonl").write_text('{"id": "E1", "kind": "answer", "fact": "x"}\n')
     target = build_target({"type": "scripted", "results": "results.jsonl"}, tmp_path)

@@ -90,8 +90,10 @@ def render_junit(report: Report, gates: Sequence[GateResult] = ()) -> str:
     for key, value in (
         ("dataset.version", report.dataset.version),
         ("assay.version", report.assay_version),
-        ("run.id", report.run_id or ""),
+        ("run.id", report.run_id),
     ):
+        if value is None:
+            continue
         ET.SubElement(props, "property", {"name": key, "value": _clean(value)})
     for row in report.cases:
         if not row.synthetic:
