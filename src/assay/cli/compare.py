@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from assay.cli._flags import CONFIDENCE, INTERVAL
+
 if TYPE_CHECKING:
     from assay.compare import RunSide
     from assay.metrics import IntervalMethod
@@ -83,8 +85,8 @@ def compare(
     ),
     format: str = typer.Option("text", "--format", "-f", help="text, json, markdown or html."),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
-    confidence: float = typer.Option(0.95, help="Confidence level of every interval."),
-    interval: str = typer.Option("clopper-pearson", help="clopper-pearson (exact) or wilson."),
+    confidence: float = CONFIDENCE,
+    interval: str = INTERVAL,
     store: str | None = typer.Option(
         None, "--store", help="Run store URL (default: $ASSAY_STORE or .assay/assay.db)."
     ),

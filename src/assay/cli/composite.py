@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from assay.cli._flags import CONFIDENCE, INTERVAL
 from assay.cli._output import emit, wants_color
 
 if TYPE_CHECKING:
@@ -46,8 +47,8 @@ def composite(
         help="Write the report to this file. An existing file is replaced only if it is "
         "an assay report; inputs and other files are never overwritten.",
     ),
-    confidence: float = typer.Option(0.95, help="Confidence level of every interval."),
-    interval: str = typer.Option("clopper-pearson", help="clopper-pearson (exact) or wilson."),
+    confidence: float = CONFIDENCE,
+    interval: str = INTERVAL,
     store: str | None = typer.Option(
         None,
         "--store",

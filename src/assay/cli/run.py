@@ -6,6 +6,7 @@ from pathlib import Path
 
 import typer
 
+from assay.cli._flags import CONFIDENCE, INTERVAL
 from assay.cli._output import emit, wants_color
 
 
@@ -46,8 +47,8 @@ def run(
         "--otlp-endpoint",
         help="Also export spans and metrics to this OTLP/HTTP collector.",
     ),
-    confidence: float = typer.Option(0.95, help="Confidence level of every interval."),
-    interval: str = typer.Option("clopper-pearson", help="clopper-pearson (exact) or wilson."),
+    confidence: float = CONFIDENCE,
+    interval: str = INTERVAL,
 ) -> None:
     """Run SUITE: call its target for every case and trial, store the run, print its report.
 

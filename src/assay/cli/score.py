@@ -6,6 +6,7 @@ from pathlib import Path
 
 import typer
 
+from assay.cli._flags import CONFIDENCE, INTERVAL
 from assay.cli._output import emit, wants_color
 
 
@@ -22,8 +23,8 @@ def score(
         help="Write the report to this file. An existing file is replaced only if it is "
         "an assay report; the dataset, the results or any other file are never overwritten.",
     ),
-    confidence: float = typer.Option(0.95, help="Confidence level of every interval."),
-    interval: str = typer.Option("clopper-pearson", help="clopper-pearson (exact) or wilson."),
+    confidence: float = CONFIDENCE,
+    interval: str = INTERVAL,
     trial_policy: str | None = typer.Option(
         None,
         "--trial-policy",

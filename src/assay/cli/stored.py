@@ -8,6 +8,7 @@ from typing import Any
 
 import typer
 
+from assay.cli._flags import CONFIDENCE, INTERVAL
 from assay.cli._output import emit, wants_color
 
 STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
@@ -99,8 +100,8 @@ def report(
         "text", "--format", "-f", help="text, json, markdown, html (with traces) or junit."
     ),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
-    confidence: float = typer.Option(0.95, help="Confidence level of every interval."),
-    interval: str = typer.Option("clopper-pearson", help="clopper-pearson (exact) or wilson."),
+    confidence: float = CONFIDENCE,
+    interval: str = INTERVAL,
 ) -> None:
     """Re-render the report of a stored run (nothing is re-run)."""
     from assay.cli._options import check_confidence, check_format, check_method

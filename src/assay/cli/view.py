@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typer
 
+from assay.cli._flags import CONFIDENCE, INTERVAL
+
 
 def view(
     store: str | None = typer.Option(
@@ -13,8 +15,8 @@ def view(
         "127.0.0.1", "--host", help="Interface to bind; anything but loopback prints a warning."
     ),
     port: int = typer.Option(8765, "--port", help="Port to listen on."),
-    confidence: float = typer.Option(0.95, help="Confidence level of every interval."),
-    interval: str = typer.Option("clopper-pearson", help="clopper-pearson (exact) or wilson."),
+    confidence: float = CONFIDENCE,
+    interval: str = INTERVAL,
 ) -> None:
     """Browse stored runs in a web browser: headline rates, run pages, comparisons, a case
     across runs. Read-only: the viewer never changes the store."""
