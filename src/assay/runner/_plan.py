@@ -106,6 +106,8 @@ async def _drive(
     hooked: list[signal.Signals] = []
     if control.handle_signals:
         for sig in (signal.SIGINT, signal.SIGTERM):
+            # Loops without Unix signals raise NotImplementedError; outside the main thread
+            # the call raises RuntimeError or ValueError. The run then goes on unhooked.
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, stop.set)
                 hooked.append(sig)
