@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from assay.cases._canonical import dataset_version
 from assay.cases._case import Case
@@ -40,7 +41,7 @@ class Dataset:
     def __post_init__(self) -> None:
         check_unique_ids(self.cases, self.locations or None)
 
-    @property
+    @cached_property
     def version(self) -> str:
         """Content hash of the canonical case records, independent of key order and layout."""
         return dataset_version(self.cases)
