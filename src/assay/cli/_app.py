@@ -14,16 +14,25 @@ app = typer.Typer(
 )
 
 
-@app.callback()
-def _root(
-    version: bool = typer.Option(False, "--version", help="Print assay's version and exit."),
-) -> None:
-    """Evaluate LLM applications with numbers you can trust."""
-    if version:
+def _print_version(value: bool) -> None:
+    if value:
         from assay._version import __version__
 
         typer.echo(f"assay {__version__}")
         raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        help="Print assay's version and exit.",
+        is_eager=True,
+        callback=_print_version,
+    ),
+) -> None:
+    """Evaluate LLM applications with numbers you can trust."""
 
 
 def _register() -> None:
