@@ -94,7 +94,16 @@ def runs(
         typer.echo("no stored runs (run a suite with `assay run SUITE`)")
         return
     table = Table(box=None, header_style="bold", pad_edge=False)
-    columns = ("Run", "Started (UTC)", "Suite", "Dataset", "Target", "Status", "Task success", "Tags")
+    columns = (
+        "Run",
+        "Started (UTC)",
+        "Suite",
+        "Dataset",
+        "Target",
+        "Status",
+        "Task success",
+        "Tags",
+    )
     for column in columns:
         table.add_column(column)
     for r in rows:

@@ -21,6 +21,7 @@ from assay.runner._run import (
 from assay.runner._select import Selection, select
 from assay.runner._trend import (
     config_hash,
+    gate_suite,
     parse_since,
     suite_names,
     suite_run,
@@ -44,6 +45,7 @@ __all__ = [
     "backoff_delay",
     "config_hash",
     "execute",
+    "gate_suite",
     "headline",
     "options_for",
     "parse_since",

@@ -9,10 +9,18 @@ from typing import Any
 from assay.cases import content_hash
 from assay.errors import AssayConfigError, AssayInputError, did_you_mean
 from assay.metrics import IntervalMethod
-from assay.report import Report
+from assay.report import GateResult, Report
 from assay.runner._report import report_for_run
 from assay.store import TAGS_KEY, RunInfo
-from assay.trend import Metric, SuiteRun, Trend, build_trend
+from assay.trend import (
+    LAST,
+    Metric,
+    SuiteRun,
+    Trend,
+    build_trend,
+    parse_trend_rule,
+    trend_gate,
+)
 
 _SPAN = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$")
 _UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
@@ -60,7 +68,9 @@ def suite_runs(store: Any, suite: str, since: datetime | None = None) -> list[Ru
     every = [info for info in store.list_runs() if info.suite_name == suite]
     if not every:
         names = suite_names(store)
-        known = f"; suites with runs: {', '.join(names)}" if names else "; the store has no suite run"
+        known = (
+            f"; suites with runs: {', '.join(names)}" if names else "; the store has no suite run"
+        )
         raise AssayInputError(
             f"no run of suite {suite!r} in the store {store.url}{did_you_mean(suite, names)}"
             f"{known} (a suite is named by its `name:`, else its file name without extension)"
@@ -74,9 +84,7 @@ def _cost(info: RunInfo) -> float | None:
     return float(found) if isinstance(found, int | float) and not isinstance(found, bool) else None
 
 
-def suite_run(
-    store: Any, info: RunInfo, report: Report, metric: Metric | None = None
-) -> SuiteRun:
+def suite_run(store: Any, info: RunInfo, report: Report, metric: Metric | None = None) -> SuiteRun:
     """``info`` and its report as the trend needs them (latencies read only when the
     metric is latency)."""
     latencies: tuple[float, ...] = ()
@@ -117,3 +125,34 @@ def trend_for_suite(
         )
         runs.append(suite_run(store, info, report, chosen))
     return build_trend(suite, runs, chosen, confidence=confidence, method=method, since=since)
+
+
+def gate_suite(
+    store: Any,
+    suite: str,
+    rules: list[str],
+    *,
+    confidence: float = 0.95,
+    method: IntervalMethod = "clopper-pearson",
+) -> tuple[SuiteRun | None, list[GateResult]]:
+    """``rules`` (``assay gate --trend``) applied to the suite's newest run that is not
+    still running, against the run before it (``last``) and the tagged runs they name."""
+    parsed = [parse_trend_rule(text) for text in rules]
+    infos = [i for i in suite_runs(store, suite) if i.status != "running"]
+    named = {r.reference for r in parsed if r.reference not in (None, LAST)}
+    chosen = infos[-2:]
+    tagged: dict[str, RunInfo] = {}
+    for info in infos:
+        for tag in info.tags:
+            if tag in named:
+                tagged[tag] = info
+    cache: dict[str, SuiteRun] = {}
+
+    def load(info: RunInfo) -> SuiteRun:
+        if info.id not in cache:
+            report = report_for_run(store, info.id, confidence=confidence, method=method)
+            cache[info.id] = suite_run(store, info, report)
+        return cache[info.id]
+
+    runs = [load(info) for info in chosen]
+    return trend_gate(parsed, runs, {tag: load(info) for tag, info in tagged.items()})

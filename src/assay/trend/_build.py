@@ -193,9 +193,7 @@ def _change(
         change = Change(paired=True, pairs=len(pairs), **common)
     else:
         fixed, broken, p, unit, count = paired_test(pairs, metric)
-        flagged = (
-            delta is not None and p < alpha and (spread is None or abs(delta) > spread)
-        )
+        flagged = delta is not None and p < alpha and (spread is None or abs(delta) > spread)
         change = Change(
             paired=True,
             pairs=count,

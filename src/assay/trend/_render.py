@@ -122,12 +122,13 @@ def render_markdown(trend: Trend) -> str:
     ]
     for p in trend.points:
         tags = f" ({', '.join(p.tags)})" if p.tags else ""
-        flag = " **beyond noise**" if p.change is not None and p.change.flagged else ""
+        flagged = p.change is not None and p.change.flagged
+        change = f"**{f.cell(_change_text(p))}**" if flagged else f.cell(_change_text(p))
         lines.append(
             f"| {_when(p)} | `{p.run_id}`{f.cell(tags)} | {p.status} | "
             f"{f.short_version(p.dataset_version)} | {f.short_version(p.config_hash)} | "
             f"{f.cell((p.git_commit or '-')[:10])} | {f.cell(p.shown)} | "
-            f"{f.cell(_change_text(p))}{flag} |"
+            f"{change} |"
         )
     lines += ["", f"**{f.cell(trend.summary)}**", "", f"_{trend.rule}_", ""]
     return "\n".join(lines)
