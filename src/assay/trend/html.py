@@ -8,7 +8,7 @@ from urllib.parse import quote
 
 from assay.report.render.html import environment, safe_url
 from assay.trend._model import Point, Trend
-from assay.trend._render import _change_text, _heading, sparkline
+from assay.trend._render import _amount, _change_text, _heading, sparkline
 
 _WIDTH, _HEIGHT = 880, 260
 _LEFT, _RIGHT, _TOP, _BOTTOM = 64, 24, 20, 40
@@ -167,5 +167,17 @@ def render_trend_html(
             chart=chart(trend),
             rows=rows,
             links={k: safe_url(v) for k, v in (links or {}).items()},
+            groups=[
+                {
+                    "dataset_version": g.dataset_version,
+                    "config_hash": g.config_hash,
+                    "runs": g.runs,
+                    "low_text": "n/a" if g.low is None else _label(trend, g.low),
+                    "high_text": "n/a" if g.high is None else _label(trend, g.high),
+                    "spread_value": "" if g.spread is None else repr(g.spread),
+                    "spread_text": "n/a" if g.spread is None else _amount(trend, g.spread),
+                }
+                for g in trend.groups
+            ],
         )
     )
