@@ -74,7 +74,9 @@ def _pairs(before: SuiteRun, after: SuiteRun) -> tuple[tuple[Pair, ...] | None, 
     try:
         pairing = pair_runs(sides[0], sides[1])
     except ComparisonRefusedError as err:
-        return None, f"not pairable: {err.differences[0]}"
+        cases = [d for d in err.differences if not d.startswith("dataset version")]
+        more = f" (and {len(cases) - 1} more)" if len(cases) > 1 else ""
+        return None, f"not pairable: {(cases or list(err.differences))[0]}{more}"
     differ = sorted({b.id for b, c in pairing.pairs if b.case_hash != c.case_hash})
     if differ:
         return None, f"case definitions differ ({len(differ)} cases, e.g. {differ[0]})"
