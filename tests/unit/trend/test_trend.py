@@ -153,7 +153,7 @@ def test_cost_and_latency_are_shown_never_flagged_and_na_says_why() -> None:
 def test_unknown_metric_names_the_choices() -> None:
     with pytest.raises(AssayConfigError, match=r"unknown metric \(did you mean \"task_success\""):
         Metric.parse("task_succes")
-    with pytest.raises(AssayConfigError, match="SLICE.RATE"):
+    with pytest.raises(AssayConfigError, match=r"SLICE\.RATE"):
         Metric.parse("exception.latency")
 
 
