@@ -126,7 +126,7 @@ def tag(
     name: str = typer.Argument(..., help="The tag, e.g. baseline."),
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
 ) -> None:
-    """Tag a run NAME (e.g. baseline, for `assay gate --trend`). A tag names one run per
+    """Tag a run NAME, such as baseline, for `assay gate --trend`. A tag names one run per
     suite: tagging another run of the suite moves it."""
     from assay.store import open_store
 
