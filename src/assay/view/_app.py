@@ -11,7 +11,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from assay.compare import ComparisonRefusedError
-from assay.errors import AssayError
+from assay.errors import AssayConfigError, AssayError
 from assay.metrics import IntervalMethod
 from assay.report import Report
 from assay.report.render.compare_html import render_compare_html
@@ -146,7 +146,10 @@ def create_app(
     async def suite(request: Request) -> Response:
         from assay.trend.html import render_trend_html
 
-        trend = suite_trend(request)
+        try:
+            trend = suite_trend(request)
+        except AssayConfigError as err:  # a bad ?metric= or ?since=
+            return _html(_pages.error_page(str(err), "Bad request"), 400)
         here = f"/suites/{quote(trend.suite, safe='')}"
         query = request.url.query
         links = {
@@ -157,7 +160,11 @@ def create_app(
         return _html(render_trend_html(trend, in_viewer=True, links=links))
 
     async def suite_json(request: Request) -> Response:
-        return JSONResponse(suite_trend(request).model_dump(mode="json"), headers=_HEADERS)
+        try:
+            trend = suite_trend(request)
+        except AssayConfigError as err:
+            return JSONResponse({"error": str(err)}, status_code=400, headers=_HEADERS)
+        return JSONResponse(trend.model_dump(mode="json"), headers=_HEADERS)
 
     async def on_error(request: Request, exc: Exception) -> Response:
         return _html(_pages.error_page(str(exc)), 404)

@@ -97,3 +97,39 @@ def test_gate_against_the_last_run_and_the_baseline(store_url: str) -> None:
         assert results[4].message == "n/a: no run tagged 'release' in this suite"
     finally:
         store.close()
+
+
+def test_viewer_suite_pages_read_only(store_url: str) -> None:
+    import warnings
+
+    from assay.view import create_app, open_read_only
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # starlette would rather have httpx2
+        from starlette.testclient import TestClient
+
+    fill_series(store_url)
+    store = open_store(store_url)
+    try:
+        store.tag_run("b1", "baseline")
+        expected = trend_for_suite(store, "nightly", "odd.task_success").model_dump(mode="json")
+    finally:
+        store.close()
+    reader = open_read_only(store_url)
+    try:
+        with TestClient(create_app(reader)) as client:
+            listing = client.get("/suites")
+            assert listing.status_code == 200
+            assert 'href="/suites/nightly"' in listing.text and "baseline: b1" in listing.text
+            page = client.get("/suites/nightly?metric=odd.task_success")
+            assert page.status_code == 200 and 'id="trend-chart"' in page.text
+            got = client.get("/suites/nightly/trend.json?metric=odd.task_success").json()
+            assert got == expected
+            missing = client.get("/suites/nosuch")
+            assert missing.status_code == 404 and "no run of suite" in missing.text
+            bad = client.get("/suites/nightly?metric=speed")
+            assert bad.status_code == 400 and "unknown metric" in bad.text
+            assert client.get("/suites/nightly/trend.json?since=soon").status_code == 400
+        assert reader.get_run("b1").tags == ["baseline"]
+    finally:
+        reader.close()
