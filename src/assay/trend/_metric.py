@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from assay.errors import AssayConfigError, did_you_mean
-from assay.metrics import ANSWERS, CASES, IntervalMethod, Rate, clustered_rate, rate
+from assay.metrics import ANSWERS, SLICE_CASES, IntervalMethod, Rate, clustered_rate, rate
 from assay.report import CaseRow, Report
 from assay.trend._model import MetricKind
 
@@ -71,16 +71,16 @@ def _slice_rate(
 ) -> Rate:
     """A slice's answer coverage or answered accuracy from its rows (clustered by case
     when there are several trials), as the report computes the whole run's."""
+    trials = max((r.trial for r in rows), default=1)
     if rate_name == "answer_coverage":
-        scope, hit, names = list(rows), _answered, (CASES, ANSWERS)
+        unit = SLICE_CASES if trials == 1 else "case-trials in the slice"
+        scope, hit, names = list(rows), _answered, (unit, ANSWERS)
     else:
         scope, hit, names = [r for r in rows if _answered(r)], _passed, (ANSWERS, "passing answers")
-    trials = max((r.trial for r in rows), default=1)
-    unit = names[0] if trials == 1 else "case-trials" if names[0] == CASES else names[0]
     plain = rate(
         sum(1 for r in scope if hit(r)),
         len(scope),
-        unit,
+        names[0],
         numerator_name=names[1],
         confidence=confidence,
         method=method,

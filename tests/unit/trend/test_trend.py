@@ -129,6 +129,13 @@ def test_slice_metrics_and_their_pairs() -> None:
     )
     accuracy = build_trend("nightly", SERIES, "odd.answered_accuracy").points[0]
     assert accuracy.rate is not None and accuracy.rate.denominator_name == "substantive answers"
+    coverage = build_trend("nightly", SERIES, "even.answer_coverage").points[0].rate
+    assert coverage is not None and coverage.denominator_name == "cases in the slice"
+    assert (coverage.numerator, coverage.denominator) == (20, 20)
+    repeated = [suite_run("t1", 1, V1, range(30), trials=3)]
+    clustered = build_trend("s", repeated, "odd.answered_accuracy").points[0].rate
+    assert clustered is not None and (clustered.numerator, clustered.denominator) == (45, 60)
+    assert clustered.ci95 is not None and clustered.ci95[0] < 0.75 < clustered.ci95[1]
     missing = build_trend("nightly", SERIES, "nosuch.task_success").points[0]
     assert missing.value is None and missing.na_reason == "no slice 'nosuch' in this run"
     assert missing.shown == "n/a (no slice 'nosuch' in this run)"
