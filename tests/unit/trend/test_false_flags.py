@@ -53,3 +53,24 @@ def test_a_true_change_is_flagged_in_most_series() -> None:
     rng = random.Random(7)
     hits = [_flags(_series(rng, shift_at=6, shift=0.3))[5] for _ in range(20)]
     assert sum(hits) >= 15
+
+
+def test_run_level_drift_is_what_the_spread_condition_holds_back() -> None:
+    """Runs whose every case shifts together by chance (sd 0.12 in pass probability): the
+    paired test alone flags many such pairs; requiring the spread flags less than half."""
+    rng = random.Random(5)
+    flagged = by_test = pairs = 0
+    for _ in range(SERIES):
+        base = _probabilities(rng)
+        runs = []
+        for index in range(RUNS):
+            shift = rng.gauss(0, 0.12)
+            passing = [i for i, p in enumerate(base) if rng.random() < p + shift]
+            runs.append(suite_run(f"r{index}", index, DATA, passing))
+        for point in build_trend("sim", runs).points[1:]:
+            assert point.change is not None and point.change.p_value is not None
+            pairs += 1
+            flagged += point.change.flagged
+            by_test += point.change.p_value < 0.05
+    assert pairs == SERIES * (RUNS - 1)
+    assert flagged < by_test / 2
