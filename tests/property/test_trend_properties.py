@@ -47,4 +47,5 @@ def test_paired_counts_match_the_rates_and_flags_follow_the_rule(
         assert change.fixed - change.broken == after.rate.numerator - before.rate.numerator
         assert change.p_value is not None and 0 < change.p_value <= 1
         beyond = change.spread is None or abs(change.delta or 0) > change.spread
-        assert change.flagged == (change.p_value < trend.alpha and beyond)
+        agree = (change.fixed - change.broken) * (change.delta or 0) > 0
+        assert change.flagged == (change.p_value < trend.alpha and agree and beyond)

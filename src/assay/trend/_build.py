@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Literal
 
 from assay._version import __version__
 from assay.compare import ComparisonRefusedError, RunSide, pair_runs
@@ -17,7 +18,8 @@ from assay.trend._model import Change, DatasetChange, Point, ReplicateGroup, Tre
 RULE = (
     "A change between consecutive runs is flagged when (1) both ran the same dataset "
     "version with identical case definitions, so their cases pair; (2) the exact McNemar "
-    "test on the pairs that changed gives p < alpha (1 - confidence); and (3) the change is "
+    "test on the pairs that changed gives p < alpha (1 - confidence), fixed and broken "
+    "pointing the same way as the change of the rate; and (3) the change is "
     "larger than the run-to-run spread (max - min) of the earlier run's configuration on "
     "that dataset version, over its repeated runs up to the earlier run, when there are at "
     "least two. Cost and latency are shown, never flagged: they have no paired test."
@@ -83,7 +85,9 @@ def _pairs(before: SuiteRun, after: SuiteRun) -> tuple[tuple[Pair, ...] | None, 
     return pairing.pairs, None
 
 
-def paired_test(pairs: Sequence[Pair], metric: Metric) -> tuple[int, int, float, str, int]:
+def paired_test(
+    pairs: Sequence[Pair], metric: Metric
+) -> tuple[int, int, float, Literal["case-trials", "cases"], int]:
     """Fixed, broken, exact McNemar p-value, unit and pair count for a rate metric.
 
     With one trial per case the unit is the case-trial; with several, the case: a case is
@@ -195,7 +199,14 @@ def _change(
         change = Change(paired=True, pairs=len(pairs), **common)
     else:
         fixed, broken, p, unit, count = paired_test(pairs, metric)
-        flagged = delta is not None and p < alpha and (spread is None or abs(delta) > spread)
+        # The paired counts and the rates must point the same way (they can differ when
+        # the denominator moves, as answered accuracy's does).
+        flagged = (
+            delta is not None
+            and p < alpha
+            and (fixed - broken) * delta > 0
+            and (spread is None or abs(delta) > spread)
+        )
         change = Change(
             paired=True,
             pairs=count,
