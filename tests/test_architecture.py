@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "assay"
-CORE = ("cases", "outcomes", "grading", "metrics", "compare", "diagnose", "report")
+CORE = ("cases", "outcomes", "grading", "metrics", "compare", "diagnose", "report", "trend")
 EDGES = ("load", "targets", "runner", "store", "tracing", "view", "cli", "demo")
 
 # Calls and attributes that reach the outside world or read a clock.

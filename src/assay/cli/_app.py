@@ -49,12 +49,13 @@ def _register() -> None:
         stored,
         synthesize,
         trace,
+        trend,
         view,
     )
 
     app.command("init")(init.init)
     app.command("run")(run.run)
-    app.command("runs")(stored.runs)
+    app.add_typer(stored.runs_app, name="runs")
     app.command("report")(stored.report)
     app.command("score")(score.score)
     app.command("composite")(composite.composite)
@@ -63,6 +64,7 @@ def _register() -> None:
     app.command("gate")(gate.gate)
     app.command("trace")(trace.trace)
     app.command("diagnose")(diagnose.diagnose)
+    app.command("trend")(trend.trend)
     app.command("view")(view.view)
 
 

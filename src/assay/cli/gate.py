@@ -3,12 +3,34 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
+if TYPE_CHECKING:
+    from assay.metrics import IntervalMethod
+    from assay.report import GateResult, Report
+
+
+def _gate_trend(
+    suite: str, rules: list[str], store: str | None, confidence: float, method: IntervalMethod
+) -> tuple[Report, list[GateResult]] | None:
+    """The newest run's report and every trend rule's result (None: no finished run)."""
+    from assay.runner import gate_suite
+    from assay.store import open_store
+
+    opened = open_store(store)
+    try:
+        latest, results = gate_suite(opened, suite, rules, confidence=confidence, method=method)
+    finally:
+        opened.close()
+    return None if latest is None else (latest.report, results)
+
 
 def gate(
-    source: str = typer.Argument(..., help="A JSON report file, or a run id in the store."),
+    source: str | None = typer.Argument(
+        None, help="A JSON report file, or a run id in the store (or use --trend SUITE)."
+    ),
     rule: list[str] = typer.Option(
         ...,
         "--rule",
@@ -16,6 +38,13 @@ def gate(
         help="A rule such as 'task_success>=0.8', 'answered_accuracy.low>=0.6', "
         "'errors==0', 'slice[exception].task_success>=0.5'; add ' allow_na' to let an "
         "n/a rate pass. Repeat for several rules.",
+    ),
+    trend: str | None = typer.Option(
+        None,
+        "--trend",
+        help="Gate the newest run of this suite against the run before it or a tagged run: "
+        "'no_new_failures_vs_last', 'no_new_failures_vs_baseline', "
+        "'task_success.low>=baseline.low', 'task_success>=last-0.02' (docs/trend.md).",
     ),
     junit: Path | None = typer.Option(
         None, "--junit", help="Write JUnit XML: one test case per rule and per case."
@@ -37,8 +66,8 @@ def gate(
         None, help="clopper-pearson (exact, the default) or wilson; as --confidence."
     ),
 ) -> None:
-    """Check SOURCE against every --rule; exit 1 when any fails, printing which and by how
-    much."""
+    """Check SOURCE (or the newest run of --trend SUITE) against every --rule; exit 1 when
+    any fails, printing which and by how much."""
     import os
     import sys
 
@@ -52,13 +81,29 @@ def gate(
     method = check_method(interval) if interval is not None else None
     if confidence is not None:
         check_confidence(confidence)
-    rules = [parse_rule(text) for text in rule]
-    inputs = [Path(source)] if Path(source).is_file() else []
+    if (source is None) == (trend is None):
+        from assay.errors import AssayConfigError
+
+        raise AssayConfigError(
+            "give either SOURCE (a report file or a run id) or --trend SUITE, not both"
+            if source is not None
+            else "give SOURCE (a report file or a run id) or --trend SUITE"
+        )
+    inputs = [Path(source)] if source is not None and Path(source).is_file() else []
     for path in (junit, markdown):
         if path is not None:
             check_output(path, inputs)
-    report = report_from_source(source, store, confidence, method)
-    results = evaluate_gates(report, rules)
+    if trend is not None:
+        gated = _gate_trend(trend, rule, store, confidence or 0.95, method or "clopper-pearson")
+        if gated is None:
+            sys.stdout.write(f"FAIL  no finished run of suite {trend!r} to gate\n")
+            raise typer.Exit(1)
+        report, results = gated
+    else:
+        assert source is not None
+        rules = [parse_rule(text) for text in rule]
+        report = report_from_source(source, store, confidence, method)
+        results = evaluate_gates(report, rules)
     if junit is not None:
         emit(render_junit(report, results), junit, inputs)
     summary = render_gates_markdown(report, results)

@@ -27,6 +27,8 @@ def _row(info: Any) -> dict[str, Any]:
         "id": info.id,
         "started_at": info.started_at.isoformat(timespec="seconds"),
         "suite": Path(info.suite_path).name if info.suite_path else None,
+        "suite_name": info.suite_name,
+        "tags": info.tags,
         "dataset": info.dataset_name,
         "dataset_version": info.dataset_version,
         "target": _target_label(info.target),
@@ -52,13 +54,27 @@ def _success(row: dict[str, Any]) -> str:
     return f"{text} {level:.0%} CI [{ci[0]:.1%}, {ci[1]:.1%}]"
 
 
+runs_app = typer.Typer(
+    name="runs",
+    help="List stored runs; tag one (e.g. as the baseline) or untag it.",
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+@runs_app.callback(invoke_without_command=True)
 def runs(
+    ctx: typer.Context,
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
     format: str = typer.Option("text", "--format", "-f", help="text or json."),
     limit: int = typer.Option(50, help="Show at most this many runs (newest first)."),
 ) -> None:
     """List stored runs, newest first: id, when, suite, dataset version, target, status,
-    task success."""
+    task success, tags. `assay runs tag RUN NAME` tags a run; `assay runs untag RUN NAME`
+    removes the tag."""
+    if ctx.invoked_subcommand is not None:
+        return
     from rich.console import Console
     from rich.table import Table
 
@@ -78,7 +94,17 @@ def runs(
         typer.echo("no stored runs (run a suite with `assay run SUITE`)")
         return
     table = Table(box=None, header_style="bold", pad_edge=False)
-    for column in ("Run", "Started (UTC)", "Suite", "Dataset", "Target", "Status", "Task success"):
+    columns = (
+        "Run",
+        "Started (UTC)",
+        "Suite",
+        "Dataset",
+        "Target",
+        "Status",
+        "Task success",
+        "Tags",
+    )
+    for column in columns:
         table.add_column(column)
     for r in rows:
         table.add_row(
@@ -89,8 +115,50 @@ def runs(
             r["target"],
             r["status"],
             _success(r),
+            ", ".join(r["tags"]) or "–",
         )
     Console(width=160).print(table)
+
+
+@runs_app.command("tag")
+def tag(
+    run_id: str = typer.Argument(..., help="Run id (or a unique prefix)."),
+    name: str = typer.Argument(..., help="The tag, e.g. baseline."),
+    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+) -> None:
+    """Tag a run NAME, such as baseline, for `assay gate --trend`. A tag names one run per
+    suite: tagging another run of the suite moves it."""
+    from assay.store import open_store
+
+    opened = open_store(store)
+    try:
+        moved_from = opened.tag_run(run_id, name)
+        info = opened.get_run(run_id)
+    finally:
+        opened.close()
+    moved = f" (moved from {moved_from})" if moved_from else ""
+    typer.echo(f"tagged {info.id} {name!r} in suite {info.suite_name}{moved}")
+
+
+@runs_app.command("untag")
+def untag(
+    run_id: str = typer.Argument(..., help="Run id (or a unique prefix)."),
+    name: str = typer.Argument(..., help="The tag to remove."),
+    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+) -> None:
+    """Remove tag NAME from a run."""
+    from assay.store import open_store
+
+    opened = open_store(store)
+    try:
+        info = opened.get_run(run_id)
+        removed = opened.untag_run(info.id, name)
+    finally:
+        opened.close()
+    if removed:
+        typer.echo(f"removed tag {name!r} from {info.id}")
+    else:
+        typer.echo(f"{info.id} has no tag {name!r}; nothing changed")
 
 
 def report(

@@ -19,6 +19,15 @@ from assay.runner._run import (
     run_suite,
 )
 from assay.runner._select import Selection, select
+from assay.runner._trend import (
+    config_hash,
+    gate_suite,
+    parse_since,
+    suite_names,
+    suite_run,
+    suite_runs,
+    trend_for_suite,
+)
 
 __all__ = [
     "Done",
@@ -34,13 +43,20 @@ __all__ = [
     "Timing",
     "WorkItem",
     "backoff_delay",
+    "config_hash",
     "execute",
+    "gate_suite",
     "headline",
     "options_for",
+    "parse_since",
     "report_for_run",
     "resume_run",
     "run_item",
     "run_metadata",
     "run_suite",
     "select",
+    "suite_names",
+    "suite_run",
+    "suite_runs",
+    "trend_for_suite",
 ]

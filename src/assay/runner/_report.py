@@ -9,7 +9,7 @@ from assay.grading import Grader, Judgment, StructuredGrader, grade
 from assay.metrics import IntervalMethod, TrialPolicy
 from assay.outcomes import Record, Results
 from assay.report import Report, build_report
-from assay.store import RunInfo, RunStore
+from assay.store import TAGS_KEY, RunInfo, RunStore
 
 
 class StoredGrader:
@@ -38,6 +38,7 @@ def _fallback(info: RunInfo) -> Grader:
 
 def run_metadata(info: RunInfo) -> dict[str, Any]:
     """What a report says about the run it came from (never a secret: configs are redacted)."""
+    metadata = {k: v for k, v in info.metadata.items() if k != TAGS_KEY}  # tags: not config
     target = {
         k: v
         for k, v in info.target.items()
@@ -52,7 +53,7 @@ def run_metadata(info: RunInfo) -> dict[str, Any]:
             "target": target,
             "target_hash": info.target_hash,
             "git_commit": info.git_commit,
-            **({"metadata": info.metadata} if info.metadata else {}),
+            **({"metadata": metadata} if metadata else {}),
         }
     }
 

@@ -4,11 +4,11 @@
 >>> [run.id for run in store.list_runs()]             # doctest: +SKIP
 """
 
-from assay.store._info import RUN_STATUSES, RunInfo, RunStatus, redact
+from assay.store._info import RUN_STATUSES, TAGS_KEY, RunInfo, RunStatus, redact
 from assay.store._migrations import MIGRATIONS, current_version, migrate
 from assay.store._open import DEFAULT_URL, ENV_VAR, open_store, store_url
 from assay.store._schema import SCHEMA_VERSION
-from assay.store._store import RunStore
+from assay.store._store import RunStore, check_tag
 
 __all__ = [
     "DEFAULT_URL",
@@ -16,9 +16,11 @@ __all__ = [
     "MIGRATIONS",
     "RUN_STATUSES",
     "SCHEMA_VERSION",
+    "TAGS_KEY",
     "RunInfo",
     "RunStatus",
     "RunStore",
+    "check_tag",
     "current_version",
     "migrate",
     "open_store",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from pathlib import PurePath
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -42,6 +43,26 @@ class RunInfo(BaseModel):
     packages: dict[str, str] = Field(default_factory=dict)
     metadata: dict[str, Any] = Field(default_factory=dict)
     summary: dict[str, Any] | None = None
+
+    @property
+    def suite_name(self) -> str | None:
+        """The suite this run belongs to: its ``name:`` when the suite file gave one, else
+        the suite file's stem; None for a run not started from a suite file."""
+        named = self.suite.get("name")
+        if isinstance(named, str) and named.strip():
+            return named.strip()
+        return PurePath(self.suite_path).stem if self.suite_path else None
+
+    @property
+    def tags(self) -> list[str]:
+        """The names this run is tagged with (``assay runs tag``), e.g. ``baseline``."""
+        found = self.metadata.get(TAGS_KEY, [])
+        return [str(t) for t in found] if isinstance(found, list) else []
+
+
+TAGS_KEY = "assay.tags"
+"""The key of ``RunInfo.metadata`` holding the run's tags (not configuration; named so no
+suite's own ``metadata:`` key can collide with it)."""
 
 
 def _is_secret(key: str) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -13,7 +14,7 @@ from assay.cases import Case, Dataset, canonical_json
 from assay.errors import AssayInputError, did_you_mean
 from assay.grading import Judgment
 from assay.outcomes import Record, Span
-from assay.store._info import RunInfo
+from assay.store._info import TAGS_KEY, RunInfo
 from assay.store._rows import (
     dump,
     iso_time,
@@ -117,6 +118,46 @@ class RunStore:
                 select(runs).order_by(runs.c.started_at.desc(), runs.c.id.desc())
             ).mappings()
             return [run_info(r) for r in rows]
+
+    # -- tags -------------------------------------------------------------------------
+    def tag_run(self, run_id: str, name: str) -> str | None:
+        """Tag a run ``name`` (e.g. ``baseline``). A tag names one run per suite: when
+        another run of the same suite had it, it moves, and that run's id is returned."""
+        check_tag(name)
+        info = self.get_run(run_id)
+        if info.suite_name is None:
+            raise AssayInputError(
+                f"run {info.id} was not started from a suite file, so it belongs to no suite "
+                "and cannot hold a suite's tag"
+            )
+        moved_from = None
+        with self.engine.begin() as conn:
+            for other in self._suite_runs(conn, info.suite_name):
+                if other.id != info.id and name in other.tags:
+                    self._write_tags(conn, other, [t for t in other.tags if t != name])
+                    moved_from = other.id
+            if name not in info.tags:
+                self._write_tags(conn, info, [*info.tags, name])
+        return moved_from
+
+    def untag_run(self, run_id: str, name: str) -> bool:
+        """Remove tag ``name`` from a run; False when the run did not have it."""
+        info = self.get_run(run_id)
+        if name not in info.tags:
+            return False
+        with self.engine.begin() as conn:
+            self._write_tags(conn, info, [t for t in info.tags if t != name])
+        return True
+
+    def _suite_runs(self, conn: Any, suite: str) -> list[RunInfo]:
+        rows = conn.execute(select(runs)).mappings()
+        return [info for info in map(run_info, rows) if info.suite_name == suite]
+
+    def _write_tags(self, conn: Any, info: RunInfo, tags: list[str]) -> None:
+        metadata = {k: v for k, v in info.metadata.items() if k != TAGS_KEY}
+        if tags:
+            metadata[TAGS_KEY] = tags
+        conn.execute(update(runs).where(runs.c.id == info.id).values(metadata=dump(metadata)))
 
     def load_dataset(self, run_id: str) -> Dataset:
         """The cases exactly as the run ran them, in order."""
@@ -245,3 +286,16 @@ class RunStore:
     def close(self) -> None:
         """Release the database connections."""
         self.engine.dispose()
+
+
+_TAG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+def check_tag(name: str) -> None:
+    """Refuse a tag name that is not 1-64 letters, digits, ``_ . -`` (starting with a
+    letter or digit)."""
+    if not _TAG.fullmatch(name):
+        raise AssayInputError(
+            f"tag {name!r}: a tag is 1 to 64 letters, digits, '_', '.' or '-', starting with "
+            "a letter or a digit (e.g. baseline, release-1.4)"
+        )

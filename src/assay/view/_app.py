@@ -11,7 +11,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from assay.compare import ComparisonRefusedError
-from assay.errors import AssayError
+from assay.errors import AssayConfigError, AssayError
 from assay.metrics import IntervalMethod
 from assay.report import Report
 from assay.report.render.compare_html import render_compare_html
@@ -117,6 +117,55 @@ def create_app(
             found += [(info, row) for row in report.cases if row.id == case_id]
         return _html(_pages.case_page(case_id, found), 200 if found else 404)
 
+    def suite_trend(request: Request) -> Any:
+        from datetime import UTC, datetime
+
+        from assay.runner import parse_since, suite_runs, trend_for_suite
+
+        name = request.path_params["name"]
+        since_text = request.query_params.get("since", "").strip()
+        since = parse_since(since_text, datetime.now(UTC)) if since_text else None
+        built = {info.id: reports.get(info.id)[1] for info in suite_runs(reader, name, since)}
+        metric = request.query_params.get("metric", "task_success")
+        return trend_for_suite(
+            reader,
+            name,
+            metric,
+            since=since,
+            confidence=reports.level[0],
+            method=reports.level[1],
+            reports=built,
+        )
+
+    async def suites(request: Request) -> Response:
+        from assay.runner import suite_names, suite_runs
+
+        rows = [(name, suite_runs(reader, name)) for name in suite_names(reader)]
+        return _html(_pages.suites_page(rows))
+
+    async def suite(request: Request) -> Response:
+        from assay.trend.html import render_trend_html
+
+        try:
+            trend = suite_trend(request)
+        except AssayConfigError as err:  # a bad ?metric= or ?since=
+            return _html(_pages.error_page(str(err), "Bad request"), 400)
+        here = f"/suites/{quote(trend.suite, safe='')}"
+        query = request.url.query
+        links = {
+            "All runs": "/",
+            "Suites": "/suites",
+            "JSON": f"{here}/trend.json" + (f"?{query}" if query else ""),
+        }
+        return _html(render_trend_html(trend, in_viewer=True, links=links))
+
+    async def suite_json(request: Request) -> Response:
+        try:
+            trend = suite_trend(request)
+        except AssayConfigError as err:
+            return JSONResponse({"error": str(err)}, status_code=400, headers=_HEADERS)
+        return JSONResponse(trend.model_dump(mode="json"), headers=_HEADERS)
+
     async def on_error(request: Request, exc: Exception) -> Response:
         return _html(_pages.error_page(str(exc)), 404)
 
@@ -127,6 +176,9 @@ def create_app(
             Route("/runs/{run_id}/report.json", run_json),
             Route("/compare", compare),
             Route("/case", case),
+            Route("/suites", suites),
+            Route("/suites/{name}", suite),
+            Route("/suites/{name}/trend.json", suite_json),
         ],
         exception_handlers={AssayError: on_error},
     )

@@ -106,6 +106,22 @@ def case_page(case_id: str, found: Sequence[tuple[Any, CaseRow]]) -> str:
     )
 
 
+def suites_page(rows: Sequence[tuple[str, Sequence[Any]]]) -> str:
+    """Every suite with stored runs: how many, the latest, and its tags; each links to its
+    trend page."""
+    items = [
+        {
+            "name": name,
+            "runs": len(runs),
+            "latest": runs[-1].id if runs else "—",
+            "when": _when(runs[-1]) if runs else "—",
+            "tags": sorted({f"{tag}: {info.id}" for info in runs for tag in info.tags}),
+        }
+        for name, runs in rows
+    ]
+    return _environment().get_template("suites.html.j2").render(title="assay suites", suites=items)
+
+
 def error_page(
     message: str, heading: str = "Not found", actions: Sequence[tuple[str, str]] = ()
 ) -> str:

@@ -1,0 +1,71 @@
+"""``assay trend``: a suite's stored runs over time, with intervals and changes beyond noise."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from assay.cli._flags import CONFIDENCE, INTERVAL
+
+STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
+
+
+def trend(
+    suite: str = typer.Argument(
+        ..., help="The suite's name (its `name:`, else its file name without extension)."
+    ),
+    metric: str = typer.Option(
+        "task_success",
+        "--metric",
+        "-m",
+        help="task_success, answer_coverage, answered_accuracy, SLICE.RATE (e.g. "
+        "exception.task_success), cost_usd or latency_p95_s.",
+    ),
+    since: str | None = typer.Option(
+        None, "--since", help="Only runs started in this period (30d, 12h, 2w) or since a date."
+    ),
+    format: str = typer.Option("text", "--format", "-f", help="text, json, markdown or html."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
+    links: str | None = typer.Option(
+        None,
+        "--links",
+        help="HTML: link runs and comparisons to the viewer at this URL (e.g. "
+        "http://127.0.0.1:8765); without it the page names the commands instead.",
+    ),
+    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+    confidence: float = CONFIDENCE,
+    interval: str = INTERVAL,
+) -> None:
+    """One row per stored run of SUITE, oldest first: the metric with its interval, and
+    the paired change from the previous run on the same dataset version, flagged when it is
+    beyond noise (docs/trend.md)."""
+    from datetime import UTC, datetime
+
+    from assay.cli._options import check_confidence, check_format, check_method
+    from assay.cli._output import check_output, emit
+    from assay.runner import parse_since, trend_for_suite
+    from assay.store import open_store
+    from assay.trend import FORMATS, Metric, render_json, render_markdown, render_text
+
+    check_format(format, FORMATS)
+    method = check_method(interval)
+    check_confidence(confidence)
+    Metric.parse(metric)
+    start = parse_since(since, datetime.now(UTC)) if since is not None else None
+    if output is not None:
+        check_output(output)
+    opened = open_store(store)
+    try:
+        built = trend_for_suite(
+            opened, suite, metric, since=start, confidence=confidence, method=method
+        )
+    finally:
+        opened.close()
+    if format == "html":
+        from assay.trend.html import render_trend_html
+
+        emit(render_trend_html(built, viewer=links), output)
+        return
+    renderers = {"text": render_text, "json": render_json, "markdown": render_markdown}
+    emit(renderers[format](built), output)
