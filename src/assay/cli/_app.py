@@ -44,6 +44,7 @@ def _register() -> None:
         diagnose,
         gate,
         init,
+        interop,
         run,
         score,
         stored,
@@ -60,6 +61,7 @@ def _register() -> None:
     app.command("score")(score.score)
     app.command("composite")(composite.composite)
     app.add_typer(synthesize.app, name="synthesize")
+    app.add_typer(interop.import_app, name="import")
     app.command("compare")(compare.compare)
     app.command("gate")(gate.gate)
     app.command("trace")(trace.trace)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from assay.report._imported import imported_line
 from assay.report._model import Report
 from assay.report.render import _format as f
 from assay.report.render._trials import trial_lines, trial_sections
@@ -19,6 +20,7 @@ def render_markdown(report: Report) -> str:
         + (f", run `{report.run_id}`" if report.run_id else "")
         + f"; assay {report.assay_version}.",
         "",
+        *([f.cell(line), ""] if (line := imported_line(report.metadata)) else []),
         *f.rates_table(f.headline(report), ci_label),
     ]
     lines += [

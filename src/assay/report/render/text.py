@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from assay.report._imported import imported_line
 from assay.report._model import Report
 from assay.report.render import _format as f
 from assay.report.render._trials import trial_lines, trial_sections
@@ -37,6 +38,9 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
     if report.graders:
         graders = ", ".join(f"{g.name} v{g.version}" for g in report.graders)
         console.print(f"graders: {graders} · assay {report.assay_version}")
+    imported = imported_line(report.metadata)
+    if imported is not None:
+        console.print(imported, markup=False)
     console.print()
 
     rates = Table(box=None, pad_edge=False, header_style="bold")

@@ -1,0 +1,99 @@
+"""``assay import``: runs recorded by other evaluation tools, stored as assay runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
+
+import_app = typer.Typer(
+    name="import",
+    help="Import runs from other tools (inspect_ai logs, promptfoo exports) into the store.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def _announce(imported: object, report: object) -> None:
+    from assay.interop import ImportedRun
+    from assay.interop._summary import side_by_side
+    from assay.report import Report
+
+    assert isinstance(imported, ImportedRun) and isinstance(report, Report)
+    source = imported.source
+    version = f" {source.tool_version}" if source.tool_version else ""
+    model = imported.target.get("model") or "?"
+    typer.echo(
+        f"imported {source.tool}{version} {Path(source.path).name} ({model}; "
+        f"{source.sha256[:19]}…) as run {report.run_id}: {report.total} case-trials"
+    )
+    typer.echo(f"  {side_by_side(source, report)}")
+    for note in source.notes:
+        typer.echo(f"  note: {note}")
+
+
+@import_app.command("inspect")
+def inspect(
+    logs: list[Path] = typer.Argument(..., help="inspect_ai logs: .eval archives or .json."),
+    scorer: str | None = typer.Option(
+        None, "--scorer", help="The scorer whose values decide pass/fail (default: the first)."
+    ),
+    threshold: list[str] = typer.Option(
+        [],
+        "--threshold",
+        help="SCORER=NUMBER: a numeric value passes at or above NUMBER (default 1.0). Repeatable.",
+    ),
+    partial_passes: bool = typer.Option(
+        False, "--partial-passes", help="Count inspect's 'P' (partial credit) as passed."
+    ),
+    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+) -> None:
+    """Store each inspect_ai log as a run: every sample and epoch (epochs as trials),
+    errored samples as error, unscored as ungraded, samples the log's dataset lists but
+    the log lacks as missing. Prints inspect's figure beside assay's."""
+    from datetime import UTC, datetime
+
+    from assay.errors import AssayConfigError
+    from assay.interop import ScoreRule, import_inspect, parse_threshold, store_import
+    from assay.store import open_store
+
+    try:
+        thresholds = dict(parse_threshold(t) for t in threshold)
+    except ValueError as exc:
+        raise AssayConfigError(str(exc)) from None
+    rule = ScoreRule(thresholds=thresholds, partial_passes=partial_passes)
+    imported = [import_inspect(path, rule=rule, scorer=scorer) for path in logs]
+    opened = open_store(store)
+    try:
+        for run in imported:
+            _announce(run, store_import(opened, run, now=datetime.now(UTC)))
+    finally:
+        opened.close()
+
+
+@import_app.command("promptfoo")
+def promptfoo(
+    exports: list[Path] = typer.Argument(
+        ..., help="promptfoo `export` or `eval --output` JSON files."
+    ),
+    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+) -> None:
+    """Store a promptfoo export as one run per provider over the same cases (test ×
+    prompt), repeats as trials: assertion results kept as checks, provider errors as
+    error, grader failures as ungraded. Prints promptfoo's pass rate beside assay's."""
+    from datetime import UTC, datetime
+
+    from assay.interop import import_promptfoo, store_import
+    from assay.store import open_store
+
+    imported = [run for path in exports for run in import_promptfoo(path)]
+    opened = open_store(store)
+    try:
+        for run in imported:
+            _announce(run, store_import(opened, run, now=datetime.now(UTC)))
+    finally:
+        opened.close()

@@ -1,0 +1,21 @@
+"""Interoperation with other evaluation tools: importing their logs, exporting runs.
+
+>>> runs = import_promptfoo(Path("export.json"))  # doctest: +SKIP
+"""
+
+from assay.interop._imported import ImportedRun, Source
+from assay.interop._inspect import import_inspect
+from assay.interop._promptfoo import import_promptfoo
+from assay.interop._save import store_import
+from assay.interop._scores import ScoreRule, map_score, parse_threshold
+
+__all__ = [
+    "ImportedRun",
+    "ScoreRule",
+    "Source",
+    "import_inspect",
+    "import_promptfoo",
+    "map_score",
+    "parse_threshold",
+    "store_import",
+]

@@ -1,0 +1,272 @@
+"""Reading a promptfoo ``export`` / ``--output`` JSON file into assay runs, one per provider.
+
+Each test × prompt is a case; each provider is its own run over the same cases, so two
+providers can be compared with ``assay compare``. Repeated rows of a case (promptfoo's
+``repeat``) are trials. Assertion component results are kept as checks on the record.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from assay.cases import Case, Dataset
+from assay.errors import AssayInputError
+from assay.grading import Judgment, Status
+from assay.interop._imported import ImportedRun, Source, file_sha256, parse_time
+from assay.outcomes import Answer, Error, Record, Usage
+
+TOOL = "promptfoo"
+ERROR_REASON = 2  # promptfoo's ResultFailureReason.ERROR (1 is ASSERT)
+MODEL_GRADED = (
+    "llm-rubric",
+    "model-graded",
+    "factuality",
+    "g-eval",
+    "answer-relevance",
+    "context-",
+    "select-best",
+    "closed-qa",
+)
+
+
+def _bad(path: Path, message: str) -> AssayInputError:
+    return AssayInputError(f"{path}: {message}")
+
+
+def read_export(path: Path) -> dict[str, Any]:
+    """The export's ``results`` object (``version``, ``results``, ``stats``…) plus its
+    ``metadata`` under ``_metadata``."""
+    if not path.is_file():
+        raise AssayInputError(f"{path}: no such file")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise _bad(path, f"not a promptfoo export: invalid JSON ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("results"), dict | list):
+        raise _bad(path, "not a promptfoo export: field 'results' is missing")
+    results = data["results"]
+    if isinstance(results, list):  # version 1 outputs: results is the row list itself
+        results = {"version": 1, "results": results, "stats": data.get("stats") or {}}
+    rows = results.get("results")
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        raise _bad(path, "field 'results.results' is not a list of objects")
+    return {**results, "_metadata": data.get("metadata") or {}, "_config": data.get("config")}
+
+
+def _provider(row: dict[str, Any]) -> str:
+    provider = row.get("provider")
+    if isinstance(provider, dict):
+        return str(provider.get("label") or provider.get("id") or "unknown")
+    return str(provider or "unknown")
+
+
+def _prompt_key(row: dict[str, Any]) -> str:
+    prompt = row.get("prompt") or {}
+    return str(row.get("promptId") or (prompt.get("label") if isinstance(prompt, dict) else ""))
+
+
+def _assertions(row: dict[str, Any]) -> list[dict[str, Any]]:
+    test = row.get("testCase") or {}
+    found = test.get("assert") if isinstance(test, dict) else None
+    return [a for a in found or [] if isinstance(a, dict)]
+
+
+def _describe(assertion: dict[str, Any]) -> str:
+    kind = str(assertion.get("type", "?"))
+    if "value" in assertion:
+        return f"{kind} {json.dumps(assertion['value'], ensure_ascii=False)[:120]}"
+    if "threshold" in assertion:
+        return f"{kind} ≤ {assertion['threshold']}"
+    return kind
+
+
+def _is_model_graded(kind: str) -> bool:
+    return any(kind.startswith(prefix) for prefix in MODEL_GRADED)
+
+
+def _checks(row: dict[str, Any]) -> list[dict[str, Any]]:
+    grading = row.get("gradingResult") or {}
+    components = grading.get("componentResults") if isinstance(grading, dict) else None
+    checks = []
+    for component in components or []:
+        if not isinstance(component, dict):
+            continue
+        assertion = component.get("assertion") or {}
+        kind = str(assertion.get("type", "?")) if isinstance(assertion, dict) else "?"
+        checks.append(
+            {
+                "name": kind,
+                "assertion": _describe(assertion) if isinstance(assertion, dict) else kind,
+                "passed": component.get("pass"),
+                "score": component.get("score"),
+                "reason": component.get("reason"),
+                "weight": assertion.get("weight", 1) if isinstance(assertion, dict) else 1,
+            }
+        )
+    return checks
+
+
+def _grader_failed(check: dict[str, Any]) -> bool:
+    """A model-graded assertion whose grader could not judge (not a judgment of the output)."""
+    if not isinstance(check["passed"], bool):
+        return True
+    reason = str(check.get("reason") or "")
+    return (
+        _is_model_graded(check["name"])
+        and not check["passed"]
+        and (reason.startswith("Error") or "Could not extract JSON" in reason)
+    )
+
+
+def _judge(row: dict[str, Any], checks: list[dict[str, Any]]) -> tuple[Status, str]:
+    broken = [c for c in checks if _grader_failed(c)]
+    if broken:
+        return "ungraded", f"grader failed on {broken[0]['assertion']}: {broken[0]['reason']}"
+    if row.get("success") is True:
+        return "passed", f"{len(checks)} assertion(s) passed" if checks else "no assertions"
+    failing = [c for c in checks if c["passed"] is False]
+    if failing:
+        names = ", ".join(c["name"] for c in failing)
+        return "failed", f"failed {names}: {failing[0]['reason']}"
+    return "failed", str(row.get("error") or "promptfoo marked it failed")
+
+
+def _usage(row: dict[str, Any]) -> Usage | None:
+    response = row.get("response") or {}
+    used = response.get("tokenUsage") if isinstance(response, dict) else None
+    if not isinstance(used, dict):
+        return None
+    return Usage(input_tokens=used.get("prompt"), output_tokens=used.get("completion"))
+
+
+def _reported(rows: list[dict[str, Any]]) -> str:
+    passed = sum(1 for r in rows if r.get("success") is True)
+    errors = sum(1 for r in rows if r.get("failureReason") == ERROR_REASON)
+    failed = len(rows) - passed - errors
+    rate = f"{passed / len(rows):.1%}" if rows else "n/a"
+    return (
+        f"promptfoo reported {passed} passed, {failed} failed, {errors} errors: "
+        f"pass rate {rate} of {len(rows)} rows"
+    )
+
+
+def import_promptfoo(path: Path) -> list[ImportedRun]:
+    """One ``ImportedRun`` per provider of a promptfoo export, over the same cases."""
+    export = read_export(path)
+    rows: list[dict[str, Any]] = export["results"]
+    version = export["_metadata"].get("promptfooVersion")
+    if not rows:
+        raise _bad(path, "the export has no result rows")
+    prompts = list(dict.fromkeys(_prompt_key(r) for r in rows))
+    tests = sorted({int(r.get("testIdx") or 0) for r in rows})
+    digest = file_sha256(path)
+    cases: dict[tuple[int, str], Case] = {}
+    for row in sorted(rows, key=lambda r: (int(r.get("testIdx") or 0), _prompt_key(r))):
+        key = (int(row.get("testIdx") or 0), _prompt_key(row))
+        if key in cases:
+            continue
+        test = row.get("testCase") or {}
+        prompt = row.get("prompt") or {}
+        case_id = f"test-{key[0] + 1}"
+        if len(prompts) > 1:
+            case_id += f"-prompt-{prompts.index(key[1]) + 1}"
+        asserted = "; ".join(_describe(a) for a in _assertions(row)) or "(no assertions)"
+        cases[key] = Case(
+            id=case_id,
+            slice=str(prompt.get("label") or "promptfoo")[:80],
+            question=str(prompt.get("raw") or json.dumps(row.get("vars") or {})),
+            expected_behavior="answer",
+            expected_fact=asserted,
+            rationale=str(test.get("description")) if test.get("description") else None,
+            metadata={"promptfoo": {"vars": row.get("vars") or {}, "testIdx": key[0]}},
+        )
+    dataset = Dataset(name=f"promptfoo-{len(tests)}-tests", cases=tuple(cases.values()))
+    by_provider: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        by_provider.setdefault(_provider(row), []).append(row)
+    runs = []
+    for provider, provider_rows in by_provider.items():
+        seen: Counter[tuple[int, str]] = Counter()
+        records: list[Record] = []
+        judgments: list[Judgment] = []
+        for row in provider_rows:
+            key = (int(row.get("testIdx") or 0), _prompt_key(row))
+            seen[key] += 1
+            case_id, trial = cases[key].id, seen[key]
+            checks = _checks(row)
+            response = row.get("response") or {}
+            output = response.get("output") if isinstance(response, dict) else None
+            is_error = row.get("failureReason") == ERROR_REASON or (
+                output is None and row.get("error")
+            )
+            if is_error:
+                outcome: Answer | Error = Error(
+                    error_class="provider_error", message=str(row.get("error") or "")
+                )
+            else:
+                text = output if isinstance(output, str) else json.dumps(output)
+                outcome = Answer(text=text)
+            records.append(
+                Record(
+                    case_id=case_id,
+                    trial=trial,
+                    outcome=outcome,
+                    latency_ms=row.get("latencyMs"),
+                    usage=_usage(row),
+                    extra={"checks": checks, "promptfoo_score": row.get("score")}
+                    if checks
+                    else {"promptfoo_score": row.get("score")},
+                )
+            )
+            if is_error:
+                continue
+            status, reason = _judge(row, checks)
+            judgments.append(
+                Judgment(
+                    case_id=case_id,
+                    trial=trial,
+                    status=status,
+                    reason=reason,
+                    grader="promptfoo:assertions",
+                    grader_version=str(version or "unknown"),
+                    score=row.get("score") if isinstance(row.get("score"), int | float) else None,
+                )
+            )
+        trials = max(seen.values())
+        failing = Counter(
+            c["name"] for r in records for c in r.extra.get("checks", []) if c["passed"] is False
+        )
+        notes = []
+        if failing:
+            notes.append(
+                "failing assertions: "
+                + ", ".join(f"{name} {count}" for name, count in failing.most_common())
+            )
+        missing = len(cases) * trials - len(provider_rows)
+        if missing > 0:
+            notes.append(f"{missing} case-trial(s) have no row for this provider: missing")
+        runs.append(
+            ImportedRun(
+                dataset=dataset,
+                records=tuple(records),
+                judgments=tuple(judgments),
+                trials=trials,
+                source=Source(
+                    tool=TOOL,
+                    tool_version=version,
+                    path=str(path),
+                    sha256=digest,
+                    reported=_reported(provider_rows),
+                    notes=tuple(notes),
+                ),
+                target={"type": "promptfoo", "model": provider},
+                grader={"name": "promptfoo:assertions", "version": str(version or "unknown")},
+                started_at=parse_time(export["_metadata"].get("evaluationCreatedAt"))
+                or parse_time(export.get("timestamp")),
+                extra={"results_version": export.get("version"), "provider": provider},
+            )
+        )
+    return runs

@@ -1,0 +1,18 @@
+"""The side-by-side line: what the other tool reported beside what assay counts."""
+
+from __future__ import annotations
+
+from assay.interop._imported import Source
+from assay.report import Report
+from assay.report.render import _format as f
+
+
+def side_by_side(source: Source, report: Report) -> str:
+    """``inspect reported … ; assay: task success 80/100 … , 10 errors, …``."""
+    rate = report.task_success
+    counts = report.statuses
+    return (
+        f"{source.reported}; assay: task success {f.fraction(rate)} ({f.value(rate)}) "
+        f"{rate.confidence:.0%} CI {f.ci(rate)}, {counts.error} errors, {counts.missing} missing, "
+        f"{counts.ungraded} ungraded"
+    )
