@@ -187,6 +187,8 @@ def import_promptfoo(path: Path) -> list[ImportedRun]:
     by_provider: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         by_provider.setdefault(_provider(row), []).append(row)
+    repeats = Counter((_provider(r), int(r.get("testIdx") or 0), _prompt_key(r)) for r in rows)
+    trials = max(repeats.values())  # the export's repeat count, the same for every provider
     runs = []
     for provider, provider_rows in by_provider.items():
         seen: Counter[tuple[int, str]] = Counter()
@@ -235,7 +237,6 @@ def import_promptfoo(path: Path) -> list[ImportedRun]:
                     score=row.get("score") if isinstance(row.get("score"), int | float) else None,
                 )
             )
-        trials = max(seen.values())
         failing = Counter(
             c["name"] for r in records for c in r.extra.get("checks", []) if c["passed"] is False
         )

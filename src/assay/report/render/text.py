@@ -40,7 +40,7 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
         console.print(f"graders: {graders} · assay {report.assay_version}")
     imported = imported_line(report.metadata)
     if imported is not None:
-        console.print(imported, markup=False)
+        console.print(imported, markup=False, soft_wrap=True)
     console.print()
 
     rates = Table(box=None, pad_edge=False, header_style="bold")

@@ -1,0 +1,80 @@
+"""`assay import inspect|promptfoo` on the real sample logs, then report and compare."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.conftest import RunAssay
+from tests.interop_logs import DATA
+
+INSPECT = DATA / "inspect_ai"
+
+
+def _run_ids(stdout: str) -> list[str]:
+    return re.findall(r"as run (\S+):", stdout)
+
+
+def test_import_inspect_prints_both_figures_and_the_report_names_the_source(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    store = f"sqlite:///{tmp_path / 'a.db'}"
+    log = INSPECT / "2025-05-12T20-28-13-04-00_popularity.json"
+    done = run_assay("import", "inspect", log, "--store", store)
+    assert done.returncode == 0, done.stderr
+    assert (
+        "inspect reported match accuracy 0.667 (3 of 3 samples scored); "
+        "assay: task success 2/3 (66.7%) 95% CI [9.4%, 99.2%], 0 errors, 0 missing, 0 ungraded"
+    ) in done.stdout
+    assert "note: the log's status is cancelled" in done.stdout
+    (run_id,) = _run_ids(done.stdout)
+    report = run_assay("report", run_id, "--store", store)
+    assert report.returncode == 0, report.stderr
+    assert "imported from inspect_ai 0.3.95.dev16+g6527d0861 log" in report.stdout
+    assert "inspect reported match accuracy 0.667" in report.stdout
+    assert "passed 2 + failed 1 + error 0 + missing 0 + ungraded 0 = 3 cases" in report.stdout
+    markdown = run_assay("report", run_id, "--store", store, "-f", "markdown")
+    assert "imported from inspect_ai" in markdown.stdout
+    listed = run_assay("runs", "--store", store)
+    assert run_id in listed.stdout and "inspect:openai/gpt-4o-mini" in listed.stdout
+
+
+def test_every_inspect_sample_imports_in_one_command(run_assay: RunAssay, tmp_path: Path) -> None:
+    store = f"sqlite:///{tmp_path / 'a.db'}"
+    logs = sorted(INSPECT.iterdir())
+    done = run_assay("import", "inspect", *logs, "--store", store)
+    assert done.returncode == 0, done.stderr
+    assert len(_run_ids(done.stdout)) == len(logs) == 5
+
+
+def test_two_promptfoo_providers_compare_like_native_runs(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    store = f"sqlite:///{tmp_path / 'a.db'}"
+    done = run_assay(
+        "import", "promptfoo", DATA / "promptfoo" / "sample-export.json", "--store", store
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("promptfoo reported 0 passed, 2 failed, 0 errors") == 2
+    first, second = _run_ids(done.stdout)
+    compared = run_assay("compare", first, second, "--store", store)
+    assert compared.returncode == 0, compared.stderr
+    assert "2 paired cases · 0 excluded" in compared.stdout
+    assert "target.model" in compared.stdout
+
+
+def test_a_bad_log_exits_2_naming_the_file_without_a_traceback(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    bad = tmp_path / "broken.eval"
+    bad.write_bytes(b"PK\x03\x04 not really a zip")
+    store = f"sqlite:///{tmp_path / 'a.db'}"
+    done = run_assay("import", "inspect", bad, "--store", store)
+    assert done.returncode == 2
+    assert str(bad) in done.stderr
+    assert "Traceback" not in done.stderr
+    bad_threshold = run_assay(
+        "import", "inspect", INSPECT / "log_formats.json", "--threshold", "x", "--store", store
+    )
+    assert bad_threshold.returncode == 2
+    assert "SCORER=NUMBER" in bad_threshold.stderr

@@ -1,0 +1,164 @@
+"""Logs of the shapes inspect_ai and promptfoo write, generated at any size for the tests."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).resolve().parent / "data" / "interop"
+
+
+def inspect_sample(
+    sample_id: int | str,
+    epoch: int = 1,
+    *,
+    value: Any = "C",
+    error: str | None = None,
+    scorer: str = "match",
+) -> dict[str, Any]:
+    """One inspect sample as its logs record it (scores omitted when ``value`` is None)."""
+    sample: dict[str, Any] = {
+        "id": sample_id,
+        "epoch": epoch,
+        "input": f"question {sample_id}",
+        "target": f"answer {sample_id}",
+        "messages": [],
+        "output": {
+            "model": "m",
+            "choices": [{"message": {"role": "assistant", "content": f"reply {sample_id}"}}],
+        },
+        "scores": {} if value is None else {scorer: {"value": value, "answer": "x"}},
+        "metadata": {},
+        "model_usage": {"openai/m": {"input_tokens": 10, "output_tokens": 2}},
+        "total_time": 0.5,
+    }
+    if error is not None:
+        sample["error"] = {"message": error, "traceback": "Traceback..."}
+        sample["scores"] = {}
+    return sample
+
+
+def inspect_log(
+    samples: list[dict[str, Any]],
+    *,
+    sample_ids: list[int | str],
+    epochs: int = 1,
+    status: str = "success",
+    accuracy: float | None = None,
+    scorer: str = "match",
+) -> dict[str, Any]:
+    """A whole inspect log (version 2) holding ``samples``."""
+    scored = [s for s in samples if s["scores"]]
+    scores = []
+    if accuracy is not None:
+        scores = [
+            {
+                "name": scorer,
+                "scorer": scorer,
+                "scored_samples": len(scored),
+                "metrics": {"accuracy": {"name": "accuracy", "value": accuracy}},
+            }
+        ]
+    return {
+        "version": 2,
+        "status": status,
+        "eval": {
+            "run_id": "r1",
+            "created": "2026-01-02T03:04:05+00:00",
+            "task": "generated",
+            "dataset": {"name": "generated", "samples": len(sample_ids), "sample_ids": sample_ids},
+            "model": "openai/m",
+            "config": {"epochs": epochs},
+            "packages": {"inspect_ai": "0.3.99"},
+            "scorers": [{"name": scorer}],
+        },
+        "results": {"total_samples": len(samples), "scores": scores},
+        "stats": {"started_at": "2026-01-02T03:04:05+00:00"},
+        "samples": samples,
+    }
+
+
+def write_json_log(path: Path, log: dict[str, Any]) -> Path:
+    """``log`` as an inspect ``.json`` file."""
+    path.write_text(json.dumps(log), encoding="utf-8")
+    return path
+
+
+def write_eval_log(path: Path, log: dict[str, Any]) -> Path:
+    """``log`` as an inspect ``.eval`` archive: header.json plus one file per sample."""
+    header = {k: v for k, v in log.items() if k != "samples"}
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("header.json", json.dumps(header))
+        for sample in log["samples"]:
+            archive.writestr(
+                f"samples/{sample['id']}_epoch_{sample['epoch']}.json", json.dumps(sample)
+            )
+    return path
+
+
+def promptfoo_row(
+    test: int,
+    provider: str,
+    *,
+    success: bool = True,
+    error: str | None = None,
+    components: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """One promptfoo result row (version 3)."""
+    components = components or [
+        {
+            "pass": success,
+            "score": 1 if success else 0,
+            "reason": "ok" if success else "no",
+            "assertion": {"type": "contains", "value": "x"},
+        }
+    ]
+    row: dict[str, Any] = {
+        "testIdx": test,
+        "promptIdx": 0,
+        "promptId": "p1",
+        "prompt": {"raw": f"question {test}", "label": "Q: {{q}}"},
+        "provider": {"id": provider, "label": ""},
+        "vars": {"q": f"question {test}"},
+        "testCase": {
+            "vars": {"q": f"question {test}"},
+            "assert": [{"type": "contains", "value": "x"}],
+        },
+        "response": {"output": f"answer {test}", "tokenUsage": {"prompt": 5, "completion": 3}},
+        "success": success,
+        "score": 1.0 if success else 0.0,
+        "latencyMs": 100,
+        "gradingResult": {
+            "pass": success,
+            "score": 1.0 if success else 0.0,
+            "componentResults": components,
+        },
+        "failureReason": 0 if success else 1,
+    }
+    if error is not None:
+        row.update(
+            success=False,
+            error=error,
+            failureReason=2,
+            response={"error": error},
+            gradingResult=None,
+        )
+    return row
+
+
+def promptfoo_export(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """A whole ``promptfoo export`` holding ``rows``."""
+    return {
+        "evalId": "eval-1",
+        "results": {
+            "version": 3,
+            "timestamp": "2026-01-02T03:04:05Z",
+            "prompts": [],
+            "results": rows,
+            "stats": {},
+        },
+        "config": {},
+        "metadata": {"promptfooVersion": "0.118.10"},
+    }

@@ -1,0 +1,87 @@
+"""promptfoo exports, real and generated: one run per provider, assertions kept as checks."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from assay.errors import AssayInputError
+from assay.interop import ImportedRun, import_promptfoo
+from tests.interop_logs import DATA, promptfoo_export, promptfoo_row
+from tests.unit.interop.test_import_inspect import statuses
+
+SAMPLE = DATA / "promptfoo" / "sample-export.json"
+
+
+def by_model(runs: list[ImportedRun]) -> dict[str, ImportedRun]:
+    return {str(r.target["model"]): r for r in runs}
+
+
+def test_the_real_export_imports_one_run_per_provider_over_the_same_cases() -> None:
+    runs = by_model(import_promptfoo(SAMPLE))
+    assert set(runs) == {"openai:gpt-5", "openai:gpt-5-mini"}
+    big, mini = runs["openai:gpt-5"], runs["openai:gpt-5-mini"]
+    assert big.dataset.version == mini.dataset.version
+    assert [c.id for c in big.dataset.cases] == ["test-1", "test-2"]
+    # promptfoo's stats: 0 successes, 4 failures, 0 errors; assay agrees row for row
+    assert statuses(big) == statuses(mini) == {"failed": 2}
+    assert big.source.reported.startswith("promptfoo reported 0 passed, 2 failed, 0 errors")
+    assert big.source.tool_version == "0.118.10"
+
+
+def test_assertion_results_are_kept_as_checks() -> None:
+    mini = by_model(import_promptfoo(SAMPLE))["openai:gpt-5-mini"]
+    record = next(r for r in mini.records if r.case_id == "test-1")
+    checks = {c["name"]: c["passed"] for c in record.extra["checks"]}
+    assert checks == {"cost": True, "latency": False, "contains": True, "llm-rubric": True}
+    assert record.usage is not None and record.usage.input_tokens == 37
+    # every failure of this export is a latency (or cost) assertion, and the notes say so
+    assert mini.source.notes == ("failing assertions: latency 2",)
+
+
+def test_errors_grader_failures_repeats_and_missing_rows(tmp_path: Path) -> None:
+    broken_judge = [
+        {
+            "pass": False,
+            "score": 0,
+            "reason": "Error: judge timed out",
+            "assertion": {"type": "llm-rubric", "value": "polite"},
+        }
+    ]
+    rows = [
+        promptfoo_row(0, "a"),
+        promptfoo_row(0, "a", success=False),  # a repeat: trial 2
+        promptfoo_row(1, "a", error="HTTP 500 from provider"),
+        promptfoo_row(1, "a", success=False, components=broken_judge),
+        promptfoo_row(2, "a"),  # trial 2 of test 3 is absent: missing
+        promptfoo_row(0, "b"),
+    ]
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(promptfoo_export(rows)), encoding="utf-8")
+    runs = by_model(import_promptfoo(path))
+    a = runs["a"]
+    assert a.trials == 2
+    assert statuses(a) == {"passed": 2, "failed": 1, "error": 1, "ungraded": 1, "missing": 1}
+    assert "1 errors" in a.source.reported
+    assert any("missing" in n for n in a.source.notes)
+    b = runs["b"]
+    assert statuses(b) == Counter({"passed": 1, "missing": 5})
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{", "invalid JSON"),
+        ('{"x": 1}', "field 'results' is missing"),
+        ('{"results": {"results": 3}}', "not a list"),
+        ('{"results": {"results": []}}', "no result rows"),
+    ],
+)
+def test_bad_exports_name_the_file(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "export.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(AssayInputError, match=message):
+        import_promptfoo(path)
