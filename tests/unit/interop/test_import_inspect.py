@@ -6,13 +6,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from tests.interop_logs import DATA, inspect_log, inspect_sample, write_eval_log, write_json_log
 
 from assay.cases import Dataset
 from assay.errors import AssayInputError
 from assay.grading import grade
 from assay.interop import ImportedRun, ScoreRule, import_inspect
 from assay.outcomes import Results
-from tests.interop_logs import DATA, inspect_log, inspect_sample, write_eval_log, write_json_log
 
 INSPECT = DATA / "inspect_ai"
 RULE = ScoreRule()
@@ -134,7 +134,7 @@ def test_scorer_choice_and_unknown_scorer(tmp_path: Path) -> None:
     sample["scores"]["judge"] = {"value": "I"}
     path = write_json_log(tmp_path / "t.json", inspect_log([sample], sample_ids=[1]))
     assert statuses(import_inspect(path, rule=RULE, scorer="judge")) == {"failed": 1}
-    with pytest.raises(AssayInputError, match="no scorer 'nope'.*match, judge"):
+    with pytest.raises(AssayInputError, match=r"no scorer 'nope'.*match, judge"):
         import_inspect(path, rule=RULE, scorer="nope")
 
 

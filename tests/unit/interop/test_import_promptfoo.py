@@ -7,11 +7,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from tests.interop_logs import DATA, promptfoo_export, promptfoo_row
+from tests.unit.interop.test_import_inspect import statuses
 
 from assay.errors import AssayInputError
 from assay.interop import ImportedRun, import_promptfoo
-from tests.interop_logs import DATA, promptfoo_export, promptfoo_row
-from tests.unit.interop.test_import_inspect import statuses
 
 SAMPLE = DATA / "promptfoo" / "sample-export.json"
 
