@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -78,3 +79,31 @@ def test_a_bad_log_exits_2_naming_the_file_without_a_traceback(
     )
     assert bad_threshold.returncode == 2
     assert "SCORER=NUMBER" in bad_threshold.stderr
+
+
+def test_export_every_format_and_import_the_inspect_log_back(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    store = f"sqlite:///{tmp_path / 'a.db'}"
+    log = INSPECT / "2025-05-12T20-28-13-04-00_popularity.json"
+    (run_id,) = _run_ids(run_assay("import", "inspect", log, "--store", store).stdout)
+    jsonl = run_assay("export", run_id, "--store", store)
+    assert jsonl.returncode == 0, jsonl.stderr
+    assert [json.loads(line)["status"] for line in jsonl.stdout.splitlines()] == [
+        "passed",
+        "passed",
+        "failed",
+    ]
+    table = run_assay("export", run_id, "-f", "csv", "-o", tmp_path / "run.csv", "--store", store)
+    assert table.returncode == 0, table.stderr
+    assert (tmp_path / "run.csv").read_text(encoding="utf-8").startswith("run_id,case_id,trial")
+    no_output = run_assay("export", run_id, "-f", "inspect", "--store", store)
+    assert no_output.returncode == 2 and "--output" in no_output.stderr
+    target = tmp_path / "run.eval"
+    done = run_assay("export", run_id, "-f", "inspect", "-o", target, "--store", store)
+    assert done.returncode == 0, done.stderr
+    again = run_assay("export", run_id, "-f", "inspect", "-o", target, "--store", store)
+    assert again.returncode == 2 and "exists" in again.stderr  # never overwritten
+    back = run_assay("import", "inspect", target, "--store", store)
+    assert "assay: task success 2/3 (66.7%)" in back.stdout
+    assert "written by assay" in back.stdout

@@ -42,6 +42,7 @@ def _register() -> None:
         compare,
         composite,
         diagnose,
+        export,
         gate,
         init,
         interop,
@@ -67,6 +68,7 @@ def _register() -> None:
     app.command("trace")(trace.trace)
     app.command("diagnose")(diagnose.diagnose)
     app.command("trend")(trend.trend)
+    app.command("export")(export.export)
     app.command("view")(view.view)
 
 

@@ -3,6 +3,15 @@
 >>> runs = import_promptfoo(Path("export.json"))  # doctest: +SKIP
 """
 
+from assay.interop._export import (
+    COLUMNS,
+    StoredRun,
+    read_stored,
+    to_csv,
+    to_inspect,
+    to_jsonl,
+    to_parquet,
+)
 from assay.interop._imported import ImportedRun, Source
 from assay.interop._inspect import import_inspect
 from assay.interop._promptfoo import import_promptfoo
@@ -10,12 +19,19 @@ from assay.interop._save import store_import
 from assay.interop._scores import ScoreRule, map_score, parse_threshold
 
 __all__ = [
+    "COLUMNS",
     "ImportedRun",
     "ScoreRule",
     "Source",
+    "StoredRun",
     "import_inspect",
     "import_promptfoo",
     "map_score",
     "parse_threshold",
+    "read_stored",
     "store_import",
+    "to_csv",
+    "to_inspect",
+    "to_jsonl",
+    "to_parquet",
 ]

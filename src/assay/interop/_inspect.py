@@ -8,12 +8,17 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from pydantic import TypeAdapter, ValidationError
+
 from assay.cases import Case, Dataset
 from assay.errors import AssayInputError
 from assay.grading import Judgment, Status
 from assay.interop._imported import ImportedRun, Source, file_sha256, parse_time
 from assay.interop._scores import ScoreRule, map_score
-from assay.outcomes import Answer, Error, Record, Usage
+from assay.outcomes import Abstain, Answer, Error, Outcome, Record, Usage
+
+ASSAY_KEY = "assay"  # where a log exported by assay keeps each sample's case and outcome
+_OUTCOME: TypeAdapter[Answer | Abstain | Error] = TypeAdapter(Outcome)
 
 TOOL = "inspect_ai"
 MAX_MEMBER_BYTES = 256 * 1024 * 1024
@@ -173,6 +178,34 @@ def _reported(header: dict[str, Any], scorer: str | None, scored: int) -> str:
     return f"inspect reported no metric for {scorer}"
 
 
+def _exported_cases(evaluation: dict[str, Any], samples: list[dict[str, Any]]) -> dict[str, Case]:
+    """The case definitions a log exported by assay carries, by id (none for other logs)."""
+    found: list[Any] = list((evaluation.get("metadata") or {}).get("assay_missing_cases") or [])
+    for sample in samples:
+        carried = (sample.get("metadata") or {}).get(ASSAY_KEY)
+        if isinstance(carried, dict) and isinstance(carried.get("case"), dict):
+            found.append(carried["case"])
+    cases: dict[str, Case] = {}
+    for raw in found:
+        try:
+            case = Case.model_validate(raw)
+        except ValidationError:
+            continue  # not assay's: the sample's own fields describe the case
+        cases.setdefault(case.id, case)
+    return cases
+
+
+def _exported_outcome(sample: dict[str, Any]) -> Answer | Abstain | Error | None:
+    carried = (sample.get("metadata") or {}).get(ASSAY_KEY)
+    raw = carried.get("outcome") if isinstance(carried, dict) else None
+    if not isinstance(raw, dict):
+        return None
+    try:
+        return _OUTCOME.validate_python(raw)
+    except ValidationError:
+        return None
+
+
 def _sample_id(value: Any) -> str:
     return str(value)
 
@@ -207,9 +240,13 @@ def import_inspect(path: Path, *, rule: ScoreRule, scorer: str | None = None) ->
     for sample in samples:
         by_id.setdefault(_sample_id(sample.get("id")), sample)
     order = list(dict.fromkeys([*listed, *by_id]))
+    exported = _exported_cases(evaluation, samples)
     cases = []
     for case_id in order:
         recorded = by_id.get(case_id)
+        if case_id in exported:
+            cases.append(exported[case_id])
+            continue
         if recorded is None:
             cases.append(
                 Case(
@@ -254,9 +291,12 @@ def import_inspect(path: Path, *, rule: ScoreRule, scorer: str | None = None) ->
                 for name, s in scores.items()
             }
         error = sample.get("error")
-        if error:
+        restored = _exported_outcome(sample)
+        if restored is not None:
+            outcome: Answer | Abstain | Error = restored
+        elif error:
             message = error.get("message") if isinstance(error, dict) else str(error)
-            outcome: Answer | Error = Error(error_class="inspect_error", message=str(message))
+            outcome = Error(error_class="inspect_error", message=str(message))
         else:
             text = _completion(sample, attachments)
             outcome = (
@@ -316,6 +356,9 @@ def import_inspect(path: Path, *, rule: ScoreRule, scorer: str | None = None) ->
             f"the task's dataset has {total} samples; this run covered {len(order)} "
             f"(limit {config.get('limit', 'unknown')}), so the rest are outside the run"
         )
+    writer = (evaluation.get("packages") or {}).get("assay")
+    if writer and not version:
+        notes.append(f"written by assay {writer} (assay export), not by inspect itself")
     if chosen and len(names) > 1:
         notes.append(f"status from scorer {chosen}; every scorer's values kept per record")
     stats = header.get("stats") or {}
