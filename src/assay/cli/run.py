@@ -3,15 +3,65 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from assay.cli._flags import CONFIDENCE, INTERVAL
 from assay.cli._output import emit, wants_color
 
+if TYPE_CHECKING:
+    from assay.store import RunStore
+    from assay.tracing._receiver import SpanReceiver
+
 
 def _ids(value: str | None) -> tuple[str, ...]:
     return tuple(p.strip() for p in value.split(",") if p.strip()) if value else ()
+
+
+def _start_receiver(store: str | None, port: int) -> tuple[SpanReceiver, RunStore]:
+    from assay.errors import AssayConfigError
+    from assay.store import open_store
+
+    try:
+        import opentelemetry.proto  # noqa: F401
+
+        from assay.tracing._receiver import SpanReceiver
+    except ImportError:
+        raise AssayConfigError(
+            "--receive-spans needs the OTLP protobuf package: pip install 'assay[otlp]'"
+        ) from None
+    own = open_store(store)  # the receiver's thread writes through its own connections
+    try:
+        receiver = SpanReceiver(own.trace_links, own.add_spans, port).start()
+    except OSError as exc:
+        own.close()
+        raise AssayConfigError(
+            f"--receive-port {port}: cannot listen on 127.0.0.1 ({exc})"
+        ) from None
+    typer.echo(
+        f"assay: receiving spans on {receiver.endpoint} (OTLP/HTTP, protobuf or JSON)", err=True
+    )
+    return (receiver, own)
+
+
+def _stop_receiver(started: tuple[SpanReceiver, RunStore]) -> None:
+    receiver, own = started
+    try:
+        receiver.stop()
+    finally:
+        own.close()
+    typer.echo(
+        f"assay: received {receiver.received} application span(s): {receiver.attached} "
+        "attached to their case-trials",
+        err=True,
+    )
+    if receiver.dropped or receiver.rejected:
+        typer.echo(
+            f"assay: warning: {receiver.dropped} span(s) of traces no case-trial started were "
+            f"dropped; {receiver.rejected} malformed export(s) refused",
+            err=True,
+        )
 
 
 def run(
@@ -47,6 +97,15 @@ def run(
         "--otlp-endpoint",
         help="Also export spans and metrics to this OTLP/HTTP collector.",
     ),
+    receive_spans: bool = typer.Option(
+        False,
+        "--receive-spans",
+        help="Receive the application's own spans over OTLP/HTTP on 127.0.0.1 (protobuf or "
+        "JSON, /v1/traces) and store them with the case-trial whose traceparent they carry.",
+    ),
+    receive_port: int = typer.Option(
+        4318, "--receive-port", help="Port of the --receive-spans receiver (0: any free port)."
+    ),
     confidence: float = CONFIDENCE,
     interval: str = INTERVAL,
 ) -> None:
@@ -75,7 +134,7 @@ def run(
         timeout_s=timeout,
         retries=retries,
         rpm=rpm,
-        trace=trace,
+        trace=True if receive_spans else trace,
     )
     selection = Selection(_ids(slice_), _ids(ids), limit)
     if resume is not None and not selection.empty:
@@ -85,6 +144,7 @@ def run(
     loaded = load_suite(suite) if suite is not None else None
     rules = suite_rules(loaded) if loaded is not None else []
     runs = open_store(store)
+    receiver = _start_receiver(store, receive_port) if receive_spans else None
     try:
         label = f"run {resume}"
         if suite is not None:
@@ -105,6 +165,8 @@ def run(
         if (confidence, method) != (0.95, "clopper-pearson"):  # the run stored, asked level
             report = report_for_run(runs, result.run_id, confidence=confidence, method=method)
     finally:
+        if receiver is not None:
+            _stop_receiver(receiver)
         runs.close()
     text = render(report, format, color=wants_color(output))
     if resume is not None and result.ran == 0:

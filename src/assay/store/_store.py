@@ -231,6 +231,15 @@ class RunStore:
         with self.engine.connect() as conn:
             return {(row.case_id, row.trial) for row in conn.execute(query)}
 
+    def trace_links(self, trace_ids: Sequence[str]) -> dict[str, tuple[str, str, int]]:
+        """Trace id → (run id, case id, trial) of the records that carry these trace ids."""
+        if not trace_ids:
+            return {}
+        query = select(records.c.trace_id, records.c.run_id, records.c.case_id, records.c.trial)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query.where(records.c.trace_id.in_(list(trace_ids))))
+            return {str(r.trace_id): (str(r.run_id), str(r.case_id), int(r.trial)) for r in rows}
+
     def count_records(self, run_id: str) -> int:
         """How many records a run has."""
         query = select(func.count()).select_from(records).where(records.c.run_id == run_id)
