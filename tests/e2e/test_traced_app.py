@@ -1,0 +1,98 @@
+"""A real instrumented application behind HTTP, diagnosed from the spans it exports to
+`assay run --receive-spans` (examples/traced-app)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tests.conftest import RunAssay
+
+pytest.importorskip("opentelemetry.exporter.otlp.proto.http", reason="needs assay[otlp]")
+
+APP = Path(__file__).resolve().parents[2] / "examples" / "traced-app"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def app() -> Iterator[tuple[int, int]]:
+    """The example application on a free port, exporting to a receiver port: (app, receiver)."""
+    port, receiver = _free_port(), _free_port()
+    env = {
+        **os.environ,
+        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": f"http://127.0.0.1:{receiver}/v1/traces",
+    }
+    process = subprocess.Popen(
+        [sys.executable, str(APP / "app.py"), "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield port, receiver
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_the_applications_spans_diagnose_its_failures(
+    run_assay: RunAssay, app: tuple[int, int], tmp_path: Path
+) -> None:
+    port, receiver = app
+    suite = tmp_path / "suite.yaml"
+    text = (APP / "suite.yaml").read_text(encoding="utf-8")
+    suite.write_text(text.replace("127.0.0.1:8080", f"127.0.0.1:{port}"), encoding="utf-8")
+    (tmp_path / "policy.jsonl").write_bytes((APP / "policy.jsonl").read_bytes())
+    store = f"sqlite:///{tmp_path / 'a.db'}"
+    done = run_assay(
+        "run", suite, "--receive-spans", "--receive-port", str(receiver), "--store", store
+    )
+    assert done.returncode == 0, done.stderr
+    assert "passed 1 + failed 1 + error 1 + missing 0 + ungraded 0 = 3 cases" in done.stdout
+    assert f"receiving spans on http://127.0.0.1:{receiver}/v1/traces" in done.stderr
+    assert "received 12 application span(s): 12 attached" in done.stderr  # 4 per request
+    run_id = done.stdout.split()[1]
+    diagnosed = run_assay("diagnose", run_id, "--all", "--store", store)
+    assert diagnosed.returncode == 0, diagnosed.stderr
+    lines = diagnosed.stdout
+    assert "retrieval (1)" in lines
+    assert "acme/custom-exception is candidate #2 of 3" in lines
+    assert "generation (1)" in lines
+    assert "span 'generation' failed: RuntimeError: model backend returned 503" in lines
+    assert "undetermined" not in lines
+    traced = run_assay("trace", run_id, "A2", "--store", store)
+    assert "├─ POST /ask" in traced.stdout
+    assert "assay.retrieval.selected_ids = acme/standard-window" in traced.stdout
+
+
+def test_without_the_receiver_the_same_failures_are_undetermined(
+    run_assay: RunAssay, app: tuple[int, int], tmp_path: Path
+) -> None:
+    port, _ = app
+    suite = tmp_path / "suite.yaml"
+    text = (APP / "suite.yaml").read_text(encoding="utf-8")
+    suite.write_text(text.replace("127.0.0.1:8080", f"127.0.0.1:{port}"), encoding="utf-8")
+    (tmp_path / "policy.jsonl").write_bytes((APP / "policy.jsonl").read_bytes())
+    store = f"sqlite:///{tmp_path / 'a.db'}"
+    done = run_assay("run", suite, "--store", store)
+    run_id = done.stdout.split()[1]
+    diagnosed = run_assay("diagnose", run_id, "--all", "--store", store)
+    assert "undetermined (2)" in diagnosed.stdout
