@@ -125,15 +125,20 @@ def pytest_collection_modifyitems(
     suites = config.getoption("--assay")
     if not suites:
         return
+    from assay.errors import AssayError
     from assay.load import load_suite
 
     state = config.stash[_STATE]
     for path in suites:
-        suite = load_suite(Path(path))
+        try:
+            suite = load_suite(Path(path))
+            cases = suite.load_dataset().cases
+        except AssayError as err:  # the same message `assay run` gives, without a traceback
+            raise pytest.UsageError(f"--assay {path}: {err}") from None
         key = str(Path(path))
         state.suites[key] = suite
         name = Path(path).stem
-        for case in suite.load_dataset().cases:
+        for case in cases:
             items.append(
                 AssayCase.from_parent(
                     session, name=f"{name}::{case.id}", suite=key, case_id=case.id
@@ -151,6 +156,10 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--assay") and getattr(config.option, "numprocesses", None):
+        raise pytest.UsageError(
+            "--assay runs each suite once, in this process: run without xdist (-n 0)"
+        )
     config.stash[_STATE] = _Session(config)
 
 

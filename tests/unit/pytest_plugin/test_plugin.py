@@ -142,3 +142,13 @@ def test_quality(assay_run):
     )
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
+
+
+def test_a_bad_suite_is_a_usage_error_naming_the_file(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".yaml", suite="name: x\ndataset: nowhere.jsonl\n")
+    result = _run(pytester)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["ERROR: --assay suite.yaml: *invalid suite*", "*target is required*"]
+    )
+    assert "Traceback" not in result.stderr.str()
