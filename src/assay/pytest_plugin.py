@@ -71,7 +71,9 @@ class _Session:
             store = open_store(self.config.getoption("--assay-store"))
             try:
                 ids = tuple(self.selected.get(suite, ()))
-                result = run_suite(self.suites[suite], store, selection=Selection(ids=ids))
+                every = self.suites[suite].load_dataset().ids
+                chosen = Selection() if set(ids) == set(every) else Selection(ids=ids)
+                result = run_suite(self.suites[suite], store, selection=chosen)
             finally:
                 store.close()
             self.reports[suite] = result.report
