@@ -144,13 +144,15 @@ def _usage(row: dict[str, Any]) -> Usage | None:
 
 def _reported(rows: list[dict[str, Any]]) -> str:
     passed = sum(1 for r in rows if r.get("success") is True)
+    rate = f"pass rate {passed / len(rows):.1%} of {len(rows)} rows" if rows else "no rows"
+    if not any("failureReason" in r for r in rows):  # older results count errors as failures
+        return (
+            f"promptfoo reported {passed} passed, {len(rows) - passed} failed (errors "
+            f"included: this results version does not count them apart): {rate}"
+        )
     errors = sum(1 for r in rows if r.get("failureReason") == ERROR_REASON)
     failed = len(rows) - passed - errors
-    rate = f"{passed / len(rows):.1%}" if rows else "n/a"
-    return (
-        f"promptfoo reported {passed} passed, {failed} failed, {errors} errors: "
-        f"pass rate {rate} of {len(rows)} rows"
-    )
+    return f"promptfoo reported {passed} passed, {failed} failed, {errors} errors: {rate}"
 
 
 def import_promptfoo(path: Path) -> list[ImportedRun]:

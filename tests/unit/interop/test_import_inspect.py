@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import zipfile
 from collections import Counter
 from pathlib import Path
 
@@ -159,3 +161,16 @@ def test_bad_files_name_the_file_and_the_problem(
 def test_dataset_version_is_computed_from_the_samples() -> None:
     run = import_inspect(INSPECT / "log_formats.json", rule=RULE)
     assert run.dataset.version == Dataset(name="other", cases=run.dataset.cases).version
+
+
+def test_an_unfinished_eval_log_reads_its_journal_header(tmp_path: Path) -> None:
+    log = inspect_log([inspect_sample(1)], sample_ids=[1, 2])
+    header = {k: v for k, v in log.items() if k not in ("samples", "results", "status")}
+    path = tmp_path / "running.eval"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("_journal/start.json", json.dumps(header))
+        archive.writestr("samples/1_epoch_1.json", json.dumps(log["samples"][0]))
+    run = import_inspect(path, rule=RULE)
+    assert statuses(run) == {"passed": 1, "missing": 1}
+    assert any("unknown" in n for n in run.source.notes)
+    assert run.status == "failed"

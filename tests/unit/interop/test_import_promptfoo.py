@@ -85,3 +85,34 @@ def test_bad_exports_name_the_file(tmp_path: Path, content: str, message: str) -
     path.write_text(content, encoding="utf-8")
     with pytest.raises(AssayInputError, match=message):
         import_promptfoo(path)
+
+
+def test_an_older_results_version_without_prompt_ids_or_failure_reasons(tmp_path: Path) -> None:
+    def row(test: int, success: bool, error: str | None = None) -> dict[str, object]:
+        return {
+            "testIdx": test,
+            "promptIdx": 0,
+            "prompt": {"raw": f"question {test}", "display": "Q"},
+            "provider": "openai:gpt-4",  # a plain string in version 2
+            "vars": {"q": test},
+            "response": {"error": error} if error else {"output": "an answer"},
+            "success": success,
+            "score": 1.0 if success else 0.0,
+            "error": error,
+            "gradingResult": None if error else {"pass": success, "componentResults": []},
+        }
+
+    export = {
+        "results": {
+            "version": 2,
+            "results": [row(0, True), row(1, False), row(2, False, "ECONNRESET")],
+            "stats": {},
+        }
+    }
+    path = tmp_path / "v2.json"
+    path.write_text(json.dumps(export), encoding="utf-8")
+    (run,) = import_promptfoo(path)
+    assert run.target["model"] == "openai:gpt-4"
+    assert run.source.tool_version is None
+    assert statuses(run) == {"passed": 1, "failed": 1, "error": 1}
+    assert run.source.reported.startswith("promptfoo reported 1 passed, 2 failed (errors included")
