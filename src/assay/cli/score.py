@@ -54,7 +54,7 @@ def score(
     data = load_dataset(dataset)
     recorded = load_results(results)
     graded = grade_all(data, recorded)
-    trials = max((r.trial for r in graded), default=1)
+    trials = max((r.trial for r in graded if not r.case.synthetic), default=1)
     policy = check_policy(trial_policy, trials, product_selects_best) if trial_policy else None
     report = build_report(data, graded, confidence=confidence, method=method, policy=policy)
     emit(render(report, format, color=wants_color(output)), output, (dataset, results))

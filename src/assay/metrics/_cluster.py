@@ -21,10 +21,11 @@ case, n* is the number of cases and the interval is the ordinary one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from assay.metrics._intervals import IntervalMethod, beta_limits, score_limits
+from assay.metrics._rate import Rate
 
 
 @dataclass(frozen=True)
@@ -88,3 +89,23 @@ def clustered_rate(
         effective = min(cap, binomial / variance)
     ci = effective_interval(p * effective, effective, confidence, method)
     return ClusteredEstimate(value=p, ci=ci, clusters=len(pairs), units=cap, effective_n=effective)
+
+
+def clustered_by_case(r: Rate, units: Iterable[tuple[str, bool]]) -> Rate:
+    """``r`` with its interval clustered by case: ``units`` gives each case-trial in the
+    denominator as (case id, counted in the numerator); trials of one case are one unit.
+
+    With one unit per case the interval is unchanged (the ordinary one).
+    """
+    per_case: dict[str, list[int]] = {}
+    for case_id, hit in units:
+        per_case.setdefault(case_id, []).append(int(hit))
+    if all(len(v) == 1 for v in per_case.values()):
+        return r
+    est = clustered_rate(
+        [sum(v) for v in per_case.values()],
+        [len(v) for v in per_case.values()],
+        confidence=r.confidence,
+        method=r.method,
+    )
+    return r if est is None else r.model_copy(update={"ci95": est.ci})

@@ -1,0 +1,119 @@
+"""Trial counts and clustering as a user sees them: synthetic rows never move real figures,
+and every rate over case-trials is clustered by case in every command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+RunAssay = Callable[..., subprocess.CompletedProcess[str]]
+
+ALL_PASS = {
+    "answer_not_empty": True,
+    "content_present": True,
+    "content_absent": True,
+    "citation_valid": True,
+    "citation_supports": True,
+    "abstention_correct": True,
+    "format_valid": True,
+}
+ALL_FAIL = {**ALL_PASS, "content_present": False}
+
+
+def _jsonl(path: Path, rows: list[dict[str, object]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def _synthetic_dataset(tmp_path: Path) -> tuple[Path, Path]:
+    case = {"slice": "s", "question": "q", "expected_behavior": "answer", "expected_fact": "f"}
+    dataset = _jsonl(
+        tmp_path / "ds.jsonl",
+        [
+            {"id": "A", **case},
+            {"id": "B", **case},
+            {"id": "S", **case, "synthetic": True},
+        ],
+    )
+    results = _jsonl(
+        tmp_path / "res.jsonl",
+        [
+            {"id": "A", "kind": "answer", "fact": "f"},
+            {"id": "B", "kind": "answer", "fact": "f"},
+            {"id": "S", "kind": "answer", "fact": "f"},
+            {"id": "S", "kind": "answer", "fact": "f", "trial": 3},
+        ],
+    )
+    return dataset, results
+
+
+def test_a_synthetic_third_trial_leaves_real_cases_at_one_trial(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    dataset, results = _synthetic_dataset(tmp_path)
+    done = run_assay("score", dataset, results)
+    assert done.returncode == 0, done.stderr
+    assert "2 cases" in done.stdout and "trials" not in done.stdout.split("SYNTHETIC")[0]
+    assert "Task success            2/2" in done.stdout
+    assert "flaky" not in done.stdout.split("SYNTHETIC")[0].lower()
+    data = json.loads(run_assay("score", dataset, results, "--format", "json").stdout)
+    assert data["trials"] == 1 and data["trial_summary"] is None
+    assert (data["task_success"]["numerator"], data["task_success"]["denominator"]) == (2, 2)
+    assert data["statuses"]["missing"] == 0
+    assert data["synthetic"]["total"] == 3  # S at trials 1..3, trial 2 missing
+
+
+def test_composite_ignores_synthetic_trials_for_real_cases(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    dataset, _ = _synthetic_dataset(tmp_path)
+    checks = _jsonl(
+        tmp_path / "checks.jsonl",
+        [
+            {"id": "A", "checks": ALL_PASS},
+            {"id": "B", "checks": ALL_PASS},
+            {"id": "S", "checks": ALL_PASS},
+            {"id": "S", "checks": ALL_PASS, "trial": 3},
+        ],
+    )
+    done = run_assay("composite", dataset, checks, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["trials"] == 1 and data["total"] == 2
+    assert data["composite_pass"]["numerator"] == data["composite_pass"]["denominator"] == 2
+    assert data["composite_pass"]["denominator_name"] == "real cases"
+    assert data["statuses"]["missing"] == 0
+
+
+def test_composite_clusters_identical_trials_like_score(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    """10 cases x 5 identical trials: 25/50 is 5 of 10 cases, not 50 independent draws."""
+    case = {"slice": "s", "question": "q", "expected_behavior": "answer", "expected_fact": "f"}
+    dataset = _jsonl(tmp_path / "ds.jsonl", [{"id": f"c{i}", **case} for i in range(10)])
+    checks = _jsonl(
+        tmp_path / "checks.jsonl",
+        [
+            {"id": f"c{i}", "trial": t, "checks": ALL_PASS if i < 5 else ALL_FAIL}
+            for i in range(10)
+            for t in range(1, 6)
+        ],
+    )
+    answers = _jsonl(
+        tmp_path / "res.jsonl",
+        [
+            {"id": f"c{i}", "trial": t, "kind": "answer", "fact": "f" if i < 5 else "g"}
+            for i in range(10)
+            for t in range(1, 6)
+        ],
+    )
+    comp = json.loads(run_assay("composite", dataset, checks, "--format", "json").stdout)
+    score = json.loads(run_assay("score", dataset, answers, "--format", "json").stdout)
+    composite_pass = comp["composite_pass"]
+    assert (composite_pass["numerator"], composite_pass["denominator"]) == (25, 50)
+    assert composite_pass["denominator_name"] == "real case-trials"
+    assert composite_pass["ci95"] == score["task_success"]["ci95"]
+    low, high = composite_pass["ci95"]
+    assert low < 0.19 and high > 0.81  # the interval of 5 of 10 cases, not 25 of 50 trials
