@@ -117,3 +117,73 @@ def test_composite_clusters_identical_trials_like_score(
     assert composite_pass["ci95"] == score["task_success"]["ci95"]
     low, high = composite_pass["ci95"]
     assert low < 0.19 and high > 0.81  # the interval of 5 of 10 cases, not 25 of 50 trials
+
+
+def _pass_hat_suite(tmp_path: Path, policy: str = "pass^2") -> Path:
+    """4 cases x 2 trials; every case passes exactly one of its two trials."""
+    case = {"slice": "s", "question": "q", "expected_behavior": "answer", "expected_fact": "f"}
+    _jsonl(tmp_path / "ds.jsonl", [{"id": f"c{i}", **case} for i in range(4)])
+    outcomes = "\n".join(
+        f"    c{i}: [{{kind: answer, fact: f}}, {{kind: answer, fact: g}}]" for i in range(4)
+    )
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        "dataset: ds.jsonl\n"
+        f"target:\n  type: scripted\n  outcomes:\n{outcomes}\n"
+        f"trials: 2\ntrial_policy: {policy}\n",
+        encoding="utf-8",
+    )
+    return suite
+
+
+def test_a_declared_policy_is_the_headline_of_runs_report_and_gate(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    suite = _pass_hat_suite(tmp_path)
+    store = f"sqlite:///{tmp_path / 'runs.db'}"
+    done = run_assay("run", suite, "--store", store, "--format", "json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    run_id = report["run_id"]
+    assert report["trial_summary"]["declared"] is True
+    assert report["trial_summary"]["task_success"]["value"] == 0.0
+    listing = run_assay("runs", "--store", store, cwd=tmp_path)
+    assert listing.returncode == 0, listing.stderr
+    assert "0/4 (0.0%)" in listing.stdout and "pass^2 of 2 trials" in listing.stdout
+    assert "per trial 4/8" in listing.stdout
+    text = run_assay("report", run_id, "--store", store, cwd=tmp_path).stdout
+    assert "Task success (pass^2)       0/4" in text
+    assert "Task success (per trial)    4/8" in text
+    gate = run_assay(
+        "gate", run_id, "--store", store, "--rule", "task_success>=0.3", cwd=tmp_path
+    )
+    assert gate.returncode == 1, gate.stdout + gate.stderr
+    assert "0/4 cases, pass^2 of 2 trials" in gate.stdout
+    per_trial = run_assay(
+        "gate", run_id, "--store", store, "--rule", "task_success_per_trial>=0.3", cwd=tmp_path
+    )
+    assert per_trial.returncode == 0, per_trial.stdout + per_trial.stderr
+    assert "(4/8)" in per_trial.stdout
+
+
+def test_report_and_run_take_a_trial_policy(run_assay: RunAssay, tmp_path: Path) -> None:
+    suite = _pass_hat_suite(tmp_path, policy="mean")
+    store = f"sqlite:///{tmp_path / 'runs.db'}"
+    done = run_assay(
+        "run", suite, "--store", store, "--format", "json", "--trial-policy", "pass^2",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["trial_summary"]["policy"] == "pass^2"
+    again = run_assay(
+        "report", report["run_id"], "--store", store, "--format", "json",
+        "--trial-policy", "majority", cwd=tmp_path,
+    )  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["trial_summary"]["policy"] == "majority"
+    refused = run_assay(
+        "run", suite, "--store", store, "--trial-policy", "pass@2", cwd=tmp_path
+    )
+    assert refused.returncode == 2
+    assert "--product-selects-best" in refused.stderr and "Traceback" not in refused.stderr

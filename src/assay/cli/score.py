@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL
+from assay.cli._flags import CONFIDENCE, INTERVAL, PRODUCT_SELECTS_BEST, TRIAL_POLICY
 from assay.cli._output import emit, wants_color
 
 
@@ -25,18 +25,8 @@ def score(
     ),
     confidence: float = CONFIDENCE,
     interval: str = INTERVAL,
-    trial_policy: str | None = typer.Option(
-        None,
-        "--trial-policy",
-        help="How several trials of a case combine: mean (default), majority, pass^k "
-        "(all k pass) or pass@k (at least one of k; needs --product-selects-best).",
-    ),
-    product_selects_best: bool = typer.Option(
-        False,
-        "--product-selects-best",
-        help="Declare that the product itself picks the best of several outputs: the only "
-        "case in which pass@k (k > 1) measures it.",
-    ),
+    trial_policy: str | None = TRIAL_POLICY,
+    product_selects_best: bool = PRODUCT_SELECTS_BEST,
 ) -> None:
     """Score RESULTS against DATASET with the structured grader and print the report."""
     from assay.cli._options import check_confidence, check_format, check_method, check_policy

@@ -37,6 +37,11 @@ class TrialRate(BaseModel):
     design_effect: float | None = None
     effective_n: float | None = None
 
+    @property
+    def na_reason(self) -> str:
+        """Why the rate is unavailable, e.g. "no cases in the dataset"."""
+        return f"no {self.denominator_name}"
+
 
 class CaseConsistency(BaseModel):
     """How many of a case's trials passed, and its score under the policy."""
@@ -67,6 +72,11 @@ class TrialSummary(BaseModel):
     policy: str
     label: str
     trials: int
+    declared: bool = Field(
+        default=False,
+        description="True when the user or the suite stated the policy: task success under "
+        "it is then the headline (and what a bare task_success gate rule reads)",
+    )
     task_success: TrialRate
     slices: dict[str, TrialRate] = Field(default_factory=dict)
     consistency: list[CaseConsistency] = Field(default_factory=list)
@@ -117,8 +127,10 @@ def summarize_trials(
     *,
     confidence: float = 0.95,
     method: IntervalMethod = "clopper-pearson",
+    declared: bool = False,
 ) -> TrialSummary:
-    """Per-case consistency and task success under ``policy`` (K trials per case)."""
+    """Per-case consistency and task success under ``policy`` (K trials per case);
+    ``declared`` says the user stated the policy (it is then the headline)."""
     resolved = policy.resolved(trials)
     passed: dict[str, list[int]] = {}
     slices: dict[str, str] = {}
@@ -146,6 +158,7 @@ def summarize_trials(
         policy=str(resolved),
         label=resolved.label(trials),
         trials=trials,
+        declared=declared,
         task_success=policy_rate(
             consistency, resolved, trials, confidence=confidence, method=method
         ),

@@ -105,6 +105,7 @@ def _with_trials(
     policy: TrialPolicy,
     confidence: float,
     method: IntervalMethod,
+    declared: bool,
 ) -> Summary:
     """Several trials per case: per-trial rates get case-clustered intervals, and the
     policy's task success, per-case consistency and flaky cases are added."""
@@ -140,7 +141,12 @@ def _with_trials(
             "answered_accuracy": _clustered(summary.answered_accuracy, graded, passed, answered),
             "slices": slices,
             "trial_summary": summarize_trials(
-                graded, policy, summary.trials, confidence=confidence, method=method
+                graded,
+                policy,
+                summary.trials,
+                confidence=confidence,
+                method=method,
+                declared=declared,
             ),
         }
     )
@@ -204,8 +210,19 @@ def summarize_graded(
     )
     if trials > 1 and graded:
         chosen = policy if policy is not None else TrialPolicy("mean")
-        summary = _with_trials(summary, graded, chosen, confidence, method)
+        summary = _with_trials(
+            summary, graded, chosen, confidence, method, declared=policy is not None
+        )
     return summary
+
+
+def _fits(policy: TrialPolicy, trials: int) -> bool:
+    """True when ``policy`` can combine ``trials`` trials (pass^3 needs at least 3)."""
+    try:
+        policy.resolved(trials)
+    except ValueError:
+        return False
+    return True
 
 
 def validate_inputs(
@@ -276,12 +293,13 @@ def summarize_results(
         policy=policy,
     )
     if synthetic:
+        synthetic_trials = max((r.trial for r in synthetic), default=1)
         apart = summarize_graded(
             synthetic,
-            trials=max((r.trial for r in synthetic), default=1),
+            trials=synthetic_trials,
             confidence=confidence,
             method=method,
-            policy=policy,
+            policy=policy if policy is None or _fits(policy, synthetic_trials) else None,
         )
         summary = summary.model_copy(update={"synthetic": apart})
     return summary
