@@ -144,7 +144,7 @@ def test_rules_reach_the_trial_policy_rate_and_its_bounds() -> None:
     low = summary.task_success.ci95[0]
     value = check_rule(report, parse_rule("trial_summary.task_success>=0.9"))
     assert not value.passed and value.actual == summary.task_success.value
-    fraction = f"({summary.task_success.score_sum:g}/{summary.task_success.cases})"
+    fraction = f"({summary.task_success.score_sum:g}/{summary.task_success.cases} cases, "
     assert fraction in value.message
     high = check_rule(report, parse_rule("trial_summary.task_success.high<=1"))
     assert high.passed and high.actual == summary.task_success.ci95[1]
