@@ -154,9 +154,7 @@ def test_a_declared_policy_is_the_headline_of_runs_report_and_gate(
     text = run_assay("report", run_id, "--store", store, cwd=tmp_path).stdout
     assert "Task success (pass^2)       0/4" in text
     assert "Task success (per trial)    4/8" in text
-    gate = run_assay(
-        "gate", run_id, "--store", store, "--rule", "task_success>=0.3", cwd=tmp_path
-    )
+    gate = run_assay("gate", run_id, "--store", store, "--rule", "task_success>=0.3", cwd=tmp_path)
     assert gate.returncode == 1, gate.stdout + gate.stderr
     assert "0/4 cases, pass^2 of 2 trials" in gate.stdout
     per_trial = run_assay(
@@ -182,8 +180,6 @@ def test_report_and_run_take_a_trial_policy(run_assay: RunAssay, tmp_path: Path)
     )  # fmt: skip
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout)["trial_summary"]["policy"] == "majority"
-    refused = run_assay(
-        "run", suite, "--store", store, "--trial-policy", "pass@2", cwd=tmp_path
-    )
+    refused = run_assay("run", suite, "--store", store, "--trial-policy", "pass@2", cwd=tmp_path)
     assert refused.returncode == 2
     assert "--product-selects-best" in refused.stderr and "Traceback" not in refused.stderr

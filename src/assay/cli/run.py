@@ -58,8 +58,13 @@ def run(
     `assay run --resume RUN_ID` then runs only the case-trials not yet recorded.
     """
     from assay.cli._gating import check_gates, stored_rules, suite_rules
-    from assay.cli._options import check_confidence, check_format, check_method, check_policy
-    from assay.cli._options import check_policy_text
+    from assay.cli._options import (
+        check_confidence,
+        check_format,
+        check_method,
+        check_policy,
+        check_policy_text,
+    )
     from assay.cli._progress import RichProgress
     from assay.errors import AssayConfigError
     from assay.load import load_suite

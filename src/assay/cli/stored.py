@@ -54,9 +54,7 @@ def _success(row: dict[str, Any]) -> str:
     else:
         text = f"{text} {level:.0%} CI [{ci[0]:.1%}, {ci[1]:.1%}]"
     if row.get("task_success_policy"):
-        text += (
-            f" {row['task_success_policy']}; per trial {row['per_trial_task_success_fraction']}"
-        )
+        text += f" {row['task_success_policy']}; per trial {row['per_trial_task_success_fraction']}"
     return text
 
 
@@ -128,9 +126,7 @@ def report(
         if trial_policy is not None:
             trials = opened.get_run(run_id).trials
             policy = check_policy(trial_policy, trials, product_selects_best)
-        built = report_for_run(
-            opened, run_id, confidence=confidence, method=method, policy=policy
-        )
+        built = report_for_run(opened, run_id, confidence=confidence, method=method, policy=policy)
         spans = opened.spans(built.run_id or run_id) if format == "html" else []
     finally:
         opened.close()

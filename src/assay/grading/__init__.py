@@ -24,7 +24,7 @@ __all__ = [
     "Status",
     "StructuredGrader",
     "grade",
+    "group_trials",
     "judge_record",
     "trial_count",
-    "group_trials",
 ]

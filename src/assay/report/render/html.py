@@ -20,7 +20,7 @@ import jinja2
 from markupsafe import Markup
 from pydantic import SerializeAsAny, TypeAdapter
 
-from assay.metrics import Rate, StatusCounts
+from assay.metrics import StatusCounts
 from assay.outcomes import Span
 from assay.report._model import CaseRow, Report
 from assay.report.render import _format as f
