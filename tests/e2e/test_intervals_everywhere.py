@@ -129,8 +129,9 @@ def test_gate_recomputes_a_report_file_at_the_asked_level(
     report = tmp_path / "report.json"
     _ok(run_assay("score", POLICY / "policy.jsonl", POLICY / "results.jsonl", "-f", "json",
                   "-o", report))  # fmt: skip
-    at_level = json.loads(_ok(run_assay("score", POLICY / "policy.jsonl",
-                                        POLICY / "results.jsonl", "-f", "json", *LEVEL)))  # fmt: skip
+    scored = run_assay("score", POLICY / "policy.jsonl", POLICY / "results.jsonl", "-f", "json",
+                       *LEVEL)  # fmt: skip
+    at_level = json.loads(_ok(scored))
     low = at_level["task_success"]["ci95"][0]
     done = run_assay("gate", report, "-r", "task_success.low>=0", *LEVEL)
     assert done.returncode == 0, done.stderr
