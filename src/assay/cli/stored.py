@@ -44,15 +44,17 @@ def _row(info: Any) -> dict[str, Any]:
 def _success(row: dict[str, Any]) -> str:
     """'22/44 (50.0%) 95% CI [28.2%, 71.8%]'; runs stored before intervals were kept say
     where to find theirs."""
+    from assay.metrics._display import percent
+
     value = row["task_success"]
     if value is None:
         return "–" if row["status"] == "running" else "n/a"
-    text = f"{row['task_success_fraction']} ({value:.1%})"
+    text = f"{row['task_success_fraction']} ({percent(value)})"
     ci, level = row["task_success_ci95"], row["task_success_confidence"]
     if ci is None or level is None:
         text = f"{text} (interval: assay report)"
     else:
-        text = f"{text} {level:.0%} CI [{ci[0]:.1%}, {ci[1]:.1%}]"
+        text = f"{text} {level:.0%} CI [{percent(ci[0])}, {percent(ci[1])}]"
     if row.get("task_success_policy"):
         text += f" {row['task_success_policy']}; per trial {row['per_trial_task_success_fraction']}"
     return text

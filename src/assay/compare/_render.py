@@ -9,12 +9,13 @@ from typing import Any
 
 from assay.compare._model import ChangedCase, Comparison, Delta, SideOutcome
 from assay.metrics import Rate
+from assay.metrics._display import percent
 
 FORMATS: tuple[str, ...] = ("text", "json", "markdown", "html")
 
 
 def _pct(v: float) -> str:
-    return f"{v * 100:.1f}%"
+    return percent(v)
 
 
 def _rate(r: Rate) -> str:

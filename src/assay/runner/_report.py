@@ -121,4 +121,6 @@ def headline(report: Report) -> dict[str, Any]:
 
 
 def _whole(x: float) -> str:
-    return f"{round(x)}" if abs(x - round(x)) < 1e-9 else f"{x:.2f}"
+    from assay.metrics._display import decimal
+
+    return decimal(x)

@@ -5,20 +5,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from assay.metrics import Rate, StatusCounts, TrialRate
+from assay.metrics._display import decimal, percent
 from assay.report._model import Report
 
 
 def pct(value: float) -> str:
-    return f"{value * 100:.1f}%"
+    """'33.3%'; never '0.0%' or '100.0%' for a rate that is neither 0 nor 1 ('99.999%')."""
+    return percent(value)
 
 
 Figure = Rate | TrialRate
 
 
 def score_sum(r: TrialRate) -> str:
-    """The sum of per-case scores: whole when it is whole ('2'), else two decimals."""
-    whole = abs(r.score_sum - round(r.score_sum)) < 1e-9
-    return f"{round(r.score_sum)}" if whole else f"{r.score_sum:.2f}"
+    """The sum of per-case scores: whole when it is whole ('2'), else two decimals or as
+    many as it takes not to read as whole."""
+    return decimal(r.score_sum)
 
 
 def fraction(r: Figure) -> str:
