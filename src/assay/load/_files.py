@@ -15,15 +15,15 @@ _CSV_LISTS = ("accepted_facts", "required", "disallowed")
 
 
 def _csv_case(raw: Any) -> Any:
-    """CSV cells are strings: split list columns on '|' and read booleans."""
+    """CSV cells are strings: split list columns on '|'. Boolean cells stay strings and are
+    read by the case model, as a string in JSONL, YAML or JSON is: one strict parser for
+    every format (an unknown value is an error at its line, never false)."""
     if not isinstance(raw, dict):
         return raw
     out = dict(raw)
     for key in _CSV_LISTS:
         if key in out:
             out[key] = [p.strip() for p in str(out[key]).split("|") if p.strip()]
-    if "synthetic" in out:
-        out["synthetic"] = str(out["synthetic"]).strip().lower() in ("1", "true", "yes")
     return out
 
 
