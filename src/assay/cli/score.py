@@ -43,6 +43,8 @@ def score(
         check_output(output, (dataset, results))
     data = load_dataset(dataset)
     recorded = load_results(results)
+    if not recorded.records:
+        typer.echo(f"assay: {results}: no results recorded; every case is missing", err=True)
     graded = grade_all(data, recorded)
     trials = max((r.trial for r in graded if not r.case.synthetic), default=1)
     policy = check_policy(trial_policy, trials, product_selects_best) if trial_policy else None

@@ -66,15 +66,17 @@ def load_dataset(path: str | Path, name: str | None = None) -> Dataset:
 
 
 def load_results(path: str | Path) -> Results:
-    """Recorded outcomes from a JSONL (or JSON/YAML list) results file, each with its line."""
+    """Recorded outcomes from a JSONL (or JSON/YAML list) results file, each with its line.
+
+    A file with no results (empty, ``[]``, a CSV header alone) is valid: nothing was
+    recorded, and every case scores as missing.
+    """
     p = Path(path)
-    records, header = read_records(p, "results")
+    records, header = read_records(p, "results", allow_empty=True)
     problems = [
         Problem(f'unknown top-level field "{k}"', Location(str(p), 1), k)
         for k in sorted(set(header) - {"columns"})
     ]
-    if not records:
-        problems.append(Problem("has no results (an empty file scores nothing)", Location(str(p))))
     if problems:
         raise InputFormatError(problems, summary=f"{p}: invalid results")
     return parse_results(records, str(p))

@@ -53,11 +53,13 @@ class CaseConsistency(BaseModel):
     passed: int
     trials: int
     score: float
+    missing: int = Field(default=0, description="Trials with no recorded outcome")
 
     @property
     def flaky(self) -> bool:
-        """Some but not all trials passed."""
-        return 0 < self.passed < self.trials
+        """Some but not all recorded trials passed: a missing trial is no evidence of
+        failure, so it never makes a case flaky."""
+        return 0 < self.passed < self.trials - self.missing
 
 
 class TrialSummary(BaseModel):
@@ -133,9 +135,11 @@ def summarize_trials(
     ``declared`` says the user stated the policy (it is then the headline)."""
     resolved = policy.resolved(trials)
     passed: dict[str, list[int]] = {}
+    missing: dict[str, int] = {}
     slices: dict[str, str] = {}
     for r in graded:
         passed.setdefault(r.case.id, []).append(int(r.status == "passed"))
+        missing[r.case.id] = missing.get(r.case.id, 0) + (r.status == "missing")
         slices[r.case.id] = r.case.slice
     consistency = [
         CaseConsistency(
@@ -144,6 +148,7 @@ def summarize_trials(
             passed=sum(v),
             trials=len(v),
             score=resolved.case_score(len(v), sum(v)),
+            missing=missing[cid],
         )
         for cid, v in passed.items()
     ]

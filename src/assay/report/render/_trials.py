@@ -49,7 +49,7 @@ def trial_lines(report: Report) -> list[str]:
         f"Task success ({t.policy}): {trial_rate(r)}; {level} CI {r.interval}{deff}",
         f"Per-trial figures (headline rates and the slices table): {per_trial_label(report)}",
         f"Consistency (cases by trials passed): {counts}",
-        f"Flaky cases (some but not all trials passed): {', '.join(t.flaky) or 'none'}",
+        "Flaky cases (some but not all recorded trials passed): " + (", ".join(t.flaky) or "none"),
     ]
 
 
