@@ -108,21 +108,25 @@ def simulate(
     n: int, k: int, icc: float, mu: float, reps: int, rng: np.random.Generator
 ) -> Iterator[Row]:
     """Coverage of every policy's interval, and of the per-trial rate's, in one setting."""
-    passed = _draws(rng, n, k, icc, mu, reps)
-    naive = [clopper_pearson(int(row.sum()), n * k) for row in passed]
-    per_trial = []
-    for row in passed:
-        est = clustered_rate([int(c) for c in row], [k] * n)
+    # The intervals depend on the cases' pass counts only, not on their order: replications
+    # with the same counts (frequent with few cases) are computed once.
+    passed = np.sort(_draws(rng, n, k, icc, mu, reps), axis=1)
+    keys = [tuple(int(c) for c in row) for row in passed]
+    naive = [clopper_pearson(sum(key), n * k) for key in keys]
+    per_trial_of: dict[tuple[int, ...], tuple[float, float]] = {}
+    for key in set(keys):
+        est = clustered_rate(list(key), [k] * n)
         assert est is not None
-        per_trial.append(est.ci)
-    yield _row(Setting(n, k, icc, mu, "per-trial"), per_trial, mu, naive)
+        per_trial_of[key] = est.ci
+    yield _row(Setting(n, k, icc, mu, "per-trial"), [per_trial_of[x] for x in keys], mu, naive)
     for policy in policies(k):
         resolved = policy.resolved(k)
-        cis = []
-        for row in passed:
-            rate = policy_rate(_consistency(row, k, resolved), resolved, k)
+        interval_of: dict[tuple[int, ...], tuple[float, float]] = {}
+        for key in set(keys):
+            rate = policy_rate(_consistency(np.array(key), k, resolved), resolved, k)
             assert rate.ci95 is not None
-            cis.append(rate.ci95)
+            interval_of[key] = rate.ci95
+        cis = [interval_of[x] for x in keys]
         measured = _row(
             Setting(n, k, icc, mu, str(resolved)), cis, truth(resolved, k, mu, icc), naive
         )
