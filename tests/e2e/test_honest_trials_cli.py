@@ -183,3 +183,37 @@ def test_report_and_run_take_a_trial_policy(run_assay: RunAssay, tmp_path: Path)
     refused = run_assay("run", suite, "--store", store, "--trial-policy", "pass@2", cwd=tmp_path)
     assert refused.returncode == 2
     assert "--product-selects-best" in refused.stderr and "Traceback" not in refused.stderr
+
+
+def test_comparing_one_trial_with_three_names_the_trial_counts(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    case = {"slice": "s", "question": "q", "expected_behavior": "answer", "expected_fact": "f"}
+    dataset = _jsonl(tmp_path / "ds.jsonl", [{"id": f"c{i}", **case} for i in range(4)])
+    one = _jsonl(
+        tmp_path / "one.jsonl", [{"id": f"c{i}", "kind": "answer", "fact": "f"} for i in range(4)]
+    )
+    three = _jsonl(
+        tmp_path / "three.jsonl",
+        [
+            {"id": f"c{i}", "trial": t, "kind": "answer", "fact": "f" if i else "g"}
+            for i in range(4)
+            for t in (1, 2, 3)
+        ],
+    )
+    reports = []
+    for name, results in (("a", one), ("b", three)):
+        out = tmp_path / f"{name}.json"
+        done = run_assay("score", dataset, results, "-f", "json", "-o", out)
+        assert done.returncode == 0, done.stderr
+        reports.append(out)
+    refused = run_assay("compare", *reports)
+    assert refused.returncode == 2
+    assert "the baseline ran 1 trial per case and the candidate 3" in refused.stderr
+    assert "case definitions" not in refused.stderr
+    matched = run_assay("compare", *reports, "--matching-only")
+    assert matched.returncode == 0, matched.stderr
+    assert "mean over the paired trial 1 of each case" in matched.stdout
+    assert "mean of 3 trials" not in matched.stdout
+    data = json.loads(run_assay("compare", *reports, "--matching-only", "-f", "json").stdout)
+    assert data["paired_trials"] == [1] and data["paired"] == 4
