@@ -9,6 +9,8 @@ contains the truth, and how often its width is below the naive interval's (the K
 case-trials treated as independent).
 
     .venv/bin/python bench/coverage.py [--reps 2000] [--write bench/RESULTS.md]
+
+``bench/run_all.py`` (``make bench``) runs it too and writes the same section.
 """
 
 from __future__ import annotations
