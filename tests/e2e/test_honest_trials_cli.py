@@ -217,3 +217,42 @@ def test_comparing_one_trial_with_three_names_the_trial_counts(
     assert "mean of 3 trials" not in matched.stdout
     data = json.loads(run_assay("compare", *reports, "--matching-only", "-f", "json").stdout)
     assert data["paired_trials"] == [1] and data["paired"] == 4
+
+
+def test_a_stray_trial_number_is_flagged_and_trials_can_be_declared(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    dataset, _ = _synthetic_dataset(tmp_path)
+    results = _jsonl(
+        tmp_path / "stray.jsonl",
+        [
+            {"id": "A", "kind": "answer", "fact": "f"},
+            {"id": "B", "kind": "answer", "fact": "f"},
+            {"id": "A", "trial": 2, "kind": "answer", "fact": "f"},
+            {"id": "B", "trial": 2, "kind": "answer", "fact": "f"},
+            {"id": "A", "trial": 50, "kind": "answer", "fact": "f"},
+        ],
+    )
+    done = run_assay("score", dataset, results)
+    assert done.returncode == 0, done.stderr
+    assert f"warning: {results}:5: A trial 50: no case has trials 3-49" in done.stderr
+    declared = run_assay("score", dataset, results, "--trials", "2")
+    assert declared.returncode == 2
+    assert f"{results}:5: A: trial 50 is past --trials 2" in declared.stderr
+    clean = _jsonl(tmp_path / "clean.jsonl", [{"id": "A", "kind": "answer", "fact": "f"}])
+    data = json.loads(run_assay("score", dataset, clean, "--trials", "2", "-f", "json").stdout)
+    assert data["trials"] == 2 and data["statuses"]["missing"] == 3  # A#2, B#1, B#2
+
+
+def test_a_text_only_answer_where_abstention_is_expected_fails(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    dataset = _jsonl(
+        tmp_path / "ds.jsonl",
+        [{"id": "X", "slice": "s", "question": "q", "expected_behavior": "abstain"}],
+    )
+    results = _jsonl(tmp_path / "res.jsonl", [{"id": "X", "kind": "answer", "text": "Sure!"}])
+    data = json.loads(run_assay("score", dataset, results, "-f", "json").stdout)
+    (row,) = data["cases"]
+    assert row["status"] == "failed"
+    assert row["reason"] == "expected an abstention; answered without a fact key"
