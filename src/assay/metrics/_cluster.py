@@ -80,12 +80,15 @@ def effective_interval(
 def degrees_of_freedom(squares: Sequence[float]) -> float:
     """The degrees of freedom of a cluster-robust variance built from the clusters' squared
     residuals: N − 1 when every cluster contributes alike, down to 1 when one dominates
-    (Satterthwaite 1946: (Σ rᵢ²)² / Σ rᵢ⁴, scaled by (N − 1)/N)."""
+    (Satterthwaite 1946: (Σ rᵢ²)² / Σ rᵢ⁴, scaled by (N − 1)/N); N − 1 when every residual
+    is 0."""
     n = len(squares)
     total = sum(squares)
     fourth = sum(r * r for r in squares)
-    if n < 2 or total <= 0 or fourth <= 0:
+    if n < 2:
         return 1.0
+    if total <= 0 or fourth <= 0:
+        return n - 1.0  # every case alike: no case dominates the (zero) spread
     return max(1.0, min(n - 1.0, total * total / fourth * (n - 1) / n))
 
 
