@@ -235,8 +235,21 @@ def _level(node: Rate | TrialRate) -> str:
     return f"{node.confidence * 100:g}% {method} interval{clustered}"
 
 
-def _fmt(x: float) -> str:
-    return f"{x:.4g}"
+def _fmt(x: float, threshold: float | None = None) -> str:
+    """Four significant digits, or as many more as it takes for a figure that is not 0 or 1
+    not to read as 0 or 1 (0.99999, never 1) and to read on its own side of ``threshold``
+    (0.79999 against 0.8, never 0.8)."""
+    for digits in range(4, 18):
+        text = f"{x:.{digits}g}"
+        shown = float(text)
+        if (shown in (0.0, 1.0)) and shown != x:
+            continue
+        if threshold is not None and (shown >= threshold) != (x >= threshold):
+            continue
+        if threshold is not None and (shown <= threshold) != (x <= threshold):
+            continue
+        return text
+    return repr(x)
 
 
 def check_rule(report: Report, rule: Rule) -> GateResult:
@@ -256,7 +269,7 @@ def check_rule(report: Report, rule: Rule) -> GateResult:
         )
     passed = OPERATORS[rule.op](actual, rule.threshold)
     margin = actual - rule.threshold
-    seen = f"{rule.path} = {_fmt(actual)}" + (f" ({label})" if label else "")
+    seen = f"{rule.path} = {_fmt(actual, rule.threshold)}" + (f" ({label})" if label else "")
     if passed:
         message = f"{seen}, needs {want}"
     elif rule.op in ("==", "!="):
