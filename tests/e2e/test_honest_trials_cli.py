@@ -259,3 +259,15 @@ def test_a_text_only_answer_where_abstention_is_expected_fails(
     (row,) = data["cases"]
     assert row["status"] == "failed"
     assert row["reason"] == "expected an abstention; answered without a fact key"
+
+
+def test_composite_scores_an_empty_results_file_as_every_case_missing(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    done = run_assay("composite", "examples/golden17/golden17.jsonl", empty, "-f", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["statuses"]["missing"] == data["total"] == 17
+    assert (data["composite_pass"]["numerator"], data["composite_pass"]["denominator"]) == (0, 17)
