@@ -1,7 +1,8 @@
 """Run every benchmark and write ``bench/RESULTS.md`` (what ``make bench`` runs).
 
 Start-up time of ``assay --help``; the throughput workload through the bare aiohttp floor,
-assay's ``openai`` target and inspect_ai side by side; a cProfile of assay's per-case path.
+assay's ``openai`` target and inspect_ai side by side; a cProfile of assay's per-case path;
+the simulated coverage of the case-clustered interval (``bench/coverage.py``).
 Every figure in the file is measured by this run. Exit status 1 when ``assay --help``
 imports a banned heavy package eagerly, or (with ``--strict``) when any goal is missed.
 
@@ -17,6 +18,7 @@ import sys
 import time
 from pathlib import Path
 
+import coverage
 import startup
 import throughput
 from _machine import describe_machine
@@ -33,6 +35,14 @@ def _phases(n: int, c: int, *flags: str) -> str:
     if done.returncode != 0:
         return f"phases.py failed ({done.returncode}): {done.stderr.strip()[-400:]}"
     return done.stdout
+
+
+def describe_commit() -> str:
+    """The short hash of the checked-out commit, or 'unknown'."""
+    done = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    )
+    return done.stdout.strip() or "unknown"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -94,6 +104,12 @@ def main(argv: list[str] | None = None) -> None:
         took_s=time.time() - began,
     )
     args.output.write_text(text)
+    print("coverage of the clustered interval …", file=sys.stderr)
+    reps = 200 if args.quick else 2000
+    covered = time.time()
+    cover_rows = coverage.measure(reps)
+    commit = describe_commit()
+    coverage.write(args.output, coverage.section(cover_rows, reps, time.time() - covered, commit))
     print(f"wrote {args.output}", file=sys.stderr)
     for goal in checked:
         print(f"{goal.verdict.strip('*'):>12}  {goal.name}: {goal.figure}")

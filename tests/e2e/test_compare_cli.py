@@ -163,7 +163,7 @@ def test_trial_policy_is_printed_beside_the_figures(tmp_path: Path, run_assay: R
     assert done.returncode == 0, done.stderr
     assert "Trial policy: pass^3 of 3 trials" in done.stdout
     assert "(pass^3 of 3 trials)" in done.stdout
-    assert "Flaky cases (some but not all trials passed): E2, E4" in done.stdout
+    assert "Flaky cases (some but not all recorded trials passed): E2, E4" in done.stdout
     assert "clustered by case" in done.stdout
     done = run_assay("score", POLICY / "policy.jsonl", results, "--trial-policy", "best-of-3")
     assert done.returncode == 2

@@ -123,14 +123,21 @@ def test_gate_rebuilds_a_run_at_the_level(
     assert "90% CI (Wilson, clustered by case)" in text
 
 
-def test_gate_refuses_another_level_for_a_report_file(run_assay: RunAssay, tmp_path: Path) -> None:
+def test_gate_recomputes_a_report_file_at_the_asked_level(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
     report = tmp_path / "report.json"
     _ok(run_assay("score", POLICY / "policy.jsonl", POLICY / "results.jsonl", "-f", "json",
                   "-o", report))  # fmt: skip
-    done = run_assay("gate", report, "-r", "task_success>=0", *LEVEL)
-    assert done.returncode == 2 and done.stdout == ""
-    assert "written at 95% (clopper-pearson)" in done.stderr
-    assert _ok(run_assay("gate", report, "-r", "task_success>=0", "--confidence", "0.95"))
+    scored = run_assay("score", POLICY / "policy.jsonl", POLICY / "results.jsonl", "-f", "json",
+                       *LEVEL)  # fmt: skip
+    at_level = json.loads(_ok(scored))
+    low = at_level["task_success"]["ci95"][0]
+    done = run_assay("gate", report, "-r", "task_success.low>=0", *LEVEL)
+    assert done.returncode == 0, done.stderr
+    assert f"task_success.low = {low:.4g} (2/6, 90% Wilson interval)" in done.stdout
+    assert "was written at 0.95 (clopper-pearson)" in done.stderr
+    assert "recomputed from its counts at 0.9 (wilson)" in done.stderr
 
 
 def test_the_run_list_shows_each_task_success_with_its_interval(

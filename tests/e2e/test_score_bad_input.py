@@ -101,14 +101,24 @@ def test_malformed_json_in_the_dataset(work: Path, run_assay: RunAssay) -> None:
     _refused(done, "d.jsonl:3: malformed JSON")
 
 
-@pytest.mark.parametrize("which", ["dataset", "results"])
-def test_empty_file(work: Path, run_assay: RunAssay, which: str) -> None:
+def test_empty_dataset_file(work: Path, run_assay: RunAssay) -> None:
     (work / "empty.jsonl").write_text("\n  \n")
-    args = (
-        ["empty.jsonl", "results.jsonl"] if which == "dataset" else ["policy.jsonl", "empty.jsonl"]
-    )
-    done = run_assay("score", *args, cwd=work)
+    done = run_assay("score", "empty.jsonl", "results.jsonl", cwd=work)
     _refused(done, "empty.jsonl", "is empty")
+
+
+@pytest.mark.parametrize(("name", "text"), [("empty.jsonl", "\n  \n"), ("empty.json", "[]")])
+def test_an_empty_results_file_scores_every_case_missing(
+    work: Path, run_assay: RunAssay, name: str, text: str
+) -> None:
+    (work / name).write_text(text)
+    done = run_assay("score", "policy.jsonl", name, "-f", "json", cwd=work)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    n = data["dataset"]["cases"]
+    assert (data["task_success"]["numerator"], data["task_success"]["denominator"]) == (0, n)
+    assert data["statuses"]["missing"] == n == data["total"]
+    assert f"{name}: no results recorded; every case is missing" in done.stderr
 
 
 @pytest.mark.parametrize("which", ["dataset", "results"])

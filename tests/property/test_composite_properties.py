@@ -99,3 +99,46 @@ def test_adding_synthetic_cases_never_changes_real_figures(
         assert getattr(alone, field) == getattr(mixed, field), field
     assert alone.dataset.cases == mixed.dataset.cases
     assert mixed.synthetic is not None and len(mixed.synthetic.case_ids) == len(fake)
+
+
+@given(
+    profiles(),
+    check_rows.filter(bool),
+    check_rows.filter(bool),
+    st.lists(st.integers(1, 4), min_size=8, max_size=8),
+    st.lists(st.integers(1, 9), min_size=8, max_size=8),
+)
+@settings(max_examples=100, deadline=None)
+def test_synthetic_trials_never_change_real_figures(
+    profile: Profile,
+    real_rows: list[dict[str, bool]],
+    fake_rows: list[dict[str, bool]],
+    real_trials: list[int],
+    fake_trials: list[int],
+) -> None:
+    """Real and synthetic rows at any trial numbers: the real cases' trial count, statuses
+    and clustered intervals are those computed with the synthetic rows deleted."""
+    real = [_case(i, False) for i in range(len(real_rows))]
+    fake = [_case(i, True) for i in range(len(fake_rows))]
+    recorded = [
+        RecordedChecks(case_id=c.id, trial=t, checks=checks_of(row))
+        for c, row, t in zip(real, real_rows, real_trials, strict=False)
+    ] + [
+        RecordedChecks(case_id=c.id, trial=t, checks=checks_of(row))
+        for c, row, t in zip(fake, fake_rows, fake_trials, strict=False)
+    ]
+    scorer = CompositeScorer(profile)
+
+    def report(cases: list[Case]):  # type: ignore[no-untyped-def]
+        ids = {c.id for c in cases}
+        inputs = CompositeInputs(Results(()), tuple(r for r in recorded if r.case_id in ids))
+        scored = composite_all(cases, inputs, scorer)
+        return build_composite_report(
+            Dataset("d", tuple(cases)), scored, profile, input_kind="recorded checks"
+        )
+
+    alone, mixed = report(real), report(real + fake)
+    for field in ("trials", "total", "statuses", "composite_pass", "strict_pass",
+                  "check_failures", "diverging", "agreement"):  # fmt: skip
+        assert getattr(alone, field) == getattr(mixed, field), field
+    assert [r for r in mixed.cases if not r.synthetic] == alone.cases

@@ -10,3 +10,16 @@ import typer
 
 CONFIDENCE = typer.Option(0.95, help="Confidence level of every interval.")
 INTERVAL = typer.Option("clopper-pearson", help="clopper-pearson (exact) or wilson.")
+TRIAL_POLICY = typer.Option(
+    None,
+    "--trial-policy",
+    help="How several trials of a case combine: mean, majority, pass^k (all k pass) or "
+    "pass@k (at least one of k; needs --product-selects-best). Stated, it is the headline "
+    "task success (and what a bare task_success gate rule reads).",
+)
+PRODUCT_SELECTS_BEST = typer.Option(
+    False,
+    "--product-selects-best",
+    help="Declare that the product itself picks the best of several outputs: the only "
+    "case in which pass@k (k > 1) measures it.",
+)

@@ -41,3 +41,14 @@ def check_policy(text: str, trials: int, selects_best: bool = False) -> TrialPol
     except ValueError as err:
         raise AssayConfigError(f"--trial-policy {text}: {err}") from err
     return policy
+
+
+def check_policy_text(text: str | None, selects_best: bool = False) -> None:
+    """Refuse a ``--trial-policy`` that cannot be read or is undeclared best-of-k selection,
+    before anything runs (k is checked against the trials once they are known)."""
+    if text is None:
+        return
+    try:
+        require_declared_selection(TrialPolicy.parse(text), selects_best, "--product-selects-best")
+    except ValueError as err:
+        raise AssayConfigError(f"--trial-policy {text}: {err}") from err

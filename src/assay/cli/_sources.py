@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,7 +20,7 @@ def load_report_file(path: Path) -> Report:
     from pydantic import ValidationError
 
     from assay._validation import problems_from
-    from assay.report import Report
+    from assay.report import SCHEMA_VERSION, Report, report_problems
 
     summary = f"{path}: not an assay JSON report (write one with --format json --output FILE)"
     try:
@@ -31,25 +32,55 @@ def load_report_file(path: Path) -> Report:
     except json.JSONDecodeError as err:
         problem = Problem(f"not valid JSON: {err.msg}", Location(str(path), err.lineno))
         raise InputFormatError([problem], summary) from None
+    version = data.get("schema_version") if isinstance(data, dict) else None
+    if version is not None and version != SCHEMA_VERSION:
+        problem = Problem(
+            f"schema_version is {version!r}; this assay reads version {SCHEMA_VERSION}",
+            Location(str(path)),
+            "schema_version",
+        )
+        raise InputFormatError(
+            [problem], f"{path}: a report of an unknown schema version (re-score the results)"
+        )
     try:
-        return Report.model_validate(data)
+        report = Report.model_validate(data)
     except ValidationError as err:
         problems = problems_from(err, Location(str(path)), Report)[:20]
         raise InputFormatError(problems, summary) from None
+    found = report_problems(report)
+    if found:
+        raise InputFormatError(
+            [Problem(p, Location(str(path)), p.split(" ")[0].rstrip(":")) for p in found[:20]],
+            f"{path}: the report contradicts its own counts (edited by hand, or damaged); "
+            "re-score the results to get a consistent report",
+        )
+    return report
 
 
-def _check_level(report: Report, path: Path, confidence: float | None, method: str | None) -> None:
-    """A report file's intervals are as written: asking another level or method is refused."""
+def _at_level(
+    report: Report, path: Path, confidence: float | None, method: IntervalMethod | None
+) -> Report:
+    """A report file read at the asked level (default 0.95, Clopper–Pearson, as for a run
+    id): recomputed from its counts and case rows when it was written at another one."""
+    from assay.report import at_level
+
     written = report.task_success
-    if (confidence is None or confidence == written.confidence) and (
-        method is None or method == written.method
-    ):
-        return
-    raise AssayConfigError(
-        f"{path}: its intervals were written at {written.confidence:.0%} ({written.method}); "
-        "a report file is read as written. Re-score it with --confidence/--interval, or give "
-        "a run id to rebuild its report at the level you ask"
+    level = confidence if confidence is not None else 0.95
+    chosen: IntervalMethod = method if method is not None else "clopper-pearson"
+    if (level, chosen) == (written.confidence, written.method):
+        return report
+    try:
+        recomputed = at_level(report, level, chosen)
+    except ValueError as err:
+        raise AssayConfigError(
+            f"{path}: its intervals were written at {written.confidence:g} "
+            f"({written.method}) and cannot be recomputed at {level:g} ({chosen}): {err}"
+        ) from None
+    sys.stderr.write(
+        f"assay: {path} was written at {written.confidence:g} ({written.method}); its "
+        f"intervals are recomputed from its counts at {level:g} ({chosen})\n"
     )
+    return recomputed
 
 
 def report_from_source(
@@ -65,9 +96,7 @@ def report_from_source(
     if path.exists():
         if path.is_dir():
             raise AssayInputError(f"{source}: is a directory; give a JSON report or a run id")
-        written = load_report_file(path)
-        _check_level(written, path, confidence, method)
-        return written
+        return _at_level(load_report_file(path), path, confidence, method)
     try:
         runner = importlib.import_module("assay.runner")
         store_module = importlib.import_module("assay.store")

@@ -60,7 +60,7 @@ def gate(
     confidence: float | None = typer.Option(
         None,
         help="Confidence level of every interval (a run id's report is rebuilt at it; a "
-        "report file must have been written at it). Default 0.95.",
+        "report file written at another level is recomputed from its counts). Default 0.95.",
     ),
     interval: str | None = typer.Option(
         None, help="clopper-pearson (exact, the default) or wilson; as --confidence."

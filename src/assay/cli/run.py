@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL
+from assay.cli._flags import CONFIDENCE, INTERVAL, PRODUCT_SELECTS_BEST, TRIAL_POLICY
 from assay.cli._output import emit, wants_color
 
 if TYPE_CHECKING:
@@ -108,6 +108,8 @@ def run(
     ),
     confidence: float = CONFIDENCE,
     interval: str = INTERVAL,
+    trial_policy: str | None = TRIAL_POLICY,
+    product_selects_best: bool = PRODUCT_SELECTS_BEST,
 ) -> None:
     """Run SUITE: call its target for every case and trial, store the run, print its report.
 
@@ -115,7 +117,13 @@ def run(
     `assay run --resume RUN_ID` then runs only the case-trials not yet recorded.
     """
     from assay.cli._gating import check_gates, stored_rules, suite_rules
-    from assay.cli._options import check_confidence, check_format, check_method
+    from assay.cli._options import (
+        check_confidence,
+        check_format,
+        check_method,
+        check_policy,
+        check_policy_text,
+    )
     from assay.cli._progress import RichProgress
     from assay.errors import AssayConfigError
     from assay.load import load_suite
@@ -126,6 +134,7 @@ def run(
     check_format(format)
     method = check_method(interval)
     check_confidence(confidence)
+    check_policy_text(trial_policy, product_selects_best)
     if suite is None and resume is None:
         raise AssayConfigError("give a suite file to run, or --resume RUN_ID")
     overrides = Overrides(
@@ -162,8 +171,15 @@ def run(
                 loaded, runs, selection=selection, overrides=overrides, control=control
             )
         report = result.report
-        if (confidence, method) != (0.95, "clopper-pearson"):  # the run stored, asked level
-            report = report_for_run(runs, result.run_id, confidence=confidence, method=method)
+        policy = None
+        if trial_policy is not None:
+            trials_run = runs.get_run(result.run_id).trials
+            policy = check_policy(trial_policy, trials_run, product_selects_best)
+        if (confidence, method) != (0.95, "clopper-pearson") or policy is not None:
+            # the run as stored, reported at the asked level and policy
+            report = report_for_run(
+                runs, result.run_id, confidence=confidence, method=method, policy=policy
+            )
     finally:
         if receiver is not None:
             _stop_receiver(receiver)

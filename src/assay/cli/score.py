@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL
+from assay.cli._flags import CONFIDENCE, INTERVAL, PRODUCT_SELECTS_BEST, TRIAL_POLICY
 from assay.cli._output import emit, wants_color
+
+if TYPE_CHECKING:
+    from assay.outcomes import Results
 
 
 def score(
@@ -25,24 +29,23 @@ def score(
     ),
     confidence: float = CONFIDENCE,
     interval: str = INTERVAL,
-    trial_policy: str | None = typer.Option(
+    trials: int | None = typer.Option(
         None,
-        "--trial-policy",
-        help="How several trials of a case combine: mean (default), majority, pass^k "
-        "(all k pass) or pass@k (at least one of k; needs --product-selects-best).",
+        "--trials",
+        min=1,
+        help="How many trials every case ran (default: the highest trial recorded). "
+        "Declared, a case with fewer recorded trials has the rest missing, and a result "
+        "past it is an error.",
     ),
-    product_selects_best: bool = typer.Option(
-        False,
-        "--product-selects-best",
-        help="Declare that the product itself picks the best of several outputs: the only "
-        "case in which pass@k (k > 1) measures it.",
-    ),
+    trial_policy: str | None = TRIAL_POLICY,
+    product_selects_best: bool = PRODUCT_SELECTS_BEST,
 ) -> None:
     """Score RESULTS against DATASET with the structured grader and print the report."""
     from assay.cli._options import check_confidence, check_format, check_method, check_policy
     from assay.cli._output import check_output
     from assay.load import load_dataset, load_results
     from assay.metrics import grade_all
+    from assay.outcomes import trial_gaps
     from assay.report import build_report
     from assay.report.render import render
 
@@ -53,8 +56,29 @@ def score(
         check_output(output, (dataset, results))
     data = load_dataset(dataset)
     recorded = load_results(results)
-    graded = grade_all(data, recorded)
-    trials = max((r.trial for r in graded), default=1)
-    policy = check_policy(trial_policy, trials, product_selects_best) if trial_policy else None
+    if not recorded.records:
+        typer.echo(f"assay: {results}: no results recorded; every case is missing", err=True)
+    if trials is None:
+        for warning in trial_gaps(recorded):
+            typer.echo(f"assay: warning: {warning}", err=True)
+    else:
+        _check_declared(recorded, trials)
+    graded = grade_all(data, recorded, trials=trials)
+    k = max((r.trial for r in graded if not r.case.synthetic), default=1)
+    policy = check_policy(trial_policy, k, product_selects_best) if trial_policy else None
     report = build_report(data, graded, confidence=confidence, method=method, policy=policy)
     emit(render(report, format, color=wants_color(output)), output, (dataset, results))
+
+
+def _check_declared(recorded: Results, trials: int) -> None:
+    """Refuse results past the declared trial count, naming each line."""
+    from assay.errors import InputFormatError, Problem
+
+    problems = [
+        Problem(f"{r.case_id}: trial {r.trial} is past --trials {trials}", where, "trial")
+        for i, r in enumerate(recorded.records)
+        if r.trial > trials
+        for where in [recorded.location_of(i)]
+    ]
+    if problems:
+        raise InputFormatError(problems[:20], f"results past the declared {trials} trials")

@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL
+from assay.cli._flags import CONFIDENCE, INTERVAL, PRODUCT_SELECTS_BEST, TRIAL_POLICY
 from assay.cli._output import emit, wants_color
 
 STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
@@ -38,20 +38,28 @@ def _row(info: Any) -> dict[str, Any]:
         "task_success_fraction": summary.get("task_success_fraction"),
         "task_success_ci95": summary.get("task_success_ci95"),
         "task_success_confidence": summary.get("task_success_confidence"),
+        "task_success_policy": summary.get("task_success_policy"),
+        "per_trial_task_success_fraction": summary.get("per_trial_task_success_fraction"),
     }
 
 
 def _success(row: dict[str, Any]) -> str:
     """'22/44 (50.0%) 95% CI [28.2%, 71.8%]'; runs stored before intervals were kept say
     where to find theirs."""
+    from assay.metrics._display import percent
+
     value = row["task_success"]
     if value is None:
         return "–" if row["status"] == "running" else "n/a"
-    text = f"{row['task_success_fraction']} ({value:.1%})"
+    text = f"{row['task_success_fraction']} ({percent(value)})"
     ci, level = row["task_success_ci95"], row["task_success_confidence"]
     if ci is None or level is None:
-        return f"{text} (interval: assay report)"
-    return f"{text} {level:.0%} CI [{ci[0]:.1%}, {ci[1]:.1%}]"
+        text = f"{text} (interval: assay report)"
+    else:
+        text = f"{text} {level:.0%} CI [{percent(ci[0])}, {percent(ci[1])}]"
+    if row.get("task_success_policy"):
+        text += f" {row['task_success_policy']}; per trial {row['per_trial_task_success_fraction']}"
+    return text
 
 
 runs_app = typer.Typer(
@@ -170,9 +178,11 @@ def report(
     output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
     confidence: float = CONFIDENCE,
     interval: str = INTERVAL,
+    trial_policy: str | None = TRIAL_POLICY,
+    product_selects_best: bool = PRODUCT_SELECTS_BEST,
 ) -> None:
     """Re-render the report of a stored run (nothing is re-run)."""
-    from assay.cli._options import check_confidence, check_format, check_method
+    from assay.cli._options import check_confidence, check_format, check_method, check_policy
     from assay.report.render import render
     from assay.runner import report_for_run
     from assay.store import open_store
@@ -182,7 +192,11 @@ def report(
     check_confidence(confidence)
     opened = open_store(store)
     try:
-        built = report_for_run(opened, run_id, confidence=confidence, method=method)
+        policy = None
+        if trial_policy is not None:
+            trials = opened.get_run(run_id).trials
+            policy = check_policy(trial_policy, trials, product_selects_best)
+        built = report_for_run(opened, run_id, confidence=confidence, method=method, policy=policy)
         spans = opened.spans(built.run_id or run_id) if format == "html" else []
     finally:
         opened.close()

@@ -1,6 +1,6 @@
 """Comparing two runs over the same cases: pairing, McNemar, newly fixed and newly broken."""
 
-from assay.compare._compare import classify, compare_runs, config_diff, plain_words
+from assay.compare._compare import classify, compare_runs, config_diff, p_text, plain_words
 from assay.compare._gates import NO_NEW_FAILURES, CompareGate, check_gate
 from assay.compare._model import (
     COMPARE_SCHEMA_VERSION,
@@ -43,6 +43,7 @@ __all__ = [
     "comparison_schema",
     "config_diff",
     "delta_text",
+    "p_text",
     "pair_runs",
     "plain_words",
     "render_comparison",

@@ -148,6 +148,16 @@ def config_diff(baseline: Mapping[str, Any], candidate: Mapping[str, Any]) -> li
     ]
 
 
+def p_text(p: float, alpha: float) -> str:
+    """The p-value with three significant digits, or as many more as it takes to read on
+    the same side of ``alpha`` as the exact value (0.04996 is '0.04996', never '0.05')."""
+    for digits in range(3, 17):
+        text = f"{p:.{digits}g}"
+        if (float(text) < alpha) == (p < alpha):
+            return text
+    return repr(p)
+
+
 def plain_words(test: McNemar, delta: Delta, paired: int, alpha: float, pass_moves: int = 0) -> str:
     """'7 fixed, 2 broken; p = 0.18: not distinguishable from noise at these counts'.
 
@@ -171,7 +181,7 @@ def plain_words(test: McNemar, delta: Delta, paired: int, alpha: float, pass_mov
         else ("the candidate is better" if test.fixed > test.broken else "the candidate is worse")
         + f" beyond noise at the {1 - alpha:.0%} level"
     )
-    return f"{head}; p = {test.p_value:.2g}: {verdict}"
+    return f"{head}; p = {p_text(test.p_value, alpha)}: {verdict}"
 
 
 def _slices(
@@ -246,6 +256,7 @@ def compare_runs(
         baseline=_ref(baseline, _rate_of(pairs, 0, trials, confidence, method)),
         candidate=_ref(candidate, _rate_of(pairs, 1, trials, confidence, method)),
         paired=len(pairs),
+        paired_trials=sorted({b.trial for b, _ in pairs}),
         excluded=list(pairing.excluded),
         newly_fixed=list(dict.fromkeys(f.id for f in fixed)),
         newly_broken=list(dict.fromkeys(f.id for f in broken)),

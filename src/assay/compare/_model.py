@@ -123,6 +123,9 @@ class Comparison(_Frozen):
     baseline: RunRef
     candidate: RunRef
     paired: int
+    paired_trials: list[int] = Field(
+        default_factory=list, description="The trial numbers the paired case-trials have"
+    )
     excluded: list[Excluded] = Field(default_factory=list)
     newly_fixed: list[str] = Field(description="Ids of cases that went failed -> passed")
     newly_broken: list[str] = Field(description="Ids of cases that went passed -> failed")

@@ -14,18 +14,37 @@ from assay.report import CaseRow, Report
 class ComparisonRefusedError(AssayInputError):
     """The two runs are not over the same case definitions; ``differences`` says how."""
 
-    def __init__(self, differences: Sequence[str], baseline: str, candidate: str) -> None:
+    def __init__(
+        self,
+        differences: Sequence[str],
+        baseline: str,
+        candidate: str,
+        trials: tuple[int, int] | None = None,
+    ) -> None:
         self.differences = tuple(differences)
         shown = list(self.differences[:20])
         if len(self.differences) > 20:
             shown.append(f"... and {len(self.differences) - 20} more")
-        lines = [
-            f"cannot compare {baseline} with {candidate}: they were not run on the same "
-            "case definitions and source snapshots:",
-            *(f"  {d}" for d in shown),
-            "Re-run both on one dataset version, or pass --matching-only to compare only the "
-            "cases that match (the rest are listed as excluded).",
-        ]
+        if trials is not None:
+            head = (
+                f"cannot compare {baseline} with {candidate}: the baseline ran {trials[0]} "
+                f"trial{'s' if trials[0] != 1 else ''} per case and the candidate "
+                f"{trials[1]}:"
+            )
+            advice = (
+                "Re-run both with the same number of trials, or pass --matching-only to "
+                "compare only the trials both ran (the rest are listed as excluded)."
+            )
+        else:
+            head = (
+                f"cannot compare {baseline} with {candidate}: they were not run on the same "
+                "case definitions and source snapshots:"
+            )
+            advice = (
+                "Re-run both on one dataset version, or pass --matching-only to compare only "
+                "the cases that match (the rest are listed as excluded)."
+            )
+        lines = [head, *(f"  {d}" for d in shown), advice]
         super().__init__("\n".join(lines))
 
 
@@ -175,7 +194,11 @@ def pair_runs(baseline: RunSide, candidate: RunSide, *, matching_only: bool = Fa
             )
         differences += [f"{cid}: {reason}" for cid, reason in sorted(why.items())]
         differences += [f"{cid} trial {t}: {r}" for (cid, t), r in sorted(trial_gaps.items())]
-        raise ComparisonRefusedError(differences, baseline.ref, candidate.ref)
+        trials = (baseline.trials, candidate.trials)
+        only_trials = not why and same_version and trials[0] != trials[1]
+        raise ComparisonRefusedError(
+            differences, baseline.ref, candidate.ref, trials if only_trials else None
+        )
     excluded = [Excluded(id=cid, reason=reason) for cid, reason in sorted(why.items())]
     excluded += [
         Excluded(id=cid, trial=t, reason=reason) for (cid, t), reason in sorted(trial_gaps.items())

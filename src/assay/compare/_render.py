@@ -7,14 +7,16 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from assay.compare._compare import p_text
 from assay.compare._model import ChangedCase, Comparison, Delta, SideOutcome
 from assay.metrics import Rate
+from assay.metrics._display import percent
 
 FORMATS: tuple[str, ...] = ("text", "json", "markdown", "html")
 
 
 def _pct(v: float) -> str:
-    return f"{v * 100:.1f}%"
+    return percent(v)
 
 
 def _rate(r: Rate) -> str:
@@ -55,6 +57,22 @@ def _outcome(side: SideOutcome) -> str:
     return str(what)
 
 
+def _paired_trials(c: Comparison) -> str:
+    """'mean of 3 trials' when every trial of both runs was paired, else which trials were
+    ('mean over the paired trial 1 of each case')."""
+    k = max(c.baseline.trials, c.candidate.trials)
+    trials = c.paired_trials
+    if trials == list(range(1, k + 1)) and c.baseline.trials == c.candidate.trials:
+        return f"mean of {k} trials"
+    if not trials:
+        return "no trial paired"
+    if trials == list(range(trials[0], trials[-1] + 1)) and len(trials) > 1:
+        which = f"trials {trials[0]}–{trials[-1]}"
+    else:
+        which = ("trial " if len(trials) == 1 else "trials ") + ", ".join(map(str, trials))
+    return f"mean over the paired {which} of each case"
+
+
 def _lines(c: Comparison) -> list[tuple[str, list[str], list[list[str]]]]:
     """Sections shared by text and Markdown: (title, header, rows)."""
     k = max(c.baseline.trials, c.candidate.trials)
@@ -68,7 +86,7 @@ def _lines(c: Comparison) -> list[tuple[str, list[str], list[list[str]]]]:
     sections.append(
         (
             f"Task success over the paired set ({level} intervals"
-            + (f"; per trial, mean of {k} trials, clustered by case)" if k > 1 else ")"),
+            + (f"; per trial, {_paired_trials(c)}, clustered by case)" if k > 1 else ")"),
             ["", "Run", "Value"],
             rates,
         )
@@ -128,7 +146,7 @@ def _head(c: Comparison) -> list[str]:
         "",
         f"Result: {c.summary}",
         f"Exact McNemar on {m.unit}: {m.fixed} not-passing → passing, {m.broken} passing → "
-        f"not-passing, p = {m.p_value:.3g}",
+        f"not-passing, p = {p_text(m.p_value, 1 - c.task_success_delta.confidence)}",
         f"Delta interval: {c.task_success_delta.method}",
         f"Unchanged: {unchanged}",
     ]

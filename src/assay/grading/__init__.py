@@ -1,6 +1,6 @@
 """Grading: turning recorded outcomes into judgments with a status and a reason."""
 
-from assay.grading._grade import CaseResult, grade, judge_record, trial_count
+from assay.grading._grade import CaseResult, grade, group_trials, judge_record, trial_count
 from assay.grading._judgment import STATUSES, Grader, Judgment, Status
 from assay.grading._structured import StructuredGrader
 from assay.grading.checks import (
@@ -24,6 +24,7 @@ __all__ = [
     "Status",
     "StructuredGrader",
     "grade",
+    "group_trials",
     "judge_record",
     "trial_count",
 ]

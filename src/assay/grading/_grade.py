@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from assay.cases import Case
@@ -80,18 +80,40 @@ def trial_count(results: Results) -> int:
     return max((r.trial for r in results.records), default=1)
 
 
+def group_trials(
+    cases: Iterable[Case], keys: Iterable[tuple[str, int]], declared: int | None = None
+) -> dict[bool, int]:
+    """The trial count of real (``False``) and synthetic (``True``) cases, each from its
+    own results alone: the highest trial recorded for a case of the group, at least 1, or
+    ``declared`` for both when the run declared it.
+
+    Real figures never depend on synthetic rows, so a stray synthetic trial cannot make
+    every real case look as if it had missed trials.
+    """
+    if declared is not None:
+        return {False: declared, True: declared}
+    synthetic = {c.id: c.synthetic for c in cases}
+    counts = {False: 1, True: 1}
+    for case_id, trial in keys:
+        group = synthetic.get(case_id)
+        if group is not None:
+            counts[group] = max(counts[group], trial)
+    return counts
+
+
 def grade(
     cases: Sequence[Case], results: Results, grader: Grader, trials: int | None = None
 ) -> list[CaseResult]:
     """Judge every case at every trial in dataset order; absent records become ``missing``.
 
-    Results must already have passed ``check_results``.
+    Real and synthetic cases each run to their own trial count (``group_trials``) unless
+    ``trials`` declares it. Results must already have passed ``check_results``.
     """
-    k = trials if trials is not None else trial_count(results)
+    ks = group_trials(cases, (r.key for r in results.records), trials)
     by_key = {r.key: r for r in results.records}
     graded: list[CaseResult] = []
     for case in cases:
-        for trial in range(1, k + 1):
+        for trial in range(1, ks[case.synthetic] + 1):
             record = by_key.get((case.id, trial))
             if record is None:
                 judgment = _missing(case, trial)

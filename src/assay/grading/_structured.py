@@ -11,7 +11,8 @@ class StructuredGrader:
     """Passes an expected abstention that abstained, or an expected answer whose fact is
     the expected fact or one of the case's ``accepted_facts``.
 
-    An answer without a fact key cannot be judged here: it is ``ungraded``, with the reason.
+    An answer without a fact key to a case that expects an answer cannot be judged here: it
+    is ``ungraded``, with the reason. Where an abstention is expected any answer fails.
     """
 
     name = "structured"
@@ -38,10 +39,12 @@ def _verdict(case: Case, record: Record) -> tuple[Status, str]:
         return "failed", f"expected an answer with fact '{case.expected_fact}'; abstained"
     if not isinstance(outcome, Answer):
         raise TypeError(f"the structured grader does not grade {outcome.kind} outcomes")
+    if case.expected_behavior == "abstain":
+        # Any answer is wrong where an abstention is expected, with or without a fact key.
+        answered = f"'{outcome.fact}'" if outcome.fact is not None else "without a fact key"
+        return "failed", f"expected an abstention; answered {answered}"
     if outcome.fact is None:
         return "ungraded", "the answer carries no fact key; the structured grader needs one"
-    if case.expected_behavior == "abstain":
-        return "failed", f"expected an abstention; answered '{outcome.fact}'"
     if outcome.fact in case.facts:
         return "passed", f"answered the expected fact '{outcome.fact}'"
     return "failed", f"expected fact '{case.expected_fact}'; answered '{outcome.fact}'"

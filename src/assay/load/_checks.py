@@ -72,7 +72,8 @@ def load_profile(path: str | Path, registry: CheckRegistry | None = None) -> Pro
 
 def load_composite_results(path: str | Path, checks: Collection[str]) -> CompositeInputs:
     """Free-text outcomes and recorded check results (``{"id", "checks": {...}}``) from one
-    results file; ``checks`` are the check names a checks line may use."""
+    results file; ``checks`` are the check names a checks line may use. An empty file is
+    valid: nothing was recorded, and every case is missing."""
     p = Path(path)
-    records, _ = read_records(p, "results")
+    records, _ = read_records(p, "results", allow_empty=True)
     return parse_composite_results(records, str(p), checks)

@@ -15,15 +15,15 @@ _CSV_LISTS = ("accepted_facts", "required", "disallowed")
 
 
 def _csv_case(raw: Any) -> Any:
-    """CSV cells are strings: split list columns on '|' and read booleans."""
+    """CSV cells are strings: split list columns on '|'. Boolean cells stay strings and are
+    read by the case model, as a string in JSONL, YAML or JSON is: one strict parser for
+    every format (an unknown value is an error at its line, never false)."""
     if not isinstance(raw, dict):
         return raw
     out = dict(raw)
     for key in _CSV_LISTS:
         if key in out:
             out[key] = [p.strip() for p in str(out[key]).split("|") if p.strip()]
-    if "synthetic" in out:
-        out["synthetic"] = str(out["synthetic"]).strip().lower() in ("1", "true", "yes")
     return out
 
 
@@ -66,15 +66,17 @@ def load_dataset(path: str | Path, name: str | None = None) -> Dataset:
 
 
 def load_results(path: str | Path) -> Results:
-    """Recorded outcomes from a JSONL (or JSON/YAML list) results file, each with its line."""
+    """Recorded outcomes from a JSONL (or JSON/YAML list) results file, each with its line.
+
+    A file with no results (empty, ``[]``, a CSV header alone) is valid: nothing was
+    recorded, and every case scores as missing.
+    """
     p = Path(path)
-    records, header = read_records(p, "results")
+    records, header = read_records(p, "results", allow_empty=True)
     problems = [
         Problem(f'unknown top-level field "{k}"', Location(str(p), 1), k)
         for k in sorted(set(header) - {"columns"})
     ]
-    if not records:
-        problems.append(Problem("has no results (an empty file scores nothing)", Location(str(p))))
     if problems:
         raise InputFormatError(problems, summary=f"{p}: invalid results")
     return parse_results(records, str(p))

@@ -159,10 +159,19 @@ def _csv(path: Path, text: str) -> tuple[LocatedRecords, dict[str, Any]]:
     return records, {"columns": list(reader.fieldnames or [])}
 
 
-def read_records(path: Path, key: str) -> tuple[LocatedRecords, dict[str, Any]]:
-    """Located records from ``path`` and the file's header fields (YAML/JSON mappings)."""
-    text = read_text(path)
+def read_records(
+    path: Path, key: str, allow_empty: bool = False
+) -> tuple[LocatedRecords, dict[str, Any]]:
+    """Located records from ``path`` and the file's header fields (YAML/JSON mappings);
+    an empty file is refused unless ``allow_empty`` (then it has no records)."""
     suffix = path.suffix.lower()
+    if allow_empty and suffix in SUFFIXES and path.is_file():
+        try:
+            if not path.read_text(encoding="utf-8-sig").strip():
+                return [], {}
+        except (OSError, UnicodeDecodeError):
+            pass  # read_text below says what is wrong
+    text = read_text(path)
     if suffix == ".jsonl":
         return read_jsonl(path, text), {}
     if suffix == ".json":

@@ -1,6 +1,11 @@
 """Metrics: rates with named denominators and intervals, and the seed's ``summarize``."""
 
-from assay.metrics._cluster import ClusteredEstimate, clustered_rate, effective_interval
+from assay.metrics._cluster import (
+    ClusteredEstimate,
+    clustered_by_case,
+    clustered_rate,
+    effective_interval,
+)
 from assay.metrics._consistency import CaseConsistency, TrialRate, TrialSummary, summarize_trials
 from assay.metrics._intervals import METHODS, IntervalMethod, clopper_pearson, interval, wilson
 from assay.metrics._paired import clustered_delta, mcnemar_exact, paired_delta_interval
@@ -45,6 +50,7 @@ __all__ = [
     "TrialRate",
     "TrialSummary",
     "clopper_pearson",
+    "clustered_by_case",
     "clustered_delta",
     "clustered_rate",
     "effective_interval",

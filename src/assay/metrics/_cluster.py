@@ -3,28 +3,49 @@
 Trials of one case are correlated evidence about one task, so K trials of N cases are not
 K·N independent observations. The interval here is the effective-sample-size interval of
 Korn & Graubard (1998), "Confidence intervals for proportions with small expected number
-of positive counts estimated from survey data", Survey Methodology 24(2):193–201:
+of positive counts estimated from survey data", Survey Methodology 24(2):193–201, with
+their degrees-of-freedom adjustment:
 
-1. p̂ = Σ yᵢ / Σ mᵢ over clusters (cases) i with mᵢ units (trials, answers) and yᵢ
+1. p̂ = Σ yᵢ / Σ mᵢ over the N clusters (cases) i with mᵢ units (trials, answers) and yᵢ
    successes (a ratio estimator; yᵢ may be fractional, e.g. a pass@k estimate);
-2. v̂ = Σ (yᵢ − p̂·mᵢ)² / (Σ mᵢ)², the cluster-robust (sandwich) variance of p̂ that treats
-   cases, not trials, as independent (Kish 1965, "Survey Sampling", §6.4);
+2. v̂ = N/(N − 1) · Σ (yᵢ − p̂·mᵢ)² / (Σ mᵢ)², the cluster-robust (sandwich) variance of
+   p̂ that treats cases, not trials, as independent, with the usual small-sample factor
+   N/(N − 1) (Kish 1965, "Survey Sampling", §6.4; the with-replacement variance of
+   Lumley's `survey` package);
 3. n* = p̂(1 − p̂) / v̂, the effective sample size (Kish's n / design effect), never above
-   the number of units (Korn & Graubard truncate the design effect at 1);
-4. the chosen binomial interval (Clopper–Pearson by default, or Wilson) evaluated at
-   x* = p̂·n* successes out of n* (the beta quantiles accept non-integer counts).
+   the number of units n (Korn & Graubard truncate the design effect at 1) and, after
+   step 4, never below the number of cases N (a case's share of successes lies in [0, 1],
+   so its variance is at most that of one 0/1 draw: N cases carry at least the
+   information of N independent draws);
+4. the degrees-of-freedom adjustment n*_df = n* · (t_{n−1} / t_{N−1})², t_d the two-sided
+   quantile of Student's t at the confidence level: a variance estimated from N cases is
+   itself uncertain, and with few cases the interval widens accordingly;
+5. the chosen binomial interval (Clopper–Pearson by default, or Wilson) evaluated at
+   x* = p̂·n*_df successes out of n*_df (the beta quantiles accept non-integer counts).
 
-When every case has the same outcome (v̂ = 0 and p̂ is 0 or 1) the data say nothing about
-the correlation, and n* is the number of cases: the conservative choice. With one unit per
-case, n* is the number of cases and the interval is the ordinary one.
+The variance has N − 1 degrees of freedom when every case contributes alike, and fewer
+when a few cases carry the spread (rare passes concentrated in one case): the t quantile is
+taken at Satterthwaite's (1946) effective degrees of freedom of the sum of squares,
+(Σ rᵢ²)² / Σ rᵢ⁴ · (N − 1)/N with rᵢ = yᵢ − p̂·mᵢ, never below 1. Without it a single case
+with one pass among many failing cases would give a variance near 0 and an interval as
+narrow as if the trials were independent.
+
+When every case passed all or none of its units (equal sizes), each case is one 0/1
+observation and n* is the number of cases: the ordinary interval over cases. When every
+case has the same outcome (p̂ is 0 or 1) the data say nothing about the correlation, and
+n* is the number of cases: a valid choice, since a case whose trials all fail is at least
+as likely as a single failing draw. With one unit per case, n* is the
+number of cases and the interval is the ordinary one. n*_df never exceeds n, so the
+interval is never narrower than the naive one over the n units.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from assay.metrics._intervals import IntervalMethod, beta_limits, score_limits
+from assay.metrics._rate import Rate
 
 
 @dataclass(frozen=True)
@@ -56,6 +77,32 @@ def effective_interval(
     return beta_limits(x, n, confidence)
 
 
+def degrees_of_freedom(squares: Sequence[float]) -> float:
+    """The degrees of freedom of a cluster-robust variance built from the clusters' squared
+    residuals: N − 1 when every cluster contributes alike, down to 1 when one dominates
+    (Satterthwaite 1946: (Σ rᵢ²)² / Σ rᵢ⁴, scaled by (N − 1)/N); N − 1 when every residual
+    is 0."""
+    n = len(squares)
+    total = sum(squares)
+    fourth = sum(r * r for r in squares)
+    if n < 2:
+        return 1.0
+    if total <= 0 or fourth <= 0:
+        return n - 1.0  # every case alike: no case dominates the (zero) spread
+    return max(1.0, min(n - 1.0, total * total / fourth * (n - 1) / n))
+
+
+def df_factor(units: float, df: float, confidence: float) -> float:
+    """Korn & Graubard's (t_{n−1} / t_df)² for n units and a variance on df degrees of
+    freedom: at most 1."""
+    from scipy.special import stdtrit  # deferred: keeps `assay --help` fast
+
+    q = 1 - (1 - confidence) / 2
+    top = float(stdtrit(max(units - 1, df), q))
+    bottom = float(stdtrit(df, q))
+    return min(1.0, (top / bottom) ** 2)
+
+
 def clustered_rate(
     successes: Sequence[float],
     sizes: Sequence[float],
@@ -79,12 +126,45 @@ def clustered_rate(
     if not pairs:
         return None
     p = sum(y for y, _ in pairs) / units
-    variance = sum((y - p * m) ** 2 for y, m in pairs) / units**2
+    clusters = len(pairs)
     binomial = p * (1 - p)
     cap = float(units) if max_effective is None else max(float(units), max_effective)
-    if variance <= 0 or binomial <= 0:
-        effective = cap if binomial > 0 else float(len(pairs))
+    if len({m for _, m in pairs}) == 1 and all(y in (0, m) for y, m in pairs):
+        # Every case passed all or none of its units: one 0/1 observation per case, and
+        # the ordinary interval over the cases is exact.
+        effective = float(clusters)
+    elif binomial <= 0:
+        effective = float(clusters)
+    elif clusters < 2:
+        effective = 1.0  # no spread between cases can be estimated from one case
     else:
-        effective = min(cap, binomial / variance)
+        squares = [(y - p * m) ** 2 for y, m in pairs]
+        spread = sum(squares) / units**2
+        variance = spread * clusters / (clusters - 1)
+        effective = cap if variance <= 0 else min(cap, binomial / variance)
+        effective = effective * df_factor(cap, degrees_of_freedom(squares), confidence)
+        # Never fewer than one observation per case: a case's share yᵢ/mᵢ lies in [0, 1],
+        # so its variance is at most that of a single 0/1 draw.
+        effective = min(cap, max(float(clusters), effective))
     ci = effective_interval(p * effective, effective, confidence, method)
     return ClusteredEstimate(value=p, ci=ci, clusters=len(pairs), units=cap, effective_n=effective)
+
+
+def clustered_by_case(r: Rate, units: Iterable[tuple[str, bool]]) -> Rate:
+    """``r`` with its interval clustered by case: ``units`` gives each case-trial in the
+    denominator as (case id, counted in the numerator); trials of one case are one unit.
+
+    With one unit per case the interval is unchanged (the ordinary one).
+    """
+    per_case: dict[str, list[int]] = {}
+    for case_id, hit in units:
+        per_case.setdefault(case_id, []).append(int(hit))
+    if all(len(v) == 1 for v in per_case.values()):
+        return r
+    est = clustered_rate(
+        [sum(v) for v in per_case.values()],
+        [len(v) for v in per_case.values()],
+        confidence=r.confidence,
+        method=r.method,
+    )
+    return r if est is None else r.model_copy(update={"ci95": est.ci})

@@ -37,6 +37,11 @@ class TrialRate(BaseModel):
     design_effect: float | None = None
     effective_n: float | None = None
 
+    @property
+    def na_reason(self) -> str:
+        """Why the rate is unavailable, e.g. "no cases in the dataset"."""
+        return f"no {self.denominator_name}"
+
 
 class CaseConsistency(BaseModel):
     """How many of a case's trials passed, and its score under the policy."""
@@ -48,11 +53,13 @@ class CaseConsistency(BaseModel):
     passed: int
     trials: int
     score: float
+    missing: int = Field(default=0, description="Trials with no recorded outcome")
 
     @property
     def flaky(self) -> bool:
-        """Some but not all trials passed."""
-        return 0 < self.passed < self.trials
+        """Some but not all recorded trials passed: a missing trial is no evidence of
+        failure, so it never makes a case flaky."""
+        return 0 < self.passed < self.trials - self.missing
 
 
 class TrialSummary(BaseModel):
@@ -67,6 +74,11 @@ class TrialSummary(BaseModel):
     policy: str
     label: str
     trials: int
+    declared: bool = Field(
+        default=False,
+        description="True when the user or the suite stated the policy: task success under "
+        "it is then the headline (and what a bare task_success gate rule reads)",
+    )
     task_success: TrialRate
     slices: dict[str, TrialRate] = Field(default_factory=dict)
     consistency: list[CaseConsistency] = Field(default_factory=list)
@@ -117,13 +129,17 @@ def summarize_trials(
     *,
     confidence: float = 0.95,
     method: IntervalMethod = "clopper-pearson",
+    declared: bool = False,
 ) -> TrialSummary:
-    """Per-case consistency and task success under ``policy`` (K trials per case)."""
+    """Per-case consistency and task success under ``policy`` (K trials per case);
+    ``declared`` says the user stated the policy (it is then the headline)."""
     resolved = policy.resolved(trials)
     passed: dict[str, list[int]] = {}
+    missing: dict[str, int] = {}
     slices: dict[str, str] = {}
     for r in graded:
         passed.setdefault(r.case.id, []).append(int(r.status == "passed"))
+        missing[r.case.id] = missing.get(r.case.id, 0) + (r.status == "missing")
         slices[r.case.id] = r.case.slice
     consistency = [
         CaseConsistency(
@@ -132,6 +148,7 @@ def summarize_trials(
             passed=sum(v),
             trials=len(v),
             score=resolved.case_score(len(v), sum(v)),
+            missing=missing[cid],
         )
         for cid, v in passed.items()
     ]
@@ -146,6 +163,7 @@ def summarize_trials(
         policy=str(resolved),
         label=resolved.label(trials),
         trials=trials,
+        declared=declared,
         task_success=policy_rate(
             consistency, resolved, trials, confidence=confidence, method=method
         ),

@@ -43,7 +43,11 @@ def score_limits(x: float, n: float, confidence: float) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(max(0.0, p * (1 - p) / n + z * z / (4 * n * n))) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At x = 0 and x = n the limits are exactly 0 and 1 (rounding would leave 5.6e-17 and
+    # 0.9999999999999999: an interval that misses its own estimate).
+    lower = 0.0 if x <= 0 else max(0.0, min(p, centre - half))
+    upper = 1.0 if x >= n else min(1.0, max(p, centre + half))
+    return lower, upper
 
 
 def clopper_pearson(x: int, n: int, confidence: float = 0.95) -> tuple[float, float]:

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict
 
 from assay.cases import Case, Dataset, check_unique_ids
 from assay.grading import STATUSES, CaseResult, Grader, StructuredGrader, grade
-from assay.metrics._cluster import clustered_rate
+from assay.metrics._cluster import clustered_by_case
 from assay.metrics._consistency import TrialSummary, summarize_trials
 from assay.metrics._intervals import IntervalMethod
 from assay.metrics._rate import Rate, rate
@@ -93,20 +93,10 @@ def _clustered(
     names: tuple[str, str] | None = None,
 ) -> Rate:
     """``r`` with its interval clustered by case: trials of one case are one unit."""
-    per_case: dict[str, list[int]] = {}
-    for x in items:
-        if unit(x):
-            per_case.setdefault(x.case.id, []).append(int(hit(x)))
-    est = clustered_rate(
-        [sum(v) for v in per_case.values()],
-        [len(v) for v in per_case.values()],
-        confidence=r.confidence,
-        method=r.method,
-    )
-    update: dict[str, object] = {} if est is None else {"ci95": est.ci}
-    if names is not None:
-        update.update(numerator_name=names[0], denominator_name=names[1])
-    return r.model_copy(update=update)
+    clustered = clustered_by_case(r, ((x.case.id, hit(x)) for x in items if unit(x)))
+    if names is None:
+        return clustered
+    return clustered.model_copy(update={"numerator_name": names[0], "denominator_name": names[1]})
 
 
 def _with_trials(
@@ -115,6 +105,7 @@ def _with_trials(
     policy: TrialPolicy,
     confidence: float,
     method: IntervalMethod,
+    declared: bool,
 ) -> Summary:
     """Several trials per case: per-trial rates get case-clustered intervals, and the
     policy's task success, per-case consistency and flaky cases are added."""
@@ -150,7 +141,12 @@ def _with_trials(
             "answered_accuracy": _clustered(summary.answered_accuracy, graded, passed, answered),
             "slices": slices,
             "trial_summary": summarize_trials(
-                graded, policy, summary.trials, confidence=confidence, method=method
+                graded,
+                policy,
+                summary.trials,
+                confidence=confidence,
+                method=method,
+                declared=declared,
             ),
         }
     )
@@ -214,8 +210,19 @@ def summarize_graded(
     )
     if trials > 1 and graded:
         chosen = policy if policy is not None else TrialPolicy("mean")
-        summary = _with_trials(summary, graded, chosen, confidence, method)
+        summary = _with_trials(
+            summary, graded, chosen, confidence, method, declared=policy is not None
+        )
     return summary
+
+
+def _fits(policy: TrialPolicy, trials: int) -> bool:
+    """True when ``policy`` can combine ``trials`` trials (pass^3 needs at least 3)."""
+    try:
+        policy.resolved(trials)
+    except ValueError:
+        return False
+    return True
 
 
 def validate_inputs(
@@ -271,16 +278,28 @@ def summarize_results(
     method: IntervalMethod = "clopper-pearson",
     policy: TrialPolicy | None = None,
 ) -> Summary:
-    """Real cases summarized; synthetic ones summarized apart, never in real totals."""
-    trials = max((r.trial for r in graded), default=1)
+    """Real cases summarized; synthetic ones summarized apart, never in real totals.
+
+    Each group's trial count is its own (the highest trial among its rows): no figure of
+    the real cases depends on a synthetic row.
+    """
     real = [r for r in graded if not r.case.synthetic]
     synthetic = [r for r in graded if r.case.synthetic]
     summary = summarize_graded(
-        real, trials=trials, confidence=confidence, method=method, policy=policy
+        real,
+        trials=max((r.trial for r in real), default=1),
+        confidence=confidence,
+        method=method,
+        policy=policy,
     )
     if synthetic:
+        synthetic_trials = max((r.trial for r in synthetic), default=1)
         apart = summarize_graded(
-            synthetic, trials=trials, confidence=confidence, method=method, policy=policy
+            synthetic,
+            trials=synthetic_trials,
+            confidence=confidence,
+            method=method,
+            policy=policy if policy is None or _fits(policy, synthetic_trials) else None,
         )
         summary = summary.model_copy(update={"synthetic": apart})
     return summary

@@ -8,6 +8,7 @@ from assay.outcomes._parse import (
     parse_result_line,
     parse_results,
     result_line,
+    trial_gaps,
 )
 from assay.outcomes._record import Record, Usage
 from assay.outcomes._span import Span
@@ -27,4 +28,5 @@ __all__ = [
     "parse_result_line",
     "parse_results",
     "result_line",
+    "trial_gaps",
 ]

@@ -157,6 +157,33 @@ def check_results(results: Results, case_ids: Iterable[str]) -> None:
         raise DuplicateResultError(repeated)
 
 
+def trial_gaps(results: Results) -> list[str]:
+    """Warnings for trial numbers past a gap (trials 1-3 recorded, then one stray trial 50):
+    each names the line, since the highest trial sets how many trials every case is
+    scored over. Empty when the trials recorded are 1..K without a gap."""
+    used = {r.trial for r in results.records}
+    contiguous = 0
+    while contiguous + 1 in used:
+        contiguous += 1
+    highest = max(used, default=0)
+    out = []
+    for i, record in enumerate(results.records):
+        if record.trial > contiguous:
+            where = results.location_of(i)
+            prefix = f"{where}: " if where is not None else ""
+            empty = (
+                f"trial {contiguous + 1}"
+                if contiguous + 2 == record.trial
+                else f"trials {contiguous + 1}-{record.trial - 1}"
+            )
+            out.append(
+                f"{prefix}{record.case_id} trial {record.trial}: no case has {empty}, so every "
+                f"case is scored over {highest} trials and counts the empty ones as missing "
+                "(fix the trial number, or declare the count with --trials)"
+            )
+    return out
+
+
 def result_line(record: Record) -> dict[str, Any]:
     """The flat results-file form of a record (the inverse of ``parse_result_line``)."""
     line: dict[str, Any] = {"id": record.case_id}

@@ -27,6 +27,7 @@ from assay.report._model import (
     Report,
     SyntheticSection,
 )
+from assay.report._recompute import at_level, report_problems
 from assay.report._schema import report_schema
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "Report",
     "Rule",
     "SyntheticSection",
+    "at_level",
     "build_composite_report",
     "build_report",
     "check_rule",
@@ -51,5 +53,6 @@ __all__ = [
     "evaluate_gates",
     "gates_passed",
     "parse_rule",
+    "report_problems",
     "report_schema",
 ]

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from assay._version import __version__
 from assay.cases import Dataset
 from assay.grading.checks import CheckResult, Profile, ScoredCase
-from assay.metrics import IntervalMethod, Rate, StatusCounts, rate
+from assay.metrics import IntervalMethod, Rate, StatusCounts, clustered_by_case, rate
 from assay.report._model import SCHEMA_VERSION, SYNTHETIC_BANNER, DatasetInfo
 
 COMPOSITE_PASSES = "composite passes"
@@ -211,25 +211,35 @@ def build_composite_report(
 ) -> CompositeReport:
     """The composite report for every scored case-trial of ``dataset``."""
     rows = [_row(s) for s in scored]
-    trials = max((r.trial for r in rows), default=1)
-    unit = "case-trials" if trials > 1 else "cases"
+    real = [r for r in rows if not r.synthetic]
+    fake = [r for r in rows if r.synthetic]
+    # Each group's trial count is its own: real figures never depend on synthetic rows.
+    trials = max((r.trial for r in real), default=1)
 
     def rates(items: Sequence[CompositeCaseRow], den: str) -> tuple[Rate, Rate]:
         n = len(items)
         comp = sum(1 for r in items if r.verdict == "pass")
         strict = sum(1 for r in items if r.strict_verdict == "pass")
         kw: dict[str, Any] = {"confidence": confidence, "method": method}
+        # Trials of one case are one unit: the intervals are clustered by case.
         return (
-            rate(comp, n, den, numerator_name=COMPOSITE_PASSES, **kw),
-            rate(strict, n, den, numerator_name=STRICT_PASSES, **kw),
+            clustered_by_case(
+                rate(comp, n, den, numerator_name=COMPOSITE_PASSES, **kw),
+                ((r.id, r.verdict == "pass") for r in items),
+            ),
+            clustered_by_case(
+                rate(strict, n, den, numerator_name=STRICT_PASSES, **kw),
+                ((r.id, r.strict_verdict == "pass") for r in items),
+            ),
         )
 
-    real = [r for r in rows if not r.synthetic]
-    fake = [r for r in rows if r.synthetic]
-    composite_pass, strict_pass = rates(real, f"real {unit}")
+    def unit(items: Sequence[CompositeCaseRow]) -> str:
+        return "case-trials" if max((r.trial for r in items), default=1) > 1 else "cases"
+
+    composite_pass, strict_pass = rates(real, f"real {unit(real)}")
     synthetic = None
     if fake:
-        s_comp, s_strict = rates(fake, f"synthetic {unit}")
+        s_comp, s_strict = rates(fake, f"synthetic {unit(fake)}")
         synthetic = CompositeSynthetic(
             case_ids=list(dict.fromkeys(r.id for r in fake)),
             composite_pass=s_comp,
@@ -260,6 +270,6 @@ def build_composite_report(
         strict_pass=strict_pass,
         check_failures=_failures(real, profile),
         diverging=[r.label for r in real if r.verdict != r.strict_verdict],
-        agreement=_agreement(real, unit),
+        agreement=_agreement(real, unit(real)),
         synthetic=synthetic,
     )

@@ -38,6 +38,8 @@ _BOUNDS = {"low": 0, "high": 1}
 # Figures with a value and an interval: a rule names the value, or a bound with .low/.high.
 _RATES = (Rate, TrialRate)
 ALLOW_NA = "allow_na"
+# The per-trial task success, when a declared trial policy makes ``task_success`` its figure.
+PER_TRIAL = "task_success_per_trial"
 
 
 class Rule(BaseModel):
@@ -146,7 +148,9 @@ def validate_rule(rule: Rule) -> None:
     """Check ``rule``'s field names against the report schema, before any report exists
     (slice names are checked when the rule is evaluated)."""
     model: type[BaseModel] | None = Report
-    for part in rule.path.split("."):
+    head, dot, rest = rule.path.partition(".")
+    path = "task_success" + dot + rest if head == PER_TRIAL else rule.path
+    for part in path.split("."):
         match = _SEGMENT.fullmatch(part)
         if match is None:
             raise AssayConfigError(f"gate rule {rule.text!r}: cannot read field {part!r}")
@@ -170,11 +174,25 @@ def validate_rule(rule: Rule) -> None:
         model = _model_in(annotation)
 
 
+def _headline_path(report: Report, path: str) -> str:
+    """``path`` with its first name read as the report's headline: ``task_success`` is task
+    success under the declared trial policy when there is one (``trial_summary.task_success``),
+    and ``task_success_per_trial`` is the per-trial rate."""
+    head, _, rest = path.partition(".")
+    tail = f".{rest}" if rest else ""
+    t = report.trial_summary
+    if head == "task_success" and t is not None and t.declared:
+        return "trial_summary.task_success" + tail
+    if head == PER_TRIAL:
+        return "task_success" + tail
+    return path
+
+
 def resolve(report: Report, rule: Rule) -> tuple[float | None, str]:
     """The number ``rule.path`` names in ``report`` (None when n/a) and a label for it."""
     node: Any = report
     label = ""
-    for part in rule.path.split("."):
+    for part in _headline_path(report, rule.path).split("."):
         match = _SEGMENT.fullmatch(part)
         if match is None:
             raise AssayConfigError(f"gate rule {rule.text!r}: cannot read field {part!r}")
@@ -182,6 +200,8 @@ def resolve(report: Report, rule: Rule) -> tuple[float | None, str]:
             return None, label or rule.path
         if isinstance(node, _RATES):
             label = _fraction(node)
+            if match["name"] in _BOUNDS:
+                label += f", {_level(node)}"
         node = _step(node, match["name"], match["key"], rule)
     if isinstance(node, _RATES):
         label = _fraction(node)
@@ -200,13 +220,36 @@ def resolve(report: Report, rule: Rule) -> tuple[float | None, str]:
 
 
 def _fraction(node: Rate | TrialRate) -> str:
+    """'2/6', or '0/4 cases, pass^2 of 4 trials' for task success under a trial policy; a
+    bound adds the interval it is read from ('2/6, 95% exact interval')."""
     if isinstance(node, Rate):
-        return f"{node.numerator}/{node.denominator}"
-    return f"{node.score_sum:g}/{node.cases}"
+        text = f"{node.numerator}/{node.denominator}"
+    else:
+        text = f"{node.score_sum:g}/{node.cases} cases, {node.label}"
+    return text
 
 
-def _fmt(x: float) -> str:
-    return f"{x:.4g}"
+def _level(node: Rate | TrialRate) -> str:
+    method = "exact" if node.method == "clopper-pearson" else node.method.title()
+    clustered = ", clustered by case" if isinstance(node, TrialRate) else ""
+    return f"{node.confidence * 100:g}% {method} interval{clustered}"
+
+
+def _fmt(x: float, threshold: float | None = None) -> str:
+    """Four significant digits, or as many more as it takes for a figure that is not 0 or 1
+    not to read as 0 or 1 (0.99999, never 1) and to read on its own side of ``threshold``
+    (0.79999 against 0.8, never 0.8)."""
+    for digits in range(4, 18):
+        text = f"{x:.{digits}g}"
+        shown = float(text)
+        if (shown in (0.0, 1.0)) and shown != x:
+            continue
+        if threshold is not None and (shown >= threshold) != (x >= threshold):
+            continue
+        if threshold is not None and (shown <= threshold) != (x <= threshold):
+            continue
+        return text
+    return repr(x)
 
 
 def check_rule(report: Report, rule: Rule) -> GateResult:
@@ -226,7 +269,7 @@ def check_rule(report: Report, rule: Rule) -> GateResult:
         )
     passed = OPERATORS[rule.op](actual, rule.threshold)
     margin = actual - rule.threshold
-    seen = f"{rule.path} = {_fmt(actual)}" + (f" ({label})" if label else "")
+    seen = f"{rule.path} = {_fmt(actual, rule.threshold)}" + (f" ({label})" if label else "")
     if passed:
         message = f"{seen}, needs {want}"
     elif rule.op in ("==", "!="):

@@ -71,8 +71,10 @@ def report_for_run(
     *,
     confidence: float = 0.95,
     method: IntervalMethod = "clopper-pearson",
+    policy: TrialPolicy | None = None,
 ) -> Report:
-    """The report of a stored run: every case-trial of the cases as run, missing included."""
+    """The report of a stored run: every case-trial of the cases as run, missing included;
+    trials combine by ``policy`` when given, else by the policy the run's suite stated."""
     info = store.get_run(run_id)
     dataset = store.load_dataset(info.id)
     records = store.records(info.id)
@@ -85,14 +87,15 @@ def report_for_run(
         method=method,
         run_id=info.id,
         metadata=run_metadata(info),
-        policy=trial_policy(info),
+        policy=policy if policy is not None else trial_policy(info),
     )
 
 
 def headline(report: Report) -> dict[str, Any]:
-    """The figures a run listing shows."""
+    """The figures a run listing shows: task success under the declared trial policy when
+    the suite stated one (with the per-trial rate beside it), else the per-trial rate."""
     rate = report.task_success
-    return {
+    figures: dict[str, Any] = {
         "total": report.total,
         "success": report.success,
         "errors": report.errors,
@@ -102,3 +105,23 @@ def headline(report: Report) -> dict[str, Any]:
         "task_success_ci95": list(rate.ci95) if rate.ci95 is not None else None,
         "task_success_confidence": rate.confidence,
     }
+    t = report.trial_summary
+    if t is not None and t.declared:
+        policy = t.task_success
+        figures.update(
+            {
+                "task_success": policy.value,
+                "task_success_fraction": f"{_whole(policy.score_sum)}/{policy.cases}",
+                "task_success_ci95": list(policy.ci95) if policy.ci95 is not None else None,
+                "task_success_policy": t.label,
+                "per_trial_task_success": rate.value,
+                "per_trial_task_success_fraction": f"{rate.numerator}/{rate.denominator}",
+            }
+        )
+    return figures
+
+
+def _whole(x: float) -> str:
+    from assay.metrics._display import decimal
+
+    return decimal(x)

@@ -71,11 +71,8 @@ def runs_page(rows: Sequence[tuple[Any, Report | None, str | None]]) -> str:
         if report is not None:
             item["rates"] = [
                 rate_view(label, key, rate)
-                for (label, rate), key in zip(
-                    f.headline(report),
-                    ("task_success", "answer_coverage", "answered_accuracy"),
-                    strict=True,
-                )
+                for label, key, rate in f.headline_keyed(report)
+                if key != "task_success_per_trial"  # one column per figure; the run page has it
             ]
             item["segments"] = status_view(report.statuses, report.total)
             item["total"] = report.total

@@ -76,7 +76,7 @@ def test_mcnemar_and_plain_words() -> None:
     c = compare_runs(side(CASES, base), side(CASES, cand))
     assert (c.mcnemar.fixed, c.mcnemar.broken) == (7, 1)
     assert c.mcnemar.p_value == pytest.approx(mcnemar_exact(7, 1)) == pytest.approx(9 / 128)
-    assert c.summary.startswith("7 fixed, 1 broken; p = 0.07: not distinguishable from noise")
+    assert c.summary.startswith("7 fixed, 1 broken; p = 0.0703: not distinguishable from noise")
     low, high = c.task_success_delta.ci95 or (0.0, 0.0)
     assert low <= 6 / 8 <= high
 
@@ -236,3 +236,12 @@ def test_confidence_and_interval_method_apply_everywhere() -> None:
     d90, d95 = c.task_success_delta.ci95, default.task_success_delta.ci95
     assert d90 is not None and d95 is not None
     assert d90[1] - d90[0] < d95[1] - d95[0]
+
+
+def test_the_p_value_is_never_rounded_across_the_level() -> None:
+    from assay.compare import p_text
+
+    assert p_text(0.0703125, 0.05) == "0.0703"
+    assert p_text(0.04996, 0.05) == "0.04996"  # '0.05' would read as not below 0.05
+    assert p_text(0.05004, 0.05) == "0.05"
+    assert p_text(1.0, 0.05) == "1"

@@ -8,7 +8,7 @@ import random
 from fractions import Fraction
 
 import pytest
-from scipy.stats import beta, binomtest
+from scipy.stats import beta, binomtest, t
 
 from assay.metrics import (
     clopper_pearson,
@@ -57,19 +57,28 @@ def test_effective_interval_is_the_beta_quantile_interval(x: float, n: float) ->
 
 
 def test_clustered_rate_by_hand_in_exact_arithmetic() -> None:
-    # Four cases of three trials passing 3, 2, 0 and 1 times: p = 6/12 = 1/2;
-    # v = sum (y - p m)^2 / (sum m)^2 = (2.25 + 0.25 + 2.25 + 0.25) / 144 = 5/144;
-    # n* = p (1 - p) / v = (1/4) / (5/144) = 36/5 = 7.2 (design effect 12 / 7.2 = 5/3).
-    successes, sizes = [3, 2, 0, 1], [3, 3, 3, 3]
+    # Eight cases of four trials passing 4, 3, 3, 3, 2, 2, 2 and 1 times: p = 20/32 = 5/8;
+    # residuals r = y - p m = 3/2, 1/2 (x3), -1/2 (x3), -3/2 (sum of squares 6);
+    # v = N/(N-1) sum r^2 / (sum m)^2 = 8/7 * 6/1024 = 3/448;
+    # n* = p (1 - p) / v = (15/64) / (3/448) = 35;
+    # Satterthwaite's df = (sum r^2)^2 / sum r^4 * (N-1)/N = 36 / (42/4) * 7/8 = 3;
+    # n* is at most the 32 trials (a design effect below 1 is truncated to 1): n* = 32;
+    # n*_df = n* (t_31 / t_3)^2 at 97.5% = 13.14 (above the 8 cases).
+    successes, sizes = [4, 3, 3, 3, 2, 2, 2, 1], [4] * 8
     p = Fraction(sum(successes), sum(sizes))
-    v = sum((y - p * m) ** 2 for y, m in zip(successes, sizes, strict=True)) / sum(sizes) ** 2
+    r = [y - p * m for y, m in zip(successes, sizes, strict=True)]
+    v = Fraction(8, 7) * sum(x * x for x in r) / sum(sizes) ** 2
     n_star = p * (1 - p) / v
-    assert (p, v, n_star) == (Fraction(1, 2), Fraction(5, 144), Fraction(36, 5))
+    df = sum(x * x for x in r) ** 2 / sum(x**4 for x in r) * Fraction(7, 8)
+    assert (p, v, n_star, df) == (Fraction(5, 8), Fraction(3, 448), 35, 3)
+    n_df = 32 * (t.ppf(0.975, 31) / t.ppf(0.975, 3)) ** 2
+    assert n_df == pytest.approx(13.1426, abs=1e-4)
     est = clustered_rate(successes, sizes)
     assert est is not None
-    assert est.effective_n == pytest.approx(float(n_star))
-    assert est.design_effect == pytest.approx(5 / 3)
-    expected = (beta.ppf(0.025, 3.6, 4.6), beta.ppf(0.975, 4.6, 3.6))
+    assert est.effective_n == pytest.approx(n_df)
+    assert est.design_effect == pytest.approx(32 / n_df)
+    x = float(p) * n_df
+    expected = (beta.ppf(0.025, x, n_df - x + 1), beta.ppf(0.975, x + 1, n_df - x))
     assert est.ci == pytest.approx(expected, abs=1e-12)
 
 

@@ -144,7 +144,7 @@ def test_rules_reach_the_trial_policy_rate_and_its_bounds() -> None:
     low = summary.task_success.ci95[0]
     value = check_rule(report, parse_rule("trial_summary.task_success>=0.9"))
     assert not value.passed and value.actual == summary.task_success.value
-    fraction = f"({summary.task_success.score_sum:g}/{summary.task_success.cases})"
+    fraction = f"({summary.task_success.score_sum:g}/{summary.task_success.cases} cases, "
     assert fraction in value.message
     high = check_rule(report, parse_rule("trial_summary.task_success.high<=1"))
     assert high.passed and high.actual == summary.task_success.ci95[1]
@@ -152,3 +152,12 @@ def test_rules_reach_the_trial_policy_rate_and_its_bounds() -> None:
     assert not bound.passed and bound.actual == low
     with pytest.raises(AssayConfigError, match="unknown field 'lo'"):
         parse_rule("trial_summary.task_success.lo>=0.1")
+
+
+def test_a_figure_near_a_certainty_or_the_threshold_is_never_rounded_onto_it() -> None:
+    from assay.report._gates import _fmt
+
+    assert _fmt(0.99999) == "0.99999"  # not "1"
+    assert _fmt(0.79999, 0.8) == "0.79999"  # not "0.8" beside a failing >= 0.8
+    assert _fmt(1 / 3) == "0.3333"
+    assert _fmt(1.0, 1.0) == "1"

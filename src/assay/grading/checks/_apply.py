@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from assay.cases import Case
+from assay.grading._grade import group_trials
 from assay.grading._judgment import Status
 from assay.grading.checks._recorded import CompositeInputs, RecordedChecks
 from assay.grading.checks._scorer import VERDICT_STATUS, CompositeResult, CompositeScorer
@@ -63,13 +64,14 @@ def composite_all(
 
     Recorded check results are weighed as recorded; free-text outcomes have the checks
     run on them; an error outcome keeps status error and a case with neither is missing.
-    Inputs must already have passed ``check_composite_inputs``.
+    Real and synthetic cases each run to their own trial count unless ``trials`` declares
+    it. Inputs must already have passed ``check_composite_inputs``.
     """
-    k = trials if trials is not None else inputs.trials
     records = {r.key: r for r in inputs.records.records}
     recorded = {r.key: r for r in inputs.recorded}
+    ks = group_trials(cases, [*records, *recorded], trials)
     return [
         _scored(case, trial, records.get((case.id, trial)), recorded.get((case.id, trial)), scorer)
         for case in cases
-        for trial in range(1, k + 1)
+        for trial in range(1, ks[case.synthetic] + 1)
     ]

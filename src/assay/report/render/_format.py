@@ -2,38 +2,56 @@
 
 from __future__ import annotations
 
-from assay.metrics import Rate, StatusCounts
+from collections.abc import Sequence
+
+from assay.metrics import Rate, StatusCounts, TrialRate
+from assay.metrics._display import decimal, percent
 from assay.report._model import Report
 
 
 def pct(value: float) -> str:
-    return f"{value * 100:.1f}%"
+    """'33.3%'; never '0.0%' or '100.0%' for a rate that is neither 0 nor 1 ('99.999%')."""
+    return percent(value)
 
 
-def fraction(r: Rate) -> str:
+Figure = Rate | TrialRate
+
+
+def score_sum(r: TrialRate) -> str:
+    """The sum of per-case scores: whole when it is whole ('2'), else two decimals or as
+    many as it takes not to read as whole."""
+    return decimal(r.score_sum)
+
+
+def fraction(r: Figure) -> str:
+    if isinstance(r, TrialRate):
+        return f"{score_sum(r)}/{r.cases}"
     return f"{r.numerator}/{r.denominator}"
 
 
-def value(r: Rate) -> str:
+def value(r: Figure) -> str:
     """'33.3%', or 'n/a (no substantive answers)' when the denominator is 0."""
     return pct(r.value) if r.value is not None else f"n/a ({r.na_reason})"
 
 
-def ci(r: Rate) -> str:
+def ci(r: Figure) -> str:
     """'[0.8%, 90.6%]', or '—' when the rate is unavailable."""
     if r.ci95 is None:
         return "—"
     return f"[{pct(r.ci95[0])}, {pct(r.ci95[1])}]"
 
 
-def ci_label(r: Rate, clustered: bool = False) -> str:
+def ci_label(r: Figure, clustered: bool = False) -> str:
     level = f"{r.confidence * 100:g}%"
     method = "exact" if r.method == "clopper-pearson" else r.method.title()
     return f"{level} CI ({method}{', clustered by case' if clustered else ''})"
 
 
-def named(r: Rate) -> str:
-    """'passing answers / substantive answers'."""
+def named(r: Figure) -> str:
+    """'passing answers / substantive answers'; for a trial policy, 'case scores
+    (pass^2 of 4 trials) / cases in the dataset'."""
+    if isinstance(r, TrialRate):
+        return f"case scores ({r.label}) / {r.denominator_name}"
     return (
         f"{r.numerator_name} / {r.denominator_name}"
         if r.numerator_name
@@ -41,12 +59,26 @@ def named(r: Rate) -> str:
     )
 
 
-def headline(report: Report) -> list[tuple[str, Rate]]:
-    per = " (per trial)" if report.trial_summary is not None else ""
+def headline(report: Report) -> list[tuple[str, Figure]]:
+    """(label, figure) of the headline rates (see ``headline_keyed``)."""
+    return [(label, r) for label, _, r in headline_keyed(report)]
+
+
+def headline_keyed(report: Report) -> list[tuple[str, str, Figure]]:
+    """(label, gate field, figure) of the headline rates. When a trial policy was declared,
+    task success under it comes first and the per-trial rates follow, labelled."""
+    t = report.trial_summary
+    per = " (per trial)" if t is not None else ""
+    rows: list[tuple[str, str, Figure]] = []
+    if t is not None and t.declared:
+        rows.append((f"Task success ({t.policy})", "task_success", t.task_success))
+        rows.append(("Task success (per trial)", "task_success_per_trial", report.task_success))
+    else:
+        rows.append(("Task success" + per, "task_success", report.task_success))
     return [
-        ("Task success" + per, report.task_success),
-        ("Answer coverage" + per, report.answer_coverage),
-        ("Answered accuracy" + per, report.answered_accuracy),
+        *rows,
+        ("Answer coverage" + per, "answer_coverage", report.answer_coverage),
+        ("Answered accuracy" + per, "answered_accuracy", report.answered_accuracy),
     ]
 
 
@@ -69,7 +101,7 @@ def cell(text: object) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def rates_table(rows: list[tuple[str, Rate]], ci_heading: str) -> list[str]:
+def rates_table(rows: Sequence[tuple[str, Figure]], ci_heading: str) -> list[str]:
     """A Markdown table of rates: fraction, value, interval and the named denominator."""
     lines = [
         f"| Metric | Fraction | Value | {ci_heading} | Denominator |",

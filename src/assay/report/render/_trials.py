@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from assay.metrics import TrialRate
+from assay.metrics._display import decimal, percent
 from assay.report._model import Report
 
 Section = tuple[str, list[str], list[list[str]]]
 
 
 def _pct(v: float) -> str:
-    return f"{v * 100:.1f}%"
+    return percent(v)
 
 
 def _sum(r: TrialRate) -> str:
-    whole = abs(r.score_sum - round(r.score_sum)) < 1e-9
-    return f"{round(r.score_sum)}" if whole else f"{r.score_sum:.2f}"
+    return decimal(r.score_sum)
 
 
 def trial_rate(r: TrialRate) -> str:
@@ -49,7 +49,7 @@ def trial_lines(report: Report) -> list[str]:
         f"Task success ({t.policy}): {trial_rate(r)}; {level} CI {r.interval}{deff}",
         f"Per-trial figures (headline rates and the slices table): {per_trial_label(report)}",
         f"Consistency (cases by trials passed): {counts}",
-        f"Flaky cases (some but not all trials passed): {', '.join(t.flaky) or 'none'}",
+        "Flaky cases (some but not all recorded trials passed): " + (", ".join(t.flaky) or "none"),
     ]
 
 
@@ -60,7 +60,7 @@ def trial_sections(report: Report) -> list[Section]:
         return []
     slices = [[name, trial_rate(r)] for name, r in t.slices.items()]
     cases = [
-        [c.id, c.slice, f"{c.passed}/{c.trials}", f"{c.score:.3g}", "flaky" if c.flaky else ""]
+        [c.id, c.slice, f"{c.passed}/{c.trials}", decimal(c.score, 3), "flaky" if c.flaky else ""]
         for c in t.consistency
     ]
     return [

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from assay.compare import delta_text
+from assay.compare import delta_text, p_text
 from assay.report.render import _format as f
 from assay.report.render.html import environment, rate_view, safe_url
 
@@ -66,7 +66,7 @@ def disagreement(c: Comparison) -> str | None:
     level = f"{d.confidence * 100:g}%"
     return (
         f"The {level} interval of the delta {'excludes' if interval_says else 'includes'} 0 "
-        f"while the exact test's p = {test.p_value:.3g} is "
+        f"while the exact test's p = {p_text(test.p_value, alpha)} is "
         f"{'above' if interval_says else 'below'} {alpha:g}: the two methods disagree at "
         "these counts (the exact test is the more conservative). Treat the change as "
         "uncertain and add cases before relying on it."
@@ -118,6 +118,7 @@ def render_compare_html(comparison: Comparison, *, links: Mapping[str, str] | No
         baseline=rate_view("Baseline", "baseline", c.baseline.task_success),
         candidate=rate_view("Candidate", "candidate", c.candidate.task_success),
         delta=delta_text(c.task_success_delta),
+        p_value=p_text(c.mcnemar.p_value, 1 - c.task_success_delta.confidence),
         fixed=_changed(c.fixed, trials, "candidate"),
         broken=_changed(c.broken, trials, "candidate"),
         slices=[_slice_row(s) for s in c.slices],

@@ -12,6 +12,7 @@ from rich.text import Text
 from assay.report._composite import CompositeCaseRow, CompositeReport
 from assay.report.render import _composite_format as cf
 from assay.report.render import _format as f
+from assay.report.render._tables import figures_table
 
 VERDICT_STYLE = {"pass": "green", "fail": "red", "ungraded": "cyan"}
 
@@ -21,30 +22,35 @@ def _verdict(value: str) -> Text:
 
 
 def _cases_table(rows: list[CompositeCaseRow], title: str | None = None) -> Table:
-    table = Table(title=title, title_justify="left", box=None, header_style="bold")
-    table.add_column("Case", no_wrap=True)
-    for col in ("Status", "Score", "Critical failures", "Composite", "Strict", "Failed"):
-        table.add_column(col)
-    for r in rows:
-        table.add_row(
-            r.label,
-            r.status,
-            cf.score(r.score),
-            cf.critical(r),
-            _verdict(r.verdict),
-            _verdict(r.strict_verdict),
-            cf.failed_checks(r),
-        )
-    return table
+    return figures_table(
+        ("Case", "Status", "Score", "Critical failures", "Composite", "Strict", "Failed"),
+        [
+            [
+                r.label,
+                r.status,
+                cf.score(r.score),
+                cf.critical(r),
+                _verdict(r.verdict),
+                _verdict(r.strict_verdict),
+                cf.failed_checks(r),
+            ]
+            for r in rows
+        ],
+        numeric=(1, 2, 4, 5),
+        title=title,
+        pad_edge=True,
+    )
 
 
 def _rates_table(report: CompositeReport) -> Table:
-    rates = Table(box=None, pad_edge=False, header_style="bold")
-    for col in ("Metric", "Fraction", "Value", f.ci_label(report.composite_pass), "Denominator"):
-        rates.add_column(col)
-    for label, r in cf.headline(report):
-        rates.add_row(label, f.fraction(r), f.value(r), f.ci(r), f.named(r))
-    return rates
+    return figures_table(
+        ("Metric", "Fraction", "Value", f.ci_label(report.composite_pass), "Denominator"),
+        [
+            [label, f.fraction(r), f.value(r), f.ci(r), f.named(r)]
+            for label, r in cf.headline(report)
+        ],
+        numeric=(1, 2, 3),
+    )
 
 
 def _checks_table(report: CompositeReport) -> Table:

@@ -20,7 +20,7 @@ import jinja2
 from markupsafe import Markup
 from pydantic import SerializeAsAny, TypeAdapter
 
-from assay.metrics import Rate, StatusCounts
+from assay.metrics import StatusCounts
 from assay.outcomes import Span
 from assay.report._model import CaseRow, Report
 from assay.report.render import _format as f
@@ -74,7 +74,7 @@ def _script_safe(text: str) -> Markup:
     return Markup(text)
 
 
-def rate_view(label: str, key: str, r: Rate, clustered: bool = False) -> dict[str, Any]:
+def rate_view(label: str, key: str, r: f.Figure, clustered: bool = False) -> dict[str, Any]:
     """A rate's wording for the page: value, fraction, named denominator, interval."""
     return {
         "label": label,
@@ -237,12 +237,7 @@ def render_html(
         report=report,
         title=f"assay report · {report.dataset.name}",
         headline=[
-            rate_view(label, key, r, clustered)
-            for (label, r), key in zip(
-                f.headline(report),
-                ("task_success", "answer_coverage", "answered_accuracy"),
-                strict=True,
-            )
+            rate_view(label, key, r, clustered) for label, key, r in f.headline_keyed(report)
         ],
         segments=status_view(report.statuses, report.total),
         status_sum=f.status_sum(report.statuses, report.total, f.unit(report)),

@@ -5,12 +5,12 @@ from __future__ import annotations
 import io
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from assay.report._imported import imported_line
 from assay.report._model import Report
 from assay.report.render import _format as f
+from assay.report.render._tables import figures_table
 from assay.report.render._trials import trial_lines, trial_sections
 
 STATUS_STYLE = {
@@ -43,17 +43,21 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
         console.print(imported, markup=False, soft_wrap=True)
     console.print()
 
-    rates = Table(box=None, pad_edge=False, header_style="bold")
-    for col, justify in [
-        ("Metric", "left"),
-        ("Fraction", "right"),
-        ("Value", "left"),
-        (f.ci_label(report.task_success, report.trial_summary is not None), "left"),
-        ("Denominator", "left"),
-    ]:
-        rates.add_column(col, justify=justify, no_wrap=True)  # type: ignore[arg-type]
-    for label, r in f.headline(report):
-        rates.add_row(label, f.fraction(r), f.value(r), f.ci(r), f.named(r))
+    rates = figures_table(
+        [
+            "Metric",
+            "Fraction",
+            "Value",
+            f.ci_label(report.task_success, report.trial_summary is not None),
+            "Denominator",
+        ],
+        [
+            [label, f.fraction(r), f.value(r), f.ci(r), f.named(r)]
+            for label, r in f.headline(report)
+        ],
+        numeric=(1, 2, 3),
+        right=(1,),
+    )
     console.print(rates)
     console.print()
     console.print(
@@ -65,70 +69,70 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
             console.print(line, markup=False)
         console.print()
 
-    slices = Table(
+    slices = figures_table(
+        ("Slice", "Passed", "Value", "Interval", "Failed", "Error", "Missing", "Ungraded"),
+        [
+            [
+                name,
+                f.fraction(sl.task_success),
+                f.value(sl.task_success),
+                f.ci(sl.task_success),
+                str(sl.statuses.failed),
+                str(sl.statuses.error),
+                str(sl.statuses.missing),
+                str(sl.statuses.ungraded),
+            ]
+            for name, sl in report.slices.items()
+        ],
+        numeric=range(1, 8),
+        right=(1, 2, 4, 5, 6, 7),
         title="Slices" + (" (per trial)" if report.trial_summary is not None else ""),
-        title_justify="left",
-        box=None,
-        pad_edge=False,
-        header_style="bold",
     )
-    for col in ("Slice", "Passed", "Value", "Interval", "Failed", "Error", "Missing", "Ungraded"):
-        slices.add_column(col, justify="left" if col in ("Slice", "Interval") else "right")
-    for name, sl in report.slices.items():
-        counts = sl.statuses
-        slices.add_row(
-            name,
-            f.fraction(sl.task_success),
-            f.value(sl.task_success),
-            f.ci(sl.task_success),
-            str(counts.failed),
-            str(counts.error),
-            str(counts.missing),
-            str(counts.ungraded),
-        )
     console.print(slices)
     for title, cols, rows in trial_sections(report):
-        table = Table(title=title, title_justify="left", box=None, header_style="bold")
-        for col in cols:
-            table.add_column(col)
-        for row in rows:
-            table.add_row(*row)
+        numbers = [i for i, col in enumerate(cols) if col not in ("Case", "Slice", "")]
+        table = figures_table(cols, rows, numeric=numbers, title=title, pad_edge=True)
         console.print()
         console.print(table)
 
     not_passed = [c for c in report.cases if not c.synthetic and c.status != "passed"]
     if not_passed:
         console.print()
-        cases = Table(
+        cases = figures_table(
+            ("Case", "Slice", "Status", "Reason"),
+            [
+                [
+                    c.id if report.trials == 1 else f"{c.id} #{c.trial}",
+                    c.slice,
+                    Text(c.status, style=STATUS_STYLE[c.status]),
+                    c.reason,
+                ]
+                for c in not_passed
+            ],
+            numeric=(2,),
             title="Cases not passed",
-            title_justify="left",
-            box=None,
-            pad_edge=False,
-            header_style="bold",
         )
-        for col in ("Case", "Slice", "Status", "Reason"):
-            cases.add_column(col)
-        for c in not_passed:
-            label = c.id if report.trials == 1 else f"{c.id} #{c.trial}"
-            cases.add_row(label, c.slice, Text(c.status, style=STATUS_STYLE[c.status]), c.reason)
         console.print(cases)
 
     if report.synthetic is not None:
         s = report.synthetic
-        body = Table(
+        fake = [c for c in report.cases if c.synthetic]
+        several = any(c.trial > 1 for c in fake)
+        body = figures_table(
+            ("Case", "Slice", "Status", "Reason"),
+            [
+                [
+                    f"{c.id} #{c.trial}" if several else c.id,
+                    c.slice,
+                    Text(c.status, style=STATUS_STYLE[c.status]),
+                    c.reason,
+                ]
+                for c in fake
+            ],
+            numeric=(2,),
             title=f"{s.banner}: {f.fraction(s.task_success)} passed, never counted above",
-            title_justify="left",
             title_style="bold yellow",
-            box=None,
-            pad_edge=False,
-            header_style="bold",
         )
-        for col in ("Case", "Slice", "Status", "Reason"):
-            body.add_column(col)
-        for c in report.cases:
-            if c.synthetic:
-                label = c.id if report.trials == 1 else f"{c.id} #{c.trial}"
-                body.add_row(label, c.slice, Text(c.status, style=STATUS_STYLE[c.status]), c.reason)
         console.print()
         console.print(body)
     # rich pads every table row to the table's width; trailing blanks only get in the way.
