@@ -204,7 +204,9 @@ def yaml_problems(root: Any, path: Path) -> list[Problem]:
             for key, _ in node.value:
                 if not isinstance(key, yaml.ScalarNode):
                     at = Location(str(path), key.start_mark.line + 1)
-                    problems.append(Problem("malformed YAML: a mapping key must be a plain value", at))
+                    problems.append(
+                        Problem("malformed YAML: a mapping key must be a plain value", at)
+                    )
         stack.extend((kid, depth + 1) for kid in _children(node))
     if problems:
         return problems
@@ -221,3 +223,18 @@ def yaml_problems(root: Any, path: Path) -> list[Problem]:
             )
         )
     return problems
+
+
+def names_a_file(path: Path) -> bool:
+    """Whether ``path`` is meant as a file: it exists, or the system refuses the name
+    itself (too long, no permission), so reading it gives that reason instead of the
+    argument being taken for something else (a run id)."""
+    try:
+        path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:
+        return True
+    except ValueError:  # an embedded NUL
+        return False
+    return True
