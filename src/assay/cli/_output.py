@@ -120,8 +120,11 @@ def emit(text: str, output: Path | None, inputs: Sequence[Path] = ()) -> None:
     interrupted write never leaves half a report behind.
     """
     if output is None:
-        sys.stdout.write(text)
+        sys.stdout.write(text)  # escaped by the stream main() installs
         return
+    from assay.report.render._terminal import escape_controls
+
+    text = escape_controls(text)  # a report file is read in a terminal too (cat, CI logs)
     check_output(output, inputs)
     try:
         output.parent.mkdir(parents=True, exist_ok=True)

@@ -59,10 +59,10 @@ def runs(
 ) -> None:
     """List stored runs, newest first: id, when, suite, dataset version, target, status,
     task success."""
-    from rich.console import Console
     from rich.table import Table
 
     from assay.cli._options import check_format
+    from assay.report.render._terminal import SafeConsole
     from assay.store import open_store
 
     check_format(format, ("text", "json"))
@@ -90,7 +90,7 @@ def runs(
             r["status"],
             _success(r),
         )
-    Console(width=160).print(table)
+    SafeConsole(width=160).print(table)
 
 
 def report(

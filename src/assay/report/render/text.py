@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import io
 
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from assay.report._model import Report
 from assay.report.render import _format as f
+from assay.report.render._terminal import SafeConsole
 from assay.report.render._trials import trial_lines, trial_sections
 
 STATUS_STYLE = {
@@ -24,7 +24,7 @@ STATUS_STYLE = {
 def render_text(report: Report, *, color: bool = False, width: int = 120) -> str:
     """Headline rates, the status sum, slices and the non-passing cases."""
     buffer = io.StringIO()
-    console = Console(
+    console = SafeConsole(
         file=buffer, force_terminal=color, no_color=not color, width=width, highlight=False
     )
     d = report.dataset
