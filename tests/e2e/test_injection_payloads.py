@@ -11,8 +11,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from tests.payloads import ALL, LIVE_TERMINAL, broken_table_rows, live_html
+
+
+def _json_to(name: str) -> list[str]:
+    return ["-f", "json", "-o", f"{name}.json"]
+
 
 RunAssay = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -52,8 +56,15 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     for name in ("results", "other"):
         subprocess.run(
-            [sys.executable, "-m", "assay", "score", "cases.jsonl", f"{name}.jsonl"]
-            + ["-f", "json", "-o", f"{name}.json"],
+            [
+                sys.executable,
+                "-m",
+                "assay",
+                "score",
+                "cases.jsonl",
+                f"{name}.jsonl",
+                *_json_to(name),
+            ],
             cwd=root,
             check=False,
             capture_output=True,
