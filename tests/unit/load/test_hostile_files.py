@@ -196,3 +196,24 @@ def test_an_unreadable_file_is_refused(tmp_path: Path) -> None:
     path.write_text(json.dumps(CASE))
     path.chmod(0)
     _refused(path, "cannot be read")
+
+
+def test_a_trial_number_beyond_the_recorded_trials_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "results.jsonl"
+    lines = [
+        {"id": "E1", "kind": "abstain", "trial": 1},
+        {"id": "E1", "kind": "abstain", "trial": 2},
+        {"id": "E2", "kind": "abstain", "trial": 100_000},
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    with pytest.raises(InputFormatError, match="trial 100000 is beyond the 2 trial") as info:
+        load_results(path)
+    assert f"{path}:3" in str(info.value)
+
+
+def test_trials_up_to_the_most_recorded_for_one_case_are_kept(tmp_path: Path) -> None:
+    path = tmp_path / "results.jsonl"
+    lines = [{"id": "E1", "kind": "abstain", "trial": t} for t in (1, 2, 3)]
+    lines.append({"id": "E2", "kind": "abstain", "trial": 3})  # E2's trials 1-2: missing
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert len(load_results(path).records) == 4
