@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import typer
 
 from assay.cli._flags import CONFIDENCE, INTERVAL
 from assay.cli._output import emit, wants_color
+
+
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Pause Python's cycle collector while millions of acyclic objects are built: each
+    full collection walks all of them (half the CPU of scoring 500,000 cases)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def score(
@@ -51,10 +67,11 @@ def score(
     check_confidence(confidence)
     if output is not None:
         check_output(output, (dataset, results))
-    data = load_dataset(dataset)
-    recorded = load_results(results)
-    graded = grade_all(data, recorded)
-    trials = max((r.trial for r in graded), default=1)
-    policy = check_policy(trial_policy, trials, product_selects_best) if trial_policy else None
-    report = build_report(data, graded, confidence=confidence, method=method, policy=policy)
+    with _no_cycle_collection():
+        data = load_dataset(dataset)
+        recorded = load_results(results)
+        graded = grade_all(data, recorded)
+        trials = max((r.trial for r in graded), default=1)
+        policy = check_policy(trial_policy, trials, product_selects_best) if trial_policy else None
+        report = build_report(data, graded, confidence=confidence, method=method, policy=policy)
     emit(render(report, format, color=wants_color(output)), output, (dataset, results))
