@@ -15,6 +15,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 from assay.errors import AssayConfigError
 
@@ -120,7 +121,7 @@ def emit(text: str, output: Path | None, inputs: Sequence[Path] = ()) -> None:
     interrupted write never leaves half a report behind.
     """
     if output is None:
-        sys.stdout.write(text)  # escaped by the stream main() installs
+        _write_chunks(sys.stdout, text)  # escaped by the stream main() installs
         return
     from assay.report.render._terminal import escape_controls
 
@@ -135,7 +136,7 @@ def emit(text: str, output: Path | None, inputs: Sequence[Path] = ()) -> None:
         ) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+            _write_chunks(handle, text)
         # mkstemp creates the file private (0600); a report gets the user's usual mode.
         umask = os.umask(0)
         os.umask(umask)
@@ -149,6 +150,22 @@ def emit(text: str, output: Path | None, inputs: Sequence[Path] = ()) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+_CHUNK = 1 << 20
+
+
+def _write_chunks(stream: TextIO, text: str) -> None:
+    """Write ``text`` a megabyte at a time: a report of hundreds of megabytes is never
+    encoded (or escaped) whole a second time in memory."""
+    start = 0
+    while start < len(text):
+        # End each chunk at a line break, so no colour sequence is ever cut in two.
+        end = text.rfind("\n", start, start + _CHUNK) + 1
+        if end <= start:
+            end = start + _CHUNK
+        stream.write(text[start:end])
+        start = end
 
 
 def wants_color(output: Path | None) -> bool:
