@@ -31,6 +31,7 @@ def _refused(done: subprocess.CompletedProcess[str], needle: str) -> None:
         (["score", "policy.jsonl", "results.jsonl", "-o", f"/tmp/{LONG}.txt"], "--output"),
         (["score", "policy.jsonl", "results.jsonl", "-o", "/dev/stdout"], "not a regular file"),
         (["run", "suite.yaml", "--store", "sqlite:////dev/null/x.db"], "cannot open store"),
+        (["runs", "--store", "postgresql://u@127.0.0.1:abc/db"], "not a database URL"),
         (["run", "suite.yaml", "--otlp", "http://127.0.0.1:abc"], "port must be a number"),
         (["run", "suite.yaml", "--otlp", "http://127.0.0.1:99999"], "port must be a number"),
     ],

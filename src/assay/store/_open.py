@@ -48,7 +48,7 @@ def open_store(url: str | None = None) -> RunStore:
     chosen = store_url(url)
     try:
         parsed = make_url(chosen)
-    except ArgumentError as err:
+    except (ArgumentError, ValueError) as err:  # ValueError: a port that is not a number
         raise AssayConfigError(f"store URL {chosen!r} is not a database URL: {err}") from None
     shown = parsed.render_as_string(hide_password=True)
     if parsed.get_backend_name() == "sqlite":
