@@ -136,6 +136,23 @@ def number_problem(err: ValueError) -> str | None:
     return None
 
 
+def bounded_yaml_loader() -> type[Any]:
+    """PyYAML's safe loader, refusing flow collections (``[``, ``{``) nested deeper than
+    ``MAX_DEPTH`` as it scans them: its scanner's work grows with the square of that depth
+    (100,000 ``[`` took 10 s), long before the composer would run out of stack."""
+    import yaml
+
+    class BoundedSafeLoader(yaml.SafeLoader):
+        def fetch_flow_collection_start(self, token_class: Any) -> None:
+            if self.flow_level >= MAX_DEPTH:
+                raise yaml.scanner.ScannerError(
+                    None, None, f"nested deeper than {MAX_DEPTH} levels", self.get_mark()
+                )
+            super().fetch_flow_collection_start(token_class)
+
+    return BoundedSafeLoader
+
+
 _REFUSED_TAGS = {
     "tag:yaml.org,2002:binary": "binary values (!!binary) are not supported; write text",
     "tag:yaml.org,2002:set": "sets (!!set) are not supported; write a list",

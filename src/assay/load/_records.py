@@ -12,6 +12,7 @@ from assay.load._json import read_json, read_jsonl
 from assay.load._limits import (
     MAX_CSV_CELL,
     MAX_DEPTH,
+    bounded_yaml_loader,
     fail,
     may_hold_surrogates,
     number_problem,
@@ -62,7 +63,7 @@ def compose_yaml(path: Path, text: str, summary: str | None = None) -> Any:
     import yaml
 
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml.compose(text, Loader=bounded_yaml_loader())
     except yaml.YAMLError as err:
         raise yaml_error(path, err, summary) from None
     except RecursionError:
