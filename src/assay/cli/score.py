@@ -69,9 +69,9 @@ def score(
         check_output(output, (dataset, results))
     with _no_cycle_collection():
         data = load_dataset(dataset)
-        recorded = load_results(results)
-        graded = grade_all(data, recorded)
+        graded = grade_all(data, load_results(results))
         trials = max((r.trial for r in graded), default=1)
         policy = check_policy(trial_policy, trials, product_selects_best) if trial_policy else None
         report = build_report(data, graded, confidence=confidence, method=method, policy=policy)
+    del data, graded  # the report holds what it shows; the rest is freed before rendering
     emit(render(report, format, color=wants_color(output)), output, (dataset, results))
