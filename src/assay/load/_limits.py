@@ -169,10 +169,11 @@ def _children(node: Any) -> list[Any]:
     return []
 
 
-def _expanded_size(root: Any, cap: int) -> int | None:
-    """How many nodes the document has once every alias is expanded (at most ``cap``),
-    or None when an alias refers to a node that contains it."""
+def _expanded_size(root: Any, cap: int) -> tuple[int, int] | None:
+    """How many nodes the document has once every alias is expanded (at most ``cap``) and
+    how deep it is then, or None when an alias refers to a node that contains it."""
     size: dict[int, int] = {}
+    depth: dict[int, int] = {}
     visiting: set[int] = set()
     stack: list[tuple[Any, bool]] = [(root, False)]
     while stack:
@@ -184,6 +185,7 @@ def _expanded_size(root: Any, cap: int) -> int | None:
         if done:
             visiting.discard(key)
             size[key] = min(cap, 1 + sum(size[id(k)] for k in kids))
+            depth[key] = 1 + max((depth[id(k)] for k in kids), default=0)
             continue
         if key in visiting:
             return None
@@ -194,7 +196,7 @@ def _expanded_size(root: Any, cap: int) -> int | None:
                 return None
             if id(kid) not in size:
                 stack.append((kid, False))
-    return size[id(root)]
+    return size[id(root)], depth[id(root)]
 
 
 def yaml_problems(root: Any, path: Path) -> list[Problem]:
@@ -231,7 +233,11 @@ def yaml_problems(root: Any, path: Path) -> list[Problem]:
     expanded = _expanded_size(root, written + MAX_ALIAS_NODES + 1)
     if expanded is None:
         problems.append(Problem("an alias refers to a node that contains it", Location(str(path))))
-    elif expanded - written > MAX_ALIAS_NODES:
+    elif expanded[1] > MAX_DEPTH:  # a chain of aliases, each nesting the one before
+        problems.append(
+            Problem(f"nested deeper than {MAX_DEPTH} levels through aliases", Location(str(path)))
+        )
+    elif expanded[0] - written > MAX_ALIAS_NODES:
         problems.append(
             Problem(
                 f"aliases expand to more than {MAX_ALIAS_NODES:,} nodes beyond the "

@@ -217,3 +217,13 @@ def test_trials_up_to_the_most_recorded_for_one_case_are_kept(tmp_path: Path) ->
     lines.append({"id": "E2", "kind": "abstain", "trial": 3})  # E2's trials 1-2: missing
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     assert len(load_results(path).records) == 4
+
+
+def test_a_chain_of_aliases_nesting_deeper_than_the_limit_is_refused(tmp_path: Path) -> None:
+    chain = ["a0: &a0 [x]"] + [f"a{i}: &a{i} [*a{i - 1}]" for i in range(1, 200)]
+    path = tmp_path / "suite.yaml"
+    path.write_text(
+        "dataset: d.jsonl\ntarget: {type: scripted}\nmetadata:\n  " + "\n  ".join(chain)
+    )
+    with pytest.raises(InputFormatError, match="nested deeper than 64 levels"):
+        load_suite(path)
