@@ -103,6 +103,13 @@ def main(argv: list[str] | None = None) -> None:
         setup_log=log,
         took_s=time.time() - began,
     )
+    # Sections the stand-alone benchmarks wrote (fuzzing, scale) are kept as measured.
+    from _sections import sections
+
+    previous = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
+    kept = sections(previous)
+    if kept:
+        text = text.rstrip() + "\n\n" + "\n\n".join(kept) + "\n"
     args.output.write_text(text)
     print("coverage of the clustered interval …", file=sys.stderr)
     reps = 200 if args.quick else 2000

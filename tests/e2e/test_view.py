@@ -35,7 +35,7 @@ def _digest(path: Path) -> str:
 @pytest.fixture
 def client(run_store: tuple[str, Path]) -> Iterator[TestClient]:
     reader = open_read_only(run_store[0])
-    with TestClient(create_app(reader)) as test_client:
+    with TestClient(create_app(reader), base_url="http://127.0.0.1") as test_client:
         yield test_client
     reader.close()
 
@@ -72,7 +72,9 @@ def test_compare_and_case_pages(client: TestClient) -> None:
 
 def test_every_page_uses_the_level_and_method_asked(run_store: tuple[str, Path]) -> None:
     reader = open_read_only(run_store[0])
-    with TestClient(create_app(reader, confidence=0.9, method="wilson")) as client:
+    with TestClient(
+        create_app(reader, confidence=0.9, method="wilson"), base_url="http://127.0.0.1"
+    ) as client:
         report = client.get("/runs/base/report.json").json()
         for key in ("task_success", "answer_coverage", "answered_accuracy"):
             assert (report[key]["confidence"], report[key]["method"]) == (0.9, "wilson")
@@ -93,7 +95,7 @@ def test_browsing_never_changes_the_store(run_store: tuple[str, Path]) -> None:
     url, path = run_store
     before = _digest(path)
     reader = open_read_only(url)
-    with TestClient(create_app(reader)) as test_client:
+    with TestClient(create_app(reader), base_url="http://127.0.0.1") as test_client:
         for route in ("/", "/runs/base", "/runs/cand/report.json", "/case?id=E5",
                       "/compare?baseline=base&candidate=cand"):  # fmt: skip
             assert test_client.get(route).status_code == 200
@@ -181,7 +183,7 @@ def test_viewer_pages_escape_stored_values(tmp_path: Path) -> None:
     store.finish_run("r1", "completed")
     store.close()
     reader = open_read_only(url)
-    with TestClient(create_app(reader)) as test_client:
+    with TestClient(create_app(reader), base_url="http://127.0.0.1") as test_client:
         for route in ("/", "/runs/r1", "/case?id=X1", f"/case?id={PAYLOAD}"):
             page = test_client.get(route)
             assert "<img" not in page.text, route
@@ -192,7 +194,7 @@ def test_viewer_pages_escape_stored_values(tmp_path: Path) -> None:
 def test_compare_says_what_it_left_out_and_can_refuse(run_store: tuple[str, Path]) -> None:
     add_edited_run(run_store[0])
     reader = open_read_only(run_store[0])
-    with TestClient(create_app(reader)) as test_client:
+    with TestClient(create_app(reader), base_url="http://127.0.0.1") as test_client:
         page = test_client.get("/compare", params={"baseline": "base", "candidate": "edited"})
         assert page.status_code == 200
         note = page.text.split('id="pairing"')[1].split("</p>")[0]
@@ -217,7 +219,7 @@ def test_no_strict_link_when_only_synthetic_cases_are_left_out(
     for run_id in ("syn1", "syn2"):  # E1 synthetic in both: left out, never refused
         add_edited_run(run_store[0], run_id, synthetic=True)
     reader = open_read_only(run_store[0])
-    with TestClient(create_app(reader)) as test_client:
+    with TestClient(create_app(reader), base_url="http://127.0.0.1") as test_client:
         page = test_client.get("/compare", params={"baseline": "syn1", "candidate": "syn2"})
         assert page.status_code == 200
         assert "synthetic case" in page.text.split('id="pairing"')[1].split("</p>")[0]

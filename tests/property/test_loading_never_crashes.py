@@ -4,9 +4,12 @@ can always print a message instead of a traceback."""
 from __future__ import annotations
 
 import json
+import random
+import sys
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -78,3 +81,25 @@ def test_loading_raises_only_assay_errors(text: str, suffix: str) -> None:
 @given(st.binary(max_size=100), st.sampled_from(SUFFIXES))
 def test_binary_garbage_raises_only_assay_errors(data: bytes, suffix: str) -> None:
     _load_both(data, suffix)
+
+
+# Every loader, fed hostile variants of a valid file of its kind (bench/_hostile.py, the
+# generator bench/fuzz_loaders.py runs at a larger scale): each input is loaded or refused
+# with an AssayError; never another exception, a hang or a blowup. 11 kinds of file ×
+# 60 examples: 660 hostile inputs on every run of the suite.
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(BENCH))
+
+from _hostile import VALID, hostile_input  # noqa: E402
+from fuzz_loaders import fuzz_one  # noqa: E402
+
+HOSTILE_EXAMPLES = 60
+
+
+@pytest.mark.parametrize("kind", sorted(VALID))
+@settings(max_examples=HOSTILE_EXAMPLES, deadline=None, database=None)
+@given(rng=st.randoms(use_true_random=False))
+def test_every_loader_refuses_hostile_files_cleanly(kind: str, rng: random.Random) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        outcome = fuzz_one(kind, hostile_input(rng, kind), Path(tmp), timeout_s=20.0)
+    assert outcome in ("ok", "refused"), outcome

@@ -20,11 +20,16 @@ def canonical_record(case: Case) -> dict[str, Any]:
     dataset's version; set, they are part of the record and change the version.
     """
     record = case.model_dump(mode="json")
-    defaults = Case.model_fields
-    for name in RUBRIC_FIELDS:
-        if getattr(case, name) == defaults[name].get_default(call_default_factory=True):
+    for name, default in _RUBRIC_DEFAULTS:
+        if getattr(case, name) == default:
             record.pop(name, None)
     return record
+
+
+# Looked up once: resolving a pydantic default costs more than the rest of a record.
+_RUBRIC_DEFAULTS: tuple[tuple[str, object], ...] = tuple(
+    (name, Case.model_fields[name].get_default(call_default_factory=True)) for name in RUBRIC_FIELDS
+)
 
 
 def canonical_json(value: Any) -> str:

@@ -8,12 +8,15 @@ import sys
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``assay`` console script."""
     from assay.cli._app import app
+    from assay.cli._terminal import install
     from assay.errors import AssayError
+    from assay.report.render._terminal import escape_controls
 
+    install()  # no control character from data reaches the terminal
     try:
         app(args=argv, prog_name="assay")
     except AssayError as err:
-        sys.stderr.write(f"assay: {err}\n")
+        sys.stderr.write(f"assay: {escape_controls(str(err))}\n")
         sys.exit(2)
     except KeyboardInterrupt:
         sys.stderr.write("assay: interrupted\n")

@@ -41,9 +41,12 @@ class RichProgress:
         every_s: float = 10.0,
         live: bool | None = None,
     ) -> None:
-        from rich.console import Console
+        from assay.cli._terminal import raw_stream
+        from assay.report.render._terminal import SafeConsole
 
-        self.console = console or Console(stderr=True)
+        # Its own redraws (cursor moves) must reach the terminal; the label and counts are
+        # escaped by the console itself.
+        self.console = console or SafeConsole(file=raw_stream("stderr"))
         # A live bar only on a real interactive terminal: FORCE_COLOR (set in many CI
         # configurations) makes rich treat a pipe as a terminal, which would fill the log
         # with redraws.

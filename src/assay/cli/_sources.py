@@ -23,14 +23,16 @@ def load_report_file(path: Path) -> Report:
     from assay.report import SCHEMA_VERSION, Report, report_problems
 
     summary = f"{path}: not an assay JSON report (write one with --format json --output FILE)"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise AssayInputError(f"{path}: cannot read the report: {err}") from None
+    from assay.load import read_text
+
+    text = read_text(path)  # a regular file of bounded size, else a clear error
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         problem = Problem(f"not valid JSON: {err.msg}", Location(str(path), err.lineno))
+        raise InputFormatError([problem], summary) from None
+    except (ValueError, RecursionError):  # over-long numbers, nesting past the stack
+        problem = Problem("not a report assay wrote (numbers or nesting out of bounds)")
         raise InputFormatError([problem], summary) from None
     version = data.get("schema_version") if isinstance(data, dict) else None
     if version is not None and version != SCHEMA_VERSION:
@@ -92,8 +94,10 @@ def report_from_source(
     """The report for ``source``: a JSON report file when such a file exists, else a run id
     (or unique prefix) in the run store at ``store_url``, its intervals at ``confidence`` by
     ``method`` (default 0.95, Clopper–Pearson)."""
+    from assay.load import names_a_file
+
     path = Path(source)
-    if path.exists():
+    if names_a_file(path):
         if path.is_dir():
             raise AssayInputError(f"{source}: is a directory; give a JSON report or a run id")
         return _at_level(load_report_file(path), path, confidence, method)

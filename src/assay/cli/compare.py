@@ -63,8 +63,10 @@ def _from_store(
 
 
 def _side(ref: str, store: str | None, confidence: float, method: IntervalMethod) -> RunSide:
+    from assay.load import names_a_file
+
     path = Path(ref)
-    if path.is_file():
+    if names_a_file(path):
         return _from_file(path)
     return _from_store(ref, store, confidence, method)
 
@@ -97,6 +99,7 @@ def compare(
     from assay.cli._options import check_confidence, check_format, check_method
     from assay.cli._output import emit
     from assay.compare import FORMATS, check_gate, compare_runs, render_comparison
+    from assay.load import names_a_file
 
     check_format(format, FORMATS)
     method = check_method(interval)
@@ -106,7 +109,7 @@ def compare(
         sides[0], sides[1], matching_only=matching_only, confidence=confidence, method=method
     )
     results = [check_gate(comparison, rule) for rule in gate]
-    inputs = [Path(ref) for ref in (baseline, candidate) if Path(ref).is_file()]
+    inputs = [Path(ref) for ref in (baseline, candidate) if names_a_file(Path(ref))]
     emit(render_comparison(comparison, format), output, inputs)
     for result in results:
         verdict = "passed" if result.passed else "FAILED"

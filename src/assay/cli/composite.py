@@ -61,7 +61,7 @@ def composite(
     counts, the cases where the two verdicts diverge, and synthetic cases apart."""
     from assay.cli._options import check_confidence, check_format, check_method
     from assay.grading.checks import CompositeScorer, check_composite_inputs, composite_all
-    from assay.load import check_registry, load_composite_results
+    from assay.load import check_registry, load_composite_results, names_a_file
     from assay.report import build_composite_report
     from assay.report.render.composite import COMPOSITE_FORMATS, render_composite
 
@@ -72,7 +72,7 @@ def composite(
     chosen = _profile(profile, registry)
     data, library = _dataset(dataset, sources)
     trials = None
-    if results.exists():
+    if names_a_file(results):
         inputs = load_composite_results(results, chosen.checks)
     else:
         data, inputs, trials = _stored_run(str(results), data, store)
@@ -88,7 +88,9 @@ def composite(
         method=method,
         sources_version=library.version,
     )
-    inputs_paths = [p for p in (dataset, results, profile, sources) if p is not None and p.exists()]
+    inputs_paths = [
+        p for p in (dataset, results, profile, sources) if p is not None and names_a_file(p)
+    ]
     emit(render_composite(report, format, color=wants_color(output)), output, inputs_paths)
 
 

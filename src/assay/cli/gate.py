@@ -74,6 +74,7 @@ def gate(
     from assay.cli._options import check_confidence, check_method
     from assay.cli._output import check_output, emit
     from assay.cli._sources import report_from_source
+    from assay.load import names_a_file
     from assay.report import evaluate_gates, gates_passed, parse_rule
     from assay.report.render.gates import render_gates_markdown, render_gates_text
     from assay.report.render.junit import render_junit
@@ -89,7 +90,7 @@ def gate(
             if source is not None
             else "give SOURCE (a report file or a run id) or --trend SUITE"
         )
-    inputs = [Path(source)] if source is not None and Path(source).is_file() else []
+    inputs = [Path(source)] if source is not None and names_a_file(Path(source)) else []
     for path in (junit, markdown):
         if path is not None:
             check_output(path, inputs)

@@ -83,10 +83,10 @@ def runs(
     removes the tag."""
     if ctx.invoked_subcommand is not None:
         return
-    from rich.console import Console
     from rich.table import Table
 
     from assay.cli._options import check_format
+    from assay.report.render._terminal import SafeConsole
     from assay.store import open_store
 
     check_format(format, ("text", "json"))
@@ -125,7 +125,7 @@ def runs(
             _success(r),
             ", ".join(r["tags"]) or "–",
         )
-    Console(width=160).print(table)
+    SafeConsole(width=160).print(table)
 
 
 @runs_app.command("tag")

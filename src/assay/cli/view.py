@@ -15,6 +15,13 @@ def view(
         "127.0.0.1", "--host", help="Interface to bind; anything but loopback prints a warning."
     ),
     port: int = typer.Option(8765, "--port", help="Port to listen on."),
+    allow_host: list[str] = typer.Option(
+        [],
+        "--allow-host",
+        help="A Host name the viewer answers besides the loopback names and the --host "
+        "address (repeatable), e.g. the machine's DNS name when binding elsewhere. Requests "
+        "naming any other host get 421 (this stops DNS-rebinding pages).",
+    ),
     confidence: float = CONFIDENCE,
     interval: str = INTERVAL,
 ) -> None:
@@ -22,15 +29,16 @@ def view(
     across runs. Read-only: the viewer never changes the store."""
     from assay.cli._options import check_confidence, check_method
     from assay.errors import AssayConfigError
-    from assay.view import create_app, open_read_only, serve
+    from assay.view import allowed_hosts, create_app, open_read_only, serve
 
     if not 0 < port < 65536:
         raise AssayConfigError(f"--port {port}: must be between 1 and 65535")
     method = check_method(interval)
     check_confidence(confidence)
+    hosts = allowed_hosts(host, allow_host)
     reader = open_read_only(store)
     try:
-        app = create_app(reader, confidence=confidence, method=method)
-        serve(app, host=host, port=port)
+        app = create_app(reader, confidence=confidence, method=method, hosts=hosts)
+        serve(app, host=host, port=port, hosts=hosts)
     finally:
         reader.close()

@@ -154,11 +154,12 @@ def _head(c: Comparison) -> list[str]:
 
 def render_text(c: Comparison) -> str:
     """The comparison for a terminal."""
-    from rich.console import Console
     from rich.table import Table
 
+    from assay.report.render._terminal import SafeConsole
+
     buffer = io.StringIO()
-    console = Console(file=buffer, no_color=True, width=130, highlight=False)
+    console = SafeConsole(file=buffer, no_color=True, width=130)
     for line in _head(c):
         console.print(line, markup=False)
     for title, head, rows in _lines(c):
@@ -174,13 +175,16 @@ def render_text(c: Comparison) -> str:
     return buffer.getvalue()
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+def _cell(value: str) -> str:
+    from assay.report.render._markdown import text
+
+    return text(value)
 
 
 def render_markdown(c: Comparison) -> str:
     """The comparison as GitHub-flavoured Markdown."""
     head = _head(c)
+    head = [_cell(line) for line in head]
     out = [f"## {head[0]}", "", head[1], "", f"**{head[3]}**", "", *(f"- {h}" for h in head[4:])]
     for title, cols, rows in _lines(c):
         if not rows:

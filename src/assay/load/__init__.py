@@ -14,6 +14,7 @@ from assay.load._grader import (
     grader_from_provenance,
     grader_provenance,
 )
+from assay.load._limits import names_a_file
 from assay.load._records import read_records, read_text
 from assay.load._sources import load_sources, merge_sources
 from assay.load._suite import Suite, SuiteSettings, load_suite
@@ -34,6 +35,7 @@ __all__ = [
     "load_sources",
     "load_suite",
     "merge_sources",
+    "names_a_file",
     "read_records",
     "read_text",
     "registry_from",

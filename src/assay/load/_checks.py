@@ -7,7 +7,7 @@ from functools import lru_cache
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 
-from assay.errors import AssayConfigError
+from assay.errors import AssayConfigError, InputFormatError, Location, Problem
 from assay.grading.checks import (
     BUILTIN_CHECKS,
     ENTRY_POINT_GROUP,
@@ -75,5 +75,11 @@ def load_composite_results(path: str | Path, checks: Collection[str]) -> Composi
     results file; ``checks`` are the check names a checks line may use. An empty file is
     valid: nothing was recorded, and every case is missing."""
     p = Path(path)
-    records, _ = read_records(p, "results", allow_empty=True)
+    records, header = read_records(p, "results", allow_empty=True)
+    problems = [
+        Problem(f'unknown top-level field "{k}"', Location(str(p), 1), k)
+        for k in sorted(set(header) - {"columns"})
+    ]
+    if problems:
+        raise InputFormatError(problems, summary=f"{p}: invalid results")
     return parse_composite_results(records, str(p), checks)

@@ -79,4 +79,38 @@ def load_results(path: str | Path) -> Results:
     ]
     if problems:
         raise InputFormatError(problems, summary=f"{p}: invalid results")
-    return parse_results(records, str(p))
+    results = parse_results(records, str(p))
+    _check_trial_numbers(results, p)
+    return results
+
+
+MAX_TRIALS = 1_000
+"""The most trials of a case a results file may hold (the most a suite may declare)."""
+
+
+def _check_trial_numbers(results: Results, path: Path) -> None:
+    """Refuse trial numbers beyond the trials the file records.
+
+    A file declares its trial count by the trials it holds: the case with the most records
+    has that many. A trial number beyond it (one line with ``"trial": 100000``) would make
+    every other case "missing" that many times over; it is refused, located, instead.
+    """
+    per_case: dict[str, int] = {}
+    for record in results.records:
+        per_case[record.case_id] = per_case.get(record.case_id, 0) + 1
+    declared = min(max(per_case.values(), default=1), MAX_TRIALS)
+    problems = [
+        Problem(
+            f"trial {record.trial} is beyond the {declared} trial(s) this file records for "
+            f"any case (at most {MAX_TRIALS:,}); number the trials of each case from 1",
+            results.location_of(i),
+            "trial",
+        )
+        for i, record in enumerate(results.records)
+        if record.trial > declared
+    ]
+    if problems:
+        shown = problems[:20]
+        if len(problems) > len(shown):
+            shown.append(Problem(f"… and {len(problems) - len(shown)} more", Location(str(path))))
+        raise InputFormatError(shown, summary=f"{path}: invalid results")

@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import InputFormatError, Location, Problem
+from assay.load._limits import MAX_DEPTH, may_hold_surrogates, number_problem, value_problems
 
 LocatedRecords = list[tuple[Location, Any]]
+_MAX_PROBLEMS = 1_000  # a file of garbage gets a readable message, not one line per line
 
 
 class _DuplicateKey(ValueError):
@@ -33,10 +35,20 @@ def loads(text: str) -> Any:
     return json.loads(text, object_pairs_hook=_unique)
 
 
+def _decode_problem(err: ValueError | RecursionError) -> str:
+    """The message for a JSON text Python's decoder refuses beyond its syntax."""
+    if isinstance(err, RecursionError):
+        return f"nested deeper than {MAX_DEPTH} levels"
+    if isinstance(err, json.JSONDecodeError):
+        return f"malformed JSON: {err.msg} (column {err.colno})"
+    return number_problem(err) or str(err)
+
+
 def read_jsonl(path: Path, text: str) -> LocatedRecords:
     """One record per non-blank line, located by line; every bad line reported at once."""
     records: LocatedRecords = []
     problems: list[Problem] = []
+    surrogates = may_hold_surrogates(text)
     # Split on newlines only: str.splitlines() also breaks at U+0085, U+2028 and other
     # characters a JSON string may legally contain unescaped.
     for number, line in enumerate(text.split("\n"), start=1):
@@ -44,11 +56,21 @@ def read_jsonl(path: Path, text: str) -> LocatedRecords:
             continue
         where = Location(str(path), number)
         try:
-            records.append((where, loads(line)))
-        except json.JSONDecodeError as err:
-            problems.append(Problem(f"malformed JSON: {err.msg} (column {err.colno})", where))
+            value = loads(line)
         except _DuplicateKey as err:
             problems.append(Problem(str(err), where))
+            continue
+        except (ValueError, RecursionError) as err:
+            problems.append(Problem(_decode_problem(err), where))
+            continue
+        bad = value_problems(value, surrogates)
+        if bad:
+            problems.extend(Problem(message, where) for message in bad)
+        else:
+            records.append((where, value))
+        if len(problems) >= _MAX_PROBLEMS:
+            problems.append(Problem("… and possibly more; fix these first", where))
+            break
     if problems:
         raise InputFormatError(problems, summary=f"{path}: malformed JSON Lines")
     return records
@@ -107,6 +129,13 @@ def read_json(path: Path, text: str, key: str) -> tuple[LocatedRecords, dict[str
         raise fail(f"malformed JSON: {err.msg}", err.lineno) from None
     except _DuplicateKey as err:
         raise fail(str(err)) from None
+    except (ValueError, RecursionError) as err:
+        raise fail(_decode_problem(err)) from None
+    bad = value_problems(data, may_hold_surrogates(text))
+    if bad:
+        raise InputFormatError(
+            [Problem(m, Location(str(path))) for m in bad], f"{path}: cannot read"
+        )
     header: dict[str, Any] = {}
     if isinstance(data, dict) and key in data:
         header = {k: v for k, v in data.items() if k != key}
@@ -114,7 +143,12 @@ def read_json(path: Path, text: str, key: str) -> tuple[LocatedRecords, dict[str
     if not isinstance(data, list):
         raise fail(f"expected a list of records (or an object with a '{key}' list)")
     starts = _item_starts(text, key)
-    lines = [text.count("\n", 0, s) + 1 for s in starts]
+    lines: list[int] = []
+    line, previous = 1, 0
+    for start in starts:  # counted onward from the previous item: linear in the file
+        line += text.count("\n", previous, start)
+        previous = start
+        lines.append(line)
     if len(lines) != len(data):
         lines = [None] * len(data)  # type: ignore[list-item]
     return [

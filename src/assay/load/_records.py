@@ -9,15 +9,24 @@ from typing import Any
 
 from assay.errors import InputFormatError, Location, Problem
 from assay.load._json import read_json, read_jsonl
+from assay.load._limits import (
+    MAX_CSV_CELL,
+    MAX_DEPTH,
+    bounded_yaml_loader,
+    fail,
+    may_hold_surrogates,
+    number_problem,
+    read_bounded,
+    value_problems,
+    yaml_problems,
+)
 
 LocatedRecords = list[tuple[Location, Any]]
 SUFFIXES = (".jsonl", ".json", ".yaml", ".yml", ".csv")
 
 
 def _fail(path: Path, message: str, line: int | None = None) -> InputFormatError:
-    return InputFormatError(
-        [Problem(message, Location(str(path), line))], summary=f"{path}: cannot read"
-    )
+    return fail(path, message, line)
 
 
 def yaml_error(path: Path, err: Exception, summary: str | None = None) -> InputFormatError:
@@ -32,21 +41,50 @@ def yaml_error(path: Path, err: Exception, summary: str | None = None) -> InputF
 
 
 def read_text(path: Path) -> str:
-    """The file's text, or a clear error for a missing file, a directory or bad encoding."""
-    if not path.exists():
-        raise _fail(path, "no such file")
-    if path.is_dir():
-        raise _fail(path, "is a directory, expected a file")
+    """The text of the regular file ``path`` (at most ``MAX_FILE_BYTES``), or a clear error
+    for a missing file, a directory, a device or FIFO, an oversized file or bad encoding."""
+    data = read_bounded(path)
     try:
         # utf-8-sig: a byte-order mark some editors write is not part of the first record.
-        text = path.read_text(encoding="utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise _fail(path, f"is not UTF-8 text ({err.reason} at byte {err.start})") from None
-    except OSError as err:
-        raise _fail(path, f"cannot be read: {err.strerror}") from None
     if not text.strip():
         raise _fail(path, "is empty")
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise _fail(path, "holds a NUL character; it is not a text file", line)
     return text
+
+
+def compose_yaml(path: Path, text: str, summary: str | None = None) -> Any:
+    """The composed node graph of a YAML document, refused (located) when it is malformed
+    or breaks a limit of ``yaml_problems``."""
+    import yaml
+
+    try:
+        root = yaml.compose(text, Loader=bounded_yaml_loader())
+    except yaml.YAMLError as err:
+        raise yaml_error(path, err, summary) from None
+    except RecursionError:
+        raise _fail(path, f"nested deeper than {MAX_DEPTH} levels") from None
+    if root is None:
+        return None
+    problems = yaml_problems(root, path)
+    if problems:
+        raise InputFormatError(problems, summary=summary or f"{path}: cannot read")
+    return root
+
+
+def checked(path: Path, value: Any, line: int | None, surrogates: bool) -> Any:
+    """``value`` when it keeps the limits of ``value_problems``, else a located error."""
+    problems = value_problems(value, surrogates)
+    if problems:
+        raise InputFormatError(
+            [Problem(message, Location(str(path), line)) for message in problems],
+            summary=f"{path}: cannot read",
+        )
+    return value
 
 
 def repeated_yaml_keys(root: Any, path: Path) -> list[Problem]:
@@ -77,21 +115,19 @@ def repeated_yaml_keys(root: Any, path: Path) -> list[Problem]:
 def read_yaml(path: Path, what: str) -> Any:
     """The data of a YAML (or JSON) file, refusing malformed YAML and repeated keys with
     file and line; ``what`` names the file's kind in the error ("sources", "profile")."""
-    import yaml
 
     text = read_text(path)
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as err:
-        raise yaml_error(path, err, f"{path}: cannot read {what}") from None
+    root = compose_yaml(path, text, f"{path}: cannot read {what}")
+    if root is None:
+        raise _fail(path, "is empty")
     repeated = repeated_yaml_keys(root, path)
     if repeated:
         raise InputFormatError(repeated, summary=f"{path}: invalid {what}")
-    return data
+    data = construct_yaml(root, path)
+    return checked(path, data, None, may_hold_surrogates(text))
 
 
-def _construct(node: Any, path: Path) -> Any:
+def construct_yaml(node: Any, path: Path) -> Any:
     """The plain value of one composed YAML node (safe types only), located on failure."""
     import yaml
 
@@ -102,6 +138,8 @@ def _construct(node: Any, path: Path) -> Any:
         mark = getattr(err, "problem_mark", None) or node.start_mark
         problem = getattr(err, "problem", None) or str(err)
         raise _fail(path, f"malformed YAML: {problem}", mark.line + 1) from None
+    except ValueError as err:  # an integer over Python's digit limit
+        raise _fail(path, number_problem(err) or str(err), node.start_mark.line + 1) from None
     finally:
         loader.dispose()
 
@@ -109,15 +147,13 @@ def _construct(node: Any, path: Path) -> Any:
 def _yaml(path: Path, text: str, key: str) -> tuple[LocatedRecords, dict[str, Any]]:
     import yaml
 
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as err:
-        raise yaml_error(path, err) from None
+    root = compose_yaml(path, text)
     if root is None:
         raise _fail(path, "is empty")
     repeated = repeated_yaml_keys(root, path)
     if repeated:
         raise InputFormatError(repeated, summary=f"{path}: malformed YAML")
+    surrogates = may_hold_surrogates(text)
     header: dict[str, Any] = {}
     items_node = root
     if isinstance(root, yaml.MappingNode):
@@ -125,15 +161,18 @@ def _yaml(path: Path, text: str, key: str) -> tuple[LocatedRecords, dict[str, An
             if k_node.value == key:
                 items_node = v_node
             else:
-                header[k_node.value] = _construct(v_node, path)
+                header[k_node.value] = checked(
+                    path, construct_yaml(v_node, path), v_node.start_mark.line + 1, surrogates
+                )
         if items_node is root:
             raise _fail(path, f"expected a list of records or a mapping with a '{key}' list", 1)
     if not isinstance(items_node, yaml.SequenceNode):
         raise _fail(path, f"'{key}' must be a list", items_node.start_mark.line + 1)
     records: LocatedRecords = []
     for node in items_node.value:
-        value = _construct(node, path)
-        records.append((Location(str(path), node.start_mark.line + 1), value))
+        line = node.start_mark.line + 1
+        value = checked(path, construct_yaml(node, path), line, surrogates)
+        records.append((Location(str(path), line), value))
     return records, header
 
 
@@ -146,7 +185,17 @@ def _csv(path: Path, text: str) -> tuple[LocatedRecords, dict[str, Any]]:
     reader = csv.DictReader(io.StringIO(text))
     records: LocatedRecords = []
     problems: list[Problem] = []
-    for row in reader:
+    rows = iter(reader)
+    while True:
+        try:
+            row = next(rows)
+        except StopIteration:
+            break
+        except csv.Error as err:
+            message = str(err)
+            if "field larger than field limit" in message:
+                message = f"a cell is longer than {MAX_CSV_CELL:,} characters"
+            raise _fail(path, f"malformed CSV: {message}", reader.line_num or None) from None
         # A quoted cell may span lines; the row starts that many lines before the reader.
         spanned = sum(v.count("\n") for v in row.values() if isinstance(v, str))
         location = Location(str(path), reader.line_num - spanned)

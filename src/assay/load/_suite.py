@@ -23,7 +23,8 @@ from assay.cases import EMPTY_SOURCES, Dataset
 from assay.errors import InputFormatError, Location, Problem
 from assay.grading import Grader
 from assay.load._grader import GraderSettings, build_grader, grader_problems
-from assay.load._records import read_text, repeated_yaml_keys, yaml_error
+from assay.load._limits import may_hold_surrogates
+from assay.load._records import checked, compose_yaml, construct_yaml, read_text, repeated_yaml_keys
 
 
 class SuiteSettings(BaseModel):
@@ -137,17 +138,13 @@ def _key_lines(node: Any, prefix: str, lines: dict[str, int]) -> None:
 
 
 def _parse_yaml(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
-    import yaml
-
     text = read_text(path)
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as err:
-        raise yaml_error(path, err, f"{path}: cannot read suite") from None
-    repeated = repeated_yaml_keys(root, path)  # YAML would keep the last one silently
-    if repeated:
+    root = compose_yaml(path, text, f"{path}: cannot read suite")
+    data = construct_yaml(root, path) if root is not None else None
+    repeated = repeated_yaml_keys(root, path) if root is not None else []
+    if repeated:  # YAML would keep the last one silently
         raise InputFormatError(repeated, summary=f"{path}: invalid suite")
+    data = checked(path, data, None, may_hold_surrogates(text))
     if not isinstance(data, dict):
         raise InputFormatError(
             [Problem("a suite is a mapping of keys (dataset, target, …)", Location(str(path), 1))],

@@ -48,13 +48,19 @@ def open_store(url: str | None = None) -> RunStore:
     chosen = store_url(url)
     try:
         parsed = make_url(chosen)
-    except ArgumentError as err:
+    except (ArgumentError, ValueError) as err:  # ValueError: a port that is not a number
         raise AssayConfigError(f"store URL {chosen!r} is not a database URL: {err}") from None
     shown = parsed.render_as_string(hide_password=True)
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database or ""
         if database and database != ":memory:":
-            Path(database).parent.mkdir(parents=True, exist_ok=True)
+            try:
+                Path(database).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as err:  # a parent that is a file, a name too long, no permission
+                raise AssayConfigError(
+                    f"cannot open store {shown}: cannot create its directory "
+                    f"({err.strerror or err})"
+                ) from None
         engine = create_engine(parsed)
         event.listen(engine, "connect", _sqlite_pragmas)
     else:

@@ -38,7 +38,12 @@ class FunctionSettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     type: str = "function"
-    callable: str = Field(pattern=r"^[\w.]+:[\w.]+$", description="module:function")
+    callable: str = Field(
+        # Absolute module paths only: a leading dot (relative import) has no package to
+        # be relative to, and empty parts ("a..b") name nothing.
+        pattern=r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$",
+        description="module:function (an absolute module path, e.g. my_app.eval:answer)",
+    )
 
 
 def import_callable(spec: str, base_dir: Path | None = None) -> Callable[..., Any]:
@@ -48,7 +53,7 @@ def import_callable(spec: str, base_dir: Path | None = None) -> Callable[..., An
         sys.path.insert(0, str(base_dir))
     try:
         obj: Any = importlib.import_module(module_name)
-    except ImportError as err:
+    except (ImportError, TypeError, ValueError) as err:  # TypeError: a relative name
         where = f" (looked in {base_dir} and the Python path)" if base_dir else ""
         raise AssayConfigError(
             f"target.callable {spec}: cannot import {module_name}{where}: {err}"

@@ -62,12 +62,21 @@ def reachable_collector(endpoint: str, timeout_s: float = 2.0) -> str | None:
 
     An address that is not an http(s) URL is a config error.
     """
-    parts = urlsplit(endpoint)
+    try:
+        parts = urlsplit(endpoint)
+    except ValueError:  # e.g. an unclosed "[" in the host
+        parts = urlsplit("")
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise AssayConfigError(
             f"--otlp {endpoint}: give the collector's OTLP/HTTP URL, e.g. http://127.0.0.1:4318"
         )
-    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:  # "http://host:abc", "http://host:99999"
+        raise AssayConfigError(
+            f"--otlp {endpoint}: the port must be a number from 1 to 65535, "
+            "e.g. http://127.0.0.1:4318"
+        ) from None
     try:
         socket.create_connection((parts.hostname, port), timeout=timeout_s).close()
     except OSError as err:

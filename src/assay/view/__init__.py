@@ -5,6 +5,16 @@
 
 from assay.view._app import create_app
 from assay.view._backend import RunReader, open_read_only
+from assay.view._hosts import LOOPBACK_NAMES, allowed_hosts
 from assay.view._serve import LOOPBACK, host_warning, serve
 
-__all__ = ["LOOPBACK", "RunReader", "create_app", "host_warning", "open_read_only", "serve"]
+__all__ = [
+    "LOOPBACK",
+    "LOOPBACK_NAMES",
+    "RunReader",
+    "allowed_hosts",
+    "create_app",
+    "host_warning",
+    "open_read_only",
+    "serve",
+]

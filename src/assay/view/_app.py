@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 from urllib.parse import quote
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -18,6 +20,7 @@ from assay.report.render.compare_html import render_compare_html
 from assay.report.render.html import render_html
 from assay.view import _pages
 from assay.view._backend import RunReader, compare_reports, report_for
+from assay.view._hosts import LOOPBACK_NAMES, HostCheck
 
 _HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
 
@@ -49,11 +52,16 @@ def _html(text: str, status: int = 200) -> HTMLResponse:
 
 
 def create_app(
-    reader: RunReader, *, confidence: float = 0.95, method: IntervalMethod = "clopper-pearson"
+    reader: RunReader,
+    *,
+    confidence: float = 0.95,
+    method: IntervalMethod = "clopper-pearson",
+    hosts: Collection[str] = LOOPBACK_NAMES,
 ) -> Starlette:
     """The viewer over ``reader`` (a store opened with ``open_read_only``, or any object with
     the store contract's read methods), every interval at ``confidence`` by ``method``.
-    Every route is a GET; nothing is ever written."""
+    Every route is a GET; nothing is ever written. Only requests whose ``Host`` is one of
+    ``hosts`` (default: the loopback names) are answered."""
     reports = _Reports(reader, confidence, method)
 
     async def runs(request: Request) -> Response:
@@ -181,4 +189,5 @@ def create_app(
             Route("/suites/{name}/trend.json", suite_json),
         ],
         exception_handlers={AssayError: on_error},
+        middleware=[Middleware(HostCheck, allowed=hosts)],
     )

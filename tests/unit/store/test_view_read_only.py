@@ -33,7 +33,7 @@ def test_every_page_reads_and_nothing_can_write(store_url: str) -> None:
     fill_store(store_url)
     reader = open_read_only(store_url)
     try:
-        with TestClient(create_app(reader)) as client:
+        with TestClient(create_app(reader), base_url="http://127.0.0.1") as client:
             for route in ("/", "/runs/base", "/runs/cand/report.json", "/case?id=E5",
                           "/compare?baseline=base&candidate=cand"):  # fmt: skip
                 assert client.get(route).status_code == 200, route

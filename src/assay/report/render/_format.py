@@ -97,8 +97,17 @@ def unit(report: Report) -> str:
 
 
 def cell(text: object) -> str:
-    """``text`` safe inside a Markdown table cell: pipes escaped, newlines as spaces."""
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """``text`` as inert Markdown, safe inside a table cell (see ``_markdown.text``)."""
+    from assay.report.render._markdown import text as markdown_text
+
+    return markdown_text(text)
+
+
+def code(text: object) -> str:
+    """``text`` as an inline Markdown code span no backtick in it can close."""
+    from assay.report.render._markdown import code as markdown_code
+
+    return markdown_code(text)
 
 
 def rates_table(rows: Sequence[tuple[str, Figure]], ci_heading: str) -> list[str]:

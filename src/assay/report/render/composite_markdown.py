@@ -13,8 +13,8 @@ def render_composite_markdown(report: CompositeReport) -> str:
     lines = [
         f"## assay composite: {f.cell(d.name)}",
         "",
-        f"Dataset `{d.name}` version `{d.version}`, {d.cases} real cases; "
-        f"input: {report.input}; assay {report.assay_version}.",
+        f"Dataset {f.code(d.name)} version {f.code(d.version)}, {d.cases} real cases; "
+        f"input: {f.cell(report.input)}; assay {report.assay_version}.",
         "",
         f"{f.cell(cf.profile_line(report))}; {f.cell(cf.weights_line(report))}.",
         "",
@@ -37,7 +37,7 @@ def render_composite_markdown(report: CompositeReport) -> str:
     ]
     for name, c in report.check_failures.items():
         crit = "yes" if c.critical else ""
-        lines.append(f"| {name} | {c.weight:g} | {crit} | {c.failed} | {c.not_evaluated} |")
+        lines.append(f"| {f.cell(name)} | {c.weight:g} | {crit} | {c.failed} | {c.not_evaluated} |")
     lines += ["", f"**{f.cell(cf.divergence(report))}**"]
     real = [r for r in report.cases if not r.synthetic]
     not_passed = [r for r in real if r.verdict != "pass" or r.strict_verdict != "pass"]
@@ -48,7 +48,7 @@ def render_composite_markdown(report: CompositeReport) -> str:
         s = report.synthetic
         lines += [
             "",
-            f"### {s.banner}",
+            f"### {f.cell(s.banner)}",
             "",
             f"{len(s.case_ids)} synthetic case(s), never counted above: composite "
             f"{f.fraction(s.composite_pass)}, strict {f.fraction(s.strict_pass)} passed.",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 
-from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -13,6 +12,7 @@ from assay.report._composite import CompositeCaseRow, CompositeReport
 from assay.report.render import _composite_format as cf
 from assay.report.render import _format as f
 from assay.report.render._tables import figures_table
+from assay.report.render._terminal import SafeConsole
 
 VERDICT_STYLE = {"pass": "green", "fail": "red", "ungraded": "cyan"}
 
@@ -96,7 +96,7 @@ def _synthetic_panel(report: CompositeReport) -> Panel:
 def render_composite_text(report: CompositeReport, *, color: bool = False, width: int = 120) -> str:
     """Header, per-case table, pass rates, statuses, check failures, divergence, synthetic."""
     buffer = io.StringIO()
-    console = Console(
+    console = SafeConsole(
         file=buffer, force_terminal=color, no_color=not color, width=width, highlight=False
     )
     d = report.dataset

@@ -15,9 +15,9 @@ def render_markdown(report: Report) -> str:
     lines = [
         f"## assay report: {f.cell(d.name)}",
         "",
-        f"Dataset `{d.name}` version `{d.version}`, {d.cases} real cases"
+        f"Dataset {f.code(d.name)} version {f.code(d.version)}, {d.cases} real cases"
         + (f", {report.trials} trials per case" if report.trials > 1 else "")
-        + (f", run `{report.run_id}`" if report.run_id else "")
+        + (f", run {f.code(report.run_id)}" if report.run_id else "")
         + f"; assay {report.assay_version}.",
         "",
         *([f.cell(line), ""] if (line := imported_line(report.metadata)) else []),
@@ -40,7 +40,7 @@ def render_markdown(report: Report) -> str:
     if report.trial_summary is not None:
         lines += ["", *(f"- {line}" for line in trial_lines(report))]
         for title, head, rows in trial_sections(report):
-            lines += ["", f"**{title}**", "", "| " + " | ".join(head) + " |"]
+            lines += ["", f"**{f.cell(title)}**", "", "| " + " | ".join(map(f.cell, head)) + " |"]
             lines += ["|" + "---|" * len(head)]
             lines += ["| " + " | ".join(f.cell(v) for v in row) + " |" for row in rows]
     real = [c for c in report.cases if not c.synthetic and c.status != "passed"]
@@ -61,7 +61,7 @@ def render_markdown(report: Report) -> str:
         s = report.synthetic
         lines += [
             "",
-            f"### {s.banner}",
+            f"### {f.cell(s.banner)}",
             "",
             f"{len(s.case_ids)} synthetic case(s), never counted above: "
             f"{f.fraction(s.task_success)} passed ({f.value(s.task_success)}).",

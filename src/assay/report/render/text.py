@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import io
 
-from rich.console import Console
 from rich.text import Text
 
 from assay.report._imported import imported_line
-from assay.report._model import Report
+from assay.report._model import CaseRow, Report
 from assay.report.render import _format as f
 from assay.report.render._tables import figures_table
+from assay.report.render._terminal import SafeConsole, escape_controls
 from assay.report.render._trials import trial_lines, trial_sections
 
 STATUS_STYLE = {
@@ -25,7 +25,7 @@ STATUS_STYLE = {
 def render_text(report: Report, *, color: bool = False, width: int = 120) -> str:
     """Headline rates, the status sum, slices and the non-passing cases."""
     buffer = io.StringIO()
-    console = Console(
+    console = SafeConsole(
         file=buffer, force_terminal=color, no_color=not color, width=width, highlight=False
     )
     d = report.dataset
@@ -96,6 +96,10 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
         console.print(table)
 
     not_passed = [c for c in report.cases if not c.synthetic and c.status != "passed"]
+    long_list: list[str] = []
+    if len(not_passed) > TABLE_ROWS:
+        long_list = _grouped("Cases not passed", not_passed, report.trials, width)
+        not_passed = []
     if not_passed:
         console.print()
         cases = figures_table(
@@ -136,4 +140,31 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
         console.print()
         console.print(body)
     # rich pads every table row to the table's width; trailing blanks only get in the way.
-    return "".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines())
+    text = "".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines())
+    return text + "".join(line + "\n" for line in long_list)
+
+
+TABLE_ROWS = 100
+"""Longest list of cases drawn as a table; a longer one is grouped by status and reason."""
+
+
+def _grouped(title: str, cases: list[CaseRow], trials: int, width: int) -> list[str]:
+    """Every case of a long list, named once, grouped by status and reason: a summary a
+    reader can take in, that still lists each case (a table of thousands of rows is not
+    read, and takes rich seconds to draw)."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for c in cases:
+        label = c.id if trials == 1 else f"{c.id} #{c.trial}"
+        groups.setdefault((c.status, c.reason), []).append(label)
+    lines = ["", f"{title}: {len(cases):,}, grouped by status and reason"]
+    for (status, reason), labels in sorted(groups.items(), key=lambda g: -len(g[1])):
+        lines.append(escape_controls(f"{status} ({len(labels):,}): {reason}"))
+        line = "   "
+        for label in labels:
+            item = escape_controls(label)
+            if len(line) + len(item) + 2 > width and line.strip():
+                lines.append(line.rstrip())
+                line = "   "
+            line += f" {item},"
+        lines.append(line.rstrip(","))
+    return lines
