@@ -113,3 +113,29 @@ def test_a_stopped_run_resumes_to_every_case_trial_exactly_once(
     _, status, keys = _rows(db)
     assert status == "completed"
     assert sorted(keys) == sorted((f"C{i:02d}", t) for i in range(CASES) for t in (1, 2))
+
+
+@pytest.mark.parametrize("gap_s", [0.0, 0.05, 0.3])
+def test_a_double_ctrl_c_leaves_the_run_interrupted_and_resumable(
+    tmp_path: Path, gap_s: float
+) -> None:
+    suite = _suite(tmp_path)
+    db = tmp_path / ".assay" / "assay.db"
+    proc = _assay("run", suite, cwd=tmp_path)
+    _wait_for_records(db, proc, at_least=4)
+    assert proc.poll() is None, "the run ended before it could be stopped"
+    proc.send_signal(signal.SIGINT)
+    time.sleep(gap_s)
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    run_id, status, keys = _rows(db)
+    assert status == "interrupted"
+    assert len(keys) == len(set(keys)) > 0
+
+    resumed = _assay("run", "--resume", run_id, "--format", "json", cwd=tmp_path)
+    out, err = resumed.communicate(timeout=120)
+    assert resumed.returncode == 0, err
+    assert json.loads(out)["statuses"]["passed"] == CASES * TRIALS

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import math
 from dataclasses import dataclass, replace
@@ -97,23 +98,32 @@ def _check_override(key: str, value: float) -> None:
 def _run_plan(plan: Plan, control: RunControl, create: RunInfo | None) -> RunResult:
     """Execute the plan and record how the run ended, whatever happened."""
     report: Report | None = None
+    hooks = plan.guard if control.handle_signals else contextlib.nullcontext()
     # Objects alive before the run (modules, the cases) need no garbage collection while
     # it runs: freezing them keeps full collections from rescanning them thousands of times.
     gc.freeze()
-    try:
-        asyncio.run(execute_plan(plan, control, create))
-    except KeyboardInterrupt:
-        plan.status = "interrupted"
-        raise
-    finally:
-        gc.unfreeze()
-        if plan.started:
-            report = report_for_run(plan.store, plan.run_id)
-            plan.store.finish_run(plan.run_id, plan.status, headline(report))
-            ended = run_metadata(plan.store.get_run(plan.run_id))
-            report = report.model_copy(update={"metadata": ended})
+    with hooks:
+        try:
+            asyncio.run(execute_plan(plan, control, create))
+        except KeyboardInterrupt:
+            plan.status = "interrupted"
+            raise
+        finally:
+            gc.unfreeze()
+            if plan.started:
+                report = _finish(plan)
     assert report is not None  # the run was created, or an exception went up
     return RunResult(plan.run_id, plan.status, report, plan.written, len(plan.done))
+
+
+def _finish(plan: Plan) -> Report:
+    """Record the run's final status (a Ctrl-C cannot cut this short), then its headline."""
+    with plan.guard.deferred():
+        plan.store.finish_run(plan.run_id, plan.status)
+    report = report_for_run(plan.store, plan.run_id)
+    plan.store.finish_run(plan.run_id, plan.status, headline(report))
+    ended = run_metadata(plan.store.get_run(plan.run_id))
+    return report.model_copy(update={"metadata": ended})
 
 
 def run_suite(
