@@ -166,6 +166,7 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
         await _lifecycle(plan.target, "aclose")
         raise
     plan.started = True
+    store.hold_reserve()  # room to record the run's end should the disk fill up
     pending = [
         (case, trial)
         for case in plan.dataset.cases

@@ -13,7 +13,7 @@ from typing import Any
 
 from assay._version import __version__
 from assay.cases import content_hash
-from assay.errors import AssayConfigError
+from assay.errors import AssayConfigError, StoreError
 from assay.load import Suite, grader_provenance, load_suite
 from assay.report import Report
 from assay.runner._options import RunOptions
@@ -98,6 +98,7 @@ def _check_override(key: str, value: float) -> None:
 def _run_plan(plan: Plan, control: RunControl, create: RunInfo | None) -> RunResult:
     """Execute the plan and record how the run ended, whatever happened."""
     report: Report | None = None
+    store_failed = False
     hooks = plan.guard if control.handle_signals else contextlib.nullcontext()
     # Objects alive before the run (modules, the cases) need no garbage collection while
     # it runs: freezing them keeps full collections from rescanning them thousands of times.
@@ -108,18 +109,46 @@ def _run_plan(plan: Plan, control: RunControl, create: RunInfo | None) -> RunRes
         except KeyboardInterrupt:
             plan.status = "interrupted"
             raise
+        except StoreError as err:
+            store_failed = True
+            if not plan.started:
+                raise
+            raise _stopped_by_the_store(plan, err) from None
         finally:
             gc.unfreeze()
-            if plan.started:
+            if plan.started and not store_failed:
                 report = _finish(plan)
     assert report is not None  # the run was created, or an exception went up
     return RunResult(plan.run_id, plan.status, report, plan.written, len(plan.done))
 
 
+def _stopped_by_the_store(plan: Plan, err: StoreError) -> StoreError:
+    """The store failed during the run (full disk, lost connection…): what was stored
+    stays, and the run is marked ``interrupted`` (when the store still takes that one
+    small write) so that ``--resume`` finishes it."""
+    plan.status = "interrupted"
+    plan.store.release_reserve()  # the room to write this
+    try:
+        with plan.guard.deferred():
+            plan.store.finish_run(plan.run_id, plan.status)
+        marked = f"run {plan.run_id} is marked interrupted"
+    except StoreError:
+        marked = f"run {plan.run_id} could not even be marked interrupted (it shows as running)"
+    return StoreError(
+        f"{err}\nThe run stopped: {marked}; every case-trial stored before the failure is "
+        f"kept. Once the store can be written again, finish it with "
+        f"`assay run --resume {plan.run_id}`",
+        err.kind,
+    )
+
+
 def _finish(plan: Plan) -> Report:
     """Record the run's final status (a Ctrl-C cannot cut this short), then its headline."""
-    with plan.guard.deferred():
-        plan.store.finish_run(plan.run_id, plan.status)
+    try:
+        with plan.guard.deferred():
+            plan.store.finish_run(plan.run_id, plan.status)
+    finally:
+        plan.store.release_reserve()
     report = report_for_run(plan.store, plan.run_id)
     plan.store.finish_run(plan.run_id, plan.status, headline(report))
     ended = run_metadata(plan.store.get_run(plan.run_id))

@@ -6,7 +6,7 @@
 
 from assay.store._info import RUN_STATUSES, RunInfo, RunStatus, redact
 from assay.store._migrations import MIGRATIONS, current_version, migrate
-from assay.store._open import DEFAULT_URL, ENV_VAR, open_store, store_url
+from assay.store._open import DEFAULT_URL, ENV_VAR, open_store, read_only_sqlite, store_url
 from assay.store._schema import SCHEMA_VERSION
 from assay.store._store import RunStore
 
@@ -22,6 +22,7 @@ __all__ = [
     "current_version",
     "migrate",
     "open_store",
+    "read_only_sqlite",
     "redact",
     "store_url",
 ]

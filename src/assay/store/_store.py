@@ -13,6 +13,8 @@ from assay.cases import Case, Dataset, canonical_json
 from assay.errors import AssayInputError, did_you_mean
 from assay.grading import Judgment
 from assay.outcomes import Record, Span
+from assay.store import _reserve
+from assay.store._failures import guarded
 from assay.store._info import RunInfo
 from assay.store._rows import (
     dump,
@@ -30,7 +32,8 @@ class RunStore:
     """Stored runs. Open one with ``open_store``; close it with ``close()``.
 
     Records are unique per (run, case, trial): adding one twice raises. ``records`` come
-    back in dataset order, then trial.
+    back in dataset order, then trial. A database failure (a damaged file, a full disk, a
+    read-only store) raises ``StoreError``.
     """
 
     def __init__(self, engine: Engine, url: str) -> None:
@@ -40,6 +43,7 @@ class RunStore:
         self._datasets: dict[str, Dataset] = {}  # a run's cases never change once stored
 
     # -- runs -------------------------------------------------------------------------
+    @guarded
     def create_run(self, info: RunInfo, cases: Sequence[Case] = ()) -> None:
         """Store a new run and the cases it runs (in order, as canonical records)."""
         row = {
@@ -67,6 +71,7 @@ class RunStore:
             conn.execute(runs.insert(), row)
         self._datasets[info.id] = Dataset(name=info.dataset_name, cases=tuple(cases))
 
+    @guarded
     def set_status(self, run_id: str, status: str) -> None:
         """Mark a run's status without ending it (a resumed run is ``running`` again)."""
         with self.engine.begin() as conn:
@@ -74,6 +79,7 @@ class RunStore:
                 update(runs).where(runs.c.id == run_id).values(status=status, ended_at=None)
             )
 
+    @guarded
     def finish_run(self, run_id: str, status: str, summary: dict[str, Any] | None = None) -> None:
         """Record how a run ended, when, and its headline figures."""
         values: dict[str, Any] = {"status": status, "ended_at": iso_time(datetime.now(UTC))}
@@ -103,6 +109,7 @@ class RunStore:
             "`assay runs` lists the stored runs"
         )
 
+    @guarded
     def get_run(self, run_id: str) -> RunInfo:
         """The run with this id (or unique id prefix)."""
         full = self._resolve(run_id)
@@ -110,6 +117,7 @@ class RunStore:
             row = conn.execute(select(runs).where(runs.c.id == full)).mappings().one()
         return run_info(row)
 
+    @guarded
     def list_runs(self) -> list[RunInfo]:
         """Every stored run, newest first."""
         with self.engine.connect() as conn:
@@ -118,6 +126,7 @@ class RunStore:
             ).mappings()
             return [run_info(r) for r in rows]
 
+    @guarded
     def load_dataset(self, run_id: str) -> Dataset:
         """The cases exactly as the run ran them, in order."""
         full = self._resolve(run_id)
@@ -137,6 +146,7 @@ class RunStore:
             self._positions[run_id] = {case_id: i for i, case_id in enumerate(ids)}
         return self._positions[run_id]
 
+    @guarded
     def add_records(self, run_id: str, batch: Sequence[Record]) -> None:
         """Store records in one transaction; a (case, trial) already stored raises."""
         if not batch:
@@ -144,6 +154,7 @@ class RunStore:
         with self.engine.begin() as conn:
             conn.execute(records.insert(), self._record_rows(run_id, batch))
 
+    @guarded
     def add_results(self, run_id: str, batch: Sequence[Record], judged: Sequence[Judgment]) -> None:
         """Store records and their judgments in one transaction."""
         if not batch and not judged:
@@ -173,6 +184,7 @@ class RunStore:
             for r in batch
         ]
 
+    @guarded
     def records(self, run_id: str) -> list[Record]:
         """The run's records in dataset order, then trial."""
         full = self._resolve(run_id)
@@ -184,12 +196,14 @@ class RunStore:
         with self.engine.connect() as conn:
             return [record(row) for row in conn.execute(query).mappings()]
 
+    @guarded
     def recorded_keys(self, run_id: str) -> set[tuple[str, int]]:
         """The (case, trial) pairs already recorded for a run."""
         query = select(records.c.case_id, records.c.trial).where(records.c.run_id == run_id)
         with self.engine.connect() as conn:
             return {(row.case_id, row.trial) for row in conn.execute(query)}
 
+    @guarded
     def count_records(self, run_id: str) -> int:
         """How many records a run has."""
         query = select(func.count()).select_from(records).where(records.c.run_id == run_id)
@@ -197,6 +211,7 @@ class RunStore:
             return int(conn.execute(query).scalar() or 0)
 
     # -- judgments and spans ----------------------------------------------------------
+    @guarded
     def add_judgments(self, run_id: str, batch: Sequence[Judgment]) -> None:
         """Store judgments (one per case, trial and grader)."""
         if not batch:
@@ -204,6 +219,7 @@ class RunStore:
         with self.engine.begin() as conn:
             conn.execute(judgments.insert(), judgment_rows(run_id, batch))
 
+    @guarded
     def judgments(self, run_id: str) -> list[Judgment]:
         """The run's judgments, in dataset order, then trial."""
         full = self._resolve(run_id)
@@ -213,6 +229,7 @@ class RunStore:
             found = [judgment(row) for row in rows]
         return sorted(found, key=lambda j: (positions.get(j.case_id, -1), j.trial, j.grader))
 
+    @guarded
     def add_spans(self, run_id: str, batch: Sequence[Span]) -> None:
         """Store spans of the run's request traces."""
         if not batch:
@@ -228,6 +245,7 @@ class RunStore:
         with self.engine.begin() as conn:
             conn.execute(spans.insert(), rows)
 
+    @guarded
     def spans(
         self, run_id: str, case_id: str | None = None, trial: int | None = None
     ) -> list[Span]:
@@ -241,6 +259,17 @@ class RunStore:
         with self.engine.connect() as conn:
             rows = conn.execute(query.order_by(spans.c.start_ns, spans.c.span_id)).mappings()
             return [span(row) for row in rows]
+
+    # -- room to record the end of a run on a full disk ---------------------------------
+    def hold_reserve(self) -> None:
+        """Set a little disk space aside beside a SQLite store file (see ``_reserve``)."""
+        if self.engine.dialect.name == "sqlite":
+            _reserve.hold(_reserve.reserve_path(self.engine.url.database))
+
+    def release_reserve(self) -> None:
+        """Give the space set aside back, so that the next write finds room."""
+        if self.engine.dialect.name == "sqlite":
+            _reserve.release(_reserve.reserve_path(self.engine.url.database))
 
     def close(self) -> None:
         """Release the database connections."""
