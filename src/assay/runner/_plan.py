@@ -13,7 +13,7 @@ from assay.outcomes import Record
 from assay.runner._execute import Done, Execution, WorkItem, execute
 from assay.runner._guard import SignalGuard, Watchdog, say_on_stderr
 from assay.runner._options import RunOptions, Timing
-from assay.store import RunInfo, RunStore
+from assay.store import RunClaim, RunInfo, RunStore
 from assay.targets import Target
 
 
@@ -146,6 +146,7 @@ class Plan:
     status: str = "failed"
     written: int = 0
     guard: SignalGuard = field(default_factory=SignalGuard)
+    claim: RunClaim = field(default_factory=RunClaim)  # no other process runs this run
 
 
 async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) -> tuple[str, int]:

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import gc
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,7 +22,7 @@ from assay.runner._plan import Plan, Progress, RunControl, execute_plan
 from assay.runner._provenance import git_commit, new_run_id, package_versions
 from assay.runner._report import headline, report_for_run, run_metadata
 from assay.runner._select import Selection, select
-from assay.store import RunInfo, RunStore, redact
+from assay.store import RunClaim, RunInfo, RunStore, redact
 
 __all__ = ["Overrides", "Progress", "RunControl", "RunResult", "resume_run", "run_suite"]
 
@@ -103,7 +104,7 @@ def _run_plan(plan: Plan, control: RunControl, create: RunInfo | None) -> RunRes
     # Objects alive before the run (modules, the cases) need no garbage collection while
     # it runs: freezing them keeps full collections from rescanning them thousands of times.
     gc.freeze()
-    with hooks:
+    with hooks, _released(plan):
         try:
             asyncio.run(execute_plan(plan, control, create))
         except KeyboardInterrupt:
@@ -120,6 +121,14 @@ def _run_plan(plan: Plan, control: RunControl, create: RunInfo | None) -> RunRes
                 report = _finish(plan)
     assert report is not None  # the run was created, or an exception went up
     return RunResult(plan.run_id, plan.status, report, plan.written, len(plan.done))
+
+
+@contextlib.contextmanager
+def _released(plan: Plan) -> Iterator[None]:
+    try:
+        yield
+    finally:
+        plan.claim.release()
 
 
 def _stopped_by_the_store(plan: Plan, err: StoreError) -> StoreError:
@@ -197,7 +206,7 @@ def run_suite(
         metadata=metadata,
     )
     trace = overrides.trace if overrides and overrides.trace is not None else suite.settings.trace
-    plan = Plan(store, info.id, chosen, target, grader, options, trace)
+    plan = Plan(store, info.id, chosen, target, grader, options, trace, claim=store.claim(info.id))
     return _run_plan(plan, control, info)
 
 
@@ -214,6 +223,22 @@ def resume_run(
     A completed run is left untouched: its report is returned and nothing runs.
     """
     info = store.get_run(run_id)
+    claim = store.claim(info.id)  # before anything is read: another resume may be writing
+    try:
+        return _resume_claimed(store, store.get_run(info.id), claim, suite, overrides, control)
+    except BaseException:
+        claim.release()
+        raise
+
+
+def _resume_claimed(
+    store: RunStore,
+    info: RunInfo,
+    claim: RunClaim,
+    suite: Suite | str | Path | None,
+    overrides: Overrides | None,
+    control: RunControl | None,
+) -> RunResult:
     suite = _suite_of(info, suite)
     overrides = overrides or Overrides()
     if overrides.trials is not None and overrides.trials != info.trials:
@@ -232,8 +257,9 @@ def resume_run(
     dataset = store.load_dataset(info.id)
     done = store.recorded_keys(info.id)
     if info.status == "completed" and len(done) == len(dataset.cases) * info.trials:
+        claim.release()
         return RunResult(info.id, info.status, report_for_run(store, info.id), 0, len(done))
-    plan = Plan(store, info.id, dataset, target, suite.grader(), options, trace, done)
+    plan = Plan(store, info.id, dataset, target, suite.grader(), options, trace, done, claim=claim)
     return _run_plan(plan, control or RunControl(), None)
 
 

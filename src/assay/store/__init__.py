@@ -4,6 +4,7 @@
 >>> [run.id for run in store.list_runs()]             # doctest: +SKIP
 """
 
+from assay.store._claims import RunClaim
 from assay.store._info import RUN_STATUSES, RunInfo, RunStatus, redact
 from assay.store._migrations import MIGRATIONS, current_version, migrate
 from assay.store._open import DEFAULT_URL, ENV_VAR, open_store, read_only_sqlite, store_url
@@ -16,6 +17,7 @@ __all__ = [
     "MIGRATIONS",
     "RUN_STATUSES",
     "SCHEMA_VERSION",
+    "RunClaim",
     "RunInfo",
     "RunStatus",
     "RunStore",

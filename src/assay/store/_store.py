@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -10,10 +11,11 @@ from typing import Any
 from sqlalchemy import Engine, func, select, update
 
 from assay.cases import Case, Dataset, canonical_json
-from assay.errors import AssayInputError, did_you_mean
+from assay.errors import AssayInputError, StoreError, did_you_mean
 from assay.grading import Judgment
 from assay.outcomes import Record, Span
 from assay.store import _reserve
+from assay.store._claims import RunClaim, claim_run
 from assay.store._failures import guarded
 from assay.store._info import RunInfo
 from assay.store._rows import (
@@ -260,7 +262,20 @@ class RunStore:
             rows = conn.execute(query.order_by(spans.c.start_ns, spans.c.span_id)).mappings()
             return [span(row) for row in rows]
 
-    # -- room to record the end of a run on a full disk ---------------------------------
+    # -- claims and room to record the end of a run on a full disk --------------------
+    def claim(self, run_id: str) -> RunClaim:
+        """Claim ``run_id`` for this process until ``release()`` (see ``_claims``): while
+        held, another process's claim on it raises ``AssayInputError``."""
+        try:
+            return claim_run(self.engine, run_id)
+        except OSError as err:
+            raise StoreError(
+                f"the store {self.url} cannot hold a claim on run {run_id}: {err.strerror} "
+                f"({err.filename}); a run needs a store it can write",
+                "read_only" if err.errno in (errno.EROFS, errno.EACCES, errno.EPERM) else "failed",
+            ) from None
+
+    # --  ---------------------------------
     def hold_reserve(self) -> None:
         """Set a little disk space aside beside a SQLite store file (see ``_reserve``)."""
         if self.engine.dialect.name == "sqlite":
