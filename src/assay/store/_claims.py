@@ -4,7 +4,8 @@ The claim is a lock the operating system or the database server drops when its h
 ends, however it ends (Ctrl-C, a crash, SIGKILL): nothing is left to clean up and no
 stale claim ever blocks a resume.
 
-- SQLite: an exclusive ``flock`` on ``<store>-claims/<run id>.lock``.
+- SQLite: an exclusive ``flock`` on ``<store>-claims/<run id>.lock`` (the file and its
+  folder are removed when the claim is released).
 - PostgreSQL: a session advisory lock, held by a connection kept for the run.
 """
 
@@ -48,10 +49,13 @@ def _refused(run_id: str) -> AssayInputError:
 def _lock_file(run_id: str, folder: Path) -> RunClaim:
     import fcntl
 
-    folder.mkdir(exist_ok=True)
     path = folder / f"{run_id}.lock"
     while True:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        folder.mkdir(exist_ok=True)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except FileNotFoundError:  # the folder was removed by the last claim's release
+            continue
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -69,6 +73,8 @@ def _lock_file(run_id: str, folder: Path) -> RunClaim:
         with contextlib.suppress(OSError):
             path.unlink()
         os.close(fd)
+        with contextlib.suppress(OSError):  # left in place while other runs are claimed
+            folder.rmdir()
 
     return RunClaim(release)
 

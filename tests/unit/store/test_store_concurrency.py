@@ -18,6 +18,14 @@ from assay.store import open_store
 PROCESSES = 40
 
 
+def _context() -> multiprocessing.context.BaseContext:
+    # Children forked from a clean server process: a fork of the test process itself
+    # would copy the locks of threads that earlier tests left running.
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["assay.store", "sqlalchemy", "psycopg"])
+    return ctx
+
+
 def _open(url: str, barrier: Barrier, results: multiprocessing.Queue[str]) -> None:
     barrier.wait(60)
     try:
@@ -29,7 +37,7 @@ def _open(url: str, barrier: Barrier, results: multiprocessing.Queue[str]) -> No
 
 def test_many_processes_opening_a_new_store_at_once_all_succeed(store_url: str) -> None:
     count = PROCESSES if store_url.startswith("sqlite") else 32
-    ctx = multiprocessing.get_context("fork")
+    ctx = _context()
     barrier = ctx.Barrier(count)
     results: multiprocessing.Queue[str] = ctx.Queue()
     procs = [ctx.Process(target=_open, args=(store_url, barrier, results)) for _ in range(count)]
@@ -72,7 +80,7 @@ def _hold(url: str, ready: multiprocessing.Queue[str]) -> None:
 
 
 def test_a_claim_ends_with_a_killed_holder(store_url: str) -> None:
-    ctx = multiprocessing.get_context("fork")
+    ctx = _context()
     ready: multiprocessing.Queue[str] = ctx.Queue()
     holder = ctx.Process(target=_hold, args=(store_url, ready))
     holder.start()
