@@ -17,6 +17,7 @@ from assay.cases import content_hash
 from assay.errors import AssayConfigError, StoreError
 from assay.load import Suite, grader_provenance, load_suite
 from assay.report import Report
+from assay.runner._guard import LoopBlocked
 from assay.runner._options import RunOptions
 from assay.runner._plan import Plan, Progress, RunControl, execute_plan
 from assay.runner._provenance import git_commit, new_run_id, package_versions
@@ -107,6 +108,8 @@ def _run_plan(plan: Plan, control: RunControl, create: RunInfo | None) -> RunRes
     with hooks, _released(plan):
         try:
             asyncio.run(execute_plan(plan, control, create))
+        except LoopBlocked:  # said on stderr; the run ends like one stopped by Ctrl-C
+            plan.status = "interrupted"
         except KeyboardInterrupt:
             plan.status = "interrupted"
             raise
