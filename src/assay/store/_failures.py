@@ -90,6 +90,13 @@ def guarded(method: Callable[Concatenate[S, P], T]) -> Callable[Concatenate[S, P
             raise
         except DBAPIError as err:
             raise store_failure(err, self.url) from None
+        except ValueError as err:  # a stored row that no longer parses (JSON, a model)
+            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            raise StoreError(
+                f"the store {self.url} holds a row assay cannot read ({first}): it was changed "
+                f"outside assay or is damaged. {_ADVICE['damaged'].capitalize()}",
+                "damaged",
+            ) from None
 
     functools.update_wrapper(wrapper, method)
     return wrapper

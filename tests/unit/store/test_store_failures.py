@@ -167,3 +167,16 @@ def test_a_store_copied_elsewhere_still_reads(filled: Path, tmp_path: Path) -> N
         _read_everything(store)
     finally:
         store.close()
+
+
+def test_a_row_changed_outside_assay_is_a_damaged_store(filled: Path) -> None:
+    with sqlite3.connect(filled) as conn:
+        conn.execute("UPDATE records SET outcome = '{\"kind\": \"answ' WHERE case_id = 'E1'")
+    store = open_store(f"sqlite:///{filled}")
+    try:
+        with pytest.raises(StoreError, match=r"holds a row assay cannot read") as caught:
+            store.records("base")
+        assert caught.value.kind == "damaged"
+        assert store.get_run("base").status == "completed"  # the rest still reads
+    finally:
+        store.close()
