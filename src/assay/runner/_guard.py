@@ -144,7 +144,8 @@ class Watchdog:
                 "a plain function (it then runs in a thread) or await non-blocking calls"
             )
             self.say(message)
-            if self.guard.hooked and self._loop_thread == threading.main_thread().ident:
+            on_main = self._loop_thread == threading.main_thread().ident
+            if self.guard.hooked and on_main and hasattr(signal, "pthread_kill"):
                 self.guard.block_detected(message)
             else:
                 _raise_in_thread(self._loop_thread, LoopBlocked)
