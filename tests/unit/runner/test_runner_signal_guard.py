@@ -28,10 +28,10 @@ def test_the_first_signal_stops_the_run_and_the_second_interrupts_at_once() -> N
 
 def test_a_signal_while_the_status_is_written_waits_for_the_write() -> None:
     written: list[str] = []
-    with SignalGuard() as guard, pytest.raises(Interrupted, match="being recorded"):
-        with guard.deferred():
-            _ctrl_c()
-            written.append("interrupted")  # the write this protects still happens
+    guard = SignalGuard()
+    with guard, pytest.raises(Interrupted, match="being recorded"), guard.deferred():
+        _ctrl_c()
+        written.append("interrupted")  # the write this protects still happens
     assert written == ["interrupted"]
 
 
