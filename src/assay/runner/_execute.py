@@ -16,7 +16,15 @@ from assay.outcomes import Error, Record
 from assay.runner._guard import Interrupted
 from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
 from assay.runner._tracing import evaluation_span, mark_outcome, request_span
-from assay.targets import Reply, Target, TargetContext, error_reply, exception_reply
+from assay.targets import (
+    Reply,
+    Target,
+    TargetContext,
+    error_reply,
+    exception_reply,
+    scrub,
+    target_secrets,
+)
 
 if TYPE_CHECKING:
     from opentelemetry.trace import Tracer
@@ -56,9 +64,15 @@ class Execution:
     def __post_init__(self) -> None:
         rpm = self.options.rpm
         self.limiter = RateLimiter(rpm, self.timing) if rpm else None
+        self.secrets = target_secrets(self.target)  # the target has started
 
 
 async def _attempt(ex: Execution, case: Case, ctx: TargetContext) -> Reply:
+    # Masked here too, whatever the target did: an exception's message may quote a key.
+    return scrub(await _reply(ex, case, ctx), ex.secrets)
+
+
+async def _reply(ex: Execution, case: Case, ctx: TargetContext) -> Reply:
     if ex.limiter is not None:
         await ex.limiter.acquire()
     try:
