@@ -48,7 +48,7 @@ def app_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     original = run_module.options_for
 
     def short_grace(*args: Any) -> Any:
-        return replace(original(*args), blocked_grace_s=0.5)
+        return replace(original(*args), blocked_grace_s=2.0)  # generous: the machine may be busy
 
     monkeypatch.setattr(run_module, "options_for", short_grace)
     yield tmp_path
