@@ -22,6 +22,7 @@ from typing import Any
 
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
 TICK_S = 0.1
+RESPONSIVE_S = 1.0  # a loop that ticked this recently is running its callbacks
 
 
 class Interrupted(KeyboardInterrupt):
@@ -40,13 +41,19 @@ class SignalGuard:
     """SIGINT/SIGTERM handling for a whole run, from its start to its recorded end.
 
     The first signal calls ``on_stop`` (the run stops taking new calls and stores what
-    finished); another one raises ``Interrupted`` at once. Inside ``deferred()`` signals
+    finished); another one raises ``Interrupted`` at once: from a callback of the event
+    loop when the loop is running callbacks, else right where the signal landed (a
+    blocked loop). Inside ``deferred()`` signals
     are held back until the block ends, so the run's final status is always written.
     Without the main thread (signals cannot be hooked there), it does nothing.
     """
 
     def __init__(self) -> None:
         self.on_stop: Callable[[], None] | None = None
+        # Set while the loop runs the work: raise ``Interrupted`` from one of the loop's
+        # own callbacks, and whether the loop is running callbacks at all.
+        self.on_force: Callable[[], None] | None = None
+        self.responsive: Callable[[], bool] = lambda: False
         self.stopping = False
         self.blocked_message: str | None = None
         self._held: list[int] = []
@@ -74,10 +81,18 @@ class SignalGuard:
             return
         if self.blocked_message is not None:
             raise LoopBlocked(self.blocked_message)
-        if self.stopping or self.on_stop is None:
-            raise Interrupted("interrupted twice: stopping at once")
-        self.stopping = True
-        self.on_stop()
+        if self.on_stop is None:
+            raise Interrupted("interrupted")
+        if not self.stopping:
+            self.stopping = True
+            self.on_stop()
+            return
+        if self.on_force is not None and self.responsive():
+            # Raised between two of the loop's callbacks rather than wherever this signal
+            # landed (inside a database call, a finalizer), so the stop is orderly.
+            self.on_force()
+            return
+        raise Interrupted("interrupted twice: stopping at once")
 
     @contextlib.contextmanager
     def deferred(self) -> Iterator[None]:
@@ -102,6 +117,10 @@ def _raise_in_thread(thread_id: int, exc: type[BaseException]) -> None:
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id), ctypes.py_object(exc))
 
 
+def _raise_interrupted() -> None:
+    raise Interrupted("interrupted twice: stopping at once")
+
+
 class Watchdog:
     """Notices an event loop that has not run for ``limit_s`` seconds (see module doc)."""
 
@@ -120,13 +139,20 @@ class Watchdog:
         self._handle = self._loop.call_later(TICK_S, self._tick)
 
     async def __aenter__(self) -> Watchdog:
-        self._loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()
         self._loop_thread = threading.get_ident()
         self._tick()
+
+        def force() -> None:
+            loop.call_soon_threadsafe(_raise_interrupted)
+
+        self.guard.on_force = force
+        self.guard.responsive = lambda: time.monotonic() - self.last < RESPONSIVE_S
         threading.Thread(target=self._watch, name="assay-watchdog", daemon=True).start()
         return self
 
     async def __aexit__(self, *exc: object) -> None:
+        self.guard.on_force, self.guard.responsive = None, lambda: False
         self._done.set()
         if self._handle is not None:
             self._handle.cancel()

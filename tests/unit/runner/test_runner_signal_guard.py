@@ -41,3 +41,17 @@ def test_a_sigterm_is_handled_like_ctrl_c() -> None:
         guard.on_stop = lambda: asked.append("stop")
         os.kill(os.getpid(), signal.SIGTERM)
     assert asked == ["stop"]
+
+
+def test_a_second_signal_raises_from_the_loop_when_the_loop_is_running() -> None:
+    forced: list[str] = []
+    with SignalGuard() as guard:
+        guard.on_stop = lambda: None
+        guard.on_force = lambda: forced.append("raise from a loop callback")
+        guard.responsive = lambda: True
+        _ctrl_c()
+        _ctrl_c()  # not raised here, wherever the signal landed
+        assert forced == ["raise from a loop callback"]
+        guard.responsive = lambda: False  # a blocked loop: raised right where it lands
+        with pytest.raises(Interrupted, match="twice"):
+            _ctrl_c()
