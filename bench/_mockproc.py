@@ -12,10 +12,11 @@ MOCK = Path(__file__).with_name("mock_openai.py")
 
 
 @contextmanager
-def mock_server(*flags: str, python: str = sys.executable) -> Iterator[str]:
-    """Run ``mock_openai.py`` with ``flags`` on a free port; yield its ``/v1`` base URL."""
+def mock_server(*flags: str, python: str = sys.executable, script: Path = MOCK) -> Iterator[str]:
+    """Run ``mock_openai.py`` (or ``script``, e.g. ``mock_faults.py``) with ``flags`` on a
+    free port; yield its ``/v1`` base URL."""
     proc = subprocess.Popen(
-        [python, str(MOCK), "--port", "0", *flags],
+        [python, str(script), "--port", "0", *flags],
         stdout=subprocess.PIPE,
         text=True,
     )

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import coverage
+import soak
 import startup
 import throughput
 from _machine import describe_machine
@@ -60,6 +61,7 @@ def main(argv: list[str] | None = None) -> None:
         help="also run inspect_ai at 0 ms (its CPU per sample is measured at 100 ms already)",
     )
     parser.add_argument("--strict", action="store_true", help="exit 1 when a goal is missed")
+    parser.add_argument("--no-soak", action="store_true", help="skip the kill/resume soak")
     args = parser.parse_args(argv)
     if args.quick:
         args.n, args.reps, args.inspect_reps = 200, 1, 1
@@ -117,6 +119,13 @@ def main(argv: list[str] | None = None) -> None:
     cover_rows = coverage.measure(reps)
     commit = describe_commit()
     coverage.write(args.output, coverage.section(cover_rows, reps, time.time() - covered, commit))
+    if not args.no_soak:
+        print("kill/resume soak …", file=sys.stderr)
+        kills = 6 if args.quick else 24
+        found = soak.soak(kills, cases=1000, trials=2, fault_rate=0.3, seed=1)
+        soak.write_section(
+            args.output, soak.section(found, ["python", "bench/soak.py", "--kills", str(kills)])
+        )
     print(f"wrote {args.output}", file=sys.stderr)
     for goal in checked:
         print(f"{goal.verdict.strip('*'):>12}  {goal.name}: {goal.figure}")

@@ -8,7 +8,9 @@
     │   ├── DuplicateCaseIdError    two cases share an id
     │   ├── UnknownResultIdError    a result names a case the dataset does not have
     │   └── DuplicateResultError    two results for the same case and trial
-    └── AssayConfigError            a suite, profile or option is wrong
+    ├── AssayConfigError            a suite, profile or option is wrong
+    └── StoreError                  the run store cannot be read or written (damaged, full,
+                                    read-only, locked, unreachable)
 
 Messages say what is wrong, where (file and line), and what to do.
 """
@@ -101,6 +103,15 @@ class DuplicateResultError(_IdsError):
 
 class AssayConfigError(AssayError):
     """A suite, profile, rule or option is invalid."""
+
+
+class StoreError(AssayError):
+    """The run store cannot be read or written; ``kind`` says why: ``damaged``, ``full``,
+    ``read_only``, ``locked``, ``cannot_open`` or ``failed``. What it already holds is kept."""
+
+    def __init__(self, message: str, kind: str = "failed") -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 def did_you_mean(name: str, choices: Sequence[str]) -> str:

@@ -19,7 +19,7 @@ CASES = 20
 TRIALS = 2
 
 
-def _suite(tmp_path: Path) -> Path:
+def _suite(tmp_path: Path, delay_s: float = 0.1) -> Path:
     lines = [
         json.dumps(
             {
@@ -36,7 +36,7 @@ def _suite(tmp_path: Path) -> Path:
     suite = tmp_path / "suite.yaml"
     suite.write_text(
         "dataset: cases.jsonl\n"
-        "target:\n  type: scripted\n  default: {kind: answer, fact: f, delay_s: 0.1}\n"
+        f"target:\n  type: scripted\n  default: {{kind: answer, fact: f, delay_s: {delay_s}}}\n"
         f"concurrency: 2\ntrials: {TRIALS}\n"
     )
     return suite
@@ -113,3 +113,58 @@ def test_a_stopped_run_resumes_to_every_case_trial_exactly_once(
     _, status, keys = _rows(db)
     assert status == "completed"
     assert sorted(keys) == sorted((f"C{i:02d}", t) for i in range(CASES) for t in (1, 2))
+
+
+@pytest.mark.parametrize("gap_s", [0.0, 0.05, 0.3])
+def test_a_double_ctrl_c_leaves_the_run_interrupted_and_resumable(
+    tmp_path: Path, gap_s: float
+) -> None:
+    suite = _suite(tmp_path)
+    db = tmp_path / ".assay" / "assay.db"
+    proc = _assay("run", suite, cwd=tmp_path)
+    _wait_for_records(db, proc, at_least=4)
+    assert proc.poll() is None, "the run ended before it could be stopped"
+    proc.send_signal(signal.SIGINT)
+    time.sleep(gap_s)
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    run_id, status, keys = _rows(db)
+    assert status == "interrupted"
+    assert len(keys) == len(set(keys)) > 0
+
+    resumed = _assay("run", "--resume", run_id, "--format", "json", cwd=tmp_path)
+    out, err = resumed.communicate(timeout=120)
+    assert resumed.returncode == 0, err
+    assert json.loads(out)["statuses"]["passed"] == CASES * TRIALS
+
+
+def test_a_second_resume_of_a_run_being_resumed_is_refused(tmp_path: Path) -> None:
+    suite = _suite(tmp_path, delay_s=0.6)
+    db = tmp_path / ".assay" / "assay.db"
+    first = _assay("run", suite, cwd=tmp_path)
+    _wait_for_records(db, first, at_least=4)
+    assert first.poll() is None, "the run ended before it could be stopped"
+    first.send_signal(signal.SIGKILL)  # left `running`, claimed by nobody
+    first.communicate(timeout=60)
+    run_id, status, kept = _rows(db)
+    assert status == "running"
+
+    resuming = _assay("run", "--resume", run_id, "--format", "json", cwd=tmp_path)
+    _wait_for_records(db, resuming, at_least=len(kept) + 2)
+    assert resuming.poll() is None, "the resume ended before a second one could start"
+    second = _assay("run", "--resume", run_id, cwd=tmp_path)
+    _, err = second.communicate(timeout=120)
+    assert second.returncode == 2, err
+    assert f"run {run_id} is being run by another process" in err and "Traceback" not in err
+    during = _assay("run", "--resume", run_id[:12], cwd=tmp_path)  # a prefix names it too
+    assert during.wait(timeout=120) == 2
+
+    out, err = resuming.communicate(timeout=120)
+    assert resuming.returncode == 0, err
+    assert json.loads(out)["statuses"]["passed"] == CASES * TRIALS
+    _, status, keys = _rows(db)
+    assert status == "completed"
+    assert len(keys) == len(set(keys)) == CASES * TRIALS

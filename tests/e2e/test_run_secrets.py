@@ -117,3 +117,134 @@ def test_the_key_never_reaches_the_store_spans_or_any_report_format(
     assert store_files
     for path in store_files:
         assert KEY.encode() not in path.read_bytes(), path
+
+
+ECHO_KEY = "sk-proj/Echo+Planted_SECRET-7e11"
+
+
+def _echo_forms(value: str) -> list[str]:
+    import base64
+    from urllib.parse import quote
+
+    return [
+        value,
+        json.dumps(value)[1:-1].replace("/", "\\/"),
+        quote(value, safe=""),
+        base64.b64encode(value.encode()).decode(),
+    ]
+
+
+@pytest.fixture
+def echo_server() -> Iterator[str]:
+    """A server that echoes the caller's key back in every way servers do: in error bodies
+    (the token alone, JSON-escaped, URL-encoded, base64) and inside successful answers,
+    for both the http target (POST /ask) and the openai target (/v1/chat/completions)."""
+    ready = threading.Event()
+    state: dict[str, object] = {}
+
+    def token(request: web.Request) -> str:
+        header = request.headers.get("Authorization", "")
+        return header.removeprefix("Bearer ")
+
+    def echo_for(n: int, request: web.Request) -> str:
+        forms = _echo_forms(token(request)) + _echo_forms(request.headers["Authorization"])
+        return forms[n % len(forms)]
+
+    async def ask(request: web.Request) -> web.Response:
+        body = await request.json()
+        n = int(str(body["id"]).lstrip("E") or 0)
+        echoed = echo_for(n, request)
+        if n % 3 == 0:
+            text = '{"error": "invalid token ' + echoed + '"}'
+            return web.Response(status=401, text=text, content_type="application/json")
+        outcome = {"kind": "answer", "fact": "return_window_30_days", "text": f"key {echoed}",
+                   "citations": [echoed]}  # fmt: skip
+        return web.json_response(outcome)
+
+    async def completions(request: web.Request) -> web.Response:
+        body = await request.json()
+        question = body["messages"][-1]["content"]
+        n = len(question)
+        echoed = echo_for(n, request)
+        if n % 4 == 0:
+            return web.Response(status=500, text=f"upstream rejected {echoed}")
+        if n % 4 == 1:
+            outcome = {"kind": "abstain", "reason": f"no access for {echoed}"}
+        else:
+            outcome = {"kind": "answer", "fact": "return_window_30_days", "text": echoed}
+        message = {"role": "assistant", "content": json.dumps(outcome)}
+        return web.json_response({"choices": [{"message": message}], "echo": echoed})
+
+    async def main() -> None:
+        app = web.Application()
+        app.router.add_post("/ask", ask)
+        app.router.add_post("/v1/chat/completions", completions)
+        runner = web.AppRunner(app, access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        state["url"] = f"http://127.0.0.1:{runner.addresses[0][1]}"
+        stop = asyncio.Event()
+        state["stop"], state["loop"] = stop, asyncio.get_running_loop()
+        ready.set()
+        await stop.wait()
+        await runner.cleanup()
+
+    thread = threading.Thread(target=asyncio.run, args=(main(),), daemon=True)
+    thread.start()
+    ready.wait(30)
+    try:
+        yield str(state["url"])
+    finally:
+        loop = state["loop"]
+        assert isinstance(loop, asyncio.AbstractEventLoop)
+        loop.call_soon_threadsafe(state["stop"].set)  # type: ignore[attr-defined]
+        thread.join(30)
+
+
+@pytest.mark.parametrize("target", ["http", "openai"])
+def test_a_planted_key_echoed_in_every_encoding_is_found_nowhere_after_a_full_run(
+    tmp_path: Path, echo_server: str, target: str
+) -> None:
+    if target == "http":
+        spec = (
+            f"target:\n  type: http\n  url: {echo_server}/ask\n"
+            "  headers_env: {Authorization: ASSAY_ECHO_HEADER}\n"
+        )
+    else:
+        spec = (
+            f"target:\n  type: openai\n  base_url: {echo_server}/v1\n  model: m\n"
+            "  api_key_env: ASSAY_ECHO_KEY\n"
+        )
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        f"dataset: {ROOT / 'examples' / 'policy' / 'policy.jsonl'}\n{spec}retries: 1\ntrials: 2\n"
+    )
+    env = {"ASSAY_ECHO_HEADER": f"Bearer {ECHO_KEY}", "ASSAY_ECHO_KEY": ECHO_KEY}
+    os.environ.update(env)
+    try:
+        ran = _assay("run", suite, "--format", "json", cwd=tmp_path)
+        assert ran.returncode in (0, 1), ran.stderr
+        run_id = json.loads(ran.stdout)["run_id"]
+        outputs = [ran.stdout, ran.stderr]
+        for fmt in ("text", "json", "markdown", "html", "junit"):
+            shown = _assay("report", run_id, "--format", fmt, cwd=tmp_path)
+            assert shown.returncode in (0, 1), shown.stderr
+            outputs += [shown.stdout, shown.stderr]
+        for command, case_id in (("trace", "E1"), ("diagnose", "E3")):
+            got = _assay(command, run_id, case_id, "--format", "json", cwd=tmp_path)
+            outputs += [got.stdout, got.stderr]
+        listed = _assay("runs", "--format", "json", cwd=tmp_path)
+        outputs += [listed.stdout, listed.stderr]
+    finally:
+        for name in env:
+            os.environ.pop(name, None)
+    joined = "\n".join(outputs)
+    assert "<redacted>" in joined  # the echoes were there, and masked
+    forms = [f for value in (ECHO_KEY, f"Bearer {ECHO_KEY}") for f in _echo_forms(value)]
+    for form in forms:
+        assert form not in joined, form
+    for path in (tmp_path / ".assay").iterdir():
+        data = path.read_bytes()
+        for form in forms:
+            assert form.encode() not in data, (path, form)

@@ -13,9 +13,18 @@ from typing import TYPE_CHECKING, Any
 from assay.cases import Case
 from assay.grading import Grader, Judgment, judge_record
 from assay.outcomes import Error, Record
+from assay.runner._guard import Interrupted
 from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
 from assay.runner._tracing import evaluation_span, mark_outcome, request_span
-from assay.targets import Reply, Target, TargetContext, error_reply, exception_reply
+from assay.targets import (
+    Reply,
+    Target,
+    TargetContext,
+    error_reply,
+    exception_reply,
+    scrub,
+    target_secrets,
+)
 
 if TYPE_CHECKING:
     from opentelemetry.trace import Tracer
@@ -55,9 +64,15 @@ class Execution:
     def __post_init__(self) -> None:
         rpm = self.options.rpm
         self.limiter = RateLimiter(rpm, self.timing) if rpm else None
+        self.secrets = target_secrets(self.target)  # the target has started
 
 
 async def _attempt(ex: Execution, case: Case, ctx: TargetContext) -> Reply:
+    # Masked here too, whatever the target did: an exception's message may quote a key.
+    return scrub(await _reply(ex, case, ctx), ex.secrets)
+
+
+async def _reply(ex: Execution, case: Case, ctx: TargetContext) -> Reply:
     if ex.limiter is not None:
         await ex.limiter.acquire()
     try:
@@ -65,7 +80,15 @@ async def _attempt(ex: Execution, case: Case, ctx: TargetContext) -> Reply:
             return await ex.target.run(case, ctx)
     except TimeoutError:
         return error_reply("timeout", f"no reply within {ex.options.timeout_s:g} s")
-    except Exception as err:  # the system under test failed: an error outcome, never a crash
+    except Interrupted:  # the user (or the watchdog) stops the run: not the target's fault
+        raise
+    except asyncio.CancelledError as err:
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():  # the runner cancelled this call
+            raise
+        return exception_reply(err)  # the target raised it itself
+    except BaseException as err:  # SystemExit, KeyboardInterrupt, GeneratorExit
+        # from the system under test are its failures: an error outcome, never a crash
         return exception_reply(err)
 
 
@@ -145,7 +168,9 @@ async def execute(
     """Run ``items`` with ``options.concurrency`` workers, calling ``emit`` in list order.
 
     When ``stop`` is set (Ctrl-C), in-flight calls are abandoned and the finished items
-    not yet emitted are returned, in order; after a complete execution, returns [].
+    not yet emitted are returned, in order; after a complete execution, returns []. When
+    the runner itself fails (the store, a grader's crash), the other calls are abandoned,
+    the finished items are emitted, and the failure is raised.
     """
     pending = iter(enumerate(items))
     finished: dict[int, Done] = {}
@@ -166,16 +191,42 @@ async def execute(
     try:
         watched: list[asyncio.Future[object]] = [everything, stopper]  # type: ignore[list-item]
         await asyncio.wait(watched, return_when=asyncio.FIRST_COMPLETED)
-    finally:
+    except BaseException:  # cancelled, or interrupted at once: keep what finished
         stopper.cancel()
-        stopped = not everything.done()
-        if stopped:
-            for task in workers:
-                task.cancel()
-            await asyncio.gather(*workers, return_exceptions=True)
-            with contextlib.suppress(BaseException):
-                everything.exception()
-    if not stopped:
-        everything.result()  # re-raises a failure of the runner itself (e.g. the store)
+        await _abandon(workers, everything)
+        _emit_finished(finished, emit)
+        raise
+    stopper.cancel()
+    await _abandon(workers, everything)
+    failure = _failure(workers)
+    if failure is not None:
+        _emit_finished(finished, emit)
+        raise failure
+    if not (stop is not None and stop.is_set()) and not finished:
         return []
     return [finished[p] for p in sorted(finished)]
+
+
+async def _abandon(workers: list[asyncio.Task[None]], everything: asyncio.Future[Any]) -> None:
+    """Cancel the workers still running and wait until they have stopped."""
+    running = [task for task in workers if not task.done()]
+    for task in running:
+        task.cancel()
+    if running:
+        await asyncio.gather(*running, return_exceptions=True)
+    with contextlib.suppress(BaseException):
+        everything.exception()
+
+
+def _emit_finished(finished: dict[int, Done], emit: Callable[[Done], None]) -> None:
+    with contextlib.suppress(Exception):  # the failure may be the store itself
+        for position in sorted(finished):
+            emit(finished.pop(position))
+
+
+def _failure(workers: list[asyncio.Task[None]]) -> BaseException | None:
+    """The first failure of a worker (a cancelled worker is no failure)."""
+    for task in workers:
+        if task.done() and not task.cancelled() and task.exception() is not None:
+            return task.exception()
+    return None

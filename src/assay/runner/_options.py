@@ -31,6 +31,9 @@ class RunOptions:
     retry_on: frozenset[str] = RETRYABLE
     batch_size: int = 200
     flush_s: float = 0.25
+    # An event loop that does not run for timeout_s plus this is blocked by a target. The
+    # grace covers the store's own waits (SQLite waits up to 10 s for a lock).
+    blocked_grace_s: float = 15.0
 
 
 @dataclass(frozen=True)

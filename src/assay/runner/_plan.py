@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import signal
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -12,8 +11,9 @@ from assay.cases import Dataset, content_hash
 from assay.grading import Grader, Judgment
 from assay.outcomes import Record
 from assay.runner._execute import Done, Execution, WorkItem, execute
+from assay.runner._guard import SignalGuard, Watchdog, say_on_stderr
 from assay.runner._options import RunOptions, Timing
-from assay.store import RunInfo, RunStore
+from assay.store import RunClaim, RunInfo, RunStore
 from assay.targets import Target
 
 
@@ -33,7 +33,7 @@ class RunControl:
 
     progress: Progress | None = None
     timing: Timing = field(default_factory=Timing)
-    handle_signals: bool = False
+    handle_signals: bool = False  # Ctrl-C stops cleanly (needs the main thread)
     otlp_endpoint: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
     metric_readers: tuple[Any, ...] = ()  # OpenTelemetry MetricReaders, besides OTLP's
@@ -98,19 +98,21 @@ def _metrics(config_version: str, endpoint: str | None, readers: tuple[Any, ...]
 
 
 async def _drive(
-    ex: Execution, items: list[WorkItem], writer: _Writer, control: RunControl, metrics: Any
+    ex: Execution,
+    items: list[WorkItem],
+    writer: _Writer,
+    control: RunControl,
+    metrics: Any,
+    guard: SignalGuard,
 ) -> bool:
     """Run the items; True when stopped by a signal before the end."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    hooked: list[signal.Signals] = []
-    if control.handle_signals:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            # Loops without Unix signals raise NotImplementedError; outside the main thread
-            # the call raises RuntimeError or ValueError. The run then goes on unhooked.
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(sig, stop.set)
-                hooked.append(sig)
+
+    def on_stop() -> None:
+        loop.call_soon_threadsafe(stop.set)
+
+    guard.on_stop = on_stop
 
     def emit(done: Done) -> None:
         writer.add(done)
@@ -119,11 +121,12 @@ async def _drive(
         if control.progress is not None:
             control.progress.advance(done.record)
 
+    limit = ex.options.timeout_s + ex.options.blocked_grace_s
     try:
-        leftovers = await execute(ex, items, emit, stop)
+        async with Watchdog(guard, limit, say_on_stderr):
+            leftovers = await execute(ex, items, emit, stop)
     finally:
-        for sig in hooked:
-            loop.remove_signal_handler(sig)
+        guard.on_stop = None
     for done in leftovers:
         emit(done)
     return stop.is_set()
@@ -142,6 +145,8 @@ class Plan:
     started: bool = False
     status: str = "failed"
     written: int = 0
+    guard: SignalGuard = field(default_factory=SignalGuard)
+    claim: RunClaim = field(default_factory=RunClaim)  # no other process runs this run
 
 
 async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) -> tuple[str, int]:
@@ -162,6 +167,7 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
         await _lifecycle(plan.target, "aclose")
         raise
     plan.started = True
+    store.hold_reserve()  # room to record the run's end should the disk fill up
     pending = [
         (case, trial)
         for case in plan.dataset.cases
@@ -185,12 +191,16 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
     if control.progress is not None:
         control.progress.start(len(items) + len(plan.done), len(plan.done))
     try:
-        interrupted = await _drive(ex, items, writer, control, metrics)
+        interrupted = await _drive(ex, items, writer, control, metrics, plan.guard)
         writer.flush()
         plan.status = "interrupted" if interrupted else "completed"
     except (KeyboardInterrupt, asyncio.CancelledError):
         plan.status = "interrupted"
         writer.flush()
+        raise
+    except BaseException:
+        with contextlib.suppress(Exception):  # what finished is kept whatever failed
+            writer.flush()
         raise
     finally:
         if control.progress is not None:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -12,15 +14,16 @@ from typing import Any
 
 from assay._version import __version__
 from assay.cases import content_hash
-from assay.errors import AssayConfigError
+from assay.errors import AssayConfigError, StoreError
 from assay.load import Suite, grader_provenance, load_suite
 from assay.report import Report
+from assay.runner._guard import LoopBlocked
 from assay.runner._options import RunOptions
 from assay.runner._plan import Plan, Progress, RunControl, execute_plan
 from assay.runner._provenance import git_commit, new_run_id, package_versions
 from assay.runner._report import headline, report_for_run, run_metadata
 from assay.runner._select import Selection, select
-from assay.store import RunInfo, RunStore, redact
+from assay.store import RunClaim, RunInfo, RunStore, redact
 
 __all__ = ["Overrides", "Progress", "RunControl", "RunResult", "resume_run", "run_suite"]
 
@@ -97,23 +100,71 @@ def _check_override(key: str, value: float) -> None:
 def _run_plan(plan: Plan, control: RunControl, create: RunInfo | None) -> RunResult:
     """Execute the plan and record how the run ended, whatever happened."""
     report: Report | None = None
+    store_failed = False
+    hooks = plan.guard if control.handle_signals else contextlib.nullcontext()
     # Objects alive before the run (modules, the cases) need no garbage collection while
     # it runs: freezing them keeps full collections from rescanning them thousands of times.
     gc.freeze()
-    try:
-        asyncio.run(execute_plan(plan, control, create))
-    except KeyboardInterrupt:
-        plan.status = "interrupted"
-        raise
-    finally:
-        gc.unfreeze()
-        if plan.started:
-            report = report_for_run(plan.store, plan.run_id)
-            plan.store.finish_run(plan.run_id, plan.status, headline(report))
-            ended = run_metadata(plan.store.get_run(plan.run_id))
-            report = report.model_copy(update={"metadata": ended})
+    with hooks, _released(plan):
+        try:
+            asyncio.run(execute_plan(plan, control, create))
+        except LoopBlocked:  # said on stderr; the run ends like one stopped by Ctrl-C
+            plan.status = "interrupted"
+        except KeyboardInterrupt:
+            plan.status = "interrupted"
+            raise
+        except StoreError as err:
+            store_failed = True
+            if not plan.started:
+                raise
+            raise _stopped_by_the_store(plan, err) from None
+        finally:
+            gc.unfreeze()
+            if plan.started and not store_failed:
+                report = _finish(plan)
     assert report is not None  # the run was created, or an exception went up
     return RunResult(plan.run_id, plan.status, report, plan.written, len(plan.done))
+
+
+@contextlib.contextmanager
+def _released(plan: Plan) -> Iterator[None]:
+    try:
+        yield
+    finally:
+        plan.claim.release()
+
+
+def _stopped_by_the_store(plan: Plan, err: StoreError) -> StoreError:
+    """The store failed during the run (full disk, lost connection…): what was stored
+    stays, and the run is marked ``interrupted`` (when the store still takes that one
+    small write) so that ``--resume`` finishes it."""
+    plan.status = "interrupted"
+    plan.store.release_reserve()  # the room to write this
+    try:
+        with plan.guard.deferred():
+            plan.store.finish_run(plan.run_id, plan.status)
+        marked = f"run {plan.run_id} is marked interrupted"
+    except StoreError:
+        marked = f"run {plan.run_id} could not even be marked interrupted (it shows as running)"
+    return StoreError(
+        f"{err}\nThe run stopped: {marked}; every case-trial stored before the failure is "
+        f"kept. Once the store can be written again, finish it with "
+        f"`assay run --resume {plan.run_id}`",
+        err.kind,
+    )
+
+
+def _finish(plan: Plan) -> Report:
+    """Record the run's final status (a Ctrl-C cannot cut this short), then its headline."""
+    try:
+        with plan.guard.deferred():
+            plan.store.finish_run(plan.run_id, plan.status)
+    finally:
+        plan.store.release_reserve()
+    report = report_for_run(plan.store, plan.run_id)
+    plan.store.finish_run(plan.run_id, plan.status, headline(report))
+    ended = run_metadata(plan.store.get_run(plan.run_id))
+    return report.model_copy(update={"metadata": ended})
 
 
 def run_suite(
@@ -158,7 +209,7 @@ def run_suite(
         metadata=metadata,
     )
     trace = overrides.trace if overrides and overrides.trace is not None else suite.settings.trace
-    plan = Plan(store, info.id, chosen, target, grader, options, trace)
+    plan = Plan(store, info.id, chosen, target, grader, options, trace, claim=store.claim(info.id))
     return _run_plan(plan, control, info)
 
 
@@ -175,6 +226,22 @@ def resume_run(
     A completed run is left untouched: its report is returned and nothing runs.
     """
     info = store.get_run(run_id)
+    claim = store.claim(info.id)  # before anything is read: another resume may be writing
+    try:
+        return _resume_claimed(store, store.get_run(info.id), claim, suite, overrides, control)
+    except BaseException:
+        claim.release()
+        raise
+
+
+def _resume_claimed(
+    store: RunStore,
+    info: RunInfo,
+    claim: RunClaim,
+    suite: Suite | str | Path | None,
+    overrides: Overrides | None,
+    control: RunControl | None,
+) -> RunResult:
     suite = _suite_of(info, suite)
     overrides = overrides or Overrides()
     if overrides.trials is not None and overrides.trials != info.trials:
@@ -193,8 +260,9 @@ def resume_run(
     dataset = store.load_dataset(info.id)
     done = store.recorded_keys(info.id)
     if info.status == "completed" and len(done) == len(dataset.cases) * info.trials:
+        claim.release()
         return RunResult(info.id, info.status, report_for_run(store, info.id), 0, len(done))
-    plan = Plan(store, info.id, dataset, target, suite.grader(), options, trace, done)
+    plan = Plan(store, info.id, dataset, target, suite.grader(), options, trace, done, claim=claim)
     return _run_plan(plan, control or RunControl(), None)
 
 

@@ -4,9 +4,10 @@
 >>> [run.id for run in store.list_runs()]             # doctest: +SKIP
 """
 
+from assay.store._claims import RunClaim
 from assay.store._info import RUN_STATUSES, TAGS_KEY, RunInfo, RunStatus, redact
 from assay.store._migrations import MIGRATIONS, current_version, migrate
-from assay.store._open import DEFAULT_URL, ENV_VAR, open_store, store_url
+from assay.store._open import DEFAULT_URL, ENV_VAR, open_store, read_only_sqlite, store_url
 from assay.store._schema import SCHEMA_VERSION
 from assay.store._store import RunStore, check_tag
 
@@ -17,6 +18,7 @@ __all__ = [
     "RUN_STATUSES",
     "SCHEMA_VERSION",
     "TAGS_KEY",
+    "RunClaim",
     "RunInfo",
     "RunStatus",
     "RunStore",
@@ -24,6 +26,7 @@ __all__ = [
     "current_version",
     "migrate",
     "open_store",
+    "read_only_sqlite",
     "redact",
     "store_url",
 ]

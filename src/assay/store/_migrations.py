@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import Connection, Engine, inspect, text
 
@@ -94,6 +95,10 @@ def _now() -> str:
     return datetime.now(UTC).isoformat()
 
 
+# The key of the PostgreSQL advisory lock that migrations hold ("assay" in ASCII).
+PG_LOCK_KEY = 0x6173736179
+
+
 def current_version(conn: Connection) -> int:
     """The store's schema version; 0 for an empty database."""
     if not inspect(conn).has_table("schema_version"):
@@ -102,28 +107,89 @@ def current_version(conn: Connection) -> int:
     return int(found or 0)
 
 
-def migrate(
-    engine: Engine, upto: int = SCHEMA_VERSION, on_step: Callable[[int], None] | None = None
-) -> int:
-    """Bring the store to schema version ``upto``; returns the version it started from.
-
-    A store written by a newer assay (a version above ``SCHEMA_VERSION``) is refused.
-    """
-    with engine.begin() as conn:
-        start = current_version(conn)
+def _refuse_newer(start: int) -> None:
     if start > SCHEMA_VERSION:
         raise AssayConfigError(
             f"the store is at schema version {start}, newer than this assay supports "
             f"({SCHEMA_VERSION}); upgrade assay to read it"
         )
+
+
+Execute = Callable[[str, dict[str, object]], object]
+
+
+def _apply(execute: Execute, start: int, upto: int) -> list[int]:
+    applied = []
     for version in range(start + 1, upto + 1):
-        with engine.begin() as conn:
-            for statement in MIGRATIONS[version]:
-                conn.execute(text(statement))
-            conn.execute(
-                text("INSERT INTO schema_version (version, applied_at) VALUES (:v, :t)"),
-                {"v": version, "t": _now()},
-            )
+        for statement in MIGRATIONS[version]:
+            execute(statement, {})
+        execute(
+            "INSERT INTO schema_version (version, applied_at) VALUES (:v, :t)",
+            {"v": version, "t": _now()},
+        )
+        applied.append(version)
+    return applied
+
+
+def _migrate_sqlite(engine: Engine, upto: int) -> list[int]:
+    # BEGIN IMMEDIATE takes SQLite's write lock before the version is read again, so of
+    # several processes opening a new store at once one migrates and the others, after
+    # waiting (busy_timeout), find the work done. DDL is transactional in SQLite, but
+    # the sqlite3 module only opens transactions itself before DML: we open it here.
+    with engine.connect() as conn:
+        raw: Any = conn.connection.driver_connection
+        kept = raw.isolation_level
+        raw.isolation_level = None
+        try:
+            raw.execute("BEGIN IMMEDIATE")
+            try:
+                found = raw.execute(
+                    "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' "
+                    "AND name = 'schema_version'"
+                ).fetchone()[0]
+                start = 0
+                if found:
+                    start = int(
+                        raw.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] or 0
+                    )
+                _refuse_newer(start)
+                applied = _apply(raw.execute, start, upto)
+                raw.execute("COMMIT")
+            except BaseException:
+                raw.execute("ROLLBACK")
+                raise
+        finally:
+            raw.isolation_level = kept
+    return applied
+
+
+def _migrate_server(engine: Engine, upto: int) -> list[int]:
+    with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":  # held until this transaction ends
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": PG_LOCK_KEY})
+        start = current_version(conn)
+        _refuse_newer(start)
+        return _apply(lambda sql, params: conn.execute(text(sql), params), start, upto)
+
+
+def migrate(
+    engine: Engine, upto: int = SCHEMA_VERSION, on_step: Callable[[int], None] | None = None
+) -> int:
+    """Bring the store to schema version ``upto``; returns the version it started from.
+
+    Safe when several processes open a new store at once: the steps run in one
+    transaction under a lock (SQLite's write lock, a PostgreSQL advisory lock), after
+    reading the version again, so each step is applied exactly once. A store already at
+    ``upto`` is only read (it may be on a read-only mount). A store written by a newer
+    assay (a version above ``SCHEMA_VERSION``) is refused.
+    """
+    with engine.connect() as conn:
+        start = current_version(conn)
+    _refuse_newer(start)
+    if start >= upto:
+        return start
+    steps = _migrate_sqlite if engine.dialect.name == "sqlite" else _migrate_server
+    for version in steps(engine, upto):
         if on_step is not None:
             on_step(version)
     return start

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
 from typing import Any
 
-from assay.errors import AssayConfigError
+from assay.errors import AssayConfigError, StoreError
 from assay.store._store import RunStore
 
 DEFAULT_URL = "sqlite:///.assay/assay.db"
@@ -29,20 +30,57 @@ def store_url(url: str | None = None) -> str:
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
+    # The wait comes first: switching a new file to WAL takes a lock that another process
+    # opening the same new store may hold for a moment.
+    cursor.execute("PRAGMA busy_timeout=10000")
     # WAL lets a reader (assay runs, a viewer) read while a run writes; NORMAL sync is
     # durable at every checkpoint and fast enough for batched writes.
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=10000")
     cursor.close()
 
 
+def _writable(path: Path) -> bool:
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+
+def read_only_sqlite(path: Path) -> Any:
+    """An engine reading the SQLite file at ``path`` without ever writing to it.
+
+    On a read-only mount the WAL's index file cannot be created: the file is then opened
+    as immutable, which is exact because no WAL file can exist beside it unseen.
+    """
+    from sqlalchemy import create_engine
+
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+
+    def connect() -> sqlite3.Connection:
+        connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
+        try:
+            connection.execute("PRAGMA busy_timeout=10000")
+            connection.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        except sqlite3.OperationalError:
+            connection.close()
+            if os.access(path.parent, os.W_OK) or Path(f"{path}-wal").exists():
+                raise
+            connection = sqlite3.connect(f"{uri}&immutable=1", uri=True, check_same_thread=False)
+        return connection
+
+    return create_engine("sqlite://", creator=connect)
+
+
 def open_store(url: str | None = None) -> RunStore:
-    """A ``RunStore`` at ``url`` (see ``store_url``), created and migrated on first use."""
+    """A ``RunStore`` at ``url`` (see ``store_url``), created and migrated on first use.
+
+    A SQLite file that cannot be written (a read-only mount, an immutable or read-only
+    file) is opened read-only: it can be read, and a write raises ``StoreError``.
+    Failures of the database are ``StoreError`` (damaged, full, read-only, locked).
+    """
     from sqlalchemy import create_engine, event
     from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError, OperationalError
+    from sqlalchemy.exc import ArgumentError, DBAPIError
 
+    from assay.store._failures import store_failure
     from assay.store._migrations import migrate
 
     chosen = store_url(url)
@@ -53,16 +91,22 @@ def open_store(url: str | None = None) -> RunStore:
     shown = parsed.render_as_string(hide_password=True)
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database or ""
-        if database and database != ":memory:":
-            try:
-                Path(database).parent.mkdir(parents=True, exist_ok=True)
-            except OSError as err:  # a parent that is a file, a name too long, no permission
-                raise AssayConfigError(
-                    f"cannot open store {shown}: cannot create its directory "
-                    f"({err.strerror or err})"
-                ) from None
-        engine = create_engine(parsed)
-        event.listen(engine, "connect", _sqlite_pragmas)
+        path = Path(database)
+        if database and database != ":memory:" and path.is_file() and not _writable(path):
+            engine = read_only_sqlite(path)
+            shown = f"{shown} (read-only)"
+        else:
+            if database and database != ":memory:":
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as err:
+                    raise StoreError(
+                        f"the store {shown} cannot be created: {err.strerror or err} "
+                        f"({path.parent}); choose another place with --store",
+                        "cannot_open",
+                    ) from None
+            engine = create_engine(parsed)
+            event.listen(engine, "connect", _sqlite_pragmas)
     else:
         try:
             engine = create_engine(parsed, pool_pre_ping=True)
@@ -70,7 +114,10 @@ def open_store(url: str | None = None) -> RunStore:
             raise AssayConfigError(f"cannot open store {shown}: {err}") from None
     try:
         migrate(engine)
-    except OperationalError as err:
+    except DBAPIError as err:
         engine.dispose()
-        raise AssayConfigError(f"cannot open store {shown}: {err.orig}") from None
+        raise store_failure(err, shown) from None
+    except BaseException:
+        engine.dispose()
+        raise
     return RunStore(engine, shown)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import re
 from collections.abc import Sequence
@@ -11,9 +12,12 @@ from typing import Any
 from sqlalchemy import Engine, func, select, update
 
 from assay.cases import Case, Dataset, canonical_json
-from assay.errors import AssayInputError, did_you_mean
+from assay.errors import AssayInputError, StoreError, did_you_mean
 from assay.grading import Judgment
 from assay.outcomes import Record, Span
+from assay.store import _reserve
+from assay.store._claims import RunClaim, claim_run
+from assay.store._failures import guarded
 from assay.store._info import TAGS_KEY, RunInfo
 from assay.store._rows import (
     dump,
@@ -31,7 +35,8 @@ class RunStore:
     """Stored runs. Open one with ``open_store``; close it with ``close()``.
 
     Records are unique per (run, case, trial): adding one twice raises. ``records`` come
-    back in dataset order, then trial.
+    back in dataset order, then trial. A database failure (a damaged file, a full disk, a
+    read-only store) raises ``StoreError``.
     """
 
     def __init__(self, engine: Engine, url: str) -> None:
@@ -41,6 +46,7 @@ class RunStore:
         self._datasets: dict[str, Dataset] = {}  # a run's cases never change once stored
 
     # -- runs -------------------------------------------------------------------------
+    @guarded
     def create_run(self, info: RunInfo, cases: Sequence[Case] = ()) -> None:
         """Store a new run and the cases it runs (in order, as canonical records)."""
         row = {
@@ -68,6 +74,7 @@ class RunStore:
             conn.execute(runs.insert(), row)
         self._datasets[info.id] = Dataset(name=info.dataset_name, cases=tuple(cases))
 
+    @guarded
     def set_status(self, run_id: str, status: str) -> None:
         """Mark a run's status without ending it (a resumed run is ``running`` again)."""
         with self.engine.begin() as conn:
@@ -75,6 +82,7 @@ class RunStore:
                 update(runs).where(runs.c.id == run_id).values(status=status, ended_at=None)
             )
 
+    @guarded
     def finish_run(self, run_id: str, status: str, summary: dict[str, Any] | None = None) -> None:
         """Record how a run ended, when, and its headline figures."""
         values: dict[str, Any] = {"status": status, "ended_at": iso_time(datetime.now(UTC))}
@@ -104,6 +112,7 @@ class RunStore:
             "`assay runs` lists the stored runs"
         )
 
+    @guarded
     def get_run(self, run_id: str) -> RunInfo:
         """The run with this id (or unique id prefix)."""
         full = self._resolve(run_id)
@@ -111,6 +120,7 @@ class RunStore:
             row = conn.execute(select(runs).where(runs.c.id == full)).mappings().one()
         return run_info(row)
 
+    @guarded
     def list_runs(self) -> list[RunInfo]:
         """Every stored run, newest first."""
         with self.engine.connect() as conn:
@@ -159,6 +169,7 @@ class RunStore:
             metadata[TAGS_KEY] = tags
         conn.execute(update(runs).where(runs.c.id == info.id).values(metadata=dump(metadata)))
 
+    @guarded
     def load_dataset(self, run_id: str) -> Dataset:
         """The cases exactly as the run ran them, in order."""
         full = self._resolve(run_id)
@@ -178,6 +189,7 @@ class RunStore:
             self._positions[run_id] = {case_id: i for i, case_id in enumerate(ids)}
         return self._positions[run_id]
 
+    @guarded
     def add_records(self, run_id: str, batch: Sequence[Record]) -> None:
         """Store records in one transaction; a (case, trial) already stored raises."""
         if not batch:
@@ -185,6 +197,7 @@ class RunStore:
         with self.engine.begin() as conn:
             conn.execute(records.insert(), self._record_rows(run_id, batch))
 
+    @guarded
     def add_results(self, run_id: str, batch: Sequence[Record], judged: Sequence[Judgment]) -> None:
         """Store records and their judgments in one transaction."""
         if not batch and not judged:
@@ -214,6 +227,7 @@ class RunStore:
             for r in batch
         ]
 
+    @guarded
     def records(self, run_id: str) -> list[Record]:
         """The run's records in dataset order, then trial."""
         full = self._resolve(run_id)
@@ -225,6 +239,7 @@ class RunStore:
         with self.engine.connect() as conn:
             return [record(row) for row in conn.execute(query).mappings()]
 
+    @guarded
     def recorded_keys(self, run_id: str) -> set[tuple[str, int]]:
         """The (case, trial) pairs already recorded for a run."""
         query = select(records.c.case_id, records.c.trial).where(records.c.run_id == run_id)
@@ -240,6 +255,7 @@ class RunStore:
             rows = conn.execute(query.where(records.c.trace_id.in_(list(trace_ids))))
             return {str(r.trace_id): (str(r.run_id), str(r.case_id), int(r.trial)) for r in rows}
 
+    @guarded
     def count_records(self, run_id: str) -> int:
         """How many records a run has."""
         query = select(func.count()).select_from(records).where(records.c.run_id == run_id)
@@ -247,6 +263,7 @@ class RunStore:
             return int(conn.execute(query).scalar() or 0)
 
     # -- judgments and spans ----------------------------------------------------------
+    @guarded
     def add_judgments(self, run_id: str, batch: Sequence[Judgment]) -> None:
         """Store judgments (one per case, trial and grader)."""
         if not batch:
@@ -254,6 +271,7 @@ class RunStore:
         with self.engine.begin() as conn:
             conn.execute(judgments.insert(), judgment_rows(run_id, batch))
 
+    @guarded
     def judgments(self, run_id: str) -> list[Judgment]:
         """The run's judgments, in dataset order, then trial."""
         full = self._resolve(run_id)
@@ -263,6 +281,7 @@ class RunStore:
             found = [judgment(row) for row in rows]
         return sorted(found, key=lambda j: (positions.get(j.case_id, -1), j.trial, j.grader))
 
+    @guarded
     def add_spans(self, run_id: str, batch: Sequence[Span]) -> None:
         """Store spans of the run's request traces."""
         if not batch:
@@ -278,6 +297,7 @@ class RunStore:
         with self.engine.begin() as conn:
             conn.execute(spans.insert(), rows)
 
+    @guarded
     def spans(
         self, run_id: str, case_id: str | None = None, trial: int | None = None
     ) -> list[Span]:
@@ -291,6 +311,30 @@ class RunStore:
         with self.engine.connect() as conn:
             rows = conn.execute(query.order_by(spans.c.start_ns, spans.c.span_id)).mappings()
             return [span(row) for row in rows]
+
+    # -- claims and room to record the end of a run on a full disk --------------------
+    def claim(self, run_id: str) -> RunClaim:
+        """Claim ``run_id`` for this process until ``release()`` (see ``_claims``): while
+        held, another process's claim on it raises ``AssayInputError``."""
+        try:
+            return claim_run(self.engine, run_id)
+        except OSError as err:
+            raise StoreError(
+                f"the store {self.url} cannot hold a claim on run {run_id}: {err.strerror} "
+                f"({err.filename}); a run needs a store it can write",
+                "read_only" if err.errno in (errno.EROFS, errno.EACCES, errno.EPERM) else "failed",
+            ) from None
+
+    # --  ---------------------------------
+    def hold_reserve(self) -> None:
+        """Set a little disk space aside beside a SQLite store file (see ``_reserve``)."""
+        if self.engine.dialect.name == "sqlite":
+            _reserve.hold(_reserve.reserve_path(self.engine.url.database))
+
+    def release_reserve(self) -> None:
+        """Give the space set aside back, so that the next write finds room."""
+        if self.engine.dialect.name == "sqlite":
+            _reserve.release(_reserve.reserve_path(self.engine.url.database))
 
     def close(self) -> None:
         """Release the database connections."""

@@ -22,6 +22,8 @@ from assay.targets._replies import (
     http_error_class,
     outcome_from_mapping,
     retry_after_seconds,
+    scrub,
+    target_secrets,
 )
 
 __all__ = [
@@ -40,5 +42,7 @@ __all__ = [
     "outcome_from_mapping",
     "register_target",
     "retry_after_seconds",
+    "scrub",
+    "target_secrets",
     "target_types",
 ]

@@ -62,7 +62,9 @@ class Target(Protocol):
     every run so that scores are reproducible. A target may also define
     ``async start()`` and ``async aclose()``: the runner awaits them on its event loop
     before the first call and after the last (to open and close an HTTP session, or to
-    check that an API key is set).
+    check that an API key is set). A target that sends secrets may define
+    ``secrets()`` returning them once started: the runner masks them in every reply
+    (every outcome kind, every encoding a server may echo) before it is recorded.
     """
 
     name: str

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -15,6 +15,7 @@ from pydantic import TypeAdapter, ValidationError
 from assay.errors import AssayConfigError
 from assay.outcomes import Abstain, Answer, Error, Outcome, Record, Usage
 from assay.targets._base import Reply
+from assay.targets._secrets import Masker
 
 _OUTCOME: TypeAdapter[Outcome] = TypeAdapter(Outcome)
 RAW_LIMIT = 4000
@@ -57,30 +58,42 @@ ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
 
 
 def secret_from_env(name: str, setting: str) -> str:
-    """The value of environment variable ``name``, read when a run starts; a missing one is
-    a configuration error naming the target ``setting`` that asks for it."""
+    """The value of environment variable ``name``, read when a run starts; a missing one,
+    or one with a line break or surrounding spaces (a key pasted with its newline), is a
+    configuration error naming the target ``setting`` that asks for it."""
     value = os.environ.get(name)
     if not value:
         raise AssayConfigError(
             f"target.{setting}: the environment variable {name} is not set; "
             "export it before running"
         )
+    if value != value.strip() or any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise AssayConfigError(
+            f"target.{setting}: the environment variable {name} holds a line break, a "
+            "control character or surrounding spaces (a key copied with its newline?); "
+            f"set it to the bare value, e.g. export {name}=\"$(tr -d '\\n' < keyfile)\""
+        )
     return value
 
 
+@functools.lru_cache(maxsize=64)
+def _masker(secrets: tuple[str, ...]) -> Masker:
+    return Masker(secrets)
+
+
+def target_secrets(target: object) -> tuple[str, ...]:
+    """The secrets a started target sends (its optional ``secrets()``), to be masked."""
+    found = getattr(target, "secrets", None)
+    return tuple(s for s in found() if s) if callable(found) else ()
+
+
 def scrub(reply: Reply, secrets: Sequence[str]) -> Reply:
-    """``reply`` with each secret masked (``<redacted>``) in an error's message and raw
-    reply: a server that echoes the request's headers must not put a key in the store."""
-    outcome = reply.outcome
-    if not secrets or not isinstance(outcome, Error):
+    """``reply`` with each secret masked (``<redacted>``) wherever it appears: in any
+    outcome kind and in the extra data, raw or in any encoding a server may echo (see
+    ``Masker``): a server that echoes a request's key must not put it in the store."""
+    if not secrets:
         return reply
-    found: dict[str, str] = {}
-    for name, value in (("message", outcome.message), ("raw", outcome.raw)):
-        if value and any(secret in value for secret in secrets):
-            for secret in secrets:
-                value = value.replace(secret, "<redacted>")
-            found[name] = value
-    return replace(reply, outcome=outcome.model_copy(update=found)) if found else reply
+    return _masker(tuple(secrets)).reply(reply)
 
 
 def http_error_class(status: int) -> str:

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from assay.cases import Case
 from assay.errors import AssayConfigError
 from assay.targets._base import Reply, TargetContext
-from assay.targets._replies import as_reply
+from assay.targets._replies import as_reply, exception_reply
 
 
 class FunctionSettings(BaseModel):
@@ -76,6 +76,16 @@ def _wants_context(func: Callable[..., Any]) -> bool:
     return len(positional) >= 2 or any(p.kind == p.VAR_POSITIONAL for p in params)
 
 
+class ThreadRaised(Exception):
+    """Carries a ``BaseException`` (``SystemExit``, ``GeneratorExit``…) out of a worker
+    thread: thrown into the awaiting coroutine as it is, ``GeneratorExit`` would skip
+    every handler between it and the task."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(f"{type(error).__name__}: {error}")
+        self.error = error
+
+
 THREADS = min(32, (os.cpu_count() or 1) + 4)  # as asyncio's default executor
 
 
@@ -97,8 +107,10 @@ def in_daemon_thread(func: Callable[..., Any], *args: Any) -> asyncio.Future[Any
     def work() -> None:
         try:
             found: tuple[bool, Any] = (True, context.run(func, *args))
-        except BaseException as err:  # handed to the awaiting coroutine
+        except Exception as err:  # handed to the awaiting coroutine
             found = (False, err)
+        except BaseException as err:  # its own sys.exit() and kin
+            found = (False, ThreadRaised(err))
         with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is waiting
             loop.call_soon_threadsafe(deliver, *found)
 
@@ -137,7 +149,10 @@ class FunctionTarget:
                 await self.start()
             assert self._slots is not None
             async with self._slots:
-                value = await in_daemon_thread(self.func, *args)
+                try:
+                    value = await in_daemon_thread(self.func, *args)
+                except ThreadRaised as raised:
+                    return exception_reply(raised.error)
             if inspect.isawaitable(value):
                 value = await value
         return as_reply(value)

@@ -162,6 +162,10 @@ class HttpTarget:
         self._secrets = tuple(secrets.values())
         await self.client.start()
 
+    def secrets(self) -> tuple[str, ...]:
+        """The secret values sent since ``start()`` (the runner masks them too)."""
+        return self._secrets
+
     async def aclose(self) -> None:
         await self.client.aclose()
         for header in self.settings.headers_env:

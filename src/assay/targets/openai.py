@@ -129,6 +129,10 @@ class OpenAITarget:
             self._secrets = (key,)
         await self.client.start()
 
+    def secrets(self) -> tuple[str, ...]:
+        """The secret values sent since ``start()`` (the runner masks them too)."""
+        return self._secrets
+
     async def aclose(self) -> None:
         await self.client.aclose()
         self.client.headers.pop("Authorization", None)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -52,7 +51,6 @@ def open_read_only(url: str | None = None) -> Any:
 
 
 def _sqlite_engine(database: str, chosen: str) -> tuple[Any, str]:
-    from sqlalchemy import create_engine
 
     path = Path(database)
     if not database or database == ":memory:" or not path.is_file():
@@ -60,14 +58,9 @@ def _sqlite_engine(database: str, chosen: str) -> tuple[Any, str]:
             f"no run store at {database or chosen}: nothing to view "
             "(record a run with `assay run`, or pass --store)"
         )
-    uri = f"{path.resolve().as_uri()}?mode=ro"
-
-    def connect() -> sqlite3.Connection:
-        connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
-        connection.execute("PRAGMA busy_timeout=10000")
-        return connection
-
-    return create_engine("sqlite://", creator=connect), str(path)
+    # A read-only mount (no WAL index can be created there) is read as immutable.
+    engine = importlib.import_module("assay.store").read_only_sqlite(path)
+    return engine, str(path)
 
 
 def _server_engine(parsed: Any) -> tuple[Any, str]:

@@ -1,0 +1,103 @@
+"""Masking secrets (API keys, header values) in whatever a target got back.
+
+A server may echo a key whole (``Bearer sk-…``), as the token alone (``invalid token
+sk-…``), JSON-escaped (``sk-…\\/…``), URL-encoded or base64-encoded (a Basic header, a
+JWT-like echo). ``Masker`` finds every one of those forms, in every string of every
+outcome kind and of a reply's extra data, and replaces it with ``<redacted>``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+from urllib.parse import quote, quote_plus
+
+from pydantic import TypeAdapter
+
+from assay.outcomes import Outcome
+from assay.targets._base import Reply
+
+MASK = "<redacted>"
+# A word of a header value shorter than this (``Bearer``, ``Basic``) is not masked alone.
+MIN_TOKEN = 8
+_OUTCOME: TypeAdapter[Outcome] = TypeAdapter(Outcome)
+
+
+def _encodings(value: str) -> set[str]:
+    escaped = json.dumps(value)[1:-1]
+    raw = value.encode()
+    forms = {
+        value,
+        escaped,
+        escaped.replace("/", "\\/"),
+        json.dumps(value, ensure_ascii=False)[1:-1],
+        quote(value, safe=""),
+        quote(value),
+        quote_plus(value),
+    }
+    for encoded in (base64.b64encode(raw), base64.urlsafe_b64encode(raw)):
+        text = encoded.decode()
+        forms |= {text, text.rstrip("=")}
+    return forms
+
+
+def secret_forms(secret: str) -> set[str]:
+    """Every form of ``secret`` a server may echo: the value and each long word of it
+    (the token of ``Bearer <token>``), raw, JSON-escaped, URL-encoded and base64."""
+    parts = {secret, secret.strip()}
+    parts |= {word for word in secret.split() if len(word) >= MIN_TOKEN}
+    forms: set[str] = set()
+    for part in parts:
+        if part:
+            forms |= _encodings(part)
+    return {form for form in forms if form}
+
+
+class Masker:
+    """Replaces every form of the given secrets with ``<redacted>``."""
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        forms: set[str] = set()
+        for secret in secrets:
+            if secret:
+                forms |= secret_forms(secret)
+        # Longest first, so that a whole header is masked before its token.
+        ordered = sorted(forms, key=len, reverse=True)
+        self._pattern = (
+            re.compile("|".join(re.escape(f) for f in ordered), re.IGNORECASE) if ordered else None
+        )
+
+    def __bool__(self) -> bool:
+        return self._pattern is not None
+
+    def text(self, value: str) -> str:
+        """``value`` with every secret form masked."""
+        if self._pattern is None:
+            return value
+        return self._pattern.sub(MASK, value)
+
+    def data(self, value: Any) -> Any:
+        """``value`` (strings, mappings, lists, nested) with every string masked."""
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, Mapping):
+            return {self.data(k): self.data(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return type(value)(self.data(v) for v in value)
+        return value
+
+    def reply(self, reply: Reply) -> Reply:
+        """``reply`` with every secret masked in its outcome (any kind) and extra data."""
+        if self._pattern is None:
+            return reply
+        dumped = reply.outcome.model_dump(mode="json")
+        masked = self.data(dumped)
+        extra = self.data(reply.extra) if reply.extra else reply.extra
+        if masked == dumped and extra == reply.extra:
+            return reply
+        outcome = _OUTCOME.validate_python(masked) if masked != dumped else reply.outcome
+        return replace(reply, outcome=outcome, extra=extra)

@@ -1,0 +1,189 @@
+"""Store failures through the real CLI: a damaged store file is one message and exit 2 in
+every command that opens it; a full disk stops a run as ``interrupted`` and a resume
+finishes it; a store on a read-only mount, or an immutable file, can still be read.
+
+The full-disk and read-only cases mount a small tmpfs and use ``chattr``: they run where
+the test may mount (root in a container or VM) and are skipped elsewhere."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from assay.view import open_read_only
+
+ROOT = Path(__file__).resolve().parents[2]
+POLICY = ROOT / "examples" / "policy"
+
+
+def _assay(*args: str | Path, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_COLOR": "1"}
+    env.pop("ASSAY_STORE", None)
+    return subprocess.run(
+        [sys.executable, "-m", "assay", *map(str, args)],
+        cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False,
+    )  # fmt: skip
+
+
+def _suite(folder: Path, cases: int = 30, text_size: int = 1500) -> Path:
+    rows = [
+        {"id": f"C{i:03d}", "slice": "s", "question": "q" * 200, "expected_behavior": "answer",
+         "expected_fact": "f"}
+        for i in range(cases)
+    ]  # fmt: skip
+    (folder / "cases.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    suite = folder / "suite.yaml"
+    suite.write_text(
+        "dataset: cases.jsonl\ntarget:\n  type: scripted\n  default: {kind: answer, fact: f, "
+        f"text: {json.dumps('x' * text_size)}}}\nconcurrency: 2\ntrials: 2\ntrace: true\n"
+    )
+    return suite
+
+
+def _recorded(tmp_path: Path, store: Path) -> str:
+    ran = _assay("run", _suite(tmp_path, cases=6), "--store", store, "-f", "json", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    return str(json.loads(ran.stdout)["run_id"])
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _commands(run_id: str, store: Path, suite: Path) -> list[tuple[str | Path, ...]]:
+    return [
+        ("runs", "--store", store),
+        ("report", run_id, "--store", store),
+        ("report", run_id, "--store", store, "--format", "html"),
+        ("trace", run_id, "C001", "--store", store),
+        ("diagnose", run_id, "C001", "--store", store),
+        ("compare", run_id, run_id, "--store", store),
+        ("gate", run_id, "--store", store, "--rule", "task_success>=0.5"),
+        ("composite", suite.parent / "cases.jsonl", run_id, "--store", store),
+        ("run", suite, "--store", store),
+        ("run", "--resume", run_id, "--store", store),
+    ]
+
+
+def test_a_damaged_store_is_one_message_and_exit_2_in_every_command(tmp_path: Path) -> None:
+    store = tmp_path / "runs.db"
+    run_id = _recorded(tmp_path, store)
+    data = store.read_bytes()
+    store.write_bytes(data[: len(data) // 2])  # truncated, as by a full disk or a bad copy
+    before = _digest(store)
+    for command in [*_commands(run_id, store, tmp_path / "suite.yaml"), ("view", "--store", store)]:
+        done = _assay(*command, cwd=tmp_path)
+        assert done.returncode == 2, (command, done.stdout, done.stderr)
+        assert "Traceback" not in done.stderr, (command, done.stderr)
+        assert done.stderr.startswith("assay: "), (command, done.stderr)
+        assert "damaged" in done.stderr or "cannot open store" in done.stderr, done.stderr
+    assert _digest(store) == before
+
+
+@pytest.fixture
+def mounted(tmp_path: Path) -> Iterator[Path]:
+    """A 1.2 MB tmpfs at a fresh directory (skipped where mounting is not allowed)."""
+    point = tmp_path / f"mnt-{uuid.uuid4().hex[:6]}"
+    point.mkdir()
+    made = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1200k", "tmpfs", str(point)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {made.stderr.strip()}")
+    try:
+        yield point
+    finally:
+        subprocess.run(["umount", "-l", str(point)], capture_output=True, check=False)
+
+
+def _remount(point: Path, options: str) -> None:
+    subprocess.run(["mount", "-o", f"remount,{options}", str(point)], check=True)
+
+
+def _keys(store: Path) -> list[tuple[str, int]]:
+    with sqlite3.connect(f"{store.resolve().as_uri()}?mode=ro", uri=True) as conn:
+        return [tuple(r) for r in conn.execute("SELECT case_id, trial FROM records")]
+
+
+def test_a_full_disk_stops_the_run_as_interrupted_and_resume_finishes_it(
+    tmp_path: Path, mounted: Path
+) -> None:
+    suite = _suite(tmp_path, cases=150)
+    store = mounted / "runs.db"
+    ran = _assay("run", suite, "--store", store, cwd=tmp_path)
+    assert ran.returncode == 2, ran.stderr
+    assert "Traceback" not in ran.stderr
+    assert "database or disk is full" in ran.stderr and "--resume" in ran.stderr
+    listed = _assay("runs", "--store", store, "--format", "json", cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr  # a full disk can still be read
+    (run,) = json.loads(listed.stdout)
+    assert run["status"] == "interrupted"
+    kept = _keys(store)
+    assert 0 < len(kept) < 300
+
+    _remount(mounted, "size=8m")  # room again
+    resumed = _assay("run", "--resume", run["id"], "--store", store, "-f", "json", cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    keys = _keys(store)
+    assert set(kept) <= set(keys)
+    assert len(keys) == len(set(keys)) == 300
+
+
+def test_a_store_on_a_read_only_mount_can_be_read_but_not_run_into(
+    tmp_path: Path, mounted: Path
+) -> None:
+    store = mounted / "runs.db"
+    run_id = _recorded(tmp_path, store)
+    _remount(mounted, "ro")
+    before = _digest(store)
+    for command in (
+        ("runs", "--store", store),
+        ("report", run_id, "--store", store, "--format", "json"),
+        ("trace", run_id, "C001", "--store", store),
+        ("diagnose", run_id, "C001", "--store", store),
+        ("compare", run_id, run_id, "--store", store),
+    ):
+        done = _assay(*command, cwd=tmp_path)
+        assert done.returncode == 0, (command, done.stderr)
+    viewer = open_read_only(f"sqlite:///{store}")  # what `assay view` serves from
+    try:
+        assert [run.id for run in viewer.list_runs()] == [run_id]
+        assert len(viewer.records(run_id)) == 12
+    finally:
+        viewer.close()
+    refused = _assay("run", tmp_path / "suite.yaml", "--store", store, cwd=tmp_path)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert "read-only" in refused.stderr
+    assert _digest(store) == before
+
+
+def test_an_immutable_store_file_can_be_read_and_a_run_is_refused(tmp_path: Path) -> None:
+    if shutil.which("chattr") is None:
+        pytest.skip("chattr is not installed")
+    store = tmp_path / "runs.db"
+    run_id = _recorded(tmp_path, store)
+    made = subprocess.run(["chattr", "+i", str(store)], capture_output=True, text=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot make a file immutable here: {made.stderr.strip()}")
+    try:
+        before = _digest(store)
+        listed = _assay("runs", "--store", store, cwd=tmp_path)
+        shown = _assay("report", run_id, "--store", store, cwd=tmp_path)
+        assert listed.returncode == 0 and shown.returncode == 0, listed.stderr + shown.stderr
+        refused = _assay("run", tmp_path / "suite.yaml", "--store", store, cwd=tmp_path)
+        assert refused.returncode == 2 and "Traceback" not in refused.stderr
+        assert "read-only" in refused.stderr
+        assert _digest(store) == before
+    finally:
+        subprocess.run(["chattr", "-i", str(store)], capture_output=True, check=False)
