@@ -40,10 +40,12 @@ def _register() -> None:
         stored,
         synthesize,
         trace,
+        validate,
         view,
     )
 
     app.command("init")(init.init)
+    app.command("validate")(validate.validate)
     app.command("run")(run.run)
     app.command("runs")(stored.runs)
     app.command("report")(stored.report)
