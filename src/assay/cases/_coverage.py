@@ -68,9 +68,13 @@ class Coverage:
 def coverage_matrix(
     cases: Sequence[Case], required: Sequence[str] = (), min_cases: int = 3
 ) -> Coverage:
-    """The matrix of ``cases``: a cell is thin below ``min_cases`` real cases, and a slice
-    in ``required`` that has no case is an error. Splits shown: dev, and held-out when any
-    case is held out."""
+    """The matrix of ``cases``, every cell shown.
+
+    A cell is thin below ``min_cases`` real cases. It is empty (a warning) when its slice
+    has cases of that expected behaviour in another split; a slice that never expects that
+    behaviour shows 0 without a warning. A slice in ``required`` with no case, or only
+    synthetic ones, is an error. Splits shown: dev, and held-out when any case is held out.
+    """
     slices = tuple(sorted({c.slice for c in cases} | set(required)))
     splits = SPLITS if any(c.split == "heldout" for c in cases) else ("dev",)
     counts: dict[tuple[str, str, str], list[int]] = {}
@@ -86,14 +90,23 @@ def coverage_matrix(
     )
     problems: list[CoverageProblem] = []
     for name in required:
+        real = sum(1 for c in cases if c.slice == name and not c.synthetic)
         if not any(c.slice == name for c in cases):
             problems.append(
                 CoverageProblem("error", "missing-slice", f"required slice '{name}' has no case")
             )
+        elif real == 0:
+            problems.append(
+                CoverageProblem(
+                    "error", "empty-slice", f"required slice '{name}' has only synthetic cases"
+                )
+            )
+    used = {(c.slice, c.expected_behavior) for c in cases}
     for cell in cells:
         where = f"{cell.slice} × {cell.behavior} × {cell.split}"
         if cell.cases == 0:
-            problems.append(CoverageProblem("warning", "empty-cell", f"{where}: no case"))
+            if (cell.slice, cell.behavior) in used:
+                problems.append(CoverageProblem("warning", "empty-cell", f"{where}: no case"))
         elif cell.real < min_cases:
             synthetic = f" (+{cell.synthetic} synthetic)" if cell.synthetic else ""
             problems.append(

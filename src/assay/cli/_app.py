@@ -32,11 +32,14 @@ def _register() -> None:
     from assay.cli import (
         compare,
         composite,
+        coverage,
+        dedupe,
         diagnose,
         gate,
         init,
         run,
         score,
+        split,
         stored,
         synthesize,
         trace,
@@ -46,6 +49,9 @@ def _register() -> None:
 
     app.command("init")(init.init)
     app.command("validate")(validate.validate)
+    app.command("dedupe")(dedupe.dedupe)
+    app.command("coverage")(coverage.coverage)
+    app.command("split")(split.split)
     app.command("run")(run.run)
     app.command("runs")(stored.runs)
     app.command("report")(stored.report)
