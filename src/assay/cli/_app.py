@@ -30,11 +30,13 @@ def _register() -> None:
     # Each command module imports its heavy dependencies inside the command function,
     # so `assay --help` stays fast. Commands are listed in the order a user meets them.
     from assay.cli import (
+        cases,
         compare,
         composite,
         coverage,
         dedupe,
         diagnose,
+        diff_dataset,
         gate,
         init,
         run,
@@ -52,6 +54,8 @@ def _register() -> None:
     app.command("dedupe")(dedupe.dedupe)
     app.command("coverage")(coverage.coverage)
     app.command("split")(split.split)
+    app.command("diff-dataset")(diff_dataset.diff_dataset)
+    app.add_typer(cases.app, name="cases")
     app.command("run")(run.run)
     app.command("runs")(stored.runs)
     app.command("report")(stored.report)

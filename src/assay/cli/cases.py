@@ -1,0 +1,100 @@
+"""``assay cases``: grow a dataset: candidate cases from a run's failures, and imports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from assay.cli.stored import STORE_HELP
+
+app = typer.Typer(
+    name="cases",
+    help="Grow a dataset: candidates from observed failures, imports from CSV or datasets.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+
+def _names(value: str | None) -> tuple[str, ...]:
+    return tuple(p.strip() for p in value.split(",") if p.strip()) if value else ()
+
+
+@app.command("from-run")
+def from_run(
+    run_id: str = typer.Argument(..., help="The stored run (see assay runs)."),
+    status: str = typer.Option(
+        "failed,error", "--status", help="Statuses to take (failed,error,missing,ungraded)."
+    ),
+    ids: str | None = typer.Option(None, "--ids", help="Only these case ids (A,B)."),
+    output: Path = typer.Option(..., "--output", "-o", help="New JSONL or YAML file to write."),
+    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+) -> None:
+    """Write candidate cases from RUN's observed failures, flagged for review.
+
+    Each candidate copies the case's input and labels, records what was observed and
+    where (`metadata.origin: run RUN case X`, `metadata.observed`), leaves `rationale`
+    empty to fill in, and carries `metadata.review: pending`: `assay validate` refuses it
+    in a dataset until a reviewer sets `review: done`.
+    """
+    from assay.cli._dataset import refuse_existing, write_dataset
+    from assay.errors import AssayConfigError
+    from assay.runner import report_for_run
+    from assay.store import open_store
+
+    wanted = set(_names(status))
+    known = {"passed", "failed", "error", "missing", "ungraded"}
+    if not wanted or wanted - known:
+        raise AssayConfigError(
+            f"--status {status}: choose among {', '.join(sorted(known))}"
+        )
+    refuse_existing(output)
+    runs = open_store(store)
+    try:
+        report = report_for_run(runs, run_id)
+        dataset = runs.load_dataset(run_id)
+    finally:
+        runs.close()
+    only = set(_names(ids))
+    unknown = only - set(dataset.ids)
+    if unknown:
+        raise AssayConfigError(f"--ids: run {run_id} has no case {', '.join(sorted(unknown))}")
+    taken: dict[str, dict[str, Any]] = {}
+    for row in report.cases:
+        if row.status not in wanted or (only and row.id not in only) or row.id in taken:
+            continue
+        case = dataset.get(row.id)
+        if case is None:
+            continue
+        record = case.model_dump(mode="json", exclude_defaults=True)
+        record["id"] = f"{case.id}.run-{run_id}"
+        record["rationale"] = ""
+        record.pop("split", None)
+        record["metadata"] = {
+            **case.metadata,
+            "origin": f"run {run_id} case {case.id}",
+            "review": "pending",
+            "observed": {
+                "trial": row.trial,
+                "status": row.status,
+                "outcome": row.outcome,
+                "fact": row.fact,
+                "text": row.text,
+                "reason": row.reason,
+            },
+        }
+        taken[row.id] = record
+    if not taken:
+        typer.echo(
+            f"assay: run {run_id} has no case with status {', '.join(sorted(wanted))}; "
+            "nothing written",
+            err=True,
+        )
+        return
+    write_dataset(list(taken.values()), output)
+    typer.echo(
+        f"wrote {output}: {len(taken)} candidate case(s) from run {run_id}, flagged for "
+        "review (fill in each rationale, check the labels, then set metadata.review: done)",
+        err=True,
+    )
