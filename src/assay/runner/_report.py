@@ -77,7 +77,7 @@ def report_for_run(
     records = store.records(info.id)
     grader = StoredGrader(store.judgments(info.id), _fallback(info))
     graded = grade(dataset.cases, Results(tuple(records)), grader, trials=info.trials)
-    return build_report(
+    report = build_report(
         dataset,
         graded,
         confidence=confidence,
@@ -86,6 +86,12 @@ def report_for_run(
         metadata=run_metadata(info),
         policy=trial_policy(info),
     )
+    runs = info.metadata.get("heldout_runs")
+    if report.heldout is not None and isinstance(runs, int):
+        report = report.model_copy(
+            update={"heldout": report.heldout.model_copy(update={"runs": runs})}
+        )
+    return report
 
 
 def headline(report: Report) -> dict[str, Any]:

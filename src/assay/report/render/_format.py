@@ -82,3 +82,28 @@ def rates_table(rows: list[tuple[str, Rate]], ci_heading: str) -> list[str]:
 
 def short_version(version: str) -> str:
     return version[:19] if version.startswith("sha256:") else version
+
+
+def heldout_line(report: Report) -> str | None:
+    """'HELD-OUT RESULT: 4 held-out case(s) included; held-out run #3 of this dataset…'."""
+    note = report.heldout
+    if note is None:
+        return None
+    runs = (
+        f"; held-out run #{note.runs} of this dataset in the store"
+        if note.runs is not None
+        else ""
+    )
+    return f"{note.banner}: {note.cases} held-out case(s) included{runs}"
+
+
+def split_rows(report: Report) -> list[tuple[str, Rate]]:
+    """Each split's rates, labelled 'dev · Task success', when the report has both splits."""
+    rows: list[tuple[str, Rate]] = []
+    for block in report.splits or []:
+        rows += [
+            (f"{block.split} · Task success", block.task_success),
+            (f"{block.split} · Answer coverage", block.answer_coverage),
+            (f"{block.split} · Answered accuracy", block.answered_accuracy),
+        ]
+    return rows

@@ -25,6 +25,19 @@ def render_markdown(report: Report) -> str:
         "",
         f"**Statuses:** {f.status_sum(report.statuses, report.total, f.unit(report))}",
         "",
+    ]
+    heldout = f.heldout_line(report)
+    if heldout is not None:
+        lines += [f"**{heldout}**", ""]
+    if report.splits:
+        lines += ["**By split** (each with its own denominators)", ""]
+        lines += f.rates_table(f.split_rows(report), ci_label)
+        lines += [""]
+        for block in report.splits:
+            counts = f.status_sum(block.statuses, block.total, f.unit(report))
+            lines += [f"- {block.split} statuses: {counts}"]
+        lines += [""]
+    lines += [
         "| Slice | Passed | Value | Interval | Failed | Error | Missing | Ungraded |",
         "|---|---:|---:|---|---:|---:|---:|---:|",
     ]
