@@ -152,9 +152,7 @@ def coverage_json(cov: Coverage) -> dict[str, Any]:
 
 def _rows(cov: Coverage) -> tuple[list[str], list[list[str]]]:
     head = ["slice", *(f"{b} · {sp}" for b, sp in _columns(cov))]
-    rows = [
-        [s, *(_count(cov.cell(s, b, sp)) for b, sp in _columns(cov))] for s in cov.slices
-    ]
+    rows = [[s, *(_count(cov.cell(s, b, sp)) for b, sp in _columns(cov))] for s in cov.slices]
     return head, rows
 
 

@@ -147,8 +147,7 @@ def diff_json(diff: DatasetDiff) -> dict[str, Any]:
                 "id": c.case_id,
                 "kinds": list(c.kinds),
                 "fields": [
-                    {"field": f.field, "kind": f.kind, "old": f.old, "new": f.new}
-                    for f in c.fields
+                    {"field": f.field, "kind": f.kind, "old": f.old, "new": f.new} for f in c.fields
                 ],
             }
             for c in diff.changed

@@ -114,8 +114,8 @@ def _duplicates(w: _Where, clusters: Sequence[Cluster]) -> list[Finding]:
 
 def _derived_from(case: Case, twin: Case) -> bool:
     """A synthetic copy of ``twin`` (``assay synthesize``) asks its question on purpose."""
-    return case.synthetic and case.provenance is not None and (
-        case.provenance.source_case == twin.id
+    return (
+        case.synthetic and case.provenance is not None and (case.provenance.source_case == twin.id)
     )
 
 
@@ -135,9 +135,7 @@ def _conflicts(w: _Where) -> list[Finding]:
             for alt in b.accepted_facts:
                 if alt not in a.facts:
                     found.append(
-                        _conflict(
-                            w, i, a, f"accepts '{alt}', which case {a.id} does not", a.id
-                        )
+                        _conflict(w, i, a, f"accepts '{alt}', which case {a.id} does not", a.id)
                     )
             for alt in a.accepted_facts:
                 if alt not in b.facts:
@@ -147,8 +145,11 @@ def _conflicts(w: _Where) -> list[Finding]:
             if a.expected_fact != b.expected_fact and not (a.facts & b.facts):
                 found.append(
                     _conflict(
-                        w, i, a, f"expects '{b.expected_fact}' where {a.id} expects "
-                        f"'{a.expected_fact}'", a.id
+                        w,
+                        i,
+                        a,
+                        f"expects '{b.expected_fact}' where {a.id} expects '{a.expected_fact}'",
+                        a.id,
                     )
                 )
     return found
@@ -170,21 +171,25 @@ def _conflict(w: _Where, index: int, other: Case, what: str, other_id: str) -> F
 def _sources(w: _Where, sources: SourceLibrary) -> list[Finding]:
     found = []
     for i, case in enumerate(w.cases):
-        if case.sources is None and case.source_revision is not None and sources.revisions:
-            if case.source_revision not in sources.revisions:
-                known = ", ".join(sorted(sources.revisions))
-                found.append(
-                    Finding(
-                        "unknown-source-revision",
-                        "error",
-                        w.at(i),
-                        f"case {case.id}: source_revision '{case.source_revision}' is not in "
-                        f"the source snapshot (it has: {known})",
-                        "fix the revision, or add that snapshot to the sources file",
-                        case.id,
-                    )
+        if (
+            case.sources is None
+            and case.source_revision is not None
+            and sources.revisions
+            and case.source_revision not in sources.revisions
+        ):
+            known = ", ".join(sorted(sources.revisions))
+            found.append(
+                Finding(
+                    "unknown-source-revision",
+                    "error",
+                    w.at(i),
+                    f"case {case.id}: source_revision '{case.source_revision}' is not in "
+                    f"the source snapshot (it has: {known})",
+                    "fix the revision, or add that snapshot to the sources file",
+                    case.id,
                 )
-                continue
+            )
+            continue
         snapshot = sources.snapshot_for(case)
         if case.expected_behavior != "answer" or not case.required or snapshot is None:
             continue
@@ -207,9 +212,7 @@ def _sources(w: _Where, sources: SourceLibrary) -> list[Finding]:
 
 def _states(text: str, phrases: Sequence[str]) -> bool:
     haystack = f" {normalize_input(text)} "
-    return any(
-        normalize_input(p) and f" {normalize_input(p)} " in haystack for p in phrases
-    )
+    return any(normalize_input(p) and f" {normalize_input(p)} " in haystack for p in phrases)
 
 
 def _generated(case: Case) -> bool:
@@ -267,8 +270,10 @@ def _leakage(w: _Where, clusters: Sequence[Cluster]) -> list[Finding]:
     index = {c.id: i for i, c in enumerate(w.cases)}
     found = []
     for leak in find_leaks(w.cases, clusters):
-        what = f"group '{leak.name}'" if leak.kind == "group" else (
-            f"near-duplicate cluster of {leak.name}"
+        what = (
+            f"group '{leak.name}'"
+            if leak.kind == "group"
+            else (f"near-duplicate cluster of {leak.name}")
         )
         for case_id in leak.heldout:
             found.append(
@@ -276,8 +281,7 @@ def _leakage(w: _Where, clusters: Sequence[Cluster]) -> list[Finding]:
                     "leakage",
                     "error",
                     w.at(index[case_id]),
-                    f"held-out case {case_id} shares {what} with dev case(s) "
-                    f"{', '.join(leak.dev)}",
+                    f"held-out case {case_id} shares {what} with dev case(s) {', '.join(leak.dev)}",
                     "put the whole group or cluster on one side (assay split reassigns it)",
                     case_id,
                 )

@@ -166,9 +166,7 @@ def find_clusters(
         head = sets[members[0]]
         clusters.append(
             Cluster(
-                tuple(
-                    Member(cases[i].id, i, round(jaccard(head, sets[i]), 4)) for i in members
-                )
+                tuple(Member(cases[i].id, i, round(jaccard(head, sets[i]), 4)) for i in members)
             )
         )
     return tuple(sorted(clusters, key=lambda c: c.members[0].index))

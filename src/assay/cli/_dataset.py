@@ -97,7 +97,9 @@ def write_dataset(
     except FileExistsError:
         from assay.errors import AssayConfigError
 
-        raise AssayConfigError(f"--output {output}: the file appeared meanwhile; not replaced")
+        raise AssayConfigError(
+            f"--output {output}: the file appeared meanwhile; not replaced"
+        ) from None
     finally:
         Path(tmp).unlink(missing_ok=True)
 
@@ -114,7 +116,7 @@ def raw_cases(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
 
         rows = [_csv_case(r) for r in rows]
         header = {}
-    kept = {k: header[k] for k in ("name", "description", "sources") if k in header}
+    kept: dict[str, Any] = {k: header[k] for k in ("name", "description", "sources") if k in header}
     return rows, kept
 
 

@@ -46,9 +46,7 @@ def from_run(
     wanted = set(_names(status))
     known = {"passed", "failed", "error", "missing", "ungraded"}
     if not wanted or wanted - known:
-        raise AssayConfigError(
-            f"--status {status}: choose among {', '.join(sorted(known))}"
-        )
+        raise AssayConfigError(f"--status {status}: choose among {', '.join(sorted(known))}")
     refuse_existing(output)
     runs = open_store(store)
     try:
@@ -98,3 +96,54 @@ def from_run(
         "review (fill in each rationale, check the labels, then set metadata.review: done)",
         err=True,
     )
+
+
+@app.command("import")
+def import_(
+    source: Path = typer.Argument(
+        ..., help="A CSV file, or a folder holding a Hugging Face dataset saved to disk."
+    ),
+    output: Path = typer.Option(..., "--output", "-o", help="New JSONL or YAML file to write."),
+    mapping: list[str] = typer.Option(
+        [],
+        "--map",
+        help="FIELD=COLUMN, repeatable; COLUMN may be a path such as answers.text[0].",
+    ),
+    slice_: str | None = typer.Option(
+        None, "--slice", help="Slice of every case whose slice is not mapped."
+    ),
+    id_prefix: str = typer.Option("", "--id-prefix", help="Put before every imported id."),
+    hf_split: str | None = typer.Option(
+        None, "--hf-split", help="The split of a saved DatasetDict (e.g. validation)."
+    ),
+    limit: int | None = typer.Option(None, "--limit", help="Import only the first N rows."),
+    synthetic: bool = typer.Option(False, "--synthetic", help="Flag every case synthetic."),
+) -> None:
+    """Import cases from a CSV file or a Hugging Face dataset saved with save_to_disk.
+
+    Unmapped fields: `id` is the row number, `expected_behavior` is `answer` when the row
+    has an expected fact and `abstain` otherwise, `expected_fact` defaults to the first of
+    `accepted_facts`. Every row is validated; all invalid rows are reported at once and
+    nothing is written.
+    """
+    from itertools import islice
+
+    from assay.cli._dataset import refuse_existing, write_dataset
+    from assay.errors import AssayConfigError
+    from assay.load._import import ImportSettings, csv_rows, hf_rows, import_rows, parse_mapping
+
+    refuse_existing(output, [source])
+    if limit is not None and limit < 1:
+        raise AssayConfigError(f"--limit {limit}: must be at least 1")
+    settings = ImportSettings(
+        parse_mapping(mapping), slice=slice_, id_prefix=id_prefix, synthetic=synthetic
+    )
+    is_csv = source.suffix.lower() == ".csv"
+    rows = (
+        csv_rows(source, settings.mapping)
+        if is_csv
+        else hf_rows(source, hf_split, settings.mapping)
+    )
+    records = import_rows(islice(rows, limit), settings, csv=is_csv)
+    write_dataset(records, output, inputs=[source])
+    typer.echo(f"wrote {output} ({len(records)} cases imported from {source})", err=True)

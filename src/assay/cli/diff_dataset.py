@@ -34,6 +34,8 @@ def diff_dataset(
         }
         typer.echo(json.dumps(body, indent=2, ensure_ascii=False))
         return
-    typer.echo(f"assay diff-dataset · {old} ({before.version[:19]}) -> {new} ({after.version[:19]})")
+    typer.echo(
+        f"assay diff-dataset · {old} ({before.version[:19]}) -> {new} ({after.version[:19]})"
+    )
     for line in diff_lines(diff):
         typer.echo(line)

@@ -52,8 +52,10 @@ def validate(
             where = f"{f.location}: " if f.location is not None else ""
             typer.echo(f"{where}{f.severity} [{f.code}] {f.message}")
             typer.echo(f"    fix: {f.fix}")
-        verdict = "clean" if not result.findings else (
-            f"{result.errors} error(s), {result.warnings} warning(s)"
+        verdict = (
+            "clean"
+            if not result.findings
+            else (f"{result.errors} error(s), {result.warnings} warning(s)")
         )
         typer.echo(f"assay validate · {dataset} · {len(result.cases)} valid case(s) · {verdict}")
     if result.errors:

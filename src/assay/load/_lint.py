@@ -51,9 +51,7 @@ class LintResult:
 
 
 def _as_findings(problems: tuple[Problem, ...] | list[Problem], code: str) -> list[Finding]:
-    return [
-        Finding(code, "error", p.location, p.message, _FIXES[code], None) for p in problems
-    ]
+    return [Finding(code, "error", p.location, p.message, _FIXES[code], None) for p in problems]
 
 
 def lint_file(
@@ -102,7 +100,9 @@ def lint_file(
                     )
                 )
     if not records:
-        findings += _as_findings([Problem("the dataset has no cases", Location(str(path)))], "schema")
+        findings += _as_findings(
+            [Problem("the dataset has no cases", Location(str(path)))], "schema"
+        )
     library = EMPTY_SOURCES
     try:
         if "sources" in header:
@@ -117,7 +117,5 @@ def lint_file(
         library = SourceLibrary() if not library.revisions else library
     clusters = find_clusters(cases, near, progress)
     findings += lint_cases(cases, locations, clusters, library, strict)
-    order = sorted(
-        findings, key=lambda f: (f.location.line or 0) if f.location is not None else 0
-    )
+    order = sorted(findings, key=lambda f: (f.location.line or 0) if f.location is not None else 0)
     return LintResult(path, tuple(order), tuple(cases))

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from assay.cases import Dataset
 from assay.errors import AssayConfigError, did_you_mean
 
-
 SPLITS = ("dev", "heldout", "all")
 
 

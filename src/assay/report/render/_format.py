@@ -90,9 +90,7 @@ def heldout_line(report: Report) -> str | None:
     if note is None:
         return None
     runs = (
-        f"; held-out run #{note.runs} of this dataset in the store"
-        if note.runs is not None
-        else ""
+        f"; held-out run #{note.runs} of this dataset in the store" if note.runs is not None else ""
     )
     return f"{note.banner}: {note.cases} held-out case(s) included{runs}"
 

@@ -34,8 +34,8 @@ def render_markdown(report: Report) -> str:
         lines += f.rates_table(f.split_rows(report), ci_label)
         lines += [""]
         for block in report.splits:
-            counts = f.status_sum(block.statuses, block.total, f.unit(report))
-            lines += [f"- {block.split} statuses: {counts}"]
+            added = f.status_sum(block.statuses, block.total, f.unit(report))
+            lines += [f"- {block.split} statuses: {added}"]
         lines += [""]
     lines += [
         "| Slice | Passed | Value | Interval | Failed | Error | Missing | Ungraded |",
