@@ -1,7 +1,8 @@
 """Run every benchmark and write ``bench/RESULTS.md`` (what ``make bench`` runs).
 
 Start-up time of ``assay --help``; the throughput workload through the bare aiohttp floor,
-assay's ``openai`` target and inspect_ai side by side; a cProfile of assay's per-case path.
+assay's ``openai`` target and inspect_ai side by side; a cProfile of assay's per-case path;
+``assay dedupe`` on 100,000 cases (``bench/dedupe.py``, skipped with ``--quick``).
 Every figure in the file is measured by this run. Exit status 1 when ``assay --help``
 imports a banned heavy package eagerly, or (with ``--strict``) when any goal is missed.
 
@@ -17,6 +18,7 @@ import sys
 import time
 from pathlib import Path
 
+import dedupe
 import startup
 import throughput
 from _machine import describe_machine
@@ -95,6 +97,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     args.output.write_text(text)
     print(f"wrote {args.output}", file=sys.stderr)
+    if not args.quick:
+        print("dedupe (100,000 cases) …", file=sys.stderr)
+        dedupe.update(args.output, dedupe.section(dedupe.measure(100_000)))
     for goal in checked:
         print(f"{goal.verdict.strip('*'):>12}  {goal.name}: {goal.figure}")
     for line in startup.describe(boot):

@@ -1,14 +1,16 @@
 """Near-duplicate inputs: normalised text, character shingles, MinHash/LSH candidates.
 
 Two cases are near-duplicates when the Jaccard similarity of their shingle sets reaches the
-threshold. MinHash/LSH (``datasketch``) only proposes candidate pairs; every candidate is
-confirmed on the exact shingle sets, so a reported similarity is measured, never estimated.
-Clusters are the connected components of the confirmed pairs.
+threshold. MinHash signatures (``datasketch``) cut into LSH bands only propose candidate
+pairs; every candidate is confirmed on the exact shingle sets, so a reported similarity is
+measured, never estimated. Clusters are the connected components of the confirmed pairs.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -66,11 +68,14 @@ class Cluster:
         return all(m.similarity == 1.0 for m in self.members)
 
 
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
 def normalize_input(text: str) -> str:
-    """Casefolded NFKC text with punctuation dropped and whitespace collapsed."""
+    """Casefolded NFKC text: every run of characters other than letters, marks and digits
+    (punctuation, symbols, whitespace) becomes one space, and the ends are trimmed."""
     folded = unicodedata.normalize("NFKC", text).casefold()
-    kept = "".join(" " if unicodedata.category(ch)[0] in "PSZC" else ch for ch in folded)
-    return " ".join(kept.split())
+    return _NOT_WORD.sub(" ", folded).strip()
 
 
 def case_input(case: Case) -> str:
@@ -82,7 +87,10 @@ def case_input(case: Case) -> str:
 
 def shingles(text: str, size: int) -> frozenset[str]:
     """The character ``size``-grams of normalised ``text`` (the whole text when shorter)."""
-    norm = normalize_input(text)
+    return _shingles_of(normalize_input(text), size)
+
+
+def _shingles_of(norm: str, size: int) -> frozenset[str]:
     if len(norm) <= size:
         return frozenset({norm})
     return frozenset(norm[i : i + size] for i in range(len(norm) - size + 1))
@@ -90,8 +98,9 @@ def shingles(text: str, size: int) -> frozenset[str]:
 
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     """|a ∩ b| / |a ∪ b|; two empty sets are identical (1.0)."""
-    union = len(a | b)
-    return len(a & b) / union if union else 1.0
+    common = len(a & b)
+    union = len(a) + len(b) - common
+    return common / union if union else 1.0
 
 
 class _Components:
@@ -110,21 +119,52 @@ class _Components:
             self.parent[max(ra, rb)] = min(ra, rb)
 
 
-def _candidate_pairs(
-    sets: Sequence[frozenset[str]], settings: NearSettings, progress: Progress | None
-) -> set[tuple[int, int]]:
-    """Pairs LSH puts in a common bucket (weighted to miss few true pairs)."""
-    from datasketch import MinHash, MinHashLSH
+MISS_AT_THRESHOLD = 1e-4
+"""The largest chance that LSH misses a pair whose similarity is exactly the threshold."""
 
-    lsh = MinHashLSH(threshold=settings.threshold, num_perm=settings.num_perm, weights=(0.1, 0.9))
+
+def bands(settings: NearSettings) -> tuple[int, int]:
+    """LSH ``(bands, rows)``: the most rows per band (fewest spurious candidates) for which
+    a pair at the threshold is missed with probability ``(1 - t**r)**b`` at most
+    ``MISS_AT_THRESHOLD``; pairs more similar are missed less often still."""
+    t, n = settings.threshold, settings.num_perm
+    for rows in range(n, 0, -1):
+        count = n // rows
+        if (1 - t**rows) ** count <= MISS_AT_THRESHOLD:
+            return count, rows
+    return n, 1
+
+
+def _candidate_pairs(
+    sets: Sequence[frozenset[str]],
+    todo: Sequence[int],
+    settings: NearSettings,
+    progress: Progress | None,
+) -> set[tuple[int, int]]:
+    """Pairs of ``todo`` whose MinHash signatures agree on every row of some band."""
+    from datasketch import MinHash
+
+    count, rows = bands(settings)
+    buckets: list[dict[bytes, list[int]]] = [{} for _ in range(count)]
     pairs: set[tuple[int, int]] = set()
-    step = max(1, len(sets) // 100)
+    step = max(1, len(todo) // 100)
     done = 0
-    encoded = ([s.encode("utf-8") for s in items] for items in sets)
-    for i, mh in enumerate(MinHash.generator(encoded, num_perm=settings.num_perm, seed=1)):
-        for j in lsh.query(mh):
-            pairs.add((int(j), i))
-        lsh.insert(i, mh, check_duplication=False)
+    encoded = ([s.encode("utf-8") for s in sets[i]] for i in todo)
+    # crc32 (C, no Python frame per call) hashes each shingle; the MinHash permutations
+    # spread it, and every candidate is confirmed exactly, so hash quality only affects recall.
+    minhashes = MinHash.generator(
+        encoded, num_perm=settings.num_perm, seed=1, hashfunc=zlib.crc32
+    )
+    for i, mh in zip(todo, minhashes, strict=True):
+        values = mh.hashvalues
+        for band, bucket in enumerate(buckets):
+            key = values[band * rows : (band + 1) * rows].tobytes()
+            found = bucket.get(key)
+            if found is None:
+                bucket[key] = [i]
+            else:
+                pairs.update((j, i) for j in found)
+                found.append(i)
         done += 1
         if progress is not None and done == step:
             progress(done)
@@ -144,14 +184,16 @@ def find_clusters(
     Identical normalised inputs always cluster (found by exact comparison, not by LSH).
     """
     chosen = settings or NearSettings()
-    texts = [case_input(c) for c in cases]
-    sets = [shingles(t, chosen.shingle) for t in texts]
+    norms = [normalize_input(case_input(c)) for c in cases]
+    sets = [_shingles_of(n, chosen.shingle) for n in norms]
     components = _Components(len(cases))
     first_of: dict[str, int] = {}
-    for i, text in enumerate(texts):
-        first_of.setdefault(normalize_input(text), i)
-        components.union(first_of[normalize_input(text)], i)
-    for a, b in _candidate_pairs(sets, chosen, progress):
+    for i, norm in enumerate(norms):
+        components.union(first_of.setdefault(norm, i), i)
+    distinct = [i for i, norm in enumerate(norms) if first_of[norm] == i]
+    if progress is not None and len(distinct) < len(norms):
+        progress(len(norms) - len(distinct))
+    for a, b in _candidate_pairs(sets, distinct, chosen, progress):
         if components.find(a) != components.find(b) and jaccard(sets[a], sets[b]) >= (
             chosen.threshold
         ):
