@@ -18,6 +18,8 @@ from assay.cases._coverage import (
 )
 from assay.cases._dataset import Dataset, check_unique_ids
 from assay.cases._diff import (
+    FIELD_KINDS,
+    KINDS,
     CaseChange,
     DatasetDiff,
     FieldChange,
@@ -44,6 +46,8 @@ from assay.cases._split import Leak, Unit, assign_splits, find_leaks, units_of
 
 __all__ = [
     "EMPTY_SOURCES",
+    "FIELD_KINDS",
+    "KINDS",
     "REVIEW_PENDING",
     "RUBRIC_FIELDS",
     "Case",

@@ -152,9 +152,7 @@ def _candidate_pairs(
     encoded = ([s.encode("utf-8") for s in sets[i]] for i in todo)
     # crc32 (C, no Python frame per call) hashes each shingle; the MinHash permutations
     # spread it, and every candidate is confirmed exactly, so hash quality only affects recall.
-    minhashes = MinHash.generator(
-        encoded, num_perm=settings.num_perm, seed=1, hashfunc=zlib.crc32
-    )
+    minhashes = MinHash.generator(encoded, num_perm=settings.num_perm, seed=1, hashfunc=zlib.crc32)
     for i, mh in zip(todo, minhashes, strict=True):
         values = mh.hashvalues
         for band, bucket in enumerate(buckets):
