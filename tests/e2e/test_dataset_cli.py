@@ -421,3 +421,24 @@ def test_cases_import_from_a_saved_hugging_face_dataset(
     assert answer["accepted_facts"] == ["within 30 days"]
     assert answer["sources"] == {"context": "Items can be returned within 30 days."}
     assert abstain["expected_behavior"] == "abstain" and abstain["group"] == "Returns"
+
+
+def test_a_changelog_entry_shows_in_reports_of_that_version(
+    run_assay: RunAssay, tmp_path: Path, policy_dir: Path
+) -> None:
+    data = tmp_path / "policy.jsonl"
+    data.write_text((policy_dir / "policy.jsonl").read_text())
+    done = run_assay("cases", "changelog", data, "--who", "alice", "--why", "relabelled E2")
+    assert done.returncode == 0, done.stderr
+    (entry,) = _lines(tmp_path / "policy.jsonl.changelog.jsonl")
+    assert (entry["who"], entry["why"]) == ("alice", "relabelled E2")
+    results = policy_dir / "results.jsonl"
+    report = json.loads(run_assay("score", data, results, "-f", "json").stdout)
+    assert report["dataset"]["change"]["who"] == "alice"
+    assert entry["version"] == report["dataset"]["version"]
+    text = run_assay("score", data, results).stdout
+    assert "relabelled E2" in text
+    # another version of the labels does not carry the entry
+    data.write_text(data.read_text().replace("custom_excluded", "custom_not_returnable"))
+    report = json.loads(run_assay("score", data, results, "-f", "json").stdout)
+    assert report["dataset"]["change"] is None

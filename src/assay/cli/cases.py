@@ -147,3 +147,38 @@ def import_(
     records = import_rows(islice(rows, limit), settings, csv=is_csv)
     write_dataset(records, output, inputs=[source])
     typer.echo(f"wrote {output} ({len(records)} cases imported from {source})", err=True)
+
+
+@app.command("changelog")
+def changelog(
+    dataset: Path = typer.Argument(..., help="The dataset file."),
+    who: str | None = typer.Option(None, "--who", help="Who changed this version."),
+    why: str | None = typer.Option(None, "--why", help="Why (which labels, after what)."),
+) -> None:
+    """Record who changed the dataset's current version and why, or list the changelog.
+
+    With --who and --why, appends an entry for the current version to
+    DATASET.changelog.jsonl beside the dataset (the dataset itself is not touched); reports
+    of this version show it. Without them, lists the entries, marking the current version.
+    """
+    from assay.errors import AssayConfigError
+    from assay.load import load_dataset
+    from assay.load._changelog import append_change, changelog_path, read_changelog
+
+    data = load_dataset(dataset)
+    if who is None and why is None:
+        entries = read_changelog(dataset)
+        if not entries:
+            typer.echo(f"{changelog_path(dataset)}: no entries yet")
+        for e in entries:
+            mark = "  (current)" if e["version"] == data.version else ""
+            typer.echo(f"{e.get('date', '?')}  {e['version'][:19]}  {e['who']}: {e['why']}{mark}")
+        return
+    if who is None or why is None:
+        raise AssayConfigError("give both --who and --why (or neither, to list the changelog)")
+    entry = append_change(dataset, data.version, who, why)
+    typer.echo(
+        f"recorded in {changelog_path(dataset)}: {data.version[:19]} "
+        f"{entry['who']}: {entry['why']}",
+        err=True,
+    )

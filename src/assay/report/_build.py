@@ -18,6 +18,7 @@ from assay.metrics import (
 from assay.outcomes import Abstain, Answer
 from assay.report._model import (
     CaseRow,
+    DatasetChange,
     DatasetInfo,
     GraderInfo,
     HeldoutNote,
@@ -126,6 +127,7 @@ def build_report(
             version=dataset.version,
             cases=len(dataset.real),
             source_revisions=revisions,
+            change=DatasetChange.model_validate(dataset.change) if dataset.change else None,
         ),
         graders=[GraderInfo(name=n, version=v) for n, v in graders],
         cases=[_row(r) for r in graded],

@@ -13,6 +13,16 @@ SYNTHETIC_BANNER = "SYNTHETIC — NOT A REAL RUN"
 HELDOUT_BANNER = "HELD-OUT RESULT"
 
 
+class DatasetChange(BaseModel):
+    """Who changed a dataset version and why (``assay cases changelog``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    who: str
+    why: str
+    date: str | None = None
+
+
 class DatasetInfo(BaseModel):
     """The dataset a report was scored on: its name, content-hash version and size."""
 
@@ -22,6 +32,9 @@ class DatasetInfo(BaseModel):
     version: str
     cases: int
     source_revisions: list[str] = Field(default_factory=list)
+    change: DatasetChange | None = Field(
+        default=None, description="The changelog entry recorded for this dataset version"
+    )
 
 
 class GraderInfo(BaseModel):

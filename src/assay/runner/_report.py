@@ -86,6 +86,14 @@ def report_for_run(
         metadata=run_metadata(info),
         policy=trial_policy(info),
     )
+    change = info.metadata.get("dataset_change")
+    if report.dataset.change is None and isinstance(change, dict):
+        from assay.report import DatasetChange
+
+        dataset_info = report.dataset.model_copy(
+            update={"change": DatasetChange.model_validate(change)}
+        )
+        report = report.model_copy(update={"dataset": dataset_info})
     runs = info.metadata.get("heldout_runs")
     if report.heldout is not None and isinstance(runs, int):
         report = report.model_copy(

@@ -140,6 +140,8 @@ def run_suite(
     if overrides is not None and overrides.given():
         metadata["overrides"] = overrides.given()
     metadata["split"] = (selection or Selection()).split
+    if full.change is not None:
+        metadata["dataset_change"] = full.change
     if any(c.split == "heldout" for c in chosen.cases):
         metadata["heldout_runs"] = 1 + _heldout_runs(store, chosen.name)
     config = redact(target.config())

@@ -105,3 +105,12 @@ def split_rows(report: Report) -> list[tuple[str, Rate]]:
             (f"{block.split} · Answered accuracy", block.answered_accuracy),
         ]
     return rows
+
+
+def change_line(report: Report) -> str | None:
+    """'dataset change (2026-12-01, alice): relabelled E2 after review', when recorded."""
+    change = report.dataset.change
+    if change is None:
+        return None
+    when = ", ".join(x for x in (change.date, change.who) if x)
+    return f"dataset change ({when}): {change.why}"

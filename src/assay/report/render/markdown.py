@@ -19,6 +19,7 @@ def render_markdown(report: Report) -> str:
         + (f", run `{report.run_id}`" if report.run_id else "")
         + f"; assay {report.assay_version}.",
         "",
+        *([f"*{f.cell(f.change_line(report))}*", ""] if report.dataset.change else []),
         *f.rates_table(f.headline(report), ci_label),
     ]
     lines += [

@@ -37,6 +37,9 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
     if report.graders:
         graders = ", ".join(f"{g.name} v{g.version}" for g in report.graders)
         console.print(f"graders: {graders} · assay {report.assay_version}")
+    change = f.change_line(report)
+    if change is not None:
+        console.print(change, markup=False)
     console.print()
 
     rates = Table(box=None, pad_edge=False, header_style="bold")
