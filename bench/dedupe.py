@@ -96,12 +96,15 @@ def generate(n: int, seed: int = 7) -> tuple[list[dict[str, object]], set[frozen
             }
         )
     planted: set[frozenset[str]] = set()
+    placed: list[tuple[float, dict[str, object]]] = [(i, c) for i, c in enumerate(cases)]
     for k in range(n - originals):
-        source = cases[rng.randrange(originals)]
+        at = rng.randrange(originals)
+        source = cases[at]
         copy = dict(source, id=f"copy{k}", question=_edit(rng, str(source["question"])))
-        cases.insert(rng.randrange(originals // 2, len(cases) + 1), copy)
+        placed.append((rng.uniform(at + 0.5, originals), copy))
         planted.add(frozenset({str(source["id"]), f"copy{k}"}))
-    return cases, planted
+    placed.sort(key=lambda item: item[0])
+    return [c for _, c in placed], planted
 
 
 @dataclass(frozen=True)
