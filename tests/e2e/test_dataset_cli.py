@@ -318,6 +318,8 @@ def test_run_refuses_held_out_cases_without_confirm_and_counts_their_runs(
     text = run_assay("run", suite, "--store", store, "--split", "all", "--confirm")
     assert "HELD-OUT RESULT: 1 held-out case(s) included; held-out run #3" in text.stdout
     assert "By split" in text.stdout
+    page = run_assay("report", report["run_id"], "--store", store, "-f", "html").stdout
+    assert "held-out run #2" in page and "cases in the held-out split" in page
 
 
 # --- cases from-run and import --------------------------------------------------------
