@@ -259,9 +259,7 @@ def render_html(
         synthetic_segments=status_view(synthetic.statuses, synthetic.total) if synthetic else [],
         heldout_line=f.heldout_line(report),
         change_line=f.change_line(report),
-        split_rows=[
-            (label, rate_view(label, label, r)) for label, r in f.split_rows(report)
-        ],
+        split_rows=[(label, rate_view(label, label, r)) for label, r in f.split_rows(report)],
         split_sums=[
             (b.split, f.status_sum(b.statuses, b.total, f.unit(report)))
             for b in report.splits or []
