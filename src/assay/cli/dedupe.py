@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from assay.cli._dataset import SHINGLE, THRESHOLD
+
+if TYPE_CHECKING:
+    from assay.cases import Cluster
 
 
 def dedupe(
@@ -81,16 +85,14 @@ def _dropped_path(write: Path) -> Path:
     return write.with_name(f"{write.stem}.dropped.jsonl")
 
 
-def _write(dataset: Path, write: Path, clusters: tuple[object, ...]) -> None:
+def _write(dataset: Path, write: Path, clusters: tuple[Cluster, ...]) -> None:
     import json
 
-    from assay.cases import Cluster
     from assay.cli._dataset import raw_cases, rebase_sources, write_dataset
 
     rows, header = raw_cases(dataset)
     drop: dict[int, tuple[str, float]] = {}
     for cluster in clusters:
-        assert isinstance(cluster, Cluster)
         for m in cluster.members[1:]:
             drop[m.index] = (cluster.members[0].case_id, m.similarity)
     kept = [r for i, r in enumerate(rows) if i not in drop]

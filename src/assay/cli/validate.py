@@ -29,14 +29,13 @@ def validate(
     """
     import json
 
-    from assay.cli._dataset import near_settings, progress_bar
+    from assay.cli._dataset import near_settings
     from assay.cli._options import check_format
     from assay.load._lint import lint_file
 
     check_format(format, ("text", "json"))
     near = near_settings(shingle, threshold)
-    with progress_bar("near-duplicates", 0) as advance:
-        result = lint_file(dataset, sources, strict, near, advance)
+    result = lint_file(dataset, sources, strict, near)
     if format == "json":
         body = {
             "dataset": str(dataset),

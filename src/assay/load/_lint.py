@@ -15,7 +15,6 @@ from assay.cases import (
     Case,
     Finding,
     NearSettings,
-    SourceLibrary,
     find_clusters,
     lint_cases,
     parse_case,
@@ -23,7 +22,7 @@ from assay.cases import (
 from assay.errors import InputFormatError, Location, Problem
 from assay.load._files import _check_columns, _csv_case
 from assay.load._records import read_records
-from assay.load._sources import load_sources, merge_sources, with_sources
+from assay.load._sources import header_sources, load_sources, merge_sources
 
 _FIXES = {
     "malformed": "fix the syntax on that line",
@@ -106,15 +105,11 @@ def lint_file(
     library = EMPTY_SOURCES
     try:
         if "sources" in header:
-            from assay.cases import Dataset
-
-            placeholder = Dataset(name="", cases=())
-            library = with_sources(placeholder, header["sources"], path).sources
+            library = header_sources(header["sources"], path)
         if sources is not None:
             library = merge_sources(library, load_sources(sources))
     except InputFormatError as err:
         findings += _as_findings(err.problems, "sources")
-        library = SourceLibrary() if not library.revisions else library
     clusters = find_clusters(cases, near, progress)
     findings += lint_cases(cases, locations, clusters, library, strict)
     order = sorted(findings, key=lambda f: (f.location.line or 0) if f.location is not None else 0)
