@@ -149,14 +149,17 @@ def _candidate_pairs(
     pairs: set[tuple[int, int]] = set()
     step = max(1, len(todo) // 100)
     done = 0
-    encoded = ([s.encode("utf-8") for s in sets[i]] for i in todo)
+    encoded = (list(map(str.encode, sets[i])) for i in todo)
     # crc32 (C, no Python frame per call) hashes each shingle; the MinHash permutations
     # spread it, and every candidate is confirmed exactly, so hash quality only affects recall.
     minhashes = MinHash.generator(encoded, num_perm=settings.num_perm, seed=1, hashfunc=zlib.crc32)
+    width = 0
     for i, mh in zip(todo, minhashes, strict=True):
         values = mh.hashvalues
+        raw = values.tobytes()
+        width = width or rows * values.itemsize
         for band, bucket in enumerate(buckets):
-            key = values[band * rows : (band + 1) * rows].tobytes()
+            key = raw[band * width : (band + 1) * width]
             found = bucket.get(key)
             if found is None:
                 bucket[key] = [i]
