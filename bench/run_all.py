@@ -3,6 +3,7 @@
 Start-up time of ``assay --help``; the throughput workload through the bare aiohttp floor,
 assay's ``openai`` target and inspect_ai side by side; a cProfile of assay's per-case path;
 the simulated coverage of the case-clustered interval (``bench/coverage.py``).
+``assay dedupe`` on 100,000 cases (``bench/dedupe.py``, skipped with ``--quick``).
 Every figure in the file is measured by this run. Exit status 1 when ``assay --help``
 imports a banned heavy package eagerly, or (with ``--strict``) when any goal is missed.
 
@@ -19,6 +20,7 @@ import time
 from pathlib import Path
 
 import coverage
+import dedupe
 import soak
 import startup
 import throughput
@@ -127,6 +129,9 @@ def main(argv: list[str] | None = None) -> None:
             args.output, soak.section(found, ["python", "bench/soak.py", "--kills", str(kills)])
         )
     print(f"wrote {args.output}", file=sys.stderr)
+    if not args.quick:
+        print("dedupe (100,000 cases) …", file=sys.stderr)
+        dedupe.update(args.output, dedupe.section(dedupe.measure(100_000)))
     for goal in checked:
         print(f"{goal.verdict.strip('*'):>12}  {goal.name}: {goal.figure}")
     for line in startup.describe(boot):

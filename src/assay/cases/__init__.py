@@ -8,31 +8,93 @@ from assay.cases._canonical import (
     dataset_version,
 )
 from assay.cases._case import Case, ExpectedBehavior, Message, Split
+from assay.cases._coverage import (
+    Cell,
+    Coverage,
+    CoverageProblem,
+    coverage_json,
+    coverage_matrix,
+    render_coverage,
+)
 from assay.cases._dataset import Dataset, check_unique_ids
+from assay.cases._diff import (
+    FIELD_KINDS,
+    KINDS,
+    CaseChange,
+    DatasetDiff,
+    FieldChange,
+    diff_cases,
+    diff_datasets,
+    diff_json,
+    diff_lines,
+)
+from assay.cases._lint import REVIEW_PENDING, Finding, lint_cases
+from assay.cases._near import (
+    Cluster,
+    Member,
+    NearSettings,
+    case_input,
+    find_clusters,
+    jaccard,
+    normalize_input,
+    shingles,
+)
 from assay.cases._parse import RawRecord, parse_case, parse_dataset
 from assay.cases._rubric import RUBRIC_FIELDS, DisallowedClaim, Provenance, RequiredFact
 from assay.cases._sources import EMPTY_SOURCES, Snapshot, SourceLibrary
+from assay.cases._split import Leak, Unit, assign_splits, find_leaks, units_of
 
 __all__ = [
     "EMPTY_SOURCES",
+    "FIELD_KINDS",
+    "KINDS",
+    "REVIEW_PENDING",
     "RUBRIC_FIELDS",
     "Case",
+    "CaseChange",
+    "Cell",
+    "Cluster",
+    "Coverage",
+    "CoverageProblem",
     "Dataset",
+    "DatasetDiff",
     "DisallowedClaim",
     "ExpectedBehavior",
+    "FieldChange",
+    "Finding",
+    "Leak",
+    "Member",
     "Message",
+    "NearSettings",
     "Provenance",
     "RawRecord",
     "RequiredFact",
     "Snapshot",
     "SourceLibrary",
     "Split",
+    "Unit",
+    "assign_splits",
     "canonical_json",
     "canonical_record",
     "case_hash",
+    "case_input",
     "check_unique_ids",
     "content_hash",
+    "coverage_json",
+    "coverage_matrix",
     "dataset_version",
+    "diff_cases",
+    "diff_datasets",
+    "diff_json",
+    "diff_lines",
+    "find_clusters",
+    "find_leaks",
+    "jaccard",
+    "lint_cases",
+    "normalize_input",
     "parse_case",
     "parse_dataset",
+    "render_coverage",
+    "shingles",
+    "units_of",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from assay.cases._canonical import dataset_version
 from assay.cases._case import Case
@@ -31,12 +32,15 @@ class Dataset:
     Construction rejects duplicate ids. ``locations`` (optional, parallel to ``cases``)
     records where each case was read, for error messages. ``sources`` holds the source
     snapshots a dataset file names in its header (``sources: file``), for citation checks.
+    ``change`` is the changelog entry recorded for this version (see docs/datasets.md).
     """
 
     name: str
     cases: tuple[Case, ...]
     locations: tuple[Location | None, ...] = field(default=(), compare=False, repr=False)
     sources: SourceLibrary = field(default=EMPTY_SOURCES, compare=False, repr=False)
+    change: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    """The changelog entry (who, why, date) recorded for this version, when there is one."""
 
     def __post_init__(self) -> None:
         check_unique_ids(self.cases, self.locations or None)

@@ -39,23 +39,35 @@ def _register() -> None:
     # Each command module imports its heavy dependencies inside the command function,
     # so `assay --help` stays fast. Commands are listed in the order a user meets them.
     from assay.cli import (
+        cases,
         compare,
         composite,
+        coverage,
+        dedupe,
         diagnose,
+        diff_dataset,
         export,
         gate,
         init,
         interop,
         run,
         score,
+        split,
         stored,
         synthesize,
         trace,
         trend,
+        validate,
         view,
     )
 
     app.command("init")(init.init)
+    app.command("validate")(validate.validate)
+    app.command("dedupe")(dedupe.dedupe)
+    app.command("coverage")(coverage.coverage)
+    app.command("split")(split.split)
+    app.command("diff-dataset")(diff_dataset.diff_dataset)
+    app.add_typer(cases.app, name="cases")
     app.command("run")(run.run)
     app.add_typer(stored.runs_app, name="runs")
     app.command("report")(stored.report)

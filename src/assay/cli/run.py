@@ -80,6 +80,12 @@ def run(
     limit: int | None = typer.Option(None, help="Run only the first N selected cases."),
     slice_: str | None = typer.Option(None, "--slice", help="Run only these slices (a,b)."),
     ids: str | None = typer.Option(None, "--ids", help="Run only these case ids (A,B)."),
+    split: str = typer.Option(
+        "dev", "--split", help="dev, heldout or all; held-out cases need --confirm."
+    ),
+    confirm: bool = typer.Option(
+        False, "--confirm", help="Run held-out cases (the run is counted and marked held-out)."
+    ),
     store: str | None = typer.Option(
         None, "--store", help="Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
     ),
@@ -145,7 +151,7 @@ def run(
         rpm=rpm,
         trace=True if receive_spans else trace,
     )
-    selection = Selection(_ids(slice_), _ids(ids), limit)
+    selection = Selection(_ids(slice_), _ids(ids), limit, split, confirm)
     if resume is not None and not selection.empty:
         raise AssayConfigError(
             "--resume runs the stored run's own cases; drop --limit/--slice/--ids"

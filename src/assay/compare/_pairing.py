@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay.cases import FIELD_KINDS, KINDS
 from assay.compare._model import Excluded
 from assay.errors import AssayInputError
 from assay.report import CaseRow, Report
@@ -105,10 +106,14 @@ def _shown(value: Any) -> str:
 
 
 def changed_fields(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
-    """Which fields differ between two definitions of a case, with both values when short:
-    "expected_fact 'a' -> 'b'; rationale changed"."""
+    """Which fields differ between two definitions of a case, with both values when short,
+    then the kinds of change as ``assay diff-dataset`` names them:
+    "expected_fact 'a' -> 'b'; rationale changed [label, wording]"."""
     parts = []
-    for name in sorted(before.keys() | after.keys()):
+    names = sorted(n for n in before.keys() | after.keys() if before.get(n) != after.get(n))
+    found = {FIELD_KINDS.get(n, "other") for n in names}
+    kinds = [k for k in KINDS if k in found]
+    for name in names:
         old, new = before.get(name), after.get(name)
         if old == new:
             continue
@@ -118,7 +123,7 @@ def changed_fields(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
             parts.append(f"{name} {_shown(old)} -> {_shown(new)}")
         else:
             parts.append(f"{name} changed")
-    return "; ".join(parts)
+    return "; ".join(parts) + (f" [{', '.join(kinds)}]" if kinds else "")
 
 
 def _definition_change(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,10 @@ def load_dataset(path: str | Path, name: str | None = None) -> Dataset:
     dataset = parse_dataset(dataset_name, records, str(p))
     if "sources" in header:
         dataset = with_sources(dataset, header["sources"], p)
+    from assay.load._changelog import change_for, changelog_path
+
+    if changelog_path(p).exists():
+        dataset = dataclasses.replace(dataset, change=change_for(p, dataset.version))
     return dataset
 
 

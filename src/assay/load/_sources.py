@@ -49,6 +49,11 @@ def load_sources(path: str | Path) -> SourceLibrary:
 
 def with_sources(dataset: Dataset, value: Any, dataset_path: Path) -> Dataset:
     """``dataset`` carrying the sources file its header names (relative to the dataset)."""
+    return dataclasses.replace(dataset, sources=header_sources(value, dataset_path))
+
+
+def header_sources(value: Any, dataset_path: Path) -> SourceLibrary:
+    """The source snapshots a dataset header's ``sources:`` names (relative to the dataset)."""
     if not isinstance(value, str) or not value.strip():
         raise InputFormatError(
             [Problem("sources must be a file path", Location(str(dataset_path), 1), "sources")],
@@ -57,7 +62,7 @@ def with_sources(dataset: Dataset, value: Any, dataset_path: Path) -> Dataset:
     target = Path(value)
     if not target.is_absolute():
         target = dataset_path.parent / target
-    return dataclasses.replace(dataset, sources=load_sources(target))
+    return load_sources(target)
 
 
 def merge_sources(first: SourceLibrary, second: SourceLibrary) -> SourceLibrary:

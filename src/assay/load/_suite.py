@@ -27,6 +27,15 @@ from assay.load._limits import may_hold_surrogates
 from assay.load._records import checked, compose_yaml, construct_yaml, read_text, repeated_yaml_keys
 
 
+class CoverageSettings(BaseModel):
+    """What a suite's dataset must cover (``assay coverage SUITE``; see docs/datasets.md)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    required_slices: tuple[str, ...] = ()
+    min_cases: int = Field(default=3, ge=1)
+
+
 class SuiteSettings(BaseModel):
     """The keys of a suite file (see docs/running.md)."""
 
@@ -50,6 +59,7 @@ class SuiteSettings(BaseModel):
     retries: int = Field(default=2, ge=0, le=20)
     rpm: float | None = Field(default=None, gt=0)
     gates: Any = None
+    coverage: CoverageSettings = Field(default_factory=CoverageSettings)
     trace: bool = True
     metadata: dict[str, Any] = Field(default_factory=dict)
 

@@ -8,9 +8,24 @@ from typing import Any
 from assay._version import __version__
 from assay.cases import Dataset, case_hash
 from assay.grading import CaseResult
-from assay.metrics import IntervalMethod, TrialPolicy, summarize_results
+from assay.metrics import (
+    IntervalMethod,
+    Rate,
+    TrialPolicy,
+    summarize_graded,
+    summarize_results,
+)
 from assay.outcomes import Abstain, Answer
-from assay.report._model import CaseRow, DatasetInfo, GraderInfo, Report, SyntheticSection
+from assay.report._model import (
+    CaseRow,
+    DatasetChange,
+    DatasetInfo,
+    GraderInfo,
+    HeldoutNote,
+    Report,
+    SplitBlock,
+    SyntheticSection,
+)
 
 
 def _row(result: CaseResult) -> CaseRow:
@@ -36,6 +51,43 @@ def _row(result: CaseResult) -> CaseRow:
         case_hash=case_hash(case),
         source_revision=case.source_revision,
     )
+
+
+def _split_blocks(
+    graded: Sequence[CaseResult],
+    confidence: float,
+    method: IntervalMethod,
+    policy: TrialPolicy | None,
+) -> list[SplitBlock] | None:
+    """Dev and held-out summarized apart (real cases only), when both are present."""
+    real = [r for r in graded if not r.case.synthetic]
+    if {r.case.split for r in real} != {"dev", "heldout"}:
+        return None
+    trials = max((r.trial for r in graded), default=1)
+    blocks = []
+    for name in ("dev", "heldout"):
+        part = [r for r in real if r.case.split == name]
+        s = summarize_graded(
+            part, trials=trials, confidence=confidence, method=method, policy=policy
+        )
+        label = "dev" if name == "dev" else "held-out"
+
+        def named(r: Rate, label: str = label) -> Rate:
+            where = r.denominator_name.replace("in the dataset", f"in the {label} split")
+            return r.model_copy(update={"denominator_name": where})
+
+        blocks.append(
+            SplitBlock(
+                split=name,
+                total=s.total,
+                success=s.success,
+                statuses=s.statuses,
+                task_success=named(s.task_success),
+                answer_coverage=named(s.answer_coverage),
+                answered_accuracy=named(s.answered_accuracy),
+            )
+        )
+    return blocks
 
 
 def build_report(
@@ -65,6 +117,7 @@ def build_report(
             case_ids=[c.id for c in dataset.synthetic],
         )
     revisions = sorted({c.source_revision for c in dataset.cases if c.source_revision})
+    held = [c for c in dataset.real if c.split == "heldout"]
     return Report.from_summary(
         summary,
         assay_version=__version__,
@@ -74,9 +127,12 @@ def build_report(
             version=dataset.version,
             cases=len(dataset.real),
             source_revisions=revisions,
+            change=DatasetChange.model_validate(dataset.change) if dataset.change else None,
         ),
         graders=[GraderInfo(name=n, version=v) for n, v in graders],
         cases=[_row(r) for r in graded],
         synthetic=synthetic,
+        splits=_split_blocks(graded, confidence, method, policy),
+        heldout=HeldoutNote(cases=len(held)) if held else None,
         metadata=metadata or {},
     )

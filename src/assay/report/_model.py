@@ -10,6 +10,17 @@ from assay.metrics import Rate, SliceSummary, StatusCounts, Summary, TrialSummar
 
 SCHEMA_VERSION = 1
 SYNTHETIC_BANNER = "SYNTHETIC — NOT A REAL RUN"
+HELDOUT_BANNER = "HELD-OUT RESULT"
+
+
+class DatasetChange(BaseModel):
+    """Who changed a dataset version and why (``assay cases changelog``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    who: str
+    why: str
+    date: str | None = None
 
 
 class DatasetInfo(BaseModel):
@@ -21,6 +32,9 @@ class DatasetInfo(BaseModel):
     version: str
     cases: int
     source_revisions: list[str] = Field(default_factory=list)
+    change: DatasetChange | None = Field(
+        default=None, description="The changelog entry recorded for this dataset version"
+    )
 
 
 class GraderInfo(BaseModel):
@@ -70,6 +84,34 @@ class SyntheticSection(BaseModel):
     case_ids: list[str]
 
 
+class SplitBlock(BaseModel):
+    """The real cases of one split (dev or heldout), with their own denominators."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    split: str
+    total: int
+    success: int
+    statuses: StatusCounts
+    task_success: Rate
+    answer_coverage: Rate
+    answered_accuracy: Rate
+
+
+class HeldoutNote(BaseModel):
+    """Marks a result that used held-out cases, and how often that held-out split was run."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    banner: str = HELDOUT_BANNER
+    cases: int = Field(description="Held-out cases in this report (real ones)")
+    runs: int | None = Field(
+        default=None,
+        description="Runs of this dataset's held-out split recorded in the store, this one "
+        "included; null when not known (a results file)",
+    )
+
+
 class Report(BaseModel):
     """A scored run or results file: the JSON report schema (``schema_version`` 1).
 
@@ -99,6 +141,14 @@ class Report(BaseModel):
     graders: list[GraderInfo] = Field(default_factory=list)
     cases: list[CaseRow] = Field(default_factory=list)
     synthetic: SyntheticSection | None = None
+    splits: list[SplitBlock] | None = Field(
+        default=None,
+        description="Dev and held-out apart, each with its own denominators, when the report "
+        "has real cases of both",
+    )
+    heldout: HeldoutNote | None = Field(
+        default=None, description="Present when the report includes held-out cases"
+    )
     metadata: dict[str, Any] = Field(default_factory=dict)
     trial_summary: TrialSummary | None = Field(
         default=None,

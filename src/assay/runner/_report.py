@@ -80,7 +80,7 @@ def report_for_run(
     records = store.records(info.id)
     grader = StoredGrader(store.judgments(info.id), _fallback(info))
     graded = grade(dataset.cases, Results(tuple(records)), grader, trials=info.trials)
-    return build_report(
+    report = build_report(
         dataset,
         graded,
         confidence=confidence,
@@ -89,6 +89,20 @@ def report_for_run(
         metadata=run_metadata(info),
         policy=policy if policy is not None else trial_policy(info),
     )
+    change = info.metadata.get("dataset_change")
+    if report.dataset.change is None and isinstance(change, dict):
+        from assay.report import DatasetChange
+
+        dataset_info = report.dataset.model_copy(
+            update={"change": DatasetChange.model_validate(change)}
+        )
+        report = report.model_copy(update={"dataset": dataset_info})
+    runs = info.metadata.get("heldout_runs")
+    if report.heldout is not None and isinstance(runs, int):
+        report = report.model_copy(
+            update={"heldout": report.heldout.model_copy(update={"runs": runs})}
+        )
+    return report
 
 
 def headline(report: Report) -> dict[str, Any]:

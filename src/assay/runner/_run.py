@@ -190,6 +190,11 @@ def run_suite(
         metadata["full_dataset_version"] = full.version
     if overrides is not None and overrides.given():
         metadata["overrides"] = overrides.given()
+    metadata["split"] = (selection or Selection()).split
+    if full.change is not None:
+        metadata["dataset_change"] = full.change
+    if any(c.split == "heldout" for c in chosen.cases):
+        metadata["heldout_runs"] = 1 + _heldout_runs(store, chosen.name)
     config = redact(target.config())
     info = RunInfo(
         id=new_run_id(now),
@@ -211,6 +216,15 @@ def run_suite(
     trace = overrides.trace if overrides and overrides.trace is not None else suite.settings.trace
     plan = Plan(store, info.id, chosen, target, grader, options, trace, claim=store.claim(info.id))
     return _run_plan(plan, control, info)
+
+
+def _heldout_runs(store: RunStore, dataset_name: str) -> int:
+    """Stored runs of ``dataset_name`` that included held-out cases."""
+    return sum(
+        1
+        for info in store.list_runs()
+        if info.dataset_name == dataset_name and info.metadata.get("heldout_runs")
+    )
 
 
 def resume_run(

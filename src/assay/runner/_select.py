@@ -8,14 +8,31 @@ from dataclasses import dataclass
 from assay.cases import Dataset
 from assay.errors import AssayConfigError, did_you_mean
 
+SPLITS = ("dev", "heldout", "all")
+
 
 @dataclass(frozen=True)
 class Selection:
-    """``--slice`` (one or more slices), ``--ids`` and ``--limit``, applied in that order."""
+    """``--split``, ``--slice`` (one or more slices), ``--ids`` and ``--limit``, applied in
+    that order.
+
+    ``split`` is ``dev`` (the default), ``heldout`` or ``all``; any selection that includes
+    held-out cases needs ``confirm_heldout`` (``--confirm``): a held-out split is for
+    confirming a result, and every run of it is counted.
+    """
 
     slices: tuple[str, ...] = ()
     ids: tuple[str, ...] = ()
     limit: int | None = None
+    split: str = "dev"
+    confirm_heldout: bool = False
+
+    def __post_init__(self) -> None:
+        if self.split not in SPLITS:
+            raise AssayConfigError(
+                f"--split {self.split}: unknown split{did_you_mean(self.split, SPLITS)}; "
+                f"choose one of {', '.join(SPLITS)}"
+            )
 
     @property
     def empty(self) -> bool:
@@ -41,8 +58,20 @@ def _unknown(kind: str, names: Sequence[str], known: Sequence[str]) -> AssayConf
 
 
 def select(dataset: Dataset, selection: Selection) -> Dataset:
-    """The selected cases, in dataset order; unknown slices or ids are errors."""
+    """The selected cases, in dataset order; unknown slices or ids are errors, and so is a
+    selection with held-out cases that was not confirmed."""
     cases = list(dataset.cases)
+    if selection.split != "all":
+        cases = [c for c in cases if c.split == selection.split]
+        if not cases:
+            raise AssayConfigError(f"--split {selection.split}: the dataset has no such case")
+    if any(c.split == "heldout" for c in cases) and not selection.confirm_heldout:
+        held = sum(c.split == "heldout" for c in cases)
+        raise AssayConfigError(
+            f"--split {selection.split}: refusing to run {held} held-out case(s) without "
+            "--confirm. The held-out split confirms a result; every run of it is counted "
+            "and shown, so run it on purpose: --split heldout --confirm"
+        )
     if selection.slices:
         known = sorted({c.slice for c in cases})
         missing = [s for s in selection.slices if s not in known]

@@ -133,7 +133,7 @@ def test_the_refusal_names_each_changed_field_and_both_values() -> None:
         compare_runs(side(CASES, _all("passed")), side(changed, _all("passed")))
     assert (
         "E8: case definition differs: expected_fact 'f-E8' -> 'f-other'; "
-        "question 'question E8?' -> 'new?'"
+        "question 'question E8?' -> 'new?' [label, wording]"
     ) in str(err.value)
 
 

@@ -123,3 +123,35 @@ def rates_table(rows: Sequence[tuple[str, Figure]], ci_heading: str) -> list[str
 
 def short_version(version: str) -> str:
     return version[:19] if version.startswith("sha256:") else version
+
+
+def heldout_line(report: Report) -> str | None:
+    """'HELD-OUT RESULT: 4 held-out case(s) included; held-out run #3 of this dataset…'."""
+    note = report.heldout
+    if note is None:
+        return None
+    runs = (
+        f"; held-out run #{note.runs} of this dataset in the store" if note.runs is not None else ""
+    )
+    return f"{note.banner}: {note.cases} held-out case(s) included{runs}"
+
+
+def split_rows(report: Report) -> list[tuple[str, Rate]]:
+    """Each split's rates, labelled 'dev · Task success', when the report has both splits."""
+    rows: list[tuple[str, Rate]] = []
+    for block in report.splits or []:
+        rows += [
+            (f"{block.split} · Task success", block.task_success),
+            (f"{block.split} · Answer coverage", block.answer_coverage),
+            (f"{block.split} · Answered accuracy", block.answered_accuracy),
+        ]
+    return rows
+
+
+def change_line(report: Report) -> str | None:
+    """'dataset change (2026-12-01, alice): relabelled E2 after review', when recorded."""
+    change = report.dataset.change
+    if change is None:
+        return None
+    when = ", ".join(x for x in (change.date, change.who) if x)
+    return f"dataset change ({when}): {change.why}"

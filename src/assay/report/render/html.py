@@ -252,6 +252,13 @@ def render_html(
         if synthetic
         else None,
         synthetic_segments=status_view(synthetic.statuses, synthetic.total) if synthetic else [],
+        heldout_line=f.heldout_line(report),
+        change_line=f.change_line(report),
+        split_rows=[(label, rate_view(label, label, r)) for label, r in f.split_rows(report)],
+        split_sums=[
+            (b.split, f.status_sum(b.statuses, b.total, f.unit(report)))
+            for b in report.splits or []
+        ],
         metadata=_metadata(report),
         trial_lines=trial_lines(report),
         trial_sections=trial_sections(report),

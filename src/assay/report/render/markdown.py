@@ -21,12 +21,26 @@ def render_markdown(report: Report) -> str:
         + f"; assay {report.assay_version}.",
         "",
         *([f.cell(line), ""] if (line := imported_line(report.metadata)) else []),
+        *([f"*{f.cell(f.change_line(report))}*", ""] if report.dataset.change else []),
         *f.rates_table(f.headline(report), ci_label),
     ]
     lines += [
         "",
         f"**Statuses:** {f.status_sum(report.statuses, report.total, f.unit(report))}",
         "",
+    ]
+    heldout = f.heldout_line(report)
+    if heldout is not None:
+        lines += [f"**{heldout}**", ""]
+    if report.splits:
+        lines += ["**By split** (each with its own denominators)", ""]
+        lines += f.rates_table(f.split_rows(report), ci_label)
+        lines += [""]
+        for block in report.splits:
+            added = f.status_sum(block.statuses, block.total, f.unit(report))
+            lines += [f"- {block.split} statuses: {added}"]
+        lines += [""]
+    lines += [
         "| Slice | Passed | Value | Interval | Failed | Error | Missing | Ungraded |",
         "|---|---:|---:|---|---:|---:|---:|---:|",
     ]

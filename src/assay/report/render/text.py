@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+from rich.table import Table
 from rich.text import Text
 
 from assay.report._imported import imported_line
@@ -41,6 +42,9 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
     imported = imported_line(report.metadata)
     if imported is not None:
         console.print(imported, markup=False, soft_wrap=True)
+    change = f.change_line(report)
+    if change is not None:
+        console.print(change, markup=False)
     console.print()
 
     rates = figures_table(
@@ -64,6 +68,30 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
         "Statuses: " + f.status_sum(report.statuses, report.total, f.unit(report)),
     )
     console.print()
+    heldout = f.heldout_line(report)
+    if heldout is not None:
+        console.print(Text(heldout, style="bold yellow"))
+        console.print()
+    if report.splits:
+        by_split = Table(
+            title="By split (each with its own denominators)",
+            title_justify="left",
+            box=None,
+            pad_edge=False,
+            header_style="bold",
+        )
+        for col in ("Metric", "Fraction", "Value", "Interval", "Denominator"):
+            by_split.add_column(col, justify="right" if col == "Fraction" else "left")
+        for label, r in f.split_rows(report):
+            by_split.add_row(label, f.fraction(r), f.value(r), f.ci(r), f.named(r))
+        console.print(by_split)
+        for block in report.splits:
+            console.print(
+                f"{block.split} statuses: "
+                + f.status_sum(block.statuses, block.total, f.unit(report)),
+                markup=False,
+            )
+        console.print()
     if report.trial_summary is not None:
         for line in trial_lines(report):
             console.print(line, markup=False)

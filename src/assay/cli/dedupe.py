@@ -1,0 +1,113 @@
+"""``assay dedupe``: identical and near-identical inputs as clusters; optionally drop them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from assay.cli._dataset import SHINGLE, THRESHOLD
+
+if TYPE_CHECKING:
+    from assay.cases import Cluster
+
+
+def dedupe(
+    dataset: Path = typer.Argument(..., help="Dataset file (JSONL, YAML, JSON or CSV)."),
+    shingle: int = SHINGLE,
+    threshold: float = THRESHOLD,
+    format: str = typer.Option("text", "--format", "-f", help="text or json."),
+    write: Path | None = typer.Option(
+        None,
+        "--write",
+        help="Write a new dataset keeping the first case of each cluster, and beside it "
+        "OUT.dropped.jsonl naming every case dropped and the case kept instead.",
+    ),
+) -> None:
+    """List clusters of cases whose inputs are identical or near-identical.
+
+    Inputs are normalised (case, punctuation, whitespace), cut into character shingles and
+    compared by Jaccard similarity; MinHash/LSH proposes candidates and every reported
+    similarity is measured exactly. Each cluster's first case (in file order) is the one kept.
+    """
+    import json
+
+    from assay.cases import find_clusters
+    from assay.cli._dataset import near_settings, progress_bar
+    from assay.cli._options import check_format
+    from assay.load import load_dataset
+
+    check_format(format, ("text", "json"))
+    near = near_settings(shingle, threshold)
+    if write is not None:
+        from assay.cli._dataset import refuse_existing
+
+        refuse_existing(write, [dataset])
+        refuse_existing(_dropped_path(write))
+    data = load_dataset(dataset)
+    with progress_bar("dedupe", len(data)) as advance:
+        clusters = find_clusters(data.cases, near, advance)
+    dropped = sum(len(c.members) - 1 for c in clusters)
+    if format == "json":
+        body = {
+            "dataset": str(dataset),
+            "cases": len(data),
+            "shingle": near.shingle,
+            "threshold": near.threshold,
+            "clusters": [
+                {
+                    "kept": c.members[0].case_id,
+                    "members": [{"id": m.case_id, "similarity": m.similarity} for m in c.members],
+                }
+                for c in clusters
+            ],
+            "duplicates": dropped,
+        }
+        typer.echo(json.dumps(body, indent=2, ensure_ascii=False))
+    else:
+        typer.echo(
+            f"assay dedupe · {dataset} · {len(data)} cases · shingle {near.shingle} · "
+            f"threshold {near.threshold}"
+        )
+        for n, cluster in enumerate(clusters, start=1):
+            typer.echo(f"cluster {n} ({len(cluster.members)} cases):")
+            head = cluster.members[0]
+            typer.echo(f"  {head.case_id}  kept")
+            for m in cluster.members[1:]:
+                typer.echo(f"  {m.case_id}  similarity {m.similarity:.2f}")
+        typer.echo(f"{len(clusters)} cluster(s); {dropped} case(s) would be dropped")
+    if write is not None:
+        _write(dataset, write, clusters)
+
+
+def _dropped_path(write: Path) -> Path:
+    return write.with_name(f"{write.stem}.dropped.jsonl")
+
+
+def _write(dataset: Path, write: Path, clusters: tuple[Cluster, ...]) -> None:
+    import json
+
+    from assay.cli._dataset import raw_cases, rebase_sources, write_dataset
+
+    rows, header = raw_cases(dataset)
+    drop: dict[int, tuple[str, float]] = {}
+    for cluster in clusters:
+        for m in cluster.members[1:]:
+            drop[m.index] = (cluster.members[0].case_id, m.similarity)
+    kept = [r for i, r in enumerate(rows) if i not in drop]
+    write_dataset(kept, write, rebase_sources(header, dataset, write), [dataset])
+    lines = [
+        {"dropped": rows[i], "kept": kept_id, "similarity": sim}
+        for i, (kept_id, sim) in sorted(drop.items())
+    ]
+    dropped = _dropped_path(write)
+    dropped.write_text(
+        "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8"
+    )
+    typer.echo(f"wrote {write} ({len(kept)} cases) and {dropped} ({len(lines)} dropped)", err=True)
+    if "sources" in header and write.suffix.lower() == ".jsonl":
+        typer.echo(
+            f"note: JSON Lines has no header: pass --sources {header['sources']} where needed",
+            err=True,
+        )

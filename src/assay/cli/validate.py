@@ -1,0 +1,63 @@
+"""``assay validate``: every problem with a dataset at once, each located, each with a fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from assay.cli._dataset import SHINGLE, THRESHOLD
+
+
+def validate(
+    dataset: Path = typer.Argument(..., help="Dataset file (JSONL, YAML, JSON or CSV)."),
+    sources: Path | None = typer.Option(
+        None, "--sources", help="Source snapshots: check revisions and required facts."
+    ),
+    strict: bool = typer.Option(
+        False, "--strict", help="Missing rationale is an error; any warning exits 1."
+    ),
+    format: str = typer.Option("text", "--format", "-f", help="text or json."),
+    shingle: int = SHINGLE,
+    threshold: float = THRESHOLD,
+) -> None:
+    """Check DATASET: schema, duplicate ids, exact and near-duplicate inputs, source
+    revisions, unsupported facts, rationale, unflagged synthetic cases, conflicting labels,
+    split leakage and unreviewed candidates.
+
+    Exit 0 when clean (warnings allowed), 1 with warnings under --strict, 2 on errors.
+    """
+    import json
+
+    from assay.cli._dataset import near_settings
+    from assay.cli._options import check_format
+    from assay.load._lint import lint_file
+
+    check_format(format, ("text", "json"))
+    near = near_settings(shingle, threshold)
+    result = lint_file(dataset, sources, strict, near)
+    if format == "json":
+        body = {
+            "dataset": str(dataset),
+            "cases": len(result.cases),
+            "errors": result.errors,
+            "warnings": result.warnings,
+            "strict": strict,
+            "problems": [f.as_json() for f in result.findings],
+        }
+        typer.echo(json.dumps(body, indent=2, ensure_ascii=False))
+    else:
+        for f in result.findings:
+            where = f"{f.location}: " if f.location is not None else ""
+            typer.echo(f"{where}{f.severity} [{f.code}] {f.message}")
+            typer.echo(f"    fix: {f.fix}")
+        verdict = (
+            "clean"
+            if not result.findings
+            else (f"{result.errors} error(s), {result.warnings} warning(s)")
+        )
+        typer.echo(f"assay validate · {dataset} · {len(result.cases)} valid case(s) · {verdict}")
+    if result.errors:
+        raise typer.Exit(2)
+    if strict and result.warnings:
+        raise typer.Exit(1)

@@ -1,0 +1,63 @@
+"""Dataset changelogs: ``<dataset file>.changelog.jsonl`` beside the dataset, one entry per
+line (``version``, ``who``, ``why``, ``date``), appended to and never rewritten."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from assay.errors import AssayConfigError, InputFormatError, Problem
+
+
+def changelog_path(dataset: Path) -> Path:
+    """Where the changelog of ``dataset`` lives: beside it, named after it."""
+    return dataset.with_name(f"{dataset.name}.changelog.jsonl")
+
+
+def read_changelog(dataset: Path) -> list[dict[str, Any]]:
+    """Every entry of the dataset's changelog, oldest first ([] when there is none)."""
+    from assay.load._json import read_jsonl
+    from assay.load._records import read_text
+
+    path = changelog_path(dataset)
+    if not path.exists():
+        return []
+    entries = []
+    problems = []
+    for location, raw in read_jsonl(path, read_text(path)):
+        if not isinstance(raw, dict) or not all(
+            isinstance(raw.get(k), str) and raw[k].strip() for k in ("version", "who", "why")
+        ):
+            problems.append(Problem("an entry needs version, who and why (strings)", location))
+            continue
+        entries.append(raw)
+    if problems:
+        raise InputFormatError(problems, summary=f"{path}: invalid changelog")
+    return entries
+
+
+def change_for(dataset: Path, version: str) -> dict[str, Any] | None:
+    """The latest entry recorded for ``version`` (who, why, date), or None."""
+    found = [e for e in read_changelog(dataset) if e["version"] == version]
+    if not found:
+        return None
+    last = found[-1]
+    return {k: last[k] for k in ("who", "why", "date") if isinstance(last.get(k), str)}
+
+
+def append_change(dataset: Path, version: str, who: str, why: str) -> dict[str, Any]:
+    """Append an entry for ``version`` to the dataset's changelog; returns it."""
+    if not who.strip() or not why.strip():
+        raise AssayConfigError("--who and --why must not be empty")
+    entry = {
+        "version": version,
+        "who": who.strip(),
+        "why": why.strip(),
+        "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+    }
+    path = changelog_path(dataset)
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
+    return entry
