@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from assay._version import __version__
-from assay.cases import content_hash
+from assay.cases import Dataset, content_hash
 from assay.errors import AssayConfigError
 from assay.load import Suite, grader_provenance, load_suite
 from assay.report import Report
@@ -94,6 +94,14 @@ def _check_override(key: str, value: float) -> None:
     raise AssayConfigError(f"{flag} {value:g}: must be a number {lowest}{highest}")
 
 
+def prepare_target(target: Any, dataset: Dataset) -> None:
+    """Give a target that asks for it (``use_dataset``) the suite's dataset before the run:
+    the ``openai`` target renders every case's prompt from it."""
+    use = getattr(target, "use_dataset", None)
+    if callable(use):
+        use(dataset)
+
+
 def _run_plan(plan: Plan, control: RunControl, create: RunInfo | None) -> RunResult:
     """Execute the plan and record how the run ended, whatever happened."""
     report: Report | None = None
@@ -131,6 +139,7 @@ def run_suite(
     full = suite.load_dataset()
     chosen = select(full, selection or Selection())
     target = suite.build_target()
+    prepare_target(target, full)
     grader = suite.grader(full)
     now = datetime.now(UTC)
     metadata: dict[str, Any] = {**suite.settings.metadata, **control.metadata}
@@ -189,6 +198,7 @@ def resume_run(
             f"the target in {suite.path} has changed since run {info.id} started "
             "(its configuration hash differs); start a new run instead of resuming"
         )
+    prepare_target(target, suite.load_dataset())
     trace = overrides.trace if overrides.trace is not None else suite.settings.trace
     dataset = store.load_dataset(info.id)
     done = store.recorded_keys(info.id)

@@ -26,7 +26,7 @@ def error_reply(
 ) -> Reply:
     """A ``Reply`` carrying an ``Error`` outcome of the given class."""
     if raw is not None and len(raw) > RAW_LIMIT:
-        raw = raw[:RAW_LIMIT] + "…"
+        raw = f"{raw[:RAW_LIMIT]}… [truncated: {len(raw)} characters in all]"
     return Reply(Error(error_class=error_class, message=message, raw=raw), None, retry_after_s)
 
 
