@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from assay.cli._flags import CONFIDENCE, INTERVAL
 from assay.cli._output import emit, wants_color
+
+if TYPE_CHECKING:
+    from assay.report import Report
 
 
 def _ids(value: str | None) -> tuple[str, ...]:
@@ -126,5 +130,23 @@ def run(
             err=True,
         )
         raise typer.Exit(130)
-    if not check_gates(report, rules):
+    gates_ok = check_gates(report, rules)
+    nothing = nothing_graded(report)
+    if nothing is not None:
+        typer.echo(f"assay: nothing was graded: {nothing}", err=True)
+    if not gates_ok or nothing is not None:
         raise typer.Exit(1)
+
+
+def nothing_graded(report: Report) -> str | None:
+    """Why a run produced nothing (every case-trial ended in error), or None."""
+    counts = [report.statuses]
+    if report.synthetic is not None:
+        counts.append(report.synthetic.statuses)
+    total = sum(c.total for c in counts)
+    errors = sum(c.error for c in counts)
+    if total == 0 or errors < total:
+        return None
+    first = next((row.reason for row in report.cases if row.status == "error"), "")
+    example = f"; the first: {first}" if first else ""
+    return f"all {total} case-trials of run {report.run_id} ended in error{example}"
