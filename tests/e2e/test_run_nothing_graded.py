@@ -15,9 +15,7 @@ def _suite(tmp_path: Path, default: str) -> Path:
     )
     suite = tmp_path / "suite.yaml"
     suite.write_text(
-        "dataset: cases.jsonl\n"
-        f"target: {{type: scripted, default: {default}}}\n"
-        "retries: 0\n",
+        f"dataset: cases.jsonl\ntarget: {{type: scripted, default: {default}}}\nretries: 0\n",
         encoding="utf-8",
     )
     return suite

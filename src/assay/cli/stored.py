@@ -102,9 +102,13 @@ def report(
     output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
     confidence: float = CONFIDENCE,
     interval: str = INTERVAL,
+    prices: Path | None = typer.Option(
+        None, "--prices", help="Price the run with this table (YAML) instead of its own."
+    ),
 ) -> None:
     """Re-render the report of a stored run (nothing is re-run)."""
     from assay.cli._options import check_confidence, check_format, check_method
+    from assay.load import load_prices
     from assay.report.render import render
     from assay.runner import report_for_run
     from assay.store import open_store
@@ -112,9 +116,10 @@ def report(
     check_format(format)
     method = check_method(interval)
     check_confidence(confidence)
+    table = load_prices(prices) if prices is not None else None
     opened = open_store(store)
     try:
-        built = report_for_run(opened, run_id, confidence=confidence, method=method)
+        built = report_for_run(opened, run_id, confidence=confidence, method=method, prices=table)
         spans = opened.spans(built.run_id or run_id) if format == "html" else []
     finally:
         opened.close()

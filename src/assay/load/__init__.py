@@ -14,6 +14,7 @@ from assay.load._grader import (
     grader_from_provenance,
     grader_provenance,
 )
+from assay.load._prices import PriceTable, load_prices
 from assay.load._records import read_records, read_text
 from assay.load._sources import load_sources, merge_sources
 from assay.load._suite import Suite, SuiteSettings, load_suite
@@ -21,6 +22,7 @@ from assay.load._suite import Suite, SuiteSettings, load_suite
 __all__ = [
     "GRADERS",
     "GraderSettings",
+    "PriceTable",
     "Suite",
     "SuiteSettings",
     "build_grader",
@@ -29,6 +31,7 @@ __all__ = [
     "grader_provenance",
     "load_composite_results",
     "load_dataset",
+    "load_prices",
     "load_profile",
     "load_results",
     "load_sources",

@@ -23,6 +23,7 @@ from assay.cases import EMPTY_SOURCES, Dataset
 from assay.errors import InputFormatError, Location, Problem
 from assay.grading import Grader
 from assay.load._grader import GraderSettings, build_grader, grader_problems
+from assay.load._prices import PriceTable, load_prices
 from assay.load._records import read_text, repeated_yaml_keys, yaml_error
 
 
@@ -50,6 +51,9 @@ class SuiteSettings(BaseModel):
     rpm: float | None = Field(default=None, gt=0)
     gates: Any = None
     trace: bool = True
+    prices: str | None = Field(
+        default=None, min_length=1, description="A price table (YAML) to compute cost with"
+    )
     metadata: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("trial_policy")
@@ -118,6 +122,13 @@ class Suite:
         if spec.type == "composite":
             sources = (dataset or self.load_dataset()).sources
         return build_grader(spec, self.base_dir, self.locate, sources)
+
+    def price_table(self) -> PriceTable | None:
+        """The suite's price table (``prices``, relative to the suite file), if it names one."""
+        if self.settings.prices is None:
+            return None
+        path = Path(self.settings.prices)
+        return load_prices(path if path.is_absolute() else self.base_dir / path)
 
     def build_target(self) -> Any:
         """The suite's target, ready to start (settings errors located in the suite)."""

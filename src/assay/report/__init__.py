@@ -28,6 +28,7 @@ from assay.report._model import (
     SyntheticSection,
 )
 from assay.report._schema import report_schema
+from assay.report._usage import Latency, Price, PriceInfo, UsageSummary, summarize_usage
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -40,10 +41,14 @@ __all__ = [
     "DatasetInfo",
     "GateResult",
     "GraderInfo",
+    "Latency",
+    "Price",
+    "PriceInfo",
     "ProfileInfo",
     "Report",
     "Rule",
     "SyntheticSection",
+    "UsageSummary",
     "build_composite_report",
     "build_report",
     "check_rule",
@@ -52,4 +57,5 @@ __all__ = [
     "gates_passed",
     "parse_rule",
     "report_schema",
+    "summarize_usage",
 ]

@@ -9,12 +9,15 @@ from assay._version import __version__
 from assay.cases import Dataset, case_hash
 from assay.grading import CaseResult
 from assay.metrics import IntervalMethod, TrialPolicy, summarize_results
-from assay.outcomes import Abstain, Answer
+from assay.outcomes import Abstain, Answer, Error, Record
 from assay.report._model import CaseRow, DatasetInfo, GraderInfo, Report, SyntheticSection
+from assay.report._usage import UsageSummary
 
 
 def _row(result: CaseResult) -> CaseRow:
-    outcome = result.record.outcome if result.record is not None else None
+    record = result.record
+    outcome = record.outcome if record is not None else None
+    usage = record.usage if record is not None else None
     fact = outcome.fact if isinstance(outcome, Answer) else None
     text = outcome.text if isinstance(outcome, Answer | Abstain) else None
     case = result.case
@@ -35,7 +38,17 @@ def _row(result: CaseResult) -> CaseRow:
         grader=f"{result.judgment.grader} v{result.judgment.grader_version}",
         case_hash=case_hash(case),
         source_revision=case.source_revision,
+        raw=outcome.raw if isinstance(outcome, Error) else None,
+        input_tokens=usage.input_tokens if usage is not None else None,
+        output_tokens=usage.output_tokens if usage is not None else None,
+        latency_ms=record.latency_ms if record is not None else None,
+        transcript=_transcript(record),
     )
+
+
+def _transcript(record: Record | None) -> dict[str, Any] | None:
+    found = record.extra.get("transcript") if record is not None else None
+    return found if isinstance(found, dict) else None
 
 
 def build_report(
@@ -47,6 +60,7 @@ def build_report(
     run_id: str | None = None,
     metadata: dict[str, Any] | None = None,
     policy: TrialPolicy | None = None,
+    usage: UsageSummary | None = None,
 ) -> Report:
     """The report for ``graded`` (every case-trial of ``dataset``, as ``grade`` returns)."""
     summary = summarize_results(graded, confidence=confidence, method=method, policy=policy)
@@ -79,4 +93,5 @@ def build_report(
         cases=[_row(r) for r in graded],
         synthetic=synthetic,
         metadata=metadata or {},
+        usage=usage,
     )

@@ -38,6 +38,15 @@ _BOUNDS = {"low": 0, "high": 1}
 # Figures with a value and an interval: a rule names the value, or a bound with .low/.high.
 _RATES = (Rate, TrialRate)
 ALLOW_NA = "allow_na"
+# Short names for the usage figures: ``cost_usd<=5``, ``latency_p95_s<=2``.
+ALIASES = {
+    "cost_usd": "usage.cost_usd",
+    "input_tokens": "usage.input_tokens",
+    "output_tokens": "usage.output_tokens",
+    "latency_p50_s": "usage.latency.p50_s",
+    "latency_p95_s": "usage.latency.p95_s",
+    "latency_max_s": "usage.latency.max_s",
+}
 
 
 class Rule(BaseModel):
@@ -88,7 +97,7 @@ def parse_rule(text: str) -> Rule:
         threshold /= 100
     rule = Rule(
         text=text.strip(),
-        path=match["path"],
+        path=ALIASES.get(match["path"], match["path"]),
         op=match["op"],
         threshold=threshold,
         allow_na=flag == ALLOW_NA,

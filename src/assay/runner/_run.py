@@ -148,6 +148,9 @@ def run_suite(
         metadata["full_dataset_version"] = full.version
     if overrides is not None and overrides.given():
         metadata["overrides"] = overrides.given()
+    prices = suite.price_table()
+    if prices is not None:
+        metadata["prices"] = prices.stored()
     config = redact(target.config())
     info = RunInfo(
         id=new_run_id(now),

@@ -25,6 +25,11 @@ def render_markdown(report: Report) -> str:
         "",
         f"**Statuses:** {f.status_sum(report.statuses, report.total, f.unit(report))}",
         "",
+    ]
+    usage = f.usage_lines(report.usage)
+    if usage:
+        lines += ["**Usage**", "", *(f"- {f.cell(line)}" for line in usage), ""]
+    lines += [
         "| Slice | Passed | Value | Interval | Failed | Error | Missing | Ungraded |",
         "|---|---:|---:|---|---:|---:|---:|---:|",
     ]
@@ -53,7 +58,8 @@ def render_markdown(report: Report) -> str:
         for c in real:
             case = c.id if report.trials == 1 else f"{c.id} #{c.trial}"
             lines.append(
-                f"| {f.cell(case)} | {f.cell(c.slice)} | {c.status} | {f.cell(c.reason)} |"
+                f"| {f.cell(case)} | {f.cell(c.slice)} | {c.status} "
+                f"| {f.cell(f.reason_with_raw(c))} |"
             )
     if report.synthetic is not None:
         s = report.synthetic

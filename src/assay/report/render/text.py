@@ -56,6 +56,12 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
         "Statuses: " + f.status_sum(report.statuses, report.total, f.unit(report)),
     )
     console.print()
+    usage = f.usage_lines(report.usage)
+    if usage:
+        console.print(Text("Usage", style="bold"))
+        for line in usage:
+            console.print(line, markup=False)
+        console.print()
     if report.trial_summary is not None:
         for line in trial_lines(report):
             console.print(line, markup=False)
@@ -106,7 +112,8 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
             cases.add_column(col)
         for c in not_passed:
             label = c.id if report.trials == 1 else f"{c.id} #{c.trial}"
-            cases.add_row(label, c.slice, Text(c.status, style=STATUS_STYLE[c.status]), c.reason)
+            status = Text(c.status, style=STATUS_STYLE[c.status])
+            cases.add_row(label, c.slice, status, f.reason_with_raw(c))
         console.print(cases)
 
     if report.synthetic is not None:
