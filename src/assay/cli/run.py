@@ -11,7 +11,9 @@ from assay.cli._flags import CONFIDENCE, INTERVAL
 from assay.cli._output import emit, wants_color
 
 if TYPE_CHECKING:
+    from assay.load import Suite
     from assay.report import Report
+    from assay.runner import Selection
 
 
 def _ids(value: str | None) -> tuple[str, ...]:
@@ -53,6 +55,11 @@ def run(
     ),
     confidence: float = CONFIDENCE,
     interval: str = INTERVAL,
+    dry_run: bool = typer.Option(
+        False,
+        "--dry-run",
+        help="Print the request each selected case would send (as JSON); send nothing.",
+    ),
 ) -> None:
     """Run SUITE: call its target for every case and trial, store the run, print its report.
 
@@ -87,6 +94,11 @@ def run(
             "--resume runs the stored run's own cases; drop --limit/--slice/--ids"
         )
     loaded = load_suite(suite) if suite is not None else None
+    if dry_run:
+        if loaded is None:
+            raise AssayConfigError("--dry-run needs a suite file (not --resume)")
+        typer.echo(dry_run_requests(loaded, selection))
+        return
     rules = suite_rules(loaded) if loaded is not None else []
     runs = open_store(store)
     try:
@@ -136,6 +148,26 @@ def run(
         typer.echo(f"assay: nothing was graded: {nothing}", err=True)
     if not gates_ok or nothing is not None:
         raise typer.Exit(1)
+
+
+def dry_run_requests(suite: Suite, selection: Selection) -> str:
+    """The requests the selected cases would send, as a JSON list (secrets by name only)."""
+    import json
+
+    from assay.errors import AssayConfigError
+    from assay.runner import prepare_target, select
+
+    full = suite.load_dataset()
+    chosen = select(full, selection)
+    target = suite.build_target()
+    request = getattr(target, "request", None)
+    if not callable(request):
+        raise AssayConfigError(
+            f"--dry-run: the {target.name} target sends no request that can be shown"
+        )
+    prepare_target(target, full)
+    shown = [{"case": case.id, **request(case)} for case in chosen]
+    return json.dumps(shown, indent=2, ensure_ascii=False)
 
 
 def nothing_graded(report: Report) -> str | None:

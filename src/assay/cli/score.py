@@ -43,7 +43,7 @@ def score(
     from assay.cli._output import check_output
     from assay.load import load_dataset, load_results
     from assay.metrics import grade_all
-    from assay.report import build_report
+    from assay.report import build_report, summarize_usage
     from assay.report.render import render
 
     check_format(format)
@@ -56,5 +56,10 @@ def score(
     graded = grade_all(data, recorded)
     trials = max((r.trial for r in graded), default=1)
     policy = check_policy(trial_policy, trials, product_selects_best) if trial_policy else None
-    report = build_report(data, graded, confidence=confidence, method=method, policy=policy)
+    records = [r for r in recorded.records]
+    measured = any(r.usage is not None or r.latency_ms is not None for r in records)
+    usage = summarize_usage(records) if measured else None  # none measured: no section
+    report = build_report(
+        data, graded, confidence=confidence, method=method, policy=policy, usage=usage
+    )
     emit(render(report, format, color=wants_color(output)), output, (dataset, results))

@@ -15,6 +15,7 @@ from assay.runner._run import (
     RunControl,
     RunResult,
     options_for,
+    prepare_target,
     resume_run,
     run_suite,
 )
@@ -37,6 +38,7 @@ __all__ = [
     "execute",
     "headline",
     "options_for",
+    "prepare_target",
     "report_for_run",
     "resume_run",
     "run_item",

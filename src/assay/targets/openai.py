@@ -185,6 +185,14 @@ class OpenAITarget:
             max_tokens=s.max_tokens,
         )
 
+    def request(self, case: Case) -> dict[str, Any]:
+        """The HTTP request ``case`` would send, the API key shown only by its variable's
+        name (``--dry-run``; nothing is read from the environment)."""
+        headers = {"Content-Type": "application/json"}
+        if self.settings.api_key_env is not None:
+            headers["Authorization"] = f"Bearer <${self.settings.api_key_env}>"
+        return {"method": "POST", "url": self.url, "headers": headers, "body": self.body(case)}
+
     async def start(self) -> None:
         name = self.settings.api_key_env
         if name is not None:
