@@ -43,7 +43,13 @@ def _row(result: CaseResult) -> CaseRow:
         output_tokens=usage.output_tokens if usage is not None else None,
         latency_ms=record.latency_ms if record is not None else None,
         transcript=_transcript(record),
+        traceback=_traceback(record),
     )
+
+
+def _traceback(record: Record | None) -> str | None:
+    found = record.extra.get("traceback") if record is not None else None
+    return found if isinstance(found, str) else None
 
 
 def _transcript(record: Record | None) -> dict[str, Any] | None:

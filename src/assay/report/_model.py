@@ -69,6 +69,10 @@ class CaseRow(BaseModel):
         description="A model target's transcript: the messages sent and the raw reply "
         "(finish_reason, response_model when the server said)",
     )
+    traceback: str | None = Field(
+        default=None,
+        description="When the target raised: the last frames of its traceback (file:line)",
+    )
 
 
 class SyntheticSection(BaseModel):

@@ -16,6 +16,7 @@ from assay.outcomes import Error, Record
 from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
 from assay.runner._tracing import evaluation_span, mark_outcome, request_span
 from assay.targets import Reply, Target, TargetContext, error_reply, exception_reply
+from assay.targets._replies import with_traceback
 
 if TYPE_CHECKING:
     from opentelemetry.trace import Tracer
@@ -66,7 +67,7 @@ async def _attempt(ex: Execution, case: Case, ctx: TargetContext) -> Reply:
     except TimeoutError:
         return error_reply("timeout", f"no reply within {ex.options.timeout_s:g} s")
     except Exception as err:  # the system under test failed: an error outcome, never a crash
-        return exception_reply(err)
+        return with_traceback(exception_reply(err), err)
 
 
 async def call(

@@ -47,6 +47,25 @@ def exception_reply(err: BaseException) -> Reply:
     return error_reply(f"exception:{type(err).__name__}", str(err) or type(err).__name__)
 
 
+TRACEBACK_FRAMES = 6
+
+
+def traceback_text(err: BaseException, frames: int = TRACEBACK_FRAMES) -> str:
+    """The last ``frames`` frames of ``err``'s traceback (file:line, function, source line)
+    and the exception itself, as Python prints them."""
+    import traceback
+
+    stack = traceback.extract_tb(err.__traceback__)[-frames:]
+    lines = traceback.format_list(stack)
+    lines += traceback.format_exception_only(type(err), err)
+    return "".join(lines)
+
+
+def with_traceback(reply: Reply, err: BaseException) -> Reply:
+    """``reply`` (the error outcome of ``err``) keeping the traceback in ``extra``."""
+    return replace(reply, extra={**reply.extra, "traceback": traceback_text(err)})
+
+
 def connection_error_reply(detail: str, url: str | None = None) -> Reply:
     """A ``connection_error`` reply: the system could not be reached (``detail`` says why)."""
     where = f" to {url}" if url else ""

@@ -9,7 +9,7 @@
   var KNOWN = ["id", "slice", "trial", "synthetic", "question", "expected_behavior", "expected_fact",
     "rationale", "outcome", "fact", "text", "status", "reason", "grader", "case_hash",
     "source_revision", "checks", "judgments", "expected_label", "outcome_label", "raw",
-    "input_tokens", "output_tokens", "latency_ms", "transcript"];
+    "input_tokens", "output_tokens", "latency_ms", "transcript", "traceback"];
 
   function el(tag, cls, text) {
     var node = document.createElement(tag);
@@ -295,6 +295,11 @@
     }
     section("Judgment", judgmentBox(row.status, row.grader, row.reason, []));
     if (row.raw) { section("Raw reply (could not be used)", text(row.raw, "—")); }
+    if (row.traceback) {
+      var tb = el("div", "transcript");
+      tb.appendChild(el("pre", "message", row.traceback));
+      section("Traceback (last frames)", tb);
+    }
     if ("input_tokens" in row || "latency_ms" in row) {
       var unknown = "not reported";
       section("Usage", kv([
