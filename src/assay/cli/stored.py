@@ -36,7 +36,29 @@ def _row(info: Any) -> dict[str, Any]:
         "task_success_fraction": summary.get("task_success_fraction"),
         "task_success_ci95": summary.get("task_success_ci95"),
         "task_success_confidence": summary.get("task_success_confidence"),
+        "case_trials": summary.get("case_trials"),
+        "usage_reported": summary.get("usage_reported"),
+        "input_tokens": summary.get("input_tokens"),
+        "output_tokens": summary.get("output_tokens"),
+        "cost_usd": summary.get("cost_usd"),
+        "latency_p95_s": summary.get("latency_p95_s"),
     }
+
+
+def _usage(row: dict[str, Any]) -> str:
+    """'in 12,345 / out 1,210 (38 of 40 reported) · $0.0026'; '–' for runs stored before
+    usage was summarized, 'n/a' when no case-trial reported usage."""
+    n = row["case_trials"]
+    if n is None:
+        return "–"
+    if not row["usage_reported"]:
+        text = f"n/a (0 of {n} reported)"
+    else:
+        tokens = [row["input_tokens"], row["output_tokens"]]
+        shown = ["n/a" if t is None else f"{t:,}" for t in tokens]
+        text = f"in {shown[0]} / out {shown[1]} ({row['usage_reported']} of {n} reported)"
+    cost = row["cost_usd"]
+    return text + (f" · ${cost:.4g}" if cost is not None else "")
 
 
 def _success(row: dict[str, Any]) -> str:
@@ -58,7 +80,7 @@ def runs(
     limit: int = typer.Option(50, help="Show at most this many runs (newest first)."),
 ) -> None:
     """List stored runs, newest first: id, when, suite, dataset version, target, status,
-    task success."""
+    task success, tokens and cost."""
     from rich.console import Console
     from rich.table import Table
 
@@ -78,7 +100,8 @@ def runs(
         typer.echo("no stored runs (run a suite with `assay run SUITE`)")
         return
     table = Table(box=None, header_style="bold", pad_edge=False)
-    for column in ("Run", "Started (UTC)", "Suite", "Dataset", "Target", "Status", "Task success"):
+    columns = ("Run", "Started (UTC)", "Suite", "Dataset", "Target", "Status", "Task success")
+    for column in (*columns, "Tokens · cost"):
         table.add_column(column)
     for r in rows:
         table.add_row(
@@ -89,8 +112,9 @@ def runs(
             r["target"],
             r["status"],
             _success(r),
+            _usage(r),
         )
-    Console(width=160).print(table)
+    Console(width=200).print(table)
 
 
 def report(
