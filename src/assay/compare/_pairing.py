@@ -8,7 +8,7 @@ from typing import Any
 
 from assay.compare._model import Excluded
 from assay.errors import AssayInputError
-from assay.report import CaseRow, Report
+from assay.report import CaseRow, Report, UsageSummary
 
 
 class ComparisonRefusedError(AssayInputError):
@@ -39,6 +39,7 @@ class RunSide:
     rows: tuple[CaseRow, ...]
     run_id: str | None = None
     config: Mapping[str, Any] = field(default_factory=dict)
+    usage: UsageSummary | None = None
     definitions: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     """Each case's full definition (its canonical record) when known, e.g. from the store;
     lets a refusal name every changed field, not only those a report shows."""
@@ -61,6 +62,7 @@ class RunSide:
             rows=tuple(report.cases),
             run_id=report.run_id,
             config=recorded,
+            usage=report.usage,
         )
 
     @property
