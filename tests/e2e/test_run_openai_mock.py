@@ -175,6 +175,14 @@ def test_usage_partial_cost_and_gates(run_assay: RunAssay, tmp_path: Path, mock:
         "json",
     )
     assert json.loads(again.stdout)["usage"]["cost_usd"] == 0
+    run_id = json.loads(done.stdout)["run_id"]
+    traced = run_assay("trace", run_id, "A1", "--store", store)
+    assert traced.returncode == 0, traced.stderr
+    assert "chat mock-model" in traced.stdout  # the chat span, with GenAI attributes
+    assert "gen_ai.usage.input_tokens = 1000" in traced.stdout
+    assert "gen_ai.response.finish_reasons = stop" in traced.stdout
+    assert "--- user\nHow long?" in traced.stdout  # the transcript
+    assert "--- reply (finish_reason stop, mock-1)\nThirty days." in traced.stdout
     listed = run_assay("runs", "--store", store, "-f", "json")
     row = json.loads(listed.stdout)[0]
     assert (row["usage_reported"], row["output_tokens"]) == (2, 200)

@@ -6,7 +6,16 @@ resume, into the run store.
 >>> result.report.task_success.value                                 # doctest: +SKIP
 """
 
-from assay.runner._execute import Done, Execution, WorkItem, execute, run_item
+from assay.runner._execute import (
+    Attempts,
+    Done,
+    Execution,
+    WorkItem,
+    bounded,
+    execute,
+    run_item,
+    with_retries,
+)
 from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
 from assay.runner._report import StoredGrader, headline, report_for_run, run_metadata
 from assay.runner._run import (
@@ -22,6 +31,7 @@ from assay.runner._run import (
 from assay.runner._select import Selection, select
 
 __all__ = [
+    "Attempts",
     "Done",
     "Execution",
     "Overrides",
@@ -35,6 +45,7 @@ __all__ = [
     "Timing",
     "WorkItem",
     "backoff_delay",
+    "bounded",
     "execute",
     "headline",
     "options_for",
@@ -45,4 +56,5 @@ __all__ = [
     "run_metadata",
     "run_suite",
     "select",
+    "with_retries",
 ]

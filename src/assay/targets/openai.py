@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,8 @@ __all__ = [
     "DEFAULT_TEXT_SYSTEM_PROMPT",
     "OUTCOME_SCHEMA",
     "RESPONSE_FORMAT",
+    "ChatEndpoint",
+    "Exchange",
     "OpenAISettings",
     "OpenAITarget",
     "parse_completion",
@@ -124,6 +127,61 @@ def _with_schema(messages: list[dict[str, str]], prompt: Prompt) -> list[dict[st
     return [{"role": "system", "content": prompt.schema}, *messages]
 
 
+@dataclass(frozen=True)
+class Exchange:
+    """One chat-completions call: the ``failure`` reply when the call failed (HTTP error,
+    no connection, a body that is not JSON or has no message), else the ``completion``
+    read from the reply; ``raw`` is the reply's text either way (None without a reply)."""
+
+    failure: Reply | None
+    completion: Completion | None
+    raw: str | None
+
+
+class ChatEndpoint:
+    """An OpenAI-compatible ``/chat/completions`` endpoint: one pooled session, the API key
+    read when started, secrets masked in what comes back. Reusable by anything that calls
+    a chat model (the ``openai`` target, a model-graded judge)::
+
+        endpoint = ChatEndpoint("http://127.0.0.1:8080/v1", api_key_env=None)
+        await endpoint.start()
+        got = await endpoint.send(request_body("m", messages, output="text"))
+        await endpoint.aclose()
+    """
+
+    def __init__(self, base_url: str, api_key_env: str | None = None) -> None:
+        self.url = base_url.rstrip("/") + "/chat/completions"
+        self.api_key_env = api_key_env
+        self.client = HttpClient()
+        self.secrets: tuple[str, ...] = ()
+
+    async def start(self) -> None:
+        if self.api_key_env is not None:
+            key = secret_from_env(self.api_key_env, "api_key_env")
+            self.client.headers["Authorization"] = f"Bearer {key}"
+            self.secrets = (key,)
+        await self.client.start()
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
+        self.client.headers.pop("Authorization", None)
+        self.secrets = ()
+
+    async def send(self, body: dict[str, Any], traceparent: str | None = None) -> Exchange:
+        """POST ``body``; the reply's completion, or the failure as an error reply."""
+        extra = {"traceparent": traceparent} if traceparent else None
+        got = await self.client.post_json(self.url, body, extra)
+        if isinstance(got, Reply):
+            failed = scrub(got, self.secrets)
+            return Exchange(failed, None, getattr(failed.outcome, "raw", None))
+        data, raw = got
+        try:
+            completion = read_completion(data)
+        except ValueError:
+            return Exchange(scrub(parse_completion(data, raw), self.secrets), None, raw)
+        return Exchange(None, completion, raw)
+
+
 class OpenAITarget:
     """Asks a chat model about each case: a structured outcome or a free-text answer."""
 
@@ -131,14 +189,14 @@ class OpenAITarget:
 
     def __init__(self, settings: OpenAISettings) -> None:
         self.settings = settings
-        self.url = settings.base_url.rstrip("/") + "/chat/completions"
-        self.client = HttpClient()
+        self.endpoint = ChatEndpoint(settings.base_url, settings.api_key_env)
+        self.url = self.endpoint.url
+        self.client = self.endpoint.client
         self.prompt = _prompt_of(settings)
         self.abstain = AbstainRule(settings.abstain_patterns or DEFAULT_ABSTAIN_PATTERNS)
         self._sources: SourceLibrary = SourceLibrary()
         self._facts: list[str] = []
         self._rendered: dict[str, list[dict[str, str]]] = {}
-        self._secrets: tuple[str, ...] = ()
 
     @classmethod
     def from_settings(cls, settings: OpenAISettings, base_dir: Path | None) -> OpenAITarget:
@@ -194,52 +252,35 @@ class OpenAITarget:
         return {"method": "POST", "url": self.url, "headers": headers, "body": self.body(case)}
 
     async def start(self) -> None:
-        name = self.settings.api_key_env
-        if name is not None:
-            key = secret_from_env(name, "api_key_env")
-            self.client.headers["Authorization"] = f"Bearer {key}"
-            self._secrets = (key,)
-        await self.client.start()
+        await self.endpoint.start()
 
     async def aclose(self) -> None:
-        await self.client.aclose()
-        self.client.headers.pop("Authorization", None)
-        self._secrets = ()
+        await self.endpoint.aclose()
 
     async def run(self, case: Case, ctx: TargetContext) -> Reply:
         body = self.body(case)
         if ctx.tracer is None:
             return await self._call(body, ctx, None)
         with ctx.tracer.start_as_current_span(f"chat {self.settings.model}") as span:
-            reply = await self._call(body, ctx, span)
-            return reply
+            return await self._call(body, ctx, span)
 
     async def _call(self, body: dict[str, Any], ctx: TargetContext, span: Any) -> Reply:
-        extra = {"traceparent": ctx.traceparent} if ctx.traceparent else None
-        got = await self.client.post_json(self.url, body, extra)
-        if isinstance(got, Reply):
-            reply = scrub(got, self._secrets)
-            _record_span(span, body, None, reply)
-            return _with_transcript(reply, body["messages"], None, got.outcome)
-        data, raw = got
-        try:
-            completion: Completion | None = read_completion(data)
-        except ValueError:
-            completion = None
-        if completion is None:
-            reply = scrub(parse_completion(data, raw), self._secrets)
+        got = await self.endpoint.send(body, ctx.traceparent)
+        if got.failure is not None:
+            reply = got.failure
         else:
+            assert got.completion is not None
             s = self.settings
             reply = scrub(
-                outcome_reply(completion, s.output, s.response_format, self.abstain),
-                self._secrets,
+                outcome_reply(got.completion, s.output, s.response_format, self.abstain),
+                self.endpoint.secrets,
             )
-        _record_span(span, body, completion, reply)
-        return _with_transcript(reply, body["messages"], completion, raw)
+        _record_span(span, body, got.completion, reply)
+        return _with_transcript(reply, body["messages"], got.completion, got.raw)
 
 
 def _with_transcript(
-    reply: Reply, messages: list[dict[str, str]], completion: Completion | None, raw: Any
+    reply: Reply, messages: list[dict[str, str]], completion: Completion | None, raw: str | None
 ) -> Reply:
     """``reply`` with the call's transcript in ``extra["transcript"]``."""
     transcript: dict[str, Any] = {"messages": messages}
@@ -250,11 +291,8 @@ def _with_transcript(
             transcript["finish_reason"] = completion.finish_reason
         if completion.response_model is not None:
             transcript["response_model"] = completion.response_model
-    elif isinstance(raw, str):
-        transcript["reply"] = _clip(raw)
     else:
-        outcome = reply.outcome
-        transcript["reply"] = _clip(getattr(outcome, "raw", None) or "")
+        transcript["reply"] = _clip(raw or "")
     return Reply(
         reply.outcome, reply.usage, reply.retry_after_s, {**reply.extra, "transcript": transcript}
     )
