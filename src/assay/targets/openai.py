@@ -114,7 +114,9 @@ def _prompt_of(settings: OpenAISettings) -> Prompt:
     system = _system_default(settings)
     if schema:
         system = f"{system}\n\n{schema}"
-    return Prompt(PromptSettings(system=system), settings.vars, schema)
+    # system_prompt is plain text, not a template: braces in it are sent as written.
+    literal = "{% raw %}" + system + "{% endraw %}" if "{%" in system or "{{" in system else system
+    return Prompt(PromptSettings(system=literal), settings.vars, schema)
 
 
 def _with_schema(messages: list[dict[str, str]], prompt: Prompt) -> list[dict[str, str]]:
