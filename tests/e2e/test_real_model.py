@@ -198,13 +198,27 @@ def test_every_output_mode_against_the_real_server(
         if outcome.kind != "error" or outcome.error_class == "parse_error":
             assert isinstance(transcript["reply"], str)
             assert transcript["finish_reason"] in ("stop", "length")
-    # usage in the report = the sum of the server's own usage fields, call by call
     usage = report.usage
-    assert usage is not None
+    assert usage is not None and usage.latency is not None
+    assert usage.latency.count == len(CASES)
+    if response_format == "json_schema":
+        # llama-cpp-python's server takes response_format text or json_object only: every
+        # call is an HTTP 500 whose body says so, kept as the raw reply (docs/running.md)
+        for record in records:
+            assert record.outcome.kind == "error"
+            assert record.outcome.error_class == "http_5xx"
+            assert "Input should be 'text' or 'json_object'" in (record.outcome.raw or "")
+        assert (usage.usage_reported, usage.input_tokens, usage.output_tokens) == (0, None, None)
+        assert recorder.usages == []
+        return
+    # JSON mode and plain text are what this server supports: no HTTP errors
+    assert not [
+        r for r in records if str(getattr(r.outcome, "error_class", "")).startswith("http_")
+    ]
+    # usage in the report = the sum of the server's own usage fields, call by call
     assert len(recorder.usages) == usage.usage_reported == len(records)
     assert usage.input_tokens == sum(u["prompt_tokens"] for u in recorder.usages)
     assert usage.output_tokens == sum(u["completion_tokens"] for u in recorder.usages)
-    assert usage.latency is not None and usage.latency.count == len(CASES)
     chats = [s for s in spans if s.name == f"chat {real_model.model}"]
     assert len(chats) == len(CASES)
     for span in chats:
@@ -214,13 +228,6 @@ def test_every_output_mode_against_the_real_server(
         assert isinstance(attrs["gen_ai.usage.input_tokens"], int)
         assert isinstance(attrs["gen_ai.usage.output_tokens"], int)
         assert attrs["gen_ai.response.finish_reasons"]
-    if (output, response_format) != ("structured", "json_schema"):
-        # JSON mode and plain text are what this server supports: no HTTP errors
-        assert not [
-            r
-            for r in records
-            if r.outcome.kind == "error" and str(r.outcome.error_class).startswith("http_")
-        ]
 
 
 def _count(db: Path) -> int:
@@ -259,7 +266,7 @@ def test_an_interrupted_run_on_the_real_model_resumes(
             "--concurrency",
             "1",
             "--trials",
-            "3",
+            "2",
             "-f",
             "json",
         ],
@@ -277,14 +284,14 @@ def test_an_interrupted_run_on_the_real_model_resumes(
     assert started.returncode == 130, err
     run_id = err.split("assay run --resume ")[1].split("`")[0]
     before = _count(db)
-    assert 0 < before < len(CASES) * 3
+    assert 0 < before < len(CASES) * 2
     resumed = run_assay("run", "--resume", run_id, "--store", store, "-f", "json")
     assert resumed.returncode in (0, 1), resumed.stderr  # 1 only if nothing was graded
     report = json.loads(resumed.stdout)
-    assert report["total"] == len(CASES) * 3
+    assert report["total"] == len(CASES) * 2
     assert sum(report["statuses"].values()) == report["total"]
-    assert _count(db) == len(CASES) * 3
-    assert report["usage"]["usage_reported"] == len(CASES) * 3
+    assert _count(db) == len(CASES) * 2
+    assert report["usage"]["usage_reported"] == len(CASES) * 2
 
 
 def test_dry_run_prints_the_request_without_calling_the_model(
