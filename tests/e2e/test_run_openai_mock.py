@@ -151,6 +151,9 @@ def test_usage_partial_cost_and_gates(run_assay: RunAssay, tmp_path: Path, mock:
     done = run_assay("run", suite, "--store", store, "-f", "json")
     assert done.returncode == 1, done.stderr  # the cost gate fails
     assert "cost_usd" in done.stderr and "over by" in done.stderr
+    a2 = next(c for c in json.loads(done.stdout)["cases"] if c["id"] == "A2")
+    assert (a2["outcome"], a2["text"]) == ("abstain", "I don't know.")
+    assert a2["abstain_reason"].startswith("the reply matched the abstain rule /")
     usage = json.loads(done.stdout)["usage"]
     # A2's reply carried no usage: it is left out, never counted as 0
     assert (usage["case_trials"], usage["usage_reported"]) == (3, 2)

@@ -33,6 +33,7 @@ def _row(result: CaseResult) -> CaseRow:
         outcome=outcome.kind if outcome is not None else None,
         fact=fact,
         text=text,
+        abstain_reason=outcome.reason if isinstance(outcome, Abstain) else None,
         status=result.status,
         reason=result.judgment.reason,
         grader=f"{result.judgment.grader} v{result.judgment.grader_version}",

@@ -49,6 +49,11 @@ class CaseRow(BaseModel):
     outcome: str | None = Field(description="answer, abstain or error; null when missing")
     fact: str | None = None
     text: str | None = None
+    abstain_reason: str | None = Field(
+        default=None,
+        description="Why the outcome is an abstention, when the system said (for a free-text "
+        "reply: which abstain rule it matched)",
+    )
     status: str
     reason: str
     grader: str

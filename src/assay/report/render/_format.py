@@ -91,6 +91,8 @@ RAW_SHOWN = 300  # characters of an error's raw reply shown beside its reason
 def reason_with_raw(row: CaseRow) -> str:
     """The row's reason, followed by the raw reply of an error (its first ``RAW_SHOWN``
     characters, and how many there are in all when that is not all of it)."""
+    if row.abstain_reason and row.outcome == "abstain":
+        return f"{row.reason} · abstained: {row.abstain_reason}"
     if not row.raw:
         return row.reason
     raw = " ".join(row.raw.split())

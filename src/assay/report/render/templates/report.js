@@ -9,7 +9,7 @@
   var KNOWN = ["id", "slice", "trial", "synthetic", "question", "expected_behavior", "expected_fact",
     "rationale", "outcome", "fact", "text", "status", "reason", "grader", "case_hash",
     "source_revision", "checks", "judgments", "expected_label", "outcome_label", "raw",
-    "input_tokens", "output_tokens", "latency_ms", "transcript", "traceback"];
+    "input_tokens", "output_tokens", "latency_ms", "transcript", "traceback", "abstain_reason"];
 
   function el(tag, cls, text) {
     var node = document.createElement(tag);
@@ -290,7 +290,8 @@
     if ("rationale" in row) { section("Rationale", text(row.rationale, "—")); }
     if ("outcome" in row) {
       section("Recorded outcome", row.outcome
-        ? kv([["kind", row.outcome], ["fact", row.fact], ["raw text", row.text]])
+        ? kv([["kind", row.outcome], ["fact", row.fact], ["raw text", row.text],
+          ["why an abstention", row.abstain_reason]])
         : text(null, "No outcome was recorded for this case (missing)."));
     }
     section("Judgment", judgmentBox(row.status, row.grader, row.reason, []));
