@@ -11,6 +11,9 @@ from assay.cli._flags import CONFIDENCE, INTERVAL, PRODUCT_SELECTS_BEST, TRIAL_P
 from assay.cli._output import emit, wants_color
 
 if TYPE_CHECKING:
+    from assay.load import Suite
+    from assay.report import Report
+    from assay.runner import Selection
     from assay.store import RunStore
     from assay.tracing._receiver import SpanReceiver
 
@@ -116,6 +119,11 @@ def run(
     interval: str = INTERVAL,
     trial_policy: str | None = TRIAL_POLICY,
     product_selects_best: bool = PRODUCT_SELECTS_BEST,
+    dry_run: bool = typer.Option(
+        False,
+        "--dry-run",
+        help="Print the request each selected case would send (as JSON); send nothing.",
+    ),
 ) -> None:
     """Run SUITE: call its target for every case and trial, store the run, print its report.
 
@@ -157,6 +165,11 @@ def run(
             "--resume runs the stored run's own cases; drop --limit/--slice/--ids"
         )
     loaded = load_suite(suite) if suite is not None else None
+    if dry_run:
+        if loaded is None:
+            raise AssayConfigError("--dry-run needs a suite file (not --resume)")
+        typer.echo(dry_run_requests(loaded, selection))
+        return
     rules = suite_rules(loaded) if loaded is not None else []
     runs = open_store(store)
     receiver = _start_receiver(store, receive_port) if receive_spans else None
@@ -210,5 +223,43 @@ def run(
             err=True,
         )
         raise typer.Exit(130)
-    if not check_gates(report, rules):
+    gates_ok = check_gates(report, rules)
+    nothing = nothing_graded(report)
+    if nothing is not None:
+        typer.echo(f"assay: nothing was graded: {nothing}", err=True)
+    if not gates_ok or nothing is not None:
         raise typer.Exit(1)
+
+
+def dry_run_requests(suite: Suite, selection: Selection) -> str:
+    """The requests the selected cases would send, as a JSON list (secrets by name only)."""
+    import json
+
+    from assay.errors import AssayConfigError
+    from assay.runner import prepare_target, select
+
+    full = suite.load_dataset()
+    chosen = select(full, selection)
+    target = suite.build_target()
+    request = getattr(target, "request", None)
+    if not callable(request):
+        raise AssayConfigError(
+            f"--dry-run: the {target.name} target sends no request that can be shown"
+        )
+    prepare_target(target, full)
+    shown = [{"case": case.id, **request(case)} for case in chosen]
+    return json.dumps(shown, indent=2, ensure_ascii=False)
+
+
+def nothing_graded(report: Report) -> str | None:
+    """Why a run produced nothing (every case-trial ended in error), or None."""
+    counts = [report.statuses]
+    if report.synthetic is not None:
+        counts.append(report.synthetic.statuses)
+    total = sum(c.total for c in counts)
+    errors = sum(c.error for c in counts)
+    if total == 0 or errors < total:
+        return None
+    first = next((row.reason for row in report.cases if row.status == "error"), "")
+    example = f"; the first: {first}" if first else ""
+    return f"all {total} case-trials of run {report.run_id} ended in error{example}"

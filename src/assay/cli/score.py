@@ -62,7 +62,7 @@ def score(
     from assay.load import load_dataset, load_results
     from assay.metrics import grade_all
     from assay.outcomes import trial_gaps
-    from assay.report import build_report
+    from assay.report import build_report, summarize_usage
     from assay.report.render import render
 
     check_format(format)
@@ -83,7 +83,11 @@ def score(
         graded = grade_all(data, recorded, trials=trials)
         k = max((r.trial for r in graded if not r.case.synthetic), default=1)
         policy = check_policy(trial_policy, k, product_selects_best) if trial_policy else None
-        report = build_report(data, graded, confidence=confidence, method=method, policy=policy)
+        measured = any(r.usage is not None or r.latency_ms is not None for r in recorded.records)
+        usage = summarize_usage(recorded.records) if measured else None  # none measured: no section
+        report = build_report(
+            data, graded, confidence=confidence, method=method, policy=policy, usage=usage
+        )
     del data, recorded, graded  # the report holds what it shows; the rest is freed before rendering
     emit(render(report, format, color=wants_color(output)), output, (dataset, results))
 

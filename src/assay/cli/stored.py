@@ -40,7 +40,29 @@ def _row(info: Any) -> dict[str, Any]:
         "task_success_confidence": summary.get("task_success_confidence"),
         "task_success_policy": summary.get("task_success_policy"),
         "per_trial_task_success_fraction": summary.get("per_trial_task_success_fraction"),
+        "case_trials": summary.get("case_trials"),
+        "usage_reported": summary.get("usage_reported"),
+        "input_tokens": summary.get("input_tokens"),
+        "output_tokens": summary.get("output_tokens"),
+        "cost_usd": summary.get("cost_usd"),
+        "latency_p95_s": summary.get("latency_p95_s"),
     }
+
+
+def _usage(row: dict[str, Any]) -> str:
+    """'in 12,345 / out 1,210 (38 of 40 reported) · $0.0026'; '–' for runs stored before
+    usage was summarized, 'n/a' when no case-trial reported usage."""
+    n = row["case_trials"]
+    if n is None:
+        return "–"
+    if not row["usage_reported"]:
+        text = f"n/a (0 of {n} reported)"
+    else:
+        tokens = [row["input_tokens"], row["output_tokens"]]
+        shown = ["n/a" if t is None else f"{t:,}" for t in tokens]
+        text = f"in {shown[0]} / out {shown[1]} ({row['usage_reported']} of {n} reported)"
+    cost = row["cost_usd"]
+    return text + (f" · ${cost:.4g}" if cost is not None else "")
 
 
 def _success(row: dict[str, Any]) -> str:
@@ -112,7 +134,7 @@ def runs(
         "Task success",
         "Tags",
     )
-    for column in columns:
+    for column in (*columns, "Tokens · cost"):
         table.add_column(column)
     for r in rows:
         table.add_row(
@@ -124,8 +146,9 @@ def runs(
             r["status"],
             _success(r),
             ", ".join(r["tags"]) or "–",
+            _usage(r),
         )
-    SafeConsole(width=160).print(table)
+    SafeConsole(width=200).print(table)
 
 
 @runs_app.command("tag")
@@ -180,9 +203,13 @@ def report(
     interval: str = INTERVAL,
     trial_policy: str | None = TRIAL_POLICY,
     product_selects_best: bool = PRODUCT_SELECTS_BEST,
+    prices: Path | None = typer.Option(
+        None, "--prices", help="Price the run with this table (YAML) instead of its own."
+    ),
 ) -> None:
     """Re-render the report of a stored run (nothing is re-run)."""
     from assay.cli._options import check_confidence, check_format, check_method, check_policy
+    from assay.load import load_prices
     from assay.report.render import render
     from assay.runner import report_for_run
     from assay.store import open_store
@@ -190,13 +217,16 @@ def report(
     check_format(format)
     method = check_method(interval)
     check_confidence(confidence)
+    table = load_prices(prices) if prices is not None else None
     opened = open_store(store)
     try:
         policy = None
         if trial_policy is not None:
             trials = opened.get_run(run_id).trials
             policy = check_policy(trial_policy, trials, product_selects_best)
-        built = report_for_run(opened, run_id, confidence=confidence, method=method, policy=policy)
+        built = report_for_run(
+            opened, run_id, confidence=confidence, method=method, policy=policy, prices=table
+        )
         spans = opened.spans(built.run_id or run_id) if format == "html" else []
     finally:
         opened.close()

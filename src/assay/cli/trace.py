@@ -107,11 +107,16 @@ def trace(
         found = stored.case(case)
         spans = opened.spans(stored.run_id, found.id, stored.check_trial(trial))
         traced = bool(spans) or bool(opened.spans(stored.run_id))
+        record = next(
+            (r for r in opened.records(stored.run_id) if r.key == (found.id, trial)), None
+        )
     finally:
         opened.close()
-    if not spans:
+    extra = record.extra if record is not None else {}
+    told = transcript_text(extra)
+    if not spans and not told:
         raise AssayInputError(stored.no_spans(found, trial, traced))
-    rows = span_tree(spans)
+    rows = span_tree(spans) if spans else []
     if format == "json":
         items = [
             {
@@ -126,4 +131,23 @@ def trace(
         emit(json.dumps(items, indent=2) + "\n", None)
         return
     head = f"trace of {found.id} (trial {trial}) in run {stored.run_id}: {len(spans)} spans\n"
-    emit(head + render_tree(rows, all_attributes), None)
+    tree = render_tree(rows, all_attributes) if rows else ""
+    emit(head + tree + told, None)
+
+
+def transcript_text(extra: dict[str, Any]) -> str:
+    """A record's transcript (messages sent, raw reply) and a raised traceback, as text."""
+    parts: list[str] = []
+    transcript = extra.get("transcript")
+    if isinstance(transcript, dict):
+        parts.append("\ntranscript")
+        for message in transcript.get("messages") or []:
+            parts.append(f"--- {message.get('role')}\n{message.get('content')}")
+        finish = transcript.get("finish_reason")
+        model = transcript.get("response_model")
+        said = ", ".join(p for p in (f"finish_reason {finish}" if finish else "", model or "") if p)
+        parts.append(f"--- reply{f' ({said})' if said else ''}\n{transcript.get('reply', '')}")
+    traceback = extra.get("traceback")
+    if isinstance(traceback, str) and traceback:
+        parts.append(f"\ntraceback (last frames)\n{traceback.rstrip()}")
+    return "\n".join(parts) + "\n" if parts else ""

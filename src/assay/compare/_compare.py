@@ -16,6 +16,8 @@ from assay.compare._model import (
     RunRef,
     SideOutcome,
     SliceDelta,
+    UsageComparison,
+    UsageSide,
 )
 from assay.compare._pairing import RunSide, pair_runs
 from assay.metrics import (
@@ -27,7 +29,7 @@ from assay.metrics import (
     paired_delta_interval,
     rate,
 )
-from assay.report import CaseRow
+from assay.report import CaseRow, UsageSummary
 
 GRADED = ("passed", "failed")
 PAIRED = "paired case-trials"
@@ -208,6 +210,43 @@ def _slices(
     return out
 
 
+def _usage_side(usage: UsageSummary) -> UsageSide:
+    return UsageSide(
+        case_trials=usage.case_trials,
+        usage_reported=usage.usage_reported,
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        cost_usd=usage.cost_usd,
+        latency_p95_s=usage.latency_p95_s,
+    )
+
+
+def _minus(b: float | None, c: float | None) -> float | None:
+    return None if b is None or c is None else c - b
+
+
+def usage_comparison(
+    baseline: UsageSummary | None, candidate: UsageSummary | None
+) -> UsageComparison | None:
+    """Both runs' usage and the deltas; None when neither run has a usage section."""
+    if baseline is None and candidate is None:
+        return None
+    empty = UsageSummary(case_trials=0, usage_reported=0)
+    b = _usage_side(baseline or empty)
+    c = _usage_side(candidate or empty)
+    tokens_in = _minus(b.input_tokens, c.input_tokens)
+    tokens_out = _minus(b.output_tokens, c.output_tokens)
+    cost = _minus(b.cost_usd, c.cost_usd)
+    return UsageComparison(
+        baseline=b,
+        candidate=c,
+        input_tokens_delta=int(tokens_in) if tokens_in is not None else None,
+        output_tokens_delta=int(tokens_out) if tokens_out is not None else None,
+        cost_usd_delta=round(cost, 10) if cost is not None else None,
+        latency_p95_s_delta=_minus(b.latency_p95_s, c.latency_p95_s),
+    )
+
+
 def _ref(side: RunSide, rate_: Rate) -> RunRef:
     return RunRef(
         ref=side.ref,
@@ -268,6 +307,7 @@ def compare_runs(
         task_success_delta=delta,
         slices=_slices(pairs, trials, confidence, method),
         config_diff=config_diff(baseline.config, candidate.config),
+        usage=usage_comparison(baseline.usage, candidate.usage),
         summary=plain_words(
             test,
             delta,

@@ -110,6 +110,29 @@ class ConfigChange(_Frozen):
     candidate: Any = None
 
 
+class UsageSide(_Frozen):
+    """One run's usage figures, over the whole run (see the report's usage section)."""
+
+    case_trials: int
+    usage_reported: int
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost_usd: float | None = None
+    latency_p95_s: float | None = None
+
+
+class UsageComparison(_Frozen):
+    """Both runs' usage and cost, and candidate minus baseline for each figure (null when
+    either run lacks it: unknown usage is never taken as 0)."""
+
+    baseline: UsageSide
+    candidate: UsageSide
+    input_tokens_delta: int | None = None
+    output_tokens_delta: int | None = None
+    cost_usd_delta: float | None = None
+    latency_p95_s_delta: float | None = None
+
+
 class Comparison(_Frozen):
     """A paired comparison of a baseline and a candidate run (``schema_version`` 1).
 
@@ -140,6 +163,9 @@ class Comparison(_Frozen):
     task_success_delta: Delta
     slices: list[SliceDelta] = Field(default_factory=list)
     config_diff: list[ConfigChange] = Field(default_factory=list)
+    usage: UsageComparison | None = Field(
+        default=None, description="Tokens, latency and cost of both whole runs, and the deltas"
+    )
     summary: str = Field(description="The result in plain words")
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from assay.cases import FIELD_KINDS, KINDS
 from assay.compare._model import Excluded
 from assay.errors import AssayInputError
-from assay.report import CaseRow, Report
+from assay.report import CaseRow, Report, UsageSummary
 
 
 class ComparisonRefusedError(AssayInputError):
@@ -59,6 +59,7 @@ class RunSide:
     rows: tuple[CaseRow, ...]
     run_id: str | None = None
     config: Mapping[str, Any] = field(default_factory=dict)
+    usage: UsageSummary | None = None
     definitions: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     """Each case's full definition (its canonical record) when known, e.g. from the store;
     lets a refusal name every changed field, not only those a report shows."""
@@ -81,6 +82,7 @@ class RunSide:
             rows=tuple(report.cases),
             run_id=report.run_id,
             config=recorded,
+            usage=report.usage,
         )
 
     @property

@@ -128,9 +128,55 @@ def _lines(c: Comparison) -> list[tuple[str, list[str], list[list[str]]]]:
     sections.append(
         (f"Configuration changes ({len(diff)})", ["Key", "Baseline", "Candidate"], diff)
     )
+    if c.usage is not None:
+        sections.append(("Usage (whole runs)", ["", "Baseline", "Candidate", "Delta"], _usage(c)))
     excluded = [[_label(e.id, e.trial or 1, k), e.reason] for e in c.excluded]
     sections.append((f"Excluded ({len(excluded)})", ["Case", "Reason"], excluded))
     return sections
+
+
+def _num(v: float | None, unit: str = "") -> str:
+    if v is None:
+        return "n/a"
+    if unit == "$":
+        return f"${v:.6g}"
+    return f"{v:,.3g} s" if unit == "s" else f"{v:,.0f}"
+
+
+def _signed(v: float | None, unit: str = "") -> str:
+    if v is None:
+        return "n/a"
+    sign = "+" if v > 0 else ("−" if v < 0 else "±")
+    magnitude = _num(abs(v), unit)
+    return f"{sign}{magnitude}"
+
+
+def _usage(c: Comparison) -> list[list[str]]:
+    u = c.usage
+    assert u is not None
+    b, d = u.baseline, u.candidate
+    return [
+        [
+            "usage reported",
+            f"{b.usage_reported} of {b.case_trials}",
+            f"{d.usage_reported} of {d.case_trials}",
+            "",
+        ],
+        ["input tokens", _num(b.input_tokens), _num(d.input_tokens), _signed(u.input_tokens_delta)],
+        [
+            "output tokens",
+            _num(b.output_tokens),
+            _num(d.output_tokens),
+            _signed(u.output_tokens_delta),
+        ],
+        ["cost", _num(b.cost_usd, "$"), _num(d.cost_usd, "$"), _signed(u.cost_usd_delta, "$")],
+        [
+            "latency p95",
+            _num(b.latency_p95_s, "s"),
+            _num(d.latency_p95_s, "s"),
+            _signed(u.latency_p95_s_delta, "s"),
+        ],
+    ]
 
 
 def _head(c: Comparison) -> list[str]:

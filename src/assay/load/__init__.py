@@ -15,6 +15,7 @@ from assay.load._grader import (
     grader_provenance,
 )
 from assay.load._limits import names_a_file
+from assay.load._prices import PriceTable, load_prices
 from assay.load._records import read_records, read_text
 from assay.load._sources import load_sources, merge_sources
 from assay.load._suite import Suite, SuiteSettings, load_suite
@@ -22,6 +23,7 @@ from assay.load._suite import Suite, SuiteSettings, load_suite
 __all__ = [
     "GRADERS",
     "GraderSettings",
+    "PriceTable",
     "Suite",
     "SuiteSettings",
     "build_grader",
@@ -30,6 +32,7 @@ __all__ = [
     "grader_provenance",
     "load_composite_results",
     "load_dataset",
+    "load_prices",
     "load_profile",
     "load_results",
     "load_sources",

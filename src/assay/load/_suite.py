@@ -24,7 +24,14 @@ from assay.errors import InputFormatError, Location, Problem
 from assay.grading import Grader
 from assay.load._grader import GraderSettings, build_grader, grader_problems
 from assay.load._limits import may_hold_surrogates
-from assay.load._records import checked, compose_yaml, construct_yaml, read_text, repeated_yaml_keys
+from assay.load._prices import PriceTable, load_prices
+from assay.load._records import (
+    checked,
+    compose_yaml,
+    construct_yaml,
+    read_text,
+    repeated_yaml_keys,
+)
 
 
 class CoverageSettings(BaseModel):
@@ -61,6 +68,9 @@ class SuiteSettings(BaseModel):
     gates: Any = None
     coverage: CoverageSettings = Field(default_factory=CoverageSettings)
     trace: bool = True
+    prices: str | None = Field(
+        default=None, min_length=1, description="A price table (YAML) to compute cost with"
+    )
     metadata: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("trial_policy")
@@ -129,6 +139,13 @@ class Suite:
         if spec.type == "composite":
             sources = (dataset or self.load_dataset()).sources
         return build_grader(spec, self.base_dir, self.locate, sources)
+
+    def price_table(self) -> PriceTable | None:
+        """The suite's price table (``prices``, relative to the suite file), if it names one."""
+        if self.settings.prices is None:
+            return None
+        path = Path(self.settings.prices)
+        return load_prices(path if path.is_absolute() else self.base_dir / path)
 
     def build_target(self) -> Any:
         """The suite's target, ready to start (settings errors located in the suite)."""

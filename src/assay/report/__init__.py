@@ -30,6 +30,7 @@ from assay.report._model import (
 )
 from assay.report._recompute import at_level, report_problems
 from assay.report._schema import report_schema
+from assay.report._usage import Latency, Price, PriceInfo, UsageSummary, summarize_usage
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -43,10 +44,14 @@ __all__ = [
     "DatasetInfo",
     "GateResult",
     "GraderInfo",
+    "Latency",
+    "Price",
+    "PriceInfo",
     "ProfileInfo",
     "Report",
     "Rule",
     "SyntheticSection",
+    "UsageSummary",
     "at_level",
     "build_composite_report",
     "build_report",
@@ -57,4 +62,5 @@ __all__ = [
     "parse_rule",
     "report_problems",
     "report_schema",
+    "summarize_usage",
 ]

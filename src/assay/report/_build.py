@@ -15,7 +15,7 @@ from assay.metrics import (
     summarize_graded,
     summarize_results,
 )
-from assay.outcomes import Abstain, Answer
+from assay.outcomes import Abstain, Answer, Error, Record
 from assay.report._model import (
     CaseRow,
     DatasetChange,
@@ -26,10 +26,13 @@ from assay.report._model import (
     SplitBlock,
     SyntheticSection,
 )
+from assay.report._usage import UsageSummary
 
 
 def _row(result: CaseResult) -> CaseRow:
-    outcome = result.record.outcome if result.record is not None else None
+    record = result.record
+    outcome = record.outcome if record is not None else None
+    usage = record.usage if record is not None else None
     fact = outcome.fact if isinstance(outcome, Answer) else None
     text = outcome.text if isinstance(outcome, Answer | Abstain) else None
     case = result.case
@@ -45,11 +48,18 @@ def _row(result: CaseResult) -> CaseRow:
         outcome=outcome.kind if outcome is not None else None,
         fact=fact,
         text=text,
+        abstain_reason=outcome.reason if isinstance(outcome, Abstain) else None,
         status=result.status,
         reason=result.judgment.reason,
         grader=f"{result.judgment.grader} v{result.judgment.grader_version}",
         case_hash=case_hash(case),
         source_revision=case.source_revision,
+        raw=outcome.raw if isinstance(outcome, Error) else None,
+        input_tokens=usage.input_tokens if usage is not None else None,
+        output_tokens=usage.output_tokens if usage is not None else None,
+        latency_ms=record.latency_ms if record is not None else None,
+        transcript=_transcript(record),
+        traceback=_traceback(record),
     )
 
 
@@ -90,6 +100,16 @@ def _split_blocks(
     return blocks
 
 
+def _traceback(record: Record | None) -> str | None:
+    found = record.extra.get("traceback") if record is not None else None
+    return found if isinstance(found, str) else None
+
+
+def _transcript(record: Record | None) -> dict[str, Any] | None:
+    found = record.extra.get("transcript") if record is not None else None
+    return found if isinstance(found, dict) else None
+
+
 def build_report(
     dataset: Dataset,
     graded: Sequence[CaseResult],
@@ -99,6 +119,7 @@ def build_report(
     run_id: str | None = None,
     metadata: dict[str, Any] | None = None,
     policy: TrialPolicy | None = None,
+    usage: UsageSummary | None = None,
 ) -> Report:
     """The report for ``graded`` (every case-trial of ``dataset``, as ``grade`` returns)."""
     summary = summarize_results(graded, confidence=confidence, method=method, policy=policy)
@@ -135,4 +156,5 @@ def build_report(
         splits=_split_blocks(graded, confidence, method, policy),
         heldout=HeldoutNote(cases=len(held)) if held else None,
         metadata=metadata or {},
+        usage=usage,
     )

@@ -40,6 +40,15 @@ _RATES = (Rate, TrialRate)
 ALLOW_NA = "allow_na"
 # The per-trial task success, when a declared trial policy makes ``task_success`` its figure.
 PER_TRIAL = "task_success_per_trial"
+# Short names for the usage figures: ``cost_usd<=5``, ``latency_p95_s<=2``.
+ALIASES = {
+    "cost_usd": "usage.cost_usd",
+    "input_tokens": "usage.input_tokens",
+    "output_tokens": "usage.output_tokens",
+    "latency_p50_s": "usage.latency.p50_s",
+    "latency_p95_s": "usage.latency.p95_s",
+    "latency_max_s": "usage.latency.max_s",
+}
 
 
 class Rule(BaseModel):
@@ -90,7 +99,7 @@ def parse_rule(text: str) -> Rule:
         threshold /= 100
     rule = Rule(
         text=text.strip(),
-        path=match["path"],
+        path=ALIASES.get(match["path"], match["path"]),
         op=match["op"],
         threshold=threshold,
         allow_na=flag == ALLOW_NA,

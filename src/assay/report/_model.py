@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from assay.metrics import Rate, SliceSummary, StatusCounts, Summary, TrialSummary
+from assay.report._usage import UsageSummary
 
 SCHEMA_VERSION = 1
 SYNTHETIC_BANNER = "SYNTHETIC — NOT A REAL RUN"
@@ -62,6 +63,11 @@ class CaseRow(BaseModel):
     outcome: str | None = Field(description="answer, abstain or error; null when missing")
     fact: str | None = None
     text: str | None = None
+    abstain_reason: str | None = Field(
+        default=None,
+        description="Why the outcome is an abstention, when the system said (for a free-text "
+        "reply: which abstain rule it matched)",
+    )
     status: str
     reason: str
     grader: str
@@ -69,6 +75,23 @@ class CaseRow(BaseModel):
         default=None, description="Content hash of the case definition (pairs runs in compare)"
     )
     source_revision: str | None = None
+    raw: str | None = Field(
+        default=None,
+        description="An error's raw reply (e.g. the text that could not be parsed), "
+        "truncated visibly when long",
+    )
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    latency_ms: float | None = None
+    transcript: dict[str, Any] | None = Field(
+        default=None,
+        description="A model target's transcript: the messages sent and the raw reply "
+        "(finish_reason, response_model when the server said)",
+    )
+    traceback: str | None = Field(
+        default=None,
+        description="When the target raised: the last frames of its traceback (file:line)",
+    )
 
 
 class SyntheticSection(BaseModel):
@@ -150,6 +173,11 @@ class Report(BaseModel):
         default=None, description="Present when the report includes held-out cases"
     )
     metadata: dict[str, Any] = Field(default_factory=dict)
+    usage: UsageSummary | None = Field(
+        default=None,
+        description="Tokens, latency and cost over the recorded case-trials, with how many "
+        "reported each (a run's report always has it)",
+    )
     trial_summary: TrialSummary | None = Field(
         default=None,
         description="With more than one trial per case: the trial policy, task success under "

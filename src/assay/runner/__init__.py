@@ -6,7 +6,16 @@ resume, into the run store.
 >>> result.report.task_success.value                                 # doctest: +SKIP
 """
 
-from assay.runner._execute import Done, Execution, WorkItem, execute, run_item
+from assay.runner._execute import (
+    Attempts,
+    Done,
+    Execution,
+    WorkItem,
+    bounded,
+    execute,
+    run_item,
+    with_retries,
+)
 from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
 from assay.runner._report import StoredGrader, headline, report_for_run, run_metadata
 from assay.runner._run import (
@@ -15,6 +24,7 @@ from assay.runner._run import (
     RunControl,
     RunResult,
     options_for,
+    prepare_target,
     resume_run,
     run_suite,
 )
@@ -30,6 +40,7 @@ from assay.runner._trend import (
 )
 
 __all__ = [
+    "Attempts",
     "Done",
     "Execution",
     "Overrides",
@@ -43,12 +54,14 @@ __all__ = [
     "Timing",
     "WorkItem",
     "backoff_delay",
+    "bounded",
     "config_hash",
     "execute",
     "gate_suite",
     "headline",
     "options_for",
     "parse_since",
+    "prepare_target",
     "report_for_run",
     "resume_run",
     "run_item",
@@ -59,4 +72,5 @@ __all__ = [
     "suite_run",
     "suite_runs",
     "trend_for_suite",
+    "with_retries",
 ]

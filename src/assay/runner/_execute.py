@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +25,7 @@ from assay.targets import (
     scrub,
     target_secrets,
 )
+from assay.targets._replies import with_traceback
 
 if TYPE_CHECKING:
     from opentelemetry.trace import Tracer
@@ -67,29 +68,71 @@ class Execution:
         self.secrets = target_secrets(self.target)  # the target has started
 
 
-async def _attempt(ex: Execution, case: Case, ctx: TargetContext) -> Reply:
-    # Masked here too, whatever the target did: an exception's message may quote a key.
-    return scrub(await _reply(ex, case, ctx), ex.secrets)
-
-
-async def _reply(ex: Execution, case: Case, ctx: TargetContext) -> Reply:
-    if ex.limiter is not None:
-        await ex.limiter.acquire()
+async def bounded(
+    send: Callable[[], Awaitable[Reply]], timeout_s: float, limiter: RateLimiter | None = None
+) -> Reply:
+    """One attempt: ``send()`` paced by ``limiter`` and bounded by ``timeout_s``; a timeout
+    is a ``timeout`` error and an exception an error outcome keeping its traceback."""
+    if limiter is not None:
+        await limiter.acquire()
     try:
-        async with asyncio.timeout(ex.options.timeout_s):
-            return await ex.target.run(case, ctx)
+        async with asyncio.timeout(timeout_s):
+            return await send()
     except TimeoutError:
-        return error_reply("timeout", f"no reply within {ex.options.timeout_s:g} s")
+        return error_reply("timeout", f"no reply within {timeout_s:g} s")
     except Interrupted:  # the user (or the watchdog) stops the run: not the target's fault
         raise
     except asyncio.CancelledError as err:
         task = asyncio.current_task()
         if task is not None and task.cancelling():  # the runner cancelled this call
             raise
-        return exception_reply(err)  # the target raised it itself
+        return with_traceback(exception_reply(err), err)  # the target raised it itself
     except BaseException as err:  # SystemExit, KeyboardInterrupt, GeneratorExit
         # from the system under test are its failures: an error outcome, never a crash
-        return exception_reply(err)
+        return with_traceback(exception_reply(err), err)
+
+
+@dataclass(frozen=True)
+class Attempts:
+    """The final reply of a retried call, how many attempts it took, each retried attempt
+    (error class, message, latency, wait before the next), and the final one's latency."""
+
+    reply: Reply
+    attempts: int
+    retried: list[dict[str, Any]]
+    latency_ms: float
+
+
+async def with_retries(
+    attempt_once: Callable[[int], Awaitable[Reply]],
+    options: RunOptions,
+    timing: Timing | None = None,
+) -> Attempts:
+    """Call ``attempt_once(n)`` for attempt n = 1, 2, … while it ends in a retryable error
+    (``options.retry_on``), at most ``options.retries`` extra times, waiting as the runner
+    does (exponential backoff with jitter, or the server's Retry-After).
+
+    The runner's own retry loop; a grader that calls a model (a judge) uses it too::
+
+        got = await with_retries(
+            lambda n: bounded(lambda: endpoint.send(body), options.timeout_s), options
+        )
+    """
+    clock = timing or Timing()
+    retried: list[dict[str, Any]] = []
+    attempt = 1
+    while True:
+        started = time.perf_counter()
+        reply = await attempt_once(attempt)
+        latency_ms = (time.perf_counter() - started) * 1000
+        outcome = reply.outcome
+        retryable = isinstance(outcome, Error) and outcome.error_class in options.retry_on
+        if not retryable or attempt > options.retries:
+            return Attempts(reply, attempt, retried, latency_ms)
+        wait = backoff_delay(attempt, reply.retry_after_s, options, clock.random)
+        retried.append(_failed_attempt(reply, latency_ms, wait))
+        await clock.sleep(wait)
+        attempt += 1
 
 
 async def call(
@@ -97,21 +140,17 @@ async def call(
 ) -> tuple[Reply, int, list[dict[str, Any]], float]:
     """The final reply for one case-trial, the attempts made, each retried attempt (error
     class, message, latency, wait before the next), and the final attempt's latency in ms."""
-    retried: list[dict[str, Any]] = []
-    attempt = 1
-    while True:
+
+    async def once(attempt: int) -> Reply:
         ctx = TargetContext(ex.run_id, item.trial, attempt, ex.tracer, traceparent)
-        started = time.perf_counter()
-        reply = await _attempt(ex, item.case, ctx)
-        latency_ms = (time.perf_counter() - started) * 1000
-        outcome = reply.outcome
-        retryable = isinstance(outcome, Error) and outcome.error_class in ex.options.retry_on
-        if not retryable or attempt > ex.options.retries:
-            return reply, attempt, retried, latency_ms
-        wait = backoff_delay(attempt, reply.retry_after_s, ex.options, ex.timing.random)
-        retried.append(_failed_attempt(reply, latency_ms, wait))
-        await ex.timing.sleep(wait)
-        attempt += 1
+        reply = await bounded(
+            lambda: ex.target.run(item.case, ctx), ex.options.timeout_s, ex.limiter
+        )
+        # Masked here too, whatever the target did: an exception's message may quote a key.
+        return scrub(reply, ex.secrets)
+
+    got = await with_retries(once, ex.options, ex.timing)
+    return got.reply, got.attempts, got.retried, got.latency_ms
 
 
 def _failed_attempt(reply: Reply, latency_ms: float, wait_s: float) -> dict[str, Any]:

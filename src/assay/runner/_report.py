@@ -6,9 +6,10 @@ from typing import Any
 
 from assay.cases import Case
 from assay.grading import Grader, Judgment, StructuredGrader, grade
+from assay.load import PriceTable
 from assay.metrics import IntervalMethod, TrialPolicy
 from assay.outcomes import Record, Results
-from assay.report import Report, build_report
+from assay.report import Price, Report, UsageSummary, build_report, summarize_usage
 from assay.store import TAGS_KEY, RunInfo, RunStore
 
 
@@ -72,9 +73,11 @@ def report_for_run(
     confidence: float = 0.95,
     method: IntervalMethod = "clopper-pearson",
     policy: TrialPolicy | None = None,
+    prices: PriceTable | None = None,
 ) -> Report:
     """The report of a stored run: every case-trial of the cases as run, missing included;
-    trials combine by ``policy`` when given, else by the policy the run's suite stated."""
+    trials combine by ``policy`` when given, else by the policy the run's suite stated; its
+    cost from ``prices`` when given, else from the price table stored with the run."""
     info = store.get_run(run_id)
     dataset = store.load_dataset(info.id)
     records = store.records(info.id)
@@ -88,6 +91,7 @@ def report_for_run(
         run_id=info.id,
         metadata=run_metadata(info),
         policy=policy if policy is not None else trial_policy(info),
+        usage=usage_of_run(info, records, prices),
     )
     change = info.metadata.get("dataset_change")
     if report.dataset.change is None and isinstance(change, dict):
@@ -105,6 +109,24 @@ def report_for_run(
     return report
 
 
+def usage_of_run(
+    info: RunInfo, records: list[Record], prices: PriceTable | None = None
+) -> UsageSummary:
+    """The run's usage section, priced with ``prices`` or the table stored with the run."""
+    stored = prices.stored() if prices is not None else info.metadata.get("prices")
+    model = info.target.get("model")
+    if not isinstance(stored, dict) or not isinstance(stored.get("table"), dict):
+        return summarize_usage(records, model=model if isinstance(model, str) else None)
+    table = {name: Price.model_validate(p) for name, p in stored["table"].items()}
+    return summarize_usage(
+        records,
+        table,
+        model if isinstance(model, str) else None,
+        stored.get("source"),
+        stored.get("hash"),
+    )
+
+
 def headline(report: Report) -> dict[str, Any]:
     """The figures a run listing shows: task success under the declared trial policy when
     the suite stated one (with the per-trial rate beside it), else the per-trial rate."""
@@ -118,6 +140,7 @@ def headline(report: Report) -> dict[str, Any]:
         "task_success_fraction": f"{rate.numerator}/{rate.denominator}",
         "task_success_ci95": list(rate.ci95) if rate.ci95 is not None else None,
         "task_success_confidence": rate.confidence,
+        **_usage_headline(report.usage),
     }
     t = report.trial_summary
     if t is not None and t.declared:
@@ -133,6 +156,19 @@ def headline(report: Report) -> dict[str, Any]:
             }
         )
     return figures
+
+
+def _usage_headline(usage: UsageSummary | None) -> dict[str, Any]:
+    if usage is None:
+        return {}
+    return {
+        "case_trials": usage.case_trials,
+        "usage_reported": usage.usage_reported,
+        "input_tokens": usage.input_tokens,
+        "output_tokens": usage.output_tokens,
+        "cost_usd": usage.cost_usd,
+        "latency_p95_s": usage.latency_p95_s,
+    }
 
 
 def _whole(x: float) -> str:

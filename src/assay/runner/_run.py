@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from assay._version import __version__
-from assay.cases import content_hash
+from assay.cases import Dataset, content_hash
 from assay.errors import AssayConfigError, StoreError
 from assay.load import Suite, grader_provenance, load_suite
 from assay.report import Report
@@ -95,6 +95,14 @@ def _check_override(key: str, value: float) -> None:
     lowest = f"at least {low:g}" if low_ok else f"more than {low:g}"
     highest = f" and at most {high:g}" if math.isfinite(high) else ""
     raise AssayConfigError(f"{flag} {value:g}: must be a number {lowest}{highest}")
+
+
+def prepare_target(target: Any, dataset: Dataset) -> None:
+    """Give a target that asks for it (``use_dataset``) the suite's dataset before the run:
+    the ``openai`` target renders every case's prompt from it."""
+    use = getattr(target, "use_dataset", None)
+    if callable(use):
+        use(dataset)
 
 
 def _run_plan(plan: Plan, control: RunControl, create: RunInfo | None) -> RunResult:
@@ -182,6 +190,7 @@ def run_suite(
     full = suite.load_dataset()
     chosen = select(full, selection or Selection())
     target = suite.build_target()
+    prepare_target(target, full)
     grader = suite.grader(full)
     now = datetime.now(UTC)
     metadata: dict[str, Any] = {**suite.settings.metadata, **control.metadata}
@@ -195,6 +204,9 @@ def run_suite(
         metadata["dataset_change"] = full.change
     if any(c.split == "heldout" for c in chosen.cases):
         metadata["heldout_runs"] = 1 + _heldout_runs(store, chosen.name)
+    prices = suite.price_table()
+    if prices is not None:
+        metadata["prices"] = prices.stored()
     config = redact(target.config())
     info = RunInfo(
         id=new_run_id(now),
@@ -270,6 +282,7 @@ def _resume_claimed(
             f"the target in {suite.path} has changed since run {info.id} started "
             "(its configuration hash differs); start a new run instead of resuming"
         )
+    prepare_target(target, suite.load_dataset())
     trace = overrides.trace if overrides.trace is not None else suite.settings.trace
     dataset = store.load_dataset(info.id)
     done = store.recorded_keys(info.id)

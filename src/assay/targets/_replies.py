@@ -6,6 +6,7 @@ import functools
 import json
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -27,7 +28,7 @@ def error_reply(
 ) -> Reply:
     """A ``Reply`` carrying an ``Error`` outcome of the given class."""
     if raw is not None and len(raw) > RAW_LIMIT:
-        raw = raw[:RAW_LIMIT] + "…"
+        raw = f"{raw[:RAW_LIMIT]}… [truncated: {len(raw)} characters in all]"
     return Reply(Error(error_class=error_class, message=message, raw=raw), None, retry_after_s)
 
 
@@ -46,6 +47,25 @@ def exception_reply(err: BaseException) -> Reply:
     if any(kind.__name__ in CONNECTION_ERRORS for kind in type(err).__mro__):
         return connection_error_reply(detail)
     return error_reply(f"exception:{type(err).__name__}", str(err) or type(err).__name__)
+
+
+TRACEBACK_FRAMES = 6
+
+
+def traceback_text(err: BaseException, frames: int = TRACEBACK_FRAMES) -> str:
+    """The last ``frames`` frames of ``err``'s traceback (file:line, function, source line)
+    and the exception itself, as Python prints them."""
+    import traceback
+
+    stack = traceback.extract_tb(err.__traceback__)[-frames:]
+    lines = traceback.format_list(stack)
+    lines += traceback.format_exception_only(type(err), err)
+    return "".join(lines)
+
+
+def with_traceback(reply: Reply, err: BaseException) -> Reply:
+    """``reply`` (the error outcome of ``err``) keeping the traceback in ``extra``."""
+    return replace(reply, extra={**reply.extra, "traceback": traceback_text(err)})
 
 
 def connection_error_reply(detail: str, url: str | None = None) -> Reply:

@@ -1,53 +1,68 @@
 """The ``openai`` target: any OpenAI-compatible ``/chat/completions`` endpoint.
 
-The model is asked for the structured outcome through ``response_format`` (a strict JSON
-schema: ``kind`` answer|abstain, ``fact``, ``text``, ``citations``) and its reply parsed
-into an outcome; token usage is recorded. The API key is read from the environment
-variable named by ``api_key_env`` when the run starts; it is sent as a bearer token and
-never stored, logged or reported.
+Each case's messages come from the prompt (a template, or the system prompt plus the
+question); the reply is read in the target's output mode (see ``assay.targets.chat``).
+Every call records its transcript (messages sent, raw reply, finish reason, response
+model) in the record's ``extra`` and, when tracing, a ``chat`` span with the GenAI
+semantic conventions. The API key is read from the environment variable named by
+``api_key_env`` when the run starts; it is sent as a bearer token and never stored,
+logged or reported.
 """
 
 from __future__ import annotations
 
-import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from assay.cases import Case
+from assay.cases import Case, Dataset, SourceLibrary
+from assay.errors import AssayConfigError
 from assay.targets._base import Reply, TargetContext
-from assay.targets._replies import (
-    ENV_NAME,
-    error_reply,
-    outcome_from_mapping,
-    scrub,
-    secret_from_env,
-    usage_from,
-)
+from assay.targets._prompt import Prompt, PromptSettings
+from assay.targets._replies import ENV_NAME, scrub, secret_from_env
 from assay.targets._session import HttpClient
+from assay.targets.chat import (
+    DEFAULT_ABSTAIN_PATTERNS,
+    OUTCOME_SCHEMA,
+    RESPONSE_FORMAT,
+    SCHEMA_INSTRUCTION,
+    AbstainRule,
+    Completion,
+    OutputMode,
+    ResponseFormat,
+    needs_schema_instruction,
+    outcome_reply,
+    parse_completion,
+    read_completion,
+    request_body,
+)
+
+__all__ = [
+    "DEFAULT_SYSTEM_PROMPT",
+    "DEFAULT_TEXT_SYSTEM_PROMPT",
+    "OUTCOME_SCHEMA",
+    "RESPONSE_FORMAT",
+    "ChatEndpoint",
+    "Exchange",
+    "OpenAISettings",
+    "OpenAITarget",
+    "parse_completion",
+]
 
 DEFAULT_SYSTEM_PROMPT = (
     "Answer the user's question from the information you were given. Reply with JSON: "
     'kind "answer" with the short fact key that answers it (fact) and a one-sentence '
     'answer (text), or kind "abstain" when the information does not say.'
 )
-
-OUTCOME_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["kind", "fact", "text", "citations"],
-    "properties": {
-        "kind": {"type": "string", "enum": ["answer", "abstain"]},
-        "fact": {"type": ["string", "null"]},
-        "text": {"type": ["string", "null"]},
-        "citations": {"type": "array", "items": {"type": "string"}},
-    },
-}
-RESPONSE_FORMAT: dict[str, Any] = {
-    "type": "json_schema",
-    "json_schema": {"name": "outcome", "strict": True, "schema": OUTCOME_SCHEMA},
-}
+DEFAULT_TEXT_SYSTEM_PROMPT = (
+    "Answer the user's question from the information you were given, in one short "
+    "sentence. When the information does not say, reply: I don't know."
+)
+TRANSCRIPT_LIMIT = 20_000  # characters of a raw reply kept in the transcript
 
 
 class OpenAISettings(BaseModel):
@@ -59,98 +74,273 @@ class OpenAISettings(BaseModel):
     base_url: str = Field(pattern=r"^https?://")
     model: str = Field(min_length=1)
     api_key_env: str | None = Field(default=None, pattern=ENV_NAME)
-    system_prompt: str = DEFAULT_SYSTEM_PROMPT
+    system_prompt: str | None = None
+    prompt: PromptSettings | None = None
+    vars: dict[str, Any] = Field(default_factory=dict)
+    output: OutputMode = "structured"
+    response_format: ResponseFormat = "json_schema"
+    abstain_patterns: tuple[str, ...] | None = None
     temperature: float | None = Field(default=0.0, ge=0, le=2)
     seed: int | None = None
     max_tokens: int | None = Field(default=None, ge=1)
 
+    @field_validator("abstain_patterns")
+    @classmethod
+    def _patterns_compile(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        for pattern in value or ():
+            try:
+                re.compile(pattern)
+            except re.error as err:
+                raise ValueError(f"not a regular expression: {pattern!r} ({err})") from None
+        return value
 
-def parse_completion(body: Any, raw: str) -> Reply:
-    """The outcome and usage in a chat-completions reply, or a ``parse_error``."""
-    try:
-        message = body["choices"][0]["message"]
-    except (KeyError, IndexError, TypeError):
-        return error_reply("parse_error", "no choices[0].message in the reply", raw)
-    usage_data = body.get("usage") if isinstance(body, dict) else None
-    usage = None
-    if isinstance(usage_data, dict):
-        usage = usage_from(usage_data.get("prompt_tokens"), usage_data.get("completion_tokens"))
-    if message.get("refusal"):
-        return Reply(error_reply("refusal", str(message["refusal"]), raw).outcome, usage)
-    content = message.get("content")
-    if not isinstance(content, str):
-        return Reply(error_reply("parse_error", "the message has no content", raw).outcome, usage)
-    try:
-        data = json.loads(content)
-        if not isinstance(data, dict):
-            raise ValueError("the content is not a JSON object")
-        if data.get("kind") == "abstain":
-            data = {"kind": "abstain", "text": data.get("text")}
-        elif isinstance(data, dict):
-            data = {k: v for k, v in data.items() if k in ("kind", "fact", "text", "citations")}
-            data["citations"] = data.get("citations") or []
-        outcome = outcome_from_mapping(data)
-    except (ValueError, json.JSONDecodeError) as err:
-        return Reply(error_reply("parse_error", str(err), content).outcome, usage)
-    return Reply(outcome, usage)
+
+def _system_default(settings: OpenAISettings) -> str:
+    if settings.system_prompt is not None:
+        return settings.system_prompt
+    return DEFAULT_TEXT_SYSTEM_PROMPT if settings.output == "text" else DEFAULT_SYSTEM_PROMPT
+
+
+def _prompt_of(settings: OpenAISettings) -> Prompt:
+    schema = (
+        SCHEMA_INSTRUCTION
+        if needs_schema_instruction(settings.output, settings.response_format)
+        else ""
+    )
+    if settings.prompt is not None:
+        if settings.system_prompt is not None:
+            raise ValueError("give either prompt or system_prompt, not both")
+        return Prompt(settings.prompt, settings.vars, schema)
+    system = _system_default(settings)
+    if schema:
+        system = f"{system}\n\n{schema}"
+    # system_prompt is plain text, not a template: braces in it are sent as written.
+    literal = "{% raw %}" + system + "{% endraw %}" if "{%" in system or "{{" in system else system
+    return Prompt(PromptSettings(system=literal), settings.vars, schema)
+
+
+def _with_schema(messages: list[dict[str, str]], prompt: Prompt) -> list[dict[str, str]]:
+    """The schema instruction added to the system message when the template leaves it out."""
+    if not prompt.schema or any(prompt.schema in m["content"] for m in messages):
+        return messages
+    if messages and messages[0]["role"] == "system":
+        first = {**messages[0], "content": f"{messages[0]['content']}\n\n{prompt.schema}"}
+        return [first, *messages[1:]]
+    return [{"role": "system", "content": prompt.schema}, *messages]
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One chat-completions call: the ``failure`` reply when the call failed (HTTP error,
+    no connection, a body that is not JSON or has no message), else the ``completion``
+    read from the reply; ``raw`` is the reply's text either way (None without a reply)."""
+
+    failure: Reply | None
+    completion: Completion | None
+    raw: str | None
+
+
+class ChatEndpoint:
+    """An OpenAI-compatible ``/chat/completions`` endpoint: one pooled session, the API key
+    read when started, secrets masked in what comes back. Reusable by anything that calls
+    a chat model (the ``openai`` target, a model-graded judge)::
+
+        endpoint = ChatEndpoint("http://127.0.0.1:8080/v1", api_key_env=None)
+        await endpoint.start()
+        got = await endpoint.send(request_body("m", messages, output="text"))
+        await endpoint.aclose()
+    """
+
+    def __init__(self, base_url: str, api_key_env: str | None = None) -> None:
+        self.url = base_url.rstrip("/") + "/chat/completions"
+        self.api_key_env = api_key_env
+        self.client = HttpClient()
+        self.secrets: tuple[str, ...] = ()
+
+    async def start(self) -> None:
+        if self.api_key_env is not None:
+            key = secret_from_env(self.api_key_env, "api_key_env")
+            self.client.headers["Authorization"] = f"Bearer {key}"
+            self.secrets = (key,)
+        await self.client.start()
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
+        self.client.headers.pop("Authorization", None)
+        self.secrets = ()
+
+    async def send(self, body: dict[str, Any], traceparent: str | None = None) -> Exchange:
+        """POST ``body``; the reply's completion, or the failure as an error reply."""
+        extra = {"traceparent": traceparent} if traceparent else None
+        got = await self.client.post_json(self.url, body, extra)
+        if isinstance(got, Reply):
+            failed = scrub(got, self.secrets)
+            return Exchange(failed, None, getattr(failed.outcome, "raw", None))
+        data, raw = got
+        try:
+            completion = read_completion(data)
+        except ValueError:
+            return Exchange(scrub(parse_completion(data, raw), self.secrets), None, raw)
+        return Exchange(None, completion, raw)
 
 
 class OpenAITarget:
-    """Asks a chat model for each case's structured outcome."""
+    """Asks a chat model about each case: a structured outcome or a free-text answer."""
 
     name = "openai"
 
     def __init__(self, settings: OpenAISettings) -> None:
         self.settings = settings
-        self.url = settings.base_url.rstrip("/") + "/chat/completions"
-        self.client = HttpClient()
-        self._static: dict[str, Any] = {"model": settings.model, "response_format": RESPONSE_FORMAT}
-        if settings.temperature is not None:
-            self._static["temperature"] = settings.temperature
-        if settings.seed is not None:
-            self._static["seed"] = settings.seed
-        if settings.max_tokens is not None:
-            self._static["max_tokens"] = settings.max_tokens
-        self._system = {"role": "system", "content": settings.system_prompt}
-        self._secrets: tuple[str, ...] = ()
+        self.endpoint = ChatEndpoint(settings.base_url, settings.api_key_env)
+        self.url = self.endpoint.url
+        self.client = self.endpoint.client
+        self.prompt = _prompt_of(settings)
+        self.abstain = AbstainRule(settings.abstain_patterns or DEFAULT_ABSTAIN_PATTERNS)
+        self._sources: SourceLibrary = SourceLibrary()
+        self._facts: list[str] = []
+        self._rendered: dict[str, list[dict[str, str]]] = {}
 
     @classmethod
     def from_settings(cls, settings: OpenAISettings, base_dir: Path | None) -> OpenAITarget:
         return cls(settings)
 
     def config(self) -> dict[str, Any]:
-        return self.settings.model_dump(mode="json", exclude_none=True)
+        found = self.settings.model_dump(mode="json", exclude_none=True)
+        found["prompt_version"] = self.prompt.version
+        return found
 
-    async def start(self) -> None:
-        name = self.settings.api_key_env
-        if name is not None:
-            key = secret_from_env(name, "api_key_env")
-            self.client.headers["Authorization"] = f"Bearer {key}"
-            self._secrets = (key,)
-        await self.client.start()
+    def use_dataset(self, dataset: Dataset) -> None:
+        """Render every case's prompt before the run starts: the context is the case's
+        source sections, ``facts`` every fact key of the dataset. A template that fails
+        for a case stops the run (``AssayConfigError`` naming the case)."""
+        self._sources = dataset.sources
+        self._facts = sorted({fact for case in dataset for fact in case.facts})
+        rendered: dict[str, list[dict[str, str]]] = {}
+        for case in dataset:
+            try:
+                rendered[case.id] = self._render(case)
+            except ValueError as err:
+                raise AssayConfigError(f"target.prompt: case {case.id}: {err}") from None
+        self._rendered = rendered
 
     def secrets(self) -> tuple[str, ...]:
         """The secret values sent since ``start()`` (the runner masks them too)."""
-        return self._secrets
+        return self.endpoint.secrets
 
-    async def aclose(self) -> None:
-        await self.client.aclose()
-        self.client.headers.pop("Authorization", None)
-        self._secrets = ()
+    def _render(self, case: Case) -> list[dict[str, str]]:
+        messages = self.prompt.render(case, self._sources.snapshot_for(case), self._facts)
+        return _with_schema(messages, self.prompt)
+
+    def messages(self, case: Case) -> list[dict[str, str]]:
+        """The messages sent for ``case``."""
+        found = self._rendered.get(case.id)
+        return found if found is not None else self._render(case)
 
     def body(self, case: Case) -> dict[str, Any]:
-        """The request body for ``case`` (exposed for tests and inspection)."""
-        if case.messages:
-            convo = [{"role": m.role, "content": m.content} for m in case.messages]
-            messages = [self._system, *convo]
-        else:
-            messages = [self._system, {"role": "user", "content": case.prompt}]
-        return {**self._static, "messages": messages}
+        """The request body for ``case`` (exposed for tests, ``--dry-run`` and inspection)."""
+        s = self.settings
+        return request_body(
+            s.model,
+            self.messages(case),
+            output=s.output,
+            response_format=s.response_format,
+            temperature=s.temperature,
+            seed=s.seed,
+            max_tokens=s.max_tokens,
+        )
+
+    def request(self, case: Case) -> dict[str, Any]:
+        """The HTTP request ``case`` would send, the API key shown only by its variable's
+        name (``--dry-run``; nothing is read from the environment)."""
+        headers = {"Content-Type": "application/json"}
+        if self.settings.api_key_env is not None:
+            headers["Authorization"] = f"Bearer <${self.settings.api_key_env}>"
+        return {"method": "POST", "url": self.url, "headers": headers, "body": self.body(case)}
+
+    async def start(self) -> None:
+        await self.endpoint.start()
+
+    async def aclose(self) -> None:
+        await self.endpoint.aclose()
 
     async def run(self, case: Case, ctx: TargetContext) -> Reply:
-        extra = {"traceparent": ctx.traceparent} if ctx.traceparent else None
-        got = await self.client.post_json(self.url, self.body(case), extra)
-        if isinstance(got, Reply):
-            return scrub(got, self._secrets)
-        body, raw = got
-        return scrub(parse_completion(body, raw), self._secrets)
+        body = self.body(case)
+        if ctx.tracer is None:
+            return await self._call(body, ctx, None)
+        with ctx.tracer.start_as_current_span(f"chat {self.settings.model}") as span:
+            return await self._call(body, ctx, span)
+
+    async def _call(self, body: dict[str, Any], ctx: TargetContext, span: Any) -> Reply:
+        got = await self.endpoint.send(body, ctx.traceparent)
+        if got.failure is not None:
+            reply = got.failure
+        else:
+            assert got.completion is not None
+            s = self.settings
+            reply = scrub(
+                outcome_reply(got.completion, s.output, s.response_format, self.abstain),
+                self.endpoint.secrets,
+            )
+        _record_span(span, body, got.completion, reply)
+        return _with_transcript(reply, body["messages"], got.completion, got.raw)
+
+
+def _with_transcript(
+    reply: Reply, messages: list[dict[str, str]], completion: Completion | None, raw: str | None
+) -> Reply:
+    """``reply`` with the call's transcript in ``extra["transcript"]``."""
+    transcript: dict[str, Any] = {"messages": messages}
+    if completion is not None:
+        content = completion.content or ""
+        transcript["reply"] = _clip(content)
+        if completion.finish_reason is not None:
+            transcript["finish_reason"] = completion.finish_reason
+        if completion.response_model is not None:
+            transcript["response_model"] = completion.response_model
+    else:
+        transcript["reply"] = _clip(raw or "")
+    return Reply(
+        reply.outcome, reply.usage, reply.retry_after_s, {**reply.extra, "transcript": transcript}
+    )
+
+
+def _clip(text: str) -> str:
+    if len(text) <= TRANSCRIPT_LIMIT:
+        return text
+    return f"{text[:TRANSCRIPT_LIMIT]}… [truncated: {len(text)} characters in all]"
+
+
+def _record_span(
+    span: Any, body: Mapping[str, Any], completion: Completion | None, reply: Reply
+) -> None:
+    """GenAI semantic-convention attributes of one chat call on ``span``."""
+    if span is None:
+        return
+    attributes: dict[str, Any] = {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.provider.name": "openai",
+        "gen_ai.request.model": str(body["model"]),
+        "assay.answer.kind": reply.outcome.kind,
+    }
+    for key, name in (("temperature", "temperature"), ("max_tokens", "max_tokens")):
+        if body.get(key) is not None:
+            attributes[f"gen_ai.request.{name}"] = body[key]
+    if body.get("seed") is not None:
+        attributes["gen_ai.request.seed"] = body["seed"]
+    if completion is not None:
+        if completion.response_model:
+            attributes["gen_ai.response.model"] = completion.response_model
+        if completion.finish_reason:
+            attributes["gen_ai.response.finish_reasons"] = [completion.finish_reason]
+    usage = reply.usage
+    if usage is not None and usage.input_tokens is not None:
+        attributes["gen_ai.usage.input_tokens"] = usage.input_tokens
+    if usage is not None and usage.output_tokens is not None:
+        attributes["gen_ai.usage.output_tokens"] = usage.output_tokens
+    outcome = reply.outcome
+    if outcome.kind == "error":
+        from opentelemetry.trace import Status, StatusCode
+
+        attributes["error.type"] = getattr(outcome, "error_class", None) or "error"
+        span.set_status(Status(StatusCode.ERROR, getattr(outcome, "message", None) or ""))
+    span.set_attributes(attributes)

@@ -54,6 +54,21 @@ def _config(info: Any) -> str:
     return " · ".join(part for part in parts if part)
 
 
+def _usage(report: Report) -> str:
+    """'in 12,345 / out 1,210 tokens (38 of 40 reported) · $0.0026', or '—'."""
+    u = report.usage
+    if u is None:
+        return "—"
+    if not u.usage_reported:
+        text = f"n/a (0 of {u.case_trials} reported)"
+    else:
+        text = (
+            f"in {f.tokens(u.input_tokens)} / out {f.tokens(u.output_tokens)} tokens "
+            f"({u.usage_reported} of {u.case_trials} reported)"
+        )
+    return text + (f" · ${u.cost_usd:.4g}" if u.cost_usd is not None else "")
+
+
 def runs_page(rows: Sequence[tuple[Any, Report | None, str | None]]) -> str:
     """Every stored run with its headline rates; a form to compare two; a case finder."""
     items = []
@@ -76,6 +91,7 @@ def runs_page(rows: Sequence[tuple[Any, Report | None, str | None]]) -> str:
             ]
             item["segments"] = status_view(report.statuses, report.total)
             item["total"] = report.total
+            item["usage"] = _usage(report)
         items.append(item)
     return _environment().get_template("runs.html.j2").render(title="assay runs", runs=items)
 

@@ -182,7 +182,9 @@ def test_a_whole_run_round_trips_through_the_store(store: RunStore, tmp_path: Pa
     again = report_for_run(store, result.run_id)
     assert again == result.report
     assert (again.total, again.success, again.errors) == (8, 6, 2)
-    assert store.get_run(result.run_id).summary == {
+    summary = store.get_run(result.run_id).summary
+    assert again.usage is not None and again.usage.latency is not None
+    assert summary == {
         "total": 8,
         "success": 6,
         "errors": 2,
@@ -191,6 +193,12 @@ def test_a_whole_run_round_trips_through_the_store(store: RunStore, tmp_path: Pa
         "task_success_fraction": "6/8",
         "task_success_ci95": list(again.task_success.ci95 or ()),
         "task_success_confidence": 0.95,
+        "case_trials": 8,
+        "usage_reported": 0,
+        "input_tokens": None,
+        "output_tokens": None,
+        "cost_usd": None,
+        "latency_p95_s": again.usage.latency.p95_s,
     }
     assert len(store.spans(result.run_id)) >= 8  # traced by default
 

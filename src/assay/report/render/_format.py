@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 from assay.metrics import Rate, StatusCounts, TrialRate
 from assay.metrics._display import decimal, percent
-from assay.report._model import Report
+from assay.report._model import CaseRow, Report
+from assay.report._usage import UsageSummary
 
 
 def pct(value: float) -> str:
@@ -155,3 +156,70 @@ def change_line(report: Report) -> str | None:
         return None
     when = ", ".join(x for x in (change.date, change.who) if x)
     return f"dataset change ({when}): {change.why}"
+
+
+RAW_SHOWN = 300  # characters of an error's raw reply shown beside its reason
+
+
+def reason_with_raw(row: CaseRow) -> str:
+    """The row's reason, followed by the raw reply of an error (its first ``RAW_SHOWN``
+    characters, and how many there are in all when that is not all of it)."""
+    if row.abstain_reason and row.outcome == "abstain":
+        return f"{row.reason} · abstained: {row.abstain_reason}"
+    if not row.raw:
+        return row.reason
+    raw = " ".join(row.raw.split())
+    if len(raw) > RAW_SHOWN:
+        raw = f"{raw[:RAW_SHOWN]}… [{len(row.raw)} characters; all of it in the JSON report]"
+    return f"{row.reason} · raw reply: {raw}"
+
+
+def tokens(n: int | None) -> str:
+    return "n/a" if n is None else f"{n:,}"
+
+
+def usage_lines(usage: UsageSummary | None) -> list[str]:
+    """The usage section in words: tokens, latency and cost, each with how many
+    case-trials it covers; empty when the report has no usage section."""
+    if usage is None:
+        return []
+    n = usage.case_trials
+    lines = [
+        f"Tokens: usage reported by {usage.usage_reported} of {n} case-trials · "
+        f"input {tokens(usage.input_tokens)} ({usage.input_reported} reported) · "
+        f"output {tokens(usage.output_tokens)} ({usage.output_reported} reported)"
+    ]
+    if usage.input_tokens is not None and usage.input_reported:
+        per_in = usage.input_tokens / usage.input_reported
+        per_out = (
+            usage.output_tokens / usage.output_reported
+            if usage.output_tokens is not None and usage.output_reported
+            else None
+        )
+        out_text = f"{per_out:,.1f}" if per_out is not None else "n/a"
+        lines.append(f"Tokens per case-trial (mean): input {per_in:,.1f} · output {out_text}")
+    lat = usage.latency
+    if lat is None:
+        lines.append(f"Latency: n/a (no latency recorded for any of {n} case-trials)")
+    else:
+        lines.append(
+            f"Latency: p50 {lat.p50_s:.3g} s · p95 {lat.p95_s:.3g} s · max {lat.max_s:.3g} s "
+            f"({lat.count} of {n} case-trials)"
+        )
+    if usage.cost_usd is None:
+        lines.append(f"Cost: n/a ({usage.cost_note or 'unknown'})")
+    else:
+        lines.append(
+            f"Cost: ${usage.cost_usd:.6g} over {usage.cost_reported} of {n} case-trials "
+            "(those that reported both token counts)"
+        )
+    p = usage.prices
+    if p is not None:
+        price = (
+            f"${p.price.input:g} input / ${p.price.output:g} output per million tokens"
+            if p.price is not None
+            else "no price"
+        )
+        where = f" from {p.source}" if p.source else ""
+        lines.append(f"Price table {short_version(p.hash)}…{where}: {p.model}: {price}")
+    return lines

@@ -40,6 +40,9 @@ def render_markdown(report: Report) -> str:
             added = f.status_sum(block.statuses, block.total, f.unit(report))
             lines += [f"- {block.split} statuses: {added}"]
         lines += [""]
+    usage = f.usage_lines(report.usage)
+    if usage:
+        lines += ["**Usage**", "", *(f"- {f.cell(line)}" for line in usage), ""]
     lines += [
         "| Slice | Passed | Value | Interval | Failed | Error | Missing | Ungraded |",
         "|---|---:|---:|---|---:|---:|---:|---:|",
@@ -69,7 +72,8 @@ def render_markdown(report: Report) -> str:
         for c in real:
             case = c.id if report.trials == 1 else f"{c.id} #{c.trial}"
             lines.append(
-                f"| {f.cell(case)} | {f.cell(c.slice)} | {c.status} | {f.cell(c.reason)} |"
+                f"| {f.cell(case)} | {f.cell(c.slice)} | {c.status} "
+                f"| {f.cell(f.reason_with_raw(c))} |"
             )
     if report.synthetic is not None:
         s = report.synthetic

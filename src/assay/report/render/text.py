@@ -91,6 +91,11 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
                 + f.status_sum(block.statuses, block.total, f.unit(report)),
                 markup=False,
             )
+    usage = f.usage_lines(report.usage)
+    if usage:
+        console.print(Text("Usage", style="bold"))
+        for line in usage:
+            console.print(line, markup=False)
         console.print()
     if report.trial_summary is not None:
         for line in trial_lines(report):
@@ -137,7 +142,7 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
                     c.id if report.trials == 1 else f"{c.id} #{c.trial}",
                     c.slice,
                     Text(c.status, style=STATUS_STYLE[c.status]),
-                    c.reason,
+                    f.reason_with_raw(c),
                 ]
                 for c in not_passed
             ],

@@ -8,7 +8,8 @@
   var collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
   var KNOWN = ["id", "slice", "trial", "synthetic", "question", "expected_behavior", "expected_fact",
     "rationale", "outcome", "fact", "text", "status", "reason", "grader", "case_hash",
-    "source_revision", "checks", "judgments", "expected_label", "outcome_label"];
+    "source_revision", "checks", "judgments", "expected_label", "outcome_label", "raw",
+    "input_tokens", "output_tokens", "latency_ms", "transcript", "traceback", "abstain_reason"];
 
   function el(tag, cls, text) {
     var node = document.createElement(tag);
@@ -289,10 +290,35 @@
     if ("rationale" in row) { section("Rationale", text(row.rationale, "—")); }
     if ("outcome" in row) {
       section("Recorded outcome", row.outcome
-        ? kv([["kind", row.outcome], ["fact", row.fact], ["raw text", row.text]])
+        ? kv([["kind", row.outcome], ["fact", row.fact], ["raw text", row.text],
+          ["why an abstention", row.abstain_reason]])
         : text(null, "No outcome was recorded for this case (missing)."));
     }
     section("Judgment", judgmentBox(row.status, row.grader, row.reason, []));
+    if (row.raw) { section("Raw reply (could not be used)", text(row.raw, "—")); }
+    if (row.traceback) {
+      var tb = el("div", "transcript");
+      tb.appendChild(el("pre", "message", row.traceback));
+      section("Traceback (last frames)", tb);
+    }
+    if ("input_tokens" in row || "latency_ms" in row) {
+      var unknown = "not reported";
+      section("Usage", kv([
+        ["input tokens", row.input_tokens === null || row.input_tokens === undefined ? unknown : row.input_tokens],
+        ["output tokens", row.output_tokens === null || row.output_tokens === undefined ? unknown : row.output_tokens],
+        ["latency", row.latency_ms === null || row.latency_ms === undefined ? unknown : row.latency_ms + " ms"]]));
+    }
+    if (row.transcript && Array.isArray(row.transcript.messages)) {
+      var convo = el("div", "transcript");
+      row.transcript.messages.forEach(function (m) {
+        convo.appendChild(el("p", "field", m.role));
+        convo.appendChild(el("pre", "message", m.content));
+      });
+      convo.appendChild(el("p", "field", "reply" + (row.transcript.finish_reason
+        ? " (finish reason: " + row.transcript.finish_reason + ")" : "")));
+      convo.appendChild(el("pre", "message", row.transcript.reply || ""));
+      section("Transcript", convo);
+    }
     if (Array.isArray(row.checks) && row.checks.length) { section("Checks", resultList(row.checks)); }
     if (Array.isArray(row.judgments) && row.judgments.length) {
       section("Judge results", resultList(row.judgments));

