@@ -14,6 +14,7 @@ from assay.load._grader import (
     grader_from_provenance,
     grader_provenance,
 )
+from assay.load._judge import JudgeSettings, judge_settings, load_judge
 from assay.load._records import read_records, read_text
 from assay.load._sources import load_sources, merge_sources
 from assay.load._suite import Suite, SuiteSettings, load_suite
@@ -21,14 +22,17 @@ from assay.load._suite import Suite, SuiteSettings, load_suite
 __all__ = [
     "GRADERS",
     "GraderSettings",
+    "JudgeSettings",
     "Suite",
     "SuiteSettings",
     "build_grader",
     "check_registry",
     "grader_from_provenance",
     "grader_provenance",
+    "judge_settings",
     "load_composite_results",
     "load_dataset",
+    "load_judge",
     "load_profile",
     "load_results",
     "load_sources",

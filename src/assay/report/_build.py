@@ -7,10 +7,17 @@ from typing import Any
 
 from assay._version import __version__
 from assay.cases import Dataset, case_hash
-from assay.grading import CaseResult
+from assay.grading import CaseResult, Judgment
 from assay.metrics import IntervalMethod, TrialPolicy, summarize_results
 from assay.outcomes import Abstain, Answer
-from assay.report._model import CaseRow, DatasetInfo, GraderInfo, Report, SyntheticSection
+from assay.report._model import (
+    CaseRow,
+    DatasetInfo,
+    GraderInfo,
+    JudgeDetail,
+    Report,
+    SyntheticSection,
+)
 
 
 def _row(result: CaseResult) -> CaseRow:
@@ -35,7 +42,15 @@ def _row(result: CaseResult) -> CaseRow:
         grader=f"{result.judgment.grader} v{result.judgment.grader_version}",
         case_hash=case_hash(case),
         source_revision=case.source_revision,
+        judge=_judge_detail(result.judgment),
     )
+
+
+def _judge_detail(judgment: Judgment) -> JudgeDetail | None:
+    if judgment.grader != "judge":
+        return None
+    score = int(judgment.score) if judgment.score is not None else None
+    return JudgeDetail(score=score, labels=list(judgment.labels))
 
 
 def build_report(

@@ -32,6 +32,21 @@ class GraderInfo(BaseModel):
     version: str
 
 
+class JudgeDetail(BaseModel):
+    """What a model judge said about one case-trial beyond its status and reason."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    score: int | None = Field(
+        default=None, description="The judge's 0-2 score; null when the reply was rejected"
+    )
+    labels: list[str] = Field(
+        default_factory=list,
+        description="Judge model, prompt and rubric versions, usage, rejection class, "
+        "optional dimensions (grounded, citations_supported)",
+    )
+
+
 class CaseRow(BaseModel):
     """One case at one trial as reported: labels, outcome, status and the grader's reason."""
 
@@ -55,6 +70,11 @@ class CaseRow(BaseModel):
         default=None, description="Content hash of the case definition (pairs runs in compare)"
     )
     source_revision: str | None = None
+    judge: JudgeDetail | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="Present when a model judge graded the case",
+    )
 
 
 class SyntheticSection(BaseModel):

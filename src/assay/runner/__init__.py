@@ -7,6 +7,7 @@ resume, into the run store.
 """
 
 from assay.runner._execute import Done, Execution, WorkItem, execute, run_item
+from assay.runner._judging import JudgeRunner, JudgeTransport, judge_all, judge_results
 from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
 from assay.runner._report import StoredGrader, headline, report_for_run, run_metadata
 from assay.runner._run import (
@@ -23,6 +24,8 @@ from assay.runner._select import Selection, select
 __all__ = [
     "Done",
     "Execution",
+    "JudgeRunner",
+    "JudgeTransport",
     "Overrides",
     "Progress",
     "RateLimiter",
@@ -36,6 +39,8 @@ __all__ = [
     "backoff_delay",
     "execute",
     "headline",
+    "judge_all",
+    "judge_results",
     "options_for",
     "report_for_run",
     "resume_run",
