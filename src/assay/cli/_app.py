@@ -30,6 +30,7 @@ def _register() -> None:
     # Each command module imports its heavy dependencies inside the command function,
     # so `assay --help` stays fast. Commands are listed in the order a user meets them.
     from assay.cli import (
+        calibrate,
         compare,
         composite,
         diagnose,
@@ -49,6 +50,7 @@ def _register() -> None:
     app.command("report")(stored.report)
     app.command("score")(score.score)
     app.command("composite")(composite.composite)
+    app.command("calibrate")(calibrate.calibrate)
     app.add_typer(synthesize.app, name="synthesize")
     app.command("compare")(compare.compare)
     app.command("gate")(gate.gate)

@@ -1,5 +1,12 @@
 """Metrics: rates with named denominators and intervals, and the seed's ``summarize``."""
 
+from assay.metrics._agreement import (
+    Kappa,
+    KappaWeights,
+    agreement_weights,
+    confusion_matrix,
+    weighted_kappa,
+)
 from assay.metrics._cluster import ClusteredEstimate, clustered_rate, effective_interval
 from assay.metrics._consistency import CaseConsistency, TrialRate, TrialSummary, summarize_trials
 from assay.metrics._intervals import METHODS, IntervalMethod, clopper_pearson, interval, wilson
@@ -36,6 +43,8 @@ __all__ = [
     "CaseConsistency",
     "ClusteredEstimate",
     "IntervalMethod",
+    "Kappa",
+    "KappaWeights",
     "PolicyName",
     "Rate",
     "SliceSummary",
@@ -44,9 +53,11 @@ __all__ = [
     "TrialPolicy",
     "TrialRate",
     "TrialSummary",
+    "agreement_weights",
     "clopper_pearson",
     "clustered_delta",
     "clustered_rate",
+    "confusion_matrix",
     "effective_interval",
     "grade_all",
     "interval",
@@ -61,5 +72,6 @@ __all__ = [
     "summarize_results",
     "summarize_trials",
     "validate_inputs",
+    "weighted_kappa",
     "wilson",
 ]
