@@ -134,7 +134,8 @@ def _answer(reply: Reply, attempts: int) -> JudgeAnswer:
     }
     if isinstance(outcome, Error):
         tries = f" (after {attempts} attempt{'s' if attempts != 1 else ''})"
-        error = f"{outcome.error_class}: {outcome.message}{tries}"
+        said = f"; the server said: {' '.join(outcome.raw.split())[:200]}" if outcome.raw else ""
+        error = f"{outcome.error_class}: {outcome.message}{tries}{said}"
         return JudgeAnswer(None, error, attempts, **tokens)
     text = outcome.text if isinstance(outcome, Answer) else None
     return JudgeAnswer(text or "", None, attempts, **tokens)

@@ -2,7 +2,8 @@
 
 A reply is accepted only when it is exactly one JSON object matching the reply schema,
 with one finding per rubric item, every quoted piece of evidence found in the candidate,
-a score consistent with the findings, and no verdict copied out of the candidate.
+no disallowed claim called absent while its words are in the candidate, a score
+consistent with the findings, and no verdict copied out of the candidate.
 Anything else is a ``Rejection``: the judgment is ``ungraded``, never a default score.
 """
 
@@ -153,6 +154,15 @@ def _findings(
         detail = "; ".join(p for p in parts if p)
         return Rejection("findings_mismatch", f"findings do not match the rubric: {detail}")
     text = normalize(candidate)
+    for f in found:
+        if f.id.startswith("D") and f.verdict == "absent":
+            claim = rubric.disallowed[int(f.id[1:]) - 1]
+            said = next((p for p in claim.phrases if normalize(p) in text), None)
+            if said is not None:
+                return Rejection(
+                    "contradicts_answer",
+                    f"finding {f.id} says absent, but the answer contains {json.dumps(said)}",
+                )
     for f in found:
         if f.verdict == "present" and not f.evidence.strip():
             return Rejection("unquoted_evidence", f"finding {f.id} is present without a quote")

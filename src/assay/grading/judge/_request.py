@@ -21,7 +21,7 @@ from assay.cases import Case
 from assay.grading.judge._rubric import SCALE, JudgeRubric
 
 PROMPT_VERSION = "judge-prompt-1"
-ResponseMode = Literal["json_schema", "json_object", "text"]
+ResponseMode = Literal["json_schema", "json_object_schema", "json_object", "text"]
 NONCE_PATTERN = r"^[A-Za-z0-9]{8,64}$"
 
 
@@ -211,6 +211,9 @@ def build_judge_request(
             "type": "json_schema",
             "json_schema": {"name": "judgment", "strict": True, "schema": reply_schema(rubric)},
         }
+    elif config.response_mode == "json_object_schema":
+        # llama.cpp's server constrains a json_object reply to the schema it is given
+        body["response_format"] = {"type": "json_object", "schema": reply_schema(rubric)}
     elif config.response_mode == "json_object":
         body["response_format"] = {"type": "json_object"}
     return body
