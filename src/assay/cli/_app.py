@@ -36,6 +36,7 @@ def _register() -> None:
         diagnose,
         gate,
         init,
+        regrade,
         run,
         score,
         stored,
@@ -50,6 +51,7 @@ def _register() -> None:
     app.command("report")(stored.report)
     app.command("score")(score.score)
     app.command("composite")(composite.composite)
+    app.command("regrade")(regrade.regrade)
     app.command("calibrate")(calibrate.calibrate)
     app.add_typer(synthesize.app, name="synthesize")
     app.command("compare")(compare.compare)
