@@ -14,17 +14,23 @@ from assay.report import CaseRow, Report
 class ComparisonRefusedError(AssayInputError):
     """The two runs are not over the same case definitions; ``differences`` says how."""
 
-    def __init__(self, differences: Sequence[str], baseline: str, candidate: str) -> None:
+    def __init__(
+        self,
+        differences: Sequence[str],
+        baseline: str,
+        candidate: str,
+        why: str = "were not run on the same case definitions and source snapshots:",
+        remedy: str = "Re-run both on one dataset version, or pass --matching-only to compare "
+        "only the cases that match (the rest are listed as excluded).",
+    ) -> None:
         self.differences = tuple(differences)
         shown = list(self.differences[:20])
         if len(self.differences) > 20:
             shown.append(f"... and {len(self.differences) - 20} more")
         lines = [
-            f"cannot compare {baseline} with {candidate}: they were not run on the same "
-            "case definitions and source snapshots:",
+            f"cannot compare {baseline} with {candidate}: they {why}",
             *(f"  {d}" for d in shown),
-            "Re-run both on one dataset version, or pass --matching-only to compare only the "
-            "cases that match (the rest are listed as excluded).",
+            remedy,
         ]
         super().__init__("\n".join(lines))
 
