@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 from tests.loopback import serve
 from tests.otlp_receiver import otlp_receiver
+from tests.real_model import real_model
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 POLICY = EXAMPLES / "policy"
 
-__all__ = ["otlp_receiver", "serve"]
+__all__ = ["otlp_receiver", "real_model", "serve"]
 
 RunAssay = Callable[..., subprocess.CompletedProcess[str]]
 
