@@ -226,3 +226,47 @@ def test_regrade_makes_a_linked_run_and_compare_refuses_another_judge(tmp_path: 
     out, err = allowed.communicate(timeout=120)
     assert allowed.returncode == 0, err
     assert "graders.judge" in out
+
+
+def test_a_suite_gate_requires_the_judges_calibration(run_assay: RunAssay, tmp_path: Path) -> None:
+    with judge_server(keyword_verdict) as url:
+        judged = tmp_path / "judged.json"
+        done = run_assay(
+            "score",
+            JUDGE / "calibration.yaml",
+            JUDGE / "calibration-answers.jsonl",
+            "--grader",
+            _judge_file(tmp_path, url, concurrency=1),
+            "-f",
+            "json",
+            "-o",
+            judged,
+        )
+        assert done.returncode == 0, done.stderr
+        cal = tmp_path / "calibration.json"
+        done = run_assay(
+            "calibrate", JUDGE / "calibration-labels.jsonl", judged, "-f", "json", "-o", cal
+        )
+        assert done.returncode == 0, done.stderr
+        suite = _suite(tmp_path, url, cases=2)
+        base = suite.read_text()
+        for maximum, code, said in (
+            (0.35, 0, "gate passed"),  # false accepts 3/26, upper bound 30.2%
+            (0.2, 1, "upper bound 30.2% is above the maximum 20.0%"),
+        ):
+            suite.write_text(
+                base.replace(
+                    "  concurrency: 1\n",
+                    "  concurrency: 1\n  calibration:\n    report: calibration.json\n"
+                    f"    max_false_accept_upper: {maximum}\n",
+                )
+                + "gates: ['task_success>=0']\n"
+            )
+            done = run_assay("run", suite, cwd=tmp_path)
+            assert done.returncode == code, done.stderr
+            assert said in done.stderr
+        # another judge model: the report does not vouch for it
+        suite.write_text(suite.read_text().replace("model: scripted", "model: other"))
+        done = run_assay("run", suite, cwd=tmp_path)
+        assert done.returncode == 1
+        assert "not the current judge v1+" in done.stderr

@@ -55,7 +55,7 @@ def run(
     Ctrl-C stops cleanly: what finished is stored and the run is marked interrupted;
     `assay run --resume RUN_ID` then runs only the case-trials not yet recorded.
     """
-    from assay.cli._gating import check_gates, stored_rules, suite_rules
+    from assay.cli._gating import calibration_gate, check_gates, stored_rules, suite_rules
     from assay.cli._options import check_confidence, check_format, check_method
     from assay.cli._progress import RichProgress
     from assay.errors import AssayConfigError
@@ -126,5 +126,5 @@ def run(
             err=True,
         )
         raise typer.Exit(130)
-    if not check_gates(report, rules):
+    if not check_gates(report, rules, calibration_gate(loaded)):
         raise typer.Exit(1)

@@ -14,18 +14,26 @@ from assay.load._grader import (
     grader_from_provenance,
     grader_provenance,
 )
-from assay.load._judge import JudgeSettings, judge_settings, load_judge
+from assay.load._judge import (
+    CalibrationRequirement,
+    JudgeSettings,
+    check_calibration,
+    judge_settings,
+    load_judge,
+)
 from assay.load._records import read_records, read_text
 from assay.load._sources import load_sources, merge_sources
 from assay.load._suite import Suite, SuiteSettings, load_suite
 
 __all__ = [
     "GRADERS",
+    "CalibrationRequirement",
     "GraderSettings",
     "JudgeSettings",
     "Suite",
     "SuiteSettings",
     "build_grader",
+    "check_calibration",
     "check_registry",
     "grader_from_provenance",
     "grader_provenance",

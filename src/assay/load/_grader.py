@@ -160,8 +160,8 @@ def _judge(
         sources = merge_sources(sources, load_sources(path))
     if spec.settings is not None:
         path = _suite_file(spec.settings, base_dir, locate("grader.settings"), "settings")
-        return load_judge(path).grader(sources)
-    return _inline_judge(spec, locate).grader(sources)
+        return load_judge(path).grader(sources, path.parent)
+    return _inline_judge(spec, locate).grader(sources, base_dir)
 
 
 def grader_provenance(grader: Grader) -> dict[str, str]:

@@ -29,6 +29,16 @@ from assay.errors import InputFormatError, Location, Problem
 from assay.grading.judge import JudgeConfig, JudgeEndpoint, JudgeGrader, JudgeRubric, ResponseMode
 
 
+class CalibrationRequirement(BaseModel):
+    """A calibration report the judge's current version must have before judged figures
+    pass a gate, and the most its false-accept rate's upper bound may be."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    report: str = Field(min_length=1)
+    max_false_accept_upper: float = Field(gt=0, le=1)
+
+
 class JudgeSettings(BaseModel):
     """Every key of a judge's settings (model, request, endpoint and rubric)."""
 
@@ -48,8 +58,11 @@ class JudgeSettings(BaseModel):
     retries: int = Field(default=2, ge=0, le=20)
     rpm: float | None = Field(default=None, gt=0)
     rubric: JudgeRubric = Field(default_factory=JudgeRubric)
+    calibration: CalibrationRequirement | None = None
 
-    def grader(self, sources: SourceLibrary | None = None) -> JudgeGrader:
+    def grader(
+        self, sources: SourceLibrary | None = None, base_dir: Path | None = None
+    ) -> JudgeGrader:
         """The judge these settings describe."""
         config = JudgeConfig(
             model=self.model,
@@ -67,7 +80,13 @@ class JudgeSettings(BaseModel):
             retries=self.retries,
             rpm=self.rpm,
         )
-        return JudgeGrader(config, self.rubric, sources, endpoint)
+        judge = JudgeGrader(config, self.rubric, sources, endpoint)
+        if self.calibration is not None:
+            path = Path(self.calibration.report)
+            if not path.is_absolute() and base_dir is not None:
+                path = base_dir / path
+            judge.calibration = (str(path), self.calibration.max_false_accept_upper)
+        return judge
 
 
 def judge_settings(
@@ -122,3 +141,22 @@ def load_judge(path: str | Path) -> JudgeSettings:
         return Location(str(p), 1)
 
     return judge_settings(data, locate, f"{p}: invalid judge settings")
+
+
+def check_calibration(judge: JudgeGrader) -> str | None:
+    """Why the judge's required calibration is not met (None when it is, or when none is
+    required): the report is missing or unreadable, is for another judge version, or its
+    false-accept upper bound is above the maximum."""
+    if judge.calibration is None:
+        return None
+    from assay.errors import AssayError
+    from assay.load._records import read_text
+    from assay.report._calibration import CalibrationReport, calibration_problem
+
+    path, maximum = judge.calibration
+    try:
+        report = CalibrationReport.model_validate_json(read_text(Path(path)))
+    except (AssayError, OSError, ValidationError) as err:
+        first = str(err).splitlines()[0]
+        return f"no usable calibration report {path}: {first}"
+    return calibration_problem(report, f"judge v{judge.version}", maximum)

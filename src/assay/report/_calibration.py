@@ -244,3 +244,21 @@ def _disagreement(
         reviewer=label.reviewer,
         judge_reason=row.reason,
     )
+
+
+def calibration_problem(report: CalibrationReport, grader: str, max_upper: float) -> str | None:
+    """Why ``report`` does not vouch for ``grader`` (``"judge v1+…"``) with a false-accept
+    upper bound of at most ``max_upper``; None when it does."""
+    if grader not in report.graders:
+        found = ", ".join(report.graders) or "no grader"
+        return f"the calibration report is for {found}, not the current {grader}"
+    rate_ = report.false_accepts
+    if rate_.ci95 is None:
+        return "the calibration report has no judged human-fail cases: false accepts are n/a"
+    upper = rate_.ci95[1]
+    if upper > max_upper:
+        return (
+            f"false accepts {rate_.numerator}/{rate_.denominator}: upper bound "
+            f"{upper:.1%} is above the maximum {max_upper:.1%}"
+        )
+    return None

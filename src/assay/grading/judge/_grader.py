@@ -80,6 +80,7 @@ class JudgeGrader:
     ) -> None:
         self.config = config
         self.endpoint = endpoint
+        self.calibration: tuple[str, float] | None = None
         self.rubric = rubric or JudgeRubric()
         self.sources = sources or SourceLibrary()
         self.version = f"{GRADER_VERSION}+{self.identity_hash()}"
