@@ -270,3 +270,23 @@ def test_a_suite_gate_requires_the_judges_calibration(run_assay: RunAssay, tmp_p
         done = run_assay("run", suite, cwd=tmp_path)
         assert done.returncode == 1
         assert "not the current judge v1+" in done.stderr
+
+
+def test_the_judge_call_has_its_own_span_with_its_usage(tmp_path: Path) -> None:
+    db = tmp_path / ".assay" / "assay.db"
+    with judge_server(keyword_verdict) as url:
+        suite = _suite(tmp_path, url, cases=2)
+        suite.write_text(suite.read_text() + "trace: true\n")
+        done = _popen("run", suite, cwd=tmp_path)
+        out, err = done.communicate(timeout=120)
+    assert done.returncode == 0, err
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT name, parent_id, attributes FROM spans").fetchall()
+    judges = [(parent, json.loads(attrs)) for name, parent, attrs in rows if name == "assay.judge"]
+    assert len(judges) == 2
+    assert "assay.evaluation" in {name for name, _, _ in rows}
+    for parent, attrs in judges:
+        assert parent is not None
+        assert attrs["gen_ai.request.model"] == "scripted"
+        assert attrs["gen_ai.usage.input_tokens"] == 100
+        assert attrs["assay.judgment.status"] == "passed"

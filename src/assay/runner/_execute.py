@@ -127,7 +127,7 @@ async def run_item(ex: Execution, item: WorkItem) -> Done:
         judged: list[Judgment] = []
         with evaluation_span(ex.tracer, judged):
             if ex.judge is not None:
-                judged.append(await ex.judge.judge(case, record, trace.traceparent))
+                judged.append(await ex.judge.judge(case, record, trace.traceparent, ex.tracer))
             else:
                 judged.append(judge_record(case, record, ex.grader))
     return Done(item, record, judged[0])

@@ -7,7 +7,7 @@ import asyncio
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay.cases import Case
 from assay.grading import CaseResult, Judgment
@@ -17,6 +17,9 @@ from assay.runner._options import RunOptions, Timing
 from assay.targets import Reply, TargetContext
 from assay.targets._replies import error_reply, scrub, secret_from_env, usage_from
 from assay.targets._session import HttpClient
+
+if TYPE_CHECKING:
+    from opentelemetry.trace import Tracer
 
 
 class JudgeTransport:
@@ -105,10 +108,18 @@ class JudgeRunner:
     async def aclose(self) -> None:
         await self.transport.aclose()
 
-    async def judge(self, case: Case, record: Record, traceparent: str | None = None) -> Judgment:
-        """The judgment on one record: error outcomes are ``error`` without a call."""
+    async def judge(
+        self,
+        case: Case,
+        record: Record,
+        traceparent: str | None = None,
+        tracer: Tracer | None = None,
+    ) -> Judgment:
+        """The judgment on one record: error outcomes are ``error`` without a call. With
+        a tracer, the call has its own ``assay.judge`` span (model, usage, attempts)."""
         from assay.grading import judge_record
         from assay.runner._execute import WorkItem, call
+        from assay.runner._tracing import judge_span
 
         if record.outcome.kind == "error":
             return judge_record(case, record, self.grader)
@@ -117,12 +128,41 @@ class JudgeRunner:
             return prepared
         key = (case.id, record.trial)
         self.transport.pending[key] = prepared.body
-        try:
-            item = WorkItem(0, case, record.trial)
-            reply, attempts, _, _ = await call(self.execution, item, traceparent)
-        finally:
-            self.transport.pending.pop(key, None)
-        return self.grader.conclude(case, prepared, _answer(reply, attempts))
+        with judge_span(tracer, self.grader.config.model) as attributes:
+            if tracer is not None:
+                traceparent = _current_traceparent() or traceparent
+            try:
+                item = WorkItem(0, case, record.trial)
+                reply, attempts, _, _ = await call(self.execution, item, traceparent)
+            finally:
+                self.transport.pending.pop(key, None)
+            judgment = self.grader.conclude(case, prepared, _answer(reply, attempts))
+            attributes.update(_span_attributes(reply, attempts, judgment))
+        return judgment
+
+
+def _current_traceparent() -> str | None:
+    from opentelemetry import trace
+
+    ctx = trace.get_current_span().get_span_context()
+    if not ctx.is_valid:
+        return None
+    return f"00-{ctx.trace_id:032x}-{ctx.span_id:016x}-{int(ctx.trace_flags):02x}"
+
+
+def _span_attributes(reply: Reply, attempts: int, judgment: Judgment) -> dict[str, str | int]:
+    found: dict[str, str | int] = {
+        "assay.judge.attempts": attempts,
+        "assay.judgment.status": judgment.status,
+    }
+    if reply.usage is not None:
+        if reply.usage.input_tokens is not None:
+            found["gen_ai.usage.input_tokens"] = reply.usage.input_tokens
+        if reply.usage.output_tokens is not None:
+            found["gen_ai.usage.output_tokens"] = reply.usage.output_tokens
+    if isinstance(reply.outcome, Error):
+        found["error.type"] = reply.outcome.error_class or "_OTHER"
+    return found
 
 
 def _answer(reply: Reply, attempts: int) -> JudgeAnswer:
