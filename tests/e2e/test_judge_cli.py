@@ -278,7 +278,7 @@ def test_the_judge_call_has_its_own_span_with_its_usage(tmp_path: Path) -> None:
         suite = _suite(tmp_path, url, cases=2)
         suite.write_text(suite.read_text() + "trace: true\n")
         done = _popen("run", suite, cwd=tmp_path)
-        out, err = done.communicate(timeout=120)
+        _out, err = done.communicate(timeout=120)
     assert done.returncode == 0, err
     with sqlite3.connect(db) as conn:
         rows = conn.execute("SELECT name, parent_id, attributes FROM spans").fetchall()
