@@ -10,8 +10,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from assay.cases import Case
-from assay.grading import CaseResult, Judgment
-from assay.grading.judge import JudgeAnswer, JudgeEndpoint, JudgeGrader
+from assay.grading import CallingGrader, CaseResult, Judgment
+from assay.grading.judge import JudgeAnswer, JudgeEndpoint
 from assay.outcomes import Answer, Error, Record
 from assay.runner._options import RunOptions, Timing
 from assay.targets import Reply, TargetContext
@@ -78,11 +78,12 @@ def _message_text(body: Any, raw: str) -> Reply:
 
 
 class JudgeRunner:
-    """Judges records with a ``JudgeGrader``, calling its model through the runner."""
+    """Judges records with a ``CallingGrader`` (such as ``JudgeGrader``), calling its model
+    through the runner's machinery."""
 
     def __init__(
         self,
-        grader: JudgeGrader,
+        grader: CallingGrader,
         timing: Timing | None = None,
         nonce: Callable[[], str] | None = None,
     ) -> None:
@@ -90,8 +91,10 @@ class JudgeRunner:
 
         if grader.endpoint is None:
             raise ValueError("the judge has no endpoint (base_url) to call")
-        endpoint = grader.endpoint
+        endpoint: JudgeEndpoint = grader.endpoint
         self.grader = grader
+        config = getattr(grader, "config", None)
+        self.model = str(getattr(config, "model", grader.name))
         self.transport = JudgeTransport(endpoint)
         options = RunOptions(
             concurrency=endpoint.concurrency,
@@ -128,7 +131,7 @@ class JudgeRunner:
             return prepared
         key = (case.id, record.trial)
         self.transport.pending[key] = prepared.body
-        with judge_span(tracer, self.grader.config.model) as attributes:
+        with judge_span(tracer, self.model) as attributes:
             if tracer is not None:
                 traceparent = _current_traceparent() or traceparent
             try:
@@ -215,7 +218,7 @@ def with_options(runner: JudgeRunner, **changes: Any) -> JudgeRunner:
 def judge_results(
     cases: Sequence[Case],
     records: Sequence[Record],
-    grader: JudgeGrader,
+    grader: CallingGrader,
     trials: int | None = None,
     timing: Timing | None = None,
 ) -> list[CaseResult]:

@@ -86,9 +86,9 @@ async def _lifecycle(target: Target, method: str) -> None:
 
 def _judge_runner(grader: Grader, control: RunControl) -> JudgeRunner | None:
     """The runner for a model judge's calls (same timing as the target's), or None."""
-    from assay.grading.judge import JudgeGrader
+    from assay.grading import CallingGrader
 
-    if not isinstance(grader, JudgeGrader):
+    if not isinstance(grader, CallingGrader):
         return None
     from assay.runner._judging import JudgeRunner
 
