@@ -71,9 +71,7 @@ class CaseRow(BaseModel):
     )
     source_revision: str | None = None
     judge: JudgeDetail | None = Field(
-        default=None,
-        exclude_if=lambda value: value is None,
-        description="Present when a model judge graded the case",
+        default=None, description="What a model judge said (null when no judge graded the case)"
     )
 
 
