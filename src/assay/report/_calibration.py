@@ -4,7 +4,7 @@ rejects what they accept, and how far its 0–2 scores agree with theirs."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -262,3 +262,13 @@ def calibration_problem(report: CalibrationReport, grader: str, max_upper: float
             f"{upper:.1%} is above the maximum {max_upper:.1%}"
         )
     return None
+
+
+def calibration_schema() -> dict[str, Any]:
+    """The JSON Schema of ``assay calibrate --format json`` (docs/calibration.schema.json)."""
+    schema = CalibrationReport.model_json_schema(mode="serialization")
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://assay.invalid/schemas/calibration-v{CALIBRATION_SCHEMA_VERSION}.json",
+        **schema,
+    }

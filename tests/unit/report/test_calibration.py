@@ -107,3 +107,26 @@ def test_every_format_lists_ungraded_and_disagreements(fmt: str) -> None:
             assert f'"{key}"' in out
     if fmt == "html":
         assert "<script" not in out
+
+
+def test_the_published_schema_is_fresh() -> None:
+    import json
+    from pathlib import Path
+
+    from assay.report._calibration import calibration_schema
+
+    path = Path(__file__).resolve().parents[3] / "docs" / "calibration.schema.json"
+    published = json.loads(path.read_text(encoding="utf-8"))
+    assert published == calibration_schema(), (
+        "docs/calibration.schema.json is stale: run .venv/bin/python "
+        "scripts/gen_calibration_schema.py"
+    )
+    required = set(published["required"])
+    assert {
+        "judged",
+        "ungraded",
+        "false_accepts",
+        "false_rejects",
+        "kappa",
+        "confusion",
+    } <= required
