@@ -290,3 +290,40 @@ def test_the_judge_call_has_its_own_span_with_its_usage(tmp_path: Path) -> None:
         assert attrs["gen_ai.request.model"] == "scripted"
         assert attrs["gen_ai.usage.input_tokens"] == 100
         assert attrs["assay.judgment.status"] == "passed"
+
+
+def test_groundedness_and_citation_support_are_rates_of_their_own(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    def with_dimensions(body: dict[str, Any]) -> str:
+        verdict = json.loads(keyword_verdict(body))
+        text = body["messages"][-1]["content"]
+        if '"citations_supported"' in body["messages"][0]["content"]:
+            verdict["citations_supported"] = "standard-window" in text.split("CITED SECTIONS")[-1]
+        return json.dumps(verdict)
+
+    with judge_server(with_dimensions) as url:
+        grader = _judge_file(tmp_path, url)
+        done = run_assay(
+            "score",
+            ROOT / "examples/policy/policy-rubric.yaml",
+            ROOT / "examples/policy/answers-text.jsonl",
+            "--grader",
+            grader,
+            "-f",
+            "json",
+        )
+        text = run_assay(
+            "score",
+            ROOT / "examples/policy/policy-rubric.yaml",
+            ROOT / "examples/policy/answers-text.jsonl",
+            "--grader",
+            grader,
+        )
+    assert done.returncode == 0, done.stderr
+    dims = json.loads(done.stdout)["judge_dimensions"]
+    # E1 and E2 require a citation (E4 does not); groundedness was not asked for
+    assert set(dims) == {"citations_supported"}
+    cited = dims["citations_supported"]
+    assert cited["denominator"] == 2 and cited["denominator_name"] == "answers rated for citations"
+    assert "Citations (judge)" in text.stdout

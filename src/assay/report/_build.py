@@ -8,7 +8,7 @@ from typing import Any
 from assay._version import __version__
 from assay.cases import Dataset, case_hash
 from assay.grading import CaseResult, Judgment
-from assay.metrics import IntervalMethod, TrialPolicy, summarize_results
+from assay.metrics import IntervalMethod, Rate, TrialPolicy, rate, summarize_results
 from assay.outcomes import Abstain, Answer
 from assay.report._model import (
     CaseRow,
@@ -94,4 +94,37 @@ def build_report(
         cases=[_row(r) for r in graded],
         synthetic=synthetic,
         metadata=metadata or {},
+        judge_dimensions=judge_dimensions(graded, confidence, method),
     )
+
+
+DIMENSIONS = {
+    "grounded": ("grounded", "answers rated for grounding"),
+    "citations_supported": ("supported", "answers rated for citations"),
+}
+
+
+def judge_dimensions(
+    graded: Sequence[CaseResult], confidence: float, method: IntervalMethod
+) -> dict[str, Rate]:
+    """Each optional judge dimension as its own rate over the real case-trials the judge
+    gave a verdict on it (``grounded=yes|no`` labels); absent dimensions are left out."""
+    found: dict[str, Rate] = {}
+    for key, (numerator_name, denominator_name) in DIMENSIONS.items():
+        said = [
+            label.split("=", 1)[1]
+            for r in graded
+            if not r.case.synthetic and r.status in ("passed", "failed")
+            for label in r.judgment.labels
+            if label.startswith(f"{key}=")
+        ]
+        if said:
+            found[key] = rate(
+                said.count("yes"),
+                len(said),
+                denominator_name,
+                numerator_name=numerator_name,
+                confidence=confidence,
+                method=method,
+            )
+    return found

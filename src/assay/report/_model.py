@@ -118,6 +118,12 @@ class Report(BaseModel):
     cases: list[CaseRow] = Field(default_factory=list)
     synthetic: SyntheticSection | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
+    judge_dimensions: dict[str, Rate] = Field(
+        default_factory=dict,
+        description="With a model judge asked for them: groundedness (grounded) and citation "
+        "support (citations_supported), each a Rate over the real case-trials the judge gave "
+        "that verdict for; empty otherwise",
+    )
     trial_summary: TrialSummary | None = Field(
         default=None,
         description="With more than one trial per case: the trial policy, task success under "

@@ -243,6 +243,10 @@ def render_html(
                 ("task_success", "answer_coverage", "answered_accuracy"),
                 strict=True,
             )
+        ]
+        + [
+            rate_view(label, key, r)
+            for (label, r), key in zip(f.dimensions(report), report.judge_dimensions, strict=True)
         ],
         segments=status_view(report.statuses, report.total),
         status_sum=f.status_sum(report.statuses, report.total, f.unit(report)),

@@ -19,7 +19,7 @@ def render_markdown(report: Report) -> str:
         + (f", run `{report.run_id}`" if report.run_id else "")
         + f"; assay {report.assay_version}.",
         "",
-        *f.rates_table(f.headline(report), ci_label),
+        *f.rates_table(f.headline(report) + f.dimensions(report), ci_label),
     ]
     lines += [
         "",

@@ -48,7 +48,7 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
         ("Denominator", "left"),
     ]:
         rates.add_column(col, justify=justify, no_wrap=True)  # type: ignore[arg-type]
-    for label, r in f.headline(report):
+    for label, r in f.headline(report) + f.dimensions(report):
         rates.add_row(label, f.fraction(r), f.value(r), f.ci(r), f.named(r))
     console.print(rates)
     console.print()
