@@ -105,7 +105,11 @@ def judge_settings(
         problems = []
         for pr in problems_from(err, None, JudgeSettings):
             field = f"{prefix}{pr.field}" if pr.field else prefix.rstrip(".")
-            message = f"{prefix}{pr.message}" if pr.field else pr.message
+            message = pr.message.replace("; put free data under metadata", "")
+            if pr.field and message.startswith(pr.field):
+                message = prefix + message
+            elif pr.field:
+                message = message.replace(f'"{pr.field}"', f'"{prefix}{pr.field}"')
             problems.append(Problem(message, locate(field), field or None))
         raise InputFormatError(problems, summary=summary) from None
 

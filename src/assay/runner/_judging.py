@@ -4,18 +4,20 @@ kind, timeouts, retries with backoff, rate limit and concurrency as a target's c
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from assay.cases import Case
+from assay.errors import AssayConfigError
 from assay.grading import CallingGrader, CaseResult, Judgment
 from assay.grading.judge import JudgeAnswer, JudgeEndpoint
 from assay.outcomes import Answer, Error, Record
 from assay.runner._options import RunOptions, Timing
 from assay.targets import Reply, TargetContext
-from assay.targets._replies import error_reply, scrub, secret_from_env, usage_from
+from assay.targets._replies import error_reply, scrub, usage_from
 from assay.targets._session import HttpClient
 
 if TYPE_CHECKING:
@@ -39,8 +41,14 @@ class JudgeTransport:
         return self.endpoint.model_dump(mode="json", exclude_none=True)
 
     async def start(self) -> None:
-        if self.endpoint.api_key_env is not None:
-            key = secret_from_env(self.endpoint.api_key_env, "judge api_key_env")
+        name = self.endpoint.api_key_env
+        if name is not None:
+            key = os.environ.get(name)
+            if not key:
+                raise AssayConfigError(
+                    f"judge api_key_env: the environment variable {name} is not set; "
+                    "export it before judging"
+                )
             self.client.headers["Authorization"] = f"Bearer {key}"
             self._secrets = (key,)
         await self.client.start()

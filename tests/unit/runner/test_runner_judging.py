@@ -8,10 +8,12 @@ import asyncio
 import json
 from typing import Any
 
+import pytest
 from aiohttp import web
 from tests.loopback import Serve
 
 from assay.cases import Case, RequiredFact
+from assay.errors import AssayConfigError
 from assay.grading.judge import JudgeConfig, JudgeEndpoint, JudgeGrader, JudgeRubric
 from assay.outcomes import Abstain, Answer, Error, Record
 from assay.runner import JudgeRunner, Timing, judge_all
@@ -173,3 +175,32 @@ def test_errors_and_abstentions_need_no_call(serve: Serve) -> None:
     assert [j.status for j in judged] == ["error", "failed", "ungraded"]
     assert "no text" in judged[2].reason
     assert calls == []
+
+
+def test_the_judge_key_is_sent_and_never_kept(
+    serve: Serve, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key = "sk-judge-SECRET-5e1f"
+    monkeypatch.setenv("JUDGE_TEST_KEY", key)
+    seen: list[str] = []
+
+    async def handler(request: web.Request) -> web.Response:
+        seen.append(request.headers.get("Authorization", ""))
+        return web.json_response({"error": f"echo {request.headers['Authorization']}"}, status=500)
+
+    async def scenario() -> Any:
+        async with serve(handler) as base:
+            runner = _runner(base, [], retries=0, api_key_env="JUDGE_TEST_KEY")
+            return await judge_all(runner, [(CASE, RECORD)])
+
+    [judgment] = asyncio.run(scenario())
+    assert seen == [f"Bearer {key}"]
+    assert judgment.status == "ungraded"
+    assert key not in judgment.reason and "<redacted>" in judgment.reason
+
+
+def test_a_missing_judge_key_stops_before_any_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("JUDGE_TEST_KEY", raising=False)
+    runner = _runner("http://127.0.0.1:9", [], api_key_env="JUDGE_TEST_KEY")
+    with pytest.raises(AssayConfigError, match="JUDGE_TEST_KEY is not set"):
+        asyncio.run(judge_all(runner, [(CASE, RECORD)]))
