@@ -68,7 +68,8 @@ def test_other_graders_refuse_judge_keys(tmp_path: Path) -> None:
 
 def test_provenance_names_the_judge_and_rebuilds_it(tmp_path: Path) -> None:
     (tmp_path / "judge.yaml").write_text(
-        "base_url: http://127.0.0.1:1/v1\nmodel: m\nseed: 3\nrubric: {accepted_variations: [a month]}\n"
+        "base_url: http://127.0.0.1:1/v1\nmodel: m\nseed: 3\n"
+        "rubric: {accepted_variations: [a month]}\n"
     )
     judge = load_judge(tmp_path / "judge.yaml").grader()
     entry = grader_provenance(judge)
