@@ -89,6 +89,10 @@ def test_a_failing_judge_leaves_every_case_ungraded_in_every_format(
                 data = json.loads(done.stdout)
                 assert data["statuses"]["passed"] == 1  # E3's abstention, no call needed
                 assert data["ungraded"] == 3 and data["success"] == 1  # E1, E2, E4 judged
+                saved = tmp_path / "report.json"
+                saved.write_text(done.stdout)
+                gate = run_assay("gate", saved, "--rule", "ungraded==0")
+                assert gate.returncode == 1, gate.stderr  # ungraded cases fail the gate
                 reasons = {r["id"]: r["reason"] for r in data["cases"]}
                 assert any(
                     "invalid_json" in r or "off_scale" in r or "http_5xx" in r
