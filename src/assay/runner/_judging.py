@@ -7,7 +7,6 @@ import asyncio
 import os
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from assay.cases import Case
@@ -214,13 +213,6 @@ async def judge_all(
     finally:
         await runner.aclose()
     return [j for j in found if j is not None]
-
-
-def with_options(runner: JudgeRunner, **changes: Any) -> JudgeRunner:
-    """``runner`` with some of its run options changed (tests use it for fast retries)."""
-    runner.execution.options = replace(runner.execution.options, **changes)
-    runner.execution.__post_init__()
-    return runner
 
 
 def judge_results(

@@ -22,7 +22,6 @@ from assay.grading.judge._rubric import SCALE, JudgeRubric
 
 PROMPT_VERSION = "judge-prompt-1"
 ResponseMode = Literal["json_schema", "json_object_schema", "json_object", "text"]
-NONCE_PATTERN = r"^[A-Za-z0-9]{8,64}$"
 
 
 class JudgeConfig(BaseModel):
@@ -71,9 +70,6 @@ def reply_schema(rubric: JudgeRubric) -> dict[str, Any]:
         "required": required,
         "properties": properties,
     }
-
-
-_VISIBLE_CONTROL = {"\n", "\t"}
 
 
 def encode_data(text: str) -> str:
