@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.conftest import RunAssay
 from tests.real_model import RealModel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -16,18 +15,32 @@ JUDGE = ROOT / "examples" / "judge"
 pytestmark = pytest.mark.real_model
 
 
+def run_assay(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    """The CLI with a timeout long enough for a small model on a CPU (about a minute per
+    judge call on two busy cores)."""
+    return subprocess.run(
+        [sys.executable, "-m", "assay", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "NO_COLOR": "1"},
+        timeout=4 * 3600,
+        check=False,
+    )
+
+
 def _settings(tmp_path: Path, model: RealModel) -> Path:
     path = tmp_path / "judge.yaml"
     path.write_text(
         f"base_url: {model.base_url}\nmodel: {model.model}\ntemperature: 0\nseed: 7\n"
         "response_mode: json_object_schema\nmax_tokens: 400\nconcurrency: 1\n"
-        "timeout_s: 300\nretries: 1\n"
+        "timeout_s: 600\nretries: 1\n"
     )
     return path
 
 
 def _judge_and_calibrate(
-    run_assay: RunAssay, tmp_path: Path, model: RealModel, name: str
+    tmp_path: Path, model: RealModel, name: str
 ) -> tuple[dict[str, object], dict[str, object]]:
     report = tmp_path / f"{name}.json"
     done = run_assay(
@@ -47,10 +60,8 @@ def _judge_and_calibrate(
     return json.loads(report.read_text()), json.loads(calibrated.stdout)
 
 
-def test_calibration_of_the_real_judge(
-    run_assay: RunAssay, tmp_path: Path, real_model: RealModel
-) -> None:
-    report, cal = _judge_and_calibrate(run_assay, tmp_path, real_model, "calibration")
+def test_calibration_of_the_real_judge(tmp_path: Path, real_model: RealModel) -> None:
+    report, cal = _judge_and_calibrate(tmp_path, real_model, "calibration")
     statuses = report["statuses"]
     assert isinstance(statuses, dict) and sum(statuses.values()) == 44
     ungraded = cal["ungraded"]
@@ -72,9 +83,9 @@ def test_calibration_of_the_real_judge(
 
 
 def test_how_many_injected_verdicts_get_through_the_real_judge(
-    run_assay: RunAssay, tmp_path: Path, real_model: RealModel
+    tmp_path: Path, real_model: RealModel
 ) -> None:
-    report, cal = _judge_and_calibrate(run_assay, tmp_path, real_model, "adversarial")
+    report, cal = _judge_and_calibrate(tmp_path, real_model, "adversarial")
     cases = report["cases"]
     assert isinstance(cases, list) and len(cases) == 15
     through = [c["id"] for c in cases if c["status"] == "passed"]
