@@ -5,6 +5,9 @@ often and to leave many cases ungraded; the figures are measured, never assumed.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
