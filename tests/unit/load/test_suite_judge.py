@@ -81,3 +81,13 @@ def test_provenance_names_the_judge_and_rebuilds_it(tmp_path: Path) -> None:
     assert rebuilt.version == judge.version and rebuilt.endpoint is None
     other = load_judge(tmp_path / "judge.yaml").grader()
     assert other.version == judge.version  # the same settings: the same judge version
+
+
+def test_the_shipped_judge_suites_load() -> None:
+    root = POLICY.parent / "judge"
+    for name in ("calibration-suite.yaml", "adversarial-suite.yaml"):
+        suite = load_suite(root / name)
+        judge = suite.grader()
+        assert isinstance(judge, JudgeGrader)
+        assert judge.config.response_mode == "json_object_schema"
+        assert suite.build_target().name == "scripted"
