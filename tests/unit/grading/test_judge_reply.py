@@ -187,3 +187,10 @@ def test_a_disallowed_claim_called_absent_while_the_answer_states_it_is_rejected
     got = _parse(json.dumps(_reply()), candidate=candidate)
     assert isinstance(got, Rejection) and got.kind == "contradicts_answer"
     assert '"60 days"' in got.detail
+
+
+def test_a_rejection_keeps_the_score_the_reply_claimed() -> None:
+    got = _parse(json.dumps(_reply(findings=[])))
+    assert isinstance(got, Rejection) and got.kind == "findings_mismatch"
+    assert got.claimed_score == 2
+    assert _parse("not json").claimed_score is None

@@ -162,6 +162,8 @@ class JudgeGrader:
         parsed = parse_judge_reply(answer.text, call.rubric, call.candidate.text)
         if isinstance(parsed, Rejection):
             labels.append(f"rejected={parsed.kind}")
+            if parsed.claimed_score is not None:
+                labels.append(f"claimed_score={parsed.claimed_score}")
             return self._judgment(case, call.trial, "ungraded", parsed.reason, labels=labels)
         return self._verdict(case, call, parsed, labels)
 

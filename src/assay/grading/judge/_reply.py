@@ -49,6 +49,7 @@ class Rejection:
 
     kind: str
     detail: str
+    claimed_score: int | None = None
 
     @property
     def reason(self) -> str:
@@ -199,7 +200,26 @@ def _consistent(score: int, findings: tuple[Finding, ...]) -> str | None:
 
 def parse_judge_reply(text: str, rubric: JudgeRubric, candidate: str) -> Verdict | Rejection:
     """The verdict in the judge's reply ``text`` for ``candidate`` under ``rubric``, or the
-    ``Rejection`` saying why the reply is not one."""
+    ``Rejection`` saying why the reply is not one (with the score the reply claimed, when
+    it claimed one on the scale: what a rejected reply would have decided)."""
+    found = _parse(text, rubric, candidate)
+    if isinstance(found, Rejection):
+        claimed = _claimed_score(text)
+        if claimed is not None:
+            return Rejection(found.kind, found.detail, claimed)
+    return found
+
+
+def _claimed_score(text: str) -> int | None:
+    for obj in _objects_in(text):
+        if isinstance(obj, dict):
+            score = obj.get("score")
+            if isinstance(score, int) and not isinstance(score, bool) and score in (0, 1, 2):
+                return score
+    return None
+
+
+def _parse(text: str, rubric: JudgeRubric, candidate: str) -> Verdict | Rejection:
     data = _decode(text)
     if isinstance(data, Rejection):
         return data
