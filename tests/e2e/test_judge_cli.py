@@ -63,7 +63,7 @@ def test_score_with_the_judge_then_calibrate(run_assay: RunAssay, tmp_path: Path
     assert {d["id"] for d in cal["disagreements"]} == {"C09", "C18", "C24", "C27"}
 
     text = run_assay("calibrate", JUDGE / "calibration-labels.jsonl", report)
-    assert "False accepts          3/26" in text.stdout
+    assert "False accepts          3/26  11.5%" in text.stdout
     assert "wrong-citation" in text.stdout
 
 

@@ -66,9 +66,17 @@ def _text(report: CalibrationReport) -> str:
     first, second = _head(report)
     lines = [f"assay calibration · {first}", second, ""]
     label = f.ci_label(report.false_accepts)
-    lines.append(f"{'Metric':<18} {'Fraction':>8}  {'Value':<28} {label:<18} Denominator")
-    for name, r in _rates(report):
-        lines.append(f"{name:<18} {f.fraction(r):>8}  {f.value(r):<28} {f.ci(r):<18} {f.named(r)}")
+    rates = _rates(report)
+    wide = max(len(f.value(r)) for _, r in rates)
+    ci_wide = max(len(label), *(len(f.ci(r)) for _, r in rates))
+    lines.append(
+        f"{'Metric':<18} {'Fraction':>8}  {'Value':<{wide}}  {label:<{ci_wide}}  Denominator"
+    )
+    for name, r in rates:
+        lines.append(
+            f"{name:<18} {f.fraction(r):>8}  {f.value(r):<{wide}}  {f.ci(r):<{ci_wide}}  "
+            f"{f.named(r)}"
+        )
     lines += ["", f"Weighted kappa: {kappa_text(report.kappa)}", "", *_confusion_lines(report)]
     if report.slices:
         lines += ["", "Agreement per slice"]
