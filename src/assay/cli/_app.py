@@ -39,6 +39,7 @@ def _register() -> None:
     # Each command module imports its heavy dependencies inside the command function,
     # so `assay --help` stays fast. Commands are listed in the order a user meets them.
     from assay.cli import (
+        calibrate,
         cases,
         compare,
         composite,
@@ -50,6 +51,7 @@ def _register() -> None:
         gate,
         init,
         interop,
+        regrade,
         run,
         score,
         split,
@@ -73,6 +75,8 @@ def _register() -> None:
     app.command("report")(stored.report)
     app.command("score")(score.score)
     app.command("composite")(composite.composite)
+    app.command("regrade")(regrade.regrade)
+    app.command("calibrate")(calibrate.calibrate)
     app.add_typer(synthesize.app, name="synthesize")
     app.add_typer(interop.import_app, name="import")
     app.command("compare")(compare.compare)

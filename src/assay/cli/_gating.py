@@ -43,11 +43,31 @@ def parse_gates(gates: object, where: str) -> list[Rule]:
         raise AssayConfigError(f"{where}: {err}") from None
 
 
-def check_gates(report: Report, rules: list[Rule]) -> bool:
-    """Apply ``rules`` to ``report``, say what happened on stderr; True when all hold."""
+def calibration_gate(suite: Suite | None) -> str | None:
+    """Why a suite's model judge lacks the calibration its settings require (None when it
+    has it, needs none, or the suite's grader is not a judge)."""
+    if suite is None or suite.settings.grader.type != "judge":
+        return None
+    from assay.grading.judge import JudgeGrader
+    from assay.load import check_calibration
+
+    grader = suite.grader()
+    return check_calibration(grader) if isinstance(grader, JudgeGrader) else None
+
+
+def check_gates(report: Report, rules: list[Rule], blocked: str | None = None) -> bool:
+    """Apply ``rules`` to ``report``, say what happened on stderr; True when all hold.
+
+    ``blocked`` (a judge's missing calibration) fails every gate before any is checked.
+    """
     from assay.report import evaluate_gates, gates_passed
     from assay.report.render.gates import render_gates_text
 
+    if blocked is not None:
+        verdict = "FAILED" if rules else "note"
+        sys.stderr.write(f"gate {verdict}: judge calibration: {blocked}\n")
+        if rules:
+            return False
     if not rules:
         return True
     results = evaluate_gates(report, rules)

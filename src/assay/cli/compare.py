@@ -79,6 +79,12 @@ def compare(
         "--matching-only",
         help="Compare only cases with identical definitions and sources; list the rest.",
     ),
+    across_graders: bool = typer.Option(
+        False,
+        "--across-graders",
+        help="Compare runs graded by different model judges (model, prompt, rubric or "
+        "grader version); the change is listed under configuration changes.",
+    ),
     gate: list[str] = typer.Option(
         [],
         "--gate",
@@ -95,7 +101,8 @@ def compare(
 ) -> None:
     """Pair BASELINE and CANDIDATE by case and trial: newly fixed and newly broken cases,
     the exact McNemar test, the task-success delta with its interval, and what changed in
-    the configuration. Refuses when the case definitions differ (see --matching-only)."""
+    the configuration. Refuses when the case definitions differ (see --matching-only) or
+    the model judge differs (see --across-graders)."""
     from assay.cli._options import check_confidence, check_format, check_method
     from assay.cli._output import emit
     from assay.compare import FORMATS, check_gate, compare_runs, render_comparison
@@ -106,7 +113,12 @@ def compare(
     check_confidence(confidence)
     sides = [_side(ref, store, confidence, method) for ref in (baseline, candidate)]
     comparison = compare_runs(
-        sides[0], sides[1], matching_only=matching_only, confidence=confidence, method=method
+        sides[0],
+        sides[1],
+        matching_only=matching_only,
+        across_graders=across_graders,
+        confidence=confidence,
+        method=method,
     )
     results = [check_gate(comparison, rule) for rule in gate]
     inputs = [Path(ref) for ref in (baseline, candidate) if names_a_file(Path(ref))]

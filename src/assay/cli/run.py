@@ -130,7 +130,7 @@ def run(
     Ctrl-C stops cleanly: what finished is stored and the run is marked interrupted;
     `assay run --resume RUN_ID` then runs only the case-trials not yet recorded.
     """
-    from assay.cli._gating import check_gates, stored_rules, suite_rules
+    from assay.cli._gating import calibration_gate, check_gates, stored_rules, suite_rules
     from assay.cli._options import (
         check_confidence,
         check_format,
@@ -223,7 +223,7 @@ def run(
             err=True,
         )
         raise typer.Exit(130)
-    gates_ok = check_gates(report, rules)
+    gates_ok = check_gates(report, rules, calibration_gate(loaded))
     nothing = nothing_graded(report)
     if nothing is not None:
         typer.echo(f"assay: nothing was graded: {nothing}", err=True)

@@ -14,6 +14,8 @@ from assay.cli._flags import CONFIDENCE, INTERVAL, PRODUCT_SELECTS_BEST, TRIAL_P
 from assay.cli._output import emit, wants_color
 
 if TYPE_CHECKING:
+    from assay.cases import Dataset
+    from assay.grading import CaseResult
     from assay.outcomes import Results
 
 
@@ -53,10 +55,19 @@ def score(
         "Declared, a case with fewer recorded trials has the rest missing, and a result "
         "past it is an error.",
     ),
+    grader: Path | None = typer.Option(
+        None,
+        "--grader",
+        help="Judge settings (YAML: base_url, model, rubric, …): grade free-text answers "
+        "with a model against each case's rubric instead of the structured grader. A "
+        "reply the judge cannot give properly makes the case ungraded, with the reason. "
+        "See docs/judge.md.",
+    ),
     trial_policy: str | None = TRIAL_POLICY,
     product_selects_best: bool = PRODUCT_SELECTS_BEST,
 ) -> None:
-    """Score RESULTS against DATASET with the structured grader and print the report."""
+    """Score RESULTS against DATASET with the structured grader (or the model judge of
+    --grader) and print the report."""
     from assay.cli._options import check_confidence, check_format, check_method, check_policy
     from assay.cli._output import check_output
     from assay.load import load_dataset, load_results
@@ -80,7 +91,11 @@ def score(
                 typer.echo(f"assay: warning: {warning}", err=True)
         else:
             _check_declared(recorded, trials)
-        graded = grade_all(data, recorded, trials=trials)
+        graded = (
+            _judged(data, recorded, grader)
+            if grader is not None
+            else grade_all(data, recorded, trials=trials)
+        )
         k = max((r.trial for r in graded if not r.case.synthetic), default=1)
         policy = check_policy(trial_policy, k, product_selects_best) if trial_policy else None
         measured = any(r.usage is not None or r.latency_ms is not None for r in recorded.records)
@@ -89,7 +104,8 @@ def score(
             data, graded, confidence=confidence, method=method, policy=policy, usage=usage
         )
     del data, recorded, graded  # the report holds what it shows; the rest is freed before rendering
-    emit(render(report, format, color=wants_color(output)), output, (dataset, results))
+    inputs = [p for p in (dataset, results, grader) if p is not None]
+    emit(render(report, format, color=wants_color(output)), output, inputs)
 
 
 def _check_declared(recorded: Results, trials: int) -> None:
@@ -104,3 +120,14 @@ def _check_declared(recorded: Results, trials: int) -> None:
     ]
     if problems:
         raise InputFormatError(problems[:20], f"results past the declared {trials} trials")
+
+
+def _judged(data: Dataset, recorded: Results, settings: Path) -> list[CaseResult]:
+    """Every case-trial graded by the judge the settings file describes."""
+    from assay.load import load_judge
+    from assay.metrics import validate_inputs
+    from assay.runner import judge_results
+
+    judge = load_judge(settings).grader(data.sources)
+    cases, checked = validate_inputs(data, recorded)
+    return judge_results(cases, checked.records, judge)

@@ -19,7 +19,7 @@ from assay.compare._model import (
     UsageComparison,
     UsageSide,
 )
-from assay.compare._pairing import RunSide, pair_runs
+from assay.compare._pairing import ComparisonRefusedError, RunSide, pair_runs
 from assay.metrics import (
     IntervalMethod,
     Rate,
@@ -259,11 +259,38 @@ def _ref(side: RunSide, rate_: Rate) -> RunRef:
     )
 
 
+def _judge_version(side: RunSide) -> str | None:
+    graders = side.config.get("graders")
+    if isinstance(graders, Mapping):
+        found = graders.get("judge")
+        return str(found) if found is not None else None
+    return None
+
+
+def check_same_judge(baseline: RunSide, candidate: RunSide) -> None:
+    """Refuse a comparison whose sides were judged by different model judges (or only one
+    of them by a judge): their statuses do not measure the same thing."""
+    before, after = _judge_version(baseline), _judge_version(candidate)
+    if before == after:
+        return
+    shown = [f"judge {before or '(none)'} vs {after or '(none)'}"]
+    raise ComparisonRefusedError(
+        shown,
+        baseline.ref,
+        candidate.ref,
+        why="were not graded by the same judge (its model, prompt, rubric or grader "
+        "version changed):",
+        remedy="Regrade both with one judge (assay regrade), or pass --across-graders to "
+        "compare anyway (the change is listed under configuration changes).",
+    )
+
+
 def compare_runs(
     baseline: RunSide,
     candidate: RunSide,
     *,
     matching_only: bool = False,
+    across_graders: bool = False,
     confidence: float = 0.95,
     method: IntervalMethod = "clopper-pearson",
 ) -> Comparison:
@@ -272,8 +299,11 @@ def compare_runs(
     configuration diff.
 
     Raises ``ComparisonRefusedError`` when the case definitions differ, unless
-    ``matching_only``.
+    ``matching_only``, and when a model judge differs (model, prompt, rubric or grader
+    version), unless ``across_graders``.
     """
+    if not across_graders:
+        check_same_judge(baseline, candidate)
     pairing = pair_runs(baseline, candidate, matching_only=matching_only)
     pairs = pairing.pairs
     trials = max(baseline.trials, candidate.trials)

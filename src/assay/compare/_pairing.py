@@ -21,6 +21,9 @@ class ComparisonRefusedError(AssayInputError):
         baseline: str,
         candidate: str,
         trials: tuple[int, int] | None = None,
+        why: str = "were not run on the same case definitions and source snapshots:",
+        remedy: str = "Re-run both on one dataset version, or pass --matching-only to compare "
+        "only the cases that match (the rest are listed as excluded).",
     ) -> None:
         self.differences = tuple(differences)
         shown = list(self.differences[:20])
@@ -37,14 +40,8 @@ class ComparisonRefusedError(AssayInputError):
                 "compare only the trials both ran (the rest are listed as excluded)."
             )
         else:
-            head = (
-                f"cannot compare {baseline} with {candidate}: they were not run on the same "
-                "case definitions and source snapshots:"
-            )
-            advice = (
-                "Re-run both on one dataset version, or pass --matching-only to compare only "
-                "the cases that match (the rest are listed as excluded)."
-            )
+            head = f"cannot compare {baseline} with {candidate}: they {why}"
+            advice = remedy
         lines = [head, *(f"  {d}" for d in shown), advice]
         super().__init__("\n".join(lines))
 

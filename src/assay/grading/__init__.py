@@ -1,7 +1,7 @@
 """Grading: turning recorded outcomes into judgments with a status and a reason."""
 
 from assay.grading._grade import CaseResult, grade, group_trials, judge_record, trial_count
-from assay.grading._judgment import STATUSES, Grader, Judgment, Status
+from assay.grading._judgment import STATUSES, CallingGrader, Grader, Judgment, Status
 from assay.grading._structured import StructuredGrader
 from assay.grading.checks import (
     DEFAULT_PROFILE,
@@ -14,6 +14,7 @@ from assay.grading.checks import (
 __all__ = [
     "DEFAULT_PROFILE",
     "STATUSES",
+    "CallingGrader",
     "CaseResult",
     "CheckResult",
     "CompositeResult",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -58,3 +58,21 @@ class Grader(Protocol):
     version: str
 
     def grade(self, case: Case, record: Record) -> Judgment: ...
+
+
+@runtime_checkable
+class CallingGrader(Grader, Protocol):
+    """A grader that needs a model call, written sans-I/O: ``prepare`` says what to send
+    (or returns the judgment when no call is needed), whoever holds the connection sends
+    it, and ``conclude`` turns what came back into the judgment. ``endpoint`` says where
+    to send it (None: nowhere, and ``grade`` answers ``ungraded``).
+
+    ``assay.grading.judge.JudgeGrader`` is one; the runner, ``assay score --grader`` and
+    ``assay regrade`` drive any such grader through ``assay.runner.JudgeRunner``.
+    """
+
+    endpoint: Any
+
+    def prepare(self, case: Case, record: Record, nonce: str) -> Any: ...
+
+    def conclude(self, case: Case, call: Any, answer: Any) -> Judgment: ...

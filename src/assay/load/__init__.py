@@ -14,6 +14,13 @@ from assay.load._grader import (
     grader_from_provenance,
     grader_provenance,
 )
+from assay.load._judge import (
+    CalibrationRequirement,
+    JudgeSettings,
+    check_calibration,
+    judge_settings,
+    load_judge,
+)
 from assay.load._limits import names_a_file
 from assay.load._prices import PriceTable, load_prices
 from assay.load._records import read_records, read_text
@@ -22,16 +29,21 @@ from assay.load._suite import Suite, SuiteSettings, load_suite
 
 __all__ = [
     "GRADERS",
+    "CalibrationRequirement",
     "GraderSettings",
+    "JudgeSettings",
     "PriceTable",
     "Suite",
     "SuiteSettings",
     "build_grader",
+    "check_calibration",
     "check_registry",
     "grader_from_provenance",
     "grader_provenance",
+    "judge_settings",
     "load_composite_results",
     "load_dataset",
+    "load_judge",
     "load_prices",
     "load_profile",
     "load_results",

@@ -1,4 +1,5 @@
-"""The grader a suite names: ``structured`` (the default) or ``composite`` with a profile.
+"""The grader a suite names: ``structured`` (the default), ``composite`` with a profile,
+or ``judge``, a model grading free text against a rubric.
 
 A suite writes either a name (``grader: structured``) or a mapping::
 
@@ -6,6 +7,12 @@ A suite writes either a name (``grader: structured``) or a mapping::
       type: composite
       profile: profile.yaml     # optional; relative to the suite file; default: built-in
       sources: sources.yaml     # optional; added to the sources the dataset header names
+
+    grader:
+      type: judge               # every judge setting inline (docs/judge.md) ...
+      base_url: http://127.0.0.1:8765/v1
+      model: smollm2-135m
+      settings: judge.yaml      # ... or in a file, relative to the suite file
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -22,21 +29,32 @@ from assay.errors import InputFormatError, Location, Problem, did_you_mean
 from assay.grading import Grader, StructuredGrader
 from assay.grading.checks import CompositeScorer, Profile
 
+if TYPE_CHECKING:
+    from assay.load._judge import JudgeSettings
+
 GRADERS: dict[str, Callable[[], Grader]] = {
     "structured": StructuredGrader,
     "composite": CompositeScorer,
 }
+JUDGE = "judge"
 FILE_KEYS = ("profile", "sources")
 
 
 class GraderSettings(BaseModel):
     """The ``grader`` key of a suite (a bare name means ``{type: name}``)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # A judge takes its settings inline: grader_problems checks them, and refuses extra
+    # keys for every other grader.
+    model_config = ConfigDict(frozen=True, extra="allow")
 
     type: str = Field(default="structured", min_length=1)
     profile: str | None = Field(default=None, min_length=1)
     sources: str | None = Field(default=None, min_length=1)
+    settings: str | None = Field(default=None, min_length=1)
+
+    def judge_keys(self) -> dict[str, Any]:
+        """The inline judge settings (every key but ``type``, ``sources``, ``settings``)."""
+        return dict(self.model_extra or {})
 
     @model_validator(mode="before")
     @classmethod
@@ -47,18 +65,48 @@ class GraderSettings(BaseModel):
 def grader_problems(spec: GraderSettings, locate: Callable[[str], Location]) -> list[Problem]:
     """What is wrong with a suite's grader settings: an unknown type, a file key given to a
     grader that does not read it."""
-    if spec.type not in GRADERS:
-        hint = did_you_mean(spec.type, list(GRADERS))
+    names = [*GRADERS, JUDGE]
+    if spec.type not in names:
+        hint = did_you_mean(spec.type, names)
         where = locate("grader.type")
-        message = f'grader "{spec.type}": unknown grader{hint}; choose one of {", ".join(GRADERS)}'
+        message = f'grader "{spec.type}": unknown grader{hint}; choose one of {", ".join(names)}'
         return [Problem(message, where, "grader")]
+    known = ["type", *FILE_KEYS]
+    extra = [
+        Problem(f'unknown field "grader.{key}"{did_you_mean(key, known)}', locate(f"grader.{key}"))
+        for key in spec.judge_keys()
+        if spec.type != JUDGE
+    ]
+    if spec.settings is not None and spec.type != JUDGE:
+        extra.append(Problem("grader.settings: only the judge reads it", locate("grader.settings")))
+    if spec.type == JUDGE:
+        problems = []
+        if spec.profile is not None:
+            problems.append(
+                Problem("grader.profile: the judge reads no profile", locate("grader.profile"))
+            )
+        if spec.settings is None:
+            try:
+                _inline_judge(spec, locate)
+            except InputFormatError as err:
+                problems.extend(err.problems)
+        return problems
     if spec.type == "composite":
-        return []
-    return [
+        return extra
+    return extra + [
         Problem(f"grader.{key}: only the composite grader reads it", locate(f"grader.{key}"))
         for key in FILE_KEYS
         if getattr(spec, key) is not None
     ]
+
+
+def _inline_judge(spec: GraderSettings, locate: Callable[[str], Location]) -> JudgeSettings:
+    from assay.load._judge import judge_settings
+
+    where = locate("grader")
+    return judge_settings(
+        spec.judge_keys(), locate, f"{where.file}: invalid judge settings", prefix="grader."
+    )
 
 
 def _suite_file(value: str, base_dir: Path, where: Location, key: str) -> Path:
@@ -79,6 +127,8 @@ def build_grader(
 ) -> Grader:
     """The grader the settings name; a composite scorer reads its profile (files relative to
     ``base_dir``) and ``sources`` plus any sources file of its own."""
+    if spec.type == JUDGE:
+        return _judge(spec, base_dir, locate, sources)
     if spec.type != "composite":
         return GRADERS[spec.type]()
     from assay.grading.checks import DEFAULT_PROFILE
@@ -96,10 +146,35 @@ def build_grader(
     return CompositeScorer(profile, registry.resolve(profile.checks), sources)
 
 
+def _judge(
+    spec: GraderSettings,
+    base_dir: Path,
+    locate: Callable[[str], Location],
+    sources: SourceLibrary,
+) -> Grader:
+    from assay.load._judge import load_judge
+    from assay.load._sources import load_sources, merge_sources
+
+    if spec.sources is not None:
+        path = _suite_file(spec.sources, base_dir, locate("grader.sources"), "sources")
+        sources = merge_sources(sources, load_sources(path))
+    if spec.settings is not None:
+        path = _suite_file(spec.settings, base_dir, locate("grader.settings"), "settings")
+        return load_judge(path).grader(sources, path.parent)
+    return _inline_judge(spec, locate).grader(sources, base_dir)
+
+
 def grader_provenance(grader: Grader) -> dict[str, str]:
     """What a run records about its grader: name and version, and a composite scorer's
     profile (as JSON) and the content hash of its source snapshots, if it has any."""
+    from assay.grading.judge import JudgeGrader
+
     entry = {"name": grader.name, "version": grader.version}
+    if isinstance(grader, JudgeGrader):
+        entry.update({k: str(v) for k, v in grader.identity().items()})
+        entry["config"] = grader.config.model_dump_json()
+        entry["rubric"] = grader.rubric.model_dump_json()
+        return entry
     if isinstance(grader, CompositeScorer):
         entry["profile"] = grader.profile.model_dump_json()
         if grader.sources.version is not None:
@@ -111,6 +186,12 @@ def grader_from_provenance(entry: dict[str, str]) -> Grader | None:
     """A grader rebuilt from ``grader_provenance`` (a composite scorer with the recorded
     profile, without source snapshots: its citation checks cannot be evaluated), or None
     for an unknown grader."""
+    if entry.get("name") == JUDGE and "config" in entry:
+        from assay.grading.judge import JudgeConfig, JudgeGrader, JudgeRubric
+
+        config = JudgeConfig.model_validate_json(entry["config"])
+        rubric = JudgeRubric.model_validate_json(entry.get("rubric", "{}"))
+        return JudgeGrader(config, rubric)
     make = GRADERS.get(entry.get("name", ""))
     if make is None:
         return None

@@ -136,7 +136,7 @@ class Suite:
         (default: the suite's dataset file)."""
         spec = self.settings.grader
         sources = EMPTY_SOURCES
-        if spec.type == "composite":
+        if spec.type in ("composite", "judge"):
             sources = (dataset or self.load_dataset()).sources
         return build_grader(spec, self.base_dir, self.locate, sources)
 

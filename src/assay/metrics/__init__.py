@@ -1,5 +1,12 @@
 """Metrics: rates with named denominators and intervals, and the seed's ``summarize``."""
 
+from assay.metrics._agreement import (
+    Kappa,
+    KappaWeights,
+    agreement_weights,
+    confusion_matrix,
+    weighted_kappa,
+)
 from assay.metrics._cluster import (
     ClusteredEstimate,
     clustered_by_case,
@@ -41,6 +48,8 @@ __all__ = [
     "CaseConsistency",
     "ClusteredEstimate",
     "IntervalMethod",
+    "Kappa",
+    "KappaWeights",
     "PolicyName",
     "Rate",
     "SliceSummary",
@@ -49,10 +58,12 @@ __all__ = [
     "TrialPolicy",
     "TrialRate",
     "TrialSummary",
+    "agreement_weights",
     "clopper_pearson",
     "clustered_by_case",
     "clustered_delta",
     "clustered_rate",
+    "confusion_matrix",
     "effective_interval",
     "grade_all",
     "interval",
@@ -67,5 +78,6 @@ __all__ = [
     "summarize_results",
     "summarize_trials",
     "validate_inputs",
+    "weighted_kappa",
     "wilson",
 ]

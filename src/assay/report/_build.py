@@ -7,11 +7,12 @@ from typing import Any
 
 from assay._version import __version__
 from assay.cases import Dataset, case_hash
-from assay.grading import CaseResult
+from assay.grading import CaseResult, Judgment
 from assay.metrics import (
     IntervalMethod,
     Rate,
     TrialPolicy,
+    rate,
     summarize_graded,
     summarize_results,
 )
@@ -22,6 +23,7 @@ from assay.report._model import (
     DatasetInfo,
     GraderInfo,
     HeldoutNote,
+    JudgeDetail,
     Report,
     SplitBlock,
     SyntheticSection,
@@ -60,6 +62,7 @@ def _row(result: CaseResult) -> CaseRow:
         latency_ms=record.latency_ms if record is not None else None,
         transcript=_transcript(record),
         traceback=_traceback(record),
+        judge=_judge_detail(result.judgment),
     )
 
 
@@ -110,6 +113,13 @@ def _transcript(record: Record | None) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
+def _judge_detail(judgment: Judgment) -> JudgeDetail | None:
+    if judgment.grader != "judge":
+        return None
+    score = int(judgment.score) if judgment.score is not None else None
+    return JudgeDetail(score=score, labels=list(judgment.labels))
+
+
 def build_report(
     dataset: Dataset,
     graded: Sequence[CaseResult],
@@ -157,4 +167,37 @@ def build_report(
         heldout=HeldoutNote(cases=len(held)) if held else None,
         metadata=metadata or {},
         usage=usage,
+        judge_dimensions=judge_dimensions(graded, confidence, method),
     )
+
+
+DIMENSIONS = {
+    "grounded": ("grounded", "answers rated for grounding"),
+    "citations_supported": ("supported", "answers rated for citations"),
+}
+
+
+def judge_dimensions(
+    graded: Sequence[CaseResult], confidence: float, method: IntervalMethod
+) -> dict[str, Rate]:
+    """Each optional judge dimension as its own rate over the real case-trials the judge
+    gave a verdict on it (``grounded=yes|no`` labels); absent dimensions are left out."""
+    found: dict[str, Rate] = {}
+    for key, (numerator_name, denominator_name) in DIMENSIONS.items():
+        said = [
+            label.split("=", 1)[1]
+            for r in graded
+            if not r.case.synthetic and r.status in ("passed", "failed")
+            for label in r.judgment.labels
+            if label.startswith(f"{key}=")
+        ]
+        if said:
+            found[key] = rate(
+                said.count("yes"),
+                len(said),
+                denominator_name,
+                numerator_name=numerator_name,
+                confidence=confidence,
+                method=method,
+            )
+    return found

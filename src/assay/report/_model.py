@@ -47,6 +47,21 @@ class GraderInfo(BaseModel):
     version: str
 
 
+class JudgeDetail(BaseModel):
+    """What a model judge said about one case-trial beyond its status and reason."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    score: int | None = Field(
+        default=None, description="The judge's 0-2 score; null when the reply was rejected"
+    )
+    labels: list[str] = Field(
+        default_factory=list,
+        description="Judge model, prompt and rubric versions, usage, rejection class, "
+        "optional dimensions (grounded, citations_supported)",
+    )
+
+
 class CaseRow(BaseModel):
     """One case at one trial as reported: labels, outcome, status and the grader's reason."""
 
@@ -91,6 +106,9 @@ class CaseRow(BaseModel):
     traceback: str | None = Field(
         default=None,
         description="When the target raised: the last frames of its traceback (file:line)",
+    )
+    judge: JudgeDetail | None = Field(
+        default=None, description="What a model judge said (null when no judge graded the case)"
     )
 
 
@@ -177,6 +195,12 @@ class Report(BaseModel):
         default=None,
         description="Tokens, latency and cost over the recorded case-trials, with how many "
         "reported each (a run's report always has it)",
+    )
+    judge_dimensions: dict[str, Rate] = Field(
+        default_factory=dict,
+        description="With a model judge asked for them: groundedness (grounded) and citation "
+        "support (citations_supported), each a Rate over the real case-trials the judge gave "
+        "that verdict for; empty otherwise",
     )
     trial_summary: TrialSummary | None = Field(
         default=None,

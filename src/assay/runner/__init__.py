@@ -16,6 +16,7 @@ from assay.runner._execute import (
     run_item,
     with_retries,
 )
+from assay.runner._judging import JudgeRunner, JudgeTransport, judge_all, judge_results
 from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
 from assay.runner._report import StoredGrader, headline, report_for_run, run_metadata
 from assay.runner._run import (
@@ -43,6 +44,8 @@ __all__ = [
     "Attempts",
     "Done",
     "Execution",
+    "JudgeRunner",
+    "JudgeTransport",
     "Overrides",
     "Progress",
     "RateLimiter",
@@ -59,6 +62,8 @@ __all__ = [
     "execute",
     "gate_suite",
     "headline",
+    "judge_all",
+    "judge_results",
     "options_for",
     "parse_since",
     "prepare_target",

@@ -30,6 +30,8 @@ from assay.targets._replies import with_traceback
 if TYPE_CHECKING:
     from opentelemetry.trace import Tracer
 
+    from assay.runner._judging import JudgeRunner
+
 
 @dataclass(frozen=True)
 class WorkItem:
@@ -61,6 +63,7 @@ class Execution:
     config_version: str = ""
     tracer: Tracer | None = None
     timing: Timing = field(default_factory=Timing)
+    judge: JudgeRunner | None = None
 
     def __post_init__(self) -> None:
         rpm = self.options.rpm
@@ -185,7 +188,10 @@ async def run_item(ex: Execution, item: WorkItem) -> Done:
         )
         judged: list[Judgment] = []
         with evaluation_span(ex.tracer, judged):
-            judged.append(judge_record(case, record, ex.grader))
+            if ex.judge is not None:
+                judged.append(await ex.judge.judge(case, record, trace.traceparent, ex.tracer))
+            else:
+                judged.append(judge_record(case, record, ex.grader))
     return Done(item, record, judged[0])
 
 

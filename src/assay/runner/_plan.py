@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from assay.cases import Dataset, content_hash
 from assay.grading import Grader, Judgment
@@ -15,6 +15,9 @@ from assay.runner._guard import SignalGuard, Watchdog, say_on_stderr
 from assay.runner._options import RunOptions, Timing
 from assay.store import RunClaim, RunInfo, RunStore
 from assay.targets import Target
+
+if TYPE_CHECKING:
+    from assay.runner._judging import JudgeRunner
 
 
 class Progress(Protocol):
@@ -79,6 +82,17 @@ async def _lifecycle(target: Target, method: str) -> None:
     hook = getattr(target, method, None)
     if hook is not None:
         await hook()
+
+
+def _judge_runner(grader: Grader, control: RunControl) -> JudgeRunner | None:
+    """The runner for a model judge's calls (same timing as the target's), or None."""
+    from assay.grading import CallingGrader
+
+    if not isinstance(grader, CallingGrader):
+        return None
+    from assay.runner._judging import JudgeRunner
+
+    return JudgeRunner(grader, control.timing)
 
 
 def _collector(endpoint: str | None) -> str | None:
@@ -156,6 +170,9 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
     is formatted by asyncio's signal handling, which costs noticeable time.
     """
     endpoint = _collector(control.otlp_endpoint)  # a bad address fails before the run starts
+    judge = _judge_runner(plan.grader, control)
+    if judge is not None:
+        await judge.start()  # a missing judge key fails before the target is started
     await _lifecycle(plan.target, "start")
     store, run_id = plan.store, plan.run_id
     try:
@@ -165,6 +182,8 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
             store.set_status(run_id, "running")
     except BaseException:
         await _lifecycle(plan.target, "aclose")
+        if judge is not None:
+            await judge.aclose()
         raise
     plan.started = True
     store.hold_reserve()  # room to record the run's end should the disk fill up
@@ -186,6 +205,7 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
         config_version,
         session.tracer if session is not None else None,
         control.timing,
+        judge,
     )
     writer = _Writer(store, run_id, plan.options, control.timing)
     if control.progress is not None:
@@ -212,4 +232,6 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
         if metrics is not None:
             metrics.close()
         await _lifecycle(plan.target, "aclose")
+        if judge is not None:
+            await judge.aclose()
     return plan.status, writer.written

@@ -104,3 +104,18 @@ def judgment_attributes(j: Judgment) -> dict[str, str | float | list[str]]:
     if j.score is not None:
         attributes["assay.judgment.score"] = j.score
     return attributes
+
+
+@contextmanager
+def judge_span(tracer: Tracer | None, model: str) -> Iterator[dict[str, str | int]]:
+    """An ``assay.judge`` span around one call to a model judge; the attributes put in
+    the yielded mapping inside the block (usage, attempts, status) are set on it."""
+    found: dict[str, str | int] = {}
+    if tracer is None:
+        yield found
+        return
+    with tracer.start_as_current_span(
+        "assay.judge", attributes={"gen_ai.request.model": model}
+    ) as span:
+        yield found
+        span.set_attributes(found)

@@ -83,6 +83,14 @@ def headline_keyed(report: Report) -> list[tuple[str, str, Figure]]:
     ]
 
 
+DIMENSION_LABELS = {"grounded": "Grounded (judge)", "citations_supported": "Citations (judge)"}
+
+
+def dimensions(report: Report) -> list[tuple[str, Figure]]:
+    """The judge's optional dimensions, each its own rate (empty without them)."""
+    return [(DIMENSION_LABELS.get(k, k), r) for k, r in report.judge_dimensions.items()]
+
+
 def status_sum(counts: StatusCounts, total: int, unit: str = "cases") -> str:
     """'passed 2 + failed 3 + error 1 + missing 0 + ungraded 0 = 6 cases (adds up)'."""
     parts = " + ".join(

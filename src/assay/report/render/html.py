@@ -236,8 +236,10 @@ def render_html(
     return template.render(
         report=report,
         title=f"assay report · {report.dataset.name}",
-        headline=[
-            rate_view(label, key, r, clustered) for label, key, r in f.headline_keyed(report)
+        headline=[rate_view(label, key, r, clustered) for label, key, r in f.headline_keyed(report)]
+        + [
+            rate_view(label, key, r)
+            for (label, r), key in zip(f.dimensions(report), report.judge_dimensions, strict=True)
         ],
         segments=status_view(report.statuses, report.total),
         status_sum=f.status_sum(report.statuses, report.total, f.unit(report)),

@@ -22,7 +22,7 @@ def render_markdown(report: Report) -> str:
         "",
         *([f.cell(line), ""] if (line := imported_line(report.metadata)) else []),
         *([f"*{f.cell(f.change_line(report))}*", ""] if report.dataset.change else []),
-        *f.rates_table(f.headline(report), ci_label),
+        *f.rates_table(f.headline(report) + f.dimensions(report), ci_label),
     ]
     lines += [
         "",

@@ -57,7 +57,7 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
         ],
         [
             [label, f.fraction(r), f.value(r), f.ci(r), f.named(r)]
-            for label, r in f.headline(report)
+            for label, r in f.headline(report) + f.dimensions(report)
         ],
         numeric=(1, 2, 3),
         right=(1,),

@@ -1,0 +1,105 @@
+"""``assay calibrate``: measure a grader's errors against human labels."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from assay.cli._flags import CONFIDENCE, INTERVAL
+from assay.cli._output import emit
+
+if TYPE_CHECKING:
+    from assay.report import Report
+
+
+def calibrate(
+    labels: Path = typer.Argument(
+        ...,
+        help="Human labels (JSONL, JSON, YAML or CSV): id, human_score (0, 1 or 2) or human "
+        "(pass or fail), reviewer, note.",
+    ),
+    judged: str = typer.Argument(
+        ...,
+        help="A JSON report of the judged answers (assay score --grader … -f json) or the "
+        "id of a stored run (see --store).",
+    ),
+    format: str = typer.Option("text", "--format", "-f", help="text, json, markdown or html."),
+    output: Path | None = typer.Option(
+        None,
+        "--output",
+        "-o",
+        help="Write the report to this file. An existing file is replaced only if it is "
+        "an assay report; the inputs and other files are never overwritten.",
+    ),
+    pass_minimum: int = typer.Option(
+        2,
+        "--pass-minimum",
+        help="The human score that counts as a pass (1 or 2; the judge's own minimum decides "
+        "its verdicts).",
+    ),
+    weights: str = typer.Option(
+        "linear", "--weights", help="Weighted kappa's weights: linear or quadratic."
+    ),
+    confidence: float = CONFIDENCE,
+    interval: str = INTERVAL,
+    store: str | None = typer.Option(
+        None,
+        "--store",
+        help="Store URL, when JUDGED is a run id (default $ASSAY_STORE or "
+        "sqlite:///.assay/assay.db).",
+    ),
+) -> None:
+    """Compare a grader's verdicts with human labels: how many labelled cases were judged
+    and which are ungraded; false accepts (judge passes, human fails) over human-fail
+    cases and false rejects over human-pass cases, each with its exact interval; the 3×3
+    confusion of scores; Cohen's weighted kappa with an interval; agreement per slice;
+    every disagreement with both rationales."""
+    from assay.cli._options import check_confidence, check_format, check_method
+    from assay.errors import AssayConfigError
+    from assay.load._labels import load_labels, load_report_file, rows_from_report
+    from assay.report._calibration import build_calibration
+    from assay.report.render.calibration import CALIBRATION_FORMATS, render_calibration
+
+    check_format(format, CALIBRATION_FORMATS)
+    method = check_method(interval)
+    check_confidence(confidence)
+    if pass_minimum not in (1, 2):
+        raise AssayConfigError(f"--pass-minimum {pass_minimum}: must be 1 or 2")
+    if weights not in ("linear", "quadratic"):
+        raise AssayConfigError(f"--weights {weights}: choose linear or quadratic")
+    inputs = [labels] + ([Path(judged)] if Path(judged).exists() else [])
+    if output is not None:
+        from assay.cli._output import check_output
+
+        check_output(output, inputs)
+    human = load_labels(labels)
+    report = load_report_file(Path(judged)) if Path(judged).exists() else _stored(judged, store)
+    graders = [f"{g.name} v{g.version}" for g in report.graders]
+    result = build_calibration(
+        human,
+        rows_from_report(report),
+        labels_file=str(labels),
+        judged_from=judged,
+        graders=graders,
+        pass_minimum=pass_minimum,
+        weights="linear" if weights == "linear" else "quadratic",
+        confidence=confidence,
+        method=method,
+    )
+    emit(render_calibration(result, format), output, inputs)
+
+
+def _stored(run_id: str, store_url: str | None) -> Report:
+    from assay.errors import AssayInputError
+    from assay.runner import report_for_run
+    from assay.store import open_store
+
+    if Path(run_id).suffix or len(Path(run_id).parts) > 1:
+        raise AssayInputError(f"{run_id}: no such report file")
+    runs = open_store(store_url)
+    try:
+        return report_for_run(runs, runs.get_run(run_id).id)
+    finally:
+        runs.close()

@@ -1,0 +1,81 @@
+"""``assay regrade``: judge a stored run's answers again, without calling its target."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from assay.cli._flags import CONFIDENCE, INTERVAL
+from assay.cli._output import emit, wants_color
+
+
+def regrade(
+    run_id: str = typer.Argument(..., help="The stored run whose recorded answers to judge."),
+    grader: Path = typer.Option(
+        ...,
+        "--grader",
+        help="Judge settings (YAML: base_url, model, rubric, …; see docs/judge.md).",
+    ),
+    resume: str | None = typer.Option(
+        None,
+        "--resume",
+        help="Finish an interrupted regrade of RUN_ID: judge only the answers that regrade "
+        "run has not judged yet.",
+    ),
+    format: str = typer.Option("text", "--format", "-f", help="text, json, markdown or html."),
+    output: Path | None = typer.Option(
+        None,
+        "--output",
+        "-o",
+        help="Write the report to this file. An existing file is replaced only if it is "
+        "an assay report.",
+    ),
+    confidence: float = CONFIDENCE,
+    interval: str = INTERVAL,
+    store: str | None = typer.Option(
+        None, "--store", help="Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
+    ),
+) -> None:
+    """Judge every recorded answer of stored run RUN_ID with the judge of --grader, into a
+    new run linked to it (metadata regrade_of); the target is not called again. Judge
+    failures are ungraded, with the reason."""
+    from assay.cli._options import check_confidence, check_format, check_method
+    from assay.load import load_judge
+    from assay.report.render import render
+    from assay.runner import report_for_run
+    from assay.runner._regrade import regrade_run
+    from assay.store import open_store
+
+    check_format(format)
+    method = check_method(interval)
+    check_confidence(confidence)
+    if output is not None:
+        from assay.cli._output import check_output
+
+        check_output(output, [grader])
+    settings = load_judge(grader)
+    runs = open_store(store)
+    try:
+        source = runs.get_run(run_id)
+        judge = settings.grader(runs.load_dataset(source.id).sources)
+        result = regrade_run(runs, source.id, judge, resume=resume)
+        report = result.report
+        if (confidence, method) != (0.95, "clopper-pearson"):
+            report = report_for_run(runs, result.run_id, confidence=confidence, method=method)
+    finally:
+        runs.close()
+    text = render(report, format, color=wants_color(output))
+    head = f"run {result.run_id} ({result.status}), a regrade of run {source.id}"
+    if format in ("text", "markdown"):
+        text = f"{head}\n\n{text}"
+    else:
+        typer.echo(head, err=True)
+    emit(text, output, [grader])
+    if result.status == "interrupted":
+        typer.echo(
+            f"assay: regrade {result.run_id} interrupted; finish it with "
+            f"`assay regrade {source.id} --grader {grader} --resume {result.run_id}`",
+            err=True,
+        )
+        raise typer.Exit(130)

@@ -1,0 +1,44 @@
+"""The rubric judge: a model grades free-text answers, and every failure stays visible."""
+
+from assay.grading.judge._grader import (
+    GRADER_VERSION,
+    JudgeAnswer,
+    JudgeCall,
+    JudgeEndpoint,
+    JudgeGrader,
+)
+from assay.grading.judge._reply import Finding, Rejection, Verdict, parse_judge_reply
+from assay.grading.judge._request import (
+    PROMPT_VERSION,
+    Candidate,
+    JudgeConfig,
+    ResponseMode,
+    build_judge_request,
+    candidate_view,
+    encode_data,
+    reply_schema,
+)
+from assay.grading.judge._rubric import SCALE, JudgeRubric, rubric_for
+
+__all__ = [
+    "GRADER_VERSION",
+    "PROMPT_VERSION",
+    "SCALE",
+    "Candidate",
+    "Finding",
+    "JudgeAnswer",
+    "JudgeCall",
+    "JudgeConfig",
+    "JudgeEndpoint",
+    "JudgeGrader",
+    "JudgeRubric",
+    "Rejection",
+    "ResponseMode",
+    "Verdict",
+    "build_judge_request",
+    "candidate_view",
+    "encode_data",
+    "parse_judge_reply",
+    "reply_schema",
+    "rubric_for",
+]

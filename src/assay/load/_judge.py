@@ -1,0 +1,166 @@
+"""The judge's settings: a ``judge.yaml`` file (for ``assay score --grader`` and
+``assay regrade``) or the keys of a suite's ``grader: {type: judge, ...}``.
+
+Example::
+
+    type: judge                      # optional in a file
+    base_url: http://127.0.0.1:8765/v1
+    model: smollm2-135m
+    api_key_env: JUDGE_API_KEY       # optional; read when judging starts, never stored
+    temperature: 0
+    seed: 7
+    response_mode: json_schema       # json_schema | json_object | text
+    rubric:                          # used for cases without required/disallowed of their own
+      pass_minimum: 2
+      accepted_variations: ["a month"]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from assay._validation import problems_from
+from assay.cases import SourceLibrary
+from assay.errors import InputFormatError, Location, Problem
+from assay.grading.judge import JudgeConfig, JudgeEndpoint, JudgeGrader, JudgeRubric, ResponseMode
+
+
+class CalibrationRequirement(BaseModel):
+    """A calibration report the judge's current version must have before judged figures
+    pass a gate, and the most its false-accept rate's upper bound may be."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    report: str = Field(min_length=1)
+    max_false_accept_upper: float = Field(gt=0, le=1)
+
+
+class JudgeSettings(BaseModel):
+    """Every key of a judge's settings (model, request, endpoint and rubric)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    type: Literal["judge"] = "judge"
+    base_url: str = Field(pattern=r"^https?://")
+    model: str = Field(min_length=1)
+    api_key_env: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    temperature: float | None = Field(default=0.0, ge=0, le=2)
+    seed: int | None = None
+    max_tokens: int | None = Field(default=600, ge=1)
+    response_mode: ResponseMode = "json_schema"
+    max_candidate_chars: int = Field(default=4000, ge=100)
+    concurrency: int = Field(default=4, ge=1, le=1000)
+    timeout_s: float = Field(default=120.0, gt=0)
+    retries: int = Field(default=2, ge=0, le=20)
+    rpm: float | None = Field(default=None, gt=0)
+    rubric: JudgeRubric = Field(default_factory=JudgeRubric)
+    calibration: CalibrationRequirement | None = None
+
+    def grader(
+        self, sources: SourceLibrary | None = None, base_dir: Path | None = None
+    ) -> JudgeGrader:
+        """The judge these settings describe."""
+        config = JudgeConfig(
+            model=self.model,
+            temperature=self.temperature,
+            seed=self.seed,
+            max_tokens=self.max_tokens,
+            response_mode=self.response_mode,
+            max_candidate_chars=self.max_candidate_chars,
+        )
+        endpoint = JudgeEndpoint(
+            base_url=self.base_url,
+            api_key_env=self.api_key_env,
+            concurrency=self.concurrency,
+            timeout_s=self.timeout_s,
+            retries=self.retries,
+            rpm=self.rpm,
+        )
+        judge = JudgeGrader(config, self.rubric, sources, endpoint)
+        if self.calibration is not None:
+            path = Path(self.calibration.report)
+            if not path.is_absolute() and base_dir is not None:
+                path = base_dir / path
+            judge.calibration = (str(path), self.calibration.max_false_accept_upper)
+        return judge
+
+
+def judge_settings(
+    data: Any, locate: Callable[[str], Location], summary: str, prefix: str = ""
+) -> JudgeSettings:
+    """Validated judge settings from ``data``; every problem located by ``locate``."""
+    if not isinstance(data, dict):
+        where = locate(prefix.rstrip("."))
+        raise InputFormatError(
+            [Problem("judge settings are a mapping (base_url, model, rubric, …)", where)],
+            summary=summary,
+        )
+    try:
+        return JudgeSettings.model_validate(data)
+    except ValidationError as err:
+        problems = []
+        for pr in problems_from(err, None, JudgeSettings):
+            field = f"{prefix}{pr.field}" if pr.field else prefix.rstrip(".")
+            message = pr.message.replace("; put free data under metadata", "")
+            if pr.field and message.startswith(pr.field):
+                message = prefix + message
+            elif pr.field:
+                message = message.replace(f'"{pr.field}"', f'"{prefix}{pr.field}"')
+            problems.append(Problem(message, locate(field), field or None))
+        raise InputFormatError(problems, summary=summary) from None
+
+
+def _key_lines(node: Any, prefix: str, lines: dict[str, int]) -> None:
+    import yaml
+
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            path = f"{prefix}.{key.value}" if prefix else str(key.value)
+            lines[path] = key.start_mark.line + 1
+            _key_lines(value, path, lines)
+
+
+def load_judge(path: str | Path) -> JudgeSettings:
+    """Judge settings from a YAML (or JSON) file, problems reported with file and line."""
+    import yaml
+
+    from assay.load._records import read_text, read_yaml
+
+    p = Path(path)
+    data = read_yaml(p, "judge settings")
+    lines: dict[str, int] = {}
+    _key_lines(yaml.compose(read_text(p), Loader=yaml.SafeLoader), "", lines)
+
+    def locate(dotted: str) -> Location:
+        parts = dotted.split(".")
+        while parts:
+            line = lines.get(".".join(parts))
+            if line is not None:
+                return Location(str(p), line)
+            parts.pop()
+        return Location(str(p), 1)
+
+    return judge_settings(data, locate, f"{p}: invalid judge settings")
+
+
+def check_calibration(judge: JudgeGrader) -> str | None:
+    """Why the judge's required calibration is not met (None when it is, or when none is
+    required): the report is missing or unreadable, is for another judge version, or its
+    false-accept upper bound is above the maximum."""
+    if judge.calibration is None:
+        return None
+    from assay.errors import AssayError
+    from assay.load._records import read_text
+    from assay.report._calibration import CalibrationReport, calibration_problem
+
+    path, maximum = judge.calibration
+    try:
+        report = CalibrationReport.model_validate_json(read_text(Path(path)))
+    except (AssayError, OSError, ValidationError) as err:
+        first = str(err).splitlines()[0]
+        return f"no usable calibration report {path}: {first}"
+    return calibration_problem(report, f"judge v{judge.version}", maximum)

@@ -1,0 +1,93 @@
+"""Human labels for calibration, and the judged rows to compare them with (a JSON report
+file or a stored run)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from assay._validation import problems_from
+from assay.errors import AssayInputError, InputFormatError, Problem
+from assay.report import Report
+from assay.report._calibration import HumanLabel, JudgedRow
+
+
+def load_labels(path: str | Path) -> list[HumanLabel]:
+    """Human labels (JSONL, JSON, YAML or CSV: ``id``, ``human_score`` 0–2 or ``human``
+    pass/fail, ``reviewer``, ``note``); every problem named with file, line and field."""
+    from assay.load._records import read_records
+
+    p = Path(path)
+    records, _ = read_records(p, "labels")
+    problems: list[Problem] = []
+    labels: list[HumanLabel] = []
+    seen: dict[str, Any] = {}
+    for where, data in records:
+        if isinstance(data, dict) and data.get("human_score") in ("", None):
+            data = {k: v for k, v in data.items() if k != "human_score"}
+        if isinstance(data, dict) and isinstance(data.get("human_score"), str):
+            text = data["human_score"].strip()
+            data = {**data, "human_score": int(text) if text.isdigit() else text}
+        try:
+            label = HumanLabel.model_validate(data)
+        except ValidationError as err:
+            problems.extend(problems_from(err, where, HumanLabel))
+            continue
+        if label.id in seen:
+            problems.append(
+                Problem(
+                    f'id "{label.id}" is labelled twice (first at {seen[label.id]})', where, "id"
+                )
+            )
+            continue
+        seen[label.id] = where
+        labels.append(label)
+    if problems:
+        raise InputFormatError(problems, summary=f"{p}: invalid labels")
+    if not labels:
+        raise AssayInputError(f"{p}: no labels")
+    return labels
+
+
+def rows_from_report(report: Report) -> list[JudgedRow]:
+    """The judged rows of a report: status, reason and any judge score per case-trial."""
+    return [
+        JudgedRow(
+            id=row.id,
+            trial=row.trial,
+            slice=row.slice,
+            status=row.status,
+            reason=row.reason,
+            score=row.judge.score if row.judge is not None else None,
+        )
+        for row in report.cases
+    ]
+
+
+def load_report_file(path: Path) -> Report:
+    """A JSON report written by ``assay score -f json`` (or ``assay report -f json``)."""
+    from assay.load._records import read_text
+
+    try:
+        data = json.loads(read_text(path))
+    except json.JSONDecodeError as err:
+        raise InputFormatError(
+            [Problem(f"not JSON: {err.msg}", _where(path, err.lineno))],
+            summary=f"{path}: cannot read the report",
+        ) from None
+    try:
+        return Report.model_validate(data)
+    except ValidationError as err:
+        problems = problems_from(err, _where(path, None), Report)
+        raise InputFormatError(
+            problems, summary=f"{path}: not an assay JSON report (assay score -f json writes one)"
+        ) from None
+
+
+def _where(path: Path, line: int | None) -> Any:
+    from assay.errors import Location
+
+    return Location(str(path), line)

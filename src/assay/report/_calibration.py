@@ -1,0 +1,274 @@
+"""Calibration of a grader against human labels: how often it accepts what people reject,
+rejects what they accept, and how far its 0–2 scores agree with theirs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from assay._version import __version__
+from assay.metrics import IntervalMethod, Kappa, KappaWeights, Rate, rate, weighted_kappa
+from assay.metrics import confusion_matrix as count_pairs
+
+CALIBRATION_SCHEMA_VERSION = 1
+
+
+class HumanLabel(BaseModel):
+    """One human-reviewed case: a score on the 0–2 scale, or just pass/fail."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(min_length=1)
+    human_score: int | None = Field(default=None, ge=0, le=2)
+    human: Literal["pass", "fail"] | None = None
+    reviewer: str | None = None
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _one_verdict(self) -> HumanLabel:
+        if (self.human_score is None) == (self.human is None):
+            raise ValueError('give either human_score (0, 1 or 2) or human ("pass" or "fail")')
+        return self
+
+    def passes(self, minimum: int) -> bool:
+        if self.human_score is not None:
+            return self.human_score >= minimum
+        return self.human == "pass"
+
+
+class JudgedRow(BaseModel):
+    """What the grader said about one case-trial (from a report or a stored run)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    trial: int = 1
+    slice: str = ""
+    status: str
+    reason: str
+    score: int | None = None
+
+
+class Disagreement(BaseModel):
+    """A labelled case where the grader and the person differ, with both explanations."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    trial: int
+    slice: str
+    kind: Literal["false accept", "false reject", "score differs"]
+    human_score: int | None
+    human_pass: bool
+    judge_score: int | None
+    judge_pass: bool
+    human_note: str | None
+    reviewer: str | None
+    judge_reason: str
+
+
+class Unjudged(BaseModel):
+    """A labelled case without a usable judgment: ungraded, error or missing, or absent."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    trial: int | None
+    status: str
+    reason: str
+
+
+class SliceAgreement(BaseModel):
+    """Pass/fail agreement in one slice, over its judged labelled cases."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    slice: str
+    agreement: Rate
+    false_accepts: int
+    false_rejects: int
+
+
+class CalibrationReport(BaseModel):
+    """The calibration of a grader against human labels (``schema_version`` 1).
+
+    ``judged`` labelled case-trials have a pass or fail; ``ungraded`` lists those without
+    one (they count in no rate). ``false_accepts`` is over human-fail cases, and
+    ``false_rejects`` over human-pass cases. ``confusion[h][j]`` counts human score ``h``
+    against judge score ``j`` for cases with both scores; ``kappa`` is Cohen's weighted
+    kappa over them.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    schema_version: int = CALIBRATION_SCHEMA_VERSION
+    assay_version: str = __version__
+    labels_file: str
+    judged_from: str
+    graders: list[str]
+    pass_minimum: int
+    labelled: int
+    judged: int
+    ungraded: list[Unjudged]
+    unlabelled: int
+    false_accepts: Rate
+    false_rejects: Rate
+    agreement: Rate
+    confusion: list[list[int]]
+    scored_pairs: int
+    kappa: Kappa
+    slices: dict[str, SliceAgreement]
+    disagreements: list[Disagreement]
+
+
+def build_calibration(
+    labels: Sequence[HumanLabel],
+    rows: Sequence[JudgedRow],
+    *,
+    labels_file: str,
+    judged_from: str,
+    graders: Sequence[str] = (),
+    pass_minimum: int = 2,
+    weights: KappaWeights = "linear",
+    confidence: float = 0.95,
+    method: IntervalMethod = "clopper-pearson",
+) -> CalibrationReport:
+    """Compare every labelled case-trial in ``rows`` with its human label."""
+    by_id = {label.id: label for label in labels}
+    seen = {r.id for r in rows}
+    unjudged = [
+        Unjudged(id=label.id, trial=None, status="absent", reason="not in the judged results")
+        for label in labels
+        if label.id not in seen
+    ]
+    pairs: list[tuple[HumanLabel, JudgedRow, bool]] = []
+    for row in rows:
+        label = by_id.get(row.id)
+        if label is None:
+            continue
+        if row.status not in ("passed", "failed"):
+            unjudged.append(
+                Unjudged(id=row.id, trial=row.trial, status=row.status, reason=row.reason)
+            )
+            continue
+        pairs.append((label, row, row.status == "passed"))
+
+    def named(num: int, den: int, den_name: str, num_name: str) -> Rate:
+        return rate(
+            num, den, den_name, numerator_name=num_name, confidence=confidence, method=method
+        )
+
+    human_fail = [(lab, row, ok) for lab, row, ok in pairs if not lab.passes(pass_minimum)]
+    human_pass = [(lab, row, ok) for lab, row, ok in pairs if lab.passes(pass_minimum)]
+    accepts = sum(1 for _, _, ok in human_fail if ok)
+    rejects = sum(1 for _, _, ok in human_pass if not ok)
+    agree = sum(1 for lab, _, ok in pairs if ok == lab.passes(pass_minimum))
+    scored = [
+        (lab.human_score, row.score)
+        for lab, row, _ in pairs
+        if lab.human_score is not None and row.score is not None
+    ]
+    matrix = count_pairs([(h, j) for h, j in scored if h is not None and j is not None])
+    return CalibrationReport(
+        labels_file=labels_file,
+        judged_from=judged_from,
+        graders=list(graders),
+        pass_minimum=pass_minimum,
+        labelled=len(labels),
+        judged=len(pairs),
+        ungraded=unjudged,
+        unlabelled=sum(1 for r in rows if r.id not in by_id),
+        false_accepts=named(accepts, len(human_fail), "judged human-fail cases", "judge passes"),
+        false_rejects=named(rejects, len(human_pass), "judged human-pass cases", "judge fails"),
+        agreement=named(agree, len(pairs), "judged labelled cases", "same verdict"),
+        confusion=matrix,
+        scored_pairs=len(scored),
+        kappa=weighted_kappa(matrix, weights, confidence),
+        slices=_slices(pairs, pass_minimum, confidence, method),
+        disagreements=[
+            d for lab, row, ok in pairs if (d := _disagreement(lab, row, ok, pass_minimum))
+        ],
+    )
+
+
+def _slices(
+    pairs: Sequence[tuple[HumanLabel, JudgedRow, bool]],
+    minimum: int,
+    confidence: float,
+    method: IntervalMethod,
+) -> dict[str, SliceAgreement]:
+    names = sorted({row.slice for _, row, _ in pairs})
+    found: dict[str, SliceAgreement] = {}
+    for name in names:
+        mine = [(lab.passes(minimum), ok) for lab, row, ok in pairs if row.slice == name]
+        found[name] = SliceAgreement(
+            slice=name,
+            agreement=rate(
+                sum(1 for h, j in mine if h == j),
+                len(mine),
+                f"judged cases in slice {name}",
+                numerator_name="same verdict",
+                confidence=confidence,
+                method=method,
+            ),
+            false_accepts=sum(1 for h, j in mine if j and not h),
+            false_rejects=sum(1 for h, j in mine if h and not j),
+        )
+    return found
+
+
+def _disagreement(
+    label: HumanLabel, row: JudgedRow, judge_pass: bool, minimum: int
+) -> Disagreement | None:
+    human_pass = label.passes(minimum)
+    if judge_pass and not human_pass:
+        kind: Literal["false accept", "false reject", "score differs"] = "false accept"
+    elif human_pass and not judge_pass:
+        kind = "false reject"
+    elif label.human_score is not None and row.score is not None and label.human_score != row.score:
+        kind = "score differs"
+    else:
+        return None
+    return Disagreement(
+        id=row.id,
+        trial=row.trial,
+        slice=row.slice,
+        kind=kind,
+        human_score=label.human_score,
+        human_pass=human_pass,
+        judge_score=row.score,
+        judge_pass=judge_pass,
+        human_note=label.note,
+        reviewer=label.reviewer,
+        judge_reason=row.reason,
+    )
+
+
+def calibration_problem(report: CalibrationReport, grader: str, max_upper: float) -> str | None:
+    """Why ``report`` does not vouch for ``grader`` (``"judge v1+…"``) with a false-accept
+    upper bound of at most ``max_upper``; None when it does."""
+    if grader not in report.graders:
+        found = ", ".join(report.graders) or "no grader"
+        return f"the calibration report is for {found}, not the current {grader}"
+    rate_ = report.false_accepts
+    if rate_.ci95 is None:
+        return "the calibration report has no judged human-fail cases: false accepts are n/a"
+    upper = rate_.ci95[1]
+    if upper > max_upper:
+        return (
+            f"false accepts {rate_.numerator}/{rate_.denominator}: upper bound "
+            f"{upper:.1%} is above the maximum {max_upper:.1%}"
+        )
+    return None
+
+
+def calibration_schema() -> dict[str, Any]:
+    """The JSON Schema of ``assay calibrate --format json`` (docs/calibration.schema.json)."""
+    schema = CalibrationReport.model_json_schema(mode="serialization")
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://assay.invalid/schemas/calibration-v{CALIBRATION_SCHEMA_VERSION}.json",
+        **schema,
+    }

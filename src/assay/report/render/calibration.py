@@ -1,0 +1,194 @@
+"""The calibration report in text, JSON, Markdown or a self-contained HTML page."""
+
+from __future__ import annotations
+
+import html
+
+from assay.metrics import Kappa, Rate
+from assay.report._calibration import CalibrationReport
+from assay.report.render import _format as f
+
+CALIBRATION_FORMATS: tuple[str, ...] = ("text", "json", "markdown", "html")
+
+
+def render_calibration(report: CalibrationReport, fmt: str) -> str:
+    """``report`` in ``fmt`` (text, json, markdown or html)."""
+    if fmt == "json":
+        return report.model_dump_json(indent=2) + "\n"
+    if fmt == "markdown":
+        return _markdown(report)
+    if fmt == "text":
+        return _text(report)
+    if fmt == "html":
+        return _html(report)
+    raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(CALIBRATION_FORMATS)}")
+
+
+def kappa_text(k: Kappa) -> str:
+    """'0.412 [0.180, 0.644] (linear weights, 95% CI, 30 pairs)' or 'n/a (…)'."""
+    if k.value is None:
+        why = "no scored pairs" if k.n == 0 else "chance agreement is 1 (a single score used)"
+        return f"n/a ({why})"
+    ci = f" [{k.interval[0]:.3f}, {k.interval[1]:.3f}]" if k.interval else ""
+    return (
+        f"{k.value:.3f}{ci} ({k.weights} weights, {k.confidence * 100:g}% CI, large-sample, "
+        f"{k.n} pairs)"
+    )
+
+
+def _rates(report: CalibrationReport) -> list[tuple[str, Rate]]:
+    return [
+        ("False accepts", report.false_accepts),
+        ("False rejects", report.false_rejects),
+        ("Verdict agreement", report.agreement),
+    ]
+
+
+def _head(report: CalibrationReport) -> list[str]:
+    graders = ", ".join(report.graders) or "unknown grader"
+    return [
+        f"labels {report.labels_file} · judged {report.judged_from} · {graders}",
+        f"{report.labelled} labelled cases; {report.judged} judged (passed or failed); "
+        f"{len(report.ungraded)} without a judgment; {report.unlabelled} judged cases have "
+        f"no label. A human pass is a score of at least {report.pass_minimum}.",
+    ]
+
+
+def _confusion_lines(report: CalibrationReport) -> list[str]:
+    lines = [f"Confusion (rows: human score, columns: judge score; {report.scored_pairs} pairs)"]
+    lines.append("        judge 0  judge 1  judge 2")
+    for h, row in enumerate(report.confusion):
+        lines.append(f"human {h}  " + "  ".join(f"{c:7d}" for c in row))
+    return lines
+
+
+def _text(report: CalibrationReport) -> str:
+    first, second = _head(report)
+    lines = [f"assay calibration · {first}", second, ""]
+    label = f.ci_label(report.false_accepts)
+    rates = _rates(report)
+    wide = max(len(f.value(r)) for _, r in rates)
+    ci_wide = max(len(label), *(len(f.ci(r)) for _, r in rates))
+    lines.append(
+        f"{'Metric':<18} {'Fraction':>8}  {'Value':<{wide}}  {label:<{ci_wide}}  Denominator"
+    )
+    for name, r in rates:
+        lines.append(
+            f"{name:<18} {f.fraction(r):>8}  {f.value(r):<{wide}}  {f.ci(r):<{ci_wide}}  "
+            f"{f.named(r)}"
+        )
+    lines += ["", f"Weighted kappa: {kappa_text(report.kappa)}", "", *_confusion_lines(report)]
+    if report.slices:
+        lines += ["", "Agreement per slice"]
+        for s in report.slices.values():
+            r = s.agreement
+            lines.append(
+                f"  {s.slice:<22} {f.fraction(r):>6}  {f.value(r):<8} {f.ci(r):<18} "
+                f"false accepts {s.false_accepts}, false rejects {s.false_rejects}"
+            )
+    if report.ungraded:
+        lines += ["", "Without a judgment (count in no rate; investigate)"]
+        for u in report.ungraded:
+            trial = f" trial {u.trial}" if u.trial and u.trial > 1 else ""
+            lines.append(f"  {u.id}{trial}  {u.status}: {u.reason}")
+    if report.disagreements:
+        lines += ["", "Disagreements"]
+        for d in report.disagreements:
+            lines.append(
+                f"  {d.id} [{d.slice}] {d.kind}: human {_score(d.human_score, d.human_pass)}, "
+                f"judge {_score(d.judge_score, d.judge_pass)}"
+            )
+            lines.append(f"      human ({d.reviewer or 'reviewer unknown'}): {d.human_note or '—'}")
+            lines.append(f"      judge: {d.judge_reason}")
+    return "\n".join(lines) + "\n"
+
+
+def _score(score: int | None, passed: bool) -> str:
+    verdict = "pass" if passed else "fail"
+    return f"{score} ({verdict})" if score is not None else verdict
+
+
+def _markdown(report: CalibrationReport) -> str:
+    first, second = _head(report)
+    lines = [f"## assay calibration: {f.cell(first)}", "", f.cell(second), ""]
+    lines += f.rates_table(_rates(report), f.ci_label(report.false_accepts))
+    lines += ["", f"**Weighted kappa:** {kappa_text(report.kappa)}", ""]
+    lines += ["| human \\ judge | 0 | 1 | 2 |", "|---|---:|---:|---:|"]
+    for h, row in enumerate(report.confusion):
+        lines.append(f"| {h} | " + " | ".join(str(c) for c in row) + " |")
+    if report.slices:
+        lines += ["", "| Slice | Agreement | Value | Interval | False accepts | False rejects |"]
+        lines.append("|---|---:|---:|---|---:|---:|")
+        for s in report.slices.values():
+            r = s.agreement
+            lines.append(
+                f"| {f.cell(s.slice)} | {f.fraction(r)} | {f.value(r)} | {f.ci(r)} "
+                f"| {s.false_accepts} | {s.false_rejects} |"
+            )
+    if report.ungraded:
+        lines += ["", "**Without a judgment** (count in no rate):", ""]
+        lines += ["| Case | Status | Reason |", "|---|---|---|"]
+        for u in report.ungraded:
+            lines.append(f"| {f.cell(u.id)} | {u.status} | {f.cell(u.reason)} |")
+    if report.disagreements:
+        lines += ["", "| Case | Slice | Kind | Human | Judge | Human note | Judge reason |"]
+        lines.append("|---|---|---|---|---|---|---|")
+        for d in report.disagreements:
+            lines.append(
+                f"| {f.cell(d.id)} | {f.cell(d.slice)} | {d.kind} "
+                f"| {_score(d.human_score, d.human_pass)} | {_score(d.judge_score, d.judge_pass)} "
+                f"| {f.cell(d.human_note or '')} | {f.cell(d.judge_reason)} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def _html(report: CalibrationReport) -> str:
+    e = html.escape
+    rows = "".join(
+        f"<tr><td>{e(name)}</td><td>{f.fraction(r)}</td><td>{e(f.value(r))}</td>"
+        f"<td>{e(f.ci(r))}</td><td>{e(f.named(r))}</td></tr>"
+        for name, r in _rates(report)
+    )
+    confusion = "".join(
+        f"<tr><th>human {h}</th>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>"
+        for h, row in enumerate(report.confusion)
+    )
+    slices = "".join(
+        f"<tr><td>{e(s.slice)}</td><td>{f.fraction(s.agreement)}</td>"
+        f"<td>{e(f.value(s.agreement))}</td><td>{e(f.ci(s.agreement))}</td>"
+        f"<td>{s.false_accepts}</td><td>{s.false_rejects}</td></tr>"
+        for s in report.slices.values()
+    )
+    unjudged = "".join(
+        f"<tr><td>{e(u.id)}</td><td>{e(u.status)}</td><td>{e(u.reason)}</td></tr>"
+        for u in report.ungraded
+    )
+    disagreements = "".join(
+        f"<tr><td>{e(d.id)}</td><td>{e(d.slice)}</td><td>{e(d.kind)}</td>"
+        f"<td>{e(_score(d.human_score, d.human_pass))}</td>"
+        f"<td>{e(_score(d.judge_score, d.judge_pass))}</td>"
+        f"<td>{e(d.human_note or '')}</td><td>{e(d.judge_reason)}</td></tr>"
+        for d in report.disagreements
+    )
+    head = "".join(f"<p>{e(line)}</p>" for line in _head(report))
+    return (
+        "<!doctype html><!-- generated by assay --><html lang=en><head><meta charset=utf-8>"
+        "<meta http-equiv=Content-Security-Policy content=\"default-src 'none'; "
+        "style-src 'unsafe-inline'\">"
+        "<title>assay calibration</title><style>body{font-family:sans-serif;margin:2em}"
+        "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;"
+        "padding:.2em .5em;text-align:left}</style></head><body>"
+        f"<h1>assay calibration</h1>{head}"
+        "<table><tr><th>Metric</th><th>Fraction</th><th>Value</th>"
+        f"<th>{e(f.ci_label(report.false_accepts))}</th><th>Denominator</th></tr>{rows}</table>"
+        f"<p>Weighted kappa: {e(kappa_text(report.kappa))}</p>"
+        "<table><tr><th>human \\ judge</th><th>0</th><th>1</th><th>2</th></tr>"
+        f"{confusion}</table>"
+        "<h2>Agreement per slice</h2><table><tr><th>Slice</th><th>Agreement</th><th>Value</th>"
+        f"<th>Interval</th><th>False accepts</th><th>False rejects</th></tr>{slices}</table>"
+        "<h2>Without a judgment</h2><table><tr><th>Case</th><th>Status</th><th>Reason</th></tr>"
+        f"{unjudged}</table>"
+        "<h2>Disagreements</h2><table><tr><th>Case</th><th>Slice</th><th>Kind</th><th>Human</th>"
+        f"<th>Judge</th><th>Human note</th><th>Judge reason</th></tr>{disagreements}</table>"
+        "</body></html>\n"
+    )

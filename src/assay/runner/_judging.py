@@ -1,0 +1,235 @@
+"""Sending the judge's requests through the runner's machinery: the same HTTP session
+kind, timeouts, retries with backoff, rate limit and concurrency as a target's calls."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from assay.cases import Case
+from assay.errors import AssayConfigError
+from assay.grading import CallingGrader, CaseResult, Judgment
+from assay.grading.judge import JudgeAnswer, JudgeEndpoint
+from assay.outcomes import Answer, Error, Record
+from assay.runner._options import RunOptions, Timing
+from assay.targets import Reply, TargetContext
+from assay.targets._replies import error_reply, scrub, usage_from
+from assay.targets._session import HttpClient
+
+if TYPE_CHECKING:
+    from opentelemetry.trace import Tracer
+
+
+class JudgeTransport:
+    """A target whose "cases" are prepared judge requests: it posts each one to the judge
+    model and returns the reply's message text as an answer (or an error outcome)."""
+
+    name = "judge"
+
+    def __init__(self, endpoint: JudgeEndpoint) -> None:
+        self.endpoint = endpoint
+        self.url = endpoint.base_url.rstrip("/") + "/chat/completions"
+        self.client = HttpClient()
+        self.pending: dict[tuple[str, int], dict[str, Any]] = {}
+        self._secrets: tuple[str, ...] = ()
+
+    def config(self) -> dict[str, Any]:
+        return self.endpoint.model_dump(mode="json", exclude_none=True)
+
+    async def start(self) -> None:
+        name = self.endpoint.api_key_env
+        if name is not None:
+            key = os.environ.get(name)
+            if not key:
+                raise AssayConfigError(
+                    f"judge api_key_env: the environment variable {name} is not set; "
+                    "export it before judging"
+                )
+            self.client.headers["Authorization"] = f"Bearer {key}"
+            self._secrets = (key,)
+        await self.client.start()
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
+        self.client.headers.pop("Authorization", None)
+        self._secrets = ()
+
+    async def run(self, case: Case, ctx: TargetContext) -> Reply:
+        body = self.pending[(case.id, ctx.trial)]
+        extra = {"traceparent": ctx.traceparent} if ctx.traceparent else None
+        got = await self.client.post_json(self.url, body, extra)
+        if isinstance(got, Reply):
+            return scrub(got, self._secrets)
+        data, raw = got
+        return scrub(_message_text(data, raw), self._secrets)
+
+
+def _message_text(body: Any, raw: str) -> Reply:
+    try:
+        message = body["choices"][0]["message"]
+    except (KeyError, IndexError, TypeError):
+        return error_reply("parse_error", "no choices[0].message in the reply", raw)
+    usage_data = body.get("usage") if isinstance(body, dict) else None
+    usage = None
+    if isinstance(usage_data, dict):
+        usage = usage_from(usage_data.get("prompt_tokens"), usage_data.get("completion_tokens"))
+    if message.get("refusal"):
+        return Reply(error_reply("refusal", str(message["refusal"])).outcome, usage)
+    content = message.get("content")
+    if not isinstance(content, str):
+        return Reply(error_reply("parse_error", "the message has no content", raw).outcome, usage)
+    return Reply(Answer(text=content), usage)
+
+
+class JudgeRunner:
+    """Judges records with a ``CallingGrader`` (such as ``JudgeGrader``), calling its model
+    through the runner's machinery."""
+
+    def __init__(
+        self,
+        grader: CallingGrader,
+        timing: Timing | None = None,
+        nonce: Callable[[], str] | None = None,
+    ) -> None:
+        from assay.runner._execute import Execution
+
+        if grader.endpoint is None:
+            raise ValueError("the judge has no endpoint (base_url) to call")
+        endpoint: JudgeEndpoint = grader.endpoint
+        self.grader = grader
+        config = getattr(grader, "config", None)
+        self.model = str(getattr(config, "model", grader.name))
+        self.transport = JudgeTransport(endpoint)
+        options = RunOptions(
+            concurrency=endpoint.concurrency,
+            timeout_s=endpoint.timeout_s,
+            retries=endpoint.retries,
+            rpm=endpoint.rpm,
+        )
+        self.execution = Execution(self.transport, options, grader, timing=timing or Timing())
+        self.nonce = nonce or (lambda: secrets.token_hex(12))
+
+    async def start(self) -> None:
+        await self.transport.start()
+
+    async def aclose(self) -> None:
+        await self.transport.aclose()
+
+    async def judge(
+        self,
+        case: Case,
+        record: Record,
+        traceparent: str | None = None,
+        tracer: Tracer | None = None,
+    ) -> Judgment:
+        """The judgment on one record: error outcomes are ``error`` without a call. With
+        a tracer, the call has its own ``assay.judge`` span (model, usage, attempts)."""
+        from assay.grading import judge_record
+        from assay.runner._execute import WorkItem, call
+        from assay.runner._tracing import judge_span
+
+        if record.outcome.kind == "error":
+            return judge_record(case, record, self.grader)
+        prepared = self.grader.prepare(case, record, self.nonce())
+        if isinstance(prepared, Judgment):
+            return prepared
+        key = (case.id, record.trial)
+        self.transport.pending[key] = prepared.body
+        with judge_span(tracer, self.model) as attributes:
+            if tracer is not None:
+                traceparent = _current_traceparent() or traceparent
+            try:
+                item = WorkItem(0, case, record.trial)
+                reply, attempts, _, _ = await call(self.execution, item, traceparent)
+            finally:
+                self.transport.pending.pop(key, None)
+            judgment = self.grader.conclude(case, prepared, _answer(reply, attempts))
+            attributes.update(_span_attributes(reply, attempts, judgment))
+        return judgment
+
+
+def _current_traceparent() -> str | None:
+    from opentelemetry import trace
+
+    ctx = trace.get_current_span().get_span_context()
+    if not ctx.is_valid:
+        return None
+    return f"00-{ctx.trace_id:032x}-{ctx.span_id:016x}-{int(ctx.trace_flags):02x}"
+
+
+def _span_attributes(reply: Reply, attempts: int, judgment: Judgment) -> dict[str, str | int]:
+    found: dict[str, str | int] = {
+        "assay.judge.attempts": attempts,
+        "assay.judgment.status": judgment.status,
+    }
+    if reply.usage is not None:
+        if reply.usage.input_tokens is not None:
+            found["gen_ai.usage.input_tokens"] = reply.usage.input_tokens
+        if reply.usage.output_tokens is not None:
+            found["gen_ai.usage.output_tokens"] = reply.usage.output_tokens
+    if isinstance(reply.outcome, Error):
+        found["error.type"] = reply.outcome.error_class or "_OTHER"
+    return found
+
+
+def _answer(reply: Reply, attempts: int) -> JudgeAnswer:
+    outcome = reply.outcome
+    usage = reply.usage
+    tokens: dict[str, int | None] = {
+        "input_tokens": usage.input_tokens if usage else None,
+        "output_tokens": usage.output_tokens if usage else None,
+    }
+    if isinstance(outcome, Error):
+        tries = f" (after {attempts} attempt{'s' if attempts != 1 else ''})"
+        said = f"; the server said: {' '.join(outcome.raw.split())[:200]}" if outcome.raw else ""
+        error = f"{outcome.error_class}: {outcome.message}{tries}{said}"
+        return JudgeAnswer(None, error, attempts, **tokens)
+    text = outcome.text if isinstance(outcome, Answer) else None
+    return JudgeAnswer(text or "", None, attempts, **tokens)
+
+
+async def judge_all(
+    runner: JudgeRunner,
+    items: Sequence[tuple[Case, Record]],
+    on_done: Callable[[Judgment], None] | None = None,
+) -> list[Judgment]:
+    """Judge every record with the runner's concurrency; judgments in ``items`` order."""
+    found: list[Judgment | None] = [None] * len(items)
+    queue = iter(enumerate(items))
+
+    async def worker() -> None:
+        for index, (case, record) in queue:
+            found[index] = await runner.judge(case, record)
+            if on_done is not None:
+                on_done(found[index])  # type: ignore[arg-type]
+
+    await runner.start()
+    try:
+        count = max(1, min(runner.execution.options.concurrency, len(items)))
+        await asyncio.gather(*(worker() for _ in range(count)))
+    finally:
+        await runner.aclose()
+    return [j for j in found if j is not None]
+
+
+def judge_results(
+    cases: Sequence[Case],
+    records: Sequence[Record],
+    grader: CallingGrader,
+    trials: int | None = None,
+    timing: Timing | None = None,
+) -> list[CaseResult]:
+    """Every case-trial judged by ``grader``'s model (missing ones stay ``missing``): the
+    judge's calls run concurrently, with its timeout, retries and rate limit."""
+    from assay.grading import grade
+    from assay.outcomes import Results
+    from assay.runner._report import StoredGrader
+
+    by_id = {c.id: c for c in cases}
+    items = [(by_id[r.case_id], r) for r in records if r.case_id in by_id]
+    judged = asyncio.run(judge_all(JudgeRunner(grader, timing), items))
+    stored = StoredGrader(judged, grader)
+    return grade(cases, Results(tuple(records)), stored, trials)

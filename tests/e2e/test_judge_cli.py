@@ -1,0 +1,333 @@
+"""The rubric judge through the real CLI, against a scripted judge on 127.0.0.1: score
+--grader, calibrate, suites with grader type judge (interrupted and resumed), regrade, and
+compare refusing runs graded by different judges."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import RunAssay
+from tests.judge_server import judge_server, keyword_verdict
+
+ROOT = Path(__file__).resolve().parents[2]
+JUDGE = ROOT / "examples" / "judge"
+
+
+def _judge_file(tmp_path: Path, url: str, name: str = "judge.yaml", **extra: Any) -> Path:
+    lines = [f"base_url: {url}", "model: scripted", "retries: 0"]
+    lines += [f"{k}: {v}" for k, v in extra.items()]
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_score_with_the_judge_then_calibrate(run_assay: RunAssay, tmp_path: Path) -> None:
+    report = tmp_path / "judged.json"
+    with judge_server(keyword_verdict) as url:
+        done = run_assay(
+            "score",
+            JUDGE / "calibration.yaml",
+            JUDGE / "calibration-answers.jsonl",
+            "--grader",
+            _judge_file(tmp_path, url),
+            "-f",
+            "json",
+            "-o",
+            report,
+        )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(report.read_text())
+    assert data["total"] == 44 and data["graders"][0]["name"] == "judge"
+    assert all(row["judge"]["score"] in (0, 1, 2) for row in data["cases"])
+
+    done = run_assay("calibrate", JUDGE / "calibration-labels.jsonl", report, "-f", "json")
+    assert done.returncode == 0, done.stderr
+    cal = json.loads(done.stdout)
+    assert cal["judged"] == 44 and cal["ungraded"] == []
+    # the keyword judge cannot see a wrong citation: the three wrong-citation answers
+    # (human 1) are its false accepts, and it never rejects a human pass
+    fa, fr = cal["false_accepts"], cal["false_rejects"]
+    assert (fa["numerator"], fa["denominator"]) == (3, 26)
+    assert (fr["numerator"], fr["denominator"]) == (0, 18)
+    assert fa["ci95"][0] > 0 and fa["ci95"][1] < 0.35
+    assert cal["confusion"] == [[16, 0, 0], [1, 6, 3], [0, 0, 18]]
+    assert 0.8 < cal["kappa"]["value"] < 1
+    assert {d["id"] for d in cal["disagreements"]} == {"C09", "C18", "C24", "C27"}
+
+    text = run_assay("calibrate", JUDGE / "calibration-labels.jsonl", report)
+    assert "False accepts          3/26  11.5%" in text.stdout
+    assert "wrong-citation" in text.stdout
+
+
+def test_a_failing_judge_leaves_every_case_ungraded_in_every_format(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    replies = iter(["not json", None, '{"score": 3, "findings": [], "rationale": ""}'] * 20)
+    with judge_server(lambda body: next(replies)) as url:
+        grader = _judge_file(tmp_path, url, concurrency=1)
+        for fmt in ("text", "json", "markdown", "html", "junit"):
+            done = run_assay(
+                "score",
+                ROOT / "examples/policy/policy-rubric.yaml",
+                ROOT / "examples/policy/answers-text.jsonl",
+                "--grader",
+                grader,
+                "-f",
+                fmt,
+            )
+            assert done.returncode == 0, done.stderr
+            assert "ungraded" in done.stdout, fmt
+            if fmt == "json":
+                data = json.loads(done.stdout)
+                assert data["statuses"]["passed"] == 1  # E3's abstention, no call needed
+                assert data["ungraded"] == 3 and data["success"] == 1  # E1, E2, E4 judged
+                saved = tmp_path / "report.json"
+                saved.write_text(done.stdout)
+                gate = run_assay("gate", saved, "--rule", "ungraded==0")
+                assert gate.returncode == 1, gate.stderr  # ungraded cases fail the gate
+                reasons = {r["id"]: r["reason"] for r in data["cases"]}
+                assert any(
+                    "invalid_json" in r or "off_scale" in r or "http_5xx" in r
+                    for r in reasons.values()
+                )
+
+
+def test_bad_labels_and_bad_judge_settings_exit_2(run_assay: RunAssay, tmp_path: Path) -> None:
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text('{"id": "C01", "human_score": 2}\n{"id": "C02", "human_score": 5}\n')
+    report = tmp_path / "r.json"
+    report.write_text("{}")
+    done = run_assay("calibrate", labels, report)
+    assert done.returncode == 2
+    assert f"{labels}:2" in done.stderr and "human_score" in done.stderr
+    assert "Traceback" not in done.stderr
+
+    bad = tmp_path / "judge.yaml"
+    bad.write_text("base_url: http://127.0.0.1:1/v1\nmodel: m\nrubric:\n  pass_minimum: 3\n")
+    done = run_assay(
+        "score",
+        ROOT / "examples/policy/policy-rubric.yaml",
+        ROOT / "examples/policy/answers-text.jsonl",
+        "--grader",
+        bad,
+    )
+    assert done.returncode == 2
+    assert f"{bad}:4" in done.stderr and "rubric.pass_minimum" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def _suite(tmp_path: Path, url: str, cases: int = 12) -> Path:
+    rows = [
+        {
+            "id": f"C{i:02d}",
+            "slice": "s",
+            "question": "How many days?",
+            "expected_behavior": "answer",
+            "expected_fact": "return_30",
+            "required": ["30 days"],
+        }
+        for i in range(cases)
+    ]
+    (tmp_path / "cases.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        "dataset: cases.jsonl\n"
+        "target:\n  type: scripted\n  default: {kind: answer, text: Within 30 days.}\n"
+        f"grader:\n  type: judge\n  base_url: {url}\n  model: scripted\n  concurrency: 1\n"
+        "concurrency: 2\n"
+    )
+    return suite
+
+
+def _popen(*args: str | Path, cwd: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "assay", *map(str, args)],
+        cwd=cwd,
+        env={**os.environ, "NO_COLOR": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _judgments(db: Path) -> list[tuple[str, str]]:
+    if not db.exists():
+        return []
+    with sqlite3.connect(db, timeout=10) as conn:
+        try:
+            return list(conn.execute("SELECT case_id, grader FROM judgments"))
+        except sqlite3.OperationalError:
+            return []
+
+
+def test_a_judged_run_interrupted_mid_judging_resumes_to_every_case_once(tmp_path: Path) -> None:
+    def slow(body: dict[str, Any]) -> str:
+        time.sleep(0.3)
+        return keyword_verdict(body)
+
+    db = tmp_path / ".assay" / "assay.db"
+    with judge_server(slow) as url:
+        suite = _suite(tmp_path, url)
+        proc = _popen("run", suite, cwd=tmp_path)
+        for _ in range(1200):
+            if len(_judgments(db)) >= 3 or proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert proc.poll() is None, "the run ended before it could be stopped"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 130, err
+        first = _judgments(db)
+        assert 0 < len(first) < 12
+        with sqlite3.connect(db) as conn:
+            run_id = conn.execute("SELECT id FROM runs").fetchone()[0]
+        resumed = _popen("run", "--resume", run_id, "-f", "json", cwd=tmp_path)
+        out, err = resumed.communicate(timeout=120)
+    assert resumed.returncode == 0, err
+    report = json.loads(out)
+    assert report["statuses"]["passed"] == 12
+    judged = _judgments(db)
+    assert sorted(c for c, _ in judged) == [f"C{i:02d}" for i in range(12)]
+    assert {g for _, g in judged} == {"judge"}
+
+
+def test_regrade_makes_a_linked_run_and_compare_refuses_another_judge(tmp_path: Path) -> None:
+    db = tmp_path / ".assay" / "assay.db"
+    with judge_server(keyword_verdict) as url:
+        suite = _suite(tmp_path, url, cases=4)
+        done = _popen("run", suite, "-f", "json", cwd=tmp_path)
+        out, err = done.communicate(timeout=120)
+        assert done.returncode == 0, err
+        first = json.loads(out)["run_id"]
+        other = _judge_file(tmp_path, url, "other.yaml", temperature=0.5)
+        again = _popen("regrade", first, "--grader", other, "-f", "json", cwd=tmp_path)
+        out, err = again.communicate(timeout=120)
+    assert again.returncode == 0, err
+    second = json.loads(out)
+    assert second["run_id"] != first and second["statuses"]["passed"] == 4
+    assert second["metadata"]["run"]["metadata"]["regrade_of"] == first
+    with sqlite3.connect(db) as conn:
+        assert (
+            conn.execute(
+                "SELECT COUNT(*) FROM records WHERE run_id = ?", (second["run_id"],)
+            ).fetchone()[0]
+            == 4
+        )
+
+    refused = _popen("compare", first, second["run_id"], cwd=tmp_path)
+    out, err = refused.communicate(timeout=120)
+    assert refused.returncode == 2, err
+    assert "not graded by the same judge" in err and "--across-graders" in err
+    allowed = _popen("compare", first, second["run_id"], "--across-graders", cwd=tmp_path)
+    out, err = allowed.communicate(timeout=120)
+    assert allowed.returncode == 0, err
+    assert "graders.judge" in out
+
+
+def test_a_suite_gate_requires_the_judges_calibration(run_assay: RunAssay, tmp_path: Path) -> None:
+    with judge_server(keyword_verdict) as url:
+        judged = tmp_path / "judged.json"
+        done = run_assay(
+            "score",
+            JUDGE / "calibration.yaml",
+            JUDGE / "calibration-answers.jsonl",
+            "--grader",
+            _judge_file(tmp_path, url, concurrency=1),
+            "-f",
+            "json",
+            "-o",
+            judged,
+        )
+        assert done.returncode == 0, done.stderr
+        cal = tmp_path / "calibration.json"
+        done = run_assay(
+            "calibrate", JUDGE / "calibration-labels.jsonl", judged, "-f", "json", "-o", cal
+        )
+        assert done.returncode == 0, done.stderr
+        suite = _suite(tmp_path, url, cases=2)
+        base = suite.read_text()
+        for maximum, code, said in (
+            (0.35, 0, "gate passed"),  # false accepts 3/26, upper bound 30.2%
+            (0.2, 1, "upper bound 30.2% is above the maximum 20.0%"),
+        ):
+            suite.write_text(
+                base.replace(
+                    "  concurrency: 1\n",
+                    "  concurrency: 1\n  calibration:\n    report: calibration.json\n"
+                    f"    max_false_accept_upper: {maximum}\n",
+                )
+                + "gates: ['task_success>=0']\n"
+            )
+            done = run_assay("run", suite, cwd=tmp_path)
+            assert done.returncode == code, done.stderr
+            assert said in done.stderr
+        # another judge model: the report does not vouch for it
+        suite.write_text(suite.read_text().replace("model: scripted", "model: other"))
+        done = run_assay("run", suite, cwd=tmp_path)
+        assert done.returncode == 1
+        assert "not the current judge v1+" in done.stderr
+
+
+def test_the_judge_call_has_its_own_span_with_its_usage(tmp_path: Path) -> None:
+    db = tmp_path / ".assay" / "assay.db"
+    with judge_server(keyword_verdict) as url:
+        suite = _suite(tmp_path, url, cases=2)
+        suite.write_text(suite.read_text() + "trace: true\n")
+        done = _popen("run", suite, cwd=tmp_path)
+        _out, err = done.communicate(timeout=120)
+    assert done.returncode == 0, err
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT name, parent_id, attributes FROM spans").fetchall()
+    judges = [(parent, json.loads(attrs)) for name, parent, attrs in rows if name == "assay.judge"]
+    assert len(judges) == 2
+    assert "assay.evaluation" in {name for name, _, _ in rows}
+    for parent, attrs in judges:
+        assert parent is not None
+        assert attrs["gen_ai.request.model"] == "scripted"
+        assert attrs["gen_ai.usage.input_tokens"] == 100
+        assert attrs["assay.judgment.status"] == "passed"
+
+
+def test_groundedness_and_citation_support_are_rates_of_their_own(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    def with_dimensions(body: dict[str, Any]) -> str:
+        verdict = json.loads(keyword_verdict(body))
+        text = body["messages"][-1]["content"]
+        if '"citations_supported"' in body["messages"][0]["content"]:
+            verdict["citations_supported"] = "standard-window" in text.split("CITED SECTIONS")[-1]
+        return json.dumps(verdict)
+
+    with judge_server(with_dimensions) as url:
+        grader = _judge_file(tmp_path, url)
+        done = run_assay(
+            "score",
+            ROOT / "examples/policy/policy-rubric.yaml",
+            ROOT / "examples/policy/answers-text.jsonl",
+            "--grader",
+            grader,
+            "-f",
+            "json",
+        )
+        text = run_assay(
+            "score",
+            ROOT / "examples/policy/policy-rubric.yaml",
+            ROOT / "examples/policy/answers-text.jsonl",
+            "--grader",
+            grader,
+        )
+    assert done.returncode == 0, done.stderr
+    dims = json.loads(done.stdout)["judge_dimensions"]
+    # E1 and E2 require a citation (E4 does not); groundedness was not asked for
+    assert set(dims) == {"citations_supported"}
+    cited = dims["citations_supported"]
+    assert cited["denominator"] == 2 and cited["denominator_name"] == "answers rated for citations"
+    assert "Citations (judge)" in text.stdout

@@ -1,0 +1,132 @@
+"""Calibration figures on a hand-computed example: false accepts over human-fail cases,
+false rejects over human-pass cases, the confusion matrix, kappa, slices, ungraded."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay.report._calibration import HumanLabel, JudgedRow, build_calibration
+from assay.report.render.calibration import render_calibration
+
+# id: (human score, judge status, judge score, slice)
+CASES = {
+    "a": (2, "passed", 2, "correct"),
+    "b": (2, "passed", 2, "correct"),
+    "c": (2, "failed", 1, "correct"),  # false reject
+    "d": (1, "passed", 2, "missing-condition"),  # false accept
+    "e": (1, "failed", 1, "missing-condition"),
+    "f": (0, "failed", 0, "wrong"),
+    "g": (0, "failed", 1, "wrong"),  # same verdict, score differs
+    "h": (0, "ungraded", None, "wrong"),  # not judged
+}
+
+
+def _report(**kw: object):  # type: ignore[no-untyped-def]
+    labels = [
+        HumanLabel(id=k, human_score=v[0], reviewer="rk", note=f"note {k}")
+        for k, v in CASES.items()
+    ]
+    labels.append(HumanLabel(id="z", human="fail"))  # labelled, never judged
+    rows = [
+        JudgedRow(id=k, slice=v[3], status=v[1], reason=f"judge says {k}", score=v[2])
+        for k, v in CASES.items()
+    ]
+    rows.append(JudgedRow(id="extra", status="passed", reason="", score=2))  # unlabelled
+    return build_calibration(labels, rows, labels_file="l.jsonl", judged_from="r.json", **kw)  # type: ignore[arg-type]
+
+
+def test_hand_computed_rates() -> None:
+    r = _report()
+    assert r.labelled == 9 and r.judged == 7 and r.unlabelled == 1
+    assert sorted((u.id, u.status) for u in r.ungraded) == [("h", "ungraded"), ("z", "absent")]
+    # human-fail judged cases: d, e, f, g (4); judge passes among them: d
+    assert (r.false_accepts.numerator, r.false_accepts.denominator) == (1, 4)
+    # human-pass judged cases: a, b, c (3); judge fails among them: c
+    assert (r.false_rejects.numerator, r.false_rejects.denominator) == (1, 3)
+    assert (r.agreement.numerator, r.agreement.denominator) == (5, 7)
+    # exact Clopper-Pearson interval of 1/4
+    assert r.false_accepts.ci95 == pytest.approx((0.006309463, 0.805879550), abs=1e-6)
+
+
+def test_confusion_kappa_and_disagreements() -> None:
+    r = _report()
+    assert r.confusion == [[1, 1, 0], [0, 1, 1], [0, 1, 2]]
+    assert r.scored_pairs == 7
+    # linear weights by hand: observed = (1+1+2)/7 + .5*(1+1+1)/7 = 5.5/7
+    # rows (2,2,3)/7, columns (1,3,3)/7: expected = (2*2.5 + 2*5 + 3*4.5)/49 = 28.5/49
+    # kappa = (38.5 - 28.5) / (49 - 28.5) = 10/20.5
+    assert r.kappa.value == pytest.approx(10 / 20.5)
+    kinds = {d.id: d.kind for d in r.disagreements}
+    assert kinds == {"c": "false reject", "d": "false accept", "g": "score differs"}
+    d = next(x for x in r.disagreements if x.id == "d")
+    assert d.human_note == "note d" and d.judge_reason == "judge says d"
+
+
+def test_slices_and_pass_minimum() -> None:
+    r = _report()
+    assert (r.slices["wrong"].agreement.numerator, r.slices["wrong"].agreement.denominator) == (
+        2,
+        2,
+    )
+    assert r.slices["missing-condition"].false_accepts == 1
+    lenient = _report(pass_minimum=1)  # human 1 now passes: d agrees, e becomes a false reject
+    assert (lenient.false_rejects.numerator, lenient.false_rejects.denominator) == (2, 5)
+    assert (lenient.false_accepts.numerator, lenient.false_accepts.denominator) == (0, 2)
+
+
+def test_no_judged_cases_is_na_never_zero() -> None:
+    r = build_calibration([HumanLabel(id="x", human_score=2)], [], labels_file="l", judged_from="r")
+    assert r.false_accepts.value is None and r.false_rejects.value is None
+    assert r.kappa.value is None
+    text = render_calibration(r, "text")
+    assert "n/a (no judged human-fail cases)" in text
+
+
+def test_a_label_needs_exactly_one_verdict() -> None:
+    with pytest.raises(ValueError, match="either human_score"):
+        HumanLabel(id="x")
+    with pytest.raises(ValueError, match="either human_score"):
+        HumanLabel(id="x", human_score=1, human="pass")
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "markdown", "html"])
+def test_every_format_lists_ungraded_and_disagreements(fmt: str) -> None:
+    out = render_calibration(_report(), fmt)
+    for needle in ("judge says d", "note d", "absent"):
+        assert needle in out, (fmt, needle)
+    if fmt == "json":
+        for key in (
+            "judged",
+            "ungraded",
+            "false_accepts",
+            "false_rejects",
+            "kappa",
+            "confusion",
+            "disagreements",
+        ):
+            assert f'"{key}"' in out
+    if fmt == "html":
+        assert "<script" not in out
+
+
+def test_the_published_schema_is_fresh() -> None:
+    import json
+    from pathlib import Path
+
+    from assay.report._calibration import calibration_schema
+
+    path = Path(__file__).resolve().parents[3] / "docs" / "calibration.schema.json"
+    published = json.loads(path.read_text(encoding="utf-8"))
+    assert published == calibration_schema(), (
+        "docs/calibration.schema.json is stale: run .venv/bin/python "
+        "scripts/gen_calibration_schema.py"
+    )
+    required = set(published["required"])
+    assert {
+        "judged",
+        "ungraded",
+        "false_accepts",
+        "false_rejects",
+        "kappa",
+        "confusion",
+    } <= required
