@@ -30,6 +30,7 @@ def _register() -> None:
     # Each command module imports its heavy dependencies inside the command function,
     # so `assay --help` stays fast. Commands are listed in the order a user meets them.
     from assay.cli import (
+        cache,
         compare,
         composite,
         diagnose,
@@ -55,6 +56,7 @@ def _register() -> None:
     app.command("trace")(trace.trace)
     app.command("diagnose")(diagnose.diagnose)
     app.command("view")(view.view)
+    app.add_typer(cache.app, name="cache")
 
 
 _register()

@@ -41,6 +41,14 @@ def run(
         None, "--resume", help="Finish this stored run: run only its case-trials not yet recorded."
     ),
     trace: bool | None = typer.Option(None, "--trace/--no-trace", help="Record spans."),
+    cache: bool | None = typer.Option(
+        None,
+        "--cache/--no-cache",
+        help="Serve replies from the response cache and keep new ones (suite: cache).",
+    ),
+    cache_path: Path | None = typer.Option(
+        None, "--cache-path", help="The cache file (default: cache.db beside the store's file)."
+    ),
     otlp_endpoint: str | None = typer.Option(
         None,
         "--otlp",
@@ -76,6 +84,8 @@ def run(
         retries=retries,
         rpm=rpm,
         trace=trace,
+        cache=True if cache_path is not None and cache is None else cache,
+        cache_path=str(cache_path) if cache_path is not None else None,
     )
     selection = Selection(_ids(slice_), _ids(ids), limit)
     if resume is not None and not selection.empty:

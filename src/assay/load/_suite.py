@@ -26,6 +26,21 @@ from assay.load._grader import GraderSettings, build_grader, grader_problems
 from assay.load._records import read_text, repeated_yaml_keys, yaml_error
 
 
+class CacheSettings(BaseModel):
+    """The ``cache:`` key in its long form (``cache: true`` is ``{enabled: true}``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    enabled: bool = True
+    path: str | None = Field(
+        default=None, description="The cache file (default: cache.db beside the store's file)"
+    )
+    deterministic: bool = Field(
+        default=False,
+        description="The target gives one reply per request: every trial reuses one reply",
+    )
+
+
 class SuiteSettings(BaseModel):
     """The keys of a suite file (see docs/running.md)."""
 
@@ -50,7 +65,15 @@ class SuiteSettings(BaseModel):
     rpm: float | None = Field(default=None, gt=0)
     gates: Any = None
     trace: bool = True
+    cache: bool | CacheSettings = False
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def cache_settings(self) -> CacheSettings:
+        """The ``cache`` key in its long form."""
+        if isinstance(self.cache, CacheSettings):
+            return self.cache
+        return CacheSettings(enabled=self.cache)
 
     @field_validator("trial_policy")
     @classmethod

@@ -21,6 +21,7 @@ from assay.report._gates import (
 from assay.report._model import (
     SCHEMA_VERSION,
     SYNTHETIC_BANNER,
+    CacheSummary,
     CaseRow,
     DatasetInfo,
     GraderInfo,
@@ -32,6 +33,7 @@ from assay.report._schema import report_schema
 __all__ = [
     "SCHEMA_VERSION",
     "SYNTHETIC_BANNER",
+    "CacheSummary",
     "CaseRow",
     "CheckFailures",
     "CompositeCaseRow",

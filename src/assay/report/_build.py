@@ -10,7 +10,14 @@ from assay.cases import Dataset, case_hash
 from assay.grading import CaseResult
 from assay.metrics import IntervalMethod, TrialPolicy, summarize_results
 from assay.outcomes import Abstain, Answer
-from assay.report._model import CaseRow, DatasetInfo, GraderInfo, Report, SyntheticSection
+from assay.report._model import (
+    CacheSummary,
+    CaseRow,
+    DatasetInfo,
+    GraderInfo,
+    Report,
+    SyntheticSection,
+)
 
 
 def _row(result: CaseResult) -> CaseRow:
@@ -47,8 +54,10 @@ def build_report(
     run_id: str | None = None,
     metadata: dict[str, Any] | None = None,
     policy: TrialPolicy | None = None,
+    cache_key_version: int | None = None,
 ) -> Report:
-    """The report for ``graded`` (every case-trial of ``dataset``, as ``grade`` returns)."""
+    """The report for ``graded`` (every case-trial of ``dataset``, as ``grade`` returns);
+    ``cache_key_version`` when the run used the response cache."""
     summary = summarize_results(graded, confidence=confidence, method=method, policy=policy)
     graders = sorted(
         {(r.judgment.grader, r.judgment.grader_version) for r in graded if r.record}
@@ -79,4 +88,26 @@ def build_report(
         cases=[_row(r) for r in graded],
         synthetic=synthetic,
         metadata=metadata or {},
+        cache=cache_summary(graded, cache_key_version),
+    )
+
+
+def cache_summary(graded: Sequence[CaseResult], key_version: int | None) -> CacheSummary | None:
+    """Case-trials served from the cache and the usage they avoided; None when the run
+    used no cache and no record says it was served from one."""
+    records = [r.record for r in graded if r.record is not None]
+    served = [r for r in records if (r.extra.get("cache") or {}).get("hit") is True]
+    if key_version is None and not served:
+        return None
+    if key_version is None:
+        versions = {r.extra["cache"].get("key_version") for r in served}
+        key_version = versions.pop() if len(versions) == 1 else None
+    usages = [r.usage for r in served if r.usage is not None]
+    return CacheSummary(
+        key_version=key_version,
+        served=len(served),
+        case_trials=len(records),
+        called=len(records) - len(served),
+        input_tokens_avoided=sum(u.input_tokens or 0 for u in usages),
+        output_tokens_avoided=sum(u.output_tokens or 0 for u in usages),
     )

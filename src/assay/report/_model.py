@@ -70,6 +70,23 @@ class SyntheticSection(BaseModel):
     case_ids: list[str]
 
 
+class CacheSummary(BaseModel):
+    """How many case-trials were served from the response cache, under which key version.
+
+    A served reply keeps the usage recorded when it was first made; its tokens are counted
+    here as avoided, not as spent again.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    key_version: int | None = Field(description="The cache key version the run used")
+    served: int = Field(description="Recorded case-trials served from the cache")
+    case_trials: int = Field(description="Recorded case-trials (served or called)")
+    called: int = Field(description="Recorded case-trials that called the target")
+    input_tokens_avoided: int = 0
+    output_tokens_avoided: int = 0
+
+
 class Report(BaseModel):
     """A scored run or results file: the JSON report schema (``schema_version`` 1).
 
@@ -104,6 +121,11 @@ class Report(BaseModel):
         default=None,
         description="With more than one trial per case: the trial policy, task success under "
         "it, per-case consistency and flaky cases (intervals clustered by case)",
+    )
+    cache: CacheSummary | None = Field(
+        default=None,
+        description="With the response cache on (or cached records): case-trials served "
+        "from it, its key version and the tokens avoided",
     )
 
     @classmethod

@@ -8,11 +8,13 @@ import contextlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from assay.cases import Case
 from assay.grading import Grader, Judgment, judge_record
 from assay.outcomes import Error, Record
+from assay.runner._cache import CACHE_KEY_VERSION, ResponseCache, cache_key, request_of
 from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
 from assay.runner._tracing import evaluation_span, mark_outcome, request_span
 from assay.targets import Reply, Target, TargetContext, error_reply, exception_reply
@@ -41,8 +43,31 @@ class Done:
 
 
 @dataclass
+class EndpointLimits:
+    """Limits shared by every run that calls one endpoint (the variants of a matrix): at
+    most ``concurrency`` calls in flight and, with ``limiter``, at most its rate."""
+
+    concurrency: int
+    limiter: RateLimiter | None = None
+
+    def __post_init__(self) -> None:
+        self.slots = asyncio.Semaphore(self.concurrency)
+
+
+@dataclass
+class CacheUse:
+    """How an execution uses the response cache: the cache, and whether the target is
+    declared deterministic (then every trial of a request shares one reply)."""
+
+    cache: ResponseCache
+    deterministic: bool = False
+    inflight: dict[str, asyncio.Event] = field(default_factory=dict)
+
+
+@dataclass
 class Execution:
-    """One execution's fixed parts: target, options, grader, tracing and clock."""
+    """One execution's fixed parts: target, options, grader, tracing and clock; optionally
+    the response cache and limits shared with other runs on the same endpoint."""
 
     target: Target
     options: RunOptions
@@ -51,13 +76,25 @@ class Execution:
     config_version: str = ""
     tracer: Tracer | None = None
     timing: Timing = field(default_factory=Timing)
+    cache: CacheUse | None = None
+    shared: EndpointLimits | None = None
 
     def __post_init__(self) -> None:
         rpm = self.options.rpm
-        self.limiter = RateLimiter(rpm, self.timing) if rpm else None
+        if self.shared is not None:
+            self.limiter = self.shared.limiter
+        else:
+            self.limiter = RateLimiter(rpm, self.timing) if rpm else None
 
 
 async def _attempt(ex: Execution, case: Case, ctx: TargetContext) -> Reply:
+    if ex.shared is None:
+        return await _attempt_now(ex, case, ctx)
+    async with ex.shared.slots:
+        return await _attempt_now(ex, case, ctx)
+
+
+async def _attempt_now(ex: Execution, case: Case, ctx: TargetContext) -> Reply:
     if ex.limiter is not None:
         await ex.limiter.acquire()
     try:
@@ -105,21 +142,65 @@ def _failed_attempt(reply: Reply, latency_ms: float, wait_s: float) -> dict[str,
     return found
 
 
+def _key(ex: Execution, item: WorkItem) -> str:
+    assert ex.cache is not None
+    trial = None if ex.cache.deterministic else item.trial
+    return cache_key(ex.config_version, request_of(ex.target, item.case), trial)
+
+
+async def _reply(
+    ex: Execution, item: WorkItem, traceparent: str | None
+) -> tuple[Reply, int, list[dict[str, Any]], float | None, dict[str, Any]]:
+    """The reply for a case-trial, from the cache when it holds one, else from the target
+    (then kept in the cache unless it is an error); the last item is the ``cache`` entry
+    of the record's extra (empty without a cache)."""
+    if ex.cache is None:
+        reply, attempts, retried, latency_ms = await call(ex, item, traceparent)
+        return reply, attempts, retried, round(latency_ms, 3), {}
+    key = _key(ex, item)
+    waiting = ex.cache.inflight.get(key)
+    if waiting is not None:  # the same request is being made: share its reply
+        await waiting.wait()
+    hit = ex.cache.cache.get(key)
+    if hit is not None:
+        note = {
+            "hit": True,
+            "key_version": CACHE_KEY_VERSION,
+            "created_at": hit.created_at,
+            "run_id": hit.run_id,
+        }
+        return hit.reply, hit.attempts, [], hit.latency_ms, note
+    ex.cache.inflight[key] = done = asyncio.Event()
+    try:
+        reply, attempts, retried, latency_ms = await call(ex, item, traceparent)
+        latency = round(latency_ms, 3)
+        kept = ex.cache.cache.put(
+            key, ex.target.name, reply, latency, attempts, ex.run_id, datetime.now(UTC)
+        )
+    finally:
+        del ex.cache.inflight[key]
+        done.set()
+    return reply, attempts, retried, latency, {"hit": False, "stored": kept}
+
+
 async def run_item(ex: Execution, item: WorkItem) -> Done:
-    """Run, record and grade one case-trial."""
+    """Run (or serve from the cache), record and grade one case-trial."""
     case = item.case
     with request_span(ex.tracer, ex.run_id, case.id, item.trial, ex.config_version) as trace:
-        reply, attempts, retried, latency_ms = await call(ex, item, trace.traceparent)
+        reply, attempts, retried, latency_ms, cached = await _reply(ex, item, trace.traceparent)
         mark_outcome(trace, reply.outcome)
+        extra = _with_attempts(reply.extra, retried) if retried else reply.extra
+        if cached:
+            extra = {**extra, "cache": cached}
         record = Record(
             case_id=case.id,
             trial=item.trial,
             outcome=reply.outcome,
             attempts=attempts,
-            latency_ms=round(latency_ms, 3),
+            latency_ms=latency_ms,
             usage=reply.usage,
             trace_id=trace.trace_id,
-            extra=_with_attempts(reply.extra, retried) if retried else reply.extra,
+            extra=extra,
         )
         judged: list[Judgment] = []
         with evaluation_span(ex.tracer, judged):

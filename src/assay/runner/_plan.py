@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from assay.cases import Dataset, content_hash
 from assay.grading import Grader, Judgment
 from assay.outcomes import Record
-from assay.runner._execute import Done, Execution, WorkItem, execute
+from assay.runner._execute import CacheUse, Done, EndpointLimits, Execution, WorkItem, execute
 from assay.runner._options import RunOptions, Timing
 from assay.store import RunInfo, RunStore
 from assay.targets import Target
@@ -97,20 +97,31 @@ def _metrics(config_version: str, endpoint: str | None, readers: tuple[Any, ...]
     return start_metrics(config_version, endpoint, readers)
 
 
-async def _drive(
-    ex: Execution, items: list[WorkItem], writer: _Writer, control: RunControl, metrics: Any
-) -> bool:
-    """Run the items; True when stopped by a signal before the end."""
-    stop = asyncio.Event()
+def hook_signals(stop: asyncio.Event) -> list[signal.Signals]:
+    """Set ``stop`` on SIGINT and SIGTERM; returns the signals hooked."""
     loop = asyncio.get_running_loop()
     hooked: list[signal.Signals] = []
-    if control.handle_signals:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            # Loops without Unix signals raise NotImplementedError; outside the main thread
-            # the call raises RuntimeError or ValueError. The run then goes on unhooked.
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(sig, stop.set)
-                hooked.append(sig)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        # Loops without Unix signals raise NotImplementedError; outside the main thread
+        # the call raises RuntimeError or ValueError. The run then goes on unhooked.
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, stop.set)
+            hooked.append(sig)
+    return hooked
+
+
+async def _drive(
+    ex: Execution,
+    items: list[WorkItem],
+    writer: _Writer,
+    control: RunControl,
+    metrics: Any,
+    shared_stop: asyncio.Event | None,
+) -> bool:
+    """Run the items; True when stopped by a signal before the end."""
+    stop = shared_stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    hooked = hook_signals(stop) if control.handle_signals and shared_stop is None else []
 
     def emit(done: Done) -> None:
         writer.add(done)
@@ -139,6 +150,9 @@ class Plan:
     options: RunOptions
     trace: bool
     done: set[tuple[str, int]] = field(default_factory=set)
+    cache: CacheUse | None = None
+    shared: EndpointLimits | None = None
+    stop: asyncio.Event | None = None
     started: bool = False
     status: str = "failed"
     written: int = 0
@@ -180,12 +194,14 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
         config_version,
         session.tracer if session is not None else None,
         control.timing,
+        plan.cache,
+        plan.shared,
     )
     writer = _Writer(store, run_id, plan.options, control.timing)
     if control.progress is not None:
         control.progress.start(len(items) + len(plan.done), len(plan.done))
     try:
-        interrupted = await _drive(ex, items, writer, control, metrics)
+        interrupted = await _drive(ex, items, writer, control, metrics, plan.stop)
         writer.flush()
         plan.status = "interrupted" if interrupted else "completed"
     except (KeyboardInterrupt, asyncio.CancelledError):
@@ -196,6 +212,8 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
         if control.progress is not None:
             control.progress.stop()
         plan.written = writer.written
+        if plan.cache is not None:
+            plan.cache.cache.flush()
         if session is not None:
             session.flush()
             session.close()

@@ -85,6 +85,7 @@ def report_for_run(
         run_id=info.id,
         metadata=run_metadata(info),
         policy=trial_policy(info),
+        cache_key_version=(info.metadata.get("cache") or {}).get("key_version"),
     )
 
 

@@ -15,6 +15,8 @@ from assay.cases import content_hash
 from assay.errors import AssayConfigError
 from assay.load import Suite, grader_provenance, load_suite
 from assay.report import Report
+from assay.runner._cache import CACHE_KEY_VERSION, ResponseCache, default_cache_path
+from assay.runner._execute import CacheUse
 from assay.runner._options import RunOptions
 from assay.runner._plan import Plan, Progress, RunControl, execute_plan
 from assay.runner._provenance import git_commit, new_run_id, package_versions
@@ -36,6 +38,8 @@ class Overrides:
     retries: int | None = None
     rpm: float | None = None
     trace: bool | None = None
+    cache: bool | None = None
+    cache_path: str | None = None
 
     def __post_init__(self) -> None:
         for key, value in self.given().items():
@@ -94,6 +98,33 @@ def _check_override(key: str, value: float) -> None:
     raise AssayConfigError(f"{flag} {value:g}: must be a number {lowest}{highest}")
 
 
+def open_cache(suite: Suite, overrides: Overrides, store: RunStore) -> CacheUse | None:
+    """The response cache the run uses (None when off): ``--cache``/``--no-cache`` over the
+    suite's ``cache`` key; the file is ``--cache-path``, else the suite's ``cache.path``
+    (relative to the suite file), else ``cache.db`` beside the store's file."""
+    settings = suite.settings.cache_settings
+    enabled = overrides.cache if overrides.cache is not None else settings.enabled
+    if not enabled:
+        return None
+    if overrides.cache_path is not None:
+        path = Path(overrides.cache_path)
+    elif settings.path is not None:
+        path = Path(settings.path)
+        path = path if path.is_absolute() else suite.base_dir / path
+    else:
+        path = default_cache_path(store.url)
+    return CacheUse(ResponseCache(path), settings.deterministic)
+
+
+def cache_metadata(cache: CacheUse) -> dict[str, Any]:
+    """What a run records about the cache it used."""
+    return {
+        "key_version": CACHE_KEY_VERSION,
+        "deterministic": cache.deterministic,
+        "path": str(cache.cache.path),
+    }
+
+
 def _run_plan(plan: Plan, control: RunControl, create: RunInfo | None) -> RunResult:
     """Execute the plan and record how the run ended, whatever happened."""
     report: Report | None = None
@@ -139,6 +170,9 @@ def run_suite(
         metadata["full_dataset_version"] = full.version
     if overrides is not None and overrides.given():
         metadata["overrides"] = overrides.given()
+    cache = open_cache(suite, overrides or Overrides(), store)
+    if cache is not None:
+        metadata["cache"] = cache_metadata(cache)
     config = redact(target.config())
     info = RunInfo(
         id=new_run_id(now),
@@ -158,8 +192,12 @@ def run_suite(
         metadata=metadata,
     )
     trace = overrides.trace if overrides and overrides.trace is not None else suite.settings.trace
-    plan = Plan(store, info.id, chosen, target, grader, options, trace)
-    return _run_plan(plan, control, info)
+    plan = Plan(store, info.id, chosen, target, grader, options, trace, cache=cache)
+    try:
+        return _run_plan(plan, control, info)
+    finally:
+        if cache is not None:
+            cache.cache.close()
 
 
 def resume_run(
@@ -194,8 +232,13 @@ def resume_run(
     done = store.recorded_keys(info.id)
     if info.status == "completed" and len(done) == len(dataset.cases) * info.trials:
         return RunResult(info.id, info.status, report_for_run(store, info.id), 0, len(done))
-    plan = Plan(store, info.id, dataset, target, suite.grader(), options, trace, done)
-    return _run_plan(plan, control or RunControl(), None)
+    cache = open_cache(suite, overrides, store)
+    plan = Plan(store, info.id, dataset, target, suite.grader(), options, trace, done, cache)
+    try:
+        return _run_plan(plan, control or RunControl(), None)
+    finally:
+        if cache is not None:
+            cache.cache.close()
 
 
 def _suite_of(info: RunInfo, given: Suite | str | Path | None) -> Suite:

@@ -143,6 +143,10 @@ class OpenAITarget:
             messages = [self._system, {"role": "user", "content": case.prompt}]
         return {**self._static, "messages": messages}
 
+    def request(self, case: Case) -> dict[str, Any]:
+        """What is sent for ``case``: the endpoint and the full body (the cache's key)."""
+        return {"url": self.url, "body": self.body(case)}
+
     async def run(self, case: Case, ctx: TargetContext) -> Reply:
         extra = {"traceparent": ctx.traceparent} if ctx.traceparent else None
         got = await self.client.post_json(self.url, self.body(case), extra)

@@ -25,6 +25,11 @@ def render_markdown(report: Report) -> str:
         "",
         f"**Statuses:** {f.status_sum(report.statuses, report.total, f.unit(report))}",
         "",
+    ]
+    cached = f.cache_line(report)
+    if cached is not None:
+        lines += [f"**{cached.replace(':', ':**', 1)}", ""]
+    lines += [
         "| Slice | Passed | Value | Interval | Failed | Error | Missing | Ungraded |",
         "|---|---:|---:|---|---:|---:|---:|---:|",
     ]

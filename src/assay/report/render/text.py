@@ -56,6 +56,10 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
         "Statuses: " + f.status_sum(report.statuses, report.total, f.unit(report)),
     )
     console.print()
+    cached = f.cache_line(report)
+    if cached is not None:
+        console.print(cached, markup=False)
+        console.print()
     if report.trial_summary is not None:
         for line in trial_lines(report):
             console.print(line, markup=False)
