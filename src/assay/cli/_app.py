@@ -36,6 +36,7 @@ def _register() -> None:
         diagnose,
         gate,
         init,
+        matrix,
         run,
         score,
         stored,
@@ -52,6 +53,7 @@ def _register() -> None:
     app.command("composite")(composite.composite)
     app.add_typer(synthesize.app, name="synthesize")
     app.command("compare")(compare.compare)
+    app.command("matrix")(matrix.matrix)
     app.command("gate")(gate.gate)
     app.command("trace")(trace.trace)
     app.command("diagnose")(diagnose.diagnose)

@@ -2,6 +2,19 @@
 
 from assay.compare._compare import classify, compare_runs, config_diff, plain_words
 from assay.compare._gates import NO_NEW_FAILURES, CompareGate, check_gate
+from assay.compare._matrix import (
+    MATRIX_SCHEMA_VERSION,
+    GridRow,
+    MatrixReport,
+    MatrixTest,
+    PairRow,
+    UsageTotals,
+    VariantInput,
+    VariantRow,
+    build_matrix,
+    matrix_schema,
+)
+from assay.compare._matrix_render import MATRIX_FORMATS, render_matrix
 from assay.compare._model import (
     COMPARE_SCHEMA_VERSION,
     ChangedCase,
@@ -22,6 +35,8 @@ from assay.compare._render import FORMATS, delta_text, render_comparison
 __all__ = [
     "COMPARE_SCHEMA_VERSION",
     "FORMATS",
+    "MATRIX_FORMATS",
+    "MATRIX_SCHEMA_VERSION",
     "NO_NEW_FAILURES",
     "ChangedCase",
     "CompareGate",
@@ -30,20 +45,30 @@ __all__ = [
     "ConfigChange",
     "Delta",
     "Excluded",
+    "GridRow",
+    "MatrixReport",
+    "MatrixTest",
     "McNemar",
     "Moved",
+    "PairRow",
     "Pairing",
     "RunRef",
     "RunSide",
     "SideOutcome",
     "SliceDelta",
+    "UsageTotals",
+    "VariantInput",
+    "VariantRow",
+    "build_matrix",
     "check_gate",
     "classify",
     "compare_runs",
     "comparison_schema",
     "config_diff",
     "delta_text",
+    "matrix_schema",
     "pair_runs",
     "plain_words",
     "render_comparison",
+    "render_matrix",
 ]

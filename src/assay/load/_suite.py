@@ -5,9 +5,11 @@ Every unknown key and bad value is reported at once with its file and line.
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import (
     BaseModel,
@@ -41,6 +43,20 @@ class CacheSettings(BaseModel):
     )
 
 
+VARIANT_NAME = r"^[A-Za-z0-9][A-Za-z0-9._:=,+/@-]{0,99}$"
+
+
+class VariantSettings(BaseModel):
+    """One entry of ``variants:``: overrides of the target's settings and, optionally, the
+    grader; everything else (dataset, trials, run settings) is the suite's."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    description: str | None = None
+    target: dict[str, Any] = Field(default_factory=dict)
+    grader: GraderSettings | None = None
+
+
 class SuiteSettings(BaseModel):
     """The keys of a suite file (see docs/running.md)."""
 
@@ -66,6 +82,9 @@ class SuiteSettings(BaseModel):
     gates: Any = None
     trace: bool = True
     cache: bool | CacheSettings = False
+    variants: dict[Annotated[str, Field(pattern=VARIANT_NAME)], VariantSettings] | None = Field(
+        default=None, description="Named overrides of the target (and grader): a matrix run"
+    )
     metadata: dict[str, Any] = Field(default_factory=dict)
 
     @property
@@ -141,6 +160,35 @@ class Suite:
         if spec.type == "composite":
             sources = (dataset or self.load_dataset()).sources
         return build_grader(spec, self.base_dir, self.locate, sources)
+
+    def with_overrides(self, overrides: Mapping[str, Any], where: str) -> Suite:
+        """This suite with dotted keys replaced (``target.model``: a value; ``grader``: the
+        whole grader) and without ``variants``; a resulting bad value is reported as an
+        ``InputFormatError`` naming ``where`` (a variant or a --set option)."""
+        raw = copy.deepcopy(self.raw)
+        raw.pop("variants", None)
+        for dotted, value in overrides.items():
+            parts = dotted.split(".")
+            node = raw
+            for part in parts[:-1]:
+                child = node.get(part)
+                if isinstance(child, str) and part == "grader":
+                    child = {"type": child}
+                node[part] = child = dict(child) if isinstance(child, dict) else {}
+                node = child
+            node[parts[-1]] = value
+        try:
+            settings = SuiteSettings.model_validate(raw)
+        except ValidationError as err:
+            problems = [
+                Problem(f"{where}: {pr.message}", self.locate(pr.field or ""), pr.field)
+                for pr in problems_from(err, None, SuiteSettings)
+            ]
+            raise InputFormatError(problems, summary=f"{self.path}: invalid variant") from None
+        problems = grader_problems(settings.grader, self.locate)
+        if problems:
+            raise InputFormatError(problems, summary=f"{self.path}: invalid variant")
+        return Suite(self.path, settings, raw, self.lines)
 
     def build_target(self) -> Any:
         """The suite's target, ready to start (settings errors located in the suite)."""

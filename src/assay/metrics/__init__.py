@@ -3,7 +3,12 @@
 from assay.metrics._cluster import ClusteredEstimate, clustered_rate, effective_interval
 from assay.metrics._consistency import CaseConsistency, TrialRate, TrialSummary, summarize_trials
 from assay.metrics._intervals import METHODS, IntervalMethod, clopper_pearson, interval, wilson
-from assay.metrics._paired import clustered_delta, mcnemar_exact, paired_delta_interval
+from assay.metrics._paired import (
+    clustered_delta,
+    holm_adjust,
+    mcnemar_exact,
+    paired_delta_interval,
+)
 from assay.metrics._rate import Rate, rate
 from assay.metrics._summarize import (
     ANSWERS,
@@ -50,6 +55,7 @@ __all__ = [
     "effective_interval",
     "grade_all",
     "interval",
+    "holm_adjust",
     "mcnemar_exact",
     "paired_delta_interval",
     "pass_at_k",
