@@ -185,10 +185,8 @@ def run(
     selection = Selection(_ids(slice_), _ids(ids), limit)
     if resume is not None and set_:
         raise AssayConfigError("--resume finishes the stored matrix's own variants; drop --set")
-    if (
-        resume is not None
-        and resume.startswith("mx-")
-        or (suite is not None and resume is None and (set_ or _has_variants(suite)))
+    if (resume is not None and resume.startswith("mx-")) or (
+        suite is not None and resume is None and (set_ or _has_variants(suite))
     ):
         _run_matrix(suite, resume, set_, overrides, selection, store, format, output, otlp_endpoint)
         return
