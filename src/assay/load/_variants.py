@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from assay.errors import AssayConfigError
+from assay.errors import AssayConfigError, InputFormatError
 from assay.load._suite import Suite
 
 # What a variant may change: the system under test and how it is graded. The dataset, the
@@ -94,8 +94,28 @@ def variants_of(suite: Suite, sets: Sequence[str] = ()) -> list[Variant]:
     ):
         name = "/".join(p for p in (bname, cname) if p)
         pairs.append((name, {**bover, **cover}))
+    names = [name for name, _ in pairs]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise AssayConfigError(f"variant {repeated[0]!r} is named twice; give each its own name")
     variants: list[Variant] = []
     for name, overrides in pairs:
         where = f"variant {name}"
-        variants.append(Variant(name, overrides, suite.with_overrides(overrides, where)))
+        variant = Variant(name, overrides, suite.with_overrides(overrides, where))
+        _check_target(variant, where)
+        variants.append(variant)
     return variants
+
+
+def _check_target(variant: Variant, where: str) -> None:
+    """Build the variant's target once, so a bad setting stops the matrix before any run,
+    reported with the variant's name."""
+    try:
+        variant.suite.build_target()
+    except InputFormatError as err:
+        problems = [replace(p, message=f"{where}: {p.message}") for p in err.problems]
+        raise InputFormatError(
+            problems, summary=f"{variant.suite.path}: invalid variant"
+        ) from None
+    except AssayConfigError as err:
+        raise AssayConfigError(f"{variant.suite.path}: {where}: {err}") from None
