@@ -7,8 +7,30 @@ from pathlib import Path
 import typer
 
 
+def _variant_run(matrix_id: str, variant: str, store: str | None) -> str:
+    """The run id of ``variant`` in matrix ``matrix_id``."""
+    from assay.errors import AssayInputError, did_you_mean
+    from assay.runner import matrix_runs
+    from assay.store import open_store
+
+    runs = open_store(store)
+    try:
+        found = matrix_runs(runs, matrix_id)
+    finally:
+        runs.close()
+    names = {str(r.metadata["matrix"]["variant"]): r.id for r in found}
+    if variant not in names:
+        raise AssayInputError(
+            f"--variant {variant}: matrix {matrix_id} has no such variant"
+            f"{did_you_mean(variant, list(names))}; its variants: {', '.join(names)}"
+        )
+    return names[variant]
+
+
 def gate(
-    source: str = typer.Argument(..., help="A JSON report file, or a run id in the store."),
+    source: str = typer.Argument(
+        ..., help="A JSON report file, a run id in the store, or a matrix id with --variant."
+    ),
     rule: list[str] = typer.Option(
         ...,
         "--rule",
@@ -27,6 +49,9 @@ def gate(
     ),
     store: str | None = typer.Option(
         None, "--store", help="Run store URL (default: $ASSAY_STORE or .assay/assay.db)."
+    ),
+    variant: str | None = typer.Option(
+        None, "--variant", help="SOURCE is a matrix id: check this variant's run."
     ),
     confidence: float | None = typer.Option(
         None,
@@ -57,6 +82,8 @@ def gate(
     for path in (junit, markdown):
         if path is not None:
             check_output(path, inputs)
+    if variant is not None:
+        source = _variant_run(source, variant, store)
     report = report_from_source(source, store, confidence, method)
     results = evaluate_gates(report, rules)
     if junit is not None:

@@ -20,7 +20,7 @@ from assay.report import CacheSummary, Report
 
 MATRIX_SCHEMA_VERSION = 1
 HOLM_NOTE = (
-    "p_holm: Holm's step-down adjustment across all {m} pairs (family-wise error rate); "
+    "p_holm: Holm's step-down adjustment across all {m} (family-wise error rate); "
     "the delta intervals are per pair, not adjusted"
 )
 
@@ -203,7 +203,9 @@ def build_matrix(
         trials=max(v.report.trials for v in variants),
         variants=[_row(v) for v in variants],
         pairs=pairs,
-        multiple_comparisons=HOLM_NOTE.format(m=len(pairs)),
+        multiple_comparisons=HOLM_NOTE.format(
+            m=f"{len(pairs)} pair" + ("" if len(pairs) == 1 else "s")
+        ),
         grid=_grid(variants),
     )
 

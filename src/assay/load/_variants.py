@@ -114,8 +114,6 @@ def _check_target(variant: Variant, where: str) -> None:
         variant.suite.build_target()
     except InputFormatError as err:
         problems = [replace(p, message=f"{where}: {p.message}") for p in err.problems]
-        raise InputFormatError(
-            problems, summary=f"{variant.suite.path}: invalid variant"
-        ) from None
+        raise InputFormatError(problems, summary=f"{variant.suite.path}: invalid variant") from None
     except AssayConfigError as err:
         raise AssayConfigError(f"{variant.suite.path}: {where}: {err}") from None
