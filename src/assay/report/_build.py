@@ -20,7 +20,7 @@ from assay.report._model import (
 )
 
 
-def _row(result: CaseResult) -> CaseRow:
+def _row(result: CaseResult, hashes: dict[str, str]) -> CaseRow:
     outcome = result.record.outcome if result.record is not None else None
     fact = outcome.fact if isinstance(outcome, Answer) else None
     text = outcome.text if isinstance(outcome, Answer | Abstain) else None
@@ -40,7 +40,7 @@ def _row(result: CaseResult) -> CaseRow:
         status=result.status,
         reason=result.judgment.reason,
         grader=f"{result.judgment.grader} v{result.judgment.grader_version}",
-        case_hash=case_hash(case),
+        case_hash=hashes.get(case.id) or case_hash(case),
         source_revision=case.source_revision,
     )
 
@@ -85,7 +85,7 @@ def build_report(
             source_revisions=revisions,
         ),
         graders=[GraderInfo(name=n, version=v) for n, v in graders],
-        cases=[_row(r) for r in graded],
+        cases=[_row(r, dataset.case_hashes) for r in graded],
         synthetic=synthetic,
         metadata=metadata or {},
         cache=cache_summary(graded, cache_key_version),

@@ -148,28 +148,43 @@ def _key(ex: Execution, item: WorkItem) -> str:
     return cache_key(ex.config_version, request_of(ex.target, item.case), trial)
 
 
-async def _reply(
-    ex: Execution, item: WorkItem, traceparent: str | None
-) -> tuple[Reply, int, list[dict[str, Any]], float | None, dict[str, Any]]:
-    """The reply for a case-trial, from the cache when it holds one, else from the target
-    (then kept in the cache unless it is an error); the last item is the ``cache`` entry
-    of the record's extra (empty without a cache)."""
-    if ex.cache is None:
-        reply, attempts, retried, latency_ms = await call(ex, item, traceparent)
-        return reply, attempts, retried, round(latency_ms, 3), {}
+async def _served(ex: Execution, item: WorkItem) -> tuple[str, Record | None]:
+    """The cache key of a case-trial and, when the cache holds its reply, the record of
+    the served reply (its original latency, usage and attempts, marked ``cache.hit``)."""
+    assert ex.cache is not None
     key = _key(ex, item)
     waiting = ex.cache.inflight.get(key)
     if waiting is not None:  # the same request is being made: share its reply
         await waiting.wait()
     hit = ex.cache.cache.get(key)
-    if hit is not None:
-        note = {
-            "hit": True,
-            "key_version": CACHE_KEY_VERSION,
-            "created_at": hit.created_at,
-            "run_id": hit.run_id,
-        }
-        return hit.reply, hit.attempts, [], hit.latency_ms, note
+    if hit is None:
+        return key, None
+    note = {
+        "hit": True,
+        "key_version": CACHE_KEY_VERSION,
+        "created_at": hit.created_at,
+        "run_id": hit.run_id,
+    }
+    record = Record(
+        case_id=item.case.id,
+        trial=item.trial,
+        outcome=hit.reply.outcome,
+        attempts=hit.attempts,
+        latency_ms=hit.latency_ms,
+        usage=hit.reply.usage,
+        extra={**hit.reply.extra, "cache": note},
+    )
+    return key, record
+
+
+async def _called(
+    ex: Execution, item: WorkItem, traceparent: str | None, key: str | None
+) -> tuple[Reply, int, list[dict[str, Any]], float, dict[str, Any]]:
+    """The target's reply for a case-trial, kept in the cache under ``key`` (when given)
+    unless it is an error; the last item is the record's ``cache`` entry."""
+    if ex.cache is None or key is None:
+        reply, attempts, retried, latency_ms = await call(ex, item, traceparent)
+        return reply, attempts, retried, round(latency_ms, 3), {}
     ex.cache.inflight[key] = done = asyncio.Event()
     try:
         reply, attempts, retried, latency_ms = await call(ex, item, traceparent)
@@ -184,10 +199,20 @@ async def _reply(
 
 
 async def run_item(ex: Execution, item: WorkItem) -> Done:
-    """Run (or serve from the cache), record and grade one case-trial."""
+    """Run (or serve from the cache), record and grade one case-trial.
+
+    A case-trial served from the cache calls nothing, so it records no span.
+    """
     case = item.case
+    key: str | None = None
+    if ex.cache is not None:
+        key, served = await _served(ex, item)
+        if served is not None:
+            return Done(item, served, judge_record(case, served, ex.grader))
     with request_span(ex.tracer, ex.run_id, case.id, item.trial, ex.config_version) as trace:
-        reply, attempts, retried, latency_ms, cached = await _reply(ex, item, trace.traceparent)
+        reply, attempts, retried, latency_ms, cached = await _called(
+            ex, item, trace.traceparent, key
+        )
         mark_outcome(trace, reply.outcome)
         extra = _with_attempts(reply.extra, retried) if retried else reply.extra
         if cached:

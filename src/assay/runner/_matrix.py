@@ -144,6 +144,18 @@ def _run_all(
     return MatrixResult(matrix_id, runs)
 
 
+@dataclass(frozen=True)
+class _Provenance:
+    """What every run of one matrix shares: the git commit and package versions."""
+
+    git_commit: str | None
+    packages: dict[str, str]
+
+
+def _provenance(suite: Suite) -> _Provenance:
+    return _Provenance(git_commit(suite.base_dir), package_versions())
+
+
 def _info(
     variant: Variant,
     dataset: Dataset,
@@ -152,6 +164,7 @@ def _info(
     grader: Any,
     metadata: dict[str, Any],
     now: datetime,
+    where: _Provenance,
 ) -> RunInfo:
     suite = variant.suite
     return RunInfo(
@@ -167,8 +180,8 @@ def _info(
         trials=options.trials,
         trial_policy=suite.settings.trial_policy or "per-trial",
         assay_version=__version__,
-        git_commit=git_commit(suite.base_dir),
-        packages=package_versions(),
+        git_commit=where.git_commit,
+        packages=where.packages,
         metadata=metadata,
     )
 
@@ -197,6 +210,7 @@ def run_matrix(
     matrix_id = new_matrix_id(now)
     listing = [{"name": v.name, "overrides": v.overrides} for v in variants]
     cache = open_cache(suite, overrides, store)
+    where = _provenance(suite)
     entries: list[tuple[Plan, RunInfo | None]] = []
     for index, variant in enumerate(variants):
         target = variant.suite.build_target()
@@ -216,7 +230,7 @@ def run_matrix(
             metadata["overrides"] = overrides.given()
         if cache is not None:
             metadata["cache"] = cache_metadata(cache)
-        info = _info(variant, chosen, options, target, grader, metadata, now)
+        info = _info(variant, chosen, options, target, grader, metadata, now, where)
         trace = overrides.trace if overrides.trace is not None else suite.settings.trace
         plan = Plan(store, info.id, chosen, target, grader, options, trace, cache=cache)
         entries.append((plan, info))
@@ -301,7 +315,9 @@ def resume_matrix(
         if stored is None:  # never started: a new run in the same matrix
             metadata = {**first.metadata, "matrix": {**mx, "variant": name, "index": index}}
             metadata.pop("overrides", None)
-            info = _info(variant, dataset, options, target, grader, metadata, now)
+            info = _info(
+                variant, dataset, options, target, grader, metadata, now, _provenance(base)
+            )
             plan = Plan(store, info.id, dataset, target, grader, options, trace, cache=cache)
             entries.append((plan, info))
         else:

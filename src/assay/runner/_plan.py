@@ -169,7 +169,7 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
     store, run_id = plan.store, plan.run_id
     try:
         if create is not None:
-            store.create_run(create, plan.dataset.cases)
+            store.create_run(create, plan.dataset)
         else:
             store.set_status(run_id, "running")
     except BaseException:

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from assay.cases import Case
+from assay.cases import Case, content_hash
 from assay.targets._base import Reply, TargetContext
 from assay.targets._replies import (
     ENV_NAME,
@@ -113,6 +113,7 @@ class OpenAITarget:
             self._static["max_tokens"] = settings.max_tokens
         self._system = {"role": "system", "content": settings.system_prompt}
         self._secrets: tuple[str, ...] = ()
+        self._static_hash: str | None = None
 
     @classmethod
     def from_settings(cls, settings: OpenAISettings, base_dir: Path | None) -> OpenAITarget:
@@ -144,8 +145,12 @@ class OpenAITarget:
         return {**self._static, "messages": messages}
 
     def request(self, case: Case) -> dict[str, Any]:
-        """What is sent for ``case``: the endpoint and the full body (the cache's key)."""
-        return {"url": self.url, "body": self.body(case)}
+        """What is sent for ``case`` (the cache's key): the content hash of the endpoint
+        and the body's fixed part (model, parameters, response format), computed once, and
+        the rendered messages."""
+        if self._static_hash is None:
+            self._static_hash = content_hash({"url": self.url, **self._static})
+        return {"static": self._static_hash, "messages": self.body(case)["messages"]}
 
     async def run(self, case: Case, ctx: TargetContext) -> Reply:
         extra = {"traceparent": ctx.traceparent} if ctx.traceparent else None

@@ -127,3 +127,49 @@ def test_ages() -> None:
     assert parse_age("1.5m") == timedelta(seconds=90)
     with pytest.raises(AssayConfigError, match="--older-than"):
         parse_age("7 days")
+
+
+def _cached_suite(tmp_path: Path) -> Path:
+    (tmp_path / "cases.jsonl").write_text(
+        '{"id": "c1", "slice": "s", "question": "q1", "expected_behavior": "answer", '
+        '"expected_fact": "f"}\n'
+        '{"id": "c2", "slice": "s", "question": "q2", "expected_behavior": "abstain"}\n',
+        encoding="utf-8",
+    )
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        "dataset: cases.jsonl\ntrials: 2\ncache: true\ntrace: true\n"
+        "target:\n  type: scripted\n  default: {kind: answer, fact: f}\n",
+        encoding="utf-8",
+    )
+    return suite
+
+
+def test_a_served_case_trial_keeps_what_was_measured_and_records_no_span(
+    tmp_path: Path,
+) -> None:
+    from assay.runner import run_suite
+    from assay.store import open_store
+
+    store = open_store(f"sqlite:///{tmp_path / 'runs.db'}")
+    try:
+        suite = _cached_suite(tmp_path)
+        first = run_suite(suite, store)
+        second = run_suite(suite, store)
+        made = {r.key: r for r in store.records(first.run_id)}
+        served = store.records(second.run_id)
+        assert len(served) == 4 and len(store.spans(first.run_id)) > 0
+        for record in served:
+            original = made[record.key]
+            assert record.extra["cache"]["hit"] is True
+            assert record.extra["cache"]["run_id"] == first.run_id
+            assert record.latency_ms == original.latency_ms  # the original measure
+            assert record.outcome == original.outcome
+            assert record.trace_id is None  # nothing was called, nothing traced
+        assert store.spans(second.run_id) == []
+        cache = second.report.cache
+        assert cache is not None and (cache.served, cache.called) == (4, 0)
+        assert second.report.task_success == first.report.task_success
+        assert (tmp_path / "cache.db").is_file()
+    finally:
+        store.close()
