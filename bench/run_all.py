@@ -1,7 +1,8 @@
 """Run every benchmark and write ``bench/RESULTS.md`` (what ``make bench`` runs).
 
 Start-up time of ``assay --help``; the throughput workload through the bare aiohttp floor,
-assay's ``openai`` target and inspect_ai side by side; a cProfile of assay's per-case path.
+assay's ``openai`` target and inspect_ai side by side; a cProfile of assay's per-case path;
+a 5-variant matrix against five runs' floor and its fully cached rerun (``matrix_cache.py``).
 Every figure in the file is measured by this run. Exit status 1 when ``assay --help``
 imports a banned heavy package eagerly, or (with ``--strict``) when any goal is missed.
 
@@ -17,6 +18,7 @@ import sys
 import time
 from pathlib import Path
 
+import matrix_cache
 import startup
 import throughput
 from _machine import describe_machine
@@ -76,11 +78,14 @@ def main(argv: list[str] | None = None) -> None:
     }
     profiled = profile(BENCH / "drive_assay.py", 0.0, args.n, args.c)
 
+    print("matrix and response cache …", file=sys.stderr)
+    matrix = matrix_cache.measure(args.n, 5, args.c)
+
     machine = describe_machine(systems)
     at_end = machine.pop("load average at the end (1/5/15 min)")
     machine["load average at the start (1/5/15 min)"] = " / ".join(f"{x:.2f}" for x in load_before)
     machine["load average at the end (1/5/15 min)"] = at_end
-    checked: list[Goal] = goals(boot, rows)
+    checked: list[Goal] = goals(boot, rows) + matrix_cache.goals_of(matrix)
     text = render(
         machine=machine,
         argv=[Path(sys.executable).name, "bench/run_all.py", *(argv or sys.argv[1:])],
@@ -93,6 +98,7 @@ def main(argv: list[str] | None = None) -> None:
         setup_log=log,
         took_s=time.time() - began,
     )
+    text = text.rstrip("\n") + "\n\n" + "\n".join(matrix_cache.section(matrix))
     args.output.write_text(text)
     print(f"wrote {args.output}", file=sys.stderr)
     for goal in checked:

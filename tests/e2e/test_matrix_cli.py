@@ -130,3 +130,32 @@ def test_bad_matrix_input_exits_2_without_a_traceback(
 def test_an_unknown_matrix_is_named(run_assay: RunAssay, tmp_path: Path) -> None:
     done = run_assay("matrix", "mx-nope", "--store", f"sqlite:///{tmp_path / 'runs.db'}")
     assert done.returncode == 2 and "no matrix 'mx-nope'" in done.stderr
+
+
+def test_resume_finishes_a_half_finished_matrix_from_the_cli(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    import sqlite3
+
+    db = tmp_path / "runs.db"
+    store = f"sqlite:///{db}"
+    matrix_id = _matrix_id(run_assay("run", _suite(tmp_path), "--store", store))
+    first = json.loads(run_assay("matrix", matrix_id, "--store", store, "-f", "json").stdout)
+    candidate = first["variants"][1]["run_id"]
+    with sqlite3.connect(db) as conn:  # as if stopped half-way
+        for table in ("records", "judgments"):
+            conn.execute(
+                f"DELETE FROM {table} WHERE run_id = ? AND case_id IN ('c5', 'c6')",  # noqa: S608
+                (candidate,),
+            )
+        conn.execute("UPDATE runs SET status = 'interrupted' WHERE id = ?", (candidate,))
+    half = json.loads(run_assay("matrix", matrix_id, "--store", store, "-f", "json").stdout)
+    assert half["variants"][1]["statuses"]["missing"] == 2
+
+    done = run_assay("run", "--resume", matrix_id, "--store", store, "-f", "json")
+    assert done.returncode == 0, done.stderr
+    assert f"matrix {matrix_id} (completed)" in done.stderr
+    resumed = json.loads(done.stdout)
+    assert [v["run_id"] for v in resumed["variants"]] == [v["run_id"] for v in first["variants"]]
+    assert resumed["variants"][1]["statuses"] == first["variants"][1]["statuses"]
+    assert resumed["variants"][1]["status"] == "completed"
