@@ -109,6 +109,19 @@ def test_gates_on_a_variant(run_assay: RunAssay, tmp_path: Path) -> None:
     assert unknown.returncode == 2 and 'did you mean "candidate"' in unknown.stderr
     assert "Traceback" not in unknown.stderr
 
+    best = run_assay("gate", matrix_id, "--best-not-worse-than", "baseline", "--store", store)
+    assert best.returncode == 0, best.stdout + best.stderr
+    assert best.stdout.startswith(
+        "PASS best variant not worse than baseline: candidate 8/8 = 100.0% vs 5/8 = 62.5%"
+    )
+    worse = run_assay("gate", matrix_id, "--best-not-worse-than", "candidate", "--store", store)
+    assert worse.returncode == 1
+    assert worse.stdout.startswith("FAIL best variant not worse than candidate: baseline 5/8")
+    both = run_assay(
+        "gate", matrix_id, "--best-not-worse-than", "baseline", "-r", "errors==0", "--store", store
+    )
+    assert both.returncode == 2 and "a check of its own" in both.stderr
+
 
 @pytest.mark.parametrize(
     ("args", "message"),
@@ -145,7 +158,7 @@ def test_resume_finishes_a_half_finished_matrix_from_the_cli(
     with sqlite3.connect(db) as conn:  # as if stopped half-way
         for table in ("records", "judgments"):
             conn.execute(
-                f"DELETE FROM {table} WHERE run_id = ? AND case_id IN ('c5', 'c6')",  # noqa: S608
+                f"DELETE FROM {table} WHERE run_id = ? AND case_id IN ('c5', 'c6')",
                 (candidate,),
             )
         conn.execute("UPDATE runs SET status = 'interrupted' WHERE id = ?", (candidate,))

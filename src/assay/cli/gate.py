@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
+
+if TYPE_CHECKING:
+    from assay.metrics import IntervalMethod
 
 
 def _variant_run(matrix_id: str, variant: str, store: str | None) -> str:
@@ -27,12 +31,36 @@ def _variant_run(matrix_id: str, variant: str, store: str | None) -> str:
     return names[variant]
 
 
+def _best(
+    matrix_id: str,
+    baseline: str,
+    store: str | None,
+    confidence: float | None,
+    method: IntervalMethod | None,
+) -> None:
+    from assay.compare import best_not_worse
+    from assay.runner import matrix_report
+    from assay.store import open_store
+
+    runs = open_store(store)
+    try:
+        m = matrix_report(
+            runs, matrix_id, confidence=confidence or 0.95, method=method or "clopper-pearson"
+        )
+    finally:
+        runs.close()
+    check = best_not_worse(m, baseline)
+    typer.echo(check.message)
+    if not check.passed:
+        raise typer.Exit(1)
+
+
 def gate(
     source: str = typer.Argument(
         ..., help="A JSON report file, a run id in the store, or a matrix id with --variant."
     ),
     rule: list[str] = typer.Option(
-        ...,
+        [],
         "--rule",
         "-r",
         help="A rule such as 'task_success>=0.8', 'answered_accuracy.low>=0.6', "
@@ -53,6 +81,12 @@ def gate(
     variant: str | None = typer.Option(
         None, "--variant", help="SOURCE is a matrix id: check this variant's run."
     ),
+    best_not_worse_than: str | None = typer.Option(
+        None,
+        "--best-not-worse-than",
+        help="SOURCE is a matrix id: fail unless the other variant with the highest task "
+        "success has at least this variant's task success.",
+    ),
     confidence: float | None = typer.Option(
         None,
         help="Confidence level of every interval (a run id's report is rebuilt at it; a "
@@ -63,13 +97,15 @@ def gate(
     ),
 ) -> None:
     """Check SOURCE against every --rule; exit 1 when any fails, printing which and by how
-    much."""
+    much. For a matrix: --variant NAME checks one variant's run; --best-not-worse-than NAME
+    fails unless the best other variant does at least as well as NAME."""
     import os
     import sys
 
     from assay.cli._options import check_confidence, check_method
     from assay.cli._output import check_output, emit
     from assay.cli._sources import report_from_source
+    from assay.errors import AssayConfigError
     from assay.report import evaluate_gates, gates_passed, parse_rule
     from assay.report.render.gates import render_gates_markdown, render_gates_text
     from assay.report.render.junit import render_junit
@@ -77,6 +113,16 @@ def gate(
     method = check_method(interval) if interval is not None else None
     if confidence is not None:
         check_confidence(confidence)
+    if best_not_worse_than is not None:
+        if rule or variant is not None or junit is not None or markdown is not None:
+            raise AssayConfigError(
+                "--best-not-worse-than is a check of its own: give it without --rule, "
+                "--variant, --junit or --markdown"
+            )
+        _best(source, best_not_worse_than, store, confidence, method)
+        return
+    if not rule:
+        raise AssayConfigError("give at least one --rule (or --best-not-worse-than VARIANT)")
     rules = [parse_rule(text) for text in rule]
     inputs = [Path(source)] if Path(source).is_file() else []
     for path in (junit, markdown):

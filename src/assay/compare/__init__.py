@@ -4,6 +4,7 @@ from assay.compare._compare import classify, compare_runs, config_diff, plain_wo
 from assay.compare._gates import NO_NEW_FAILURES, CompareGate, check_gate
 from assay.compare._matrix import (
     MATRIX_SCHEMA_VERSION,
+    BestCheck,
     GridRow,
     MatrixReport,
     MatrixTest,
@@ -11,6 +12,7 @@ from assay.compare._matrix import (
     UsageTotals,
     VariantInput,
     VariantRow,
+    best_not_worse,
     build_matrix,
     matrix_schema,
 )
@@ -38,6 +40,7 @@ __all__ = [
     "MATRIX_FORMATS",
     "MATRIX_SCHEMA_VERSION",
     "NO_NEW_FAILURES",
+    "BestCheck",
     "ChangedCase",
     "CompareGate",
     "Comparison",
@@ -59,6 +62,7 @@ __all__ = [
     "UsageTotals",
     "VariantInput",
     "VariantRow",
+    "best_not_worse",
     "build_matrix",
     "check_gate",
     "classify",

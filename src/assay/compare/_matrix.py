@@ -218,3 +218,67 @@ def matrix_schema() -> dict[str, Any]:
         "$id": f"https://assay.invalid/schemas/matrix-v{MATRIX_SCHEMA_VERSION}.json",
         **schema,
     }
+
+
+class BestCheck(_Frozen):
+    """Whether the best other variant of a matrix is not worse than its baseline variant."""
+
+    baseline: str
+    best: str | None = Field(description="The other variant with the highest task success")
+    baseline_task_success: float | None
+    best_task_success: float | None
+    pair: PairRow | None = None
+    passed: bool
+    message: str
+
+
+def best_not_worse(m: MatrixReport, baseline: str) -> BestCheck:
+    """Check that the variant with the highest task success, among the others, is not
+    worse than ``baseline`` (its task success at least the baseline's; n/a never passes).
+
+    Raises ``AssayInputError`` when ``baseline`` is not a variant of the matrix.
+    """
+    names = [v.name for v in m.variants]
+    if baseline not in names:
+        from assay.errors import did_you_mean
+
+        raise AssayInputError(
+            f"--best-not-worse-than {baseline}: matrix {m.matrix_id} has no such variant"
+            f"{did_you_mean(baseline, names)}; its variants: {', '.join(names)}"
+        )
+    base = next(v for v in m.variants if v.name == baseline)
+    others = [v for v in m.variants if v.name != baseline and v.task_success.value is not None]
+    base_value = base.task_success.value
+    if not others or base_value is None:
+        why = "no other variant has a task success" if not others else "the baseline's is n/a"
+        return BestCheck(
+            baseline=baseline,
+            best=None,
+            baseline_task_success=base_value,
+            best_task_success=None,
+            passed=False,
+            message=f"FAIL best variant not worse than {baseline}: n/a ({why})",
+        )
+    best = max(others, key=lambda v: v.task_success.value or 0.0)  # first of equals wins
+    best_value = best.task_success.value
+    assert best_value is not None
+    pair = next((p for p in m.pairs if {p.a, p.b} == {baseline, best.name}), None)
+    passed = best_value >= base_value
+    word = "PASS" if passed else "FAIL"
+    detail = ""
+    if pair is not None:
+        detail = f"; paired: p = {pair.mcnemar.p_value:.3g}, Holm p = {pair.mcnemar.p_holm:.3g}"
+    return BestCheck(
+        baseline=baseline,
+        best=best.name,
+        baseline_task_success=base_value,
+        best_task_success=best_value,
+        pair=pair,
+        passed=passed,
+        message=(
+            f"{word} best variant not worse than {baseline}: {best.name} "
+            f"{best.task_success.numerator}/{best.task_success.denominator} = "
+            f"{best_value * 100:.1f}% vs {base.task_success.numerator}/"
+            f"{base.task_success.denominator} = {base_value * 100:.1f}%{detail}"
+        ),
+    )

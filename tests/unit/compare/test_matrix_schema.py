@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from assay.compare import MatrixReport, VariantInput, build_matrix, matrix_schema, render_matrix
 from assay.grading import StructuredGrader, grade
 from assay.outcomes import Answer, Record, Results
@@ -52,3 +54,24 @@ def test_json_output_has_the_contract_names() -> None:
     assert set(xy["mcnemar"]) >= {"p_value", "p_holm"}
     assert set(xy["delta"]) >= {"value", "ci95"}
     assert [g["disagree"] for g in data["grid"]] == [True, False, False]
+
+
+def test_best_not_worse_than_a_baseline() -> None:
+    from assay.compare import best_not_worse
+    from assay.errors import AssayInputError
+
+    right = {c: case(c).expected_fact or "" for c in ("A", "B", "C")}
+    m = build_matrix(
+        "mx-1",
+        [
+            _variant("base", {**right, "A": "nope"}),
+            _variant("worse", {**right, "A": "nope", "B": "nope"}),
+            _variant("better", right),
+        ],
+    )
+    check = best_not_worse(m, "base")
+    assert check.passed and check.best == "better" and check.pair is not None
+    assert (check.pair.a, check.pair.b) == ("base", "better")
+    assert not best_not_worse(m, "better").passed  # the best of the others is base: 2/3 < 3/3
+    with pytest.raises(AssayInputError, match='did you mean "base"'):
+        best_not_worse(m, "bsae")
