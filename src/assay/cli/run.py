@@ -30,6 +30,8 @@ def _run_matrix(
     format: str,
     output: Path | None,
     otlp_endpoint: str | None,
+    confidence: float,
+    method: str,
 ) -> None:
     """Run (or resume) a matrix and print its matrix report; exit 1 when a suite gate
     fails on any variant, 130 when interrupted."""
@@ -74,7 +76,12 @@ def _run_matrix(
                 overrides=overrides,
                 control=control,
             )
-        report = matrix_report(runs, result.matrix_id)
+        report = matrix_report(
+            runs,
+            result.matrix_id,
+            confidence=confidence,
+            method="wilson" if method == "wilson" else "clopper-pearson",
+        )
     finally:
         runs.close()
     headline = f"matrix {result.matrix_id} ({result.status})"
@@ -188,7 +195,19 @@ def run(
     if (resume is not None and resume.startswith("mx-")) or (
         suite is not None and resume is None and (set_ or _has_variants(suite))
     ):
-        _run_matrix(suite, resume, set_, overrides, selection, store, format, output, otlp_endpoint)
+        _run_matrix(
+            suite,
+            resume,
+            set_,
+            overrides,
+            selection,
+            store,
+            format,
+            output,
+            otlp_endpoint,
+            confidence,
+            method,
+        )
         return
     if resume is not None and not selection.empty:
         raise AssayConfigError(
