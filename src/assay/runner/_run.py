@@ -214,6 +214,10 @@ def resume_run(
     """
     info = store.get_run(run_id)
     suite = _suite_of(info, suite)
+    matrix = info.metadata.get("matrix")
+    if isinstance(matrix, dict):  # one variant of a matrix: its own overrides again
+        given = dict(matrix.get("overrides") or {})
+        suite = suite.with_overrides(given, f"variant {matrix.get('variant')}")
     overrides = overrides or Overrides()
     if overrides.trials is not None and overrides.trials != info.trials:
         raise AssayConfigError(

@@ -219,3 +219,18 @@ target:
     assert state.peak <= 3  # never more than the suite's concurrency on the one server
     assert state.peak == 3  # and the limit was used
     assert all(r.report.task_success.numerator == 10 for r in result.runs)
+
+
+def test_one_variant_run_resumes_with_its_own_overrides(tmp_path: Path, store: RunStore) -> None:
+    from assay.runner import resume_run
+
+    suite = _suite(tmp_path, THREE)
+    result = run_matrix(suite, store)
+    a = result.runs[0].run_id
+    with store.engine.begin() as conn:
+        for table in (records, judgments):
+            conn.execute(delete(table).where(table.c.run_id == a, table.c.case_id == "c1"))
+    store.set_status(a, "interrupted")
+    resumed = resume_run(store, a)  # the suite it was started from, variant a's target
+    assert resumed.ran == 1 and resumed.status == "completed"
+    assert resumed.report.task_success.numerator == 5  # c1 still fails, as variant a does
