@@ -68,6 +68,29 @@ def pair_cells(p: PairRow) -> list[str]:
 PAIR_HEAD = ["Pair (b vs a)", "Paired", "Fixed", "Broken", "p (McNemar)", "p (Holm)", "Delta b - a"]
 
 
+def notes(m: MatrixReport) -> list[str]:
+    """What a reader must know to read the rates and the pairs table, in sentences."""
+    out = []
+    if m.trials > 1:
+        out.append(
+            "Rates count case-trials; their intervals are clustered by case (a case's trials "
+            "are not independent)."
+        )
+    if m.pairs:
+        unit = m.pairs[0].mcnemar.unit
+        if unit == "cases":
+            out.append(
+                "Fixed and broken count cases: a case is fixed when more of its trials pass "
+                "in b than in a, broken when fewer (the exact sign test)."
+            )
+        else:
+            out.append(
+                "Fixed and broken count case-trials: not passed in a and passed in b, "
+                "and the reverse."
+            )
+    return out
+
+
 def _table(head: list[str], rows: list[list[str]]) -> list[str]:
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
     line = "  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True))
@@ -136,6 +159,7 @@ def render_matrix_text(m: MatrixReport) -> str:
             for s in slices
         ]
         lines += _table(["Slice", *(v.name for v in m.variants)], srows)
+    lines += ["", *notes(m)]
     lines += ["", f"Pairs ({m.multiple_comparisons}):"]
     if m.pairs:
         lines += _table(PAIR_HEAD, [pair_cells(p) for p in m.pairs])
@@ -202,6 +226,7 @@ def render_matrix_markdown(m: MatrixReport) -> str:
         for s in slices:
             cells = [rate_text(v.slices[s]) if s in v.slices else "—" for v in m.variants]
             lines.append(f"| {_cell(s)} | " + " | ".join(cells) + " |")
+    lines += ["", *notes(m)]
     lines += [
         "",
         f"**Pairs** ({_cell(m.multiple_comparisons)})",

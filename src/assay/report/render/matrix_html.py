@@ -32,6 +32,7 @@ def render_matrix_html(m: MatrixReport) -> str:
     from assay.compare._matrix_render import (
         PAIR_HEAD,
         cache_text,
+        notes,
         overrides_text,
         pair_cells,
         rate_text,
@@ -92,6 +93,7 @@ def render_matrix_html(m: MatrixReport) -> str:
                 f"{first.answer_coverage.denominator_name}; answered accuracy: "
                 f"{first.answered_accuracy.denominator_name}"
             ),
+            notes=notes(m),
             script=script,
             script_hash=script_hash,
         )
