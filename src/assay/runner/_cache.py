@@ -96,16 +96,23 @@ class ResponseCache:
             raise AssayConfigError(f"cannot open the response cache {self.path}: {err}") from None
         self._pending: dict[str, tuple[str, int, str, str, str]] = {}
         self._batch = batch
+        self.write_error: str | None = None
 
     def get(self, key: str) -> CachedReply | None:
-        """The reply stored under ``key``, or None."""
+        """The reply stored under ``key``, or None (also for an entry that cannot be read:
+        the target is asked again and the entry replaced)."""
         pending = self._pending.get(key)
         if pending is not None:
             return _cached(pending[4], pending[2])
         row = self._db.execute(
             "SELECT reply, created_at FROM responses WHERE key = ?", (key,)
         ).fetchone()
-        return _cached(row[0], row[1]) if row is not None else None
+        if row is None:
+            return None
+        try:
+            return _cached(row[0], row[1])
+        except (ValueError, KeyError, TypeError):
+            return None
 
     def put(
         self,
@@ -135,15 +142,20 @@ class ResponseCache:
         return True
 
     def flush(self) -> None:
-        """Write the buffered replies in one transaction."""
+        """Write the buffered replies in one transaction. A cache that cannot be written
+        (disk full, locked too long) never stops a run: the replies are not kept, and
+        ``write_error`` says why."""
         if not self._pending:
             return
-        with self._transaction():
-            self._db.executemany(
-                "INSERT OR REPLACE INTO responses (key, key_version, created_at, target, reply) "
-                "VALUES (?, ?, ?, ?, ?)",
-                list(self._pending.values()),
-            )
+        try:
+            with self._transaction():
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO responses "
+                    "(key, key_version, created_at, target, reply) VALUES (?, ?, ?, ?, ?)",
+                    list(self._pending.values()),
+                )
+        except sqlite3.Error as err:
+            self.write_error = f"{self.path}: {err}"
         self._pending = {}
 
     def stats(self) -> CacheStats:

@@ -173,3 +173,37 @@ def test_a_served_case_trial_keeps_what_was_measured_and_records_no_span(
         assert (tmp_path / "cache.db").is_file()
     finally:
         store.close()
+
+
+def test_an_unreadable_entry_is_a_miss(tmp_path: Path) -> None:
+    import sqlite3
+
+    cache = ResponseCache(tmp_path / "c.db")
+    cache.put("k", "t", Reply(Answer(fact="f")), 1.0, 1, "r", NOW)
+    cache.close()
+    with sqlite3.connect(tmp_path / "c.db") as db:
+        db.execute("UPDATE responses SET reply = '{not json' WHERE key = 'k'")
+    assert ResponseCache(tmp_path / "c.db").get("k") is None
+
+
+def test_a_cache_that_cannot_be_written_never_stops_a_run(tmp_path: Path) -> None:
+    import sqlite3
+
+    cache = ResponseCache(tmp_path / "c.db")
+    cache.put("k", "t", Reply(Answer(fact="f")), 1.0, 1, "r", NOW)
+    holder = sqlite3.connect(tmp_path / "c.db", timeout=0)
+    holder.execute("BEGIN EXCLUSIVE")  # another writer holds the file
+    cache._db.execute("PRAGMA busy_timeout=0")
+    cache.flush()
+    holder.rollback()
+    holder.close()
+    assert cache.write_error is not None and "locked" in cache.write_error
+    assert cache.get("k") is None  # not kept, and the run went on
+    cache.close()
+
+
+def test_a_file_that_is_not_a_cache_is_refused_clearly(tmp_path: Path) -> None:
+    path = tmp_path / "c.db"
+    path.write_text("not a database, " * 100, encoding="utf-8")
+    with pytest.raises(AssayConfigError, match="cannot open the response cache"):
+        ResponseCache(path)
