@@ -81,6 +81,7 @@ def _run_matrix(
             result.matrix_id,
             confidence=confidence,
             method="wilson" if method == "wilson" else "clopper-pearson",
+            reports={r.run_id: r.report for r in result.runs},
         )
     finally:
         runs.close()

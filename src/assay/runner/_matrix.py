@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -387,14 +388,22 @@ def matrix_report(
     *,
     confidence: float = 0.95,
     method: IntervalMethod = "clopper-pearson",
+    reports: Mapping[str, Report] | None = None,
 ) -> MatrixReport:
-    """The matrix report of a stored matrix: every variant's run, every pair compared."""
+    """The matrix report of a stored matrix: every variant's run, every pair compared.
+
+    ``reports`` (by run id) are reports already built at 95% Clopper–Pearson, e.g. by the
+    run that just ended; they are used instead of rebuilding those runs' reports.
+    """
     inputs = []
     runs = matrix_runs(store, matrix_id)
     full_id = str(runs[0].metadata["matrix"]["id"])
     for info in runs:
         mx = info.metadata["matrix"]
-        report = report_for_run(store, info.id, confidence=confidence, method=method)
+        known = (reports or {}).get(info.id)
+        if known is None or (confidence, method) != (0.95, "clopper-pearson"):
+            known = report_for_run(store, info.id, confidence=confidence, method=method)
+        report = known
         inputs.append(
             VariantInput(
                 name=str(mx["variant"]),
