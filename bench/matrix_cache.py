@@ -54,6 +54,9 @@ class MatrixMeasure:
     cached_requests: int
     cached_served: int
     report_cpu_s: float
+    load_before: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    load_after: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    commit: str = ""
 
     @property
     def floor_s(self) -> float:
@@ -86,6 +89,7 @@ def measure(n: int, variants: int, c: int, latency_ms: float = 100.0) -> MatrixM
 
     _warm_imports()
     os.environ[KEY_ENV] = "bench-not-a-secret"
+    load_before = os.getloadavg()
     sets = ("target.seed=" + ",".join(str(s) for s in range(1, variants + 1)),)
     with mock_server("--latency-ms", f"{latency_ms:g}") as base_url:
         floors = tuple(run_floor(base_url, n, c).wall_s for _ in range(variants))
@@ -122,7 +126,19 @@ def measure(n: int, variants: int, c: int, latency_ms: float = 100.0) -> MatrixM
         cached_requests=after - middle,
         cached_served=served,
         report_cpu_s=report_cpu,
+        load_before=load_before,
+        load_after=os.getloadavg(),
+        commit=_commit(),
     )
+
+
+def _commit() -> str:
+    import subprocess
+
+    done = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=BENCH, capture_output=True, text=True
+    )
+    return done.stdout.strip() or "unknown"
 
 
 def goals_of(m: MatrixMeasure) -> list[Goal]:
@@ -161,6 +177,11 @@ def section(m: MatrixMeasure) -> list[str]:
         "after the other (five single runs). Then the same matrix again: every reply from the "
         "cache. Wall and CPU are measured in the driver's process (imports excluded); the "
         "mock counts the requests it received.",
+        "",
+        f"Measured at commit {m.commit}; load average (1/5/15 min) at the start "
+        f"{' / '.join(f'{x:.2f}' for x in m.load_before)}, at the end "
+        f"{' / '.join(f'{x:.2f}' for x in m.load_after)} on "
+        f"{os.cpu_count()} logical cores.",
         "",
         "| goal | target | measured | verdict |",
         "|---|---|---|---|",
