@@ -234,3 +234,29 @@ def test_one_variant_run_resumes_with_its_own_overrides(tmp_path: Path, store: R
     resumed = resume_run(store, a)  # the suite it was started from, variant a's target
     assert resumed.ran == 1 and resumed.status == "completed"
     assert resumed.report.task_success.numerator == 5  # c1 still fails, as variant a does
+
+
+def test_variants_on_one_endpoint_share_its_rate_limit(tmp_path: Path, store: RunStore) -> None:
+    from assay.runner import RunControl, Timing
+
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    # A clock that never moves: every wait is the limiter's spacing of calls.
+    control = RunControl(timing=Timing(sleep=sleep, clock=lambda: 0.0))
+    body = "rpm: 60\ntarget:\n  type: scripted\n  default: {kind: answer, fact: f}\n"
+    run_matrix(_suite(tmp_path, body), store, sets=("target.delay_s=0,0.0001",), control=control)
+    # 2 variants × 10 cases at 60 per minute on one endpoint: 20 calls one second apart,
+    # the last waiting 19 s (two separate limits would space each variant's 10 over 9 s).
+    assert sorted(waits)[-1] == pytest.approx(19.0)
+    assert len(waits) == 19
+
+
+def test_endpoints_are_told_apart_by_url() -> None:
+    from assay.runner._matrix import endpoint_of
+
+    assert endpoint_of({"base_url": "http://h:1/v1/"}) == endpoint_of({"base_url": "http://h:1/v1"})
+    assert endpoint_of({"url": "http://a/x"}) != endpoint_of({"url": "http://b/x"})
+    assert endpoint_of({"type": "function", "callable": "m:f"}) == "function:m:f"
