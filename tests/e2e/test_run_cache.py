@@ -144,6 +144,11 @@ def test_a_rerun_calls_the_target_only_for_what_was_not_cached(
     assert (cache["served"], cache["called"], cache["case_trials"]) == (6, 2, 8)
     assert (cache["input_tokens_avoided"], cache["output_tokens_avoided"]) == (60, 12)
     assert second["task_success"] == first["task_success"]  # the same replies, the same figures
+    rows = second["cases"]
+    assert isinstance(rows, list)
+    served = {(r["id"], r["trial"]) for r in rows if r["cached_from"] == first["run_id"]}
+    assert served == {(c, t) for c in "ABD" for t in (1, 2)}
+    assert all(r["cached_from"] is None for r in rows if r["id"] == "C")
 
 
 def test_an_unchanged_rerun_makes_zero_target_calls(

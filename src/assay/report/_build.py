@@ -42,7 +42,15 @@ def _row(result: CaseResult, hashes: dict[str, str]) -> CaseRow:
         grader=f"{result.judgment.grader} v{result.judgment.grader_version}",
         case_hash=hashes.get(case.id) or case_hash(case),
         source_revision=case.source_revision,
+        cached_from=_cached_from(result),
     )
+
+
+def _cached_from(result: CaseResult) -> str | None:
+    note = result.record.extra.get("cache") if result.record is not None else None
+    if isinstance(note, dict) and note.get("hit") is True:
+        return str(note.get("run_id") or "an earlier run")
+    return None
 
 
 def build_report(

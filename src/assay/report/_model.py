@@ -55,6 +55,11 @@ class CaseRow(BaseModel):
         default=None, description="Content hash of the case definition (pairs runs in compare)"
     )
     source_revision: str | None = None
+    cached_from: str | None = Field(
+        default=None,
+        description="Served from the response cache: the run that made the reply (its "
+        "outcome, latency and usage are that run's); null when the target was called",
+    )
 
 
 class SyntheticSection(BaseModel):
