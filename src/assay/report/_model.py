@@ -130,7 +130,7 @@ class Report(BaseModel):
     cache: CacheSummary | None = Field(
         default=None,
         description="With the response cache on (or cached records): case-trials served "
-        "from it, its key version and the tokens avoided",
+        "from it, its key version and the tokens avoided; null without a cache",
     )
 
     @classmethod

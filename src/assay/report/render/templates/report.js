@@ -8,7 +8,7 @@
   var collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
   var KNOWN = ["id", "slice", "trial", "synthetic", "question", "expected_behavior", "expected_fact",
     "rationale", "outcome", "fact", "text", "status", "reason", "grader", "case_hash",
-    "source_revision", "checks", "judgments", "expected_label", "outcome_label", "cached_from"];
+    "source_revision", "checks", "judgments", "expected_label", "outcome_label"];
 
   function el(tag, cls, text) {
     var node = document.createElement(tag);
@@ -308,8 +308,7 @@
     }
     var other = Object.keys(row).filter(function (k) { return KNOWN.indexOf(k) < 0; });
     section("Case", kv([["trial", row.trial], ["source revision", row.source_revision],
-      ["case hash", row.case_hash],
-      ["served from the cache, made by run", row.cached_from]].concat(other.map(function (k) { return [k, row[k]]; }))));
+      ["case hash", row.case_hash]].concat(other.map(function (k) { return [k, row[k]]; }))));
     drawer.classList.add("open");
     drawer.setAttribute("aria-hidden", "false");
     scrim.hidden = false;
