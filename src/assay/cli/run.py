@@ -14,103 +14,6 @@ def _ids(value: str | None) -> tuple[str, ...]:
     return tuple(p.strip() for p in value.split(",") if p.strip()) if value else ()
 
 
-def _has_variants(suite: Path) -> bool:
-    from assay.load import load_suite
-
-    return bool(load_suite(suite).settings.variants)
-
-
-def _run_matrix(
-    suite: Path | None,
-    resume: str | None,
-    sets: list[str],
-    overrides: object,
-    selection: object,
-    store: str | None,
-    format: str,
-    output: Path | None,
-    otlp_endpoint: str | None,
-    confidence: float,
-    method: str,
-) -> None:
-    """Run (or resume) a matrix and print its matrix report; exit 1 when a suite gate
-    fails on any variant, 130 when interrupted."""
-    from assay.cli._gating import check_gates, suite_rules
-    from assay.cli._options import check_format
-    from assay.cli._progress import RichProgress
-    from assay.compare import MATRIX_FORMATS, render_matrix
-    from assay.errors import AssayConfigError
-    from assay.load import load_suite
-    from assay.runner import (
-        Overrides,
-        RunControl,
-        Selection,
-        matrix_report,
-        resume_matrix,
-        run_matrix,
-    )
-    from assay.store import open_store
-
-    assert isinstance(overrides, Overrides) and isinstance(selection, Selection)
-    check_format(format, MATRIX_FORMATS)
-    if resume is not None and not selection.empty:
-        raise AssayConfigError(
-            "--resume runs the stored matrix's own cases; drop --limit/--slice/--ids"
-        )
-    loaded = load_suite(suite) if suite is not None else None
-    runs = open_store(store)
-    try:
-        label = f"matrix {resume}" if resume else f"{loaded.path.name if loaded else ''} matrix"
-        control = RunControl(
-            progress=RichProgress(label), handle_signals=True, otlp_endpoint=otlp_endpoint
-        )
-        if resume is not None:
-            result = resume_matrix(runs, resume, suite=loaded, overrides=overrides, control=control)
-        else:
-            assert loaded is not None
-            result = run_matrix(
-                loaded,
-                runs,
-                sets=tuple(sets),
-                selection=selection,
-                overrides=overrides,
-                control=control,
-            )
-        report = matrix_report(
-            runs,
-            result.matrix_id,
-            confidence=confidence,
-            method="wilson" if method == "wilson" else "clopper-pearson",
-            reports={r.run_id: r.report for r in result.runs},
-        )
-    finally:
-        runs.close()
-    headline = f"matrix {result.matrix_id} ({result.status})"
-    text = render_matrix(report, format)
-    if format in ("text", "markdown"):
-        text = f"{headline}\n\n{text}"
-    else:
-        typer.echo(headline, err=True)
-    from assay.cli._output import emit
-
-    emit(text, output)
-    if result.status == "interrupted":
-        typer.echo(
-            f"assay: matrix {result.matrix_id} interrupted; finish it with "
-            f"`assay run --resume {result.matrix_id}`",
-            err=True,
-        )
-        raise typer.Exit(130)
-    rules = suite_rules(loaded) if loaded is not None else []
-    failed = False
-    for variant in result.runs:
-        if rules:
-            typer.echo(f"gates for variant {variant.name}:", err=True)
-            failed |= not check_gates(variant.report, rules)
-    if failed:
-        raise typer.Exit(1)
-
-
 def run(
     suite: Path | None = typer.Argument(None, help="Suite file (YAML). Optional with --resume."),
     concurrency: int | None = typer.Option(None, help="Cases in flight at once."),
@@ -193,10 +96,12 @@ def run(
     selection = Selection(_ids(slice_), _ids(ids), limit)
     if resume is not None and set_:
         raise AssayConfigError("--resume finishes the stored matrix's own variants; drop --set")
+    from assay.cli._matrix_run import has_variants, run_matrix_command
+
     if (resume is not None and resume.startswith("mx-")) or (
-        suite is not None and resume is None and (set_ or _has_variants(suite))
+        suite is not None and resume is None and (set_ or has_variants(suite))
     ):
-        _run_matrix(
+        run_matrix_command(
             suite,
             resume,
             set_,
