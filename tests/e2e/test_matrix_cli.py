@@ -172,3 +172,15 @@ def test_resume_finishes_a_half_finished_matrix_from_the_cli(
     assert [v["run_id"] for v in resumed["variants"]] == [v["run_id"] for v in first["variants"]]
     assert resumed["variants"][1]["statuses"] == first["variants"][1]["statuses"]
     assert resumed["variants"][1]["status"] == "completed"
+
+
+def test_the_suites_gates_are_checked_on_every_variant(run_assay: RunAssay, tmp_path: Path) -> None:
+    suite = _suite(tmp_path)
+    suite.write_text(
+        suite.read_text(encoding="utf-8") + "gates: [task_success>=0.9]\n", encoding="utf-8"
+    )
+    done = run_assay("run", suite, "--store", f"sqlite:///{tmp_path / 'runs.db'}")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "gates for variant baseline:" in done.stderr
+    assert "gates for variant candidate:" in done.stderr
+    assert "matrix mx-" in done.stdout  # the matrix ran and was reported before the verdict
