@@ -79,6 +79,12 @@ def run_matrix_command(
         )
     finally:
         runs.close()
+    if result.cache_error is not None:
+        typer.echo(
+            f"assay: warning: the response cache could not keep replies "
+            f"({result.cache_error}); the matrix is complete, a rerun calls the target again",
+            err=True,
+        )
     headline = f"matrix {result.matrix_id} ({result.status})"
     text = render_matrix(report, format)
     if format in ("text", "markdown"):

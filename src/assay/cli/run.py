@@ -150,6 +150,12 @@ def run(
             "was already recorded",
             err=True,
         )
+    if result.cache_error is not None:
+        typer.echo(
+            f"assay: warning: the response cache could not keep replies "
+            f"({result.cache_error}); the run is complete, a rerun calls the target again",
+            err=True,
+        )
     headline = f"run {result.run_id} ({result.status})"
     if format in ("text", "markdown"):
         text = f"{headline}\n\n{text}"

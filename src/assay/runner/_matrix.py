@@ -50,6 +50,8 @@ class MatrixResult:
 
     matrix_id: str
     runs: list[VariantRun] = field(default_factory=list)
+    cache_error: str | None = None
+    """Why the response cache could not keep some replies (the matrix went on)."""
 
     @property
     def status(self) -> str:
@@ -238,10 +240,11 @@ def run_matrix(
     _shared_limits([p for p, _ in entries], options, control)
     try:
         names = [(v.name, v.overrides) for v in variants]
-        return _run_all(entries, names, control, matrix_id)
+        result = _run_all(entries, names, control, matrix_id)
     finally:
         if cache is not None:
             cache.cache.close()
+    return replace(result, cache_error=cache.cache.write_error if cache else None)
 
 
 def matrix_runs(store: RunStore, matrix_id: str) -> list[RunInfo]:
@@ -342,7 +345,8 @@ def resume_matrix(
     finally:
         if cache is not None:
             cache.cache.close()
-    return _whole(store, str(mx["id"]), ran)
+    whole = _whole(store, str(mx["id"]), ran)
+    return replace(whole, cache_error=cache.cache.write_error if cache else None)
 
 
 def _whole(store: RunStore, matrix_id: str, ran: MatrixResult) -> MatrixResult:

@@ -63,6 +63,8 @@ class RunResult:
     report: Report
     ran: int
     skipped: int = 0
+    cache_error: str | None = None
+    """Why the response cache could not keep this run's replies (the run went on)."""
 
 
 def options_for(suite: Suite, overrides: Overrides) -> RunOptions:
@@ -194,10 +196,11 @@ def run_suite(
     trace = overrides.trace if overrides and overrides.trace is not None else suite.settings.trace
     plan = Plan(store, info.id, chosen, target, grader, options, trace, cache=cache)
     try:
-        return _run_plan(plan, control, info)
+        result = _run_plan(plan, control, info)
     finally:
         if cache is not None:
             cache.cache.close()
+    return replace(result, cache_error=cache.cache.write_error if cache else None)
 
 
 def resume_run(
@@ -239,10 +242,11 @@ def resume_run(
     cache = open_cache(suite, overrides, store)
     plan = Plan(store, info.id, dataset, target, suite.grader(), options, trace, done, cache)
     try:
-        return _run_plan(plan, control or RunControl(), None)
+        result = _run_plan(plan, control or RunControl(), None)
     finally:
         if cache is not None:
             cache.cache.close()
+    return replace(result, cache_error=cache.cache.write_error if cache else None)
 
 
 def _suite_of(info: RunInfo, given: Suite | str | Path | None) -> Suite:

@@ -207,3 +207,24 @@ def test_a_file_that_is_not_a_cache_is_refused_clearly(tmp_path: Path) -> None:
     path.write_text("not a database, " * 100, encoding="utf-8")
     with pytest.raises(AssayConfigError, match="cannot open the response cache"):
         ResponseCache(path)
+
+
+def test_a_run_whose_cache_cannot_be_written_completes_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sqlite3
+
+    from assay.runner import run_suite
+    from assay.store import open_store
+
+    def broken(self: ResponseCache) -> Any:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(ResponseCache, "_transaction", broken)
+    store = open_store(f"sqlite:///{tmp_path / 'runs.db'}")
+    try:
+        result = run_suite(_cached_suite(tmp_path), store)
+    finally:
+        store.close()
+    assert result.status == "completed" and result.report.total == 4
+    assert result.cache_error is not None and "disk I/O error" in result.cache_error
