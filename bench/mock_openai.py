@@ -101,6 +101,10 @@ class MockServer:
         reply = completion(body, _fact_for(body, self.config.fact), self.served)
         return web.json_response(reply)
 
+    async def stats(self, request: web.Request) -> web.Response:
+        """How many requests were answered and failed so far (benchmarks count calls)."""
+        return web.json_response({"served": self.served, "failed": self.failed})
+
     async def models(self, request: web.Request) -> web.Response:
         """List the one model the mock pretends to serve."""
         return web.json_response(
@@ -114,6 +118,7 @@ def build_app(config: MockConfig) -> web.Application:
     app = web.Application()
     app.router.add_post("/v1/chat/completions", server.chat)
     app.router.add_get("/v1/models", server.models)
+    app.router.add_get("/stats", server.stats)
     return app
 
 

@@ -4,6 +4,7 @@ Start-up time of ``assay --help``; the throughput workload through the bare aioh
 assay's ``openai`` target and inspect_ai side by side; a cProfile of assay's per-case path;
 the simulated coverage of the case-clustered interval (``bench/coverage.py``).
 ``assay dedupe`` on 100,000 cases (``bench/dedupe.py``, skipped with ``--quick``).
+a 5-variant matrix against five runs' floor and its fully cached rerun (``matrix_cache.py``).
 Every figure in the file is measured by this run. Exit status 1 when ``assay --help``
 imports a banned heavy package eagerly, or (with ``--strict``) when any goal is missed.
 
@@ -21,6 +22,7 @@ from pathlib import Path
 
 import coverage
 import dedupe
+import matrix_cache
 import soak
 import startup
 import throughput
@@ -90,11 +92,14 @@ def main(argv: list[str] | None = None) -> None:
     }
     profiled = profile(BENCH / "drive_assay.py", 0.0, args.n, args.c)
 
+    print("matrix and response cache …", file=sys.stderr)
+    matrix = matrix_cache.measure(args.n, 5, args.c)
+
     machine = describe_machine(systems)
     at_end = machine.pop("load average at the end (1/5/15 min)")
     machine["load average at the start (1/5/15 min)"] = " / ".join(f"{x:.2f}" for x in load_before)
     machine["load average at the end (1/5/15 min)"] = at_end
-    checked: list[Goal] = goals(boot, rows)
+    checked: list[Goal] = goals(boot, rows) + matrix_cache.goals_of(matrix)
     text = render(
         machine=machine,
         argv=[Path(sys.executable).name, "bench/run_all.py", *(argv or sys.argv[1:])],
@@ -114,6 +119,7 @@ def main(argv: list[str] | None = None) -> None:
     kept = sections(previous)
     if kept:
         text = text.rstrip() + "\n\n" + "\n\n".join(kept) + "\n"
+    text = text.rstrip("\n") + "\n\n" + "\n".join(matrix_cache.section(matrix))
     args.output.write_text(text)
     print("coverage of the clustered interval …", file=sys.stderr)
     reps = 200 if args.quick else 2000

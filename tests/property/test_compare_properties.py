@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -58,3 +60,15 @@ def test_buckets_add_up_to_all_pairs(data: st.DataObject) -> None:
         low, high = c.task_success_delta.ci95 or (0.0, 0.0)
         assert low - 1e-12 <= c.task_success_delta.value <= high + 1e-12
     assert sum(s.paired for s in c.slices) == c.paired
+
+
+@given(st.lists(st.floats(min_value=0.0, max_value=1.0), min_size=1, max_size=30))
+def test_holm_never_lowers_a_p_value_and_keeps_their_order(p_values: list[float]) -> None:
+    from assay.metrics import holm_adjust
+
+    adjusted = holm_adjust(p_values)
+    assert all(p <= a <= 1.0 for p, a in zip(p_values, adjusted, strict=True))
+    ranked = sorted(range(len(p_values)), key=lambda i: p_values[i])
+    assert all(adjusted[i] <= adjusted[j] for i, j in itertools.pairwise(ranked))
+    # Bonferroni bounds Holm from above.
+    assert all(a <= min(1.0, len(p_values) * p) for p, a in zip(p_values, adjusted, strict=True))

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from assay.cases._canonical import dataset_version
+from assay.cases._canonical import case_hash, dataset_version
 from assay.cases._case import Case
 from assay.cases._sources import EMPTY_SOURCES, SourceLibrary
 from assay.errors import DuplicateCaseIdError, Location
@@ -49,6 +49,11 @@ class Dataset:
     def version(self) -> str:
         """Content hash of the canonical case records, independent of key order and layout."""
         return dataset_version(self.cases)
+
+    @cached_property
+    def case_hashes(self) -> dict[str, str]:
+        """Each case's content hash (``case_hash``), by id."""
+        return {c.id: case_hash(c) for c in self.cases}
 
     @property
     def ids(self) -> tuple[str, ...]:

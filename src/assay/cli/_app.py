@@ -39,6 +39,7 @@ def _register() -> None:
     # Each command module imports its heavy dependencies inside the command function,
     # so `assay --help` stays fast. Commands are listed in the order a user meets them.
     from assay.cli import (
+        cache,
         calibrate,
         cases,
         compare,
@@ -51,6 +52,7 @@ def _register() -> None:
         gate,
         init,
         interop,
+        matrix,
         regrade,
         run,
         score,
@@ -80,12 +82,14 @@ def _register() -> None:
     app.add_typer(synthesize.app, name="synthesize")
     app.add_typer(interop.import_app, name="import")
     app.command("compare")(compare.compare)
+    app.command("matrix")(matrix.matrix)
     app.command("gate")(gate.gate)
     app.command("trace")(trace.trace)
     app.command("diagnose")(diagnose.diagnose)
     app.command("trend")(trend.trend)
     app.command("export")(export.export)
     app.command("view")(view.view)
+    app.add_typer(cache.app, name="cache")
 
 
 _register()

@@ -27,12 +27,58 @@ def _gate_trend(
     return None if latest is None else (latest.report, results)
 
 
+def _variant_run(matrix_id: str, variant: str, store: str | None) -> str:
+    """The run id of ``variant`` in matrix ``matrix_id``."""
+    from assay.errors import AssayInputError, did_you_mean
+    from assay.runner import matrix_runs
+    from assay.store import open_store
+
+    runs = open_store(store)
+    try:
+        found = matrix_runs(runs, matrix_id)
+    finally:
+        runs.close()
+    names = {str(r.metadata["matrix"]["variant"]): r.id for r in found}
+    if variant not in names:
+        raise AssayInputError(
+            f"--variant {variant}: matrix {matrix_id} has no such variant"
+            f"{did_you_mean(variant, list(names))}; its variants: {', '.join(names)}"
+        )
+    return names[variant]
+
+
+def _best(
+    matrix_id: str,
+    baseline: str,
+    store: str | None,
+    confidence: float | None,
+    method: IntervalMethod | None,
+) -> None:
+    from assay.compare import best_not_worse
+    from assay.runner import matrix_report
+    from assay.store import open_store
+
+    runs = open_store(store)
+    try:
+        m = matrix_report(
+            runs, matrix_id, confidence=confidence or 0.95, method=method or "clopper-pearson"
+        )
+    finally:
+        runs.close()
+    check = best_not_worse(m, baseline)
+    typer.echo(check.message)
+    if not check.passed:
+        raise typer.Exit(1)
+
+
 def gate(
     source: str | None = typer.Argument(
-        None, help="A JSON report file, or a run id in the store (or use --trend SUITE)."
+        None,
+        help="A JSON report file, a run id in the store, or a matrix id with --variant "
+        "(or use --trend SUITE).",
     ),
     rule: list[str] = typer.Option(
-        ...,
+        [],
         "--rule",
         "-r",
         help="A rule such as 'task_success>=0.8', 'answered_accuracy.low>=0.6', "
@@ -57,6 +103,15 @@ def gate(
     store: str | None = typer.Option(
         None, "--store", help="Run store URL (default: $ASSAY_STORE or .assay/assay.db)."
     ),
+    variant: str | None = typer.Option(
+        None, "--variant", help="SOURCE is a matrix id: check this variant's run."
+    ),
+    best_not_worse_than: str | None = typer.Option(
+        None,
+        "--best-not-worse-than",
+        help="SOURCE is a matrix id: fail unless the other variant with the highest task "
+        "success has at least this variant's task success.",
+    ),
     confidence: float | None = typer.Option(
         None,
         help="Confidence level of every interval (a run id's report is rebuilt at it; a "
@@ -67,13 +122,16 @@ def gate(
     ),
 ) -> None:
     """Check SOURCE (or the newest run of --trend SUITE) against every --rule; exit 1 when
-    any fails, printing which and by how much."""
+    any fails, printing which and by how much. For a matrix: --variant NAME checks one
+    variant's run; --best-not-worse-than NAME fails unless the best other variant does at
+    least as well as NAME."""
     import os
     import sys
 
     from assay.cli._options import check_confidence, check_method
     from assay.cli._output import check_output, emit
     from assay.cli._sources import report_from_source
+    from assay.errors import AssayConfigError
     from assay.load import names_a_file
     from assay.report import evaluate_gates, gates_passed, parse_rule
     from assay.report.render.gates import render_gates_markdown, render_gates_text
@@ -82,14 +140,22 @@ def gate(
     method = check_method(interval) if interval is not None else None
     if confidence is not None:
         check_confidence(confidence)
+    if best_not_worse_than is not None:
+        if source is None or trend is not None or rule or variant is not None or junit or markdown:
+            raise AssayConfigError(
+                "--best-not-worse-than is a check of its own on a matrix id: give it without "
+                "--trend, --rule, --variant, --junit or --markdown"
+            )
+        _best(source, best_not_worse_than, store, confidence, method)
+        return
     if (source is None) == (trend is None):
-        from assay.errors import AssayConfigError
-
         raise AssayConfigError(
             "give either SOURCE (a report file or a run id) or --trend SUITE, not both"
             if source is not None
             else "give SOURCE (a report file or a run id) or --trend SUITE"
         )
+    if not rule:
+        raise AssayConfigError("give at least one --rule (or --best-not-worse-than VARIANT)")
     inputs = [Path(source)] if source is not None and names_a_file(Path(source)) else []
     for path in (junit, markdown):
         if path is not None:
@@ -102,6 +168,8 @@ def gate(
         report, results = gated
     else:
         assert source is not None
+        if variant is not None:
+            source = _variant_run(source, variant, store)
         rules = [parse_rule(text) for text in rule]
         report = report_from_source(source, store, confidence, method)
         results = evaluate_gates(report, rules)

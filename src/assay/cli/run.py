@@ -100,6 +100,20 @@ def run(
         None, "--resume", help="Finish this stored run: run only its case-trials not yet recorded."
     ),
     trace: bool | None = typer.Option(None, "--trace/--no-trace", help="Record spans."),
+    set_: list[str] = typer.Option(
+        [],
+        "--set",
+        help="Run a matrix: KEY=V1,V2 gives one variant per value (target.* or grader); "
+        "several --set make a cross product, crossed with the suite's variants.",
+    ),
+    cache: bool | None = typer.Option(
+        None,
+        "--cache/--no-cache",
+        help="Serve replies from the response cache and keep new ones (suite: cache).",
+    ),
+    cache_path: Path | None = typer.Option(
+        None, "--cache-path", help="The cache file (default: cache.db beside the store's file)."
+    ),
     otlp_endpoint: str | None = typer.Option(
         None,
         "--otlp",
@@ -158,8 +172,31 @@ def run(
         retries=retries,
         rpm=rpm,
         trace=True if receive_spans else trace,
+        cache=True if cache_path is not None and cache is None else cache,
+        cache_path=str(cache_path) if cache_path is not None else None,
     )
     selection = Selection(_ids(slice_), _ids(ids), limit, split, confirm)
+    if resume is not None and set_:
+        raise AssayConfigError("--resume finishes the stored matrix's own variants; drop --set")
+    from assay.cli._matrix_run import has_variants, run_matrix_command
+
+    if (resume is not None and resume.startswith("mx-")) or (
+        suite is not None and resume is None and (set_ or has_variants(suite))
+    ):
+        run_matrix_command(
+            suite,
+            resume,
+            set_,
+            overrides,
+            selection,
+            store,
+            format,
+            output,
+            otlp_endpoint,
+            confidence,
+            method,
+        )
+        return
     if resume is not None and not selection.empty:
         raise AssayConfigError(
             "--resume runs the stored run's own cases; drop --limit/--slice/--ids"
@@ -208,6 +245,12 @@ def run(
         typer.echo(
             f"assay: nothing left to run: every case-trial of run {result.run_id} "
             "was already recorded",
+            err=True,
+        )
+    if result.cache_error is not None:
+        typer.echo(
+            f"assay: warning: the response cache could not keep replies "
+            f"({result.cache_error}); the run is complete, a rerun calls the target again",
             err=True,
         )
     headline = f"run {result.run_id} ({result.status})"

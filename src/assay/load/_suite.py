@@ -5,9 +5,11 @@ Every unknown key and bad value is reported at once with its file and line.
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import (
     BaseModel,
@@ -43,6 +45,35 @@ class CoverageSettings(BaseModel):
     min_cases: int = Field(default=3, ge=1)
 
 
+class CacheSettings(BaseModel):
+    """The ``cache:`` key in its long form (``cache: true`` is ``{enabled: true}``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    enabled: bool = True
+    path: str | None = Field(
+        default=None, description="The cache file (default: cache.db beside the store's file)"
+    )
+    deterministic: bool = Field(
+        default=False,
+        description="The target gives one reply per request: every trial reuses one reply",
+    )
+
+
+VARIANT_NAME = r"^[A-Za-z0-9][A-Za-z0-9._:=,+/@-]{0,99}$"
+
+
+class VariantSettings(BaseModel):
+    """One entry of ``variants:``: overrides of the target's settings and, optionally, the
+    grader; everything else (dataset, trials, run settings) is the suite's."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    description: str | None = None
+    target: dict[str, Any] = Field(default_factory=dict)
+    grader: GraderSettings | None = None
+
+
 class SuiteSettings(BaseModel):
     """The keys of a suite file (see docs/running.md)."""
 
@@ -71,7 +102,18 @@ class SuiteSettings(BaseModel):
     prices: str | None = Field(
         default=None, min_length=1, description="A price table (YAML) to compute cost with"
     )
+    cache: bool | CacheSettings = False
+    variants: dict[Annotated[str, Field(pattern=VARIANT_NAME)], VariantSettings] | None = Field(
+        default=None, description="Named overrides of the target (and grader): a matrix run"
+    )
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def cache_settings(self) -> CacheSettings:
+        """The ``cache`` key in its long form."""
+        if isinstance(self.cache, CacheSettings):
+            return self.cache
+        return CacheSettings(enabled=self.cache)
 
     @field_validator("trial_policy")
     @classmethod
@@ -146,6 +188,35 @@ class Suite:
             return None
         path = Path(self.settings.prices)
         return load_prices(path if path.is_absolute() else self.base_dir / path)
+
+    def with_overrides(self, overrides: Mapping[str, Any], where: str) -> Suite:
+        """This suite with dotted keys replaced (``target.model``: a value; ``grader``: the
+        whole grader) and without ``variants``; a resulting bad value is reported as an
+        ``InputFormatError`` naming ``where`` (a variant or a --set option)."""
+        raw = copy.deepcopy(self.raw)
+        raw.pop("variants", None)
+        for dotted, value in overrides.items():
+            parts = dotted.split(".")
+            node = raw
+            for part in parts[:-1]:
+                child = node.get(part)
+                if isinstance(child, str) and part == "grader":
+                    child = {"type": child}
+                node[part] = child = dict(child) if isinstance(child, dict) else {}
+                node = child
+            node[parts[-1]] = value
+        try:
+            settings = SuiteSettings.model_validate(raw)
+        except ValidationError as err:
+            problems = [
+                Problem(f"{where}: {pr.message}", self.locate(pr.field or ""), pr.field)
+                for pr in problems_from(err, None, SuiteSettings)
+            ]
+            raise InputFormatError(problems, summary=f"{self.path}: invalid variant") from None
+        problems = grader_problems(settings.grader, self.locate)
+        if problems:
+            raise InputFormatError(problems, summary=f"{self.path}: invalid variant")
+        return Suite(self.path, settings, raw, self.lines)
 
     def build_target(self) -> Any:
         """The suite's target, ready to start (settings errors located in the suite)."""

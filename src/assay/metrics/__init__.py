@@ -15,7 +15,12 @@ from assay.metrics._cluster import (
 )
 from assay.metrics._consistency import CaseConsistency, TrialRate, TrialSummary, summarize_trials
 from assay.metrics._intervals import METHODS, IntervalMethod, clopper_pearson, interval, wilson
-from assay.metrics._paired import clustered_delta, mcnemar_exact, paired_delta_interval
+from assay.metrics._paired import (
+    clustered_delta,
+    holm_adjust,
+    mcnemar_exact,
+    paired_delta_interval,
+)
 from assay.metrics._rate import Rate, rate
 from assay.metrics._summarize import (
     ANSWERS,
@@ -66,6 +71,7 @@ __all__ = [
     "confusion_matrix",
     "effective_interval",
     "grade_all",
+    "holm_adjust",
     "interval",
     "mcnemar_exact",
     "paired_delta_interval",

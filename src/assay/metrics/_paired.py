@@ -113,3 +113,25 @@ def clustered_delta(
     deff = n / len(tables) if naive <= 0 else max(1.0, robust / (naive / n))
     both, fixed, broken, neither = (c / deff for c in cells)
     return delta, paired_delta_interval(both, fixed, broken, neither, confidence), deff
+
+
+def holm_adjust(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values, in the order given.
+
+    With m p-values sorted ascending p(1) ≤ … ≤ p(m), the adjusted value of p(i) is
+    max over j ≤ i of min(1, (m − j + 1)·p(j)); rejecting where the adjusted value is at
+    most α controls the family-wise error rate at α for any dependence between the tests.
+    Source: Holm (1979), "A simple sequentially rejective multiple test procedure",
+    Scandinavian Journal of Statistics 6:65–70.
+
+    >>> holm_adjust([0.01, 0.04, 0.03, 0.005])
+    [0.03, 0.06, 0.06, 0.02]
+    """
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted

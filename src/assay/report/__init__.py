@@ -21,6 +21,7 @@ from assay.report._gates import (
 from assay.report._model import (
     SCHEMA_VERSION,
     SYNTHETIC_BANNER,
+    CacheSummary,
     CaseRow,
     DatasetChange,
     DatasetInfo,
@@ -35,6 +36,7 @@ from assay.report._usage import Latency, Price, PriceInfo, UsageSummary, summari
 __all__ = [
     "SCHEMA_VERSION",
     "SYNTHETIC_BANNER",
+    "CacheSummary",
     "CaseRow",
     "CheckFailures",
     "CompositeCaseRow",

@@ -18,6 +18,7 @@ from assay.metrics import (
 )
 from assay.outcomes import Abstain, Answer, Error, Record
 from assay.report._model import (
+    CacheSummary,
     CaseRow,
     DatasetChange,
     DatasetInfo,
@@ -31,7 +32,7 @@ from assay.report._model import (
 from assay.report._usage import UsageSummary
 
 
-def _row(result: CaseResult) -> CaseRow:
+def _row(result: CaseResult, hashes: dict[str, str]) -> CaseRow:
     record = result.record
     outcome = record.outcome if record is not None else None
     usage = record.usage if record is not None else None
@@ -54,7 +55,7 @@ def _row(result: CaseResult) -> CaseRow:
         status=result.status,
         reason=result.judgment.reason,
         grader=f"{result.judgment.grader} v{result.judgment.grader_version}",
-        case_hash=case_hash(case),
+        case_hash=hashes.get(case.id) or case_hash(case),
         source_revision=case.source_revision,
         raw=outcome.raw if isinstance(outcome, Error) else None,
         input_tokens=usage.input_tokens if usage is not None else None,
@@ -63,6 +64,7 @@ def _row(result: CaseResult) -> CaseRow:
         transcript=_transcript(record),
         traceback=_traceback(record),
         judge=_judge_detail(result.judgment),
+        cached_from=_cached_from(result),
     )
 
 
@@ -120,6 +122,13 @@ def _judge_detail(judgment: Judgment) -> JudgeDetail | None:
     return JudgeDetail(score=score, labels=list(judgment.labels))
 
 
+def _cached_from(result: CaseResult) -> str | None:
+    note = result.record.extra.get("cache") if result.record is not None else None
+    if isinstance(note, dict) and note.get("hit") is True:
+        return str(note.get("run_id") or "an earlier run")
+    return None
+
+
 def build_report(
     dataset: Dataset,
     graded: Sequence[CaseResult],
@@ -130,8 +139,10 @@ def build_report(
     metadata: dict[str, Any] | None = None,
     policy: TrialPolicy | None = None,
     usage: UsageSummary | None = None,
+    cache_key_version: int | None = None,
 ) -> Report:
-    """The report for ``graded`` (every case-trial of ``dataset``, as ``grade`` returns)."""
+    """The report for ``graded`` (every case-trial of ``dataset``, as ``grade`` returns);
+    ``cache_key_version`` when the run used the response cache."""
     summary = summarize_results(graded, confidence=confidence, method=method, policy=policy)
     graders = sorted(
         {(r.judgment.grader, r.judgment.grader_version) for r in graded if r.record}
@@ -161,13 +172,35 @@ def build_report(
             change=DatasetChange.model_validate(dataset.change) if dataset.change else None,
         ),
         graders=[GraderInfo(name=n, version=v) for n, v in graders],
-        cases=[_row(r) for r in graded],
+        cases=[_row(r, dataset.case_hashes) for r in graded],
         synthetic=synthetic,
         splits=_split_blocks(graded, confidence, method, policy),
         heldout=HeldoutNote(cases=len(held)) if held else None,
         metadata=metadata or {},
         usage=usage,
         judge_dimensions=judge_dimensions(graded, confidence, method),
+        cache=cache_summary(graded, cache_key_version),
+    )
+
+
+def cache_summary(graded: Sequence[CaseResult], key_version: int | None) -> CacheSummary | None:
+    """Case-trials served from the cache and the usage they avoided; None when the run
+    used no cache and no record says it was served from one."""
+    records = [r.record for r in graded if r.record is not None]
+    served = [r for r in records if (r.extra.get("cache") or {}).get("hit") is True]
+    if key_version is None and not served:
+        return None
+    if key_version is None:
+        versions = {r.extra["cache"].get("key_version") for r in served}
+        key_version = versions.pop() if len(versions) == 1 else None
+    usages = [r.usage for r in served if r.usage is not None]
+    return CacheSummary(
+        key_version=key_version,
+        served=len(served),
+        case_trials=len(records),
+        called=len(records) - len(served),
+        input_tokens_avoided=sum(u.input_tokens or 0 for u in usages),
+        output_tokens_avoided=sum(u.output_tokens or 0 for u in usages),
     )
 
 

@@ -110,6 +110,11 @@ class CaseRow(BaseModel):
     judge: JudgeDetail | None = Field(
         default=None, description="What a model judge said (null when no judge graded the case)"
     )
+    cached_from: str | None = Field(
+        default=None,
+        description="Served from the response cache: the run that made the reply (its "
+        "outcome, latency and usage are that run's); null when the target was called",
+    )
 
 
 class SyntheticSection(BaseModel):
@@ -151,6 +156,23 @@ class HeldoutNote(BaseModel):
         description="Runs of this dataset's held-out split recorded in the store, this one "
         "included; null when not known (a results file)",
     )
+
+
+class CacheSummary(BaseModel):
+    """How many case-trials were served from the response cache, under which key version.
+
+    A served reply keeps the usage recorded when it was first made; its tokens are counted
+    here as avoided, not as spent again.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    key_version: int | None = Field(description="The cache key version the run used")
+    served: int = Field(description="Recorded case-trials served from the cache")
+    case_trials: int = Field(description="Recorded case-trials (served or called)")
+    called: int = Field(description="Recorded case-trials that called the target")
+    input_tokens_avoided: int = 0
+    output_tokens_avoided: int = 0
 
 
 class Report(BaseModel):
@@ -206,6 +228,11 @@ class Report(BaseModel):
         default=None,
         description="With more than one trial per case: the trial policy, task success under "
         "it, per-case consistency and flaky cases (intervals clustered by case)",
+    )
+    cache: CacheSummary | None = Field(
+        default=None,
+        description="With the response cache on (or cached records): case-trials served "
+        "from it, its key version and the tokens avoided; null without a cache",
     )
 
     @classmethod

@@ -17,6 +17,14 @@ from assay.runner._execute import (
     with_retries,
 )
 from assay.runner._judging import JudgeRunner, JudgeTransport, judge_all, judge_results
+from assay.runner._matrix import (
+    MatrixResult,
+    VariantRun,
+    matrix_report,
+    matrix_runs,
+    resume_matrix,
+    run_matrix,
+)
 from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
 from assay.runner._report import StoredGrader, headline, report_for_run, run_metadata
 from assay.runner._run import (
@@ -46,6 +54,7 @@ __all__ = [
     "Execution",
     "JudgeRunner",
     "JudgeTransport",
+    "MatrixResult",
     "Overrides",
     "Progress",
     "RateLimiter",
@@ -55,6 +64,7 @@ __all__ = [
     "Selection",
     "StoredGrader",
     "Timing",
+    "VariantRun",
     "WorkItem",
     "backoff_delay",
     "bounded",
@@ -64,12 +74,16 @@ __all__ = [
     "headline",
     "judge_all",
     "judge_results",
+    "matrix_report",
+    "matrix_runs",
     "options_for",
     "parse_since",
     "prepare_target",
     "report_for_run",
+    "resume_matrix",
     "resume_run",
     "run_item",
+    "run_matrix",
     "run_metadata",
     "run_suite",
     "select",

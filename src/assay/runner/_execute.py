@@ -8,11 +8,13 @@ import contextlib
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from assay.cases import Case
 from assay.grading import Grader, Judgment, judge_record
 from assay.outcomes import Error, Record
+from assay.runner._cache import CACHE_KEY_VERSION, ResponseCache, cache_key, request_of
 from assay.runner._guard import Interrupted
 from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
 from assay.runner._tracing import evaluation_span, mark_outcome, request_span
@@ -53,8 +55,31 @@ class Done:
 
 
 @dataclass
+class EndpointLimits:
+    """Limits shared by every run that calls one endpoint (the variants of a matrix): at
+    most ``concurrency`` calls in flight and, with ``limiter``, at most its rate."""
+
+    concurrency: int
+    limiter: RateLimiter | None = None
+
+    def __post_init__(self) -> None:
+        self.slots = asyncio.Semaphore(self.concurrency)
+
+
+@dataclass
+class CacheUse:
+    """How an execution uses the response cache: the cache, and whether the target is
+    declared deterministic (then every trial of a request shares one reply)."""
+
+    cache: ResponseCache
+    deterministic: bool = False
+    inflight: dict[str, asyncio.Event] = field(default_factory=dict)
+
+
+@dataclass
 class Execution:
-    """One execution's fixed parts: target, options, grader, tracing and clock."""
+    """One execution's fixed parts: target, options, grader, tracing and clock; optionally
+    the response cache and limits shared with other runs on the same endpoint."""
 
     target: Target
     options: RunOptions
@@ -64,10 +89,15 @@ class Execution:
     tracer: Tracer | None = None
     timing: Timing = field(default_factory=Timing)
     judge: JudgeRunner | None = None
+    cache: CacheUse | None = None
+    shared: EndpointLimits | None = None
 
     def __post_init__(self) -> None:
         rpm = self.options.rpm
-        self.limiter = RateLimiter(rpm, self.timing) if rpm else None
+        if self.shared is not None:
+            self.limiter = self.shared.limiter
+        else:
+            self.limiter = RateLimiter(rpm, self.timing) if rpm else None
         self.secrets = target_secrets(self.target)  # the target has started
 
 
@@ -146,9 +176,12 @@ async def call(
 
     async def once(attempt: int) -> Reply:
         ctx = TargetContext(ex.run_id, item.trial, attempt, ex.tracer, traceparent)
-        reply = await bounded(
-            lambda: ex.target.run(item.case, ctx), ex.options.timeout_s, ex.limiter
-        )
+        timeout_s = ex.options.timeout_s
+        if ex.shared is None:
+            reply = await bounded(lambda: ex.target.run(item.case, ctx), timeout_s, ex.limiter)
+        else:  # a slot of the endpoint's concurrency, shared with the other variants
+            async with ex.shared.slots:
+                reply = await bounded(lambda: ex.target.run(item.case, ctx), timeout_s, ex.limiter)
         # Masked here too, whatever the target did: an exception's message may quote a key.
         return scrub(reply, ex.secrets)
 
@@ -170,21 +203,92 @@ def _failed_attempt(reply: Reply, latency_ms: float, wait_s: float) -> dict[str,
     return found
 
 
+def _key(ex: Execution, item: WorkItem) -> str:
+    assert ex.cache is not None
+    trial = None if ex.cache.deterministic else item.trial
+    return cache_key(ex.config_version, request_of(ex.target, item.case), trial)
+
+
+async def _served(ex: Execution, item: WorkItem) -> tuple[str, Record | None]:
+    """The cache key of a case-trial and, when the cache holds its reply, the record of
+    the served reply (its original latency, usage and attempts, marked ``cache.hit``)."""
+    assert ex.cache is not None
+    key = _key(ex, item)
+    waiting = ex.cache.inflight.get(key)
+    if waiting is not None:  # the same request is being made: share its reply
+        await waiting.wait()
+    hit = ex.cache.cache.get(key)
+    if hit is None:
+        return key, None
+    note = {
+        "hit": True,
+        "key_version": CACHE_KEY_VERSION,
+        "created_at": hit.created_at,
+        "run_id": hit.run_id,
+    }
+    record = Record(
+        case_id=item.case.id,
+        trial=item.trial,
+        outcome=hit.reply.outcome,
+        attempts=hit.attempts,
+        latency_ms=hit.latency_ms,
+        usage=hit.reply.usage,
+        extra={**hit.reply.extra, "cache": note},
+    )
+    return key, record
+
+
+async def _called(
+    ex: Execution, item: WorkItem, traceparent: str | None, key: str | None
+) -> tuple[Reply, int, list[dict[str, Any]], float, dict[str, Any]]:
+    """The target's reply for a case-trial, kept in the cache under ``key`` (when given)
+    unless it is an error; the last item is the record's ``cache`` entry."""
+    if ex.cache is None or key is None:
+        reply, attempts, retried, latency_ms = await call(ex, item, traceparent)
+        return reply, attempts, retried, round(latency_ms, 3), {}
+    ex.cache.inflight[key] = done = asyncio.Event()
+    try:
+        reply, attempts, retried, latency_ms = await call(ex, item, traceparent)
+        latency = round(latency_ms, 3)
+        kept = ex.cache.cache.put(
+            key, ex.target.name, reply, latency, attempts, ex.run_id, datetime.now(UTC)
+        )
+    finally:
+        del ex.cache.inflight[key]
+        done.set()
+    return reply, attempts, retried, latency, {"hit": False, "stored": kept}
+
+
 async def run_item(ex: Execution, item: WorkItem) -> Done:
-    """Run, record and grade one case-trial."""
+    """Run (or serve from the cache), record and grade one case-trial.
+
+    A case-trial served from the cache calls nothing, so it records no span.
+    """
     case = item.case
+    key: str | None = None
+    if ex.cache is not None:
+        key, served = await _served(ex, item)
+        if served is not None:
+            if ex.judge is not None:
+                return Done(item, served, await ex.judge.judge(case, served, None, ex.tracer))
+            return Done(item, served, judge_record(case, served, ex.grader))
     with request_span(ex.tracer, ex.run_id, case.id, item.trial, ex.config_version) as trace:
-        reply, attempts, retried, latency_ms = await call(ex, item, trace.traceparent)
+        reply, attempts, retried, latency_ms, cached = await _called(
+            ex, item, trace.traceparent, key
+        )
         mark_outcome(trace, reply.outcome)
+        extra = _with_attempts(reply.extra, retried) if retried else reply.extra
+        if cached:
+            extra = {**extra, "cache": cached}
         record = Record(
             case_id=case.id,
             trial=item.trial,
             outcome=reply.outcome,
             attempts=attempts,
-            latency_ms=round(latency_ms, 3),
+            latency_ms=latency_ms,
             usage=reply.usage,
             trace_id=trace.trace_id,
-            extra=_with_attempts(reply.extra, retried) if retried else reply.extra,
+            extra=extra,
         )
         judged: list[Judgment] = []
         with evaluation_span(ex.tracer, judged):

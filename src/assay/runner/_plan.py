@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from assay.cases import Dataset, content_hash
 from assay.grading import Grader, Judgment
 from assay.outcomes import Record
-from assay.runner._execute import Done, Execution, WorkItem, execute
+from assay.runner._execute import CacheUse, Done, EndpointLimits, Execution, WorkItem, execute
 from assay.runner._guard import SignalGuard, Watchdog, say_on_stderr
 from assay.runner._options import RunOptions, Timing
 from assay.store import RunClaim, RunInfo, RunStore
@@ -111,6 +112,19 @@ def _metrics(config_version: str, endpoint: str | None, readers: tuple[Any, ...]
     return start_metrics(config_version, endpoint, readers)
 
 
+def hook_signals(stop: asyncio.Event) -> list[signal.Signals]:
+    """Set ``stop`` on SIGINT and SIGTERM; returns the signals hooked."""
+    loop = asyncio.get_running_loop()
+    hooked: list[signal.Signals] = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        # Loops without Unix signals raise NotImplementedError; outside the main thread
+        # the call raises RuntimeError or ValueError. The run then goes on unhooked.
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, stop.set)
+            hooked.append(sig)
+    return hooked
+
+
 async def _drive(
     ex: Execution,
     items: list[WorkItem],
@@ -118,9 +132,11 @@ async def _drive(
     control: RunControl,
     metrics: Any,
     guard: SignalGuard,
+    shared_stop: asyncio.Event | None = None,
 ) -> bool:
-    """Run the items; True when stopped by a signal before the end."""
-    stop = asyncio.Event()
+    """Run the items; True when stopped by a signal before the end (``shared_stop``: the
+    stop of a matrix, shared by its variants)."""
+    stop = shared_stop or asyncio.Event()
     loop = asyncio.get_running_loop()
 
     def on_stop() -> None:
@@ -156,6 +172,9 @@ class Plan:
     options: RunOptions
     trace: bool
     done: set[tuple[str, int]] = field(default_factory=set)
+    cache: CacheUse | None = None
+    shared: EndpointLimits | None = None
+    stop: asyncio.Event | None = None
     started: bool = False
     status: str = "failed"
     written: int = 0
@@ -177,7 +196,7 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
     store, run_id = plan.store, plan.run_id
     try:
         if create is not None:
-            store.create_run(create, plan.dataset.cases)
+            store.create_run(create, plan.dataset)
         else:
             store.set_status(run_id, "running")
     except BaseException:
@@ -206,12 +225,14 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
         session.tracer if session is not None else None,
         control.timing,
         judge,
+        plan.cache,
+        plan.shared,
     )
     writer = _Writer(store, run_id, plan.options, control.timing)
     if control.progress is not None:
         control.progress.start(len(items) + len(plan.done), len(plan.done))
     try:
-        interrupted = await _drive(ex, items, writer, control, metrics, plan.guard)
+        interrupted = await _drive(ex, items, writer, control, metrics, plan.guard, plan.stop)
         writer.flush()
         plan.status = "interrupted" if interrupted else "completed"
     except (KeyboardInterrupt, asyncio.CancelledError):
@@ -226,6 +247,8 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
         if control.progress is not None:
             control.progress.stop()
         plan.written = writer.written
+        if plan.cache is not None:
+            plan.cache.cache.flush()
         if session is not None:
             session.flush()
             session.close()

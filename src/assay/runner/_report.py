@@ -92,6 +92,7 @@ def report_for_run(
         metadata=run_metadata(info),
         policy=policy if policy is not None else trial_policy(info),
         usage=usage_of_run(info, records, prices),
+        cache_key_version=(info.metadata.get("cache") or {}).get("key_version"),
     )
     change = info.metadata.get("dataset_change")
     if report.dataset.change is None and isinstance(change, dict):

@@ -17,6 +17,8 @@ from assay.cases import Dataset, content_hash
 from assay.errors import AssayConfigError, StoreError
 from assay.load import Suite, grader_provenance, load_suite
 from assay.report import Report
+from assay.runner._cache import CACHE_KEY_VERSION, ResponseCache, default_cache_path
+from assay.runner._execute import CacheUse
 from assay.runner._guard import LoopBlocked
 from assay.runner._options import RunOptions
 from assay.runner._plan import Plan, Progress, RunControl, execute_plan
@@ -39,6 +41,8 @@ class Overrides:
     retries: int | None = None
     rpm: float | None = None
     trace: bool | None = None
+    cache: bool | None = None
+    cache_path: str | None = None
 
     def __post_init__(self) -> None:
         for key, value in self.given().items():
@@ -62,6 +66,8 @@ class RunResult:
     report: Report
     ran: int
     skipped: int = 0
+    cache_error: str | None = None
+    """Why the response cache could not keep this run's replies (the run went on)."""
 
 
 def options_for(suite: Suite, overrides: Overrides) -> RunOptions:
@@ -103,6 +109,33 @@ def prepare_target(target: Any, dataset: Dataset) -> None:
     use = getattr(target, "use_dataset", None)
     if callable(use):
         use(dataset)
+
+
+def open_cache(suite: Suite, overrides: Overrides, store: RunStore) -> CacheUse | None:
+    """The response cache the run uses (None when off): ``--cache``/``--no-cache`` over the
+    suite's ``cache`` key; the file is ``--cache-path``, else the suite's ``cache.path``
+    (relative to the suite file), else ``cache.db`` beside the store's file."""
+    settings = suite.settings.cache_settings
+    enabled = overrides.cache if overrides.cache is not None else settings.enabled
+    if not enabled:
+        return None
+    if overrides.cache_path is not None:
+        path = Path(overrides.cache_path)
+    elif settings.path is not None:
+        path = Path(settings.path)
+        path = path if path.is_absolute() else suite.base_dir / path
+    else:
+        path = default_cache_path(store.url)
+    return CacheUse(ResponseCache(path), settings.deterministic)
+
+
+def cache_metadata(cache: CacheUse) -> dict[str, Any]:
+    """What a run records about the cache it used."""
+    return {
+        "key_version": CACHE_KEY_VERSION,
+        "deterministic": cache.deterministic,
+        "path": str(cache.cache.path),
+    }
 
 
 def _run_plan(plan: Plan, control: RunControl, create: RunInfo | None) -> RunResult:
@@ -207,6 +240,9 @@ def run_suite(
     prices = suite.price_table()
     if prices is not None:
         metadata["prices"] = prices.stored()
+    cache = open_cache(suite, overrides or Overrides(), store)
+    if cache is not None:
+        metadata["cache"] = cache_metadata(cache)
     config = redact(target.config())
     info = RunInfo(
         id=new_run_id(now),
@@ -226,8 +262,23 @@ def run_suite(
         metadata=metadata,
     )
     trace = overrides.trace if overrides and overrides.trace is not None else suite.settings.trace
-    plan = Plan(store, info.id, chosen, target, grader, options, trace, claim=store.claim(info.id))
-    return _run_plan(plan, control, info)
+    plan = Plan(
+        store,
+        info.id,
+        chosen,
+        target,
+        grader,
+        options,
+        trace,
+        cache=cache,
+        claim=store.claim(info.id),
+    )
+    try:
+        result = _run_plan(plan, control, info)
+    finally:
+        if cache is not None:
+            cache.cache.close()
+    return replace(result, cache_error=cache.cache.write_error if cache else None)
 
 
 def _heldout_runs(store: RunStore, dataset_name: str) -> int:
@@ -269,6 +320,10 @@ def _resume_claimed(
     control: RunControl | None,
 ) -> RunResult:
     suite = _suite_of(info, suite)
+    matrix = info.metadata.get("matrix")
+    if isinstance(matrix, dict):  # one variant of a matrix: its own overrides again
+        given = dict(matrix.get("overrides") or {})
+        suite = suite.with_overrides(given, f"variant {matrix.get('variant')}")
     overrides = overrides or Overrides()
     if overrides.trials is not None and overrides.trials != info.trials:
         raise AssayConfigError(
@@ -289,8 +344,16 @@ def _resume_claimed(
     if info.status == "completed" and len(done) == len(dataset.cases) * info.trials:
         claim.release()
         return RunResult(info.id, info.status, report_for_run(store, info.id), 0, len(done))
-    plan = Plan(store, info.id, dataset, target, suite.grader(), options, trace, done, claim=claim)
-    return _run_plan(plan, control or RunControl(), None)
+    cache = open_cache(suite, overrides, store)
+    plan = Plan(
+        store, info.id, dataset, target, suite.grader(), options, trace, done, cache, claim=claim
+    )
+    try:
+        result = _run_plan(plan, control or RunControl(), None)
+    finally:
+        if cache is not None:
+            cache.cache.close()
+    return replace(result, cache_error=cache.cache.write_error if cache else None)
 
 
 def _suite_of(info: RunInfo, given: Suite | str | Path | None) -> Suite:

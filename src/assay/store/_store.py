@@ -47,8 +47,12 @@ class RunStore:
 
     # -- runs -------------------------------------------------------------------------
     @guarded
-    def create_run(self, info: RunInfo, cases: Sequence[Case] = ()) -> None:
-        """Store a new run and the cases it runs (in order, as canonical records)."""
+    def create_run(self, info: RunInfo, cases: Sequence[Case] | Dataset = ()) -> None:
+        """Store a new run and the cases it runs (in order, as canonical records); given
+        as a ``Dataset``, that very dataset is kept for the run (its version and case
+        hashes already computed are not computed again)."""
+        dataset = cases if isinstance(cases, Dataset) else None
+        cases = dataset.cases if dataset is not None else tuple(cases)
         row = {
             "id": info.id,
             "started_at": iso_time(info.started_at),
@@ -72,7 +76,7 @@ class RunStore:
         }
         with self.engine.begin() as conn:
             conn.execute(runs.insert(), row)
-        self._datasets[info.id] = Dataset(name=info.dataset_name, cases=tuple(cases))
+        self._datasets[info.id] = dataset or Dataset(name=info.dataset_name, cases=cases)
 
     @guarded
     def set_status(self, run_id: str, status: str) -> None:

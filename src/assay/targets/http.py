@@ -172,6 +172,10 @@ class HttpTarget:
             self.client.headers.pop(header, None)
         self._secrets = ()
 
+    def request(self, case: Case) -> dict[str, Any]:
+        """What is sent for ``case``: the URL and the filled body (the cache's key)."""
+        return {"url": self.settings.url, "body": fill(self.settings.request, case)}
+
     async def run(self, case: Case, ctx: TargetContext) -> Reply:
         extra = {"traceparent": ctx.traceparent} if ctx.traceparent else None
         got = await self.client.post_json(

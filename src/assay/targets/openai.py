@@ -251,7 +251,8 @@ class OpenAITarget:
 
     def request(self, case: Case) -> dict[str, Any]:
         """The HTTP request ``case`` would send, the API key shown only by its variable's
-        name (``--dry-run``; nothing is read from the environment)."""
+        name (``--dry-run``, and the response cache's key; nothing is read from the
+        environment)."""
         headers = {"Content-Type": "application/json"}
         if self.settings.api_key_env is not None:
             headers["Authorization"] = f"Bearer <${self.settings.api_key_env}>"

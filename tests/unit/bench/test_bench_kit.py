@@ -67,3 +67,14 @@ def test_floor_runs_ten_requests(base_url: str) -> None:
     measure = floor.run_floor(base_url, 10, 5)
     assert (measure.cases, measure.failures) == (10, 0)
     assert measure.wall_s > 0 and measure.cpu_s > 0
+
+
+def test_the_matrix_benchmark_counts_no_request_on_the_cached_rerun() -> None:
+    import matrix_cache
+
+    m = matrix_cache.measure(n=12, variants=2, c=4, latency_ms=0.0)
+    assert m.matrix_requests == 24 and m.matrix_failures == 0
+    assert m.cached_requests == 0 and m.cached_served == 24
+    lines = matrix_cache.section(m)
+    assert lines[0] == matrix_cache.TITLE
+    assert any("fully cached rerun of 24 case-trials" in line for line in lines)

@@ -104,3 +104,14 @@ def test_clustered_delta_without_discordant_pairs_counts_each_case_once() -> Non
     assert deff == pytest.approx(3.0)
     assert ci == pytest.approx(paired_delta_interval(5, 0, 0, 1))
     assert ci[0] < 0 < ci[1]
+
+
+def test_holm_adjustment_on_a_hand_computed_example() -> None:
+    from assay.metrics import holm_adjust
+
+    # Sorted: 0.005 (×4 = 0.02), 0.01 (×3 = 0.03), 0.03 (×2 = 0.06), 0.04 (×1 = 0.04, raised
+    # to the running maximum 0.06); returned in the order given.
+    assert holm_adjust([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert holm_adjust([0.5, 0.6]) == [1.0, 1.0]  # capped at 1
+    assert holm_adjust([0.2]) == [0.2]  # one test: nothing to adjust
+    assert holm_adjust([]) == []

@@ -143,3 +143,29 @@ def test_paired_interval_matches_newcombes_definition_on_scipy(
     both, fixed, broken, neither = table
     expected = _newcombe_from_scipy(both, fixed, broken, neither)
     assert paired_delta_interval(both, fixed, broken, neither) == pytest.approx(expected)
+
+
+def _holm_rejects(p_values: list[float], alpha: float) -> set[int]:
+    """Holm (1979) as he states the procedure: test the sorted p-values in turn, rejecting
+    p(i) while p(i) <= alpha / (m - i + 1), and stop at the first one kept."""
+    m = len(p_values)
+    rejected: set[int] = set()
+    for rank, i in enumerate(sorted(range(m), key=lambda i: p_values[i])):
+        if p_values[i] > alpha / (m - rank):
+            break
+        rejected.add(i)
+    return rejected
+
+
+def test_holm_adjusted_values_reject_exactly_what_holms_procedure_rejects() -> None:
+    from assay.metrics import holm_adjust
+
+    rng = random.Random(1979)
+    for _ in range(2000):
+        m = rng.randint(1, 12)
+        p_values = [rng.choice([rng.random(), rng.random() / 50]) for _ in range(m)]
+        alpha = rng.choice([0.01, 0.05, 0.1, 0.2])
+        adjusted = holm_adjust(p_values)
+        # A tiny tolerance: (m - j + 1)·p and alpha / (m - j + 1) round differently.
+        by_adjusted = {i for i, a in enumerate(adjusted) if a <= alpha * (1 + 1e-12)}
+        assert by_adjusted == _holm_rejects(p_values, alpha)

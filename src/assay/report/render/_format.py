@@ -130,6 +130,25 @@ def rates_table(rows: Sequence[tuple[str, Figure]], ci_heading: str) -> list[str
     return lines
 
 
+def cache_line(report: Report) -> str | None:
+    """'Cache: 12 of 12 case-trials served from the cache (key version 1) …', or None when
+    the run used no cache."""
+    c = report.cache
+    if c is None:
+        return None
+    version = f"key version {c.key_version}" if c.key_version is not None else "key version n/a"
+    line = (
+        f"Cache: {c.served} of {c.case_trials} recorded case-trials served from the cache "
+        f"({version}); {c.called} called the target"
+    )
+    if c.input_tokens_avoided or c.output_tokens_avoided:
+        line += (
+            f"; tokens avoided: {c.input_tokens_avoided} input, "
+            f"{c.output_tokens_avoided} output (not counted again)"
+        )
+    return line
+
+
 def short_version(version: str) -> str:
     return version[:19] if version.startswith("sha256:") else version
 

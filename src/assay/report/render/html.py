@@ -143,6 +143,9 @@ def _metadata(report: Report) -> list[tuple[str, str, bool]]:
     ]
     if report.run_id:
         rows.insert(0, ("run", report.run_id, False))
+    cached = f.cache_line(report)
+    if cached is not None:
+        rows.append(("cache", cached.removeprefix("Cache: "), False))
     for key, value in report.metadata.items():
         if isinstance(value, dict):
             rows += [_meta_row(f"{key}.{sub}", inner) for sub, inner in value.items()]

@@ -76,6 +76,14 @@ def _row_case(suite: ET.Element, report: Report, row: CaseRow) -> None:
         problem.text = _case_detail(row)
 
 
+def _cache_properties(report: Report) -> list[tuple[str, str | None]]:
+    c = report.cache
+    if c is None:
+        return []
+    version = str(c.key_version) if c.key_version is not None else "n/a"
+    return [("cache.served", str(c.served)), ("cache.key_version", version)]
+
+
 def render_junit(report: Report, gates: Sequence[GateResult] = ()) -> str:
     """JUnit XML (the Ant/Jenkins ``junit-10`` shape) for ``report`` and its gate results."""
     root = ET.Element("testsuites", {"name": _clean(f"assay {report.dataset.name}")})
@@ -91,6 +99,7 @@ def render_junit(report: Report, gates: Sequence[GateResult] = ()) -> str:
         ("dataset.version", report.dataset.version),
         ("assay.version", report.assay_version),
         ("run.id", report.run_id),
+        *_cache_properties(report),
     ):
         if value is None:
             continue

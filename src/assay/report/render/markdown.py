@@ -43,6 +43,9 @@ def render_markdown(report: Report) -> str:
     usage = f.usage_lines(report.usage)
     if usage:
         lines += ["**Usage**", "", *(f"- {f.cell(line)}" for line in usage), ""]
+    cached = f.cache_line(report)
+    if cached is not None:
+        lines += [f"**{cached.replace(':', ':**', 1)}", ""]
     lines += [
         "| Slice | Passed | Value | Interval | Failed | Error | Missing | Ungraded |",
         "|---|---:|---:|---|---:|---:|---:|---:|",

@@ -96,6 +96,9 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
         console.print(Text("Usage", style="bold"))
         for line in usage:
             console.print(line, markup=False)
+    cached = f.cache_line(report)
+    if cached is not None:
+        console.print(cached, markup=False)
         console.print()
     if report.trial_summary is not None:
         for line in trial_lines(report):

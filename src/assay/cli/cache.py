@@ -1,0 +1,102 @@
+"""``assay cache``: what the response cache holds, and clearing it (all or old entries)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+
+app = typer.Typer(
+    name="cache",
+    help="The response cache: `stats` shows what it holds, `clear` empties it.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+_STORE = typer.Option(
+    None, "--store", help="Store URL whose cache to use (default $ASSAY_STORE or .assay/assay.db)."
+)
+_PATH = typer.Option(
+    None, "--cache-path", help="The cache file (default: cache.db beside the store's file)."
+)
+
+
+def _path(store: str | None, cache_path: Path | None) -> Path:
+    from assay.runner._cache import default_cache_path
+    from assay.store import store_url
+
+    return cache_path if cache_path is not None else default_cache_path(store_url(store))
+
+
+@app.command("stats")
+def stats(
+    store: str | None = _STORE,
+    cache_path: Path | None = _PATH,
+    format: str = typer.Option("text", "--format", "-f", help="text or json."),
+) -> None:
+    """Entries, size, oldest and newest entry, and entries per key version."""
+    import json
+
+    from assay.errors import AssayConfigError
+    from assay.runner._cache import CACHE_KEY_VERSION, ResponseCache
+
+    if format not in ("text", "json"):
+        raise AssayConfigError(f"--format {format!r}: choose text or json")
+    path = _path(store, cache_path)
+    data: dict[str, Any]
+    if not path.exists():
+        found = {"path": str(path), "entries": 0, "bytes": 0, "oldest": None, "newest": None}
+        data = {**found, "by_key_version": {}, "key_version": CACHE_KEY_VERSION}
+    else:
+        cache = ResponseCache(path)
+        try:
+            s = cache.stats()
+        finally:
+            cache.close()
+        data = {
+            "path": s.path,
+            "entries": s.entries,
+            "bytes": s.bytes,
+            "oldest": s.oldest,
+            "newest": s.newest,
+            "by_key_version": {str(k): v for k, v in s.by_key_version.items()},
+            "key_version": CACHE_KEY_VERSION,
+        }
+    if format == "json":
+        typer.echo(json.dumps(data, indent=2))
+        return
+    versions = ", ".join(f"v{k}: {v}" for k, v in data["by_key_version"].items()) or "none"
+    typer.echo(
+        f"assay cache · {data['path']}\n"
+        f"entries: {data['entries']} ({versions}; current key version {CACHE_KEY_VERSION})\n"
+        f"size: {data['bytes']} bytes\n"
+        f"oldest: {data['oldest'] or '—'}\n"
+        f"newest: {data['newest'] or '—'}"
+    )
+
+
+@app.command("clear")
+def clear(
+    older_than: str | None = typer.Option(
+        None, "--older-than", help="Remove only entries older than this (7d, 12h, 30m, 2w)."
+    ),
+    store: str | None = _STORE,
+    cache_path: Path | None = _PATH,
+) -> None:
+    """Remove every cached reply, or only those older than --older-than."""
+    from assay.runner._cache import ResponseCache, parse_age
+
+    age = parse_age(older_than) if older_than is not None else None
+    path = _path(store, cache_path)
+    if not path.exists():
+        typer.echo(f"assay cache: no cache at {path}; nothing to clear")
+        return
+    cache = ResponseCache(path)
+    try:
+        gone = cache.clear(age)
+        left = cache.stats().entries
+    finally:
+        cache.close()
+    scope = f" older than {older_than}" if older_than else ""
+    typer.echo(f"assay cache: removed {gone} entries{scope} from {path}; {left} left")

@@ -1,0 +1,244 @@
+"""The response cache: target replies kept on disk, keyed by the full request and the trial.
+
+A key is the hash of the cache's key version, the target's configuration (every setting:
+endpoint, model, temperature…), the request the target would send for the case (its
+rendered messages or body) and the trial number; with ``deterministic`` the trial is left
+out, so every trial reuses one reply. Error replies are never stored. A served reply keeps
+its original timestamp, latency and usage, and is marked ``cache.hit`` in the record.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from assay.cases import Case, content_hash
+from assay.errors import AssayConfigError
+from assay.outcomes import Error, Usage
+from assay.targets import Reply, Target
+
+CACHE_KEY_VERSION = 1
+CACHE_FILE = "cache.db"
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS responses (
+    key TEXT PRIMARY KEY,
+    key_version INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    target TEXT NOT NULL,
+    reply TEXT NOT NULL
+)
+"""
+
+
+def request_of(target: Target, case: Case) -> Any:
+    """What ``target`` would send for ``case``: its own rendering when it offers one
+    (``request(case)``), else the case's full definition."""
+    render = getattr(target, "request", None)
+    if callable(render):
+        return render(case)
+    return case.model_dump(mode="json", exclude_none=True)
+
+
+def cache_key(config_hash: str, request: Any, trial: int | None) -> str:
+    """The key of one request at one trial (``None``: any trial, a deterministic target);
+    ``config_hash`` is the content hash of the target's full configuration."""
+    return content_hash(
+        {
+            "key_version": CACHE_KEY_VERSION,
+            "target": config_hash,
+            "request": request,
+            "trial": trial,
+        }
+    )
+
+
+@dataclass(frozen=True)
+class CachedReply:
+    """A reply served from the cache, with what was measured when it was first made."""
+
+    reply: Reply
+    latency_ms: float | None
+    attempts: int
+    created_at: str
+    run_id: str
+
+
+@dataclass(frozen=True)
+class CacheStats:
+    """What a cache file holds."""
+
+    path: str
+    entries: int
+    bytes: int
+    oldest: str | None
+    newest: str | None
+    by_key_version: dict[int, int]
+
+
+class ResponseCache:
+    """A SQLite file of replies; ``put`` buffers writes until ``flush`` (or ``close``)."""
+
+    def __init__(self, path: str | Path, *, batch: int = 500) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA busy_timeout=10000")
+            self._db.execute(_SCHEMA)
+        except (OSError, sqlite3.Error) as err:
+            raise AssayConfigError(f"cannot open the response cache {self.path}: {err}") from None
+        self._pending: dict[str, tuple[str, int, str, str, str]] = {}
+        self._batch = batch
+        self.write_error: str | None = None
+
+    def get(self, key: str) -> CachedReply | None:
+        """The reply stored under ``key``, or None (also for an entry that cannot be read:
+        the target is asked again and the entry replaced)."""
+        pending = self._pending.get(key)
+        if pending is not None:
+            return _cached(pending[4], pending[2])
+        row = self._db.execute(
+            "SELECT reply, created_at FROM responses WHERE key = ?", (key,)
+        ).fetchone()
+        if row is None:
+            return None
+        try:
+            return _cached(row[0], row[1])
+        except (ValueError, KeyError, TypeError):
+            return None
+
+    def put(
+        self,
+        key: str,
+        target: str,
+        reply: Reply,
+        latency_ms: float | None,
+        attempts: int,
+        run_id: str,
+        now: datetime,
+    ) -> bool:
+        """Keep ``reply`` under ``key``; an error reply is never kept (returns False)."""
+        if isinstance(reply.outcome, Error):
+            return False
+        data = {
+            "outcome": reply.outcome.model_dump(mode="json", exclude_none=True),
+            "usage": reply.usage.model_dump(mode="json") if reply.usage else None,
+            "extra": reply.extra,
+            "latency_ms": latency_ms,
+            "attempts": attempts,
+            "run_id": run_id,
+        }
+        text = json.dumps(data, default=str)
+        self._pending[key] = (key, CACHE_KEY_VERSION, now.isoformat(), target, text)
+        if len(self._pending) >= self._batch:
+            self.flush()
+        return True
+
+    def flush(self) -> None:
+        """Write the buffered replies in one transaction. A cache that cannot be written
+        (disk full, locked too long) never stops a run: the replies are not kept, and
+        ``write_error`` says why."""
+        if not self._pending:
+            return
+        try:
+            with self._transaction():
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO responses "
+                    "(key, key_version, created_at, target, reply) VALUES (?, ?, ?, ?, ?)",
+                    list(self._pending.values()),
+                )
+        except sqlite3.Error as err:
+            self.write_error = f"{self.path}: {err}"
+        self._pending = {}
+
+    def stats(self) -> CacheStats:
+        """Entries, size on disk, oldest and newest entry, entries per key version."""
+        self.flush()
+        count, oldest, newest = self._db.execute(
+            "SELECT COUNT(*), MIN(created_at), MAX(created_at) FROM responses"
+        ).fetchone()
+        versions = dict(
+            self._db.execute(
+                "SELECT key_version, COUNT(*) FROM responses GROUP BY key_version ORDER BY 1"
+            ).fetchall()
+        )
+        size = sum(p.stat().st_size for p in _files(self.path))
+        return CacheStats(str(self.path), int(count), size, oldest, newest, versions)
+
+    def clear(self, older_than: timedelta | None = None, now: datetime | None = None) -> int:
+        """Remove every entry (or those made more than ``older_than`` before ``now``);
+        returns how many were removed."""
+        self.flush()
+        with self._transaction():
+            if older_than is None:
+                gone = self._db.execute("DELETE FROM responses").rowcount
+            else:
+                cutoff = ((now or datetime.now(UTC)) - older_than).isoformat()
+                gone = self._db.execute(
+                    "DELETE FROM responses WHERE created_at < ?", (cutoff,)
+                ).rowcount
+        self._db.execute("VACUUM")
+        return int(gone)
+
+    def close(self) -> None:
+        self.flush()
+        self._db.close()
+
+    def _transaction(self) -> Any:
+        db = self._db
+
+        class _Tx:
+            def __enter__(self) -> None:
+                db.execute("BEGIN IMMEDIATE")
+
+            def __exit__(self, kind: object, *_: object) -> None:
+                db.execute("ROLLBACK" if kind is not None else "COMMIT")
+
+        return _Tx()
+
+
+def _files(path: Path) -> Iterator[Path]:
+    for suffix in ("", "-wal", "-shm"):
+        candidate = path.with_name(path.name + suffix)
+        if candidate.exists():
+            yield candidate
+
+
+def _cached(text: str, created_at: str) -> CachedReply:
+    from assay.targets import outcome_from_mapping
+
+    data = json.loads(text)
+    usage = Usage.model_validate(data["usage"]) if data.get("usage") else None
+    reply = Reply(outcome_from_mapping(data["outcome"]), usage, None, dict(data.get("extra") or {}))
+    return CachedReply(
+        reply, data.get("latency_ms"), int(data.get("attempts") or 1), created_at, data["run_id"]
+    )
+
+
+def default_cache_path(store_url: str) -> Path:
+    """``cache.db`` beside a SQLite store's file; ``.assay/cache.db`` for any other store."""
+    match = re.match(r"^sqlite(?:\+\w+)?:///(.+)$", store_url)
+    if match and match.group(1) != ":memory:":
+        return Path(match.group(1)).parent / CACHE_FILE
+    return Path(".assay") / CACHE_FILE
+
+
+_AGE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+
+
+def parse_age(text: str) -> timedelta:
+    """A duration such as ``7d``, ``12h``, ``30m``, ``45s`` or ``2w``."""
+    match = _AGE.match(text)
+    if match is None:
+        raise AssayConfigError(
+            f"--older-than {text!r}: give a number and a unit s, m, h, d or w (e.g. 7d)"
+        )
+    return timedelta(seconds=float(match.group(1)) * _UNITS[match.group(2)])
