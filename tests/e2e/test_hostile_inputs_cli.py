@@ -45,9 +45,7 @@ def test_impossible_paths_and_ports_are_one_message(
 @pytest.mark.parametrize(
     ("name", "content", "needle"),
     [
-        ("empty.json", b"[]", "has no results"),
         ("nul.jsonl", b"\x00" * 32, "NUL"),
-        ("blank.jsonl", b"\n\n", "is empty"),
         ("extra.json", b'{"results": [{"id": "E1", "kind": "abstain"}], "x": 1}', '"x"'),
     ],
 )
@@ -59,3 +57,16 @@ def test_composite_refuses_what_score_refuses(
     dataset = POLICY / "policy.jsonl"
     for command in ("score", "composite"):
         _refused(run_assay(command, dataset, results), needle)
+
+
+@pytest.mark.parametrize(("name", "content"), [("empty.json", b"[]"), ("blank.jsonl", b"\n\n")])
+def test_composite_and_score_read_an_empty_file_alike(
+    run_assay: RunAssay, tmp_path: Path, name: str, content: bytes
+) -> None:
+    """A file with no results is nothing recorded: every case missing, in both commands."""
+    results = tmp_path / name
+    results.write_bytes(content)
+    for command in ("score", "composite"):
+        done = run_assay(command, POLICY / "policy.jsonl", results, "--format", "json")
+        assert done.returncode == 0, done.stderr
+        assert "every case is missing" in done.stderr or '"missing": 6' in done.stdout

@@ -97,9 +97,7 @@ def report_from_source(
     from assay.load import names_a_file
 
     path = Path(source)
-    if names_a_file(path):
-        if path.is_dir():
-            raise AssayInputError(f"{source}: is a directory; give a JSON report or a run id")
+    if names_a_file(path):  # a directory or a name too long is refused by the reader
         return _at_level(load_report_file(path), path, confidence, method)
     try:
         runner = importlib.import_module("assay.runner")

@@ -92,27 +92,34 @@ def load_results(path: str | Path) -> Results:
 MAX_TRIALS = 1_000
 """The most trials of a case a results file may hold (the most a suite may declare)."""
 
+CASE_TRIALS_FLOOR = 1_000_000
+CASE_TRIALS_PER_RECORD = 100
+"""A file may imply at most max(CASE_TRIALS_FLOOR, CASE_TRIALS_PER_RECORD × its records)
+case-trials (the cases it names times its highest trial number)."""
+
 
 def _check_trial_numbers(results: Results, path: Path) -> None:
-    """Refuse trial numbers beyond the trials the file records.
+    """Refuse trial numbers that would blow a report up.
 
-    A file declares its trial count by the trials it holds: the case with the most records
-    has that many. A trial number beyond it (one line with ``"trial": 100000``) would make
-    every other case "missing" that many times over; it is refused, located, instead.
+    The highest trial number is the trial count (a gap is a warning: see
+    ``trial_gaps``). One line with ``"trial": 100000`` would make every other case
+    "missing" that many times over: a trial number above ``MAX_TRIALS``, or one that
+    makes the cases × trials the file implies far more than the records it holds, is
+    refused, located, instead.
     """
-    per_case: dict[str, int] = {}
-    for record in results.records:
-        per_case[record.case_id] = per_case.get(record.case_id, 0) + 1
-    declared = min(max(per_case.values(), default=1), MAX_TRIALS)
+    cases = {record.case_id for record in results.records}
+    budget = max(CASE_TRIALS_FLOOR, CASE_TRIALS_PER_RECORD * len(results.records))
+    allowed = min(MAX_TRIALS, max(1, budget // max(1, len(cases))))
     problems = [
         Problem(
-            f"trial {record.trial} is beyond the {declared} trial(s) this file records for "
-            f"any case (at most {MAX_TRIALS:,}); number the trials of each case from 1",
+            f"trial {record.trial} is beyond the {allowed:,} trials a file of "
+            f"{len(results.records):,} results over {len(cases):,} cases may number "
+            f"(at most {MAX_TRIALS:,}); number the trials of each case from 1",
             results.location_of(i),
             "trial",
         )
         for i, record in enumerate(results.records)
-        if record.trial > declared
+        if record.trial > allowed
     ]
     if problems:
         shown = problems[:20]

@@ -40,16 +40,17 @@ def yaml_error(path: Path, err: Exception, summary: str | None = None) -> InputF
     )
 
 
-def read_text(path: Path) -> str:
+def read_text(path: Path, allow_empty: bool = False) -> str:
     """The text of the regular file ``path`` (at most ``MAX_FILE_BYTES``), or a clear error
-    for a missing file, a directory, a device or FIFO, an oversized file or bad encoding."""
+    for a missing file, a directory, a device or FIFO, an oversized file or bad encoding;
+    an empty (or blank) file is an error unless ``allow_empty``."""
     data = read_bounded(path)
     try:
         # utf-8-sig: a byte-order mark some editors write is not part of the first record.
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise _fail(path, f"is not UTF-8 text ({err.reason} at byte {err.start})") from None
-    if not text.strip():
+    if not text.strip() and not allow_empty:
         raise _fail(path, "is empty")
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
@@ -214,13 +215,9 @@ def read_records(
     """Located records from ``path`` and the file's header fields (YAML/JSON mappings);
     an empty file is refused unless ``allow_empty`` (then it has no records)."""
     suffix = path.suffix.lower()
-    if allow_empty and suffix in SUFFIXES and path.is_file():
-        try:
-            if not path.read_text(encoding="utf-8-sig").strip():
-                return [], {}
-        except (OSError, UnicodeDecodeError):
-            pass  # read_text below says what is wrong
-    text = read_text(path)
+    text = read_text(path, allow_empty=allow_empty and suffix in SUFFIXES)
+    if not text.strip():
+        return [], {}
     if suffix == ".jsonl":
         return read_jsonl(path, text), {}
     if suffix == ".json":

@@ -101,7 +101,7 @@ def open_store(url: str | None = None) -> RunStore:
                     path.parent.mkdir(parents=True, exist_ok=True)
                 except OSError as err:
                     raise StoreError(
-                        f"the store {shown} cannot be created: {err.strerror or err} "
+                        f"cannot open store {shown}: it cannot be created: {err.strerror or err} "
                         f"({path.parent}); choose another place with --store",
                         "cannot_open",
                     ) from None

@@ -206,9 +206,21 @@ def test_a_trial_number_beyond_the_recorded_trials_is_refused(tmp_path: Path) ->
         {"id": "E2", "kind": "abstain", "trial": 100_000},
     ]
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    with pytest.raises(InputFormatError, match="trial 100000 is beyond the 2 trial") as info:
+    with pytest.raises(InputFormatError, match="trial 100000 is beyond the 1,000 trials") as info:
         load_results(path)
     assert f"{path}:3" in str(info.value)
+
+
+def test_a_trial_number_that_implies_far_more_case_trials_than_recorded_is_refused(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "results.jsonl"
+    lines = [{"id": f"C{i}", "kind": "abstain"} for i in range(20_000)]
+    lines.append({"id": "C0", "kind": "abstain", "trial": 900})  # 20,000 × 900 case-trials
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    with pytest.raises(InputFormatError, match="trial 900 is beyond the 100 trials") as info:
+        load_results(path)
+    assert f"{path}:20001" in str(info.value)
 
 
 def test_trials_up_to_the_most_recorded_for_one_case_are_kept(tmp_path: Path) -> None:

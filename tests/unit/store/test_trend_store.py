@@ -117,7 +117,7 @@ def test_viewer_suite_pages_read_only(store_url: str) -> None:
         store.close()
     reader = open_read_only(store_url)
     try:
-        with TestClient(create_app(reader)) as client:
+        with TestClient(create_app(reader), base_url="http://127.0.0.1") as client:
             listing = client.get("/suites")
             assert listing.status_code == 200
             assert 'href="/suites/nightly"' in listing.text and "baseline: b1" in listing.text
