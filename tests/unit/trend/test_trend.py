@@ -181,7 +181,7 @@ def test_every_format_says_the_same_figures() -> None:
     assert "not paired: dataset version changed (cases: 0 added, 0 removed, 1 changed" in text
     markdown = render_markdown(trend)
     assert markdown.startswith("## assay trend: nightly")
-    assert "| 38/40 (95.0%) [83.1%, 99.4%] |" in markdown
+    assert "| 38/40 (95.0%) \\[83.1%, 99.4%\\] |" in markdown  # data is escaped
     assert "**-20.0 pts; 0 fixed, 8 broken, p = 0.0078: worse beyond noise**" in markdown
     assert '"run_id": "b3"' in render_json(trend)
 
