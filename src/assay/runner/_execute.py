@@ -304,6 +304,13 @@ def _with_attempts(extra: dict[str, Any], retried: list[dict[str, Any]]) -> dict
     return {**extra, "attempt_errors": classes, "failed_attempts": retried}
 
 
+def _retrieved(future: asyncio.Future[list[None]]) -> None:
+    # A stop at any moment (a second Ctrl-C included) may leave the gathered workers'
+    # failure unread; reading it here keeps asyncio from logging it as never retrieved.
+    if not future.cancelled():
+        future.exception()
+
+
 async def _wait(event: asyncio.Event) -> object:
     return await event.wait()
 
@@ -336,6 +343,7 @@ async def execute(
     count = max(1, min(ex.options.concurrency, len(items)))  # no idle workers
     workers = [asyncio.create_task(worker()) for _ in range(count)]
     everything: asyncio.Future[list[None]] = asyncio.gather(*workers)
+    everything.add_done_callback(_retrieved)
     stopper: asyncio.Future[object] = asyncio.ensure_future(_wait(stop or asyncio.Event()))
     try:
         watched: list[asyncio.Future[object]] = [everything, stopper]  # type: ignore[list-item]
