@@ -6,6 +6,7 @@ a browser here. Without Chromium the browser tests are skipped locally and fail 
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -85,3 +86,34 @@ def artifacts() -> Path:
     """tests/artifacts/ (git-ignored): screenshots kept for people to look at."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+@contextlib.contextmanager
+def serve_viewer(store_url: str) -> Iterator[str]:
+    """The read-only viewer on ``store_url``, on a free loopback port in this process; its
+    base URL while the block runs, stopped afterwards."""
+    import threading
+    import time
+
+    import uvicorn
+
+    from assay.view import create_app, open_read_only
+
+    reader = open_read_only(store_url)
+    config = uvicorn.Config(
+        create_app(reader), host="127.0.0.1", port=0, log_level="warning", lifespan="off"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.02)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        reader.close()

@@ -5,20 +5,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 from playwright.sync_api import Page, expect
 from tests.trend_stores import fill_series
 
 from assay.store import open_store
-from assay.view import create_app, open_read_only
 
-from .conftest import Watch
+from .conftest import Watch, serve_viewer
 
 pytestmark = pytest.mark.browser
 
@@ -37,22 +33,8 @@ def series_store(tmp_path: Path) -> tuple[str, Path]:
 
 @pytest.fixture
 def viewer(series_store: tuple[str, Path]) -> Iterator[str]:
-    reader = open_read_only(series_store[0])
-    config = uvicorn.Config(
-        create_app(reader), host="127.0.0.1", port=0, log_level="warning", lifespan="off"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.02)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
-    reader.close()
+    with serve_viewer(series_store[0]) as url:
+        yield url
 
 
 def test_suite_page_shows_the_trend_json(

@@ -5,18 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 from playwright.sync_api import Page, expect
 
-from assay.view import create_app, open_read_only
-
-from .conftest import Watch
+from .conftest import Watch, serve_viewer
 
 pytestmark = pytest.mark.browser
 
@@ -24,22 +19,8 @@ pytestmark = pytest.mark.browser
 @pytest.fixture
 def viewer(run_store: tuple[str, Path]) -> Iterator[str]:
     """The viewer on a free loopback port, in this process; stopped after the test."""
-    reader = open_read_only(run_store[0])
-    config = uvicorn.Config(
-        create_app(reader), host="127.0.0.1", port=0, log_level="warning", lifespan="off"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.02)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
-    reader.close()
+    with serve_viewer(run_store[0]) as url:
+        yield url
 
 
 def test_browse_runs_compare_and_follow_a_case(
