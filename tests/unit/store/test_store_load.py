@@ -8,9 +8,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-
+from tests.pg_cluster import fresh_database
 from tests.store_load import Load, expected_counts, run_load
-from tests.unit.store.conftest import _fresh_database
 
 
 def _assert_complete(load: Load) -> None:
@@ -27,7 +26,7 @@ def _assert_complete(load: Load) -> None:
 def test_four_runs_write_postgresql_at_once_while_it_is_read(
     postgres_server: str, tmp_path: Path
 ) -> None:
-    load = run_load(_fresh_database(postgres_server), tmp_path / "suite", 4, 500, 5)
+    load = run_load(fresh_database(postgres_server), tmp_path / "suite", 4, 500, 5)
     _assert_complete(load)
     assert load.unbalanced_reads == 0  # every report read mid-run added up
     assert load.pages_read > 0 and load.bad_pages == []

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, inspect, text
+from tests.run_stores import fill_store
 
 from assay.cases import canonical_json
 from assay.load import load_dataset, load_results
 from assay.runner import report_for_run
 from assay.store import SCHEMA_VERSION, current_version, migrate, open_store
-from tests.run_stores import fill_store
 
 POLICY = Path(__file__).resolve().parents[3] / "examples" / "policy"
 EARLIER = range(1, SCHEMA_VERSION)
