@@ -13,6 +13,7 @@ driver records, a case-trial is stored once or not at all.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -168,10 +169,8 @@ class RayTarget:
     async def aclose(self) -> None:
         ray = _ray()
         for actor in self.actors:
-            try:
+            with contextlib.suppress(Exception):  # a worker already gone has nothing to close
                 await actor.close.remote()
-            except Exception:  # a worker already gone has nothing to close
-                pass
             ray.kill(actor)
         self.actors = []
         hook = getattr(self.local, "aclose", None)
