@@ -102,6 +102,7 @@ class RayTarget:
         self.resent = 0
         self._turn = itertools.count()
         self._owns_ray = False
+        self._dataset_ref: Any = None
 
     def config(self) -> dict[str, Any]:
         return self.local.config()
@@ -138,9 +139,11 @@ class RayTarget:
         remote = ray.remote(_Worker).options(
             max_concurrency=per_actor, max_restarts=-1, max_task_retries=0, num_cpus=0
         )
-        dataset = self.dataset or Dataset(name="cases", cases=())
+        # Held by the driver for the whole run: a restarted actor is built from it again.
+        self._dataset_ref = ray.put(self.dataset or Dataset(name="cases", cases=()))
         self.actors = [
-            remote.remote(self.settings, str(self.base_dir), dataset) for _ in range(count)
+            remote.remote(self.settings, str(self.base_dir), self._dataset_ref)
+            for _ in range(count)
         ]
         self.pids = list(await asyncio.gather(*(a.ready.remote() for a in self.actors)))
 
@@ -173,6 +176,7 @@ class RayTarget:
                 await actor.close.remote()
             ray.kill(actor)
         self.actors = []
+        self._dataset_ref = None
         hook = getattr(self.local, "aclose", None)
         if hook is not None:
             await hook()
