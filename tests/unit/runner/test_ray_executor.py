@@ -80,8 +80,8 @@ def test_ray_gives_the_local_runners_statuses_and_figures(local_ray: None, tmp_p
     url = f"sqlite:///{tmp_path / 'assay.db'}"
     store = open_store(url)
     try:
-        local = run_suite(suite, store)
-        on_ray = run_suite(suite, store, overrides=Overrides(executor="ray"))
+        local = run_suite(suite, store, overrides=Overrides(trace=True))
+        on_ray = run_suite(suite, store, overrides=Overrides(executor="ray", trace=True))
         assert on_ray.status == local.status == "completed"
         assert on_ray.report.statuses == local.report.statuses
         assert on_ray.report.statuses.model_dump() == {
@@ -95,6 +95,9 @@ def test_ray_gives_the_local_runners_statuses_and_figures(local_ray: None, tmp_p
             "address": "local",
         }
         assert store.get_run(local.run_id).target_hash == store.get_run(on_ray.run_id).target_hash
+        traced = {r.trace_id for r in store.records(on_ray.run_id)}  # spans by the driver
+        assert None not in traced and len(traced) == 240
+        assert {s.trace_id for s in store.spans(on_ray.run_id)} == traced
     finally:
         store.close()
     assert _statuses(url, on_ray.run_id) == _statuses(url, local.run_id)
