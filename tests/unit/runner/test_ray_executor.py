@@ -7,6 +7,7 @@ Skipped, saying why, when Ray is not installed (pip install 'assay[ray]')."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -23,6 +24,8 @@ from assay.runner import Overrides, report_for_run, resume_run, run_suite
 from assay.store import open_store
 
 pytestmark = pytest.mark.slow
+BENCH = Path(__file__).resolve().parents[3] / "bench"
+FAULT_KEY = "sk-fault/Injected+KEY_0042"
 
 _SLOW_TARGET = '''"""Answers after a short wait; the first call to case {kill} kills its worker."""
 import asyncio
@@ -52,7 +55,11 @@ def _ray() -> object:
 def local_ray() -> Iterator[None]:
     ray = _ray()
     ray.init(  # type: ignore[attr-defined]
-        num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=80 << 20
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        object_store_memory=80 << 20,
+        runtime_env={"env_vars": {"ASSAY_FAULT_KEY": FAULT_KEY}},  # the workers' API key
     )
     try:
         yield
@@ -198,3 +205,48 @@ def test_address_without_the_ray_executor_is_refused() -> None:
         Overrides(address="auto")
     with pytest.raises(AssayConfigError, match="local or ray"):
         Overrides(executor="dask")
+
+
+def test_faults_retries_and_retry_after_behave_as_locally(
+    local_ray: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fault server of tests/e2e/test_run_faults.py, on Ray: every case-trial recorded
+    once, every request an attempt the run recorded, every Retry-After waited, the echoed
+    key stored nowhere."""
+    sys.path.insert(0, str(BENCH))
+    from _mockproc import mock_server
+
+    rows = [
+        {"id": f"F{i:02d}", "slice": "s", "question": f"q{i} [fact:ok]",
+         "expected_behavior": "answer", "expected_fact": "ok"}
+        for i in range(30)
+    ]  # fmt: skip
+    (tmp_path / "cases.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    stats = tmp_path / "faults.json"
+    monkeypatch.setenv("ASSAY_FAULT_KEY", FAULT_KEY)
+    flags = ("--fault-rate", "0.3", "--seed", "11", "--retry-after", "0.2", "--hang-s", "3")
+    with mock_server(*flags, "--stats", str(stats), script=BENCH / "mock_faults.py") as url:
+        suite = tmp_path / "suite.yaml"
+        suite.write_text(
+            f"dataset: cases.jsonl\ntarget:\n  type: openai\n  base_url: {url}\n  model: m\n"
+            "  api_key_env: ASSAY_FAULT_KEY\nconcurrency: 8\ntrials: 2\ntimeout_s: 1\n"
+            "retries: 3\n"
+        )
+        store = open_store(f"sqlite:///{tmp_path / 'runs.db'}")
+        try:
+            result = run_suite(suite, store, overrides=Overrides(executor="ray"))
+            records = store.records(result.run_id)
+        finally:
+            store.close()
+    seen = json.loads(stats.read_text())
+    assert result.status == "completed"
+    keys = [r.key for r in records]
+    assert len(keys) == len(set(keys)) == 60
+    assert sum(r.attempts for r in records) == seen["requests"]
+    failed = [a for r in records for a in r.extra.get("failed_attempts", [])]
+    waited = [a for a in failed if a["error_class"] == "http_429"]
+    assert waited and all(a["waited_s"] >= a["retry_after_s"] == 0.2 for a in waited)
+    assert result.report.statuses.total == 60
+    for path in tmp_path.iterdir():
+        if path.name.startswith("runs.db") and path.is_file():
+            assert FAULT_KEY.encode() not in path.read_bytes()
