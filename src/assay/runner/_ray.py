@@ -66,8 +66,16 @@ class _Worker:
         """One attempt at one case-trial."""
         if not self.started:  # a restarted actor starts its target again
             await self.ready()
+        from assay.targets import exception_reply
+        from assay.targets._replies import with_traceback
+
         ctx = TargetContext(run_id, trial, attempt, None, traceparent)
-        return await self.target.run(case, ctx)
+        try:
+            return await self.target.run(case, ctx)
+        except asyncio.CancelledError:  # the driver gave up on this call (its timeout)
+            raise
+        except BaseException as err:  # the target's own failure, as the local runner records it
+            return with_traceback(exception_reply(err), err)
 
     async def close(self) -> None:
         hook = getattr(self.target, "aclose", None)
@@ -137,7 +145,11 @@ class RayTarget:
         count = max(1, min(self.ray.workers or cpus, self.concurrency))
         per_actor = max(1, -(-self.concurrency // count))
         remote = ray.remote(_Worker).options(
-            max_concurrency=per_actor, max_restarts=-1, max_task_retries=0, num_cpus=0
+            max_concurrency=per_actor,
+            max_restarts=-1,
+            max_task_retries=0,
+            num_cpus=0,
+            scheduling_strategy="SPREAD",  # over the cluster's nodes, not all on the head
         )
         # Held by the driver for the whole run: a restarted actor is built from it again.
         self._dataset_ref = ray.put(self.dataset or Dataset(name="cases", cases=()))
