@@ -251,3 +251,47 @@ def test_faults_retries_and_retry_after_behave_as_locally(
     for path in tmp_path.iterdir():
         if path.name.startswith("runs.db") and path.is_file():
             assert FAULT_KEY.encode() not in path.read_bytes()
+
+
+_LOGGING_TARGET = '''"""Logs when each call starts and ends, and in which worker process."""
+import asyncio
+import os
+import time
+from pathlib import Path
+
+LOG = Path(__file__).with_name("calls.log")
+
+
+async def answer(case):
+    started = time.time()
+    await asyncio.sleep(0.15)
+    with LOG.open("a") as out:
+        out.write(f"{os.getpid()} {started} {time.time()}\\n")
+    return {"fact": "right"}
+'''
+
+
+def test_concurrency_and_rate_limit_are_global_across_actors(
+    local_ray: None, tmp_path: Path
+) -> None:
+    suite = write_suite(tmp_path / "suite", 24, 1, concurrency=3)
+    (tmp_path / "suite" / "loadapp.py").write_text(_LOGGING_TARGET, encoding="utf-8")
+    store = open_store(f"sqlite:///{tmp_path / 'assay.db'}")
+    try:
+        started = time.monotonic()
+        result = run_suite(suite, store, overrides=Overrides(executor="ray", rpm=1200))
+        took = time.monotonic() - started
+    finally:
+        store.close()
+    assert result.status == "completed" and result.report.statuses.passed == 24
+    calls = [line.split() for line in (tmp_path / "suite" / "calls.log").read_text().splitlines()]
+    assert len(calls) == 24 and len({pid for pid, _, _ in calls}) == 2  # both actors served
+    edges = sorted(
+        [(float(start), 1) for _, start, _ in calls] + [(float(end), -1) for _, _, end in calls]
+    )
+    running = peak = 0
+    for _, step in edges:
+        running += step
+        peak = max(peak, running)
+    assert peak <= 3  # never more calls out than the run's concurrency, across both actors
+    assert took >= 23 * 60 / 1200  # 1,200 calls a minute: one start every 50 ms at most
