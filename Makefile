@@ -16,7 +16,7 @@ $(VENV)/.installed: $(BIN)/python pyproject.toml
 	touch $@
 
 $(VENV)/.dev-installed: $(VENV)/.installed
-	$(BIN)/pip install --quiet -e '.[dev,postgres,otlp,parquet,interop]'
+	$(BIN)/pip install --quiet -e '.[dev,postgres,otlp,parquet,interop,ray]'
 	touch $@
 
 demo: $(VENV)/.installed

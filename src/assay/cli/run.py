@@ -138,6 +138,17 @@ def run(
         "--dry-run",
         help="Print the request each selected case would send (as JSON); send nothing.",
     ),
+    executor: str | None = typer.Option(
+        None,
+        "--executor",
+        help="local (default) or ray: call the target from Ray actors (pip install 'assay[ray]').",
+    ),
+    address: str | None = typer.Option(
+        None,
+        "--address",
+        help="With --executor ray: the cluster to join (auto, ray://HOST:10001); "
+        "default: start Ray on this machine.",
+    ),
 ) -> None:
     """Run SUITE: call its target for every case and trial, store the run, print its report.
 
@@ -174,6 +185,8 @@ def run(
         trace=True if receive_spans else trace,
         cache=True if cache_path is not None and cache is None else cache,
         cache_path=str(cache_path) if cache_path is not None else None,
+        executor=executor,
+        address=address,
     )
     selection = Selection(_ids(slice_), _ids(ids), limit, split, confirm)
     if resume is not None and set_:
@@ -183,6 +196,8 @@ def run(
     if (resume is not None and resume.startswith("mx-")) or (
         suite is not None and resume is None and (set_ or has_variants(suite))
     ):
+        if executor == "ray":
+            raise AssayConfigError("--executor ray runs one suite at a time, not a matrix")
         run_matrix_command(
             suite,
             resume,

@@ -43,10 +43,18 @@ class Overrides:
     trace: bool | None = None
     cache: bool | None = None
     cache_path: str | None = None
+    executor: str | None = None
+    """``local`` (the default) or ``ray``: where the target's calls run."""
+    address: str | None = None
+    """The Ray cluster to join (``auto``, ``ray://host:10001``); None starts one locally."""
 
     def __post_init__(self) -> None:
         for key, value in self.given().items():
             _check_override(key, value)
+        if self.executor not in (None, "local", "ray"):
+            raise AssayConfigError(f"--executor {self.executor}: must be local or ray")
+        if self.address is not None and self.executor != "ray":
+            raise AssayConfigError("--address joins a Ray cluster: give --executor ray too")
 
     def given(self) -> dict[str, Any]:
         """The run options overridden (``trace`` aside), by ``RunOptions`` field name."""
@@ -101,6 +109,17 @@ def _check_override(key: str, value: float) -> None:
     lowest = f"at least {low:g}" if low_ok else f"more than {low:g}"
     highest = f" and at most {high:g}" if math.isfinite(high) else ""
     raise AssayConfigError(f"{flag} {value:g}: must be a number {lowest}{highest}")
+
+
+def executed_target(suite: Suite, overrides: Overrides, options: RunOptions) -> Any:
+    """The suite's target, called where ``--executor`` says (locally, or on Ray actors)."""
+    target = suite.build_target()
+    if overrides.executor != "ray":
+        return target
+    from assay.runner._ray import RaySettings, ray_target
+
+    settings = RaySettings(address=overrides.address)
+    return ray_target(target, suite.settings.target, suite.base_dir, settings, options.concurrency)
 
 
 def prepare_target(target: Any, dataset: Dataset) -> None:
@@ -222,7 +241,7 @@ def run_suite(
     options = options_for(suite, overrides or Overrides())
     full = suite.load_dataset()
     chosen = select(full, selection or Selection())
-    target = suite.build_target()
+    target = executed_target(suite, overrides or Overrides(), options)
     prepare_target(target, full)
     grader = suite.grader(full)
     now = datetime.now(UTC)
@@ -232,6 +251,8 @@ def run_suite(
         metadata["full_dataset_version"] = full.version
     if overrides is not None and overrides.given():
         metadata["overrides"] = overrides.given()
+    if overrides is not None and overrides.executor == "ray":
+        metadata["executor"] = {"name": "ray", "address": overrides.address or "local"}
     metadata["split"] = (selection or Selection()).split
     if full.change is not None:
         metadata["dataset_change"] = full.change
@@ -331,7 +352,7 @@ def _resume_claimed(
             "a resumed run keeps its trial count"
         )
     options = replace(options_for(suite, overrides), trials=info.trials)
-    target = suite.build_target()
+    target = executed_target(suite, overrides, options)
     if content_hash(target.config()) != info.target_hash:
         raise AssayConfigError(
             f"the target in {suite.path} has changed since run {info.id} started "

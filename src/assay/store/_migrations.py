@@ -7,6 +7,8 @@ PostgreSQL both accept, and runs in one transaction with its ``schema_version`` 
 - 1: runs, records, judgments, spans.
 - 2: ``runs.metadata`` (run metadata: demo configuration, prompt version, model, the
   selection that produced the cases) and ``records.trace_id`` (ties a record to its spans).
+- 3: indexes for listing runs newest first (``runs_by_start``) and for one case across
+  runs (``records_by_case``, ``judgments_by_case``).
 """
 
 from __future__ import annotations
@@ -88,7 +90,13 @@ _V2 = (
     "ALTER TABLE records ADD COLUMN trace_id VARCHAR(32)",
 )
 
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: _V1, 2: _V2}
+_V3 = (
+    "CREATE INDEX runs_by_start ON runs (started_at, id)",
+    "CREATE INDEX records_by_case ON records (case_id, run_id, trial)",
+    "CREATE INDEX judgments_by_case ON judgments (case_id, run_id, trial)",
+)
+
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: _V1, 2: _V2, 3: _V3}
 
 
 def _now() -> str:

@@ -10,6 +10,7 @@ from sqlalchemy import (
     BigInteger,
     Column,
     Float,
+    Index,
     Integer,
     MetaData,
     PrimaryKeyConstraint,
@@ -18,7 +19,7 @@ from sqlalchemy import (
     Text,
 )
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 metadata = MetaData()
 
@@ -102,3 +103,9 @@ spans = Table(
     Column("trial", Integer),
     PrimaryKeyConstraint("run_id", "trace_id", "span_id"),
 )
+
+# Version 3: listing runs newest first, and one case across runs.
+Index("runs_by_start", runs.c.started_at, runs.c.id)
+Index("records_by_case", records.c.case_id, records.c.run_id, records.c.trial)
+Index("judgments_by_case", judgments.c.case_id, judgments.c.run_id, judgments.c.trial)
+Index("spans_by_case", spans.c.run_id, spans.c.case_id, spans.c.trial)

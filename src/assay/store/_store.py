@@ -244,6 +244,19 @@ class RunStore:
             return [record(row) for row in conn.execute(query).mappings()]
 
     @guarded
+    def case_records(self, case_id: str) -> list[tuple[str, Record]]:
+        """One case's records in every stored run, as (run id, record): newest run
+        first, then trial (read through the ``records_by_case`` index)."""
+        query = (
+            select(records)
+            .join(runs, runs.c.id == records.c.run_id)
+            .where(records.c.case_id == case_id)
+            .order_by(runs.c.started_at.desc(), records.c.run_id.desc(), records.c.trial)
+        )
+        with self.engine.connect() as conn:
+            return [(str(row["run_id"]), record(row)) for row in conn.execute(query).mappings()]
+
+    @guarded
     def recorded_keys(self, run_id: str) -> set[tuple[str, int]]:
         """The (case, trial) pairs already recorded for a run."""
         query = select(records.c.case_id, records.c.trial).where(records.c.run_id == run_id)

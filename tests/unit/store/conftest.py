@@ -3,113 +3,25 @@ with the machine's initdb/pg_ctl (skipped, with the reason shown, when they are 
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-import tempfile
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-PG_BIN_DIRS = ("/usr/local/bin", "/usr/lib/postgresql/current/bin")
-
-
-def _find(name: str) -> str | None:
-    found = shutil.which(name)
-    if found:
-        return found
-    for folder in PG_BIN_DIRS:
-        candidate = Path(folder) / name
-        if candidate.exists():
-            return str(candidate)
-    return None
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from tests.pg_cluster import ClusterUnavailable, fresh_database, postgres_cluster
 
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
     """A PostgreSQL cluster on 127.0.0.1 (trust auth), removed at the end of the session."""
-    initdb, pg_ctl = _find("initdb"), _find("pg_ctl")
-    if initdb is None or pg_ctl is None:
-        pytest.skip("PostgreSQL server binaries (initdb, pg_ctl) are not installed")
-    as_user: list[str] = []
-    base = Path(tempfile.mkdtemp(prefix="assay-pg-"))
-    if os.geteuid() == 0:  # the server refuses to run as root
-        runuser = shutil.which("runuser")
-        if runuser is None:
-            pytest.skip("running as root and runuser is missing to start PostgreSQL as postgres")
-        shutil.chown(base, user="postgres")
-        as_user = [runuser, "-u", "postgres", "--"]
-    data, port = base / "data", _free_port()
     try:
-        subprocess.run(
-            [
-                *as_user,
-                initdb,
-                "-D",
-                str(data),
-                "-A",
-                "trust",
-                "-U",
-                "postgres",
-                "-E",
-                "UTF8",
-                "--no-sync",
-            ],
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-        subprocess.run(
-            [
-                *as_user,
-                pg_ctl,
-                "-D",
-                str(data),
-                "-l",
-                str(base / "server.log"),
-                "-w",
-                "-t",
-                "60",
-                "-o",
-                f"-p {port} -h 127.0.0.1 -k {base} -F",
-                "start",
-            ],
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as err:
-        shutil.rmtree(base, ignore_errors=True)
-        pytest.skip(f"could not start a PostgreSQL server: {err}")
+        cluster = postgres_cluster()
+        url = cluster.__enter__()
+    except ClusterUnavailable as err:
+        pytest.skip(str(err))
     try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+        yield url
     finally:
-        subprocess.run(
-            [*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "stop"],
-            capture_output=True,
-            timeout=60,
-            check=False,
-        )
-        shutil.rmtree(base, ignore_errors=True)
-
-
-def _fresh_database(server: str) -> str:
-    import psycopg
-
-    name = f"assay_{uuid.uuid4().hex[:12]}"
-    plain = server.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(plain, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    return server.rsplit("/", 1)[0] + f"/{name}"
+        cluster.__exit__(None, None, None)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -117,4 +29,4 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A URL of an empty store: SQLite, then PostgreSQL."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'assay.db'}"
-    return _fresh_database(request.getfixturevalue("postgres_server"))
+    return fresh_database(request.getfixturevalue("postgres_server"))
