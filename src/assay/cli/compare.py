@@ -105,8 +105,9 @@ def compare(
     the model judge differs (see --across-graders)."""
     from assay.cli._options import check_confidence, check_format, check_method
     from assay.cli._output import emit
-    from assay.compare import FORMATS, check_gate, compare_runs, render_comparison
+    from assay.compare import check_gate, compare_runs
     from assay.load import names_a_file
+    from assay.report.render.comparison import FORMATS, render_comparison
 
     check_format(format, FORMATS)
     method = check_method(interval)
