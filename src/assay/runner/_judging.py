@@ -15,7 +15,7 @@ from assay.grading import CallingGrader, CaseResult, Judgment
 from assay.grading.judge import JudgeAnswer, JudgeEndpoint
 from assay.outcomes import Answer, Error, Record
 from assay.runner._options import RunOptions, Timing
-from assay.targets import Reply, TargetContext
+from assay.targets import BaseTarget, Reply, TargetContext
 from assay.targets._replies import error_reply, scrub, usage_from
 from assay.targets._session import HttpClient
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from opentelemetry.trace import Tracer
 
 
-class JudgeTransport:
+class JudgeTransport(BaseTarget):
     """A target whose "cases" are prepared judge requests: it posts each one to the judge
     model and returns the reply's message text as an answer (or an error outcome)."""
 

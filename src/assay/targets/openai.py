@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from assay.cases import Case, Dataset, SourceLibrary
 from assay.errors import AssayConfigError
-from assay.targets._base import Reply, TargetContext
+from assay.targets._base import BaseTarget, Reply, TargetContext, TargetType
 from assay.targets._prompt import Prompt, PromptSettings
 from assay.targets._replies import ENV_NAME, scrub, secret_from_env
 from assay.targets._session import HttpClient
@@ -184,7 +184,7 @@ class ChatEndpoint:
         return Exchange(None, completion, raw)
 
 
-class OpenAITarget:
+class OpenAITarget(BaseTarget):
     """Asks a chat model about each case: a structured outcome or a free-text answer."""
 
     name = "openai"
@@ -345,3 +345,6 @@ def _record_span(
         attributes["error.type"] = getattr(outcome, "error_class", None) or "error"
         span.set_status(Status(StatusCode.ERROR, getattr(outcome, "message", None) or ""))
     span.set_attributes(attributes)
+
+
+OPENAI_TARGET = TargetType(OpenAISettings, OpenAITarget.from_settings)
