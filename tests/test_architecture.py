@@ -13,7 +13,7 @@ import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "assay"
 CORE = ("cases", "outcomes", "grading", "metrics", "compare", "diagnose", "report", "trend")
-EDGES = ("load", "targets", "runner", "store", "tracing", "view", "cli", "demo")
+EDGES = ("load", "targets", "runner", "store", "stored", "tracing", "view", "cli", "demo")
 
 # Calls and attributes that reach the outside world or read a clock.
 BANNED_CALLS = {"open", "input", "print", "exec", "eval", "__import__"}
