@@ -95,10 +95,10 @@ def trace(
     add up to their parent's.
     """
     from assay.cli._options import check_format
-    from assay.cli._run_case import StoredRun
     from assay.diagnose import span_tree
     from assay.errors import AssayInputError
     from assay.store import open_store
+    from assay.stored import StoredRun
 
     check_format(format, ("text", "json"))
     opened = open_store(store)
