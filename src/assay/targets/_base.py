@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Self, runtime_checkable
 
 from pydantic import BaseModel
 
-from assay.cases import Case
+from assay.cases import Case, Dataset
 from assay.outcomes import Outcome, Usage
 
 if TYPE_CHECKING:
@@ -69,6 +69,10 @@ class Target(Protocol):
     session, or to check that an API key is set); ``async with target:`` does the same.
     ``secrets()`` returns what a started target sends that must never be recorded: the
     runner masks them in every reply (every outcome kind, every encoding a server may echo).
+    ``use_dataset(dataset)`` hands the target the suite's dataset before the run (the
+    ``openai`` target renders its prompts from it); ``request(case)`` is what the target
+    would send for ``case`` (``--dry-run`` shows it, the response cache keys on it), or
+    None when it sends nothing that can be shown (the cache then keys on the case).
     """
 
     name: str
@@ -83,6 +87,10 @@ class Target(Protocol):
 
     def secrets(self) -> tuple[str, ...]: ...
 
+    def use_dataset(self, dataset: Dataset) -> None: ...
+
+    def request(self, case: Case) -> dict[str, Any] | None: ...
+
     async def __aenter__(self) -> Self: ...
 
     async def __aexit__(
@@ -95,7 +103,8 @@ class Target(Protocol):
 
 class BaseTarget:
     """The ``Target`` lifecycle with nothing to do: ``start``/``aclose`` do nothing, there
-    are no secrets, and ``async with`` starts and closes. A target overrides what it needs
+    are no secrets, the dataset is ignored, no request is shown, and ``async with`` starts
+    and closes. A target overrides what it needs
     and defines ``name``, ``config()`` and ``run()``."""
 
     name: str
@@ -109,6 +118,14 @@ class BaseTarget:
     def secrets(self) -> tuple[str, ...]:
         """The secrets this started target sends (none, unless overridden)."""
         return ()
+
+    def use_dataset(self, dataset: Dataset) -> None:
+        """Take the suite's dataset before the run (ignored, unless overridden)."""
+
+    def request(self, case: Case) -> dict[str, Any] | None:
+        """What would be sent for ``case`` (None: nothing that can be shown, unless
+        overridden)."""
+        return None
 
     async def __aenter__(self) -> Self:
         await self.start()
