@@ -252,3 +252,42 @@ def test_the_cycle_check_sees_imports_inside_functions() -> None:
     }
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert _cycles(graph) == [["a", "b", "c"]]
+
+
+# --- Span names and attribute keys are written once, in assay.outcomes.span_names. ---
+
+
+def _span_name_literals(path: Path, names: set[str], source: str | None = None) -> list[str]:
+    text = path.read_text(encoding="utf-8") if source is None else source
+    tree = ast.parse(text, filename=str(path))
+    in_fstrings = {
+        id(value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.JoinedStr)
+        for value in node.values
+    }
+    return [
+        f"{path.relative_to(SRC.parent)}:{node.lineno}: {node.value!r}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and node.value in names
+        and id(node) not in in_fstrings
+    ]
+
+
+def test_span_names_are_written_once() -> None:
+    from assay.outcomes import span_names
+
+    names = {v for k, v in vars(span_names).items() if k.isupper() and isinstance(v, str)}
+    assert len(names) > 40
+    home = SRC / "outcomes" / "span_names.py"
+    found = [
+        hit
+        for path in sorted(SRC.rglob("*.py"))
+        if path != home
+        for hit in _span_name_literals(path, names)
+    ]
+    assert found == []
+    probe = 'span.attributes.get("assay.case.id")\n'
+    assert _span_name_literals(SRC / "diagnose" / "_probe.py", names, probe)
