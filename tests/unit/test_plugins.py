@@ -123,3 +123,15 @@ def test_the_cli_runs_a_suite_naming_installed_plugins(tmp_path: Path) -> None:
     statuses = {row["id"]: row["status"] for row in report["cases"]}
     assert statuses["E1"] == "passed" and statuses["E3"] == "failed"
     assert {row["grader"] for row in report["cases"]} == {"fact_length v1"}
+
+
+def test_the_built_in_target_types_are_declared_as_entry_points() -> None:
+    import tomllib
+
+    from assay.targets import target_types
+    from assay.targets._registry import BUILTIN_TARGETS
+
+    root = Path(__file__).resolve().parents[2]
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["entry-points"]["assay.targets"] == BUILTIN_TARGETS
+    assert sorted(target_types()) == sorted(BUILTIN_TARGETS)

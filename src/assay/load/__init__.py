@@ -24,13 +24,11 @@ from assay.load._judge import (
 from assay.load._limits import names_a_file
 from assay.load._prices import PriceTable, load_prices
 from assay.load._records import read_records, read_text
-from assay.load._scripted import SCRIPTED_TARGET
 from assay.load._sources import load_sources, merge_sources
 from assay.load._suite import Suite, SuiteSettings, load_suite
 
 __all__ = [
     "GRADERS",
-    "SCRIPTED_TARGET",
     "CalibrationRequirement",
     "GraderSettings",
     "JudgeSettings",

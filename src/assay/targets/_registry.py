@@ -22,7 +22,7 @@ BUILTIN_TARGETS: dict[str, str] = {
     "function": "assay.targets.function:FUNCTION_TARGET",
     "http": "assay.targets.http:HTTP_TARGET",
     "openai": "assay.targets.openai:OPENAI_TARGET",
-    "scripted": "assay.load:SCRIPTED_TARGET",
+    "scripted": "assay.load._scripted:SCRIPTED_TARGET",
 }
 
 TARGET_TYPES: dict[str, TargetType] = {}

@@ -103,7 +103,7 @@ class ScriptedTarget(BaseTarget):
         recorded: Mapping[str, Sequence[Outcome]] | None = None,
     ) -> ScriptedTarget:
         """The target for suite settings; ``recorded`` holds the outcomes read from the
-        ``results`` file (``assay.load.SCRIPTED_TARGET`` reads it), which the settings'
+        ``results`` file (``assay.load._scripted.SCRIPTED_TARGET`` reads it), which the settings'
         ``outcomes`` override case by case."""
         if settings.results is not None and recorded is None:
             raise ValueError("results: the recorded outcomes were not read")
