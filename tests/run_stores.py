@@ -54,11 +54,17 @@ def fill_store(url: str) -> str:
     return url
 
 
-def add_edited_run(url: str, run_id: str = "edited", synthetic: bool = False) -> None:
+def add_edited_run(
+    url: str,
+    run_id: str = "edited",
+    synthetic: bool = False,
+    change: dict[str, object] | None = None,
+) -> None:
     """Add run ``run_id``: the seed results on a dataset whose E1 was reworded, or, with
-    ``synthetic``, whose E1 is marked synthetic."""
+    ``synthetic``, whose E1 is marked synthetic, or whose E1 has the fields in ``change``."""
     dataset = load_dataset(POLICY / "policy.jsonl")
-    change = {"synthetic": True} if synthetic else {"question": "(reworded)"}
+    if change is None:
+        change = {"synthetic": True} if synthetic else {"question": "(reworded)"}
     cases = tuple(c.model_copy(update=change) if c.id == "E1" else c for c in dataset.cases)
     edited = Dataset(name=dataset.name, cases=cases)
     store = open_store(url)

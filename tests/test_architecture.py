@@ -13,7 +13,7 @@ import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "assay"
 CORE = ("cases", "outcomes", "grading", "metrics", "compare", "diagnose", "report", "trend")
-EDGES = ("load", "targets", "runner", "store", "tracing", "view", "cli", "demo")
+EDGES = ("load", "targets", "runner", "store", "stored", "tracing", "view", "cli", "demo")
 
 # Calls and attributes that reach the outside world or read a clock.
 BANNED_CALLS = {"open", "input", "print", "exec", "eval", "__import__"}
@@ -136,3 +136,158 @@ def test_the_checker_catches_what_it_bans() -> None:
 
 def test_relative_imports_inside_the_core_are_allowed() -> None:
     assert _violations(SRC / "metrics" / "_probe.py", "from ._rate import Rate\n") == []
+
+
+# --- The layers: no two components import each other, not even from inside a function. ---
+#
+# A component is a subpackage of assay (``assay.compare``), or a top-level module
+# (``assay.errors``); the render layer ``assay.report.render`` is its own component, above
+# the report model it renders and the comparison it draws. An import under
+# ``if TYPE_CHECKING:`` is a type annotation, not a dependency, and is not counted.
+
+OWN_COMPONENTS = ("assay.report.render",)
+
+
+def _component(module: str) -> str:
+    for own in OWN_COMPONENTS:
+        if module == own or module.startswith(own + "."):
+            return own
+    return ".".join(module.split(".")[:2])
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _dependencies(path: Path, source: str | None = None) -> set[str]:
+    """The other components ``path`` imports, at module level or inside a function."""
+    text = path.read_text(encoding="utf-8") if source is None else source
+    module = _module_of(path)
+    own = _component(module)
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            for name in _imported(node, module, path.name == "__init__.py")[:1] + (
+                [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            ):
+                if name.startswith("assay.") and _component(name) != own:
+                    found.add(_component(name))
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(text, filename=str(path)))
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for path in sorted(SRC.rglob("*.py")):
+        graph.setdefault(_component(_module_of(path)), set()).update(_dependencies(path))
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one node (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                connect(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group: list[str] = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                group.append(top)
+                if top == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            connect(node)
+    return found
+
+
+def test_no_two_components_import_each_other() -> None:
+    graph = _graph()
+    assert len(graph) > 20
+    assert _cycles(graph) == []
+
+
+def test_the_core_never_reaches_the_render_layer() -> None:
+    graph = _graph()
+    core = [f"assay.{p}" for p in CORE if p != "report"] + ["assay.report"]
+    reaching = {c: sorted(graph.get(c, set()) & set(OWN_COMPONENTS)) for c in core}
+    # trend draws its own charts; every other core component only computes.
+    assert {c: r for c, r in reaching.items() if r and c != "assay.trend"} == {}
+
+
+def test_the_cycle_check_sees_imports_inside_functions() -> None:
+    source = "def f() -> None:\n    from assay.runner import run_suite\n"
+    assert _dependencies(SRC / "load" / "_probe.py", source) == {"assay.runner"}
+    typed = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from assay.runner import x\n"
+    assert _dependencies(SRC / "load" / "_probe.py", typed) == set()
+    assert _dependencies(SRC / "load" / "_probe.py", "from ..targets import build\n") == {
+        "assay.targets"
+    }
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _cycles(graph) == [["a", "b", "c"]]
+
+
+# --- Span names and attribute keys are written once, in assay.outcomes.span_names. ---
+
+
+def _span_name_literals(path: Path, names: set[str], source: str | None = None) -> list[str]:
+    text = path.read_text(encoding="utf-8") if source is None else source
+    tree = ast.parse(text, filename=str(path))
+    in_fstrings = {
+        id(value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.JoinedStr)
+        for value in node.values
+    }
+    return [
+        f"{path.relative_to(SRC.parent)}:{node.lineno}: {node.value!r}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and node.value in names
+        and id(node) not in in_fstrings
+    ]
+
+
+def test_span_names_are_written_once() -> None:
+    from assay.outcomes import span_names
+
+    names = {v for k, v in vars(span_names).items() if k.isupper() and isinstance(v, str)}
+    assert len(names) > 40
+    home = SRC / "outcomes" / "span_names.py"
+    found = [
+        hit
+        for path in sorted(SRC.rglob("*.py"))
+        if path != home
+        for hit in _span_name_literals(path, names)
+    ]
+    assert found == []
+    probe = 'span.attributes.get("assay.case.id")\n'
+    assert _span_name_literals(SRC / "diagnose" / "_probe.py", names, probe)

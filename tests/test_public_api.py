@@ -25,18 +25,26 @@ PUBLIC = [
     "DuplicateCaseIdError",
     "DuplicateResultError",
     "Error",
+    "BaseTarget",
+    "CallingGrader",
     "Grader",
+    "GraderType",
     "InputFormatError",
     "Judgment",
     "Outcome",
     "Profile",
     "Rate",
     "Record",
+    "Reply",
     "Report",
     "Results",
+    "RunSide",
     "Status",
     "StructuredGrader",
     "Summary",
+    "Target",
+    "TargetContext",
+    "TargetType",
     "UnknownResultIdError",
     "__version__",
     "Comparison",
@@ -84,3 +92,17 @@ def test_public_classes_say_what_they_are() -> None:
         value = getattr(assay, name)
         if inspect.isclass(value) or inspect.isfunction(value):
             assert (getattr(value, "__doc__", None) or "").strip(), f"{name} has no docstring"
+
+
+def test_the_names_imported_for_type_checkers_are_the_exported_ones() -> None:
+    import ast
+    from pathlib import Path
+
+    source = Path(assay.__file__).read_text(encoding="utf-8")
+    typed: dict[str, str] = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
+            for imp in node.body:
+                assert isinstance(imp, ast.ImportFrom) and imp.module is not None
+                typed.update({alias.name: imp.module for alias in imp.names})
+    assert typed == assay._EXPORTS

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     )
     from assay.compare import (
         Comparison,
+        RunSide,
         compare_runs,
     )
     from assay.errors import (
@@ -33,11 +34,13 @@ if TYPE_CHECKING:
         UnknownResultIdError,
     )
     from assay.grading import (
+        CallingGrader,
         CaseResult,
         CheckResult,
         CompositeResult,
         CompositeScorer,
         Grader,
+        GraderType,
         Judgment,
         Profile,
         Status,
@@ -76,7 +79,15 @@ if TYPE_CHECKING:
     from assay.store import (
         open_store,
     )
+    from assay.targets import (
+        BaseTarget,
+        Reply,
+        Target,
+        TargetContext,
+        TargetType,
+    )
 
+# The public names and the module each comes from: the one list __all__ is made of.
 _EXPORTS: dict[str, str] = {
     "Case": "assay.cases",
     "Dataset": "assay.cases",
@@ -91,7 +102,9 @@ _EXPORTS: dict[str, str] = {
     "CheckResult": "assay.grading",
     "CompositeResult": "assay.grading",
     "CompositeScorer": "assay.grading",
+    "CallingGrader": "assay.grading",
     "Grader": "assay.grading",
+    "GraderType": "assay.grading",
     "Judgment": "assay.grading",
     "Profile": "assay.grading",
     "Status": "assay.grading",
@@ -115,56 +128,19 @@ _EXPORTS: dict[str, str] = {
     "build_report": "assay.report",
     "evaluate_gates": "assay.report",
     "Comparison": "assay.compare",
+    "RunSide": "assay.compare",
     "compare_runs": "assay.compare",
     "report_for_run": "assay.runner",
     "run_suite": "assay.runner",
     "open_store": "assay.store",
+    "BaseTarget": "assay.targets",
+    "Reply": "assay.targets",
+    "Target": "assay.targets",
+    "TargetContext": "assay.targets",
+    "TargetType": "assay.targets",
 }
 
-__all__ = [
-    "Abstain",
-    "Answer",
-    "AssayConfigError",
-    "AssayError",
-    "AssayInputError",
-    "Case",
-    "CaseResult",
-    "CheckResult",
-    "Comparison",
-    "CompositeResult",
-    "CompositeScorer",
-    "Dataset",
-    "DuplicateCaseIdError",
-    "DuplicateResultError",
-    "Error",
-    "Grader",
-    "InputFormatError",
-    "Judgment",
-    "Outcome",
-    "Profile",
-    "Rate",
-    "Record",
-    "Report",
-    "Results",
-    "Status",
-    "StructuredGrader",
-    "Summary",
-    "UnknownResultIdError",
-    "__version__",
-    "build_report",
-    "compare_runs",
-    "evaluate_gates",
-    "grade",
-    "load_dataset",
-    "load_profile",
-    "load_results",
-    "load_suite",
-    "open_store",
-    "rate",
-    "report_for_run",
-    "run_suite",
-    "summarize",
-]
+__all__ = ["__version__", *_EXPORTS]
 
 
 def __getattr__(name: str) -> Any:

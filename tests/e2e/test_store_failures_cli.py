@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from assay.view import open_read_only
+from assay.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 POLICY = ROOT / "examples" / "policy"
@@ -156,7 +156,7 @@ def test_a_store_on_a_read_only_mount_can_be_read_but_not_run_into(
     ):
         done = _assay(*command, cwd=tmp_path)
         assert done.returncode == 0, (command, done.stderr)
-    viewer = open_read_only(f"sqlite:///{store}")  # what `assay view` serves from
+    viewer = open_store(f"sqlite:///{store}", read_only=True)  # what `assay view` serves from
     try:
         assert [run.id for run in viewer.list_runs()] == [run_id]
         assert len(viewer.records(run_id)) == 12

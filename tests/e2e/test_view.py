@@ -23,7 +23,8 @@ with warnings.catch_warnings():
 from tests.run_stores import add_edited_run
 
 from assay.errors import AssayConfigError
-from assay.view import create_app, host_warning, open_read_only
+from assay.store import open_store
+from assay.view import create_app, host_warning
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,7 +35,7 @@ def _digest(path: Path) -> str:
 
 @pytest.fixture
 def client(run_store: tuple[str, Path]) -> Iterator[TestClient]:
-    reader = open_read_only(run_store[0])
+    reader = open_store(run_store[0], read_only=True)
     with TestClient(create_app(reader), base_url="http://127.0.0.1") as test_client:
         yield test_client
     reader.close()
@@ -71,7 +72,7 @@ def test_compare_and_case_pages(client: TestClient) -> None:
 
 
 def test_every_page_uses_the_level_and_method_asked(run_store: tuple[str, Path]) -> None:
-    reader = open_read_only(run_store[0])
+    reader = open_store(run_store[0], read_only=True)
     with TestClient(
         create_app(reader, confidence=0.9, method="wilson"), base_url="http://127.0.0.1"
     ) as client:
@@ -94,7 +95,7 @@ def test_unknown_things_are_clear_404s(client: TestClient) -> None:
 def test_browsing_never_changes_the_store(run_store: tuple[str, Path]) -> None:
     url, path = run_store
     before = _digest(path)
-    reader = open_read_only(url)
+    reader = open_store(url, read_only=True)
     with TestClient(create_app(reader), base_url="http://127.0.0.1") as test_client:
         for route in ("/", "/runs/base", "/runs/cand/report.json", "/case?id=E5",
                       "/compare?baseline=base&candidate=cand"):  # fmt: skip
@@ -108,7 +109,7 @@ def test_browsing_never_changes_the_store(run_store: tuple[str, Path]) -> None:
 
 def test_missing_store_is_an_error_not_created(tmp_path: Path) -> None:
     with pytest.raises(AssayConfigError, match="nothing to view"):
-        open_read_only(f"sqlite:///{tmp_path / 'none.db'}")
+        open_store(f"sqlite:///{tmp_path / 'none.db'}", read_only=True)
     assert not (tmp_path / "none.db").exists()
 
 
@@ -182,7 +183,7 @@ def test_viewer_pages_escape_stored_values(tmp_path: Path) -> None:
     store.add_records("r1", [Record(case_id="X1", outcome=Answer(fact=PAYLOAD, text=PAYLOAD))])
     store.finish_run("r1", "completed")
     store.close()
-    reader = open_read_only(url)
+    reader = open_store(url, read_only=True)
     with TestClient(create_app(reader), base_url="http://127.0.0.1") as test_client:
         for route in ("/", "/runs/r1", "/case?id=X1", f"/case?id={PAYLOAD}"):
             page = test_client.get(route)
@@ -193,7 +194,7 @@ def test_viewer_pages_escape_stored_values(tmp_path: Path) -> None:
 
 def test_compare_says_what_it_left_out_and_can_refuse(run_store: tuple[str, Path]) -> None:
     add_edited_run(run_store[0])
-    reader = open_read_only(run_store[0])
+    reader = open_store(run_store[0], read_only=True)
     with TestClient(create_app(reader), base_url="http://127.0.0.1") as test_client:
         page = test_client.get("/compare", params={"baseline": "base", "candidate": "edited"})
         assert page.status_code == 200
@@ -218,7 +219,7 @@ def test_no_strict_link_when_only_synthetic_cases_are_left_out(
 ) -> None:
     for run_id in ("syn1", "syn2"):  # E1 synthetic in both: left out, never refused
         add_edited_run(run_store[0], run_id, synthetic=True)
-    reader = open_read_only(run_store[0])
+    reader = open_store(run_store[0], read_only=True)
     with TestClient(create_app(reader), base_url="http://127.0.0.1") as test_client:
         page = test_client.get("/compare", params={"baseline": "syn1", "candidate": "syn2"})
         assert page.status_code == 200

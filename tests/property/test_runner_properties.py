@@ -12,12 +12,12 @@ from assay.cases import Case
 from assay.grading import StructuredGrader
 from assay.outcomes import Abstain, Answer, Error
 from assay.runner import Done, Execution, RunOptions, Timing, WorkItem, execute
-from assay.targets import Reply, TargetContext
+from assay.targets import BaseTarget, Reply, TargetContext
 
 BEHAVIOURS = st.sampled_from(["answer", "abstain", "http_429", "http_5xx", "raise", "parse"])
 
 
-class Shuffled:
+class Shuffled(BaseTarget):
     """A target whose calls yield a chosen number of times (so they finish in any order)
     and then answer, fail or raise as scripted per case."""
 

@@ -32,9 +32,9 @@ def run_matrix_command(
     from assay.cli._gating import check_gates, suite_rules
     from assay.cli._options import check_format
     from assay.cli._progress import RichProgress
-    from assay.compare import MATRIX_FORMATS, render_matrix
     from assay.errors import AssayConfigError
     from assay.load import load_suite
+    from assay.report.render.matrix import MATRIX_FORMATS, render_matrix
     from assay.runner import (
         Overrides,
         RunControl,

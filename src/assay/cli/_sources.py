@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 from pathlib import Path
@@ -100,18 +99,15 @@ def report_from_source(
     if names_a_file(path):  # a directory or a name too long is refused by the reader
         return _at_level(load_report_file(path), path, confidence, method)
     try:
-        runner = importlib.import_module("assay.runner")
-        store_module = importlib.import_module("assay.store")
+        from assay.store import open_store
+        from assay.stored import stored_report
     except ImportError:
         raise AssayInputError(
             f"{source}: no such file, and this installation has no run store to look it up"
         ) from None
-    store = store_module.open_store(store_url)
+    store = open_store(store_url)
     try:
         run = store.get_run(source)
-        report: Report = runner.report_for_run(
-            store, run.id, confidence=confidence or 0.95, method=method or "clopper-pearson"
-        )
-        return report
+        return stored_report(store, run.id, confidence or 0.95, method or "clopper-pearson")
     finally:
         store.close()

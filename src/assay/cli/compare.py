@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -25,41 +25,21 @@ def _from_file(path: Path) -> RunSide:
 def _from_store(
     ref: str, store_url: str | None, confidence: float, method: IntervalMethod
 ) -> RunSide:
-    from dataclasses import replace
-
-    from assay.cases import canonical_record
-    from assay.compare import RunSide
     from assay.errors import AssayInputError
 
     try:
-        import importlib
-
         from assay.store import open_store
-
-        report_for_run = importlib.import_module("assay.runner").report_for_run
-    except (ImportError, AttributeError) as err:
+        from assay.stored import run_side
+    except ImportError as err:
         raise AssayInputError(
             f"{ref}: no such report file, and this installation has no run store to look "
             "the run id up in"
         ) from err
     store = open_store(store_url)
     try:
-        info = store.get_run(ref)
-        report = report_for_run(store, info.id, confidence=confidence, method=method)
-        definitions = {c.id: canonical_record(c) for c in store.load_dataset(info.id).cases}
+        return run_side(store, ref, confidence, method)
     finally:
         store.close()
-    config: dict[str, Any] = {
-        "assay_version": info.assay_version,
-        "graders": {g["name"]: g["version"] for g in info.graders},
-        "target": info.target,
-        "target_hash": info.target_hash,
-        "trial_policy": info.trial_policy,
-        "git_commit": info.git_commit,
-    }
-    config.update(info.metadata)
-    side = RunSide.from_report(report, ref=info.id, config=config)
-    return replace(side, definitions=definitions)
 
 
 def _side(ref: str, store: str | None, confidence: float, method: IntervalMethod) -> RunSide:
@@ -105,8 +85,9 @@ def compare(
     the model judge differs (see --across-graders)."""
     from assay.cli._options import check_confidence, check_format, check_method
     from assay.cli._output import emit
-    from assay.compare import FORMATS, check_gate, compare_runs, render_comparison
+    from assay.compare import check_gate, compare_runs
     from assay.load import names_a_file
+    from assay.report.render.comparison import FORMATS, render_comparison
 
     check_format(format, FORMATS)
     method = check_method(interval)

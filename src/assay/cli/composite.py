@@ -115,35 +115,24 @@ def _stored_run(
     run_id: str, data: Dataset, store_url: str | None
 ) -> tuple[Dataset, CompositeInputs, int]:
     """The recorded outcomes of a stored run, and the cases of ``data`` it ran."""
-    import dataclasses
-
     from assay.errors import AssayInputError
-    from assay.grading.checks import CompositeInputs
-    from assay.outcomes import Results
     from assay.store import open_store
+    from assay.stored import composite_inputs
 
     if Path(run_id).suffix or len(Path(run_id).parts) > 1:
         raise AssayInputError(f"{run_id}: no such results file")
     runs = open_store(store_url)
     try:
-        info = runs.get_run(run_id)
-        ran = set(runs.load_dataset(info.id).ids)
-        records = tuple(runs.records(info.id))
+        stored = composite_inputs(runs, run_id, data)
     finally:
         runs.close()
-    missing = sorted(ran - set(data.ids))
-    if missing:
-        raise AssayInputError(
-            f"run {info.id} ran cases the dataset does not have: {', '.join(missing[:5])}"
-        )
-    chosen = dataclasses.replace(data, cases=tuple(c for c in data.cases if c.id in ran))
-    if chosen.version != info.dataset_version:
+    if stored.dataset.version != stored.ran_version:
         typer.echo(
-            f"note: run {info.id} ran dataset version {info.dataset_version}; its answers "
-            f"are scored against {data.name} version {chosen.version}",
+            f"note: run {stored.run_id} ran dataset version {stored.ran_version}; its answers "
+            f"are scored against {data.name} version {stored.dataset.version}",
             err=True,
         )
-    return chosen, CompositeInputs(Results(records, source=f"run {info.id}")), info.trials
+    return stored.dataset, stored.inputs, stored.trials
 
 
 def _input_kind(inputs: CompositeInputs) -> InputKind:

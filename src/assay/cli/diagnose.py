@@ -10,9 +10,9 @@ import typer
 from assay.cli._output import emit
 
 if TYPE_CHECKING:
-    from assay.cli._run_case import StoredRun
     from assay.diagnose import Finding
     from assay.store import RunStore
+    from assay.stored import StoredRun
 
 STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
 
@@ -95,9 +95,9 @@ def diagnose(
     """Name the stage that caused CASE to fail in RUN, with the evidence from its spans and
     the next thing to inspect; with --all, every failed case grouped by stage."""
     from assay.cli._options import check_format
-    from assay.cli._run_case import StoredRun
     from assay.errors import AssayConfigError
     from assay.store import open_store
+    from assay.stored import StoredRun
 
     check_format(format, ("text", "json"))
     if (case is None) == (not all_):

@@ -25,7 +25,7 @@ def matrix(
     adjustment across all pairs, the paired difference with its interval)."""
     from assay.cli._options import check_confidence, check_format, check_method
     from assay.cli._output import emit
-    from assay.compare import MATRIX_FORMATS, render_matrix
+    from assay.report.render.matrix import MATRIX_FORMATS, render_matrix
     from assay.runner import matrix_report
     from assay.store import open_store
 

@@ -299,13 +299,15 @@ def dry_run_requests(suite: Suite, selection: Selection) -> str:
     full = suite.load_dataset()
     chosen = select(full, selection)
     target = suite.build_target()
-    request = getattr(target, "request", None)
-    if not callable(request):
-        raise AssayConfigError(
-            f"--dry-run: the {target.name} target sends no request that can be shown"
-        )
     prepare_target(target, full)
-    shown = [{"case": case.id, **request(case)} for case in chosen]
+    shown = []
+    for case in chosen:
+        request = target.request(case)
+        if request is None:
+            raise AssayConfigError(
+                f"--dry-run: the {target.name} target sends no request that can be shown"
+            )
+        shown.append({"case": case.id, **request})
     return json.dumps(shown, indent=2, ensure_ascii=False)
 
 

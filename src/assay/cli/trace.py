@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from assay.cli._output import emit
+from assay.outcomes import span_names
 
 if TYPE_CHECKING:
     from assay.diagnose import TreeRow
@@ -15,29 +16,29 @@ if TYPE_CHECKING:
 STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
 # The attributes worth reading in a tree; --all-attributes shows every one.
 KEY_ATTRIBUTES = (
-    "assay.corpus.version",
-    "assay.retrieval.candidate_ids",
-    "assay.retrieval.candidate_scores",
-    "assay.retrieval.selected_ids",
-    "assay.section.id",
-    "assay.context.section_ids",
-    "assay.context.dropped",
-    "gen_ai.request.model",
-    "assay.prompt.version",
-    "gen_ai.usage.input_tokens",
-    "gen_ai.usage.output_tokens",
-    "gen_ai.response.finish_reasons",
-    "assay.answer.fact",
-    "assay.answer.citations",
-    "gen_ai.tool.name",
-    "assay.tool.args_hash",
-    "assay.tool.status",
-    "assay.tool.result.fact",
-    "assay.config.version",
-    "assay.grader.version",
-    "assay.judgment.status",
-    "assay.judgment.labels",
-    "assay.judgment.reason",
+    span_names.CORPUS_VERSION,
+    span_names.RETRIEVAL_CANDIDATE_IDS,
+    span_names.RETRIEVAL_CANDIDATE_SCORES,
+    span_names.RETRIEVAL_SELECTED_IDS,
+    span_names.SECTION_ID,
+    span_names.CONTEXT_SECTION_IDS,
+    span_names.CONTEXT_DROPPED,
+    span_names.GEN_AI_REQUEST_MODEL,
+    span_names.PROMPT_VERSION,
+    span_names.GEN_AI_USAGE_INPUT_TOKENS,
+    span_names.GEN_AI_USAGE_OUTPUT_TOKENS,
+    span_names.GEN_AI_RESPONSE_FINISH_REASONS,
+    span_names.ANSWER_FACT,
+    span_names.ANSWER_CITATIONS,
+    span_names.GEN_AI_TOOL_NAME,
+    span_names.TOOL_ARGS_HASH,
+    span_names.TOOL_STATUS,
+    span_names.TOOL_RESULT_FACT,
+    span_names.CONFIG_VERSION,
+    span_names.GRADER_VERSION,
+    span_names.JUDGMENT_STATUS,
+    span_names.JUDGMENT_LABELS,
+    span_names.JUDGMENT_REASON,
 )
 
 
@@ -95,10 +96,10 @@ def trace(
     add up to their parent's.
     """
     from assay.cli._options import check_format
-    from assay.cli._run_case import StoredRun
     from assay.diagnose import span_tree
     from assay.errors import AssayInputError
     from assay.store import open_store
+    from assay.stored import StoredRun
 
     check_format(format, ("text", "json"))
     opened = open_store(store)

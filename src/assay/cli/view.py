@@ -29,14 +29,15 @@ def view(
     across runs. Read-only: the viewer never changes the store."""
     from assay.cli._options import check_confidence, check_method
     from assay.errors import AssayConfigError
-    from assay.view import allowed_hosts, create_app, open_read_only, serve
+    from assay.store import open_store
+    from assay.view import allowed_hosts, create_app, serve
 
     if not 0 < port < 65536:
         raise AssayConfigError(f"--port {port}: must be between 1 and 65535")
     method = check_method(interval)
     check_confidence(confidence)
     hosts = allowed_hosts(host, allow_host)
-    reader = open_read_only(store)
+    reader = open_store(store, read_only=True)
     try:
         app = create_app(reader, confidence=confidence, method=method, hosts=hosts)
         serve(app, host=host, port=port, hosts=hosts)

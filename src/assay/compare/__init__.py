@@ -1,4 +1,8 @@
-"""Comparing two runs over the same cases: pairing, McNemar, newly fixed and newly broken."""
+"""Comparing two runs over the same cases: pairing, McNemar, newly fixed and newly broken.
+
+The comparison renders through ``assay.report.render.comparison`` (and a matrix through
+``assay.report.render.matrix``): this package computes, the render layer writes.
+"""
 
 from assay.compare._compare import classify, compare_runs, config_diff, p_text, plain_words
 from assay.compare._gates import NO_NEW_FAILURES, CompareGate, check_gate
@@ -16,7 +20,6 @@ from assay.compare._matrix import (
     build_matrix,
     matrix_schema,
 )
-from assay.compare._matrix_render import MATRIX_FORMATS, render_matrix
 from assay.compare._model import (
     COMPARE_SCHEMA_VERSION,
     ChangedCase,
@@ -32,12 +35,9 @@ from assay.compare._model import (
     comparison_schema,
 )
 from assay.compare._pairing import ComparisonRefusedError, Pairing, RunSide, pair_runs
-from assay.compare._render import FORMATS, delta_text, render_comparison
 
 __all__ = [
     "COMPARE_SCHEMA_VERSION",
-    "FORMATS",
-    "MATRIX_FORMATS",
     "MATRIX_SCHEMA_VERSION",
     "NO_NEW_FAILURES",
     "BestCheck",
@@ -69,11 +69,8 @@ __all__ = [
     "compare_runs",
     "comparison_schema",
     "config_diff",
-    "delta_text",
     "matrix_schema",
     "p_text",
     "pair_runs",
     "plain_words",
-    "render_comparison",
-    "render_matrix",
 ]

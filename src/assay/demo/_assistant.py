@@ -22,7 +22,7 @@ from assay.demo._tools import (
     requested_order,
     start_return,
 )
-from assay.outcomes import Answer, Error, Usage
+from assay.outcomes import Answer, Error, Usage, span_names
 from assay.targets.openai import OpenAITarget
 
 TOOL = "start_return"
@@ -65,11 +65,11 @@ def _call_tool(order: str, tracer: Tracer) -> ToolResult:
     with tracer.start_as_current_span(f"execute_tool {TOOL}") as span:
         span.set_attributes(
             {
-                "assay.stage": "tool_execution",
-                "gen_ai.operation.name": "execute_tool",
-                "gen_ai.tool.name": TOOL,
-                "gen_ai.tool.type": "function",
-                "assay.tool.args_hash": args_hash({"order_id": order}),
+                span_names.STAGE: "tool_execution",
+                span_names.GEN_AI_OPERATION_NAME: "execute_tool",
+                span_names.GEN_AI_TOOL_NAME: TOOL,
+                span_names.GEN_AI_TOOL_TYPE: "function",
+                span_names.TOOL_ARGS_HASH: args_hash({"order_id": order}),
             }
         )
         try:
@@ -80,9 +80,9 @@ def _call_tool(order: str, tracer: Tracer) -> ToolResult:
             span.set_status(StatusCode.ERROR, str(err))
         span.set_attributes(
             {
-                "assay.tool.status": result.status,
-                "assay.tool.result.state": result.state,
-                "assay.tool.result.fact": result.fact,
+                span_names.TOOL_STATUS: result.status,
+                span_names.TOOL_RESULT_STATE: result.state,
+                span_names.TOOL_RESULT_FACT: result.fact,
             }
         )
         return result
@@ -98,8 +98,8 @@ def _agent(order: str, config: DemoConfig, tracer: Tracer) -> Generated:
         else:  # reports what it asked for, not what the service answered
             fact, text = "return_started", f"Your return for order {order} has been started."
         record_chat(span, config, Usage(input_tokens=40, output_tokens=len(text.split())), "stop")
-        span.set_attribute("assay.answer.kind", "answer")
-        span.set_attribute("assay.answer.fact", fact)
-        span.set_attribute("assay.answer.source", "tool")
+        span.set_attribute(span_names.ANSWER_KIND, "answer")
+        span.set_attribute(span_names.ANSWER_FACT, fact)
+        span.set_attribute(span_names.ANSWER_SOURCE, "tool")
         usage = Usage(input_tokens=64, output_tokens=8 + len(text.split()))
         return Generated(Answer(fact=fact, text=text), usage)

@@ -15,7 +15,7 @@ from opentelemetry.trace import Span, Tracer
 from assay.demo._bm25 import tokenize
 from assay.demo._config import DemoConfig
 from assay.demo._policy import Section
-from assay.outcomes import Abstain, Answer, Outcome, Usage
+from assay.outcomes import Abstain, Answer, Outcome, Usage, span_names
 
 SYSTEM_PROMPTS = {
     "p1-helpful": "Answer the customer's question helpfully.",
@@ -52,25 +52,25 @@ def _remembered(question: str) -> str | None:
 def record_chat(span: Span, config: DemoConfig, usage: Usage, finish: str) -> None:
     span.set_attributes(
         {
-            "assay.stage": "generation",
-            "gen_ai.operation.name": "chat",
-            "gen_ai.provider.name": "assay.demo",
-            "gen_ai.request.model": config.model,
-            "gen_ai.response.model": config.model,
-            "gen_ai.usage.input_tokens": usage.input_tokens or 0,
-            "gen_ai.usage.output_tokens": usage.output_tokens or 0,
-            "gen_ai.response.finish_reasons": [finish],
-            "assay.prompt.version": config.prompt_version,
+            span_names.STAGE: "generation",
+            span_names.GEN_AI_OPERATION_NAME: "chat",
+            span_names.GEN_AI_PROVIDER_NAME: "assay.demo",
+            span_names.GEN_AI_REQUEST_MODEL: config.model,
+            span_names.GEN_AI_RESPONSE_MODEL: config.model,
+            span_names.GEN_AI_USAGE_INPUT_TOKENS: usage.input_tokens or 0,
+            span_names.GEN_AI_USAGE_OUTPUT_TOKENS: usage.output_tokens or 0,
+            span_names.GEN_AI_RESPONSE_FINISH_REASONS: [finish],
+            span_names.PROMPT_VERSION: config.prompt_version,
         }
     )
 
 
 def _answer_attributes(span: Span, outcome: Outcome, source: str) -> None:
-    span.set_attribute("assay.answer.kind", outcome.kind)
-    span.set_attribute("assay.answer.source", source)
+    span.set_attribute(span_names.ANSWER_KIND, outcome.kind)
+    span.set_attribute(span_names.ANSWER_SOURCE, source)
     if isinstance(outcome, Answer):
-        span.set_attribute("assay.answer.fact", outcome.fact or "")
-        span.set_attribute("assay.answer.citations", list(outcome.citations))
+        span.set_attribute(span_names.ANSWER_FACT, outcome.fact or "")
+        span.set_attribute(span_names.ANSWER_CITATIONS, list(outcome.citations))
 
 
 def generate(

@@ -14,7 +14,7 @@ from opentelemetry.trace import Tracer
 from assay.demo._config import DemoConfig
 from assay.demo._generation import SYSTEM_PROMPTS, Generated, record_chat
 from assay.demo._policy import Section
-from assay.outcomes import Answer, Usage
+from assay.outcomes import Answer, Usage, span_names
 from assay.targets.openai import (
     DEFAULT_SYSTEM_PROMPT,
     RESPONSE_FORMAT,
@@ -88,10 +88,10 @@ async def generate_remote(
             reply, finish = got, "error"
         usage = reply.usage or Usage()
         record_chat(span, config.model_copy(update={"model": llm.settings.model}), usage, finish)
-        span.set_attribute("gen_ai.provider.name", "openai-compatible")
-        span.set_attribute("assay.answer.kind", reply.outcome.kind)
-        span.set_attribute("assay.answer.source", "model")
+        span.set_attribute(span_names.GEN_AI_PROVIDER_NAME, "openai-compatible")
+        span.set_attribute(span_names.ANSWER_KIND, reply.outcome.kind)
+        span.set_attribute(span_names.ANSWER_SOURCE, "model")
         if isinstance(reply.outcome, Answer):
-            span.set_attribute("assay.answer.fact", reply.outcome.fact or "")
-            span.set_attribute("assay.answer.citations", list(reply.outcome.citations))
+            span.set_attribute(span_names.ANSWER_FACT, reply.outcome.fact or "")
+            span.set_attribute(span_names.ANSWER_CITATIONS, list(reply.outcome.citations))
         return Generated(reply.outcome, usage)

@@ -10,6 +10,7 @@ from opentelemetry.trace import Tracer
 from assay.demo._bm25 import BM25, tokenize
 from assay.demo._config import DemoConfig
 from assay.demo._policy import CORPORA, Section, corpus
+from assay.outcomes import span_names
 
 FETCH_LATENCY_S = 0.002
 
@@ -40,8 +41,8 @@ def select(candidates: list[Ranked], config: DemoConfig) -> list[Ranked]:
 
 async def _fetch(section: Section, config: DemoConfig, tracer: Tracer) -> Section:
     with tracer.start_as_current_span("fetch_section") as span:
-        span.set_attribute("assay.stage", "retrieval")
-        span.set_attribute("assay.section.id", section.id)
+        span.set_attribute(span_names.STAGE, "retrieval")
+        span.set_attribute(span_names.SECTION_ID, section.id)
         await asyncio.sleep(FETCH_LATENCY_S)
         if section.id in config.broken_lookups:
             raise LookupError(f"section {section.id} is not in the document store")
@@ -56,15 +57,15 @@ async def retrieve(question: str, tenant: str, config: DemoConfig, tracer: Trace
         selected = select(candidates, config)
         span.set_attributes(
             {
-                "assay.stage": "retrieval",
-                "assay.retrieval.method": "bm25",
-                "assay.corpus.version": config.corpus_revision,
-                "assay.tenant.id": tenant,
-                "assay.retrieval.tenant_filter": config.tenant_filter,
-                "assay.retrieval.candidate_ids": [c.section.id for c in candidates],
-                "assay.retrieval.candidate_scores": [round(c.score, 4) for c in candidates],
-                "assay.retrieval.selected_ids": [c.section.id for c in selected],
-                "assay.retrieval.top_k": config.top_k,
+                span_names.STAGE: "retrieval",
+                span_names.RETRIEVAL_METHOD: "bm25",
+                span_names.CORPUS_VERSION: config.corpus_revision,
+                span_names.TENANT_ID: tenant,
+                span_names.RETRIEVAL_TENANT_FILTER: config.tenant_filter,
+                span_names.RETRIEVAL_CANDIDATE_IDS: [c.section.id for c in candidates],
+                span_names.RETRIEVAL_CANDIDATE_SCORES: [round(c.score, 4) for c in candidates],
+                span_names.RETRIEVAL_SELECTED_IDS: [c.section.id for c in selected],
+                span_names.RETRIEVAL_TOP_K: config.top_k,
             }
         )
         fetched = await asyncio.gather(
@@ -98,12 +99,12 @@ def assemble(selected: list[Section], config: DemoConfig, tracer: Tracer) -> lis
         kept.sort(key=lambda s: order[s.id])
         span.set_attributes(
             {
-                "assay.stage": "context_assembly",
-                "assay.context.section_ids": [s.id for s in kept],
-                "assay.context.dropped": dropped,
-                "assay.context.allowed_kinds": list(config.context_kinds),
+                span_names.STAGE: "context_assembly",
+                span_names.CONTEXT_SECTION_IDS: [s.id for s in kept],
+                span_names.CONTEXT_DROPPED: dropped,
+                span_names.CONTEXT_ALLOWED_KINDS: list(config.context_kinds),
             }
         )
         if config.context_budget is not None:
-            span.set_attribute("assay.context.budget", config.context_budget)
+            span.set_attribute(span_names.CONTEXT_BUDGET, config.context_budget)
         return kept

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict
 from assay.cases import Case
 from assay.demo._assistant import RemoteModel, ask
 from assay.demo._config import DemoConfig, configuration
-from assay.targets._base import Reply, TargetContext
+from assay.targets._base import BaseTarget, Reply, TargetContext, TargetType
 from assay.targets.openai import OpenAISettings, OpenAITarget
 
 DEFAULT_TENANT = "acme"
@@ -27,7 +27,7 @@ class DemoSettings(BaseModel):
     openai: OpenAISettings | None = None
 
 
-class DemoTarget:
+class DemoTarget(BaseTarget):
     """The fictional policy assistant under one named configuration.
 
     The case's tenant is ``metadata.tenant`` (default ``acme``).
@@ -73,3 +73,6 @@ class DemoTarget:
                 "prompt_version": self.settings.prompt_version,
             },
         )
+
+
+DEMO_TARGET = TargetType(DemoSettings, DemoTarget.from_settings)

@@ -7,7 +7,7 @@ from typing import NamedTuple
 from assay.cases import Case
 from assay.diagnose._finding import Stage
 from assay.diagnose._spans import Stages, strings, text
-from assay.outcomes import Abstain, Answer, Error, Record
+from assay.outcomes import Abstain, Answer, Error, Record, span_names
 
 
 class Verdict(NamedTuple):
@@ -41,9 +41,9 @@ def _model_line(stages: Stages) -> str | None:
     span = stages.last("generation")
     if span is None:
         return None
-    model = text(span, "gen_ai.request.model") or "unrecorded"
-    prompt = text(span, "assay.prompt.version") or "unrecorded"
-    finish = ", ".join(strings(span, "gen_ai.response.finish_reasons")) or "unrecorded"
+    model = text(span, span_names.GEN_AI_REQUEST_MODEL) or "unrecorded"
+    prompt = text(span, span_names.PROMPT_VERSION) or "unrecorded"
+    finish = ", ".join(strings(span, span_names.GEN_AI_RESPONSE_FINISH_REASONS)) or "unrecorded"
     return f"generation: model {model}, prompt {prompt}, finish reason {finish}"
 
 
@@ -59,11 +59,11 @@ def evidence_chain(case: Case, record: Record, stages: Stages) -> Verdict | None
     retrieval = stages.first("retrieval")
     if case.expected_behavior != "answer" or not expected or retrieval is None:
         return None
-    candidates = strings(retrieval, "assay.retrieval.candidate_ids")
-    scores = strings(retrieval, "assay.retrieval.candidate_scores")
-    selected = strings(retrieval, "assay.retrieval.selected_ids")
+    candidates = strings(retrieval, span_names.RETRIEVAL_CANDIDATE_IDS)
+    scores = strings(retrieval, span_names.RETRIEVAL_CANDIDATE_SCORES)
+    selected = strings(retrieval, span_names.RETRIEVAL_SELECTED_IDS)
     assembly = stages.last("context_assembly")
-    context = strings(assembly, "assay.context.section_ids") if assembly else selected
+    context = strings(assembly, span_names.CONTEXT_SECTION_IDS) if assembly else selected
     head = f"expected answer {case.expected_fact}, got {got(record)}"
     if missing := [e for e in expected if e not in candidates]:
         evidence = [
@@ -71,7 +71,7 @@ def evidence_chain(case: Case, record: Record, stages: Stages) -> Verdict | None
             f"{', '.join(missing)} never appears among the "
             f"{len(candidates)} retrieval candidates: {', '.join(candidates) or 'none'}",
         ]
-        corpus = text(retrieval, "assay.corpus.version")
+        corpus = text(retrieval, span_names.CORPUS_VERSION)
         if corpus and case.source_revision and corpus != case.source_revision:
             evidence.append(
                 f"retrieval searched corpus {corpus}; the case is about "
@@ -94,7 +94,7 @@ def evidence_chain(case: Case, record: Record, stages: Stages) -> Verdict | None
             "evidence-chain",
         )
     if lost := [e for e in expected if e not in context]:
-        dropped = strings(assembly, "assay.context.dropped")
+        dropped = strings(assembly, span_names.CONTEXT_DROPPED)
         reasons = [d for d in dropped if any(d.startswith(e) for e in lost)]
         evidence = [
             head,
@@ -133,8 +133,8 @@ def unsupported_answer(case: Case, record: Record, stages: Stages) -> Verdict | 
         return None
     generation = stages.last("generation")
     assembly = stages.last("context_assembly")
-    context = strings(assembly, "assay.context.section_ids")
-    cited = [*record.outcome.citations, *strings(generation, "assay.answer.citations")]
+    context = strings(assembly, span_names.CONTEXT_SECTION_IDS)
+    cited = [*record.outcome.citations, *strings(generation, span_names.ANSWER_CITATIONS)]
     grounded = [c for c in dict.fromkeys(cited) if c in context]
     evidence = [f"the case expects an abstention; got {got(record)}"]
     if grounded:
@@ -147,7 +147,7 @@ def unsupported_answer(case: Case, record: Record, stages: Stages) -> Verdict | 
         evidence.append(
             f"the answer cites no section of the context ({', '.join(context) or 'empty'})"
         )
-        if source := text(generation, "assay.answer.source"):
+        if source := text(generation, span_names.ANSWER_SOURCE):
             evidence.append(f"the answer's source is {source!r}")
         step = (
             "The prompt lets the model answer without evidence: require every answer to "

@@ -23,7 +23,7 @@ from assay.diagnose._evidence import Verdict, evidence_chain, got, unsupported_a
 from assay.diagnose._finding import Finding, Stage
 from assay.diagnose._spans import Stages, stage_of, strings, text
 from assay.grading import Judgment
-from assay.outcomes import Answer, Record, Span
+from assay.outcomes import Answer, Record, Span, span_names
 
 Rule = Callable[[Case, Record, Stages], Verdict | None]
 _STAGE_OF_SPAN: dict[str, Stage] = {
@@ -43,7 +43,7 @@ def _error_span(case: Case, record: Record, stages: Stages) -> Verdict | None:
     span = failed[0]
     message = span.status_message or text(span, "exception.message") or "no message"
     evidence = [f"outcome: {got(record)}", f"span {span.name!r} failed: {message}"]
-    section = text(span, "assay.section.id")
+    section = text(span, span_names.SECTION_ID)
     if section:
         evidence.append(f"while fetching section {section}")
     return Verdict(
@@ -63,12 +63,12 @@ def _access_boundary(case: Case, record: Record, stages: Stages) -> Verdict | No
     if not isinstance(record.outcome, Answer):
         return None
     retrieval = stages.first("retrieval")
-    tenant = text(retrieval, "assay.tenant.id") or case.metadata.get("tenant")
+    tenant = text(retrieval, span_names.TENANT_ID) or case.metadata.get("tenant")
     if not tenant:
         return None
     cited = list(record.outcome.citations)
     for span in stages.all("generation"):
-        cited += [c for c in strings(span, "assay.answer.citations") if c not in cited]
+        cited += [c for c in strings(span, span_names.ANSWER_CITATIONS) if c not in cited]
     foreign = [c for c in cited if _tenant_of(c) not in (None, tenant)]
     if not foreign:
         return None
@@ -77,7 +77,7 @@ def _access_boundary(case: Case, record: Record, stages: Stages) -> Verdict | No
         f"the answer cites {', '.join(foreign)}, of tenant {_tenant_of(foreign[0])}; "
         f"the request was for tenant {tenant}",
     ]
-    if text(retrieval, "assay.retrieval.tenant_filter") in ("False", "false"):
+    if text(retrieval, span_names.RETRIEVAL_TENANT_FILTER) in ("False", "false"):
         evidence.append("retrieval searched every tenant's corpus (tenant filter off)")
     return Verdict(
         "access_boundary",
@@ -93,13 +93,13 @@ def _tool_state(case: Case, record: Record, stages: Stages) -> Verdict | None:
         return None
     for span in stages.all("tool_execution"):
         failed = "error" if span.status == "error" else "ok"
-        status = text(span, "assay.tool.status") or failed
-        authoritative = text(span, "assay.tool.result.fact")
+        status = text(span, span_names.TOOL_STATUS) or failed
+        authoritative = text(span, span_names.TOOL_RESULT_FACT)
         if status == "ok" or authoritative == record.outcome.fact:
             continue
-        tool = text(span, "gen_ai.tool.name") or span.name
+        tool = text(span, span_names.GEN_AI_TOOL_NAME) or span.name
         detail = f": {span.status_message}" if span.status_message else ""
-        args = text(span, "assay.tool.args_hash") or "unrecorded"
+        args = text(span, span_names.TOOL_ARGS_HASH) or "unrecorded"
         evidence = [f"tool {tool} (arguments {args}) ended {status}{detail}"]
         if authoritative:
             evidence.append(

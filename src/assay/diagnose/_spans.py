@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from assay.outcomes import Span
+from assay.outcomes import Span, span_names
 
 _GENERATION_OPS = {"chat", "text_completion", "generate_content"}
 
@@ -13,10 +13,10 @@ _GENERATION_OPS = {"chat", "text_completion", "generate_content"}
 def stage_of(span: Span) -> str | None:
     """The pipeline stage a span records: its ``assay.stage``, else what its name and GenAI
     operation say (``retrieval``, ``context_assembly``, ``generation``, ``tool_execution``)."""
-    declared = span.attributes.get("assay.stage")
+    declared = span.attributes.get(span_names.STAGE)
     if isinstance(declared, str):
         return declared
-    operation = span.attributes.get("gen_ai.operation.name")
+    operation = span.attributes.get(span_names.GEN_AI_OPERATION_NAME)
     if operation == "execute_tool":
         return "tool_execution"
     if operation in _GENERATION_OPS:

@@ -3,6 +3,7 @@
 from assay.grading._grade import CaseResult, grade, group_trials, judge_record, trial_count
 from assay.grading._judgment import STATUSES, CallingGrader, Grader, Judgment, Status
 from assay.grading._structured import StructuredGrader
+from assay.grading._type import GraderType
 from assay.grading.checks import (
     DEFAULT_PROFILE,
     CheckResult,
@@ -20,6 +21,7 @@ __all__ = [
     "CompositeResult",
     "CompositeScorer",
     "Grader",
+    "GraderType",
     "Judgment",
     "Profile",
     "Status",

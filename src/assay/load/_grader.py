@@ -13,20 +13,26 @@ A suite writes either a name (``grader: structured``) or a mapping::
       base_url: http://127.0.0.1:8765/v1
       model: smollm2-135m
       settings: judge.yaml      # ... or in a file, relative to the suite file
+
+Any other ``type`` names a grader an installed package declares in the ``assay.graders``
+entry-point group (a ``GraderType``); its other keys are that type's settings.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from assay._validation import problems_from
 from assay.cases import SourceLibrary
-from assay.errors import InputFormatError, Location, Problem, did_you_mean
-from assay.grading import Grader, StructuredGrader
+from assay.errors import AssayConfigError, InputFormatError, Location, Problem, did_you_mean
+from assay.grading import Grader, GraderType, StructuredGrader
+from assay.grading._type import ENTRY_POINT_GROUP
 from assay.grading.checks import CompositeScorer, Profile
 
 if TYPE_CHECKING:
@@ -52,6 +58,11 @@ class GraderSettings(BaseModel):
     sources: str | None = Field(default=None, min_length=1)
     settings: str | None = Field(default=None, min_length=1)
 
+    def plugin_keys(self) -> dict[str, Any]:
+        """Every key but ``type``: a plugin grader's settings."""
+        given = self.model_dump(include=set(FILE_KEYS) | {"settings"}, exclude_none=True)
+        return given | dict(self.model_extra or {})
+
     def judge_keys(self) -> dict[str, Any]:
         """The inline judge settings (every key but ``type``, ``sources``, ``settings``)."""
         return dict(self.model_extra or {})
@@ -62,10 +73,63 @@ class GraderSettings(BaseModel):
         return {"type": value} if isinstance(value, str) else value
 
 
+def plugin_graders() -> dict[str, EntryPoint]:
+    """The grader types installed packages declare (``assay.graders`` entry points); the
+    built-in names are not theirs to take."""
+    builtin = {*GRADERS, JUDGE}
+    return {
+        point.name: point
+        for point in entry_points(group=ENTRY_POINT_GROUP)
+        if point.name not in builtin
+    }
+
+
+def _plugin_type(point: EntryPoint) -> GraderType:
+    try:
+        kind = point.load()
+    except Exception as err:  # a broken plugin is the user's to fix: say which one
+        raise AssayConfigError(
+            f'grader "{point.name}" (entry point {point.value}) could not be loaded: '
+            f"{type(err).__name__}: {err}"
+        ) from err
+    if not isinstance(kind, GraderType):
+        raise AssayConfigError(
+            f'grader "{point.name}" (entry point {point.value}) is not a GraderType: {kind!r}'
+        )
+    return kind
+
+
+def _plugin_settings(
+    spec: GraderSettings, kind: GraderType, locate: Callable[[str], Location]
+) -> BaseModel:
+    try:
+        return kind.settings.model_validate(spec.plugin_keys())
+    except ValidationError as err:
+        problems = [
+            Problem(
+                f"grader.{p.message}" if p.field and p.message.startswith(p.field) else p.message,
+                locate(f"grader.{p.field}" if p.field else "grader"),
+                p.field,
+            )
+            for p in problems_from(err, None, kind.settings)
+        ]
+        where = locate("grader")
+        raise InputFormatError(
+            problems, summary=f"{where.file}: invalid {spec.type} grader"
+        ) from None
+
+
 def grader_problems(spec: GraderSettings, locate: Callable[[str], Location]) -> list[Problem]:
     """What is wrong with a suite's grader settings: an unknown type, a file key given to a
-    grader that does not read it."""
-    names = [*GRADERS, JUDGE]
+    grader that does not read it, a plugin grader's invalid settings."""
+    plugins = plugin_graders()
+    if spec.type in plugins:
+        try:
+            _plugin_settings(spec, _plugin_type(plugins[spec.type]), locate)
+        except InputFormatError as err:
+            return list(err.problems)
+        return []
+    names = [*GRADERS, JUDGE, *sorted(plugins)]
     if spec.type not in names:
         hint = did_you_mean(spec.type, names)
         where = locate("grader.type")
@@ -129,6 +193,13 @@ def build_grader(
     ``base_dir``) and ``sources`` plus any sources file of its own."""
     if spec.type == JUDGE:
         return _judge(spec, base_dir, locate, sources)
+    plugin = plugin_graders().get(spec.type)
+    if plugin is not None:
+        kind = _plugin_type(plugin)
+        try:
+            return kind.build(_plugin_settings(spec, kind, locate), base_dir)
+        except ValueError as err:
+            raise AssayConfigError(f"grader ({spec.type}): {err}") from None
     if spec.type != "composite":
         return GRADERS[spec.type]()
     from assay.grading.checks import DEFAULT_PROFILE

@@ -34,6 +34,7 @@ from assay.load._records import (
     read_text,
     repeated_yaml_keys,
 )
+from assay.targets import Target, build_target
 
 
 class CoverageSettings(BaseModel):
@@ -218,10 +219,8 @@ class Suite:
             raise InputFormatError(problems, summary=f"{self.path}: invalid variant")
         return Suite(self.path, settings, raw, self.lines)
 
-    def build_target(self) -> Any:
+    def build_target(self) -> Target:
         """The suite's target, ready to start (settings errors located in the suite)."""
-        from assay.targets import build_target
-
         return build_target(self.settings.target, self.base_dir, self.locate)
 
 

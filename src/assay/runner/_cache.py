@@ -37,12 +37,10 @@ CREATE TABLE IF NOT EXISTS responses (
 
 
 def request_of(target: Target, case: Case) -> Any:
-    """What ``target`` would send for ``case``: its own rendering when it offers one
+    """What ``target`` would send for ``case``: its own rendering when it shows one
     (``request(case)``), else the case's full definition."""
-    render = getattr(target, "request", None)
-    if callable(render):
-        return render(case)
-    return case.model_dump(mode="json", exclude_none=True)
+    shown = target.request(case)
+    return shown if shown is not None else case.model_dump(mode="json", exclude_none=True)
 
 
 def cache_key(config_hash: str, request: Any, trial: int | None) -> str:

@@ -25,7 +25,6 @@ from assay.targets import (
     error_reply,
     exception_reply,
     scrub,
-    target_secrets,
 )
 from assay.targets._replies import with_traceback
 
@@ -98,7 +97,7 @@ class Execution:
             self.limiter = self.shared.limiter
         else:
             self.limiter = RateLimiter(rpm, self.timing) if rpm else None
-        self.secrets = target_secrets(self.target)  # the target has started
+        self.secrets = tuple(s for s in self.target.secrets() if s)  # the target has started
 
 
 async def bounded(

@@ -13,9 +13,9 @@ from assay.cases import Case
 from assay.errors import AssayConfigError
 from assay.grading import CallingGrader, CaseResult, Judgment
 from assay.grading.judge import JudgeAnswer, JudgeEndpoint
-from assay.outcomes import Answer, Error, Record
+from assay.outcomes import Answer, Error, Record, span_names
 from assay.runner._options import RunOptions, Timing
-from assay.targets import Reply, TargetContext
+from assay.targets import BaseTarget, Reply, TargetContext
 from assay.targets._replies import error_reply, scrub, usage_from
 from assay.targets._session import HttpClient
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from opentelemetry.trace import Tracer
 
 
-class JudgeTransport:
+class JudgeTransport(BaseTarget):
     """A target whose "cases" are prepared judge requests: it posts each one to the judge
     model and returns the reply's message text as an answer (or an error outcome)."""
 
@@ -162,14 +162,14 @@ def _current_traceparent() -> str | None:
 
 def _span_attributes(reply: Reply, attempts: int, judgment: Judgment) -> dict[str, str | int]:
     found: dict[str, str | int] = {
-        "assay.judge.attempts": attempts,
-        "assay.judgment.status": judgment.status,
+        span_names.JUDGE_ATTEMPTS: attempts,
+        span_names.JUDGMENT_STATUS: judgment.status,
     }
     if reply.usage is not None:
         if reply.usage.input_tokens is not None:
-            found["gen_ai.usage.input_tokens"] = reply.usage.input_tokens
+            found[span_names.GEN_AI_USAGE_INPUT_TOKENS] = reply.usage.input_tokens
         if reply.usage.output_tokens is not None:
-            found["gen_ai.usage.output_tokens"] = reply.usage.output_tokens
+            found[span_names.GEN_AI_USAGE_OUTPUT_TOKENS] = reply.usage.output_tokens
     if isinstance(reply.outcome, Error):
         found["error.type"] = reply.outcome.error_class or "_OTHER"
     return found

@@ -79,12 +79,6 @@ def _tracing(store: RunStore, run_id: str, enabled: bool, endpoint: str | None) 
     return start_tracing(store, run_id, otlp_endpoint=endpoint)
 
 
-async def _lifecycle(target: Target, method: str) -> None:
-    hook = getattr(target, method, None)
-    if hook is not None:
-        await hook()
-
-
 def _judge_runner(grader: Grader, control: RunControl) -> JudgeRunner | None:
     """The runner for a model judge's calls (same timing as the target's), or None."""
     from assay.grading import CallingGrader
@@ -192,7 +186,7 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
     judge = _judge_runner(plan.grader, control)
     if judge is not None:
         await judge.start()  # a missing judge key fails before the target is started
-    await _lifecycle(plan.target, "start")
+    await plan.target.start()
     store, run_id = plan.store, plan.run_id
     try:
         if create is not None:
@@ -200,7 +194,7 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
         else:
             store.set_status(run_id, "running")
     except BaseException:
-        await _lifecycle(plan.target, "aclose")
+        await plan.target.aclose()
         if judge is not None:
             await judge.aclose()
         raise
@@ -254,7 +248,7 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
             session.close()
         if metrics is not None:
             metrics.close()
-        await _lifecycle(plan.target, "aclose")
+        await plan.target.aclose()
         if judge is not None:
             await judge.aclose()
     return plan.status, writer.written

@@ -22,7 +22,7 @@ from typing import Any
 
 from assay.cases import Case, Dataset
 from assay.errors import AssayConfigError
-from assay.targets import Reply, Target, TargetContext
+from assay.targets import BaseTarget, Reply, Target, TargetContext
 
 # How many times one call is sent again after losing its worker before the run stops.
 RESENDS = 8
@@ -54,9 +54,7 @@ class _Worker:
         import os
 
         if not self.started:
-            hook = getattr(self.target, "start", None)
-            if hook is not None:
-                await hook()
+            await self.target.start()
             self.started = True
         return os.getpid()
 
@@ -78,12 +76,11 @@ class _Worker:
             return with_traceback(exception_reply(err), err)
 
     async def close(self) -> None:
-        hook = getattr(self.target, "aclose", None)
-        if hook is not None and self.started:
-            await hook()
+        if self.started:
+            await self.target.aclose()
 
 
-class RayTarget:
+class RayTarget(BaseTarget):
     """The suite's target, called on Ray actors (see the module's description).
 
     ``config()`` and ``name`` are the target's own, so a run's configuration hash is the
@@ -116,28 +113,21 @@ class RayTarget:
         return self.local.config()
 
     def secrets(self) -> tuple[str, ...]:
-        found = getattr(self.local, "secrets", None)
-        return tuple(found()) if callable(found) else ()
+        return self.local.secrets()
 
     def use_dataset(self, dataset: Dataset) -> None:
         self.dataset = dataset
-        use = getattr(self.local, "use_dataset", None)
-        if callable(use):
-            use(dataset)
+        self.local.use_dataset(dataset)
 
-    def request(self, case: Case) -> Any:
+    def request(self, case: Case) -> dict[str, Any] | None:
         """The local target's request (the response cache keys on it)."""
-        from assay.runner._cache import request_of
-
-        return request_of(self.local, case)
+        return self.local.request(case)
 
     async def start(self) -> None:
         """Join or start Ray and start every actor's target (a target that cannot start,
         e.g. a missing API key, fails here as it does locally)."""
         ray = _ray()
-        hook = getattr(self.local, "start", None)
-        if hook is not None:  # checks the settings here first, and knows the secrets
-            await hook()
+        await self.local.start()  # checks the settings here first, and knows the secrets
         if not ray.is_initialized():
             _init(ray, self.ray.address)
             self._owns_ray = True
@@ -189,9 +179,7 @@ class RayTarget:
             ray.kill(actor)
         self.actors = []
         self._dataset_ref = None
-        hook = getattr(self.local, "aclose", None)
-        if hook is not None:
-            await hook()
+        await self.local.aclose()
         if self._owns_ray:
             ray.shutdown()
             self._owns_ray = False

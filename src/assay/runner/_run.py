@@ -26,6 +26,7 @@ from assay.runner._provenance import git_commit, new_run_id, package_versions
 from assay.runner._report import headline, report_for_run, run_metadata
 from assay.runner._select import Selection, select
 from assay.store import RunClaim, RunInfo, RunStore, redact
+from assay.targets import Target
 
 __all__ = ["Overrides", "Progress", "RunControl", "RunResult", "resume_run", "run_suite"]
 
@@ -111,7 +112,7 @@ def _check_override(key: str, value: float) -> None:
     raise AssayConfigError(f"{flag} {value:g}: must be a number {lowest}{highest}")
 
 
-def executed_target(suite: Suite, overrides: Overrides, options: RunOptions) -> Any:
+def executed_target(suite: Suite, overrides: Overrides, options: RunOptions) -> Target:
     """The suite's target, called where ``--executor`` says (locally, or on Ray actors)."""
     target = suite.build_target()
     if overrides.executor != "ray":
@@ -122,12 +123,10 @@ def executed_target(suite: Suite, overrides: Overrides, options: RunOptions) -> 
     return ray_target(target, suite.settings.target, suite.base_dir, settings, options.concurrency)
 
 
-def prepare_target(target: Any, dataset: Dataset) -> None:
-    """Give a target that asks for it (``use_dataset``) the suite's dataset before the run:
-    the ``openai`` target renders every case's prompt from it."""
-    use = getattr(target, "use_dataset", None)
-    if callable(use):
-        use(dataset)
+def prepare_target(target: Target, dataset: Dataset) -> None:
+    """Give the target the suite's dataset before the run (``use_dataset``): the
+    ``openai`` target renders every case's prompt from it."""
+    target.use_dataset(dataset)
 
 
 def open_cache(suite: Suite, overrides: Overrides, store: RunStore) -> CacheUse | None:

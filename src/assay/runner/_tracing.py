@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from assay.grading import Judgment
-from assay.outcomes import Error, Outcome
+from assay.outcomes import Error, Outcome, span_names
 
 if TYPE_CHECKING:
     from opentelemetry.trace import Span as OtelSpan
@@ -39,12 +39,12 @@ def request_span(
     from opentelemetry import trace
 
     attributes: dict[str, str | int] = {
-        "assay.run.id": run_id,
-        "assay.case.id": case_id,
-        "assay.trial": trial,
-        "assay.config.version": config_version,
+        span_names.RUN_ID: run_id,
+        span_names.CASE_ID: case_id,
+        span_names.TRIAL: trial,
+        span_names.CONFIG_VERSION: config_version,
     }
-    span = tracer.start_span("assay.request", attributes=attributes)
+    span = tracer.start_span(span_names.REQUEST_SPAN, attributes=attributes)
     ctx = span.get_span_context()
     flags = int(ctx.trace_flags)
     found = RequestTrace(
@@ -62,7 +62,7 @@ def mark_outcome(trace: RequestTrace, outcome: Outcome) -> None:
     operation."""
     if trace.span is None:
         return
-    trace.span.set_attribute("assay.outcome.kind", outcome.kind)
+    trace.span.set_attribute(span_names.OUTCOME_KIND, outcome.kind)
     if isinstance(outcome, Error):
         from opentelemetry.trace import Status, StatusCode
 
@@ -79,7 +79,7 @@ def evaluation_span(tracer: Tracer | None, judged: list[Judgment]) -> Iterator[N
     if tracer is None:
         yield
         return
-    with tracer.start_as_current_span("assay.evaluation") as span:
+    with tracer.start_as_current_span(span_names.EVALUATION_SPAN) as span:
         yield
         if judged:
             span.set_attributes(judgment_attributes(judged[-1]))
@@ -93,16 +93,16 @@ def judgment_attributes(j: Judgment) -> dict[str, str | float | list[str]]:
     reason (its first ``REASON_LIMIT`` characters)."""
     reason = j.reason if len(j.reason) <= REASON_LIMIT else j.reason[: REASON_LIMIT - 1] + "…"
     attributes: dict[str, str | float | list[str]] = {
-        "assay.case.id": j.case_id,
-        "assay.grader.name": j.grader,
-        "assay.grader.version": j.grader_version,
-        "assay.judgment.status": j.status,
-        "assay.judgment.reason": reason,
+        span_names.CASE_ID: j.case_id,
+        span_names.GRADER_NAME: j.grader,
+        span_names.GRADER_VERSION: j.grader_version,
+        span_names.JUDGMENT_STATUS: j.status,
+        span_names.JUDGMENT_REASON: reason,
     }
     if j.labels:
-        attributes["assay.judgment.labels"] = list(j.labels)
+        attributes[span_names.JUDGMENT_LABELS] = list(j.labels)
     if j.score is not None:
-        attributes["assay.judgment.score"] = j.score
+        attributes[span_names.JUDGMENT_SCORE] = j.score
     return attributes
 
 
@@ -115,7 +115,7 @@ def judge_span(tracer: Tracer | None, model: str) -> Iterator[dict[str, str | in
         yield found
         return
     with tracer.start_as_current_span(
-        "assay.judge", attributes={"gen_ai.request.model": model}
+        span_names.JUDGE_SPAN, attributes={span_names.GEN_AI_REQUEST_MODEL: model}
     ) as span:
         yield found
         span.set_attributes(found)

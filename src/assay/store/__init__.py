@@ -7,7 +7,8 @@
 from assay.store._claims import RunClaim
 from assay.store._info import RUN_STATUSES, TAGS_KEY, RunInfo, RunStatus, redact
 from assay.store._migrations import MIGRATIONS, current_version, migrate
-from assay.store._open import DEFAULT_URL, ENV_VAR, open_store, read_only_sqlite, store_url
+from assay.store._open import DEFAULT_URL, ENV_VAR, open_store, store_url
+from assay.store._read_only import read_only_sqlite
 from assay.store._schema import SCHEMA_VERSION
 from assay.store._store import RunStore, check_tag
 

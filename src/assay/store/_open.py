@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 from assay.errors import AssayConfigError, StoreError
+from assay.store._read_only import open_read_only, read_only_sqlite
 from assay.store._store import RunStore
 
 DEFAULT_URL = "sqlite:///.assay/assay.db"
@@ -44,33 +44,13 @@ def _writable(path: Path) -> bool:
     return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
 
 
-def read_only_sqlite(path: Path) -> Any:
-    """An engine reading the SQLite file at ``path`` without ever writing to it.
-
-    On a read-only mount the WAL's index file cannot be created: the file is then opened
-    as immutable, which is exact because no WAL file can exist beside it unseen.
-    """
-    from sqlalchemy import create_engine
-
-    uri = f"{path.resolve().as_uri()}?mode=ro"
-
-    def connect() -> sqlite3.Connection:
-        connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
-        try:
-            connection.execute("PRAGMA busy_timeout=10000")
-            connection.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-        except sqlite3.OperationalError:
-            connection.close()
-            if os.access(path.parent, os.W_OK) or Path(f"{path}-wal").exists():
-                raise
-            connection = sqlite3.connect(f"{uri}&immutable=1", uri=True, check_same_thread=False)
-        return connection
-
-    return create_engine("sqlite://", creator=connect)
-
-
-def open_store(url: str | None = None) -> RunStore:
+def open_store(url: str | None = None, *, read_only: bool = False) -> RunStore:
     """A ``RunStore`` at ``url`` (see ``store_url``), created and migrated on first use.
+
+    With ``read_only``, the store is opened so that it cannot change (what ``assay view``
+    reads): nothing is created or migrated, a missing store or one at another schema
+    version is ``AssayConfigError``, SQLite is read through a read-only connection and
+    PostgreSQL in read-only transactions.
 
     A SQLite file that cannot be written (a read-only mount, an immutable or read-only
     file) is opened read-only: it can be read, and a write raises ``StoreError``.
@@ -84,6 +64,8 @@ def open_store(url: str | None = None) -> RunStore:
     from assay.store._migrations import migrate
 
     chosen = store_url(url)
+    if read_only:
+        return open_read_only(chosen)
     try:
         parsed = make_url(chosen)
     except (ArgumentError, ValueError) as err:  # ValueError: a port that is not a number

@@ -5,12 +5,13 @@
 'scripted'
 """
 
-from assay.targets._base import Reply, Target, TargetContext
+from assay.targets._base import BaseTarget, Reply, Target, TargetContext, TargetType
 from assay.targets._registry import (
     TARGET_TYPES,
-    TargetType,
     build_target,
     register_target,
+    target_type,
+    target_type_names,
     target_types,
 )
 from assay.targets._replies import (
@@ -23,12 +24,12 @@ from assay.targets._replies import (
     outcome_from_mapping,
     retry_after_seconds,
     scrub,
-    target_secrets,
 )
 
 __all__ = [
     "RETRYABLE",
     "TARGET_TYPES",
+    "BaseTarget",
     "Reply",
     "Target",
     "TargetContext",
@@ -43,6 +44,7 @@ __all__ = [
     "register_target",
     "retry_after_seconds",
     "scrub",
-    "target_secrets",
+    "target_type",
+    "target_type_names",
     "target_types",
 ]

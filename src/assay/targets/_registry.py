@@ -3,54 +3,78 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from assay._validation import problems_from
 from assay.errors import AssayConfigError, InputFormatError, Location, Problem, did_you_mean
-from assay.targets._base import Target
+from assay.targets._base import Target, TargetType
 
+ENTRY_POINT_GROUP = "assay.targets"
 
-@dataclass(frozen=True)
-class TargetType:
-    """A registered target type: its settings model and how to build it from them."""
-
-    settings: type[BaseModel]
-    build: Callable[[Any, Path | None], Target]
-
-
-def _builtins() -> dict[str, TargetType]:
-    from assay.demo import DemoSettings, DemoTarget
-    from assay.targets.function import FunctionSettings, FunctionTarget
-    from assay.targets.http import HttpSettings, HttpTarget
-    from assay.targets.openai import OpenAISettings, OpenAITarget
-    from assay.targets.scripted import ScriptedSettings, ScriptedTarget
-
-    return {
-        "demo": TargetType(DemoSettings, DemoTarget.from_settings),
-        "function": TargetType(FunctionSettings, FunctionTarget.from_settings),
-        "http": TargetType(HttpSettings, HttpTarget.from_settings),
-        "openai": TargetType(OpenAISettings, OpenAITarget.from_settings),
-        "scripted": TargetType(ScriptedSettings, ScriptedTarget.from_settings),
-    }
-
+# The built-in types, as assay's own ``assay.targets`` entry points declare them: a source
+# checkout whose installed metadata predates one still finds it here.
+BUILTIN_TARGETS: dict[str, str] = {
+    "demo": "assay.demo:DEMO_TARGET",
+    "function": "assay.targets.function:FUNCTION_TARGET",
+    "http": "assay.targets.http:HTTP_TARGET",
+    "openai": "assay.targets.openai:OPENAI_TARGET",
+    "scripted": "assay.load._scripted:SCRIPTED_TARGET",
+}
 
 TARGET_TYPES: dict[str, TargetType] = {}
 
 
 def register_target(name: str, kind: TargetType) -> None:
-    """Make ``type: name`` available in suites."""
+    """Make ``type: name`` available in suites (for this process; an installed plugin
+    declares an ``assay.targets`` entry point instead)."""
     TARGET_TYPES[name] = kind
 
 
+def _points() -> dict[str, EntryPoint]:
+    """Every target type's entry point: the built-ins, then the installed ones."""
+    found = {
+        name: EntryPoint(name, value, ENTRY_POINT_GROUP) for name, value in BUILTIN_TARGETS.items()
+    }
+    found.update({point.name: point for point in entry_points(group=ENTRY_POINT_GROUP)})
+    return found
+
+
+def _load(point: EntryPoint) -> TargetType:
+    try:
+        kind = point.load()
+    except Exception as err:  # a broken plugin is the user's to fix: say which one
+        raise AssayConfigError(
+            f'target type "{point.name}" (entry point {point.value}) could not be loaded: '
+            f"{type(err).__name__}: {err}"
+        ) from err
+    if not isinstance(kind, TargetType):
+        raise AssayConfigError(
+            f'target type "{point.name}" (entry point {point.value}) is not a TargetType: {kind!r}'
+        )
+    return kind
+
+
+def target_type_names() -> list[str]:
+    """Every target type a suite may name, sorted."""
+    return sorted({*_points(), *TARGET_TYPES})
+
+
+def target_type(name: str) -> TargetType | None:
+    """The target type called ``name`` (its module imported now), or None if unknown."""
+    if name in TARGET_TYPES:
+        return TARGET_TYPES[name]
+    point = _points().get(name)
+    return _load(point) if point is not None else None
+
+
 def target_types() -> dict[str, TargetType]:
-    """Every registered target type, built-ins included."""
-    for name, kind in _builtins().items():
-        TARGET_TYPES.setdefault(name, kind)
-    return TARGET_TYPES
+    """Every target type, each module imported."""
+    kinds = {name: target_type(name) for name in target_type_names()}
+    return {name: kind for name, kind in kinds.items() if kind is not None}
 
 
 def _prefixed(problem: Problem) -> str:
@@ -73,11 +97,12 @@ def build_target(
     ``target.<field>`` (with its file and line when ``locate`` can tell).
     """
     where = locate or (lambda _field: None)
-    kinds = target_types()
     name = settings.get("type")
-    if not isinstance(name, str) or name not in kinds:
+    kind = target_type(name) if isinstance(name, str) else None
+    if kind is None:
+        kinds = target_type_names()
         shown = f'"{name}"' if isinstance(name, str) else "missing"
-        hint = did_you_mean(name, list(kinds)) if isinstance(name, str) else ""
+        hint = did_you_mean(name, kinds) if isinstance(name, str) else ""
         raise InputFormatError(
             [
                 Problem(
@@ -89,7 +114,6 @@ def build_target(
             ],
             summary="invalid target",
         )
-    kind = kinds[name]
     try:
         parsed = kind.settings.model_validate(dict(settings))
     except ValidationError as err:
@@ -99,6 +123,12 @@ def build_target(
         ]
         raise InputFormatError(problems, summary=f"invalid {name} target") from None
     try:
-        return kind.build(parsed, base_dir)
+        target = kind.build(parsed, base_dir)
     except ValueError as err:
         raise AssayConfigError(f"target ({name}): {err}") from None
+    if not isinstance(target, Target):
+        raise AssayConfigError(
+            f"target ({name}): {type(target).__name__} is not a Target "
+            "(name, config, run, start, aclose, secrets: subclass assay.targets.BaseTarget)"
+        )
+    return target

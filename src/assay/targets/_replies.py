@@ -101,12 +101,6 @@ def _masker(secrets: tuple[str, ...]) -> Masker:
     return Masker(secrets)
 
 
-def target_secrets(target: object) -> tuple[str, ...]:
-    """The secrets a started target sends (its optional ``secrets()``), to be masked."""
-    found = getattr(target, "secrets", None)
-    return tuple(s for s in found() if s) if callable(found) else ()
-
-
 def scrub(reply: Reply, secrets: Sequence[str]) -> Reply:
     """``reply`` with each secret masked (``<redacted>``) wherever it appears: in any
     outcome kind and in the extra data, raw or in any encoding a server may echo (see

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from assay.cases import Case
 from assay.errors import AssayConfigError
-from assay.targets._base import Reply, TargetContext
+from assay.targets._base import BaseTarget, Reply, TargetContext, TargetType
 from assay.targets._replies import as_reply, exception_reply
 
 
@@ -118,7 +118,7 @@ def in_daemon_thread(func: Callable[..., Any], *args: Any) -> asyncio.Future[Any
     return future
 
 
-class FunctionTarget:
+class FunctionTarget(BaseTarget):
     """Calls a Python function for each case."""
 
     name = "function"
@@ -156,3 +156,6 @@ class FunctionTarget:
             if inspect.isawaitable(value):
                 value = await value
         return as_reply(value)
+
+
+FUNCTION_TARGET = TargetType(FunctionSettings, FunctionTarget.from_settings)

@@ -19,7 +19,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from assay.cases import Case
-from assay.targets._base import Reply, TargetContext
+from assay.targets._base import BaseTarget, Reply, TargetContext, TargetType
 from assay.targets._replies import (
     ENV_NAME,
     as_reply,
@@ -137,7 +137,7 @@ def _unparsable(raw: str, expected: str) -> Reply:
     return error_reply("parse_error", f"the reply is not {expected}", raw)
 
 
-class HttpTarget:
+class HttpTarget(BaseTarget):
     """POSTs each case to a JSON endpoint."""
 
     name = "http"
@@ -185,3 +185,6 @@ class HttpTarget:
             return scrub(got, self._secrets)
         body, raw = got
         return scrub(map_response(body, self.settings.response, raw), self._secrets)
+
+
+HTTP_TARGET = TargetType(HttpSettings, HttpTarget.from_settings)

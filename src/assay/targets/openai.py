@@ -21,7 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from assay.cases import Case, Dataset, SourceLibrary
 from assay.errors import AssayConfigError
-from assay.targets._base import Reply, TargetContext
+from assay.outcomes import span_names
+from assay.targets._base import BaseTarget, Reply, TargetContext, TargetType
 from assay.targets._prompt import Prompt, PromptSettings
 from assay.targets._replies import ENV_NAME, scrub, secret_from_env
 from assay.targets._session import HttpClient
@@ -184,7 +185,7 @@ class ChatEndpoint:
         return Exchange(None, completion, raw)
 
 
-class OpenAITarget:
+class OpenAITarget(BaseTarget):
     """Asks a chat model about each case: a structured outcome or a free-text answer."""
 
     name = "openai"
@@ -318,26 +319,26 @@ def _record_span(
     if span is None:
         return
     attributes: dict[str, Any] = {
-        "gen_ai.operation.name": "chat",
-        "gen_ai.provider.name": "openai",
-        "gen_ai.request.model": str(body["model"]),
-        "assay.answer.kind": reply.outcome.kind,
+        span_names.GEN_AI_OPERATION_NAME: "chat",
+        span_names.GEN_AI_PROVIDER_NAME: "openai",
+        span_names.GEN_AI_REQUEST_MODEL: str(body["model"]),
+        span_names.ANSWER_KIND: reply.outcome.kind,
     }
     for key, name in (("temperature", "temperature"), ("max_tokens", "max_tokens")):
         if body.get(key) is not None:
             attributes[f"gen_ai.request.{name}"] = body[key]
     if body.get("seed") is not None:
-        attributes["gen_ai.request.seed"] = body["seed"]
+        attributes[span_names.GEN_AI_REQUEST_SEED] = body["seed"]
     if completion is not None:
         if completion.response_model:
-            attributes["gen_ai.response.model"] = completion.response_model
+            attributes[span_names.GEN_AI_RESPONSE_MODEL] = completion.response_model
         if completion.finish_reason:
-            attributes["gen_ai.response.finish_reasons"] = [completion.finish_reason]
+            attributes[span_names.GEN_AI_RESPONSE_FINISH_REASONS] = [completion.finish_reason]
     usage = reply.usage
     if usage is not None and usage.input_tokens is not None:
-        attributes["gen_ai.usage.input_tokens"] = usage.input_tokens
+        attributes[span_names.GEN_AI_USAGE_INPUT_TOKENS] = usage.input_tokens
     if usage is not None and usage.output_tokens is not None:
-        attributes["gen_ai.usage.output_tokens"] = usage.output_tokens
+        attributes[span_names.GEN_AI_USAGE_OUTPUT_TOKENS] = usage.output_tokens
     outcome = reply.outcome
     if outcome.kind == "error":
         from opentelemetry.trace import Status, StatusCode
@@ -345,3 +346,6 @@ def _record_span(
         attributes["error.type"] = getattr(outcome, "error_class", None) or "error"
         span.set_status(Status(StatusCode.ERROR, getattr(outcome, "message", None) or ""))
     span.set_attributes(attributes)
+
+
+OPENAI_TARGET = TargetType(OpenAISettings, OpenAITarget.from_settings)

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict
 
 from assay.cases import Case
 from assay.outcomes import Outcome
-from assay.targets._base import Reply, TargetContext
+from assay.targets._base import BaseTarget, Reply, TargetContext
 from assay.targets._replies import error_reply, outcome_from_mapping
 
 Entry = Mapping[str, Any] | Outcome
@@ -74,7 +74,7 @@ class _Step:
         return Reply(self.outcome)
 
 
-class ScriptedTarget:
+class ScriptedTarget(BaseTarget):
     """Replies with the scripted outcome for each case id (and trial)."""
 
     name = "scripted"
@@ -96,19 +96,18 @@ class ScriptedTarget:
         self.calls: list[tuple[str, int, int]] = []
 
     @classmethod
-    def from_settings(cls, settings: ScriptedSettings, base_dir: Path | None) -> ScriptedTarget:
-        outcomes: dict[str, Any] = {}
-        if settings.results is not None:
-            from assay.load import load_results
-
-            path = Path(settings.results)
-            if base_dir is not None and not path.is_absolute():
-                path = base_dir / path
-            by_case: dict[str, dict[int, Outcome]] = {}
-            for record in load_results(path).records:
-                by_case.setdefault(record.case_id, {})[record.trial] = record.outcome
-            for case_id, trials in by_case.items():
-                outcomes[case_id] = [trials[t] for t in sorted(trials)]
+    def from_settings(
+        cls,
+        settings: ScriptedSettings,
+        base_dir: Path | None,
+        recorded: Mapping[str, Sequence[Outcome]] | None = None,
+    ) -> ScriptedTarget:
+        """The target for suite settings; ``recorded`` holds the outcomes read from the
+        ``results`` file (``assay.load._scripted.SCRIPTED_TARGET`` reads it), which the settings'
+        ``outcomes`` override case by case."""
+        if settings.results is not None and recorded is None:
+            raise ValueError("results: the recorded outcomes were not read")
+        outcomes: dict[str, Any] = {k: list(v) for k, v in (recorded or {}).items()}
         outcomes.update(settings.outcomes)
         return cls(
             outcomes,

@@ -17,10 +17,10 @@ from opentelemetry.sdk.trace import Span as SdkSpan
 from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 from opentelemetry.trace import StatusCode
 
-from assay.outcomes import Span
+from assay.outcomes import Span, span_names
 
-CASE_ID = "assay.case.id"
-TRIAL = "assay.trial"
+CASE_ID = span_names.CASE_ID
+TRIAL = span_names.TRIAL
 _STATUS = {StatusCode.UNSET: "unset", StatusCode.OK: "ok", StatusCode.ERROR: "error"}
 
 

@@ -20,15 +20,15 @@ from opentelemetry.sdk.resources import Resource
 from assay._version import __version__
 from assay.cases import Case
 from assay.grading import Judgment
-from assay.outcomes import Error, Record
+from assay.outcomes import Error, Record, span_names
 from assay.tracing._otlp import otlp_exporter
 
 OUTCOMES = "assay.case_trials"
 LATENCY = "assay.request.duration"
-STATUS = "assay.judgment.status"
+STATUS = span_names.JUDGMENT_STATUS
 ERROR_TYPE = "error.type"
-SLICE = "assay.case.slice"
-CONFIG_VERSION = "assay.config.version"
+SLICE = span_names.CASE_SLICE
+CONFIG_VERSION = span_names.CONFIG_VERSION
 DIMENSIONS = (STATUS, ERROR_TYPE, SLICE, CONFIG_VERSION)
 # The GenAI conventions' advice for gen_ai.client.operation.duration, in seconds.
 LATENCY_BUCKETS_S = (0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48)

@@ -12,10 +12,11 @@ from opentelemetry.sdk.trace.sampling import ALWAYS_ON
 from opentelemetry.trace import Tracer
 
 from assay._version import __version__
+from assay.outcomes import span_names
 from assay.tracing._export import SpanSink, StoreSpanExporter, StoreSpanProcessor
 from assay.tracing._otlp import otlp_exporter
 
-RUN_ID = "assay.run.id"
+RUN_ID = span_names.RUN_ID
 
 
 @dataclass

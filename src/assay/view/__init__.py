@@ -1,20 +1,17 @@
 """The local viewer: stored runs, run pages, comparisons and a case across runs, read-only.
 
->>> app = create_app(open_read_only("sqlite:///.assay/assay.db"))  # doctest: +SKIP
+>>> app = create_app(open_store("sqlite:///.assay/assay.db", read_only=True))  # doctest: +SKIP
 """
 
 from assay.view._app import create_app
-from assay.view._backend import RunReader, open_read_only
 from assay.view._hosts import LOOPBACK_NAMES, allowed_hosts
 from assay.view._serve import LOOPBACK, host_warning, serve
 
 __all__ = [
     "LOOPBACK",
     "LOOPBACK_NAMES",
-    "RunReader",
     "allowed_hosts",
     "create_app",
     "host_warning",
-    "open_read_only",
     "serve",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
@@ -12,14 +13,15 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from assay.compare import ComparisonRefusedError
+from assay.compare import Comparison, ComparisonRefusedError
 from assay.errors import AssayConfigError, AssayError
 from assay.metrics import IntervalMethod
 from assay.report import Report
 from assay.report.render.compare_html import render_compare_html
 from assay.report.render.html import render_html
+from assay.store import RunStore
+from assay.stored import compare_stored, stored_report
 from assay.view import _pages
-from assay.view._backend import RunReader, compare_reports, report_for
 from assay.view._hosts import LOOPBACK_NAMES, HostCheck
 
 _HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
@@ -28,7 +30,7 @@ _HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
 class _Reports:
     """Reports of stored runs, rebuilt on demand; kept once a run has ended."""
 
-    def __init__(self, reader: RunReader, confidence: float, method: IntervalMethod) -> None:
+    def __init__(self, reader: RunStore, confidence: float, method: IntervalMethod) -> None:
         self.reader = reader
         self.level = (confidence, method)
         self.kept: dict[str, Report] = {}
@@ -37,10 +39,20 @@ class _Reports:
         info = self.reader.get_run(run_id)
         if info.id in self.kept:
             return info, self.kept[info.id]
-        report = report_for(self.reader, info.id, *self.level)
+        report = stored_report(self.reader, info.id, *self.level)
         if info.status != "running":
             self.kept[info.id] = report
         return info, report
+
+
+@dataclass(frozen=True)
+class _Refusal:
+    """Why the viewer gives no comparison: the HTTP status, a heading and the message."""
+
+    status: int
+    heading: str
+    message: str
+    here: str
 
 
 def _run_url(run_id: str) -> str:
@@ -52,14 +64,14 @@ def _html(text: str, status: int = 200) -> HTMLResponse:
 
 
 def create_app(
-    reader: RunReader,
+    reader: RunStore,
     *,
     confidence: float = 0.95,
     method: IntervalMethod = "clopper-pearson",
     hosts: Collection[str] = LOOPBACK_NAMES,
 ) -> Starlette:
-    """The viewer over ``reader`` (a store opened with ``open_read_only``, or any object with
-    the store contract's read methods), every interval at ``confidence`` by ``method``.
+    """The viewer over ``reader`` (a store opened with ``open_store(url, read_only=True)``),
+    every interval at ``confidence`` by ``method``.
     Every route is a GET; nothing is ever written. Only requests whose ``Host`` is one of
     ``hosts`` (default: the loopback names) are answered."""
     reports = _Reports(reader, confidence, method)
@@ -86,31 +98,57 @@ def create_app(
         _, report = reports.get(request.path_params["run_id"])
         return JSONResponse(report.model_dump(mode="json"), headers=_HEADERS)
 
-    async def compare(request: Request) -> Response:
+    def comparison_of(request: Request) -> tuple[Comparison, str] | _Refusal:
+        """The comparison the query asks for and the page's own URL, or why there is none."""
         baseline = request.query_params.get("baseline", "")
         candidate = request.query_params.get("candidate", "")
         if not baseline or not candidate or baseline == candidate:
-            page = _pages.error_page("Pick two different runs to compare.", "Cannot compare")
-            return _html(page, 400)
+            return _Refusal(400, "Cannot compare", "Pick two different runs to compare.", "")
         base_info, base = reports.get(baseline)
         cand_info, cand = reports.get(candidate)
         strict = request.query_params.get("strict") == "1"
         here = f"/compare?baseline={quote(base_info.id)}&candidate={quote(cand_info.id)}"
-        refs = (base_info.id, cand_info.id)
         try:
-            comparison = compare_reports(base, cand, refs, *reports.level, matching_only=not strict)
+            comparison = compare_stored(
+                reader,
+                base_info.id,
+                cand_info.id,
+                matching_only=not strict,
+                confidence=reports.level[0],
+                method=reports.level[1],
+                reports=(base, cand),
+            )
         except ComparisonRefusedError as err:
-            action = ("Compare the matching cases only, listing the rest as left out", here)
-            return _html(_pages.error_page(str(err), "Comparison refused", [action]), 409)
+            return _Refusal(409, "Comparison refused", str(err), here)
+        return comparison, here
+
+    async def compare(request: Request) -> Response:
+        found = comparison_of(request)
+        if isinstance(found, _Refusal):
+            action = ("Compare the matching cases only, listing the rest as left out", found.here)
+            actions = [action] if found.here else []
+            page = _pages.error_page(found.message, found.heading, actions)
+            return _html(page, found.status)
+        comparison, here = found
+        strict = request.query_params.get("strict") == "1"
+        as_json = here.replace("/compare?", "/compare.json?", 1) + ("&strict=1" if strict else "")
         links = {
             "All runs": "/",
-            "Baseline": _run_url(base_info.id),
-            "Candidate": _run_url(cand_info.id),
+            "Baseline": _run_url(comparison.baseline.ref),
+            "Candidate": _run_url(comparison.candidate.ref),
+            "JSON": as_json,
         }
         # Synthetic cases are left out in either mode; anything else would be refused.
         if not strict and any(not e.reason.startswith("synthetic") for e in comparison.excluded):
             links["Strict: refuse instead"] = here + "&strict=1"
         return _html(render_compare_html(comparison, links=links))
+
+    async def compare_json(request: Request) -> Response:
+        found = comparison_of(request)
+        if isinstance(found, _Refusal):
+            body = {"error": found.message}
+            return JSONResponse(body, status_code=found.status, headers=_HEADERS)
+        return JSONResponse(found[0].model_dump(mode="json", by_alias=True), headers=_HEADERS)
 
     async def case(request: Request) -> Response:
         case_id = request.query_params.get("id", "").strip()
@@ -183,6 +221,7 @@ def create_app(
             Route("/runs/{run_id}", run),
             Route("/runs/{run_id}/report.json", run_json),
             Route("/compare", compare),
+            Route("/compare.json", compare_json),
             Route("/case", case),
             Route("/suites", suites),
             Route("/suites/{name}", suite),

@@ -97,9 +97,10 @@ def serve_viewer(store_url: str) -> Iterator[str]:
 
     import uvicorn
 
-    from assay.view import create_app, open_read_only
+    from assay.store import open_store
+    from assay.view import create_app
 
-    reader = open_read_only(store_url)
+    reader = open_store(store_url, read_only=True)
     config = uvicorn.Config(
         create_app(reader), host="127.0.0.1", port=0, log_level="warning", lifespan="off"
     )

@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from assay.compare import VariantInput, build_matrix, render_matrix
+from assay.compare import VariantInput, build_matrix
 from assay.grading import StructuredGrader, grade
 from assay.outcomes import Answer, Record, Results
 from assay.report import build_report
+from assay.report.render.matrix import render_matrix
 
 from .conftest import Watch
 

@@ -7,9 +7,10 @@ from dataclasses import replace
 import pytest
 
 from assay.cases import canonical_record
-from assay.compare import ComparisonRefusedError, classify, compare_runs, render_comparison
+from assay.compare import ComparisonRefusedError, classify, compare_runs
 from assay.errors import AssayInputError
 from assay.metrics import mcnemar_exact
+from assay.report.render.comparison import render_comparison
 
 from .helpers import case, side
 

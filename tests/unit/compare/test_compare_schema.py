@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from assay.compare import COMPARE_SCHEMA_VERSION, compare_runs, comparison_schema, render_comparison
+from assay.compare import COMPARE_SCHEMA_VERSION, compare_runs, comparison_schema
+from assay.report.render.comparison import render_comparison
 
 from .helpers import case, side
 

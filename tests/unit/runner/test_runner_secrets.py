@@ -12,12 +12,12 @@ from assay.grading import StructuredGrader
 from assay.outcomes import Answer, Error
 from assay.runner._execute import Done, Execution, WorkItem, execute
 from assay.runner._options import RunOptions
-from assay.targets import Reply, TargetContext
+from assay.targets import BaseTarget, Reply, TargetContext
 
 KEY = "sk-runner/Secret+Key_0199"
 
 
-class Leaky:
+class Leaky(BaseTarget):
     """A target that sends a key and leaks it in every way it can."""
 
     name = "leaky"

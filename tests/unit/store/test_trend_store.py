@@ -102,7 +102,7 @@ def test_gate_against_the_last_run_and_the_baseline(store_url: str) -> None:
 def test_viewer_suite_pages_read_only(store_url: str) -> None:
     import warnings
 
-    from assay.view import create_app, open_read_only
+    from assay.view import create_app
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # starlette would rather have httpx2
@@ -115,7 +115,7 @@ def test_viewer_suite_pages_read_only(store_url: str) -> None:
         expected = trend_for_suite(store, "nightly", "odd.task_success").model_dump(mode="json")
     finally:
         store.close()
-    reader = open_read_only(store_url)
+    reader = open_store(store_url, read_only=True)
     try:
         with TestClient(create_app(reader), base_url="http://127.0.0.1") as client:
             listing = client.get("/suites")

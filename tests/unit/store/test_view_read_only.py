@@ -9,8 +9,8 @@ from sqlalchemy import create_engine, inspect, text
 from tests.run_stores import fill_store
 
 from assay.errors import AssayConfigError
-from assay.store import migrate
-from assay.view import create_app, open_read_only
+from assay.store import migrate, open_store
+from assay.view import create_app
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", UserWarning)  # starlette would rather have httpx2
@@ -31,7 +31,7 @@ def _versions(url: str) -> list[int]:
 
 def test_every_page_reads_and_nothing_can_write(store_url: str) -> None:
     fill_store(store_url)
-    reader = open_read_only(store_url)
+    reader = open_store(store_url, read_only=True)
     try:
         with TestClient(create_app(reader), base_url="http://127.0.0.1") as client:
             for route in ("/", "/runs/base", "/runs/cand/report.json", "/case?id=E5",
@@ -58,7 +58,7 @@ def test_an_older_store_is_refused_not_migrated(store_url: str) -> None:
     migrate(engine, upto=1)
     engine.dispose()
     with pytest.raises(AssayConfigError, match=r"schema version 1, older .* never migrates"):
-        open_read_only(store_url)
+        open_store(store_url, read_only=True)
     assert _versions(store_url) == [1]
 
 
@@ -66,5 +66,5 @@ def test_an_empty_database_is_nothing_to_view(store_url: str) -> None:
     if store_url.startswith("sqlite"):
         create_engine(store_url).connect().close()  # an empty file
     with pytest.raises(AssayConfigError, match="nothing to view"):
-        open_read_only(store_url)
+        open_store(store_url, read_only=True)
     assert _versions(store_url) == []

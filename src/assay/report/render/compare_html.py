@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from assay.compare import delta_text, p_text
+from assay.compare import p_text
 from assay.report.render import _format as f
+from assay.report.render.comparison import delta_text
 from assay.report.render.html import environment, rate_view, safe_url
 
 if TYPE_CHECKING:

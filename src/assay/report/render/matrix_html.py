@@ -29,7 +29,7 @@ def matrix_script() -> tuple[Markup, str]:
 
 def render_matrix_html(m: MatrixReport) -> str:
     """``m`` as a self-contained HTML page (``assay matrix --format html``)."""
-    from assay.compare._matrix_render import (
+    from assay.report.render.matrix import (
         PAIR_HEAD,
         cache_text,
         notes,

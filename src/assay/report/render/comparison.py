@@ -7,8 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from assay.compare._compare import p_text
-from assay.compare._model import ChangedCase, Comparison, Delta, SideOutcome
+from assay.compare import ChangedCase, Comparison, Delta, SideOutcome, p_text
 from assay.metrics import Rate
 from assay.metrics._display import percent
 

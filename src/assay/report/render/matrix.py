@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from assay.compare._matrix import MatrixReport, PairRow, VariantRow
-from assay.compare._render import delta_text
+from assay.compare import MatrixReport, PairRow, VariantRow
 from assay.metrics import Rate
+from assay.report.render.comparison import delta_text
 
 MATRIX_FORMATS: tuple[str, ...] = ("text", "json", "markdown", "html")
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from assay.cases import Case, Dataset
-from assay.cli._run_case import StoredRun
 from assay.cli.diagnose import render_finding, render_groups
 from assay.diagnose import Finding, Stage
 from assay.errors import AssayInputError, did_you_mean
 from assay.outcomes import Answer, Record
+from assay.stored import StoredRun
 
 CASE = Case(id="E2", slice="exception", question="q", expected_behavior="abstain")
 RECORDED = {("E2", 1): Record(case_id="E2", trial=1, outcome=Answer(fact="f"))}

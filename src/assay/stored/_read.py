@@ -1,0 +1,84 @@
+"""A stored run's report, its comparison side and the comparison of two stored runs."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from assay.cases import canonical_record
+from assay.compare import Comparison, RunSide, compare_runs
+from assay.metrics import IntervalMethod
+from assay.report import Report
+from assay.runner import report_for_run
+from assay.store import RunInfo, RunStore
+
+
+def stored_report(
+    store: RunStore,
+    run_id: str,
+    confidence: float = 0.95,
+    method: IntervalMethod = "clopper-pearson",
+) -> Report:
+    """The report of stored run ``run_id`` (an id or a unique prefix), intervals at
+    ``confidence`` by ``method``: what ``assay report RUN`` prints."""
+    return report_for_run(store, run_id, confidence=confidence, method=method)
+
+
+def run_config(info: RunInfo) -> dict[str, Any]:
+    """The configuration a stored run ran with, as a comparison names its keys
+    (``target.model``, ``graders.structured``, then the run's metadata)."""
+    config: dict[str, Any] = {
+        "assay_version": info.assay_version,
+        "graders": {g["name"]: g["version"] for g in info.graders},
+        "target": info.target,
+        "target_hash": info.target_hash,
+        "trial_policy": info.trial_policy,
+        "git_commit": info.git_commit,
+    }
+    config.update(info.metadata)
+    return config
+
+
+def run_side(
+    store: RunStore,
+    ref: str,
+    confidence: float = 0.95,
+    method: IntervalMethod = "clopper-pearson",
+    report: Report | None = None,
+) -> RunSide:
+    """Stored run ``ref`` as one side of a comparison: its report (``report`` when already
+    built at the same level), its configuration and each case's full definition, so that
+    a refusal names every changed field."""
+    info = store.get_run(ref)
+    if report is None:
+        report = stored_report(store, info.id, confidence, method)
+    definitions = {c.id: canonical_record(c) for c in store.load_dataset(info.id).cases}
+    side = RunSide.from_report(report, ref=info.id, config=run_config(info))
+    return replace(side, definitions=definitions)
+
+
+def compare_stored(
+    store: RunStore,
+    baseline: str,
+    candidate: str,
+    *,
+    matching_only: bool = False,
+    across_graders: bool = False,
+    confidence: float = 0.95,
+    method: IntervalMethod = "clopper-pearson",
+    reports: tuple[Report | None, Report | None] = (None, None),
+) -> Comparison:
+    """The paired comparison of two stored runs, as ``assay compare BASELINE CANDIDATE``
+    makes it (``ComparisonRefusedError`` when it must refuse)."""
+    sides = [
+        run_side(store, ref, confidence, method, report)
+        for ref, report in zip((baseline, candidate), reports, strict=True)
+    ]
+    return compare_runs(
+        sides[0],
+        sides[1],
+        matching_only=matching_only,
+        across_graders=across_graders,
+        confidence=confidence,
+        method=method,
+    )
