@@ -34,7 +34,7 @@ KEY = "bench-not-a-secret"
 
 INSPECT_PINS = ("inspect-ai==0.3.285", "openai==3.57.0")
 LM_EVAL_PINS = ("lm-eval[api]==0.4.13",)
-PROMPTFOO_PIN = "promptfoo@0.123.1"
+PROMPTFOO_PIN = "promptfoo@0.121.17"  # the newest that runs on Debian's Node.js 20
 
 
 @dataclass(frozen=True)
