@@ -52,7 +52,9 @@ def to_span(span: ReadableSpan, case_id: str | None = None, trial: int | None = 
                 if key in event.attributes:
                     attributes.setdefault(key, event.attributes[key])
     own_case, own_trial = _case_of(span.attributes)
-    return Span(
+    # Every field is built here with its declared type: validating it again is pure cost
+    # on the per-case path.
+    return Span.model_construct(
         trace_id=format(context.trace_id, "032x"),
         span_id=format(context.span_id, "016x"),
         parent_id=format(span.parent.span_id, "016x") if span.parent is not None else None,
