@@ -78,11 +78,21 @@ def _run(step: list[str], log: list[str], cwd: Path | None = None) -> str | None
     return f"`{' '.join(step)}` failed: {tail}"
 
 
-def _venv(name: str, probe: str, pins: tuple[str, ...], log: list[str]) -> tuple[Path | None, str]:
+def _pinned_probe(pins: tuple[str, ...]) -> str:
+    """Python code that fails unless every ``name[extra]==version`` pin is installed."""
+    checks = []
+    for pin in pins:
+        name, version = pin.split("==")
+        checks.append(f"assert m.version({name.split('[')[0]!r}) == {version!r}")
+    return "import importlib.metadata as m\n" + "\n".join(checks)
+
+
+def _venv(name: str, pins: tuple[str, ...], log: list[str]) -> tuple[Path | None, str]:
     """A virtualenv under ``.peers/`` with ``pins`` installed; its python or None and why."""
     home = PEERS / name
     python = home / "bin" / "python"
-    if python.exists() and subprocess.run([str(python), "-c", probe]).returncode == 0:
+    probe = [str(python), "-c", _pinned_probe(pins)]
+    if python.exists() and subprocess.run(probe, capture_output=True).returncode == 0:
         return python, ""
     for step in (
         [sys.executable, "-m", "venv", "--clear", str(home)],
@@ -104,12 +114,12 @@ def install(log: list[str]) -> tuple[list[Peer], dict[str, str]]:
     """Every peer that is (or could now be) installed, and why any other is missing."""
     found: list[Peer] = []
     missing: dict[str, str] = {}
-    python, why = _venv("inspect", "import inspect_ai", INSPECT_PINS, log)
+    python, why = _venv("inspect", INSPECT_PINS, log)
     if python is None:
         missing["inspect_ai"] = why
     else:
         found.append(Peer("inspect_ai", _version(python, "inspect-ai"), "inspect"))
-    python, why = _venv("lm-eval", "import lm_eval", LM_EVAL_PINS, log)
+    python, why = _venv("lm-eval", LM_EVAL_PINS, log)
     if python is None:
         missing["lm-eval"] = why
     else:
@@ -128,7 +138,9 @@ def _promptfoo(log: list[str]) -> tuple[str | None, str]:
         return None, "Node.js is not installed (as root: apt-get install -y nodejs npm)"
     home = PEERS / "promptfoo"
     package = home / "node_modules" / "promptfoo" / "package.json"
-    if not package.exists():
+    pinned = PROMPTFOO_PIN.split("@", 1)[1]
+    installed = json.loads(package.read_text(encoding="utf-8")) if package.exists() else {}
+    if installed.get("version") != pinned:
         home.mkdir(parents=True, exist_ok=True)
         step = ["npm", "install", "--no-audit", "--no-fund", "--prefix", str(home), PROMPTFOO_PIN]
         why = _run(step, log)
