@@ -113,9 +113,13 @@ def timed(
     figure.command = figure.command or " ".join(command)
     with out.open("wb") as sink:
         start = time.perf_counter()
-        done = subprocess.run(
-            command, stdout=sink, stderr=subprocess.PIPE, cwd=cwd, env=env, timeout=1800
-        )
+        try:
+            done = subprocess.run(
+                command, stdout=sink, stderr=subprocess.PIPE, cwd=cwd, env=env, timeout=1800
+            )
+        except subprocess.TimeoutExpired:
+            figure.problem = "still running after 30 minutes: stopped"
+            return
         wall = time.perf_counter() - start
     if done.returncode not in ok_codes:
         tail = done.stderr.decode(errors="replace").strip().splitlines()[-3:]
