@@ -141,7 +141,9 @@ def _promptfoo(log: list[str]) -> tuple[str | None, str]:
     pinned = PROMPTFOO_PIN.split("@", 1)[1]
     installed = json.loads(package.read_text(encoding="utf-8")) if package.exists() else {}
     if installed.get("version") != pinned:
-        home.mkdir(parents=True, exist_ok=True)
+        # npm over another version's tree can leave a mix of both: start from nothing.
+        shutil.rmtree(home, ignore_errors=True)
+        home.mkdir(parents=True)
         step = ["npm", "install", "--no-audit", "--no-fund", "--prefix", str(home), PROMPTFOO_PIN]
         why = _run(step, log)
         if why is not None:
@@ -168,15 +170,18 @@ def _inspect_files(folder: Path, n: int) -> None:
     ]
     (folder / "samples.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     (folder / "task.py").write_text(
+        "import json\n"
+        "from pathlib import Path\n\n"
         "from inspect_ai import Task, task\n"
-        "from inspect_ai.dataset import json_dataset\n"
+        "from inspect_ai.dataset import Sample\n"
         "from inspect_ai.scorer import includes\n"
         "from inspect_ai.solver import generate, system_message\n\n\n"
         "@task\n"
         "def workload():\n"
-        f"    return Task(dataset=json_dataset({str(folder / 'samples.jsonl')!r}),\n"
-        f"                solver=[system_message({SYSTEM_PROMPT!r}), generate()],\n"
-        "                scorer=includes())\n"
+        "    lines = (Path(__file__).parent / 'samples.jsonl').read_text().splitlines()\n"
+        "    samples = [Sample(**json.loads(line)) for line in lines]\n"
+        f"    solver = [system_message({SYSTEM_PROMPT!r}), generate()]\n"
+        "    return Task(dataset=samples, solver=solver, scorer=includes())\n"
     )
 
 
@@ -240,7 +245,8 @@ def _promptfoo_files(folder: Path, n: int) -> None:
 def _inspect_command(folder: Path, base_url: str, n: int, c: int) -> list[str]:
     inspect = PEERS / "inspect" / "bin" / "inspect"
     return [
-        str(inspect), "eval", str(folder / "task.py"),
+        # inspect eval takes the task file relative to the working directory (the folder).
+        str(inspect), "eval", "task.py",
         "--model", f"openai-api/mock/{MODEL}", "--model-base-url", base_url,
         "--max-connections", str(c), "--max-samples", str(c),
         "--temperature", "0", "--seed", "1",
