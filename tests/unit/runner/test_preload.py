@@ -28,4 +28,3 @@ def test_a_module_that_fails_to_import_is_left_to_the_caller() -> None:
     assert not thread.is_alive()
     assert "assay_no_such_module_anywhere" not in sys.modules
     assert "json" in sys.modules
-
