@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from opentelemetry.context import Context
 from opentelemetry.sdk.trace import ReadableSpan, SpanProcessor
@@ -21,7 +21,11 @@ from assay.outcomes import Span
 
 CASE_ID = "assay.case.id"
 TRIAL = "assay.trial"
-_STATUS = {StatusCode.UNSET: "unset", StatusCode.OK: "ok", StatusCode.ERROR: "error"}
+_STATUS: dict[StatusCode, Literal["unset", "ok", "error"]] = {
+    StatusCode.UNSET: "unset",
+    StatusCode.OK: "ok",
+    StatusCode.ERROR: "error",
+}
 
 
 class SpanSink(Protocol):
