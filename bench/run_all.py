@@ -69,6 +69,7 @@ def main(argv: list[str] | None = None) -> None:
         help="inspect_ai inside a driver too (the whole-process section runs it as a command)",
     )
     parser.add_argument("--no-peers", action="store_true", help="whole processes: no peers")
+    parser.add_argument("--peer-reps", type=int, default=3, help="whole processes: peer reps")
     parser.add_argument(
         "--inspect-at-0",
         action="store_true",
@@ -133,7 +134,7 @@ def main(argv: list[str] | None = None) -> None:
     args.output.write_text(text)
     print("whole processes (assay run, the bare client, the peers) …", file=sys.stderr)
     whole = ["--quick"] if args.quick else []
-    whole += ["--no-peers"] if args.no_peers else []
+    whole += ["--no-peers"] if args.no_peers else ["--peer-reps", str(args.peer_reps)]
     whole_process.main([*whole, "--update", str(args.output)])
     print("coverage of the clustered interval …", file=sys.stderr)
     reps = 200 if args.quick else 2000

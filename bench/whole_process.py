@@ -158,20 +158,21 @@ def run_workload(
     reps: int,
     peer_list: list[peers.Peer],
     scratch: Path,
-    base: bool = True,
+    peer_reps: int = 0,
 ) -> tuple[list[Figure], Path | None]:
-    """The floor and ``assay run`` (unless not ``base``) and the peers over ``n`` cases;
-    and one assay run's store."""
+    """The floor, ``assay run`` (``reps`` times) and the peers (``peer_reps`` times) over
+    ``n`` cases, repetitions interleaved; and one assay run's store."""
     label = f"{n:,} cases, 100 ms, concurrency {c}"
     floor = Figure(label, "bare aiohttp client (floor.py)")
     assay = Figure(label, "assay run --format json")
     others = {peer.name: Figure(label, f"{peer.name} {peer.version}") for peer in peer_list}
     env = {**os.environ, KEY_ENV: "bench-not-a-secret"}
     store: Path | None = None
-    for rep in range(reps):
+    for rep in range(max(reps, peer_reps)):
         print(f"  {label}: rep {rep + 1}", file=sys.stderr)
         folder = scratch / f"run-{n}-{rep}"
         folder.mkdir(parents=True)
+        base = rep < reps
         if base and floor.problem is None:
             command = [sys.executable, str(BENCH / "floor.py"), "--base-url", base_url]
             before = _served(base_url)
@@ -197,7 +198,7 @@ def run_workload(
             store = db
         for peer in peer_list:
             figure = others[peer.name]
-            if figure.problem is not None or (rep > 0 and not figure.walls):
+            if rep >= peer_reps or figure.problem is not None:
                 continue
             where = folder / peer.name
             peers.prepare(peer, where, n)
@@ -209,7 +210,7 @@ def run_workload(
                 env=peer.env(where),
                 check=_requests_check(base_url, before, n),
             )
-    return ([floor, assay] if base else []) + list(others.values()), store
+    return [floor, assay, *others.values()], store
 
 
 def run_fixed_costs(
@@ -363,13 +364,8 @@ def measure(
     with tempfile.TemporaryDirectory(prefix="assay-bench-whole-") as tmp:
         scratch = Path(tmp)
         with mock_server("--latency-ms", "100") as base_url:
-            got, store = run_workload(base_url, n, c, reps, [], scratch)
+            got, store = run_workload(base_url, n, c, reps, peer_list, scratch, peer_reps)
             figures += got
-            if peer_list:
-                # Peers take far longer than assay: their repetitions after assay's.
-                extra = scratch / "peers"
-                got, _ = run_workload(base_url, n, c, peer_reps, peer_list, extra, base=False)
-                figures += got
             if big_n:
                 big, _ = run_workload(base_url, big_n, c, reps, [], scratch / "big")
                 figures += big
