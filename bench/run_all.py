@@ -4,6 +4,9 @@ Start-up time of ``assay --help``; the throughput workload through the bare aioh
 assay's ``openai`` target and inspect_ai side by side; a cProfile of assay's per-case path;
 the simulated coverage of the case-clustered interval (``bench/coverage.py``).
 ``assay dedupe`` on 100,000 cases (``bench/dedupe.py``, skipped with ``--quick``).
+Whole processes side by side (``bench/whole_process.py``): ``assay run`` against the bare
+client and the peers (inspect_ai, lm-evaluation-harness, promptfoo, installed on first use
+under ``bench/.peers/``), one-case run, ``assay score`` and ``assay report`` wall times.
 a 5-variant matrix against five runs' floor and its fully cached rerun (``matrix_cache.py``).
 Every figure in the file is measured by this run. Exit status 1 when ``assay --help``
 imports a banned heavy package eagerly, or (with ``--strict``) when any goal is missed.
@@ -26,6 +29,7 @@ import matrix_cache
 import soak
 import startup
 import throughput
+import whole_process
 from _machine import describe_machine
 from _results import Goal, goals, render
 from profile_driver import profile
@@ -58,7 +62,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("-n", type=int, default=2000, help="cases per run")
     parser.add_argument("-c", type=int, default=100, help="concurrency")
     parser.add_argument("--reps", type=int, default=3, help="repetitions: floor and assay")
-    parser.add_argument("--inspect-reps", type=int, default=1)
+    parser.add_argument(
+        "--inspect-reps",
+        type=int,
+        default=0,
+        help="inspect_ai inside a driver too (the whole-process section runs it as a command)",
+    )
+    parser.add_argument("--no-peers", action="store_true", help="whole processes: no peers")
+    parser.add_argument("--peer-reps", type=int, default=3, help="whole processes: peer reps")
     parser.add_argument(
         "--inspect-at-0",
         action="store_true",
@@ -68,7 +79,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-soak", action="store_true", help="skip the kill/resume soak")
     args = parser.parse_args(argv)
     if args.quick:
-        args.n, args.reps, args.inspect_reps = 200, 1, 1
+        args.n, args.reps = 200, 1
     began = time.time()
     load_before = os.getloadavg()
     log: list[str] = []
@@ -121,6 +132,10 @@ def main(argv: list[str] | None = None) -> None:
         text = text.rstrip() + "\n\n" + "\n\n".join(kept) + "\n"
     text = text.rstrip("\n") + "\n\n" + "\n".join(matrix_cache.section(matrix))
     args.output.write_text(text)
+    print("whole processes (assay run, the bare client, the peers) …", file=sys.stderr)
+    whole = ["--quick"] if args.quick else []
+    whole += ["--no-peers"] if args.no_peers else ["--peer-reps", str(args.peer_reps)]
+    whole_process.main([*whole, "--update", str(args.output)])
     print("coverage of the clustered interval …", file=sys.stderr)
     reps = 200 if args.quick else 2000
     covered = time.time()

@@ -14,6 +14,7 @@ from assay.outcomes import Record
 from assay.runner._execute import CacheUse, Done, EndpointLimits, Execution, WorkItem, execute
 from assay.runner._guard import SignalGuard, Watchdog, say_on_stderr
 from assay.runner._options import RunOptions, Timing
+from assay.runner._preload import preload
 from assay.store import RunClaim, RunInfo, RunStore
 from assay.targets import Target
 
@@ -225,6 +226,7 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
     writer = _Writer(store, run_id, plan.options, control.timing)
     if control.progress is not None:
         control.progress.start(len(items) + len(plan.done), len(plan.done))
+    preload()  # the report's imports, while the case-trials wait on the target
     try:
         interrupted = await _drive(ex, items, writer, control, metrics, plan.guard, plan.stop)
         writer.flush()

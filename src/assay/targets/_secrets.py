@@ -70,6 +70,15 @@ class Masker:
         self._pattern = (
             re.compile("|".join(re.escape(f) for f in ordered), re.IGNORECASE) if ordered else None
         )
+        # Every form as it reads inside a JSON string: a string holding a form puts that
+        # form's escaped text into the JSON document, so one search of the document tells
+        # whether anything needs masking (a hit across two strings only costs the walk).
+        inside_json = {json.dumps(f, ensure_ascii=False)[1:-1] for f in ordered}
+        self._screen = (
+            re.compile("|".join(re.escape(f) for f in sorted(inside_json)), re.IGNORECASE)
+            if inside_json
+            else None
+        )
 
     def __bool__(self) -> bool:
         return self._pattern is not None
@@ -90,11 +99,23 @@ class Masker:
             return type(value)(self.data(v) for v in value)
         return value
 
+    def _may_hold_secret(self, *values: Any) -> bool:
+        """False only when no string in ``values`` can hold a secret form."""
+        if self._screen is None:
+            return True
+        try:
+            document = json.dumps(values, ensure_ascii=False)
+        except (TypeError, ValueError):  # not plain JSON data: walk it instead
+            return True
+        return self._screen.search(document) is not None
+
     def reply(self, reply: Reply) -> Reply:
         """``reply`` with every secret masked in its outcome (any kind) and extra data."""
         if self._pattern is None:
             return reply
         dumped = reply.outcome.model_dump(mode="json")
+        if not self._may_hold_secret(dumped, reply.extra):
+            return reply
         masked = self.data(dumped)
         extra = self.data(reply.extra) if reply.extra else reply.extra
         if masked == dumped and extra == reply.extra:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from opentelemetry.context import Context
 from opentelemetry.sdk.trace import ReadableSpan, SpanProcessor
@@ -21,7 +21,11 @@ from assay.outcomes import Span, span_names
 
 CASE_ID = span_names.CASE_ID
 TRIAL = span_names.TRIAL
-_STATUS = {StatusCode.UNSET: "unset", StatusCode.OK: "ok", StatusCode.ERROR: "error"}
+_STATUS: dict[StatusCode, Literal["unset", "ok", "error"]] = {
+    StatusCode.UNSET: "unset",
+    StatusCode.OK: "ok",
+    StatusCode.ERROR: "error",
+}
 
 
 class SpanSink(Protocol):
@@ -52,7 +56,9 @@ def to_span(span: ReadableSpan, case_id: str | None = None, trial: int | None = 
                 if key in event.attributes:
                     attributes.setdefault(key, event.attributes[key])
     own_case, own_trial = _case_of(span.attributes)
-    return Span(
+    # Every field is built here with its declared type: validating it again is pure cost
+    # on the per-case path.
+    return Span.model_construct(
         trace_id=format(context.trace_id, "032x"),
         span_id=format(context.span_id, "016x"),
         parent_id=format(span.parent.span_id, "016x") if span.parent is not None else None,

@@ -109,3 +109,18 @@ def test_traceparent_names_the_current_span() -> None:
     assert int(flags, 16) & 1  # sampled
     assert inject_traceparent({"accept": "json"}, value) == {"accept": "json", "traceparent": value}
     assert inject_traceparent({}, None) == {}
+
+
+def test_exported_spans_are_what_validation_would_make_of_them() -> None:
+    sink = Sink()
+    session = start_tracing(sink, "run-1")
+    request(session.tracer, "E1", trial=3)
+    with session.tracer.start_as_current_span("failing") as span:
+        span.record_exception(ValueError("boom"))
+        span.set_status(trace.Status(trace.StatusCode.ERROR, "boom"))
+    session.close()
+    assert len(sink.spans) == 4
+    for exported in sink.spans:
+        dumped = exported.model_dump()
+        assert Span.model_validate(dumped) == exported
+        assert exported.model_fields_set == set(Span.model_fields)

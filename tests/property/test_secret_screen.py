@@ -1,0 +1,61 @@
+"""The one-search screen of a reply never lets a secret through: whenever masking would
+change anything, the screen says the reply may hold a secret."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from assay.outcomes import Answer
+from assay.targets import Reply
+from assay.targets._secrets import Masker, secret_forms
+
+SECRETS = st.text(min_size=1, max_size=24).filter(lambda s: s.strip() != "")
+
+
+@st.composite
+def _data_with(draw: st.DrawFn, forms: list[str]) -> Any:
+    """Nested JSON-like data whose strings may embed a form of the secret, in any case."""
+
+    def text() -> st.SearchStrategy[str]:
+        embedded = st.tuples(st.text(max_size=8), st.sampled_from(forms), st.text(max_size=8))
+        cased = embedded.map(lambda t: t[0] + (t[1].upper() if len(t[0]) % 2 else t[1]) + t[2])
+        return st.one_of(st.text(max_size=16), cased)
+
+    leaves = st.one_of(text(), st.integers(), st.none(), st.booleans())
+    tree = st.recursive(
+        leaves,
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=4), st.dictionaries(text(), inner, max_size=4)
+        ),
+        max_leaves=12,
+    )
+    return draw(tree)
+
+
+@settings(max_examples=150, deadline=None)
+@given(secret=SECRETS, data=st.data())
+def test_the_screen_never_misses_what_masking_would_change(
+    secret: str, data: st.DataObject
+) -> None:
+    masker = Masker([secret])
+    value = data.draw(_data_with(sorted(secret_forms(secret))))
+    if masker.data(value) != value:
+        assert masker._may_hold_secret(value)
+
+
+@settings(max_examples=30, deadline=None)
+@given(secret=SECRETS, before=st.text(max_size=10), after=st.text(max_size=10))
+def test_a_reply_is_masked_exactly_as_without_the_screen(
+    secret: str, before: str, after: str
+) -> None:
+    masker = Masker([secret])
+    for form in sorted(secret_forms(secret)):
+        text = before + form + after
+        reply = Reply(Answer(fact="f", text=text), extra={"echo": [text], "n": 1})
+        masked = masker.reply(reply)
+        expected = masker.data(reply.outcome.model_dump(mode="json"))
+        assert masked.outcome.model_dump(mode="json") == expected
+        assert masked.extra == masker.data(reply.extra)
