@@ -5,6 +5,7 @@ partial usage, cost from the suite's price table, and gates on cost and latency.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -201,3 +202,53 @@ def test_a_bad_price_table_stops_the_run_before_it_starts(
     assert "prices.yaml:1: mock-model: input" in done.stderr
     assert "Traceback" not in done.stderr
     assert mock.bodies == []
+
+
+def test_a_cached_rerun_shows_cost_avoided_not_cost_paid_again(
+    run_assay: RunAssay, tmp_path: Path, mock: Mock
+) -> None:
+    suite = _suite(tmp_path, mock.base_url, "cache: true\n", output="text")
+    store = f"sqlite:///{tmp_path / 'runs.db'}"
+    first = json.loads(run_assay("run", suite, "--store", store, "-f", "json").stdout)
+    calls = len(mock.bodies)
+    done = run_assay("run", suite, "--store", store, "-f", "json")
+    assert done.returncode == 0, done.stderr
+    usage = json.loads(done.stdout)["usage"]
+    assert len(mock.bodies) == calls  # every reply served from the cache
+    paid = first["usage"]["cost_usd"]
+    assert paid == pytest.approx(2 * (1000 * 2.0 + 100 * 10.0) / 1e6)
+    assert (usage["cached"], usage["cost_usd"], usage["input_tokens"]) == (3, 0, None)
+    assert usage["cost_avoided_usd"] == pytest.approx(paid)
+    text = " ".join(
+        run_assay("report", json.loads(done.stdout)["run_id"], "--store", store).stdout.split()
+    )
+    assert "Cost paid: $0 (no call was made: all 3 case-trials served from the cache)" in text
+    assert "Cost avoided by the cache: $0.006 over 2 of 3 cached case-trials" in text
+    listed = " ".join(run_assay("runs", "--store", store).stdout.split())
+    assert "3 cached; $0.006 avoided" in listed
+    rows = json.loads(run_assay("runs", "--store", store, "-f", "json").stdout)
+    assert sorted((r["cost_usd"], r["cached"]) for r in rows) == [(0, 3), (pytest.approx(paid), 0)]
+
+
+def test_a_cached_matrix_rerun_shows_each_variants_cost_paid_and_avoided(
+    run_assay: RunAssay, tmp_path: Path, mock: Mock
+) -> None:
+    suite = _suite(tmp_path, mock.base_url, "cache: true\ntrace: false\n", output="text")
+    store = f"sqlite:///{tmp_path / 'runs.db'}"
+    matrix = ("run", suite, "--store", store, "--set", "target.temperature=0,0.5")
+    assert run_assay(*matrix).returncode == 0
+    calls = len(mock.bodies)
+    done = run_assay(*matrix)
+    assert done.returncode == 0, done.stderr
+    assert len(mock.bodies) == calls
+    matrix_id = re.search(r"^matrix (mx-\S+)", done.stdout, re.MULTILINE)
+    assert matrix_id is not None, done.stdout
+    data = json.loads(
+        run_assay("matrix", matrix_id.group(1), "--store", store, "-f", "json").stdout
+    )
+    for variant in data["variants"]:
+        usage = variant["usage"]
+        assert (usage["cached"], usage["cost_usd"]) == (3, 0)
+        assert usage["cost_avoided_usd"] == pytest.approx(2 * (1000 * 2.0 + 100 * 10.0) / 1e6)
+    text = " ".join(run_assay("matrix", matrix_id.group(1), "--store", store).stdout.split())
+    assert "$0 paid · 3 cached ($0.006 avoided)" in text

@@ -183,19 +183,24 @@ def run(
     if (resume is not None and resume.startswith("mx-")) or (
         suite is not None and resume is None and (set_ or has_variants(suite))
     ):
-        run_matrix_command(
-            suite,
-            resume,
-            set_,
-            overrides,
-            selection,
-            store,
-            format,
-            output,
-            otlp_endpoint,
-            confidence,
-            method,
-        )
+        receiving = _start_receiver(store, receive_port) if receive_spans else None
+        try:
+            run_matrix_command(
+                suite,
+                resume,
+                set_,
+                overrides,
+                selection,
+                store,
+                format,
+                output,
+                otlp_endpoint,
+                confidence,
+                method,
+            )
+        finally:
+            if receiving is not None:
+                _stop_receiver(receiving)
         return
     if resume is not None and not selection.empty:
         raise AssayConfigError(

@@ -31,7 +31,14 @@ from assay.report._model import (
 )
 from assay.report._recompute import at_level, report_problems
 from assay.report._schema import report_schema
-from assay.report._usage import Latency, Price, PriceInfo, UsageSummary, summarize_usage
+from assay.report._usage import (
+    Latency,
+    Price,
+    PriceInfo,
+    UsageSummary,
+    served_from_cache,
+    summarize_usage,
+)
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -64,5 +71,6 @@ __all__ = [
     "parse_rule",
     "report_problems",
     "report_schema",
+    "served_from_cache",
     "summarize_usage",
 ]

@@ -226,20 +226,7 @@ def run_suite(
     prepare_target(target, full)
     grader = suite.grader(full)
     now = datetime.now(UTC)
-    metadata: dict[str, Any] = {**suite.settings.metadata, **control.metadata}
-    if selection is not None and not selection.empty:
-        metadata["selection"] = selection.describe()
-        metadata["full_dataset_version"] = full.version
-    if overrides is not None and overrides.given():
-        metadata["overrides"] = overrides.given()
-    metadata["split"] = (selection or Selection()).split
-    if full.change is not None:
-        metadata["dataset_change"] = full.change
-    if any(c.split == "heldout" for c in chosen.cases):
-        metadata["heldout_runs"] = 1 + _heldout_runs(store, chosen.name)
-    prices = suite.price_table()
-    if prices is not None:
-        metadata["prices"] = prices.stored()
+    metadata = base_metadata(suite, full, chosen, selection, overrides, control, store)
     cache = open_cache(suite, overrides or Overrides(), store)
     if cache is not None:
         metadata["cache"] = cache_metadata(cache)
@@ -279,6 +266,38 @@ def run_suite(
         if cache is not None:
             cache.cache.close()
     return replace(result, cache_error=cache.cache.write_error if cache else None)
+
+
+def base_metadata(
+    suite: Suite,
+    full: Dataset,
+    chosen: Dataset,
+    selection: Selection | None,
+    overrides: Overrides | None,
+    control: RunControl,
+    store: RunStore,
+    earlier_heldout_runs: int = 0,
+) -> dict[str, Any]:
+    """What a run records about how it was started: the suite's and caller's metadata,
+    the selection and split, overrides, the dataset change, held-out run count and the
+    price table. ``earlier_heldout_runs``: held-out runs started with this one but not yet
+    stored (the variants of a matrix before it)."""
+    metadata: dict[str, Any] = {**suite.settings.metadata, **control.metadata}
+    if selection is not None and not selection.empty:
+        metadata["selection"] = selection.describe()
+        metadata["full_dataset_version"] = full.version
+    if overrides is not None and overrides.given():
+        metadata["overrides"] = overrides.given()
+    metadata["split"] = (selection or Selection()).split
+    if full.change is not None:
+        metadata["dataset_change"] = full.change
+    if any(c.split == "heldout" for c in chosen.cases):
+        runs = _heldout_runs(store, chosen.name)
+        metadata["heldout_runs"] = 1 + runs + earlier_heldout_runs
+    prices = suite.price_table()
+    if prices is not None:
+        metadata["prices"] = prices.stored()
+    return metadata
 
 
 def _heldout_runs(store: RunStore, dataset_name: str) -> int:
