@@ -252,3 +252,38 @@ def test_a_cached_matrix_rerun_shows_each_variants_cost_paid_and_avoided(
         assert usage["cost_avoided_usd"] == pytest.approx(2 * (1000 * 2.0 + 100 * 10.0) / 1e6)
     text = " ".join(run_assay("matrix", matrix_id.group(1), "--store", store).stdout.split())
     assert "$0 paid · 3 cached ($0.006 avoided)" in text
+
+
+def test_the_transcript_is_on_the_viewers_case_page_and_in_trace_json(
+    run_assay: RunAssay, tmp_path: Path, mock: Mock
+) -> None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        from starlette.testclient import TestClient
+
+    from assay.view import create_app, open_read_only
+
+    suite = _suite(tmp_path, mock.base_url, output="text", system_prompt="Answer <briefly>.")
+    store = f"sqlite:///{tmp_path / 'runs.db'}"
+    done = run_assay("run", suite, "--store", store, "-f", "json")
+    assert done.returncode == 0, done.stderr
+    run_id = json.loads(done.stdout)["run_id"]
+    traced = json.loads(run_assay("trace", run_id, "A1", "--store", store, "-f", "json").stdout)
+    assert (traced["run_id"], traced["case_id"], traced["trial"]) == (run_id, "A1", 1)
+    assert traced["spans"] and traced["traceback"] is None
+    transcript = traced["transcript"]
+    assert transcript["messages"][-1] == {"role": "user", "content": "How long?"}
+    assert (transcript["reply"], transcript["finish_reason"]) == ("Thirty days.", "stop")
+    reader = open_read_only(store)
+    try:
+        with TestClient(create_app(reader), base_url="http://127.0.0.1") as client:
+            page = client.get("/case?id=A1").text
+    finally:
+        reader.close()
+    assert 'id="transcripts"' in page
+    assert '<pre class="message">How long?</pre>' in page
+    assert '<pre class="message">Answer &lt;briefly&gt;.</pre>' in page  # escaped
+    assert '<pre class="message reply">Thirty days.</pre>' in page
+    assert "reply (finish reason stop, mock-1)" in page

@@ -96,6 +96,28 @@ def runs_page(rows: Sequence[tuple[Any, Report | None, str | None]]) -> str:
     return _environment().get_template("runs.html.j2").render(title="assay runs", runs=items)
 
 
+def _transcript_view(transcript: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A stored transcript as the case page shows it: each message sent (role, content)
+    and the raw reply, with the finish reason and response model when the server said.
+    Stored transcripts were masked by the runner: no secret reaches the page."""
+    if not transcript:
+        return None
+    messages = [
+        {"role": str(m.get("role", "")), "content": str(m.get("content", ""))}
+        for m in transcript.get("messages") or []
+        if isinstance(m, dict)
+    ]
+    said = [
+        f"finish reason {transcript['finish_reason']}" if transcript.get("finish_reason") else "",
+        str(transcript.get("response_model") or ""),
+    ]
+    return {
+        "messages": messages,
+        "reply": str(transcript.get("reply") or ""),
+        "said": ", ".join(p for p in said if p),
+    }
+
+
 def case_page(case_id: str, found: Sequence[tuple[Any, CaseRow]]) -> str:
     """One case in every stored run that has it, newest run first."""
     rows = [
@@ -108,6 +130,9 @@ def case_page(case_id: str, found: Sequence[tuple[Any, CaseRow]]) -> str:
             "reason": row.reason,
             "definition": (row.case_hash or "")[7:19] or "—",
             "grader": row.grader,
+            "transcript": _transcript_view(row.transcript),
+            "traceback": row.traceback,
+            "cached_from": row.cached_from,
         }
         for info, row in found
     ]
