@@ -287,3 +287,36 @@ def test_the_transcript_is_on_the_viewers_case_page_and_in_trace_json(
     assert '<pre class="message">Answer &lt;briefly&gt;.</pre>' in page  # escaped
     assert '<pre class="message reply">Thirty days.</pre>' in page
     assert "reply (finish reason stop, mock-1)" in page
+
+
+def test_compare_shows_usage_and_cost_deltas_in_every_format(
+    run_assay: RunAssay, tmp_path: Path, mock: Mock
+) -> None:
+    suite = _suite(tmp_path, mock.base_url, "cache: true\ntrace: false\n", output="text")
+    store = f"sqlite:///{tmp_path / 'runs.db'}"
+    ids = [
+        json.loads(run_assay("run", suite, "--store", store, "-f", "json").stdout)["run_id"]
+        for _ in range(2)
+    ]
+    compare = ("compare", *ids, "--store", store)
+    data = json.loads(run_assay(*compare, "-f", "json").stdout)["usage"]
+    assert data["cost_usd_delta"] == pytest.approx(-0.006)
+    assert data["cost_avoided_usd_delta"] is None  # the baseline was not served from a cache
+    assert data["candidate"]["cost_avoided_usd"] == pytest.approx(0.006)
+    assert (data["baseline"]["cached"], data["candidate"]["cached"]) == (0, 3)
+    assert data["input_tokens_delta"] is None  # the candidate paid for no tokens: unknown
+    rows = [
+        ("cost paid", "$0.006", "$0", "−$0.006"),
+        ("served from the cache", "0", "3", "+3"),
+        ("cost avoided by the cache", "n/a", "$0.006", "n/a"),
+    ]
+    text = run_assay(*compare).stdout
+    markdown = run_assay(*compare, "-f", "markdown").stdout
+    html = run_assay(*compare, "-f", "html").stdout
+    for label, base, cand, delta in rows:
+        assert re.search(
+            rf"{label}\s+{re.escape(base)}\s+{re.escape(cand)}\s+{re.escape(delta)}", text
+        )
+        assert f"| {label} | {base} | {cand} | {delta} |" in markdown
+        cells = "".join(f'<td class="num">{v}</td>' for v in (base, cand, delta))
+        assert f'<td class="id">{label}</td>{cells}' in html

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from assay.compare import delta_text, p_text
+from assay.compare._render import USAGE_HEAD, usage_rows
 from assay.report.render import _format as f
 from assay.report.render.html import environment, rate_view, safe_url
 
@@ -129,4 +130,6 @@ def render_compare_html(comparison: Comparison, *, links: Mapping[str, str] | No
         moved_in=sum(1 for m in c.moved if m.to == "passed"),
         moved_out=sum(1 for m in c.moved if m.from_ == "passed"),
         links={label: safe_url(url) for label, url in (links or {}).items()},
+        usage_head=USAGE_HEAD,
+        usage_rows=usage_rows(c) if c.usage is not None else [],
     )
