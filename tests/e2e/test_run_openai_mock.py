@@ -320,3 +320,32 @@ def test_compare_shows_usage_and_cost_deltas_in_every_format(
         assert f"| {label} | {base} | {cand} | {delta} |" in markdown
         cells = "".join(f'<td class="num">{v}</td>' for v in (base, cand, delta))
         assert f'<td class="id">{label}</td>{cells}' in html
+
+
+def test_run_prices_from_the_command_line_and_records_the_tables_hash(
+    run_assay: RunAssay, tmp_path: Path, mock: Mock
+) -> None:
+    suite = _suite(tmp_path, mock.base_url, "trace: false\n", output="text")
+    store = f"sqlite:///{tmp_path / 'runs.db'}"
+    dearer = tmp_path / "dearer.yaml"
+    dearer.write_text("mock-model: {input: 20.0, output: 100.0}\n")
+    done = run_assay("run", suite, "--store", store, "--prices", dearer, "-f", "json")
+    assert done.returncode == 0, done.stderr
+    usage = json.loads(done.stdout)["usage"]
+    assert usage["cost_usd"] == pytest.approx(2 * (1000 * 20.0 + 100 * 100.0) / 1e6)
+    assert usage["prices"]["source"].endswith("dearer.yaml")
+    suites = json.loads(run_assay("run", suite, "--store", store, "-f", "json").stdout)["usage"]
+    assert suites["prices"]["source"].endswith("prices.yaml")
+    assert suites["prices"]["hash"] != usage["prices"]["hash"]
+    run_id = json.loads(done.stdout)["run_id"]
+    again = json.loads(run_assay("report", run_id, "--store", store, "-f", "json").stdout)
+    assert again["usage"]["cost_usd"] == usage["cost_usd"]  # the table is kept with the run
+
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("mock-model: {input: cheap, output: 1}\n")
+    calls = len(mock.bodies)
+    bad = run_assay("run", suite, "--store", store, "--prices", broken)
+    assert bad.returncode == 2 and "broken.yaml:1: mock-model: input" in bad.stderr
+    assert "Traceback" not in bad.stderr and len(mock.bodies) == calls
+    resumed = run_assay("run", "--resume", run_id, "--store", store, "--prices", dearer)
+    assert resumed.returncode == 2 and f"assay report {run_id} --prices" in resumed.stderr

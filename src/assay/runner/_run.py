@@ -15,7 +15,7 @@ from typing import Any
 from assay._version import __version__
 from assay.cases import Dataset, content_hash
 from assay.errors import AssayConfigError, StoreError
-from assay.load import Suite, grader_provenance, load_suite
+from assay.load import Suite, grader_provenance, load_prices, load_suite
 from assay.report import Report
 from assay.runner._cache import CACHE_KEY_VERSION, ResponseCache, default_cache_path
 from assay.runner._execute import CacheUse
@@ -43,6 +43,8 @@ class Overrides:
     trace: bool | None = None
     cache: bool | None = None
     cache_path: str | None = None
+    prices: str | None = None
+    """A price table (YAML) used instead of the suite's ``prices`` (``--prices``)."""
 
     def __post_init__(self) -> None:
         for key, value in self.given().items():
@@ -294,7 +296,8 @@ def base_metadata(
     if any(c.split == "heldout" for c in chosen.cases):
         runs = _heldout_runs(store, chosen.name)
         metadata["heldout_runs"] = 1 + runs + earlier_heldout_runs
-    prices = suite.price_table()
+    given = overrides.prices if overrides is not None else None
+    prices = load_prices(Path(given)) if given is not None else suite.price_table()
     if prices is not None:
         metadata["prices"] = prices.stored()
     return metadata
