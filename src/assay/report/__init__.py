@@ -19,6 +19,7 @@ from assay.report._gates import (
     parse_rule,
 )
 from assay.report._model import (
+    JUDGE_CACHE_HIT,
     SCHEMA_VERSION,
     SYNTHETIC_BANNER,
     CacheSummary,
@@ -41,6 +42,7 @@ from assay.report._usage import (
 )
 
 __all__ = [
+    "JUDGE_CACHE_HIT",
     "SCHEMA_VERSION",
     "SYNTHETIC_BANNER",
     "CacheSummary",

@@ -222,9 +222,10 @@ def run_matrix(
     cache = open_cache(suite, overrides, store)
     where = _provenance(suite)
     entries: list[tuple[Plan, RunInfo | None]] = []
+    rendered: dict[str, Any] = {}  # prompts rendered once per prompt version
     for index, variant in enumerate(variants):
         target = variant.suite.build_target()
-        prepare_target(target, full)
+        prepare_target(target, full, rendered)
         grader = variant.suite.grader(full)
         metadata = base_metadata(
             variant.suite, full, chosen, selection, overrides, control, store, index
@@ -315,13 +316,14 @@ def resume_matrix(
     names: list[tuple[str, dict[str, Any]]] = []
     now = datetime.now(UTC)
     full: Dataset | None = None
+    rendered: dict[str, Any] = {}
     for index, listed in enumerate(mx.get("variants") or []):
         name, given = str(listed["name"]), dict(listed.get("overrides") or {})
         variant = Variant(name, given, base.with_overrides(given, f"variant {name}"))
         target = variant.suite.build_target()
         if callable(getattr(target, "use_dataset", None)):
             full = full or base.load_dataset()  # the sources the prompts are rendered from
-            prepare_target(target, full)
+            prepare_target(target, full, rendered)
         grader = variant.suite.grader(dataset)
         trace = overrides.trace if overrides.trace is not None else base.settings.trace
         stored = by_name.get(name)

@@ -105,12 +105,19 @@ def _check_override(key: str, value: float) -> None:
     raise AssayConfigError(f"{flag} {value:g}: must be a number {lowest}{highest}")
 
 
-def prepare_target(target: Any, dataset: Dataset) -> None:
+def prepare_target(target: Any, dataset: Dataset, shared: dict[str, Any] | None = None) -> None:
     """Give a target that asks for it (``use_dataset``) the suite's dataset before the run:
-    the ``openai`` target renders every case's prompt from it."""
+    the ``openai`` target renders every case's prompt from it. ``shared``: what the
+    targets of several runs on this dataset share (the variants of a matrix: prompts
+    rendered once per prompt version)."""
     use = getattr(target, "use_dataset", None)
     if callable(use):
-        use(dataset)
+        import inspect
+
+        if shared is not None and "shared" in inspect.signature(use).parameters:
+            use(dataset, shared)
+        else:
+            use(dataset)
 
 
 def open_cache(suite: Suite, overrides: Overrides, store: RunStore) -> CacheUse | None:

@@ -146,6 +146,8 @@ def cache_line(report: Report) -> str | None:
             f"; tokens avoided: {c.input_tokens_avoided} input, "
             f"{c.output_tokens_avoided} output (not counted again)"
         )
+    if c.judge_served:
+        line += f"; judge replies from cache: {c.judge_served}"
     u = report.usage
     if u is not None and u.cost_avoided_usd is not None:
         line += f"; cost avoided: ${u.cost_avoided_usd:.6g}"
