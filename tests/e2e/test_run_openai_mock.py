@@ -228,6 +228,24 @@ def test_a_cached_rerun_shows_cost_avoided_not_cost_paid_again(
     assert "3 cached; $0.006 avoided" in listed
     rows = json.loads(run_assay("runs", "--store", store, "-f", "json").stdout)
     assert sorted((r["cost_usd"], r["cached"]) for r in rows) == [(0, 3), (pytest.approx(paid), 0)]
+    assert "3 cached; $0.006 avoided" in _viewer_page(store, "/")
+
+
+def _viewer_page(store: str, route: str) -> str:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        from starlette.testclient import TestClient
+
+    from assay.view import create_app, open_read_only
+
+    reader = open_read_only(store)
+    try:
+        with TestClient(create_app(reader), base_url="http://127.0.0.1") as client:
+            return client.get(route).text
+    finally:
+        reader.close()
 
 
 def test_a_cached_matrix_rerun_shows_each_variants_cost_paid_and_avoided(

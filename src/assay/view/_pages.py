@@ -60,13 +60,17 @@ def _usage(report: Report) -> str:
     if u is None:
         return "—"
     if not u.usage_reported:
-        text = f"n/a (0 of {u.case_trials} reported)"
+        text = f"n/a (0 of {u.called} reported)"
     else:
         text = (
             f"in {f.tokens(u.input_tokens)} / out {f.tokens(u.output_tokens)} tokens "
-            f"({u.usage_reported} of {u.case_trials} reported)"
+            f"({u.usage_reported} of {u.called} reported)"
         )
-    return text + (f" · ${u.cost_usd:.4g}" if u.cost_usd is not None else "")
+    text += f" · ${u.cost_usd:.4g}" if u.cost_usd is not None else ""
+    if u.cached:  # served from the response cache: paid once, by an earlier run
+        avoided = f"; ${u.cost_avoided_usd:.4g} avoided" if u.cost_avoided_usd is not None else ""
+        text += f" · {u.cached} cached{avoided}"
+    return text
 
 
 def runs_page(rows: Sequence[tuple[Any, Report | None, str | None]]) -> str:
