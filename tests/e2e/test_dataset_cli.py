@@ -444,3 +444,26 @@ def test_a_changelog_entry_shows_in_reports_of_that_version(
     data.write_text(data.read_text().replace("custom_excluded", "custom_not_returnable"))
     report = json.loads(run_assay("score", data, results, "-f", "json").stdout)
     assert report["dataset"]["change"] is None
+
+
+def test_a_matrix_takes_the_split_options_like_a_single_run(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    suite, store = _split_suite(tmp_path), f"sqlite:///{tmp_path / 'a.db'}"
+    matrix = ("run", suite, "--store", store, "--set", "target.delay_s=0,0.001")
+    refused = run_assay(*matrix, "--split", "heldout")
+    assert refused.returncode == 2 and "--confirm" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    done = run_assay(*matrix, "--split", "all", "--confirm", "-f", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["heldout_cases"] == 1 and data["cases"] == 3
+    runs = [
+        json.loads(run_assay("report", v["run_id"], "--store", store, "-f", "json").stdout)
+        for v in data["variants"]
+    ]
+    assert [r["heldout"]["runs"] for r in runs] == [1, 2]  # each variant is a held-out run
+    assert all(r["metadata"]["run"]["metadata"]["split"] == "all" for r in runs)
+    assert [b["split"] for b in runs[0]["splits"]] == ["dev", "heldout"]
+    text = run_assay("matrix", data["matrix_id"], "--store", store).stdout
+    assert "HELD-OUT RESULT: 1 held-out case(s) included in every variant" in text

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -331,3 +332,70 @@ def test_groundedness_and_citation_support_are_rates_of_their_own(
     cited = dims["citations_supported"]
     assert cited["denominator"] == 2 and cited["denominator_name"] == "answers rated for citations"
     assert "Citations (judge)" in text.stdout
+
+
+def _distinct_questions(path: Path) -> None:
+    """Make each case's judge request its own (identical requests share a cached verdict)."""
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    for row in rows:
+        row["question"] = f"How many days? ({row['id']})"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def test_judge_replies_are_cached_like_target_replies_and_counted_apart(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    seen: list[dict[str, Any]] = []
+    store = f"sqlite:///{tmp_path / 'runs.db'}"
+    with judge_server(keyword_verdict, seen) as url:
+        suite = _suite(tmp_path, url, cases=3)
+        suite.write_text(suite.read_text() + "cache: true\ntrials: 2\ntrace: false\n")
+        _distinct_questions(tmp_path / "cases.jsonl")
+        first = run_assay("run", suite, "--store", store, "-f", "json")
+        assert first.returncode == 0, first.stderr
+        assert len(seen) == 6  # three cases × two trials: each trial its own judge request
+        nonces = {re.search(r"<<CANDIDATE-(\w+)>>", json.dumps(b)).group(1) for b in seen}  # type: ignore[union-attr]
+        assert len(nonces) == 6  # each request has its own nonce, yet the rerun hits
+        again = run_assay("run", suite, "--store", store, "-f", "json")
+        assert again.returncode == 0, again.stderr
+        assert len(seen) == 6  # no judge call: every verdict came from the cache
+    report = json.loads(again.stdout)
+    assert report["statuses"]["passed"] == 6
+    assert (report["cache"]["served"], report["cache"]["judge_served"]) == (6, 6)
+    assert json.loads(first.stdout)["cache"]["judge_served"] == 0
+    text = run_assay("report", report["run_id"], "--store", store).stdout
+    assert "judge replies from cache: 6" in " ".join(text.split())
+
+
+def test_failed_and_refused_judge_replies_are_never_cached(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    seen: list[dict[str, Any]] = []
+    store = f"sqlite:///{tmp_path / 'runs.db'}"
+    mode = {"reply": "fail"}
+
+    def reply(body: dict[str, Any]) -> str | None:
+        if mode["reply"] == "fail":
+            return None  # HTTP 500
+        if mode["reply"] == "refused":
+            return "not json at all"  # a reply the judge's checks refuse: ungraded
+        return keyword_verdict(body)
+
+    def calls_of_two_runs() -> tuple[int, int]:
+        counts = []
+        for _ in range(2):
+            before = len(seen)
+            run_assay("run", suite, "--store", store)
+            counts.append(len(seen) - before)
+        return counts[0], counts[1]
+
+    with judge_server(reply, seen) as url:
+        suite = _suite(tmp_path, url, cases=2)
+        _distinct_questions(tmp_path / "cases.jsonl")
+        text = suite.read_text().replace("concurrency: 1\n", "concurrency: 1\n  retries: 0\n", 1)
+        suite.write_text(text + "cache: true\ntrace: false\n")
+        assert calls_of_two_runs() == (2, 2)  # failed calls: asked again
+        mode["reply"] = "refused"
+        assert calls_of_two_runs() == (2, 2)  # refused replies: asked again
+        mode["reply"] = "verdict"
+        assert calls_of_two_runs() == (2, 0)  # verdicts: kept

@@ -133,6 +133,7 @@ def test_a_rerun_calls_the_target_only_for_what_was_not_cached(
         "called": 8,
         "input_tokens_avoided": 0,
         "output_tokens_avoided": 0,
+        "judge_served": 0,
     }
     assert (tmp_path / "cache.db").is_file()  # beside the store's file
 

@@ -30,7 +30,8 @@ def test_each_trial_has_its_own_trace(run_assay: RunAssay, store: str) -> None:
     first = run_assay("trace", run_id, "E2", "--store", store, "--format", "json")
     second = run_assay("trace", run_id, "E2", "--trial", "2", "--store", store, "-f", "json")
     assert first.returncode == second.returncode == 0, second.stderr
-    ones, twos = json.loads(first.stdout), json.loads(second.stdout)
+    ones, twos = json.loads(first.stdout)["spans"], json.loads(second.stdout)["spans"]
+    assert json.loads(second.stdout)["trial"] == 2
     assert {s["trial"] for s in ones} == {1} and {s["trial"] for s in twos} == {2}
     assert {s["trace_id"] for s in ones}.isdisjoint({s["trace_id"] for s in twos})
     text = run_assay("trace", run_id, "E2", "--trial", "2", "--store", store)

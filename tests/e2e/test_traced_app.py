@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -96,3 +97,34 @@ def test_without_the_receiver_the_same_failures_are_undetermined(
     run_id = done.stdout.split()[1]
     diagnosed = run_assay("diagnose", run_id, "--all", "--store", store)
     assert "undetermined (2)" in diagnosed.stdout
+
+
+def test_a_matrix_receives_every_variants_application_spans(
+    run_assay: RunAssay, app: tuple[int, int], tmp_path: Path
+) -> None:
+    port, receiver = app
+    suite = tmp_path / "suite.yaml"
+    text = (APP / "suite.yaml").read_text(encoding="utf-8")
+    text = text.replace("127.0.0.1:8080", f"127.0.0.1:{port}")
+    text += "variants:\n  plain: {}\n  tagged: {target: {headers: {X-Variant: tagged}}}\n"
+    suite.write_text(text, encoding="utf-8")
+    (tmp_path / "policy.jsonl").write_bytes((APP / "policy.jsonl").read_bytes())
+    store = f"sqlite:///{tmp_path / 'a.db'}"
+    done = run_assay(
+        "run",
+        suite,
+        "--receive-spans",
+        "--receive-port",
+        str(receiver),
+        "--store",
+        store,
+        "-f",
+        "json",
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"receiving spans on http://127.0.0.1:{receiver}/v1/traces" in done.stderr
+    assert "received 24 application span(s): 24 attached" in done.stderr  # 2 × 3 × 4
+    for variant in json.loads(done.stdout)["variants"]:
+        diagnosed = run_assay("diagnose", variant["run_id"], "--all", "--store", store)
+        assert "acme/custom-exception is candidate #2 of 3" in diagnosed.stdout
+        assert "undetermined" not in diagnosed.stdout

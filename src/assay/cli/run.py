@@ -120,6 +120,12 @@ def run(
         "--otlp-endpoint",
         help="Also export spans and metrics to this OTLP/HTTP collector.",
     ),
+    prices: Path | None = typer.Option(
+        None,
+        "--prices",
+        help="Price table (YAML: model -> USD per million input/output tokens) used instead "
+        "of the suite's prices; its hash is recorded with the run.",
+    ),
     receive_spans: bool = typer.Option(
         False,
         "--receive-spans",
@@ -187,7 +193,13 @@ def run(
         cache_path=str(cache_path) if cache_path is not None else None,
         executor=executor,
         address=address,
+        prices=str(prices) if prices is not None else None,
     )
+    if resume is not None and prices is not None:
+        raise AssayConfigError(
+            "--prices prices a new run; a resumed run keeps its own price table "
+            f"(re-price it with: assay report {resume} --prices {prices})"
+        )
     selection = Selection(_ids(slice_), _ids(ids), limit, split, confirm)
     if resume is not None and set_:
         raise AssayConfigError("--resume finishes the stored matrix's own variants; drop --set")
@@ -198,19 +210,24 @@ def run(
     ):
         if executor == "ray":
             raise AssayConfigError("--executor ray runs one suite at a time, not a matrix")
-        run_matrix_command(
-            suite,
-            resume,
-            set_,
-            overrides,
-            selection,
-            store,
-            format,
-            output,
-            otlp_endpoint,
-            confidence,
-            method,
-        )
+        receiving = _start_receiver(store, receive_port) if receive_spans else None
+        try:
+            run_matrix_command(
+                suite,
+                resume,
+                set_,
+                overrides,
+                selection,
+                store,
+                format,
+                output,
+                otlp_endpoint,
+                confidence,
+                method,
+            )
+        finally:
+            if receiving is not None:
+                _stop_receiver(receiving)
         return
     if resume is not None and not selection.empty:
         raise AssayConfigError(

@@ -46,6 +46,8 @@ def _row(info: Any) -> dict[str, Any]:
         "output_tokens": summary.get("output_tokens"),
         "cost_usd": summary.get("cost_usd"),
         "latency_p95_s": summary.get("latency_p95_s"),
+        "cached": summary.get("cached") or 0,
+        "cost_avoided_usd": summary.get("cost_avoided_usd"),
     }
 
 
@@ -62,7 +64,12 @@ def _usage(row: dict[str, Any]) -> str:
         shown = ["n/a" if t is None else f"{t:,}" for t in tokens]
         text = f"in {shown[0]} / out {shown[1]} ({row['usage_reported']} of {n} reported)"
     cost = row["cost_usd"]
-    return text + (f" · ${cost:.4g}" if cost is not None else "")
+    text += f" · ${cost:.4g}" if cost is not None else ""
+    if row["cached"]:
+        avoided = row["cost_avoided_usd"]
+        saved = f"; ${avoided:.4g} avoided" if avoided is not None else ""
+        text += f" · {row['cached']} cached{saved}"
+    return text
 
 
 def _success(row: dict[str, Any]) -> str:

@@ -129,7 +129,17 @@ def trace(
             }
             for r in rows
         ]
-        emit(json.dumps(items, indent=2) + "\n", None)
+        transcript = extra.get("transcript")
+        traceback = extra.get("traceback")
+        found_trace = {
+            "run_id": stored.run_id,
+            "case_id": found.id,
+            "trial": trial,
+            "spans": items,
+            "transcript": transcript if isinstance(transcript, dict) else None,
+            "traceback": traceback if isinstance(traceback, str) and traceback else None,
+        }
+        emit(json.dumps(found_trace, indent=2) + "\n", None)
         return
     head = f"trace of {found.id} (trial {trial}) in run {stored.run_id}: {len(spans)} spans\n"
     tree = render_tree(rows, all_attributes) if rows else ""

@@ -218,6 +218,8 @@ def _usage_side(usage: UsageSummary) -> UsageSide:
         output_tokens=usage.output_tokens,
         cost_usd=usage.cost_usd,
         latency_p95_s=usage.latency_p95_s,
+        cached=usage.cached,
+        cost_avoided_usd=usage.cost_avoided_usd,
     )
 
 
@@ -244,7 +246,12 @@ def usage_comparison(
         output_tokens_delta=int(tokens_out) if tokens_out is not None else None,
         cost_usd_delta=round(cost, 10) if cost is not None else None,
         latency_p95_s_delta=_minus(b.latency_p95_s, c.latency_p95_s),
+        cost_avoided_usd_delta=_rounded(_minus(b.cost_avoided_usd, c.cost_avoided_usd)),
     )
+
+
+def _rounded(cost: float | None) -> float | None:
+    return round(cost, 10) if cost is not None else None
 
 
 def _ref(side: RunSide, rate_: Rate) -> RunRef:

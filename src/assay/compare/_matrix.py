@@ -16,7 +16,8 @@ from assay.compare._model import Delta
 from assay.compare._pairing import RunSide
 from assay.errors import AssayInputError
 from assay.metrics import IntervalMethod, Rate, StatusCounts, holm_adjust
-from assay.report import CacheSummary, Report
+from assay.report import CacheSummary, Report, UsageSummary
+from assay.report._model import HELDOUT_BANNER
 
 MATRIX_SCHEMA_VERSION = 1
 HOLM_NOTE = (
@@ -30,12 +31,34 @@ class _Frozen(BaseModel):
 
 
 class UsageTotals(_Frozen):
-    """Token usage recorded by a variant's case-trials (served ones at their original
-    usage, also counted in ``cache`` as avoided)."""
+    """Tokens and cost a variant paid: over its case-trials that called the target. Those
+    served from the response cache are counted apart (``cached``; their cost as
+    ``cost_avoided_usd``, and their tokens in ``cache`` as avoided)."""
 
     input_tokens: int
     output_tokens: int
-    case_trials_with_usage: int = Field(description="Recorded case-trials reporting usage")
+    case_trials_with_usage: int = Field(
+        description="Recorded case-trials that called the target and reported usage"
+    )
+    cached: int = Field(default=0, description="Recorded case-trials served from the cache")
+    cost_usd: float | None = Field(
+        default=None, description="Cost paid (null without a price for the variant's model)"
+    )
+    cost_avoided_usd: float | None = Field(
+        default=None, description="Cost of the served replies, avoided by the cache"
+    )
+
+
+def usage_totals(usage: UsageSummary) -> UsageTotals:
+    """A variant's usage row from its report's usage section."""
+    return UsageTotals(
+        input_tokens=usage.input_tokens or 0,
+        output_tokens=usage.output_tokens or 0,
+        case_trials_with_usage=usage.usage_reported,
+        cached=usage.cached,
+        cost_usd=usage.cost_usd,
+        cost_avoided_usd=usage.cost_avoided_usd,
+    )
 
 
 class VariantRow(_Frozen):
@@ -99,6 +122,18 @@ class MatrixReport(_Frozen):
     pairs: list[PairRow]
     multiple_comparisons: str = Field(description="How the pairs' p-values are adjusted")
     grid: list[GridRow] = Field(default_factory=list)
+    heldout_cases: int = Field(
+        default=0,
+        description="Held-out cases included in every variant's run (run with --split "
+        "heldout|all --confirm); 0 when the matrix ran the dev split only",
+    )
+
+    @property
+    def heldout_line(self) -> str | None:
+        """'HELD-OUT RESULT: 4 held-out case(s) included in every variant', or None."""
+        if not self.heldout_cases:
+            return None
+        return f"{HELDOUT_BANNER}: {self.heldout_cases} held-out case(s) included in every variant"
 
 
 @dataclass(frozen=True)
@@ -126,7 +161,7 @@ def _row(v: VariantInput) -> VariantRow:
         answer_coverage=r.answer_coverage,
         answered_accuracy=r.answered_accuracy,
         slices={name: s.task_success for name, s in r.slices.items()},
-        usage=v.usage,
+        usage=v.usage or (usage_totals(r.usage) if r.usage is not None else None),
         cache=r.cache,
     )
 
@@ -207,6 +242,7 @@ def build_matrix(
             m=f"{len(pairs)} pair" + ("" if len(pairs) == 1 else "s")
         ),
         grid=_grid(variants),
+        heldout_cases=first.heldout.cases if first.heldout is not None else 0,
     )
 
 

@@ -119,6 +119,10 @@ class UsageSide(_Frozen):
     output_tokens: int | None = None
     cost_usd: float | None = None
     latency_p95_s: float | None = None
+    cached: int = Field(default=0, description="Case-trials served from the response cache")
+    cost_avoided_usd: float | None = Field(
+        default=None, description="Cost of the served replies, avoided by the cache"
+    )
 
 
 class UsageComparison(_Frozen):
@@ -131,6 +135,7 @@ class UsageComparison(_Frozen):
     output_tokens_delta: int | None = None
     cost_usd_delta: float | None = None
     latency_p95_s_delta: float | None = None
+    cost_avoided_usd_delta: float | None = None
 
 
 class Comparison(_Frozen):

@@ -19,6 +19,7 @@ from assay.report._gates import (
     parse_rule,
 )
 from assay.report._model import (
+    JUDGE_CACHE_HIT,
     SCHEMA_VERSION,
     SYNTHETIC_BANNER,
     CacheSummary,
@@ -31,9 +32,17 @@ from assay.report._model import (
 )
 from assay.report._recompute import at_level, report_problems
 from assay.report._schema import report_schema
-from assay.report._usage import Latency, Price, PriceInfo, UsageSummary, summarize_usage
+from assay.report._usage import (
+    Latency,
+    Price,
+    PriceInfo,
+    UsageSummary,
+    served_from_cache,
+    summarize_usage,
+)
 
 __all__ = [
+    "JUDGE_CACHE_HIT",
     "SCHEMA_VERSION",
     "SYNTHETIC_BANNER",
     "CacheSummary",
@@ -64,5 +73,6 @@ __all__ = [
     "parse_rule",
     "report_problems",
     "report_schema",
+    "served_from_cache",
     "summarize_usage",
 ]

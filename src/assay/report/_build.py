@@ -18,6 +18,7 @@ from assay.metrics import (
 )
 from assay.outcomes import Abstain, Answer, Error, Record
 from assay.report._model import (
+    JUDGE_CACHE_HIT,
     CacheSummary,
     CaseRow,
     DatasetChange,
@@ -201,6 +202,9 @@ def cache_summary(graded: Sequence[CaseResult], key_version: int | None) -> Cach
         called=len(records) - len(served),
         input_tokens_avoided=sum(u.input_tokens or 0 for u in usages),
         output_tokens_avoided=sum(u.output_tokens or 0 for u in usages),
+        judge_served=sum(
+            1 for r in graded if r.record is not None and JUDGE_CACHE_HIT in r.judgment.labels
+        ),
     )
 
 

@@ -173,6 +173,15 @@ class CacheSummary(BaseModel):
     called: int = Field(description="Recorded case-trials that called the target")
     input_tokens_avoided: int = 0
     output_tokens_avoided: int = 0
+    judge_served: int = Field(
+        default=0,
+        description="Judge replies served from the cache (a model judge's verdicts on "
+        "recorded case-trials); counted apart from the target's replies",
+    )
+
+
+JUDGE_CACHE_HIT = "judge_cache=hit"
+"""The label of a judgment whose judge reply was served from the response cache."""
 
 
 class Report(BaseModel):

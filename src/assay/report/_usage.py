@@ -47,16 +47,28 @@ class Latency(BaseModel):
 class UsageSummary(BaseModel):
     """Tokens, latency and cost over the recorded case-trials.
 
-    ``usage_reported`` of ``case_trials`` reported token usage; ``input_tokens`` and
-    ``output_tokens`` are sums over those that reported each (null when none did).
-    ``cost_usd`` is the sum over the ``cost_reported`` case-trials whose cost is known
-    (both token counts and a price); null, with ``cost_note`` saying why, otherwise.
+    Tokens and cost are what the run paid: over the case-trials that called the target
+    (``case_trials - cached``). A case-trial served from the response cache keeps the usage
+    of the run that made its reply; its cost is counted apart, as ``cost_avoided_usd``,
+    never as paid again. ``usage_reported`` of the calling case-trials reported token
+    usage; ``input_tokens`` and ``output_tokens`` are sums over those that reported each
+    (null when none did). ``cost_usd`` is the sum over the ``cost_reported`` case-trials
+    whose cost is known (both token counts and a price); null, with ``cost_note`` saying
+    why, otherwise. Latency is over every recorded case-trial (a served reply keeps the
+    latency measured when it was made).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     case_trials: int = Field(description="Case-trials with a recorded outcome")
-    usage_reported: int = Field(description="Of those, how many reported token usage")
+    cached: int = Field(
+        default=0,
+        description="Of those, how many were served from the response cache (their tokens "
+        "and cost are not counted as paid)",
+    )
+    usage_reported: int = Field(
+        description="Of the case-trials that called the target, how many reported token usage"
+    )
     input_tokens: int | None = None
     input_reported: int = 0
     output_tokens: int | None = None
@@ -65,7 +77,21 @@ class UsageSummary(BaseModel):
     cost_usd: float | None = None
     cost_reported: int = 0
     cost_note: str | None = None
+    cost_avoided_usd: float | None = Field(
+        default=None,
+        description="What the cached case-trials' replies cost when they were made (priced "
+        "with the same table): avoided by the cache, not paid again; null when none was "
+        "served from the cache or their cost is unknown",
+    )
+    cost_avoided_reported: int = Field(
+        default=0, description="Cached case-trials whose cost is known (in cost_avoided_usd)"
+    )
     prices: PriceInfo | None = None
+
+    @property
+    def called(self) -> int:
+        """Case-trials that called the target (not served from the cache)."""
+        return self.case_trials - self.cached
 
     @property
     def latency_p95_s(self) -> float | None:
@@ -103,6 +129,17 @@ def record_cost(record: Record, price: Price) -> float | None:
     return (usage.input_tokens * price.input + usage.output_tokens * price.output) / 1_000_000
 
 
+def served_from_cache(record: Record) -> bool:
+    """Whether ``record`` is a reply served from the response cache."""
+    note = record.extra.get("cache")
+    return isinstance(note, dict) and note.get("hit") is True
+
+
+def _total_cost(records: Sequence[Record], price: Price) -> tuple[float | None, int]:
+    costs = [c for c in (record_cost(r, price) for r in records) if c is not None]
+    return (round(math.fsum(costs), 10) if costs else None), len(costs)
+
+
 def summarize_usage(
     records: Sequence[Record],
     prices: Mapping[str, Price] | None = None,
@@ -111,11 +148,15 @@ def summarize_usage(
     price_hash: str | None = None,
 ) -> UsageSummary:
     """The usage section for ``records`` (cost from ``prices[model]`` when given)."""
-    usages = [r.usage for r in records if r.usage is not None]
+    served = [r for r in records if served_from_cache(r)]
+    called = [r for r in records if not served_from_cache(r)] if served else records
+    usages = [r.usage for r in called if r.usage is not None]
     inputs = [u.input_tokens for u in usages if u.input_tokens is not None]
     outputs = [u.output_tokens for u in usages if u.output_tokens is not None]
     cost: float | None = None
     counted = 0
+    avoided: float | None = None
+    avoided_counted = 0
     note: str | None = None
     info: PriceInfo | None = None
     if prices is None:
@@ -126,14 +167,19 @@ def summarize_usage(
         if price is None:
             note = f"the price table has no price for model {model!r}" if model else "no model"
         else:
-            costs = [c for c in (record_cost(r, price) for r in records) if c is not None]
-            counted = len(costs)
-            if costs:
-                cost = round(math.fsum(costs), 10)
-            else:
-                note = "no case-trial reported both input and output tokens"
+            cost, counted = _total_cost(called, price)
+            avoided, avoided_counted = _total_cost(served, price)
+            if not called:
+                cost, note = 0.0, "every case-trial was served from the cache: no call was paid"
+            elif cost is None:
+                note = (
+                    "no case-trial that called the target reported both input and output tokens"
+                    if served
+                    else "no case-trial reported both input and output tokens"
+                )
     return UsageSummary(
         case_trials=len(records),
+        cached=len(served),
         usage_reported=len(usages),
         input_tokens=sum(inputs) if inputs else None,
         input_reported=len(inputs),
@@ -143,5 +189,7 @@ def summarize_usage(
         cost_usd=cost,
         cost_reported=counted,
         cost_note=note,
+        cost_avoided_usd=avoided,
+        cost_avoided_reported=avoided_counted,
         prices=info,
     )

@@ -4,16 +4,20 @@ kind, timeouts, retries with backoff, rate limit and concurrency as a target's c
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import secrets
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from assay.cases import Case
+from assay.cases import Case, content_hash
 from assay.errors import AssayConfigError
 from assay.grading import CallingGrader, CaseResult, Judgment
 from assay.grading.judge import JudgeAnswer, JudgeEndpoint
 from assay.outcomes import Answer, Error, Record, span_names
+from assay.report import JUDGE_CACHE_HIT
+from assay.runner._cache import cache_key
 from assay.runner._options import RunOptions, Timing
 from assay.targets import BaseTarget, Reply, TargetContext
 from assay.targets._replies import error_reply, scrub, usage_from
@@ -21,6 +25,8 @@ from assay.targets._session import HttpClient
 
 if TYPE_CHECKING:
     from opentelemetry.trace import Tracer
+
+    from assay.runner._execute import CacheUse
 
 
 class JudgeTransport(BaseTarget):
@@ -93,6 +99,9 @@ class JudgeRunner:
         grader: CallingGrader,
         timing: Timing | None = None,
         nonce: Callable[[], str] | None = None,
+        *,
+        cache: CacheUse | None = None,
+        run_id: str = "",
     ) -> None:
         from assay.runner._execute import Execution
 
@@ -111,6 +120,9 @@ class JudgeRunner:
         )
         self.execution = Execution(self.transport, options, grader, timing=timing or Timing())
         self.nonce = nonce or (lambda: secrets.token_hex(12))
+        self.cache = cache
+        self.run_id = run_id
+        self.config_hash = content_hash(self.transport.config()) if cache is not None else ""
 
     async def start(self) -> None:
         await self.transport.start()
@@ -133,9 +145,17 @@ class JudgeRunner:
 
         if record.outcome.kind == "error":
             return judge_record(case, record, self.grader)
-        prepared = self.grader.prepare(case, record, self.nonce())
+        nonce = self.nonce()
+        prepared = self.grader.prepare(case, record, nonce)
         if isinstance(prepared, Judgment):
             return prepared
+        cache_at = self._cache_key(prepared.body, nonce, record.trial)
+        if cache_at is not None:
+            assert self.cache is not None
+            hit = self.cache.cache.get(cache_at)
+            if hit is not None:
+                judged = self.grader.conclude(case, prepared, _answer(hit.reply, hit.attempts))
+                return judged.model_copy(update={"labels": (*judged.labels, JUDGE_CACHE_HIT)})
         key = (case.id, record.trial)
         self.transport.pending[key] = prepared.body
         with judge_span(tracer, self.model) as attributes:
@@ -143,12 +163,32 @@ class JudgeRunner:
                 traceparent = _current_traceparent() or traceparent
             try:
                 item = WorkItem(0, case, record.trial)
-                reply, attempts, _, _ = await call(self.execution, item, traceparent)
+                reply, attempts, _, latency_ms = await call(self.execution, item, traceparent)
             finally:
                 self.transport.pending.pop(key, None)
             judgment = self.grader.conclude(case, prepared, _answer(reply, attempts))
+            if cache_at is not None and judgment.status in ("passed", "failed"):
+                # Only a usable verdict is kept: a failed call (never kept, as for a
+                # target) and a reply the judge's checks refused are asked again.
+                assert self.cache is not None
+                when = datetime.now(UTC)
+                latency = round(latency_ms, 3)
+                self.cache.cache.put(cache_at, "judge", reply, latency, attempts, self.run_id, when)
             attributes.update(_span_attributes(reply, attempts, judgment))
         return judgment
+
+    def _cache_key(self, body: Any, nonce: str, trial: int) -> str | None:
+        """The response cache's key of a judge request (None without a cache): the judge's
+        configuration, the request with its per-request nonce left out (a fresh nonce must
+        not make every request new) and the trial, as for a target's reply."""
+        if self.cache is None:
+            return None
+        request = json.loads(json.dumps(body).replace(nonce, "NONCE"))
+        return cache_key(
+            self.config_hash,
+            {"judge": request},
+            None if self.cache.deterministic else trial,
+        )
 
 
 def _current_traceparent() -> str | None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from assay._version import __version__
 from assay.cases import Dataset, content_hash
-from assay.compare import MatrixReport, UsageTotals, VariantInput, build_matrix
+from assay.compare import MatrixReport, VariantInput, build_matrix
 from assay.errors import AssayConfigError, AssayInputError
 from assay.load import Suite, grader_provenance, load_suite
 from assay.load._variants import Variant, variants_of
@@ -25,7 +25,14 @@ from assay.runner._options import RateLimiter, RunOptions
 from assay.runner._plan import Plan, RunControl, execute_plan, hook_signals
 from assay.runner._provenance import git_commit, new_run_id, package_versions
 from assay.runner._report import headline, report_for_run, run_metadata
-from assay.runner._run import Overrides, cache_metadata, open_cache, options_for
+from assay.runner._run import (
+    Overrides,
+    base_metadata,
+    cache_metadata,
+    open_cache,
+    options_for,
+    prepare_target,
+)
 from assay.runner._select import Selection, select
 from assay.store import RunInfo, RunStore, redact
 
@@ -215,10 +222,14 @@ def run_matrix(
     cache = open_cache(suite, overrides, store)
     where = _provenance(suite)
     entries: list[tuple[Plan, RunInfo | None]] = []
+    rendered: dict[str, Any] = {}  # prompts rendered once per prompt version
     for index, variant in enumerate(variants):
         target = variant.suite.build_target()
+        prepare_target(target, full, rendered)
         grader = variant.suite.grader(full)
-        metadata: dict[str, Any] = {**suite.settings.metadata, **control.metadata}
+        metadata = base_metadata(
+            variant.suite, full, chosen, selection, overrides, control, store, index
+        )
         metadata["matrix"] = {
             "id": matrix_id,
             "variant": variant.name,
@@ -226,11 +237,6 @@ def run_matrix(
             "overrides": variant.overrides,
             "variants": listing,
         }
-        if selection is not None and not selection.empty:
-            metadata["selection"] = selection.describe()
-            metadata["full_dataset_version"] = full.version
-        if overrides.given():
-            metadata["overrides"] = overrides.given()
         if cache is not None:
             metadata["cache"] = cache_metadata(cache)
         info = _info(variant, chosen, options, target, grader, metadata, now, where)
@@ -309,10 +315,15 @@ def resume_matrix(
     entries: list[tuple[Plan, RunInfo | None]] = []
     names: list[tuple[str, dict[str, Any]]] = []
     now = datetime.now(UTC)
+    full: Dataset | None = None
+    rendered: dict[str, Any] = {}
     for index, listed in enumerate(mx.get("variants") or []):
         name, given = str(listed["name"]), dict(listed.get("overrides") or {})
         variant = Variant(name, given, base.with_overrides(given, f"variant {name}"))
         target = variant.suite.build_target()
+        if callable(getattr(target, "use_dataset", None)):
+            full = full or base.load_dataset()  # the sources the prompts are rendered from
+            prepare_target(target, full, rendered)
         grader = variant.suite.grader(dataset)
         trace = overrides.trace if overrides.trace is not None else base.settings.trace
         stored = by_name.get(name)
@@ -377,15 +388,6 @@ def _base_suite(info: RunInfo, given: Suite | str | Path | None) -> Suite:
     return load_suite(info.suite_path)
 
 
-def _usage(records: list[Record]) -> UsageTotals:
-    used = [r.usage for r in records if r.usage is not None]
-    return UsageTotals(
-        input_tokens=sum(u.input_tokens or 0 for u in used),
-        output_tokens=sum(u.output_tokens or 0 for u in used),
-        case_trials_with_usage=len(used),
-    )
-
-
 def matrix_report(
     store: RunStore,
     matrix_id: str,
@@ -415,7 +417,6 @@ def matrix_report(
                 status=info.status,
                 overrides=dict(mx.get("overrides") or {}),
                 report=report,
-                usage=_usage(store.records(info.id)),
             )
         )
     return build_matrix(full_id, inputs, confidence=confidence, method=method)

@@ -80,15 +80,18 @@ def _tracing(store: RunStore, run_id: str, enabled: bool, endpoint: str | None) 
     return start_tracing(store, run_id, otlp_endpoint=endpoint)
 
 
-def _judge_runner(grader: Grader, control: RunControl) -> JudgeRunner | None:
-    """The runner for a model judge's calls (same timing as the target's), or None."""
+def _judge_runner(
+    grader: Grader, control: RunControl, cache: CacheUse | None = None, run_id: str = ""
+) -> JudgeRunner | None:
+    """The runner for a model judge's calls (same timing as the target's; the run's
+    response cache keeps its replies too), or None."""
     from assay.grading import CallingGrader
 
     if not isinstance(grader, CallingGrader):
         return None
     from assay.runner._judging import JudgeRunner
 
-    return JudgeRunner(grader, control.timing)
+    return JudgeRunner(grader, control.timing, cache=cache, run_id=run_id)
 
 
 def _collector(endpoint: str | None) -> str | None:
@@ -184,7 +187,7 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
     is formatted by asyncio's signal handling, which costs noticeable time.
     """
     endpoint = _collector(control.otlp_endpoint)  # a bad address fails before the run starts
-    judge = _judge_runner(plan.grader, control)
+    judge = _judge_runner(plan.grader, control, plan.cache, plan.run_id)
     if judge is not None:
         await judge.start()  # a missing judge key fails before the target is started
     await plan.target.start()

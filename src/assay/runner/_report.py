@@ -169,6 +169,8 @@ def _usage_headline(usage: UsageSummary | None) -> dict[str, Any]:
         "output_tokens": usage.output_tokens,
         "cost_usd": usage.cost_usd,
         "latency_p95_s": usage.latency_p95_s,
+        "cached": usage.cached,
+        "cost_avoided_usd": usage.cost_avoided_usd,
     }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import inspect
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -15,7 +16,7 @@ from typing import Any
 from assay._version import __version__
 from assay.cases import Dataset, content_hash
 from assay.errors import AssayConfigError, StoreError
-from assay.load import Suite, grader_provenance, load_suite
+from assay.load import Suite, grader_provenance, load_prices, load_suite
 from assay.report import Report
 from assay.runner._cache import CACHE_KEY_VERSION, ResponseCache, default_cache_path
 from assay.runner._execute import CacheUse
@@ -48,6 +49,8 @@ class Overrides:
     """``local`` (the default) or ``ray``: where the target's calls run."""
     address: str | None = None
     """The Ray cluster to join (``auto``, ``ray://host:10001``); None starts one locally."""
+    prices: str | None = None
+    """A price table (YAML) used instead of the suite's ``prices`` (``--prices``)."""
 
     def __post_init__(self) -> None:
         for key, value in self.given().items():
@@ -123,10 +126,16 @@ def executed_target(suite: Suite, overrides: Overrides, options: RunOptions) -> 
     return ray_target(target, suite.settings.target, suite.base_dir, settings, options.concurrency)
 
 
-def prepare_target(target: Target, dataset: Dataset) -> None:
+def prepare_target(target: Target, dataset: Dataset, shared: dict[str, Any] | None = None) -> None:
     """Give the target the suite's dataset before the run (``use_dataset``): the
-    ``openai`` target renders every case's prompt from it."""
-    target.use_dataset(dataset)
+    ``openai`` target renders every case's prompt from it. ``shared``: what the targets of
+    several runs on this dataset share (the variants of a matrix: prompts rendered once
+    per prompt version), passed to a target whose ``use_dataset`` takes it."""
+    use: Any = target.use_dataset
+    if shared is not None and "shared" in inspect.signature(use).parameters:
+        use(dataset, shared)
+    else:
+        use(dataset)
 
 
 def open_cache(suite: Suite, overrides: Overrides, store: RunStore) -> CacheUse | None:
@@ -244,22 +253,7 @@ def run_suite(
     prepare_target(target, full)
     grader = suite.grader(full)
     now = datetime.now(UTC)
-    metadata: dict[str, Any] = {**suite.settings.metadata, **control.metadata}
-    if selection is not None and not selection.empty:
-        metadata["selection"] = selection.describe()
-        metadata["full_dataset_version"] = full.version
-    if overrides is not None and overrides.given():
-        metadata["overrides"] = overrides.given()
-    if overrides is not None and overrides.executor == "ray":
-        metadata["executor"] = {"name": "ray", "address": overrides.address or "local"}
-    metadata["split"] = (selection or Selection()).split
-    if full.change is not None:
-        metadata["dataset_change"] = full.change
-    if any(c.split == "heldout" for c in chosen.cases):
-        metadata["heldout_runs"] = 1 + _heldout_runs(store, chosen.name)
-    prices = suite.price_table()
-    if prices is not None:
-        metadata["prices"] = prices.stored()
+    metadata = base_metadata(suite, full, chosen, selection, overrides, control, store)
     cache = open_cache(suite, overrides or Overrides(), store)
     if cache is not None:
         metadata["cache"] = cache_metadata(cache)
@@ -299,6 +293,41 @@ def run_suite(
         if cache is not None:
             cache.cache.close()
     return replace(result, cache_error=cache.cache.write_error if cache else None)
+
+
+def base_metadata(
+    suite: Suite,
+    full: Dataset,
+    chosen: Dataset,
+    selection: Selection | None,
+    overrides: Overrides | None,
+    control: RunControl,
+    store: RunStore,
+    earlier_heldout_runs: int = 0,
+) -> dict[str, Any]:
+    """What a run records about how it was started: the suite's and caller's metadata,
+    the selection and split, overrides, the dataset change, held-out run count and the
+    price table. ``earlier_heldout_runs``: held-out runs started with this one but not yet
+    stored (the variants of a matrix before it)."""
+    metadata: dict[str, Any] = {**suite.settings.metadata, **control.metadata}
+    if selection is not None and not selection.empty:
+        metadata["selection"] = selection.describe()
+        metadata["full_dataset_version"] = full.version
+    if overrides is not None and overrides.given():
+        metadata["overrides"] = overrides.given()
+    if overrides is not None and overrides.executor == "ray":
+        metadata["executor"] = {"name": "ray", "address": overrides.address or "local"}
+    metadata["split"] = (selection or Selection()).split
+    if full.change is not None:
+        metadata["dataset_change"] = full.change
+    if any(c.split == "heldout" for c in chosen.cases):
+        runs = _heldout_runs(store, chosen.name)
+        metadata["heldout_runs"] = 1 + runs + earlier_heldout_runs
+    given = overrides.prices if overrides is not None else None
+    prices = load_prices(Path(given)) if given is not None else suite.price_table()
+    if prices is not None:
+        metadata["prices"] = prices.stored()
+    return metadata
 
 
 def _heldout_runs(store: RunStore, dataset_name: str) -> int:

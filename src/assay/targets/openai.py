@@ -210,12 +210,20 @@ class OpenAITarget(BaseTarget):
         found["prompt_version"] = self.prompt.version
         return found
 
-    def use_dataset(self, dataset: Dataset) -> None:
+    def use_dataset(self, dataset: Dataset, shared: dict[str, Any] | None = None) -> None:
         """Render every case's prompt before the run starts: the context is the case's
         source sections, ``facts`` every fact key of the dataset. A template that fails
-        for a case stops the run (``AssayConfigError`` naming the case)."""
+        for a case stops the run (``AssayConfigError`` naming the case).
+
+        ``shared`` (one dict per dataset, e.g. across the variants of a matrix) keeps the
+        rendered prompts by prompt version: a target whose prompt was already rendered
+        for this dataset reuses those messages instead of rendering them again."""
         self._sources = dataset.sources
         self._facts = sorted({fact for case in dataset for fact in case.facts})
+        version = self.prompt.version if shared is not None else ""
+        if shared is not None and version in shared:
+            self._rendered = shared[version]
+            return
         rendered: dict[str, list[dict[str, str]]] = {}
         for case in dataset:
             try:
@@ -223,6 +231,8 @@ class OpenAITarget(BaseTarget):
             except ValueError as err:
                 raise AssayConfigError(f"target.prompt: case {case.id}: {err}") from None
         self._rendered = rendered
+        if shared is not None:
+            shared[version] = rendered
 
     def secrets(self) -> tuple[str, ...]:
         """The secret values sent since ``start()`` (the runner masks them too)."""

@@ -60,13 +60,17 @@ def _usage(report: Report) -> str:
     if u is None:
         return "—"
     if not u.usage_reported:
-        text = f"n/a (0 of {u.case_trials} reported)"
+        text = f"n/a (0 of {u.called} reported)"
     else:
         text = (
             f"in {f.tokens(u.input_tokens)} / out {f.tokens(u.output_tokens)} tokens "
-            f"({u.usage_reported} of {u.case_trials} reported)"
+            f"({u.usage_reported} of {u.called} reported)"
         )
-    return text + (f" · ${u.cost_usd:.4g}" if u.cost_usd is not None else "")
+    text += f" · ${u.cost_usd:.4g}" if u.cost_usd is not None else ""
+    if u.cached:  # served from the response cache: paid once, by an earlier run
+        avoided = f"; ${u.cost_avoided_usd:.4g} avoided" if u.cost_avoided_usd is not None else ""
+        text += f" · {u.cached} cached{avoided}"
+    return text
 
 
 def runs_page(rows: Sequence[tuple[Any, Report | None, str | None]]) -> str:
@@ -96,6 +100,28 @@ def runs_page(rows: Sequence[tuple[Any, Report | None, str | None]]) -> str:
     return _environment().get_template("runs.html.j2").render(title="assay runs", runs=items)
 
 
+def _transcript_view(transcript: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A stored transcript as the case page shows it: each message sent (role, content)
+    and the raw reply, with the finish reason and response model when the server said.
+    Stored transcripts were masked by the runner: no secret reaches the page."""
+    if not transcript:
+        return None
+    messages = [
+        {"role": str(m.get("role", "")), "content": str(m.get("content", ""))}
+        for m in transcript.get("messages") or []
+        if isinstance(m, dict)
+    ]
+    said = [
+        f"finish reason {transcript['finish_reason']}" if transcript.get("finish_reason") else "",
+        str(transcript.get("response_model") or ""),
+    ]
+    return {
+        "messages": messages,
+        "reply": str(transcript.get("reply") or ""),
+        "said": ", ".join(p for p in said if p),
+    }
+
+
 def case_page(case_id: str, found: Sequence[tuple[Any, CaseRow]]) -> str:
     """One case in every stored run that has it, newest run first."""
     rows = [
@@ -108,6 +134,9 @@ def case_page(case_id: str, found: Sequence[tuple[Any, CaseRow]]) -> str:
             "reason": row.reason,
             "definition": (row.case_hash or "")[7:19] or "—",
             "grader": row.grader,
+            "transcript": _transcript_view(row.transcript),
+            "traceback": row.traceback,
+            "cached_from": row.cached_from,
         }
         for info, row in found
     ]

@@ -95,3 +95,60 @@ def test_every_format_shows_the_usage_section(report: Report) -> None:
         assert "Cost: $10 over 2 of 2 case-trials" in shown
         assert "p95 2.88 s" in shown
     assert '"cost_usd": 10.0' in render(report, "json")
+
+
+def _cached(i: int, usage: Usage | None) -> Record:
+    note = {"hit": True, "key_version": 1, "created_at": "2026-11-30T12:00:00", "run_id": "R0"}
+    return Record(
+        case_id=f"C{i}", outcome=Abstain(), usage=usage, latency_ms=100.0, extra={"cache": note}
+    )
+
+
+def test_a_cached_reply_is_cost_avoided_never_cost_paid() -> None:
+    records = [
+        _record(1, Usage(input_tokens=1_000_000, output_tokens=0)),
+        _cached(2, Usage(input_tokens=1_000_000, output_tokens=1_000_000)),
+        _cached(3, None),
+    ]
+    usage = summarize_usage(records, PRICES, "m")
+    assert (usage.case_trials, usage.cached, usage.called) == (3, 2, 1)
+    assert (usage.usage_reported, usage.input_tokens, usage.output_tokens) == (1, 1_000_000, 0)
+    assert (usage.cost_usd, usage.cost_reported) == (1.0, 1)
+    assert (usage.cost_avoided_usd, usage.cost_avoided_reported) == (5.0, 1)
+    assert usage.latency is not None and usage.latency.count == 3  # original latencies kept
+
+
+def test_a_fully_cached_run_paid_nothing_and_says_what_it_avoided() -> None:
+    records = [_cached(1, Usage(input_tokens=1_000_000, output_tokens=1_000_000))]
+    usage = summarize_usage(records, PRICES, "m")
+    assert (usage.cost_usd, usage.cost_avoided_usd, usage.usage_reported) == (0.0, 5.0, 0)
+    assert usage.input_tokens is None  # no call made, no tokens paid
+    unpriced = summarize_usage(records)
+    assert unpriced.cost_usd is None and unpriced.cost_avoided_usd is None
+
+
+def test_every_format_shows_cost_paid_and_cost_avoided_apart(report: Report) -> None:
+    records = [
+        _record(1, Usage(input_tokens=1_000_000, output_tokens=1_000_000)),
+        _cached(2, Usage(input_tokens=1_000_000, output_tokens=0)),
+    ]
+    report = report.model_copy(update={"usage": summarize_usage(records, PRICES, "m")})
+    for fmt in ("text", "markdown", "html"):
+        shown = " ".join(render(report, fmt).split())
+        assert "usage reported by 1 of 1 case-trials that called" in shown, fmt
+        assert "Served from the cache: 1 of 2 case-trials" in shown, fmt
+        assert "Cost paid: $5 over 1 of 1 case-trials that called" in shown, fmt
+        assert "Cost avoided by the cache: $1 over 1 of 1 cached case-trials" in shown, fmt
+    data = render(report, "json")
+    assert '"cost_avoided_usd": 1.0' in data and '"cost_usd": 5.0' in data
+
+
+def test_text_and_markdown_rows_of_cached_case_trials_are_marked(report: Report) -> None:
+    rows = [
+        row.model_copy(update={"cached_from": "R0"}) if row.status == "failed" else row
+        for row in report.cases
+    ]
+    report = report.model_copy(update={"cases": rows})
+    failed = next(r.id for r in rows if r.status == "failed")
+    assert f"{failed} (cached)" in render(report, "text")
+    assert f"| {failed} (cached) |" in render(report, "markdown")

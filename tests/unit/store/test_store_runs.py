@@ -199,6 +199,8 @@ def test_a_whole_run_round_trips_through_the_store(store: RunStore, tmp_path: Pa
         "output_tokens": None,
         "cost_usd": None,
         "latency_p95_s": again.usage.latency.p95_s,
+        "cached": 0,
+        "cost_avoided_usd": None,
     }
     assert len(store.spans(result.run_id)) >= 8  # traced by default
 

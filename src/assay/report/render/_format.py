@@ -146,6 +146,11 @@ def cache_line(report: Report) -> str | None:
             f"; tokens avoided: {c.input_tokens_avoided} input, "
             f"{c.output_tokens_avoided} output (not counted again)"
         )
+    if c.judge_served:
+        line += f"; judge replies from cache: {c.judge_served}"
+    u = report.usage
+    if u is not None and u.cost_avoided_usd is not None:
+        line += f"; cost avoided: ${u.cost_avoided_usd:.6g}"
     return line
 
 
@@ -188,6 +193,13 @@ def change_line(report: Report) -> str | None:
 RAW_SHOWN = 300  # characters of an error's raw reply shown beside its reason
 
 
+def case_label(row: CaseRow, trials: int) -> str:
+    """'E2', 'E2 #3' with several trials, followed by '(cached)' for a reply served from
+    the response cache."""
+    label = row.id if trials == 1 else f"{row.id} #{row.trial}"
+    return f"{label} (cached)" if row.cached_from is not None else label
+
+
 def reason_with_raw(row: CaseRow) -> str:
     """The row's reason, followed by the raw reply of an error (its first ``RAW_SHOWN``
     characters, and how many there are in all when that is not all of it)."""
@@ -205,17 +217,36 @@ def tokens(n: int | None) -> str:
     return "n/a" if n is None else f"{n:,}"
 
 
+def cost_avoided_line(usage: UsageSummary) -> str:
+    """'Cost avoided by the cache: $0.012 over 6 of 6 cached case-trials', or why it is
+    not known."""
+    if usage.cost_avoided_usd is None:
+        why = "no price table" if usage.prices is None else "their cost is unknown"
+        return f"Cost avoided by the cache: n/a ({why})"
+    return (
+        f"Cost avoided by the cache: ${usage.cost_avoided_usd:.6g} over "
+        f"{usage.cost_avoided_reported} of {usage.cached} cached case-trials (not paid again)"
+    )
+
+
 def usage_lines(usage: UsageSummary | None) -> list[str]:
     """The usage section in words: tokens, latency and cost, each with how many
     case-trials it covers; empty when the report has no usage section."""
     if usage is None:
         return []
     n = usage.case_trials
+    called = usage.called
+    whom = f"{called} case-trials" if not usage.cached else f"{called} case-trials that called"
     lines = [
-        f"Tokens: usage reported by {usage.usage_reported} of {n} case-trials · "
+        f"Tokens: usage reported by {usage.usage_reported} of {whom} · "
         f"input {tokens(usage.input_tokens)} ({usage.input_reported} reported) · "
         f"output {tokens(usage.output_tokens)} ({usage.output_reported} reported)"
     ]
+    if usage.cached:
+        lines.append(
+            f"Served from the cache: {usage.cached} of {n} case-trials (their tokens and cost "
+            "were paid by the run that made the reply and are not counted again)"
+        )
     if usage.input_tokens is not None and usage.input_reported:
         per_in = usage.input_tokens / usage.input_reported
         per_out = (
@@ -235,11 +266,16 @@ def usage_lines(usage: UsageSummary | None) -> list[str]:
         )
     if usage.cost_usd is None:
         lines.append(f"Cost: n/a ({usage.cost_note or 'unknown'})")
+    elif not called:
+        lines.append(f"Cost paid: $0 (no call was made: all {n} case-trials served from the cache)")
     else:
+        paid = "Cost paid" if usage.cached else "Cost"
         lines.append(
-            f"Cost: ${usage.cost_usd:.6g} over {usage.cost_reported} of {n} case-trials "
+            f"{paid}: ${usage.cost_usd:.6g} over {usage.cost_reported} of {whom} "
             "(those that reported both token counts)"
         )
+    if usage.cached:
+        lines.append(cost_avoided_line(usage))
     p = usage.prices
     if p is not None:
         price = (

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay.compare import p_text
 from assay.report.render import _format as f
-from assay.report.render.comparison import delta_text
+from assay.report.render.comparison import USAGE_HEAD, delta_text, usage_rows
 from assay.report.render.html import environment, rate_view, safe_url
 
 if TYPE_CHECKING:
@@ -130,4 +130,6 @@ def render_compare_html(comparison: Comparison, *, links: Mapping[str, str] | No
         moved_in=sum(1 for m in c.moved if m.to == "passed"),
         moved_out=sum(1 for m in c.moved if m.from_ == "passed"),
         links={label: safe_url(url) for label, url in (links or {}).items()},
+        usage_head=USAGE_HEAD,
+        usage_rows=usage_rows(c) if c.usage is not None else [],
     )

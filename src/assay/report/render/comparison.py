@@ -128,7 +128,7 @@ def _lines(c: Comparison) -> list[tuple[str, list[str], list[list[str]]]]:
         (f"Configuration changes ({len(diff)})", ["Key", "Baseline", "Candidate"], diff)
     )
     if c.usage is not None:
-        sections.append(("Usage (whole runs)", ["", "Baseline", "Candidate", "Delta"], _usage(c)))
+        sections.append(("Usage (whole runs)", USAGE_HEAD, usage_rows(c)))
     excluded = [[_label(e.id, e.trial or 1, k), e.reason] for e in c.excluded]
     sections.append((f"Excluded ({len(excluded)})", ["Case", "Reason"], excluded))
     return sections
@@ -150,10 +150,27 @@ def _signed(v: float | None, unit: str = "") -> str:
     return f"{sign}{magnitude}"
 
 
-def _usage(c: Comparison) -> list[list[str]]:
+USAGE_HEAD = ["", "Baseline", "Candidate", "Delta"]
+
+
+def usage_rows(c: Comparison) -> list[list[str]]:
+    """Both runs' usage, cost and latency, and the candidate's delta (text, Markdown and
+    HTML show these same rows). Cost is what each run paid; with the response cache, the
+    case-trials served from it and the cost they avoided are rows of their own."""
     u = c.usage
     assert u is not None
     b, d = u.baseline, u.candidate
+    cached: list[list[str]] = []
+    if b.cached or d.cached:
+        cached = [
+            ["served from the cache", str(b.cached), str(d.cached), _signed(d.cached - b.cached)],
+            [
+                "cost avoided by the cache",
+                _num(b.cost_avoided_usd, "$"),
+                _num(d.cost_avoided_usd, "$"),
+                _signed(u.cost_avoided_usd_delta, "$"),
+            ],
+        ]
     return [
         [
             "usage reported",
@@ -168,7 +185,13 @@ def _usage(c: Comparison) -> list[list[str]]:
             _num(d.output_tokens),
             _signed(u.output_tokens_delta),
         ],
-        ["cost", _num(b.cost_usd, "$"), _num(d.cost_usd, "$"), _signed(u.cost_usd_delta, "$")],
+        [
+            "cost paid" if cached else "cost",
+            _num(b.cost_usd, "$"),
+            _num(d.cost_usd, "$"),
+            _signed(u.cost_usd_delta, "$"),
+        ],
+        *cached,
         [
             "latency p95",
             _num(b.latency_p95_s, "s"),

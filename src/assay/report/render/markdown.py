@@ -73,7 +73,7 @@ def render_markdown(report: Report) -> str:
             "|---|---|---|---|",
         ]
         for c in real:
-            case = c.id if report.trials == 1 else f"{c.id} #{c.trial}"
+            case = f.case_label(c, report.trials)
             lines.append(
                 f"| {f.cell(case)} | {f.cell(c.slice)} | {c.status} "
                 f"| {f.cell(f.reason_with_raw(c))} |"

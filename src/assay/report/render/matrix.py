@@ -35,9 +35,19 @@ def statuses_text(v: VariantRow) -> str:
 
 def usage_text(v: VariantRow) -> str:
     u = v.usage
-    if u is None or u.case_trials_with_usage == 0:
+    if u is None:
         return "n/a (no usage reported)"
-    return f"{u.input_tokens} in / {u.output_tokens} out"
+    text = (
+        "n/a (no usage reported)"
+        if u.case_trials_with_usage == 0
+        else f"{u.input_tokens} in / {u.output_tokens} out"
+    )
+    if u.cost_usd is not None:
+        text += f" · ${u.cost_usd:.4g} paid"
+    if u.cached:
+        avoided = f"${u.cost_avoided_usd:.4g}" if u.cost_avoided_usd is not None else "n/a"
+        text += f" · {u.cached} cached ({avoided} avoided)"
+    return text
 
 
 def cache_text(v: VariantRow) -> str:
@@ -112,6 +122,8 @@ def render_matrix_text(m: MatrixReport) -> str:
         f"{level} ({first.task_success.method})",
         "",
     ]
+    if m.heldout_line is not None:
+        lines[2:2] = [m.heldout_line]
     rows = [
         [
             v.name,
@@ -195,6 +207,7 @@ def render_matrix_markdown(m: MatrixReport) -> str:
         + (f" × {m.trials} trials" if m.trials > 1 else "")
         + f"; {len(m.variants)} variants, one run each; assay {m.assay_version}.",
         "",
+        *([f"**{m.heldout_line}**", ""] if m.heldout_line is not None else []),
         "| Variant | Run | Task success | Answer coverage | Answered accuracy | Statuses "
         "| Usage (tokens) | Cache |",
         "|---|---|---|---|---|---|---|---|",

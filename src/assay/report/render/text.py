@@ -142,7 +142,7 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
             ("Case", "Slice", "Status", "Reason"),
             [
                 [
-                    c.id if report.trials == 1 else f"{c.id} #{c.trial}",
+                    f.case_label(c, report.trials),
                     c.slice,
                     Text(c.status, style=STATUS_STYLE[c.status]),
                     f.reason_with_raw(c),
@@ -190,7 +190,7 @@ def _grouped(title: str, cases: list[CaseRow], trials: int, width: int) -> list[
     read, and takes rich seconds to draw)."""
     groups: dict[tuple[str, str], list[str]] = {}
     for c in cases:
-        label = c.id if trials == 1 else f"{c.id} #{c.trial}"
+        label = f.case_label(c, trials)
         groups.setdefault((c.status, c.reason), []).append(label)
     lines = ["", f"{title}: {len(cases):,}, grouped by status and reason"]
     for (status, reason), labels in sorted(groups.items(), key=lambda g: -len(g[1])):
