@@ -45,7 +45,24 @@ def content_hash(value: Any) -> str:
 
 def dataset_version(cases: Iterable[Case]) -> str:
     """The dataset version: the content hash of its cases' canonical records, in order."""
-    return content_hash([canonical_record(c) for c in cases])
+    return hash_cases(cases)[0]
+
+
+def hash_cases(cases: Iterable[Case]) -> tuple[str, list[str]]:
+    """The dataset version and each case's ``case_hash``, in one pass.
+
+    The version is the content hash of the JSON list of canonical records; the list's text
+    is hashed piece by piece (``[``, the records joined by ``,``, ``]``: what
+    ``canonical_json`` writes for a list), never held whole.
+    """
+    whole = hashlib.sha256(b"[")
+    hashes: list[str] = []
+    for i, case in enumerate(cases):
+        text = canonical_json(canonical_record(case)).encode("utf-8")
+        whole.update(b"," + text if i else text)
+        hashes.append(f"sha256:{hashlib.sha256(text).hexdigest()}")
+    whole.update(b"]")
+    return f"sha256:{whole.hexdigest()}", hashes
 
 
 def case_hash(case: Case) -> str:

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
+from assay._compact import CompactModel
 from assay.cases._rubric import DisallowedClaim, Provenance, RequiredFact
 
 ExpectedBehavior = Literal["answer", "abstain"]
 Split = Literal["dev", "heldout"]
 
 
-class Message(BaseModel):
+class Message(CompactModel):
     """One chat message of a case given as a conversation instead of a single question."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -21,7 +22,7 @@ class Message(BaseModel):
     content: str
 
 
-class Case(BaseModel):
+class Case(CompactModel):
     """One labelled case of a dataset.
 
     A case expects either an answer carrying ``expected_fact`` (or one of the explicitly

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from assay.cases._canonical import case_hash, dataset_version
+from assay.cases._canonical import hash_cases
 from assay.cases._case import Case
 from assay.cases._sources import EMPTY_SOURCES, SourceLibrary
 from assay.errors import DuplicateCaseIdError, Location
@@ -46,14 +46,18 @@ class Dataset:
         check_unique_ids(self.cases, self.locations or None)
 
     @cached_property
+    def _hashes(self) -> tuple[str, list[str]]:
+        return hash_cases(self.cases)
+
+    @cached_property
     def version(self) -> str:
         """Content hash of the canonical case records, independent of key order and layout."""
-        return dataset_version(self.cases)
+        return self._hashes[0]
 
     @cached_property
     def case_hashes(self) -> dict[str, str]:
         """Each case's content hash (``case_hash``), by id."""
-        return {c.id: case_hash(c) for c in self.cases}
+        return {c.id: h for c, h in zip(self.cases, self._hashes[1], strict=True)}
 
     @property
     def ids(self) -> tuple[str, ...]:

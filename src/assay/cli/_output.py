@@ -13,7 +13,7 @@ import re
 import stat
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -114,18 +114,20 @@ def check_output(output: Path, inputs: Sequence[Path] = ()) -> None:
         )
 
 
-def emit(text: str, output: Path | None, inputs: Sequence[Path] = ()) -> None:
-    """Print ``text``, or write it to ``output`` after ``check_output``.
+def emit(text: str | Iterable[str], output: Path | None, inputs: Sequence[Path] = ()) -> None:
+    """Print ``text`` (or its pieces, in order), or write it to ``output`` after
+    ``check_output``.
 
     The file is written whole (through a temporary file in the same directory), so an
     interrupted write never leaves half a report behind.
     """
+    pieces = [text] if isinstance(text, str) else text
     if output is None:
-        _write_chunks(sys.stdout, text)  # escaped by the stream main() installs
+        for piece in pieces:
+            _write_chunks(sys.stdout, piece)  # escaped by the stream main() installs
         return
     from assay.report.render._terminal import escape_controls
 
-    text = escape_controls(text)  # a report file is read in a terminal too (cat, CI logs)
     check_output(output, inputs)
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
@@ -136,7 +138,9 @@ def emit(text: str, output: Path | None, inputs: Sequence[Path] = ()) -> None:
         ) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            _write_chunks(handle, text)
+            for piece in pieces:
+                # a report file is read in a terminal too (cat, CI logs)
+                _write_chunks(handle, escape_controls(piece))
         # mkstemp creates the file private (0600); a report gets the user's usual mode.
         umask = os.umask(0)
         os.umask(umask)

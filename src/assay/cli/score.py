@@ -74,7 +74,7 @@ def score(
     from assay.metrics import grade_all
     from assay.outcomes import trial_gaps
     from assay.report import build_report, summarize_usage
-    from assay.report.render import render
+    from assay.report.render import render_chunks
 
     check_format(format)
     method = check_method(interval)
@@ -105,7 +105,7 @@ def score(
         )
     del data, recorded, graded  # the report holds what it shows; the rest is freed before rendering
     inputs = [p for p in (dataset, results, grader) if p is not None]
-    emit(render(report, format, color=wants_color(output)), output, inputs)
+    emit(render_chunks(report, format, color=wants_color(output)), output, inputs)
 
 
 def _check_declared(recorded: Results, trials: int) -> None:

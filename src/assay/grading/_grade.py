@@ -12,7 +12,7 @@ from assay.outcomes import Error, Record, Results
 GRADERLESS = "assay"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CaseResult:
     """One case at one trial: its record (None when missing) and the judgment on it."""
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
+from assay._compact import CompactModel
 from assay.cases import Case
 from assay.outcomes import Record
 
@@ -13,7 +14,7 @@ Status = Literal["passed", "failed", "error", "missing", "ungraded"]
 STATUSES: tuple[Status, ...] = ("passed", "failed", "error", "missing", "ungraded")
 
 
-class Judgment(BaseModel):
+class Judgment(CompactModel):
     """What a grader decided about one record.
 
     ``status`` is exactly one of passed, failed, error, missing or ungraded; ``reason`` is

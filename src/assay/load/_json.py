@@ -7,6 +7,7 @@ label could change without anyone seeing it, so assay refuses such a file.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,27 @@ def loads(text: str) -> Any:
     return json.loads(text, object_pairs_hook=_unique)
 
 
+# Values at most this long are shared between the lines of one file: the slices, labels,
+# kinds and facts repeated on every line then cost their memory once.
+_SHARED_VALUE_LENGTH = 64
+
+
+def _sharing(memo: dict[str, str]) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    """An object hook like ``_unique`` that reuses one string object per repeated value."""
+
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise _DuplicateKey(f'duplicate key "{key}"')
+            if type(value) is str and len(value) <= _SHARED_VALUE_LENGTH:
+                value = memo.setdefault(value, value)
+            out[key] = value
+        return out
+
+    return unique
+
+
 def _decode_problem(err: ValueError | RecursionError) -> str:
     """The message for a JSON text Python's decoder refuses beyond its syntax."""
     if isinstance(err, RecursionError):
@@ -49,14 +71,16 @@ def read_jsonl(path: Path, text: str) -> LocatedRecords:
     records: LocatedRecords = []
     problems: list[Problem] = []
     surrogates = may_hold_surrogates(text)
+    source = str(path)
+    hook = _sharing({})
     # Split on newlines only: str.splitlines() also breaks at U+0085, U+2028 and other
     # characters a JSON string may legally contain unescaped.
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in enumerate(_lines(text), start=1):
         if not line.strip():
             continue
-        where = Location(str(path), number)
+        where = Location(source, number)
         try:
-            value = loads(line)
+            value = json.loads(line, object_pairs_hook=hook)
         except _DuplicateKey as err:
             problems.append(Problem(str(err), where))
             continue
@@ -74,6 +98,18 @@ def read_jsonl(path: Path, text: str) -> LocatedRecords:
     if problems:
         raise InputFormatError(problems, summary=f"{path}: malformed JSON Lines")
     return records
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` split on newlines only, one at a time."""
+    start = 0
+    while True:
+        end = text.find("\n", start)
+        if end < 0:
+            yield text[start:]
+            return
+        yield text[start:end]
+        start = end + 1
 
 
 def _skip(text: str, i: int) -> int:

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
+
+from assay._compact import CompactModel
 
 
-class Answer(BaseModel):
+class Answer(CompactModel):
     """A substantive answer: a structured ``fact`` key and/or free ``text``, with citations."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -28,7 +30,7 @@ class Answer(BaseModel):
         return self
 
 
-class Abstain(BaseModel):
+class Abstain(CompactModel):
     """The system declined to answer, optionally saying why."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -38,7 +40,7 @@ class Abstain(BaseModel):
     text: str | None = None
 
 
-class Error(BaseModel):
+class Error(CompactModel):
     """The system under test failed to produce an outcome.
 
     ``error_class`` is a short machine-readable class (``timeout``, ``http_429``,

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
+from assay._compact import CompactModel
 from assay.outcomes._outcome import Outcome
 
 
-class Usage(BaseModel):
+class Usage(CompactModel):
     """Token usage reported by a model, when known."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -18,7 +19,7 @@ class Usage(BaseModel):
     output_tokens: int | None = None
 
 
-class Record(BaseModel):
+class Record(CompactModel):
     """The outcome recorded for ``case_id`` at ``trial`` (1-based).
 
     ``attempts``, ``latency_ms``, ``usage`` and ``trace_id`` are filled by the runner;

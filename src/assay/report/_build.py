@@ -33,7 +33,7 @@ from assay.report._model import (
 from assay.report._usage import UsageSummary
 
 
-def _row(result: CaseResult, hashes: dict[str, str]) -> CaseRow:
+def _row(result: CaseResult, hashes: dict[str, str], labels: dict[tuple[str, str], str]) -> CaseRow:
     record = result.record
     outcome = record.outcome if record is not None else None
     usage = record.usage if record is not None else None
@@ -55,7 +55,7 @@ def _row(result: CaseResult, hashes: dict[str, str]) -> CaseRow:
         abstain_reason=outcome.reason if isinstance(outcome, Abstain) else None,
         status=result.status,
         reason=result.judgment.reason,
-        grader=f"{result.judgment.grader} v{result.judgment.grader_version}",
+        grader=_grader_label(result.judgment, labels),
         case_hash=hashes.get(case.id) or case_hash(case),
         source_revision=case.source_revision,
         raw=outcome.raw if isinstance(outcome, Error) else None,
@@ -67,6 +67,15 @@ def _row(result: CaseResult, hashes: dict[str, str]) -> CaseRow:
         judge=_judge_detail(result.judgment),
         cached_from=_cached_from(result),
     )
+
+
+def _grader_label(judgment: Judgment, labels: dict[tuple[str, str], str]) -> str:
+    """``name vVERSION``, one string object per grader however many rows name it."""
+    key = (judgment.grader, judgment.grader_version)
+    found = labels.get(key)
+    if found is None:
+        found = labels[key] = f"{key[0]} v{key[1]}"
+    return found
 
 
 def _split_blocks(
@@ -160,6 +169,8 @@ def build_report(
             case_ids=[c.id for c in dataset.synthetic],
         )
     revisions = sorted({c.source_revision for c in dataset.cases if c.source_revision})
+    hashes = dataset.case_hashes
+    labels: dict[tuple[str, str], str] = {}
     held = [c for c in dataset.real if c.split == "heldout"]
     return Report.from_summary(
         summary,
@@ -173,7 +184,7 @@ def build_report(
             change=DatasetChange.model_validate(dataset.change) if dataset.change else None,
         ),
         graders=[GraderInfo(name=n, version=v) for n, v in graders],
-        cases=[_row(r, dataset.case_hashes) for r in graded],
+        cases=[_row(r, hashes, labels) for r in graded],
         synthetic=synthetic,
         splits=_split_blocks(graded, confidence, method, policy),
         heldout=HeldoutNote(cases=len(held)) if held else None,

@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from assay._compact import CompactModel
 from assay.metrics import Rate, SliceSummary, StatusCounts, Summary, TrialSummary
 from assay.report._usage import UsageSummary
 
@@ -47,7 +48,7 @@ class GraderInfo(BaseModel):
     version: str
 
 
-class JudgeDetail(BaseModel):
+class JudgeDetail(CompactModel):
     """What a model judge said about one case-trial beyond its status and reason."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -62,7 +63,7 @@ class JudgeDetail(BaseModel):
     )
 
 
-class CaseRow(BaseModel):
+class CaseRow(CompactModel):
     """One case at one trial as reported: labels, outcome, status and the grader's reason."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")

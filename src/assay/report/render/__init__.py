@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Literal
 
 from assay.report._model import Report
@@ -35,4 +36,15 @@ def render(report: Report, fmt: str, *, color: bool = False) -> str:
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
 
 
-__all__ = ["FORMATS", "Format", "render"]
+def render_chunks(report: Report, fmt: str, *, color: bool = False) -> Iterator[str]:
+    """``render``'s text in pieces (a JSON report a few thousand cases at a time), for
+    writing a large report without holding it whole."""
+    if fmt == "json":
+        from assay.report.render.json import render_json_chunks
+
+        yield from render_json_chunks(report)
+    else:
+        yield render(report, fmt, color=color)
+
+
+__all__ = ["FORMATS", "Format", "render", "render_chunks"]

@@ -10,6 +10,7 @@ from typing import Any
 from assay.compare import ChangedCase, Comparison, Delta, SideOutcome, p_text
 from assay.metrics import Rate
 from assay.metrics._display import percent
+from assay.report.render._lists import capped
 
 FORMATS: tuple[str, ...] = ("text", "json", "markdown", "html")
 
@@ -72,11 +73,11 @@ def _paired_trials(c: Comparison) -> str:
     return f"mean over the paired {which} of each case"
 
 
-def _lines(c: Comparison) -> list[tuple[str, list[str], list[list[str]]]]:
+def _lines(c: Comparison) -> list[tuple[str, list[str], Sequence[Sequence[str]]]]:
     """Sections shared by text and Markdown: (title, header, rows)."""
     k = max(c.baseline.trials, c.candidate.trials)
     level = f"{c.task_success_delta.confidence * 100:g}%"
-    sections: list[tuple[str, list[str], list[list[str]]]] = []
+    sections: list[tuple[str, list[str], Sequence[Sequence[str]]]] = []
     rates = [
         ["Baseline", c.baseline.ref, _rate(c.baseline.task_success)],
         ["Candidate", c.candidate.ref, _rate(c.candidate.task_success)],
@@ -103,12 +104,12 @@ def _lines(c: Comparison) -> list[tuple[str, list[str], list[list[str]]]]:
             for x in items
         ]
         head = ["Case", "Slice", "Baseline", "Candidate", "Reason"]
-        sections.append((f"{title} ({len(items)})", head, rows))
+        sections.append((f"{title} ({len(items)})", head, capped(rows)))
 
     changed("Newly fixed", c.fixed)
     changed("Newly broken", c.broken)
     moved = [[_label(m.id, m.trial, k), m.slice, m.from_, m.to] for m in c.moved]
-    sections.append((f"Moved ({len(moved)})", ["Case", "Slice", "From", "To"], moved))
+    sections.append((f"Moved ({len(moved)})", ["Case", "Slice", "From", "To"], capped(moved)))
     slices = [
         [
             s.slice,
@@ -130,7 +131,7 @@ def _lines(c: Comparison) -> list[tuple[str, list[str], list[list[str]]]]:
     if c.usage is not None:
         sections.append(("Usage (whole runs)", USAGE_HEAD, usage_rows(c)))
     excluded = [[_label(e.id, e.trial or 1, k), e.reason] for e in c.excluded]
-    sections.append((f"Excluded ({len(excluded)})", ["Case", "Reason"], excluded))
+    sections.append((f"Excluded ({len(excluded)})", ["Case", "Reason"], capped(excluded)))
     return sections
 
 

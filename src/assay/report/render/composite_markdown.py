@@ -5,6 +5,7 @@ from __future__ import annotations
 from assay.report._composite import CompositeReport
 from assay.report.render import _composite_format as cf
 from assay.report.render import _format as f
+from assay.report.render._lists import LIST_ROWS, more_note
 
 
 def render_composite_markdown(report: CompositeReport) -> str:
@@ -21,12 +22,14 @@ def render_composite_markdown(report: CompositeReport) -> str:
         "| Case | Status | Score | Critical failures | Composite | Strict | Failed checks |",
         "|---|---|---:|---|---|---|---|",
     ]
-    for r in report.cases:
-        if not r.synthetic:
-            lines.append(
-                f"| {f.cell(r.label)} | {r.status} | {cf.score(r.score)} | {cf.critical(r)} "
-                f"| {r.verdict} | {r.strict_verdict} | {f.cell(cf.failed_checks(r))} |"
-            )
+    real = [r for r in report.cases if not r.synthetic]
+    for r in real[:LIST_ROWS]:
+        lines.append(
+            f"| {f.cell(r.label)} | {r.status} | {cf.score(r.score)} | {cf.critical(r)} "
+            f"| {r.verdict} | {r.strict_verdict} | {f.cell(cf.failed_checks(r))} |"
+        )
+    if len(real) > LIST_ROWS:
+        lines.append(f"| {more_note(len(real))} |  |  |  |  |  |  |")
     lines += ["", *f.rates_table(cf.headline(report), f.ci_label(report.composite_pass))]
     lines += [
         "",
@@ -39,11 +42,12 @@ def render_composite_markdown(report: CompositeReport) -> str:
         crit = "yes" if c.critical else ""
         lines.append(f"| {f.cell(name)} | {c.weight:g} | {crit} | {c.failed} | {c.not_evaluated} |")
     lines += ["", f"**{f.cell(cf.divergence(report))}**"]
-    real = [r for r in report.cases if not r.synthetic]
     not_passed = [r for r in real if r.verdict != "pass" or r.strict_verdict != "pass"]
     if not_passed:
         lines += ["", "| Case | Reason |", "|---|---|"]
-        lines += [f"| {f.cell(r.label)} | {f.cell(r.reason)} |" for r in not_passed]
+        lines += [f"| {f.cell(r.label)} | {f.cell(r.reason)} |" for r in not_passed[:LIST_ROWS]]
+        if len(not_passed) > LIST_ROWS:
+            lines.append(f"| {more_note(len(not_passed))} |  |")
     if report.synthetic is not None:
         s = report.synthetic
         lines += [

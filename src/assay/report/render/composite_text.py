@@ -11,6 +11,7 @@ from rich.text import Text
 from assay.report._composite import CompositeCaseRow, CompositeReport
 from assay.report.render import _composite_format as cf
 from assay.report.render import _format as f
+from assay.report.render._lists import LIST_ROWS, capped
 from assay.report.render._tables import figures_table
 from assay.report.render._terminal import SafeConsole
 
@@ -24,18 +25,21 @@ def _verdict(value: str) -> Text:
 def _cases_table(rows: list[CompositeCaseRow], title: str | None = None) -> Table:
     return figures_table(
         ("Case", "Status", "Score", "Critical failures", "Composite", "Strict", "Failed"),
-        [
+        capped(
             [
-                r.label,
-                r.status,
-                cf.score(r.score),
-                cf.critical(r),
-                _verdict(r.verdict),
-                _verdict(r.strict_verdict),
-                cf.failed_checks(r),
-            ]
-            for r in rows
-        ],
+                [
+                    r.label,
+                    r.status,
+                    cf.score(r.score),
+                    cf.critical(r),
+                    _verdict(r.verdict),
+                    _verdict(r.strict_verdict),
+                    cf.failed_checks(r),
+                ]
+                for r in rows[:LIST_ROWS]
+            ],
+            total=len(rows),
+        ),
         numeric=(1, 2, 4, 5),
         title=title,
         pad_edge=True,
@@ -126,8 +130,8 @@ def render_composite_text(report: CompositeReport, *, color: bool = False, width
         reasons = Table(title="Why", title_justify="left", box=None, header_style="bold")
         reasons.add_column("Case")
         reasons.add_column("Reason")
-        for r in not_passed:
-            reasons.add_row(r.label, r.reason)
+        for row in capped([[r.label, r.reason] for r in not_passed]):
+            reasons.add_row(*row)
         console.print(reasons)
     if report.synthetic is not None:
         console.print()
