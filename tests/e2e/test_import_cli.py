@@ -107,3 +107,39 @@ def test_export_every_format_and_import_the_inspect_log_back(
     back = run_assay("import", "inspect", target, "--store", store)
     assert "assay: task success 2/3 (66.7%)" in back.stdout
     assert "written by assay" in back.stdout
+
+
+def test_composite_reweighs_the_assertions_of_an_imported_promptfoo_run(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    store = f"sqlite:///{tmp_path / 'a.db'}"
+    done = run_assay(
+        "import", "promptfoo", DATA / "promptfoo" / "sample-export.json", "--store", store
+    )
+    mini = _run_ids(done.stdout)[0]
+    # no profile: every assertion a test was given weighs alike and must pass, as promptfoo says
+    plain = run_assay("composite", mini, "--store", store)
+    assert plain.returncode == 0, plain.stderr
+    assert "recorded checks weigh alike" in plain.stderr
+    assert "Composite pass  0/2" in plain.stdout
+    profile = tmp_path / "quality-first.yaml"
+    profile.write_text(
+        "weights: {contains: 0.4, llm-rubric: 0.4, cost: 0.1, latency: 0.1}\n"
+        "critical: [llm-rubric]\nthreshold: 0.8\n",
+        encoding="utf-8",
+    )
+    done = run_assay("composite", mini, "--store", store, "-p", profile, "-f", "json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    rows = {r["id"]: r for r in report["cases"]}
+    # gpt-5-mini failed only latency on test-1; test-2 has no contains assertion: the
+    # other three weigh 0.6, of which 0.5 passed
+    assert rows["test-1"]["score"] == 0.9 and rows["test-1"]["status"] == "passed"
+    assert rows["test-2"]["score"] == 0.833333333 and rows["test-2"]["status"] == "passed"
+    assert set(rows["test-2"]["checks"]) == {"llm-rubric", "cost", "latency"}
+    bad = profile.with_name("bad.yaml")
+    bad.write_text("weights: {contain: 1.0}\nthreshold: 0.5\n", encoding="utf-8")
+    refused = run_assay("composite", mini, "--store", store, "-p", bad)
+    assert refused.returncode == 2
+    assert 'unknown check "contain" (did you mean "contains"?)' in refused.stderr
+    assert "Traceback" not in refused.stderr
