@@ -143,3 +143,42 @@ def test_composite_reweighs_the_assertions_of_an_imported_promptfoo_run(
     assert refused.returncode == 2
     assert 'unknown check "contain" (did you mean "contains"?)' in refused.stderr
     assert "Traceback" not in refused.stderr
+
+
+def test_promptfoo_providers_are_a_matrix_compared_with_mcnemar_and_holm(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    from tests.interop_logs import promptfoo_export, promptfoo_row
+
+    # "strong" passes all 8 tests, "weak" fails tests 0-5, "middle" fails test 0 only
+    rows = [promptfoo_row(t, "strong") for t in range(8)]
+    rows += [promptfoo_row(t, "weak", success=t > 5) for t in range(8)]
+    rows += [promptfoo_row(t, "middle", success=t > 0) for t in range(8)]
+    export = tmp_path / "export.json"
+    export.write_text(json.dumps(promptfoo_export(rows)), encoding="utf-8")
+    store = f"sqlite:///{tmp_path / 'a.db'}"
+    done = run_assay("import", "promptfoo", export, "--store", store)
+    assert done.returncode == 0, done.stderr
+    (matrix_id,) = re.findall(r"matrix (mx-\S+): 3 providers as variants", done.stdout)
+    shown = run_assay("matrix", matrix_id[:12], "--store", store, "-f", "json")
+    assert shown.returncode == 0, shown.stderr
+    report = json.loads(shown.stdout)
+    assert [v["name"] for v in report["variants"]] == ["strong", "weak", "middle"]
+    assert [v["task_success"]["numerator"] for v in report["variants"]] == [8, 2, 7]
+    pairs = {(p["a"], p["b"]): p for p in report["pairs"]}
+    worse = pairs[("strong", "weak")]
+    assert (worse["newly_fixed"], worse["newly_broken"]) == (0, 6)
+    # exact McNemar on 6 discordant pairs, all one way: 2 × 0.5^6; Holm over 3 pairs
+    assert worse["mcnemar"]["p_value"] == 0.03125
+    assert worse["mcnemar"]["p_holm"] == 0.09375
+    text = run_assay("matrix", matrix_id, "--store", store)
+    assert text.returncode == 0, text.stderr
+    assert "Overrides:\n  strong: provider=strong" in text.stdout
+    resumed = run_assay("run", "--resume", matrix_id, "--store", store)
+    assert resumed.returncode == 2
+    assert "was imported from promptfoo" in resumed.stderr
+    # one provider alone is a plain run
+    single = tmp_path / "single.json"
+    single.write_text(json.dumps(promptfoo_export(rows[:8])), encoding="utf-8")
+    alone = run_assay("import", "promptfoo", single, "--store", store)
+    assert alone.returncode == 0 and "matrix" not in alone.stdout

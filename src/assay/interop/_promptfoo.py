@@ -284,6 +284,7 @@ def import_promptfoo(path: Path) -> list[ImportedRun]:
                 started_at=parse_time(export["_metadata"].get("evaluationCreatedAt"))
                 or parse_time(export.get("timestamp")),
                 extra={"results_version": export.get("version"), "provider": provider},
+                variant=provider if len(by_provider) > 1 else None,
             )
         )
     return runs
