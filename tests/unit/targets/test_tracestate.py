@@ -43,7 +43,7 @@ def test_configured_members_come_first_and_replace_the_same_key() -> None:
 
 
 def test_a_malformed_configured_tracestate_is_refused_when_the_suite_is_read() -> None:
-    with pytest.raises(InputFormatError, match="target.tracestate: 'Acme=x' is not a W3C"):
+    with pytest.raises(InputFormatError, match=r"target\.tracestate: 'Acme=x' is not a W3C"):
         build_target({"type": "http", "url": "http://127.0.0.1:1/ask", "tracestate": "Acme=x"})
 
 
