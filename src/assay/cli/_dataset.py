@@ -57,6 +57,7 @@ def progress_bar(label: str, total: int) -> Iterator[Callable[[int], None] | Non
         TimeRemainingColumn(),
         transient=True,
         console=console,
+        refresh_per_second=4,  # a redraw costs CPU the comparison could use
     ) as bar:
         task = bar.add_task(label, total=total)
         yield lambda n: bar.update(task, advance=n)
