@@ -366,11 +366,14 @@ def test_runs_junit_and_the_viewer_show_the_split_a_run_used(
         with TestClient(create_app(reader), base_url="http://127.0.0.1") as client:
             page = client.get("/").text
             run_page = client.get(f"/runs/{mixed}").text
+            dev_page = client.get(f"/runs/{dev}").text
     finally:
         reader.close()
     assert 'data-field="split">split: dev<' in page
     assert 'class="sub heldout" data-field="split">split: HELD-OUT (run #2)<' in page
     assert "cases in the held-out split" in run_page and "held-out run #1" in run_page
+    assert 'data-field="split">Split: dev (held-out cases not run)<' in dev_page
+    assert 'data-field="split"' not in run_page  # the held-out banner says it there
 
 
 # --- cases from-run and import --------------------------------------------------------
