@@ -143,6 +143,12 @@ def test_composite_reweighs_the_assertions_of_an_imported_promptfoo_run(
     assert refused.returncode == 2
     assert 'unknown check "contain" (did you mean "contains"?)' in refused.stderr
     assert "Traceback" not in refused.stderr
+    alone = run_assay("composite", tmp_path / "missing.jsonl", "--store", store)
+    assert alone.returncode == 2 and "missing.jsonl: no such file; give RESULTS too" in (
+        alone.stderr
+    )
+    unknown = run_assay("composite", "nosuchrun", "--store", store)
+    assert unknown.returncode == 2 and "no run 'nosuchrun'" in unknown.stderr
 
 
 def test_promptfoo_providers_are_a_matrix_compared_with_mcnemar_and_holm(

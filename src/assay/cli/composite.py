@@ -82,10 +82,11 @@ def composite(
     trials = None
     inputs = CompositeInputs(Results(()))
     if results is None:
-        if names_a_file(dataset):
+        if names_a_file(dataset) or dataset.suffix or len(dataset.parts) > 1:
+            found = "" if names_a_file(dataset) else "no such file; "
             raise AssayInputError(
-                f"{dataset}: give RESULTS too (a results file or a stored run id), or give "
-                "a stored run's id alone"
+                f"{dataset}: {found}give RESULTS too (a results file or a stored run id), "
+                "or give a stored run's id alone"
             )
         data, inputs, trials = _stored_run(str(dataset), None, store)
         library = _library(data, sources)
