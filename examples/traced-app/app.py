@@ -2,7 +2,7 @@
 
 It exports its own spans (retrieval, context assembly, generation) over OTLP/HTTP to
 ``OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`` (default: assay's receiver on 127.0.0.1:4318), and
-joins the caller's trace through the W3C ``traceparent`` header. It has two planted
+joins the caller's trace through the W3C ``traceparent`` (and ``tracestate``) headers. It has two planted
 faults for ``assay diagnose`` to find: retrieval keeps only its best candidate (so an
 exception section that ranks second never reaches the model), and the model call fails
 on any question about warranties.

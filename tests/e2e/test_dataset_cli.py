@@ -322,6 +322,60 @@ def test_run_refuses_held_out_cases_without_confirm_and_counts_their_runs(
     assert "held-out run #2" in page and "cases in the held-out split" in page
 
 
+def test_runs_junit_and_the_viewer_show_the_split_a_run_used(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    import warnings
+    import xml.etree.ElementTree as ET
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        from starlette.testclient import TestClient
+
+    from assay.view import create_app, open_read_only
+
+    suite, store = _split_suite(tmp_path), f"sqlite:///{tmp_path / 'a.db'}"
+    dev = json.loads(run_assay("run", suite, "--store", store, "-f", "json").stdout)["run_id"]
+    both = run_assay("run", suite, "--store", store, "--split", "all", "--confirm", "-f", "json")
+    mixed = json.loads(both.stdout)["run_id"]
+    held = run_assay("run", suite, "--store", store, "--split", "heldout", "--confirm")
+    assert held.returncode == 0, held.stderr
+    listed = {
+        r["id"]: r for r in json.loads(run_assay("runs", "--store", store, "-f", "json").stdout)
+    }
+    assert listed[dev]["split"] == "dev" and listed[dev]["heldout_run"] is None
+    assert listed[mixed]["split_label"] == "all · HELD-OUT (run #1)"
+    text = run_assay("runs", "--store", store).stdout
+    assert "Split" in text and "HELD-OUT (run #2)" in text
+    assert "all · HELD-OUT (run #1)" in text
+    # JUnit: one suite per split, each with its own cases and denominators
+    xml = run_assay("report", mixed, "--store", store, "-f", "junit").stdout
+    suites = {s.get("name"): s for s in ET.fromstring(xml.split("-->", 1)[1]).iter("testsuite")}
+    dev_suite = suites["assay cases: cases (dev)"]
+    held_suite = suites["assay cases: cases (HELD-OUT)"]
+    assert [c.get("name") for c in dev_suite.iter("testcase")] == ["D1", "D2"]
+    assert [c.get("name") for c in held_suite.iter("testcase")] == ["H1"]
+    props = {p.get("name"): p.get("value") for p in held_suite.iter("property")}
+    assert props["split"] == "heldout" and props["split.task_success"] == "1/1"
+    assert props["split.task_success.denominator"] == "cases in the held-out split"
+    assert props["heldout.runs"] == "1"
+    assert dev_suite.get("tests") == "2" and dev_suite.get("failures") == "1"
+    # the viewer's run list names each run's split; the run page has the blocks
+    reader = open_read_only(store)
+    try:
+        with TestClient(create_app(reader), base_url="http://127.0.0.1") as client:
+            page = client.get("/").text
+            run_page = client.get(f"/runs/{mixed}").text
+            dev_page = client.get(f"/runs/{dev}").text
+    finally:
+        reader.close()
+    assert 'data-field="split">split: dev<' in page
+    assert 'class="sub heldout" data-field="split">split: HELD-OUT (run #2)<' in page
+    assert "cases in the held-out split" in run_page and "held-out run #1" in run_page
+    assert 'data-field="split">Split: dev (held-out cases not run)<' in dev_page
+    assert 'data-field="split"' not in run_page  # the held-out banner says it there
+
+
 # --- cases from-run and import --------------------------------------------------------
 
 

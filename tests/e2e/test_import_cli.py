@@ -107,3 +107,84 @@ def test_export_every_format_and_import_the_inspect_log_back(
     back = run_assay("import", "inspect", target, "--store", store)
     assert "assay: task success 2/3 (66.7%)" in back.stdout
     assert "written by assay" in back.stdout
+
+
+def test_composite_reweighs_the_assertions_of_an_imported_promptfoo_run(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    store = f"sqlite:///{tmp_path / 'a.db'}"
+    done = run_assay(
+        "import", "promptfoo", DATA / "promptfoo" / "sample-export.json", "--store", store
+    )
+    mini = _run_ids(done.stdout)[0]
+    # no profile: every assertion a test was given weighs alike and must pass, as promptfoo says
+    plain = run_assay("composite", mini, "--store", store)
+    assert plain.returncode == 0, plain.stderr
+    assert "recorded checks weigh alike" in plain.stderr
+    assert "Composite pass  0/2" in plain.stdout
+    profile = tmp_path / "quality-first.yaml"
+    profile.write_text(
+        "weights: {contains: 0.4, llm-rubric: 0.4, cost: 0.1, latency: 0.1}\n"
+        "critical: [llm-rubric]\nthreshold: 0.8\n",
+        encoding="utf-8",
+    )
+    done = run_assay("composite", mini, "--store", store, "-p", profile, "-f", "json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    rows = {r["id"]: r for r in report["cases"]}
+    # gpt-5-mini failed only latency on test-1; test-2 has no contains assertion: the
+    # other three weigh 0.6, of which 0.5 passed
+    assert rows["test-1"]["score"] == 0.9 and rows["test-1"]["status"] == "passed"
+    assert rows["test-2"]["score"] == 0.833333333 and rows["test-2"]["status"] == "passed"
+    assert set(rows["test-2"]["checks"]) == {"llm-rubric", "cost", "latency"}
+    bad = profile.with_name("bad.yaml")
+    bad.write_text("weights: {contain: 1.0}\nthreshold: 0.5\n", encoding="utf-8")
+    refused = run_assay("composite", mini, "--store", store, "-p", bad)
+    assert refused.returncode == 2
+    assert 'unknown check "contain" (did you mean "contains"?)' in refused.stderr
+    assert "Traceback" not in refused.stderr
+    alone = run_assay("composite", tmp_path / "missing.jsonl", "--store", store)
+    assert alone.returncode == 2 and "missing.jsonl: no such file; give RESULTS too" in (
+        alone.stderr
+    )
+    unknown = run_assay("composite", "nosuchrun", "--store", store)
+    assert unknown.returncode == 2 and "no run 'nosuchrun'" in unknown.stderr
+
+
+def test_promptfoo_providers_are_a_matrix_compared_with_mcnemar_and_holm(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    from tests.interop_logs import promptfoo_export, promptfoo_row
+
+    # "strong" passes all 8 tests, "weak" fails tests 0-5, "middle" fails test 0 only
+    rows = [promptfoo_row(t, "strong") for t in range(8)]
+    rows += [promptfoo_row(t, "weak", success=t > 5) for t in range(8)]
+    rows += [promptfoo_row(t, "middle", success=t > 0) for t in range(8)]
+    export = tmp_path / "export.json"
+    export.write_text(json.dumps(promptfoo_export(rows)), encoding="utf-8")
+    store = f"sqlite:///{tmp_path / 'a.db'}"
+    done = run_assay("import", "promptfoo", export, "--store", store)
+    assert done.returncode == 0, done.stderr
+    (matrix_id,) = re.findall(r"matrix (mx-\S+): 3 providers as variants", done.stdout)
+    shown = run_assay("matrix", matrix_id[:12], "--store", store, "-f", "json")
+    assert shown.returncode == 0, shown.stderr
+    report = json.loads(shown.stdout)
+    assert [v["name"] for v in report["variants"]] == ["strong", "weak", "middle"]
+    assert [v["task_success"]["numerator"] for v in report["variants"]] == [8, 2, 7]
+    pairs = {(p["a"], p["b"]): p for p in report["pairs"]}
+    worse = pairs[("strong", "weak")]
+    assert (worse["newly_fixed"], worse["newly_broken"]) == (0, 6)
+    # exact McNemar on 6 discordant pairs, all one way: 2 × 0.5^6; Holm over 3 pairs
+    assert worse["mcnemar"]["p_value"] == 0.03125
+    assert worse["mcnemar"]["p_holm"] == 0.09375
+    text = run_assay("matrix", matrix_id, "--store", store)
+    assert text.returncode == 0, text.stderr
+    assert "Overrides:\n  strong: provider=strong" in text.stdout
+    resumed = run_assay("run", "--resume", matrix_id, "--store", store)
+    assert resumed.returncode == 2
+    assert "was imported from promptfoo" in resumed.stderr
+    # one provider alone is a plain run
+    single = tmp_path / "single.json"
+    single.write_text(json.dumps(promptfoo_export(rows[:8])), encoding="utf-8")
+    alone = run_assay("import", "promptfoo", single, "--store", store)
+    assert alone.returncode == 0 and "matrix" not in alone.stdout

@@ -60,7 +60,10 @@ def test_the_applications_spans_diagnose_its_failures(
     port, receiver = app
     suite = tmp_path / "suite.yaml"
     text = (APP / "suite.yaml").read_text(encoding="utf-8")
-    suite.write_text(text.replace("127.0.0.1:8080", f"127.0.0.1:{port}"), encoding="utf-8")
+    text = text.replace("127.0.0.1:8080", f"127.0.0.1:{port}")
+    # a configured W3C tracestate travels with traceparent into the application's spans
+    text = text.replace("  type: http\n", "  type: http\n  tracestate: acme=tenant-7\n")
+    suite.write_text(text, encoding="utf-8")
     (tmp_path / "policy.jsonl").write_bytes((APP / "policy.jsonl").read_bytes())
     store = f"sqlite:///{tmp_path / 'a.db'}"
     done = run_assay(
@@ -71,6 +74,19 @@ def test_the_applications_spans_diagnose_its_failures(
     assert f"receiving spans on http://127.0.0.1:{receiver}/v1/traces" in done.stderr
     assert "received 12 application span(s): 12 attached" in done.stderr  # 4 per request
     run_id = done.stdout.split()[1]
+    from assay.store import open_store
+
+    opened = open_store(store)
+    try:
+        states = {
+            span.attributes.get("w3c.tracestate")
+            for case in opened.load_dataset(run_id).ids
+            for span in opened.spans(run_id, case)
+            if span.attributes.get("service.name") == "policy-service"
+        }
+    finally:
+        opened.close()
+    assert states == {"acme=tenant-7"}  # every one of the application's 12 spans
     diagnosed = run_assay("diagnose", run_id, "--all", "--store", store)
     assert diagnosed.returncode == 0, diagnosed.stderr
     lines = diagnosed.stdout

@@ -11,7 +11,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,11 +45,46 @@ def progress_bar(label: str, total: int) -> Iterator[Callable[[int], None] | Non
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+    from assay.cli._terminal import raw_stream
+    from assay.report.render._terminal import SafeConsole
+
+    # stderr, never stdout: the report (or JSON) on stdout must stay clean when piped
+    console = SafeConsole(file=raw_stream("stderr"))
     with Progress(
-        label, BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True
+        label,
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+        console=console,
+        refresh_per_second=4,  # a redraw costs CPU the comparison could use
     ) as bar:
         task = bar.add_task(label, total=total)
         yield lambda n: bar.update(task, advance=n)
+
+
+class SizedLater:
+    """A progress bar whose total is known only once the input is read: ``size(total)``
+    draws it (when ``progress_bar`` would), then calling it advances it."""
+
+    def __init__(self, label: str, stack: ExitStack) -> None:
+        self.label = label
+        self._stack = stack
+        self._advance: Callable[[int], None] | None = None
+
+    def size(self, total: int) -> None:
+        self._advance = self._stack.enter_context(progress_bar(self.label, total))
+
+    def __call__(self, n: int) -> None:
+        if self._advance is not None:
+            self._advance(n)
+
+
+@contextmanager
+def progress_sized_later(label: str) -> Iterator[SizedLater]:
+    """``SizedLater`` for ``label``; the bar, if drawn, is removed when the block ends."""
+    with ExitStack() as stack:
+        yield SizedLater(label, stack)
 
 
 def refuse_existing(output: Path, inputs: Sequence[Path] = ()) -> None:

@@ -17,21 +17,27 @@ if TYPE_CHECKING:
 
 
 def composite(
-    dataset: Path = typer.Argument(..., help="Dataset file (JSONL, YAML, JSON or CSV)."),
-    results: Path = typer.Argument(
+    dataset: Path = typer.Argument(
         ...,
+        help="Dataset file (JSONL, YAML, JSON or CSV); or, alone, the id of a stored run "
+        "scored over its own cases (e.g. an imported promptfoo run, whose assertions are "
+        "recorded checks).",
+    ),
+    results: Path | None = typer.Argument(
+        None,
         help='Results file: free-text answers ({"id", "kind": "answer", "text", '
         '"citations"}; the checks run) and/or recorded check results ({"id", "checks": '
         '{"content_present": true, ...}}). Or the id of a stored run (see --store): its '
-        "recorded answers are scored.",
+        "recorded answers are scored, and the checks it recorded are weighed.",
     ),
     profile: Path | None = typer.Option(
         None,
         "--profile",
         "-p",
-        help="Scoring profile (YAML): weights summing to 1, critical checks, threshold. "
-        "Default: the built-in profile (threshold 0.85; critical content_present, "
-        "content_absent).",
+        help="Scoring profile (YAML): weights summing to 1, critical checks, threshold; it "
+        "may weigh a stored run's recorded checks by name. Default: the built-in profile "
+        "(threshold 0.85; critical content_present, content_absent), or for a run with "
+        "recorded checks, each of them weighed alike and all required.",
     ),
     sources: Path | None = typer.Option(
         None,
@@ -69,15 +75,34 @@ def composite(
     method = check_method(interval)
     check_confidence(confidence)
     registry = check_registry()
-    chosen = _profile(profile, registry)
-    data, library = _dataset(dataset, sources)
+    from assay.errors import AssayInputError
+    from assay.grading.checks import CompositeInputs
+    from assay.outcomes import Results
+
     trials = None
-    if names_a_file(results):
-        inputs = load_composite_results(results, chosen.checks)
+    inputs = CompositeInputs(Results(()))
+    if results is None:
+        if names_a_file(dataset) or dataset.suffix or len(dataset.parts) > 1:
+            found = "" if names_a_file(dataset) else "no such file; "
+            raise AssayInputError(
+                f"{dataset}: {found}give RESULTS too (a results file or a stored run id), "
+                "or give a stored run's id alone"
+            )
+        data, inputs, trials = _stored_run(str(dataset), None, store)
+        library = _library(data, sources)
     else:
-        data, inputs, trials = _stored_run(str(results), data, store)
-    check_composite_inputs(inputs, set(data.ids))
-    scorer = CompositeScorer(chosen, registry.resolve(chosen.checks), library)
+        data, library = _dataset(dataset, sources)
+        if not names_a_file(results):
+            data, inputs, trials = _stored_run(str(results), data, store)
+    recorded = list(dict.fromkeys(n for r in inputs.recorded for n in r.checks))
+    chosen = _profile(profile, registry, recorded)
+    if results is not None and names_a_file(results):
+        inputs = load_composite_results(results, chosen.checks)
+        check_composite_inputs(inputs, set(data.ids))
+    computed = [n for n in chosen.checks if n in registry or n not in recorded]
+    scorer = CompositeScorer(
+        chosen, registry.resolve(computed), library, recorded_only=set(recorded)
+    )
     scored = composite_all(data.cases, inputs, scorer, trials)
     report = build_composite_report(
         data,
@@ -94,27 +119,43 @@ def composite(
     emit(render_composite(report, format, color=wants_color(output)), output, inputs_paths)
 
 
-def _profile(path: Path | None, registry: CheckRegistry) -> Profile:
-    from assay.grading.checks import DEFAULT_PROFILE
+def _profile(path: Path | None, registry: CheckRegistry, recorded: list[str]) -> Profile:
+    from assay.grading.checks import DEFAULT_PROFILE, make_profile
     from assay.load import load_profile
 
-    return load_profile(path, registry) if path is not None else DEFAULT_PROFILE
+    if path is not None:
+        return load_profile(path, registry, recorded)
+    if not recorded:
+        return DEFAULT_PROFILE
+    typer.echo(
+        f"note: no --profile: the run's {len(recorded)} recorded checks weigh alike and "
+        "every check a case was given must pass; give --profile to re-weigh them",
+        err=True,
+    )
+    weights = {name: 1 / len(recorded) for name in recorded}
+    return make_profile({"name": "recorded-checks", "weights": weights, "threshold": 1.0}, recorded)
+
+
+def _library(data: Dataset, sources: Path | None) -> SourceLibrary:
+    from assay.load import load_sources, merge_sources
+
+    if sources is None:
+        return data.sources
+    return merge_sources(data.sources, load_sources(sources))
 
 
 def _dataset(path: Path, sources: Path | None) -> tuple[Dataset, SourceLibrary]:
-    from assay.load import load_dataset, load_sources, merge_sources
+    from assay.load import load_dataset
 
     data = load_dataset(path)
-    library = data.sources
-    if sources is not None:
-        library = merge_sources(library, load_sources(sources))
-    return data, library
+    return data, _library(data, sources)
 
 
 def _stored_run(
-    run_id: str, data: Dataset, store_url: str | None
+    run_id: str, data: Dataset | None, store_url: str | None
 ) -> tuple[Dataset, CompositeInputs, int]:
-    """The recorded outcomes of a stored run, and the cases of ``data`` it ran."""
+    """The recorded outcomes and checks of a stored run, and the cases of ``data`` it ran
+    (its own cases when ``data`` is None)."""
     from assay.errors import AssayInputError
     from assay.store import open_store
     from assay.stored import composite_inputs
@@ -129,7 +170,7 @@ def _stored_run(
     if stored.dataset.version != stored.ran_version:
         typer.echo(
             f"note: run {stored.run_id} ran dataset version {stored.ran_version}; its answers "
-            f"are scored against {data.name} version {stored.dataset.version}",
+            f"are scored against {stored.dataset.name} version {stored.dataset.version}",
             err=True,
         )
     return stored.dataset, stored.inputs, stored.trials

@@ -83,17 +83,25 @@ def promptfoo(
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
 ) -> None:
     """Store a promptfoo export as one run per provider over the same cases (test ×
-    prompt), repeats as trials: assertion results kept as checks, provider errors as
-    error, grader failures as ungraded. Prints promptfoo's pass rate beside assay's."""
+    prompt), repeats as trials; several providers form a matrix (see `assay matrix`).
+    Assertion results are kept as checks `assay composite` can re-weigh, provider errors
+    as error, grader failures as ungraded. Prints promptfoo's pass rate beside assay's."""
     from datetime import UTC, datetime
 
-    from assay.interop import import_promptfoo, store_import
+    from assay.interop import import_promptfoo, store_imports
     from assay.store import open_store
 
-    imported = [run for path in exports for run in import_promptfoo(path)]
+    imported = [import_promptfoo(path) for path in exports]
     opened = open_store(store)
     try:
-        for run in imported:
-            _announce(run, store_import(opened, run, now=datetime.now(UTC)))
+        for runs in imported:
+            reports, matrix_id = store_imports(opened, runs, now=datetime.now(UTC))
+            for run, report in zip(runs, reports, strict=True):
+                _announce(run, report)
+            if matrix_id is not None:
+                typer.echo(
+                    f"matrix {matrix_id}: {len(runs)} providers as variants; see "
+                    f"`assay matrix {matrix_id}`"
+                )
     finally:
         opened.close()

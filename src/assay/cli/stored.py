@@ -21,6 +21,8 @@ def _target_label(target: dict[str, Any]) -> str:
 
 
 def _row(info: Any) -> dict[str, Any]:
+    from assay.report.render._format import run_split
+
     summary = info.summary or {}
     value = summary.get("task_success")
     return {
@@ -32,6 +34,9 @@ def _row(info: Any) -> dict[str, Any]:
         "dataset": info.dataset_name,
         "dataset_version": info.dataset_version,
         "target": _target_label(info.target),
+        "split": info.metadata.get("split"),
+        "heldout_run": info.metadata.get("heldout_runs"),
+        "split_label": run_split(info.metadata),
         "trials": info.trials,
         "status": info.status,
         "task_success": value,
@@ -107,9 +112,9 @@ def runs(
     format: str = typer.Option("text", "--format", "-f", help="text or json."),
     limit: int = typer.Option(50, help="Show at most this many runs (newest first)."),
 ) -> None:
-    """List stored runs, newest first: id, when, suite, dataset version, target, status,
-    task success, tags. `assay runs tag RUN NAME` tags a run; `assay runs untag RUN NAME`
-    removes the tag."""
+    """List stored runs, newest first: id, when, suite, dataset version, target, the split
+    it ran (held-out runs marked, with their count), status, task success, tags. `assay
+    runs tag RUN NAME` tags a run; `assay runs untag RUN NAME` removes the tag."""
     if ctx.invoked_subcommand is not None:
         return
     from rich.table import Table
@@ -137,6 +142,7 @@ def runs(
         "Suite",
         "Dataset",
         "Target",
+        "Split",
         "Status",
         "Task success",
         "Tags",
@@ -150,6 +156,7 @@ def runs(
             r["suite"] or "–",
             f"{r['dataset']} {r['dataset_version'].removeprefix('sha256:')[:12]}",
             r["target"],
+            r["split_label"] or "–",
             r["status"],
             _success(r),
             ", ".join(r["tags"]) or "–",

@@ -26,16 +26,18 @@ def validate(
     split leakage and unreviewed candidates.
 
     Exit 0 when clean (warnings allowed), 1 with warnings under --strict, 2 on errors.
+    On a terminal, a large dataset (1,000 cases or more) shows a progress bar on stderr.
     """
     import json
 
-    from assay.cli._dataset import near_settings
+    from assay.cli._dataset import near_settings, progress_sized_later
     from assay.cli._options import check_format
     from assay.load._lint import lint_file
 
     check_format(format, ("text", "json"))
     near = near_settings(shingle, threshold)
-    result = lint_file(dataset, sources, strict, near)
+    with progress_sized_later("validate") as bar:
+        result = lint_file(dataset, sources, strict, near, progress=bar, sized=bar.size)
     if format == "json":
         body = {
             "dataset": str(dataset),

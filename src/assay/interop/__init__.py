@@ -15,7 +15,7 @@ from assay.interop._export import (
 from assay.interop._imported import ImportedRun, Source
 from assay.interop._inspect import import_inspect
 from assay.interop._promptfoo import import_promptfoo
-from assay.interop._save import store_import
+from assay.interop._save import store_import, store_imports
 from assay.interop._scores import ScoreRule, map_score, parse_threshold
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "parse_threshold",
     "read_stored",
     "store_import",
+    "store_imports",
     "to_csv",
     "to_inspect",
     "to_jsonl",

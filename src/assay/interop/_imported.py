@@ -56,6 +56,9 @@ class ImportedRun:
     ended_at: datetime | None = None
     status: str = "completed"
     extra: dict[str, Any] = field(default_factory=dict)
+    variant: str | None = None
+    """The variant this run is of a matrix imported from one file (a promptfoo provider),
+    or None for a run on its own."""
 
 
 def file_sha256(path: Path) -> str:

@@ -1,8 +1,9 @@
 """Reading a promptfoo ``export`` / ``--output`` JSON file into assay runs, one per provider.
 
 Each test × prompt is a case; each provider is its own run over the same cases, so two
-providers can be compared with ``assay compare``. Repeated rows of a case (promptfoo's
-``repeat``) are trials. Assertion component results are kept as checks on the record.
+providers can be compared with ``assay compare`` (several providers form a matrix).
+Repeated rows of a case (promptfoo's ``repeat``) are trials. Assertion component results
+are kept as checks on the record, which ``assay composite`` can re-weigh.
 """
 
 from __future__ import annotations
@@ -87,10 +88,21 @@ def _is_model_graded(kind: str) -> bool:
     return any(kind.startswith(prefix) for prefix in MODEL_GRADED)
 
 
+def check_name(assertion: Any, taken: Counter[str]) -> str:
+    """The check name of an assertion: its ``metric`` when it has one, else its ``type``;
+    the second ``contains`` of one test is ``contains_2``, the third ``contains_3``."""
+    base = "?"
+    if isinstance(assertion, dict):
+        base = str(assertion.get("metric") or assertion.get("type") or "?")
+    taken[base] += 1
+    return base if taken[base] == 1 else f"{base}_{taken[base]}"
+
+
 def _checks(row: dict[str, Any]) -> list[dict[str, Any]]:
     grading = row.get("gradingResult") or {}
     components = grading.get("componentResults") if isinstance(grading, dict) else None
     checks = []
+    taken: Counter[str] = Counter()
     for component in components or []:
         if not isinstance(component, dict):
             continue
@@ -98,7 +110,8 @@ def _checks(row: dict[str, Any]) -> list[dict[str, Any]]:
         kind = str(assertion.get("type", "?")) if isinstance(assertion, dict) else "?"
         checks.append(
             {
-                "name": kind,
+                "name": check_name(assertion, taken),
+                "type": kind,
                 "assertion": _describe(assertion) if isinstance(assertion, dict) else kind,
                 "passed": component.get("pass"),
                 "score": component.get("score"),
@@ -106,6 +119,7 @@ def _checks(row: dict[str, Any]) -> list[dict[str, Any]]:
                 "weight": assertion.get("weight", 1) if isinstance(assertion, dict) else 1,
             }
         )
+        checks[-1]["graded"] = not _grader_failed(checks[-1])
     return checks
 
 
@@ -115,7 +129,7 @@ def _grader_failed(check: dict[str, Any]) -> bool:
         return True
     reason = str(check.get("reason") or "")
     return (
-        _is_model_graded(check["name"])
+        _is_model_graded(str(check.get("type") or check["name"]))
         and not check["passed"]
         and (reason.startswith("Error") or "Could not extract JSON" in reason)
     )
@@ -270,6 +284,7 @@ def import_promptfoo(path: Path) -> list[ImportedRun]:
                 started_at=parse_time(export["_metadata"].get("evaluationCreatedAt"))
                 or parse_time(export.get("timestamp")),
                 extra={"results_version": export.get("version"), "provider": provider},
+                variant=provider if len(by_provider) > 1 else None,
             )
         )
     return runs

@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 from assay.interop._imported import ImportedRun
 from assay.report import Report
 from assay.store import RunInfo, RunStore
 
 
-def store_import(store: RunStore, imported: ImportedRun, *, now: datetime) -> Report:
-    """Store ``imported`` as a new run and return its report (statuses as assay counts)."""
+def store_import(
+    store: RunStore,
+    imported: ImportedRun,
+    *,
+    now: datetime,
+    matrix: dict[str, Any] | None = None,
+) -> Report:
+    """Store ``imported`` as a new run and return its report (statuses as assay counts).
+
+    ``matrix`` is the run's place in a matrix (``metadata["matrix"]``, as ``assay run``
+    with variants records it), or None.
+    """
     from assay import __version__
     from assay.cases import content_hash
     from assay.runner import headline, report_for_run
@@ -18,6 +30,9 @@ def store_import(store: RunStore, imported: ImportedRun, *, now: datetime) -> Re
 
     run_id = new_run_id(now)
     started = imported.started_at or now
+    metadata: dict[str, Any] = {"imported": {**imported.source.as_metadata(), **imported.extra}}
+    if matrix is not None:
+        metadata["matrix"] = matrix
     info = RunInfo(
         id=run_id,
         started_at=started if started.tzinfo else started.replace(tzinfo=UTC),
@@ -29,10 +44,40 @@ def store_import(store: RunStore, imported: ImportedRun, *, now: datetime) -> Re
         graders=[imported.grader],
         trials=imported.trials,
         assay_version=__version__,
-        metadata={"imported": {**imported.source.as_metadata(), **imported.extra}},
+        metadata=metadata,
     )
     store.create_run(info, imported.dataset.cases)
     store.add_results(run_id, imported.records, imported.judgments)
     report = report_for_run(store, run_id)
     store.finish_run(run_id, imported.status, headline(report))
     return report_for_run(store, run_id)
+
+
+def store_imports(
+    store: RunStore, runs: Sequence[ImportedRun], *, now: datetime
+) -> tuple[list[Report], str | None]:
+    """Store the runs imported from one file; when they are variants (several promptfoo
+    providers), as one matrix whose id is returned beside the reports."""
+    from assay.runner._matrix import new_matrix_id
+
+    names = [run.variant for run in runs]
+    if len(runs) < 2 or any(name is None for name in names):
+        return [store_import(store, run, now=now) for run in runs], None
+    matrix_id = new_matrix_id(now)
+    listing = [{"name": name, "overrides": {"provider": name}} for name in names]
+    reports = [
+        store_import(
+            store,
+            run,
+            now=now,
+            matrix={
+                "id": matrix_id,
+                "variant": run.variant,
+                "index": index,
+                "overrides": {"provider": run.variant},
+                "variants": listing,
+            },
+        )
+        for index, run in enumerate(runs)
+    ]
+    return reports, matrix_id

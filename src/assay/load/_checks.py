@@ -50,10 +50,13 @@ def check_registry() -> CheckRegistry:
     return registry_from(entry_points(group=ENTRY_POINT_GROUP))
 
 
-def load_profile(path: str | Path, registry: CheckRegistry | None = None) -> Profile:
+def load_profile(
+    path: str | Path, registry: CheckRegistry | None = None, recorded: Collection[str] = ()
+) -> Profile:
     """A scoring profile from a YAML (or JSON) file, validated against the known checks.
 
-    The profile's name defaults to the file's stem.
+    The profile's name defaults to the file's stem. ``recorded`` are further check names
+    it may weigh: results another tool recorded (an imported run's assertions).
 
     Example::
 
@@ -66,7 +69,7 @@ def load_profile(path: str | Path, registry: CheckRegistry | None = None) -> Pro
     data = read_yaml(p, "profile")
     if not isinstance(data, dict):
         raise AssayConfigError(f"{p}: a profile is a mapping with weights, critical, threshold")
-    known = (registry or check_registry()).names
+    known = [*(registry or check_registry()).names, *recorded]
     return make_profile({"name": p.stem, **data}, known, str(p))
 
 

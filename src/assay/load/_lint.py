@@ -59,8 +59,12 @@ def lint_file(
     strict: bool = False,
     near: NearSettings | None = None,
     progress: Callable[[int], None] | None = None,
+    sized: Callable[[int], None] | None = None,
 ) -> LintResult:
     """Every problem in the dataset at ``path``; ``sources`` adds source snapshots.
+
+    ``sized`` is told how many valid cases were read before the near-duplicate search,
+    which then calls ``progress`` with the number of cases just compared.
 
     A file that cannot be read at all (missing, not UTF-8, malformed JSON or YAML) gives
     its read errors as findings and no cases.
@@ -110,6 +114,8 @@ def lint_file(
             library = merge_sources(library, load_sources(sources))
     except InputFormatError as err:
         findings += _as_findings(err.problems, "sources")
+    if sized is not None:
+        sized(len(cases))
     clusters = find_clusters(cases, near, progress)
     findings += lint_cases(cases, locations, clusters, library, strict)
     order = sorted(findings, key=lambda f: (f.location.line or 0) if f.location is not None else 0)

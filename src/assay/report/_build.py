@@ -110,6 +110,7 @@ def _split_blocks(
                 task_success=named(s.task_success),
                 answer_coverage=named(s.answer_coverage),
                 answered_accuracy=named(s.answered_accuracy),
+                case_ids=list(dict.fromkeys(r.case.id for r in part)),
             )
         )
     return blocks

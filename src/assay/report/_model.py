@@ -143,6 +143,9 @@ class SplitBlock(BaseModel):
     task_success: Rate
     answer_coverage: Rate
     answered_accuracy: Rate
+    case_ids: list[str] = Field(
+        default_factory=list, description="The real cases of this split, in dataset order"
+    )
 
 
 class HeldoutNote(BaseModel):

@@ -17,7 +17,7 @@ from assay.outcomes import Error, Record
 from assay.runner._cache import CACHE_KEY_VERSION, ResponseCache, cache_key, request_of
 from assay.runner._guard import Interrupted
 from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
-from assay.runner._tracing import evaluation_span, mark_outcome, request_span
+from assay.runner._tracing import RequestTrace, evaluation_span, mark_outcome, request_span
 from assay.targets import (
     Reply,
     Target,
@@ -168,13 +168,13 @@ async def with_retries(
 
 
 async def call(
-    ex: Execution, item: WorkItem, traceparent: str | None
+    ex: Execution, item: WorkItem, traceparent: str | None, tracestate: str | None = None
 ) -> tuple[Reply, int, list[dict[str, Any]], float]:
     """The final reply for one case-trial, the attempts made, each retried attempt (error
     class, message, latency, wait before the next), and the final attempt's latency in ms."""
 
     async def once(attempt: int) -> Reply:
-        ctx = TargetContext(ex.run_id, item.trial, attempt, ex.tracer, traceparent)
+        ctx = TargetContext(ex.run_id, item.trial, attempt, ex.tracer, traceparent, tracestate)
         timeout_s = ex.options.timeout_s
         if ex.shared is None:
             reply = await bounded(lambda: ex.target.run(item.case, ctx), timeout_s, ex.limiter)
@@ -238,16 +238,20 @@ async def _served(ex: Execution, item: WorkItem) -> tuple[str, Record | None]:
 
 
 async def _called(
-    ex: Execution, item: WorkItem, traceparent: str | None, key: str | None
+    ex: Execution, item: WorkItem, trace: RequestTrace, key: str | None
 ) -> tuple[Reply, int, list[dict[str, Any]], float, dict[str, Any]]:
     """The target's reply for a case-trial, kept in the cache under ``key`` (when given)
     unless it is an error; the last item is the record's ``cache`` entry."""
     if ex.cache is None or key is None:
-        reply, attempts, retried, latency_ms = await call(ex, item, traceparent)
+        reply, attempts, retried, latency_ms = await call(
+            ex, item, trace.traceparent, trace.tracestate
+        )
         return reply, attempts, retried, round(latency_ms, 3), {}
     ex.cache.inflight[key] = done = asyncio.Event()
     try:
-        reply, attempts, retried, latency_ms = await call(ex, item, traceparent)
+        reply, attempts, retried, latency_ms = await call(
+            ex, item, trace.traceparent, trace.tracestate
+        )
         latency = round(latency_ms, 3)
         kept = ex.cache.cache.put(
             key, ex.target.name, reply, latency, attempts, ex.run_id, datetime.now(UTC)
@@ -272,9 +276,7 @@ async def run_item(ex: Execution, item: WorkItem) -> Done:
                 return Done(item, served, await ex.judge.judge(case, served, None, ex.tracer))
             return Done(item, served, judge_record(case, served, ex.grader))
     with request_span(ex.tracer, ex.run_id, case.id, item.trial, ex.config_version) as trace:
-        reply, attempts, retried, latency_ms, cached = await _called(
-            ex, item, trace.traceparent, key
-        )
+        reply, attempts, retried, latency_ms, cached = await _called(ex, item, trace, key)
         mark_outcome(trace, reply.outcome)
         extra = _with_attempts(reply.extra, retried) if retried else reply.extra
         if cached:

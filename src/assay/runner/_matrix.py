@@ -294,6 +294,12 @@ def resume_matrix(
     runs = matrix_runs(store, matrix_id)
     first = runs[0]
     mx = first.metadata["matrix"]
+    imported = first.metadata.get("imported")
+    if isinstance(imported, dict):
+        raise AssayInputError(
+            f"matrix {mx['id']} was imported from {imported.get('tool')} "
+            f"({imported.get('file')}): there is nothing to resume"
+        )
     versions = {r.dataset_version for r in runs}
     if len(versions) > 1:
         raise AssayInputError(

@@ -23,6 +23,7 @@ class RequestTrace:
     span: OtelSpan | None = None
     traceparent: str | None = None
     trace_id: str | None = None
+    tracestate: str | None = None
 
 
 NO_TRACE = RequestTrace()
@@ -51,6 +52,7 @@ def request_span(
         span,
         f"00-{ctx.trace_id:032x}-{ctx.span_id:016x}-{flags:02x}",
         f"{ctx.trace_id:032x}",
+        ctx.trace_state.to_header() or None,  # the trace state of the trace it continues
     )
     with trace.use_span(span, end_on_exit=True):
         yield found

@@ -28,7 +28,8 @@ class TargetContext:
     """What the runner passes to a target for one attempt at one case-trial.
 
     ``tracer`` (when tracing is on) lets a target add its own stage spans under the
-    runner's request span; ``traceparent`` is the W3C header value an HTTP target forwards.
+    runner's request span; ``traceparent`` is the W3C header value an HTTP target forwards,
+    ``tracestate`` the W3C trace state of the trace it continues (None when empty).
     """
 
     run_id: str
@@ -36,6 +37,7 @@ class TargetContext:
     attempt: int = 1
     tracer: Tracer | None = None
     traceparent: str | None = None
+    tracestate: str | None = None
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@ name case fields (``id``, ``question``, ``prompt``, ``messages``, ``slice``,
 ``metadata.lang``…). ``response`` maps outcome fields to dotted paths in the reply
 (``fact: answer.fact``); without it the reply must be a flat outcome
 (``{"kind": "answer", "fact": ...}``). A W3C ``traceparent`` header is forwarded when
-the run is traced.
+the run is traced, with a ``tracestate`` when the suite configures one or the trace the
+run continues carries one.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from assay.cases import Case
 from assay.targets._base import BaseTarget, Reply, TargetContext, TargetType
@@ -29,6 +30,7 @@ from assay.targets._replies import (
     usage_from,
 )
 from assay.targets._session import HttpClient
+from assay.targets._tracestate import merge_tracestate, tracestate_members
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([\w.]+)\s*\}\}")
 _MISSING = object()
@@ -64,6 +66,18 @@ class HttpSettings(BaseModel):
         default_factory=dict,
         description="header name -> the environment variable holding its value (a secret)",
     )
+    tracestate: str | None = Field(
+        default=None,
+        description="W3C tracestate list-members (vendor=value,...) sent with traceparent, "
+        "before those of the trace the run continues",
+    )
+
+    @field_validator("tracestate")
+    @classmethod
+    def _w3c_tracestate(cls, value: str | None) -> str | None:
+        if value is not None:
+            tracestate_members(value)  # a ValueError names the malformed member
+        return value
 
 
 def lookup(data: Any, path: str) -> Any:
@@ -177,7 +191,12 @@ class HttpTarget(BaseTarget):
         return {"url": self.settings.url, "body": fill(self.settings.request, case)}
 
     async def run(self, case: Case, ctx: TargetContext) -> Reply:
-        extra = {"traceparent": ctx.traceparent} if ctx.traceparent else None
+        extra = None
+        if ctx.traceparent:
+            extra = {"traceparent": ctx.traceparent}
+            state = merge_tracestate(self.settings.tracestate, ctx.tracestate)
+            if state:
+                extra["tracestate"] = state
         got = await self.client.post_json(
             self.settings.url, fill(self.settings.request, case), extra
         )

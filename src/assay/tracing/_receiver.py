@@ -71,6 +71,8 @@ def decode_spans(body: bytes, content_type: str) -> list[Span]:
                 attributes = {kv.key: _value(kv.value) for kv in span.attributes}
                 if "service.name" in service:
                     attributes.setdefault("service.name", service["service.name"])
+                if span.trace_state:  # the W3C tracestate the application's span carried
+                    attributes.setdefault("w3c.tracestate", span.trace_state)
                 for event in span.events:
                     if event.name == "exception":
                         for kv in event.attributes:

@@ -85,6 +85,7 @@ def runs_page(rows: Sequence[tuple[Any, Report | None, str | None]]) -> str:
             "target": _target(info),
             "config": _config(info),
             "trials": info.trials,
+            "split": f.run_split(getattr(info, "metadata", None) or {}),
             "problem": problem,
         }
         if report is not None:

@@ -116,3 +116,32 @@ def test_an_older_results_version_without_prompt_ids_or_failure_reasons(tmp_path
     assert run.source.tool_version is None
     assert statuses(run) == {"passed": 1, "failed": 1, "error": 1}
     assert run.source.reported.startswith("promptfoo reported 1 passed, 2 failed (errors included")
+
+
+def test_checks_are_named_by_metric_or_type_and_repeats_are_numbered(tmp_path: Path) -> None:
+    components = [
+        {"pass": True, "score": 1, "reason": "ok", "assertion": {"type": "contains", "value": "a"}},
+        {
+            "pass": False,
+            "score": 0,
+            "reason": "no",
+            "assertion": {"type": "contains", "value": "b"},
+        },
+        {
+            "pass": True,
+            "score": 1,
+            "reason": "ok",
+            "assertion": {"type": "llm-rubric", "value": "polite", "metric": "tone"},
+        },
+    ]
+    path = tmp_path / "export.json"
+    rows = [promptfoo_row(0, "a", success=False, components=components)]
+    path.write_text(json.dumps(promptfoo_export(rows)), encoding="utf-8")
+    (run,) = import_promptfoo(path)
+    checks = run.records[0].extra["checks"]
+    assert [(c["name"], c["type"], c["passed"]) for c in checks] == [
+        ("contains", "contains", True),
+        ("contains_2", "contains", False),
+        ("tone", "llm-rubric", True),
+    ]
+    assert all(c["graded"] for c in checks)

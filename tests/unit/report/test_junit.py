@@ -74,3 +74,41 @@ def test_markdown_and_text_name_each_rule(report: Report, rules: list[str]) -> N
     verdict = "GATE FAILED" if any(not g.passed for g in gates) else "passed"
     verdict = verdict if rules else "no gate rules given"
     assert verdict in md.splitlines()[3] and verdict in text.splitlines()[-1]
+
+
+def test_dev_and_held_out_are_each_their_own_suite(report_e7: Report) -> None:
+    from assay.report._model import HeldoutNote, SplitBlock
+
+    def block(split: str, ids: list[str]) -> SplitBlock:
+        return SplitBlock(
+            split=split,
+            total=len(ids),
+            success=0,
+            statuses=report_e7.statuses,
+            task_success=report_e7.task_success,
+            answer_coverage=report_e7.answer_coverage,
+            answered_accuracy=report_e7.answered_accuracy,
+            case_ids=ids,
+        )
+
+    split = report_e7.model_copy(
+        update={
+            "splits": [
+                block("dev", ["E1", "E2", "E3", "E4"]),
+                block("heldout", ["E5", "E6", "E7"]),
+            ],
+            "heldout": HeldoutNote(cases=3, runs=4),
+        }
+    )
+    xml = render_junit(split, evaluate_gates(split, ["errors==1"]))
+    SCHEMA.validate(xml)
+    suites = {s.get("name", ""): s for s in ET.fromstring(xml).iter("testsuite")}
+    dev = suites[f"assay cases: {split.dataset.name} (dev)"]
+    held = suites[f"assay cases: {split.dataset.name} (HELD-OUT)"]
+    assert [c.get("name") for c in dev.iter("testcase")] == ["E1", "E2", "E3", "E4"]
+    assert [c.get("name") for c in held.iter("testcase")] == ["E5", "E6", "E7"]
+    props = {p.get("name"): p.get("value") for p in held.iter("property")}
+    assert props["split"] == "heldout" and props["heldout.runs"] == "4"
+    assert props["heldout"] == "HELD-OUT RESULT" and props["heldout.cases"] == "3"
+    assert "heldout" not in {p.get("name") for p in dev.iter("property")}
+    assert ET.fromstring(xml).get("tests") == "8"  # 7 cases, 1 rule: none lost or doubled

@@ -160,6 +160,37 @@ def test_a_traced_target_gets_the_traceparent_of_its_case_trial(
         assert root.span_id == span_id
 
 
+def test_a_target_gets_the_tracestate_of_the_trace_the_run_continues(
+    tmp_path: Path, store: RunStore
+) -> None:
+    pytest.importorskip("assay.tracing")
+    from opentelemetry import context, trace
+    from opentelemetry.trace import NonRecordingSpan, SpanContext, TraceFlags, TraceState
+
+    (tmp_path / "sut_tracestate.py").write_text(
+        "def answer(case, ctx):\n"
+        "    return {'kind': 'answer', 'fact': 'f', 'text': str(ctx.tracestate)}\n"
+    )
+    suite = _write_suite(tmp_path, "{type: function, callable: sut_tracestate:answer}")
+    incoming = SpanContext(
+        trace_id=0xA * 2**100,
+        span_id=0xB,
+        is_remote=True,
+        trace_flags=TraceFlags(TraceFlags.SAMPLED),
+        trace_state=TraceState([("congo", "t61rcWkgMzE")]),
+    )
+    token = context.attach(trace.set_span_in_context(NonRecordingSpan(incoming)))
+    try:
+        continued = run_suite(suite, store, selection=Selection(limit=1))
+    finally:
+        context.detach(token)
+    (record,) = store.records(continued.run_id)
+    assert isinstance(record.outcome, Answer) and record.outcome.text == "congo=t61rcWkgMzE"
+    alone = run_suite(suite, store, selection=Selection(limit=1))
+    (record,) = store.records(alone.run_id)
+    assert isinstance(record.outcome, Answer) and record.outcome.text == "None"
+
+
 def test_resuming_a_completed_run_runs_nothing_and_changes_nothing(
     tmp_path: Path, store: RunStore
 ) -> None:

@@ -27,6 +27,7 @@ from assay.grading.checks._recorded import (
     RecordedChecks,
     check_composite_inputs,
     check_line_value,
+    imported_checks,
     parse_checks_line,
     parse_composite_results,
 )
@@ -69,6 +70,7 @@ __all__ = [
     "exact",
     "flip_check",
     "format_valid",
+    "imported_checks",
     "make_profile",
     "normalize",
     "parse_checks_line",

@@ -38,7 +38,15 @@ def _scored(
     scorer: CompositeScorer,
 ) -> ScoredCase:
     if recorded is not None:
-        result = scorer.combine(case.id, recorded.checks, trial)
+        known = dict(recorded.checks)
+        if (
+            record is not None
+            and not isinstance(record.outcome, Error)
+            and not all(n in known for n in scorer.profile.checks if n in scorer.computable)
+        ):
+            computed = scorer.run_checks(case, record, scorer.computable)
+            known = {**computed, **known}
+        result = scorer.combine(case.id, known, trial, asserted_only=recorded.asserted_only)
     elif record is None:
         return ScoredCase(case, trial, None, None, None, "missing", "no recorded outcome")
     elif isinstance(record.outcome, Error):

@@ -18,7 +18,7 @@ from assay.errors import (
     did_you_mean,
 )
 from assay.grading.checks._types import CheckResult
-from assay.outcomes import Record, Results, parse_result_line
+from assay.outcomes import Error, Record, Results, parse_result_line
 
 CHECKS_LINE_FIELDS = ("id", "trial", "checks")
 
@@ -31,6 +31,10 @@ class RecordedChecks(BaseModel):
     case_id: str = Field(min_length=1)
     trial: int = Field(default=1, ge=1)
     checks: dict[str, CheckResult]
+    asserted_only: bool = False
+    """True when ``checks`` are the only checks the case was ever given (another tool's
+    per-test assertions): a profile check absent here does not apply to this case, and the
+    weights of the profile checks that do apply are rescaled to sum to 1."""
 
     @property
     def key(self) -> tuple[str, int]:
@@ -161,3 +165,38 @@ def check_composite_inputs(inputs: CompositeInputs, case_ids: Collection[str]) -
     }
     if repeated:
         raise DuplicateResultError(repeated)
+
+
+def imported_checks(records: Sequence[Record]) -> tuple[RecordedChecks, ...]:
+    """The assertion results an imported run kept on its answers (``extra.checks``: a list
+    of ``{"name", "passed", "reason", "graded"}``) as recorded checks, one per case-trial.
+
+    An assertion whose grader could not judge (``graded`` false) or whose ``passed`` is not
+    a boolean cannot be evaluated. Error outcomes and records without checks give none.
+    """
+    found: list[RecordedChecks] = []
+    for record in records:
+        listed = record.extra.get("checks") if isinstance(record.extra, dict) else None
+        if isinstance(record.outcome, Error) or not isinstance(listed, list) or not listed:
+            continue
+        checks: dict[str, CheckResult] = {}
+        for item in listed:
+            if not isinstance(item, dict) or not item.get("name"):
+                continue
+            passed = item.get("passed")
+            reason = str(item.get("reason") or "")
+            if item.get("graded") is False or not isinstance(passed, bool):
+                checks[str(item["name"])] = CheckResult(
+                    passed=None, reason=f"cannot evaluate: the grader did not judge ({reason})"
+                )
+            else:
+                checks[str(item["name"])] = CheckResult(
+                    passed=passed, reason=reason or _default_reason(passed)
+                )
+        if checks:
+            found.append(
+                RecordedChecks(
+                    case_id=record.case_id, trial=record.trial, checks=checks, asserted_only=True
+                )
+            )
+    return tuple(found)

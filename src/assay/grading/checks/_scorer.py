@@ -3,8 +3,8 @@ all-checks verdict beside it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from decimal import Decimal
+from collections.abc import Collection, Mapping
+from decimal import ROUND_DOWN, Decimal
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -78,6 +78,15 @@ class CompositeResult(BaseModel):
         return f"{self.reason} — {checks}"
 
 
+def _recorded_only(name: str) -> Check:
+    def check(subject: CheckInput) -> CheckResult:
+        return CheckResult.cannot(
+            f"{name} is a result another tool recorded; none was recorded for this case"
+        )
+
+    return check
+
+
 class CompositeScorer:
     """Scores a case with a ``Profile``; usable as a ``Grader`` (status passed, failed or
     ungraded, ``score`` the composite score).
@@ -94,6 +103,7 @@ class CompositeScorer:
         profile: Profile = DEFAULT_PROFILE,
         checks: Mapping[str, Check] | None = None,
         sources: SourceLibrary = EMPTY_SOURCES,
+        recorded_only: Collection[str] = (),
     ) -> None:
         self.profile = profile
         found = (
@@ -103,21 +113,43 @@ class CompositeScorer:
                 n for n in profile.checks if n in CheckRegistry.builtin()
             )
         )
-        missing = [n for n in profile.checks if n not in found]
+        missing = [n for n in profile.checks if n not in found and n not in recorded_only]
         if missing:
             raise AssayConfigError(f"no check function for {', '.join(missing)}")
-        self.checks = {n: found[n] for n in profile.checks}
+        self.computable = tuple(n for n in profile.checks if n in found)
+        self.checks = {n: found.get(n) or _recorded_only(n) for n in profile.checks}
         self.sources = sources
 
     def combine(
-        self, case_id: str, results: Mapping[str, CheckResult], trial: int = 1
+        self,
+        case_id: str,
+        results: Mapping[str, CheckResult],
+        trial: int = 1,
+        *,
+        asserted_only: bool = False,
     ) -> CompositeResult:
-        """Weigh already-known check results (run or recorded); absent ones are unevaluated."""
+        """Weigh already-known check results (run or recorded); absent ones are unevaluated.
+
+        With ``asserted_only`` the results are every check the case was given: absent
+        profile checks do not apply, and the applying checks' weights are rescaled to
+        sum to 1 (how promptfoo weighs a test's own assertions).
+        """
         profile = self.profile
-        checks = {
-            n: results.get(n) or CheckResult(passed=None, reason=NOT_RECORDED)
-            for n in profile.checks
-        }
+        names = [n for n in profile.checks if not asserted_only or n in results]
+        checks = {n: results.get(n) or CheckResult(passed=None, reason=NOT_RECORDED) for n in names}
+        if not checks:
+            return CompositeResult(
+                case_id=case_id,
+                trial=trial,
+                checks={},
+                critical_failures=(),
+                threshold=profile.threshold,
+                score=None,
+                verdict="ungraded",
+                strict_verdict="ungraded",
+                ungraded_reason="cannot evaluate: none of the profile's checks was asserted "
+                f"for this case (it has {', '.join(results) or 'none'})",
+            )
         unknown = [n for n, r in checks.items() if r.passed is None]
         failed = [n for n, r in checks.items() if r.passed is False]
         critical = tuple(n for n in failed if n in profile.critical)
@@ -138,6 +170,12 @@ class CompositeScorer:
                 ungraded_reason=why,
             )
         total = sum((exact(profile.weights[n]) for n, r in checks.items() if r.passed), Decimal(0))
+        if len(checks) < len(profile.checks):
+            applying = sum((exact(profile.weights[n]) for n in checks), Decimal(0))
+            # rounded down so that a shown score never crosses the threshold it missed
+            total = (total / applying if applying else Decimal(0)).quantize(
+                Decimal("1e-9"), rounding=ROUND_DOWN
+            )
         passes = total >= exact(profile.threshold) and not critical
         return CompositeResult(
             **common,
@@ -146,12 +184,17 @@ class CompositeScorer:
             strict_verdict="fail" if failed else "pass",
         )
 
-    def run_checks(self, case: Case, record: Record) -> dict[str, CheckResult]:
-        """Every profile check's result on ``record``; a check that raises cannot be evaluated."""
+    def run_checks(
+        self, case: Case, record: Record, names: Collection[str] | None = None
+    ) -> dict[str, CheckResult]:
+        """Every profile check's result on ``record`` (or only ``names``' results); a check
+        that raises cannot be evaluated."""
         snapshot = self.sources.snapshot_for(case)
         subject = CheckInput(case, record.outcome, snapshot, self.sources.why_missing(case))
         results: dict[str, CheckResult] = {}
         for name, check in self.checks.items():
+            if names is not None and name not in names:
+                continue
             try:
                 result = check(subject)
             except Exception as err:  # a broken check must not pass or fail a case silently

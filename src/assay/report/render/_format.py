@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from assay.metrics import Rate, StatusCounts, TrialRate
 from assay.metrics._display import decimal, percent
@@ -167,6 +168,19 @@ def heldout_line(report: Report) -> str | None:
         f"; held-out run #{note.runs} of this dataset in the store" if note.runs is not None else ""
     )
     return f"{note.banner}: {note.cases} held-out case(s) included{runs}"
+
+
+def run_split(metadata: Mapping[str, Any]) -> str | None:
+    """The split a stored run recorded it ran: 'dev', 'HELD-OUT (run #2)' or
+    'all · HELD-OUT (run #3)'; None when it recorded none (an imported run, or one stored
+    before runs recorded their split)."""
+    split, count = metadata.get("split"), metadata.get("heldout_runs")
+    if split is None:
+        return None
+    if count is None:
+        return str(split)
+    held = f"HELD-OUT (run #{count})"
+    return held if split == "heldout" else f"{split} · {held}"
 
 
 def split_rows(report: Report) -> list[tuple[str, Rate]]:

@@ -219,6 +219,17 @@ def page_json(report: Report, spans: Sequence[Span] = (), case_link: str | None 
     return _script_safe(f'{head[:-1]},"cases":{rows},"spans":{spans_text}}}')
 
 
+def _split_line(report: Report) -> str | None:
+    """'Split: dev (held-out cases not run)' for a stored run that recorded its split and
+    ran no held-out case (a held-out result has its own banner)."""
+    run = report.metadata.get("run")
+    meta = run.get("metadata") if isinstance(run, dict) else None
+    label = f.run_split(meta) if isinstance(meta, dict) else None
+    if label is None or report.heldout is not None:
+        return None
+    return f"Split: {label} (held-out cases not run)" if label == "dev" else f"Split: {label}"
+
+
 def render_html(
     report: Report,
     *,
@@ -259,6 +270,7 @@ def render_html(
         else None,
         synthetic_segments=status_view(synthetic.statuses, synthetic.total) if synthetic else [],
         heldout_line=f.heldout_line(report),
+        split_line=_split_line(report),
         change_line=f.change_line(report),
         split_rows=[(label, rate_view(label, label, r)) for label, r in f.split_rows(report)],
         split_sums=[

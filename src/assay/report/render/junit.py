@@ -2,7 +2,9 @@
 
 Failed cases are JUnit ``<failure>``; errors, missing outputs and ungraded cases are JUnit
 ``<error>`` (they are problems of the run, not verdicts on the answer), so a CI dashboard
-never shows them as passing. Synthetic cases sit in their own suite, labelled as such.
+never shows them as passing. Synthetic cases sit in their own suite, labelled as such; when
+the report has real cases of both dev and held-out, each split is its own suite (held-out
+labelled ``HELD-OUT``), with the split and its task success as properties.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
 from assay.report._gates import GateResult
-from assay.report._model import CaseRow, Report
+from assay.report._model import CaseRow, Report, SplitBlock
 
 # Characters XML 1.0 cannot carry, even escaped; an answer may contain them.
 _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -84,6 +86,38 @@ def _cache_properties(report: Report) -> list[tuple[str, str | None]]:
     return [("cache.served", str(c.served)), ("cache.key_version", version)]
 
 
+def _properties(suite: ET.Element, report: Report, extra: Sequence[tuple[str, str | None]]) -> None:
+    props = ET.SubElement(suite, "properties")
+    for key, value in (
+        ("dataset.version", report.dataset.version),
+        ("assay.version", report.assay_version),
+        ("run.id", report.run_id),
+        *_cache_properties(report),
+        *extra,
+    ):
+        if value is None:
+            continue
+        ET.SubElement(props, "property", {"name": key, "value": _clean(value)})
+
+
+def _heldout_properties(report: Report) -> list[tuple[str, str | None]]:
+    note = report.heldout
+    if note is None:
+        return []
+    runs = str(note.runs) if note.runs is not None else None
+    return [("heldout", note.banner), ("heldout.cases", str(note.cases)), ("heldout.runs", runs)]
+
+
+def _split_properties(report: Report, block: SplitBlock) -> list[tuple[str, str | None]]:
+    rate = block.task_success
+    found = [
+        ("split", block.split),
+        ("split.task_success", f"{rate.numerator}/{rate.denominator}"),
+        ("split.task_success.denominator", rate.denominator_name),
+    ]
+    return found + (_heldout_properties(report) if block.split == "heldout" else [])
+
+
 def render_junit(report: Report, gates: Sequence[GateResult] = ()) -> str:
     """JUnit XML (the Ant/Jenkins ``junit-10`` shape) for ``report`` and its gate results."""
     root = ET.Element("testsuites", {"name": _clean(f"assay {report.dataset.name}")})
@@ -93,21 +127,23 @@ def render_junit(report: Report, gates: Sequence[GateResult] = ()) -> str:
         for result in gates:
             _gate_case(suite, result)
         suites.append(suite)
-    real = _suite(root, f"assay cases: {report.dataset.name}")
-    props = ET.SubElement(real, "properties")
-    for key, value in (
-        ("dataset.version", report.dataset.version),
-        ("assay.version", report.assay_version),
-        ("run.id", report.run_id),
-        *_cache_properties(report),
-    ):
-        if value is None:
-            continue
-        ET.SubElement(props, "property", {"name": key, "value": _clean(value)})
-    for row in report.cases:
-        if not row.synthetic:
+    real_rows = [row for row in report.cases if not row.synthetic]
+    if report.splits:
+        for block in report.splits:
+            ids = set(block.case_ids)
+            label = "dev" if block.split == "dev" else "HELD-OUT"
+            part = _suite(root, f"assay cases: {report.dataset.name} ({label})")
+            _properties(part, report, _split_properties(report, block))
+            for row in real_rows:
+                if row.id in ids:
+                    _row_case(part, report, row)
+            suites.append(part)
+    else:
+        real = _suite(root, f"assay cases: {report.dataset.name}")
+        _properties(real, report, _heldout_properties(report))
+        for row in real_rows:
             _row_case(real, report, row)
-    suites.append(real)
+        suites.append(real)
     if report.synthetic is not None:
         synthetic = _suite(root, f"{report.synthetic.banner}: {report.dataset.name}")
         for row in report.cases:
