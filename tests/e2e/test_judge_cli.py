@@ -331,3 +331,116 @@ def test_groundedness_and_citation_support_are_rates_of_their_own(
     cited = dims["citations_supported"]
     assert cited["denominator"] == 2 and cited["denominator_name"] == "answers rated for citations"
     assert "Citations (judge)" in text.stdout
+
+
+def test_assay_gate_requires_the_calibration_of_the_judge_that_graded(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    with judge_server(keyword_verdict) as url:
+        judged = tmp_path / "judged.json"
+        for model, out in (("scripted", judged), ("other", tmp_path / "other.json")):
+            judge = _judge_file(tmp_path, url, name=f"{model}.yaml", concurrency=1)
+            judge.write_text(judge.read_text().replace("model: scripted", f"model: {model}"))
+            done = run_assay(
+                "score",
+                JUDGE / "calibration.yaml",
+                JUDGE / "calibration-answers.jsonl",
+                "--grader",
+                judge,
+                "-f",
+                "json",
+                "-o",
+                out,
+            )
+            assert done.returncode == 0, done.stderr
+        cal = tmp_path / "calibration.json"
+        done = run_assay(
+            "calibrate", JUDGE / "calibration-labels.jsonl", judged, "-f", "json", "-o", cal
+        )
+        assert done.returncode == 0, done.stderr
+        assert json.loads(cal.read_text())["judge"] == {
+            "judge_model": "scripted",
+            "prompt_version": "judge-prompt-1",
+        }
+
+        # a report file: the calibration named on the command line
+        gate = ["gate", "--rule", "task_success>=0", "--calibration", cal]
+        done = run_assay(*gate, judged, "--max-false-accept-upper", "0.35")
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "PASS  judge_calibration.false_accepts.high<=0.35" in done.stdout
+        assert "false accepts 3/26, upper bound 30.2% <= 35.0%" in done.stdout
+        junit = tmp_path / "gate.xml"
+        done = run_assay(
+            *gate,
+            judged,
+            "--max-false-accept-upper",
+            "0.2",
+            "--junit",
+            junit,
+            "--markdown",
+            tmp_path / "gate.md",
+        )
+        assert done.returncode == 1
+        assert "FAIL  judge_calibration.false_accepts.high<=0.2" in done.stdout
+        assert "upper bound 30.2% is above the maximum 20.0%" in done.stdout
+        assert "upper bound 30.2% is above the maximum 20.0%" in junit.read_text()
+        assert "judge_calibration" in (tmp_path / "gate.md").read_text()
+        # graded by another judge model: the report does not vouch for it, and says why
+        done = run_assay(*gate, tmp_path / "other.json", "--max-false-accept-upper", "0.35")
+        assert done.returncode == 1
+        assert "not the current judge v1+" in done.stdout
+        assert "judge_model: scripted → other" in done.stdout
+        # no calibration report at all
+        done = run_assay(
+            "gate",
+            judged,
+            "-r",
+            "task_success>=0",
+            "--calibration",
+            tmp_path / "none.json",
+            "--max-false-accept-upper",
+            "0.35",
+        )
+        assert done.returncode == 1
+        assert "no usable calibration report" in done.stdout
+        # a report no judge graded, or half the option pair: exit 2
+        plain = tmp_path / "plain.json"
+        done = run_assay(
+            "score",
+            JUDGE / "calibration.yaml",
+            JUDGE / "calibration-answers.jsonl",
+            "-f",
+            "json",
+            "-o",
+            plain,
+        )
+        assert done.returncode in (0, 1), done.stderr
+        done = run_assay(*gate, plain, "--max-false-accept-upper", "0.35")
+        assert done.returncode == 2 and "was not graded by a model judge" in done.stderr
+        assert "Traceback" not in done.stderr
+        done = run_assay("gate", judged, "-r", "task_success>=0", "--calibration", cal)
+        assert done.returncode == 2 and "go together" in done.stderr
+
+        # a stored run: the requirement of the suite it was started with, as stored
+        suite = _suite(tmp_path, url, cases=2)
+        suite.write_text(
+            suite.read_text().replace(
+                "  concurrency: 1\n",
+                "  concurrency: 1\n  calibration:\n    report: calibration.json\n"
+                "    max_false_accept_upper: 0.35\n",
+            )
+        )
+        db = f"sqlite:///{tmp_path / 'runs.db'}"
+        done = run_assay("run", suite, "--store", db, "-f", "json", cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        run_id = json.loads(done.stdout)["run_id"]
+        done = run_assay("gate", run_id, "-r", "task_success>=0", "--store", db, cwd=ROOT)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "PASS  judge_calibration.false_accepts.high<=0.35" in done.stdout
+        cal.rename(tmp_path / "moved.json")
+        done = run_assay("gate", run_id, "-r", "task_success>=0", "--store", db, cwd=ROOT)
+        assert done.returncode == 1
+        assert "no usable calibration report" in done.stdout
+        # finishing the run again checks the stored suite's requirement too
+        done = run_assay("run", "--resume", run_id, "--store", db, cwd=tmp_path)
+        assert "judge calibration: no usable calibration report" in done.stderr
