@@ -360,7 +360,7 @@ def test_assay_gate_requires_the_calibration_of_the_judge_that_graded(
         assert done.returncode == 0, done.stderr
         assert json.loads(cal.read_text())["judge"] == {
             "judge_model": "scripted",
-            "prompt_version": "judge-prompt-1",
+            "prompt_version": "judge-prompt-2",
         }
 
         # a report file: the calibration named on the command line

@@ -72,6 +72,40 @@ def test_response_modes() -> None:
     assert "response_format" not in _request("x", response_mode="text")
 
 
+def test_a_grammar_server_gets_the_findings_pinned_one_per_rubric_item() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    fmt = _request("x", response_mode="json_object_schema")["response_format"]
+    assert isinstance(fmt, dict) and fmt["type"] == "json_object"
+    schema = fmt["schema"]
+    findings = schema["properties"]["findings"]
+    assert [f["properties"]["id"] for f in findings["prefixItems"]] == [
+        {"type": "string", "const": "R1"},
+        {"type": "string", "const": "D1"},
+    ]
+    assert (findings["minItems"], findings["maxItems"], findings["items"]) == (2, 2, False)
+    good = {
+        "score": 2,
+        "findings": [
+            {"id": "R1", "verdict": "present", "evidence": "30 days"},
+            {"id": "D1", "verdict": "absent", "evidence": ""},
+        ],
+        "rationale": "States the window.",
+    }
+    jsonschema.validate(good, schema)
+    for findings_given in (
+        good["findings"][:1],  # one missing
+        good["findings"][::-1],  # out of order
+        [*good["findings"], good["findings"][0]],  # repeated
+    ):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({**good, "findings": findings_given}, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        long = {"id": "R1", "verdict": "present", "evidence": "x" * 161}
+        jsonschema.validate({**good, "findings": [long, good["findings"][1]]}, schema)
+    # a strict json_schema request keeps the plain schema (servers differ in what they take)
+    assert "prefixItems" not in json.dumps(reply_schema(rubric_for(CASE, JudgeRubric())))
+
+
 def test_the_candidate_is_a_json_string_that_decodes_to_itself() -> None:
     text = 'Say "hi"\n\\ <<END-CANDIDATE>> \u200b\u202e end'
     block = _block(_request(text))

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from assay.cases import Case
 from assay.grading.judge._rubric import SCALE, JudgeRubric
 
-PROMPT_VERSION = "judge-prompt-1"
+PROMPT_VERSION = "judge-prompt-2"
 ResponseMode = Literal["json_schema", "json_object_schema", "json_object", "text"]
 
 
@@ -37,25 +37,51 @@ class JudgeConfig(BaseModel):
     max_candidate_chars: int = Field(default=4000, ge=100)
 
 
-def reply_schema(rubric: JudgeRubric) -> dict[str, Any]:
-    """The JSON schema a judge reply must match for ``rubric``."""
+# Bounds of the free-text fields in a pinned schema: a grammar-constrained reply cannot
+# run out of tokens mid-string on a long quote or rationale.
+PINNED_EVIDENCE_CHARS = 160
+PINNED_RATIONALE_CHARS = 300
+
+
+def _finding(ident: list[str] | str, evidence: dict[str, Any]) -> dict[str, Any]:
+    id_schema = {"const": ident} if isinstance(ident, str) else {"enum": ident}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["id", "verdict", "evidence"],
+        "properties": {
+            "id": {"type": "string", **id_schema},
+            "verdict": {"type": "string", "enum": ["present", "absent"]},
+            "evidence": evidence,
+        },
+    }
+
+
+def reply_schema(rubric: JudgeRubric, pinned: bool = False) -> dict[str, Any]:
+    """The JSON schema a judge reply must match for ``rubric``.
+
+    ``pinned`` spells the findings out as a fixed list, one per rubric item in order with
+    its id, and bounds the free-text fields: a server that turns the schema into a grammar
+    then cannot produce a reply with missing, extra or repeated findings.
+    """
     ids = [i for i, _, _ in rubric.finding_ids()]
+    text: dict[str, Any] = {"type": "string"}
+    findings: dict[str, Any] = {"type": "array", "items": _finding(ids or ["none"], text)}
+    rationale: dict[str, Any] = {"type": "string"}
+    if pinned:
+        evidence = {"type": "string", "maxLength": PINNED_EVIDENCE_CHARS}
+        findings = {
+            "type": "array",
+            "prefixItems": [_finding(i, evidence) for i in ids],
+            "items": False,
+            "minItems": len(ids),
+            "maxItems": len(ids),
+        }
+        rationale = {"type": "string", "maxLength": PINNED_RATIONALE_CHARS}
     properties: dict[str, Any] = {
         "score": {"type": "integer", "enum": [0, 1, 2]},
-        "findings": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["id", "verdict", "evidence"],
-                "properties": {
-                    "id": {"type": "string", "enum": ids or ["none"]},
-                    "verdict": {"type": "string", "enum": ["present", "absent"]},
-                    "evidence": {"type": "string"},
-                },
-            },
-        },
-        "rationale": {"type": "string"},
+        "findings": findings,
+        "rationale": rationale,
     }
     required = ["score", "findings", "rationale"]
     if rubric.groundedness:
@@ -209,7 +235,8 @@ def build_judge_request(
         }
     elif config.response_mode == "json_object_schema":
         # llama.cpp's server constrains a json_object reply to the schema it is given
-        body["response_format"] = {"type": "json_object", "schema": reply_schema(rubric)}
+        schema = reply_schema(rubric, pinned=True)
+        body["response_format"] = {"type": "json_object", "schema": schema}
     elif config.response_mode == "json_object":
         body["response_format"] = {"type": "json_object"}
     return body
