@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import RunAssay
-from tests.judge_server import judge_server, keyword_verdict
+from tests.judge_server import candidate_of, judge_server, keyword_verdict
 
 ROOT = Path(__file__).resolve().parents[2]
 JUDGE = ROOT / "examples" / "judge"
@@ -444,3 +444,102 @@ def test_assay_gate_requires_the_calibration_of_the_judge_that_graded(
         # finishing the run again checks the stored suite's requirement too
         done = run_assay("run", "--resume", run_id, "--store", db, cwd=tmp_path)
         assert "judge calibration: no usable calibration report" in done.stderr
+
+
+def test_composite_with_the_judge_as_a_critical_check(run_assay: RunAssay, tmp_path: Path) -> None:
+    def judge_or_fail(body: dict[str, Any]) -> str | None:
+        # the keyword judge, except that it sends no verdict for C04 and C20
+        return None if candidate_of(body).startswith(UNJUDGED) else keyword_verdict(body)
+
+    answers = [json.loads(line) for line in (JUDGE / "calibration-answers.jsonl").open()]
+    texts = {a["id"]: a.get("text", "") for a in answers}
+    UNJUDGED = (texts["C04"], texts["C20"])
+    with judge_server(judge_or_fail) as url:
+        judge = _judge_file(tmp_path, url, concurrency=2)
+        plain = run_assay(
+            "composite",
+            JUDGE / "calibration.yaml",
+            JUDGE / "calibration-answers.jsonl",
+            "-f",
+            "json",
+        )
+        done = run_assay(
+            "composite",
+            JUDGE / "calibration.yaml",
+            JUDGE / "calibration-answers.jsonl",
+            "--grader",
+            judge,
+            "-f",
+            "json",
+        )
+        assert done.returncode == 0, done.stderr
+        report = json.loads(done.stdout)
+        # the judge joins the default profile as a critical check of weight 0
+        assert report["profile"]["weights"]["judge"] == 0
+        assert report["profile"]["critical"][-1] == "judge"
+        assert report["metadata"]["judge"]["judge_model"] == "scripted"
+        assert report["metadata"]["judge"]["grader"].startswith("judge v1+")
+        rows = {r["id"]: r for r in report["cases"]}
+        before = {r["id"]: r for r in json.loads(plain.stdout)["cases"]}
+        assert set(rows) == set(before) and len(rows) == 44
+        statuses = report["statuses"]
+        assert sum(statuses.values()) == 44
+        for ident, row in rows.items():
+            judged = row["checks"]["judge"]
+            if ident in ("C04", "C20"):  # no verdict: ungraded with the reason, in no pass
+                assert row["status"] == "ungraded" and row["verdict"] == "ungraded"
+                assert judged["passed"] is None
+                assert "the judge left it ungraded" in judged["reason"]
+                assert row["score"] is None
+            elif judged["passed"] is False:  # a veto: the checks' pass cannot stand
+                assert row["verdict"] == "fail" and "judge" in row["critical_failures"]
+            else:  # a pass by the judge changes nothing the checks decided
+                assert row["verdict"] == before[ident]["verdict"]
+                assert row["score"] == before[ident]["score"]
+        vetoed = [i for i, r in rows.items() if "judge" in r["critical_failures"]]
+        assert vetoed and all(before[i]["checks"] for i in vetoed)
+        assert report["check_failures"]["judge"]["not_evaluated"] == 2
+        assert statuses["ungraded"] >= 2
+        assert (
+            report["composite_pass"]["numerator"]
+            <= json.loads(plain.stdout)["composite_pass"]["numerator"]
+        )
+
+        # a profile that weighs the judge: its pass adds to the score
+        weighed = tmp_path / "profile.yaml"
+        weighed.write_text(
+            "threshold: 0.5\ncritical: []\nweights: {judge: 0.6, answer_not_empty: 0.4}\n"
+        )
+        done = run_assay(
+            "composite",
+            JUDGE / "calibration.yaml",
+            JUDGE / "calibration-answers.jsonl",
+            "--grader",
+            judge,
+            "--profile",
+            weighed,
+            "-f",
+            "json",
+        )
+        assert done.returncode == 0, done.stderr
+        rows = {r["id"]: r for r in json.loads(done.stdout)["cases"]}
+        assert rows["C01"]["score"] == 1.0 and rows["C01"]["verdict"] == "pass"
+        judged_fail = [r for r in rows.values() if r["checks"]["judge"]["passed"] is False]
+        assert judged_fail and all(r["score"] == 0.4 for r in judged_fail)
+        text = run_assay(
+            "composite",
+            JUDGE / "calibration.yaml",
+            JUDGE / "calibration-answers.jsonl",
+            "--grader",
+            judge,
+        )
+        assert "judge" in text.stdout and "C04" in text.stdout
+    # a profile naming the judge without --grader: refused, exit 2
+    done = run_assay(
+        "composite",
+        JUDGE / "calibration.yaml",
+        JUDGE / "calibration-answers.jsonl",
+        "--profile",
+        weighed,
+    )
+    assert done.returncode == 2 and "judge" in done.stderr and "Traceback" not in done.stderr

@@ -3,7 +3,7 @@ all-checks verdict beside it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from decimal import Decimal
 from typing import Literal
 
@@ -146,12 +146,17 @@ class CompositeScorer:
             strict_verdict="fail" if failed else "pass",
         )
 
-    def run_checks(self, case: Case, record: Record) -> dict[str, CheckResult]:
-        """Every profile check's result on ``record``; a check that raises cannot be evaluated."""
+    def run_checks(
+        self, case: Case, record: Record, skip: Collection[str] = ()
+    ) -> dict[str, CheckResult]:
+        """Every profile check's result on ``record`` but those in ``skip``; a check that
+        raises cannot be evaluated."""
         snapshot = self.sources.snapshot_for(case)
         subject = CheckInput(case, record.outcome, snapshot, self.sources.why_missing(case))
         results: dict[str, CheckResult] = {}
         for name, check in self.checks.items():
+            if name in skip:
+                continue
             try:
                 result = check(subject)
             except Exception as err:  # a broken check must not pass or fail a case silently
@@ -161,9 +166,14 @@ class CompositeScorer:
             results[name] = result
         return results
 
-    def evaluate(self, case: Case, record: Record) -> CompositeResult:
-        """Run every check on ``record`` and weigh the results."""
-        return self.combine(case.id, self.run_checks(case, record), record.trial)
+    def evaluate(
+        self, case: Case, record: Record, given: Mapping[str, CheckResult] | None = None
+    ) -> CompositeResult:
+        """Run every check on ``record`` (but those ``given``, such as a model judge's
+        verdict) and weigh the results."""
+        given = given or {}
+        results = {**self.run_checks(case, record, skip=given), **given}
+        return self.combine(case.id, results, record.trial)
 
     def judgment(self, result: CompositeResult) -> Judgment:
         """The ``Judgment`` carrying a composite result: status, score, labels, and a reason
