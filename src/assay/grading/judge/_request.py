@@ -10,8 +10,9 @@ candidate cannot know. An over-long candidate is cut and the cut is stated.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -57,12 +58,52 @@ def _finding(ident: list[str] | str, evidence: dict[str, Any]) -> dict[str, Any]
     }
 
 
-def reply_schema(rubric: JudgeRubric, pinned: bool = False) -> dict[str, Any]:
+MAX_QUOTES = 60
+_CLAUSE_END = re.compile(r"[.,;:!?\n]+")
+
+
+def candidate_quotes(text: str) -> list[str]:
+    """The answer's clauses (split at punctuation and line ends), each a quote a finding
+    may give as evidence: at most ``MAX_QUOTES``, each at most the pinned quote length."""
+    found: dict[str, None] = {}
+    for clause in _CLAUSE_END.split(text):
+        clause = clause.strip()[:PINNED_EVIDENCE_CHARS].strip()
+        if clause:
+            found[clause] = None
+        if len(found) == MAX_QUOTES:
+            break
+    return list(found)
+
+
+def _quoted_finding(ident: str, quotes: Sequence[str]) -> dict[str, Any]:
+    def one(verdict: str, evidence: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["id", "verdict", "evidence"],
+            "properties": {
+                "id": {"type": "string", "const": ident},
+                "verdict": {"type": "string", "const": verdict},
+                "evidence": evidence,
+            },
+        }
+
+    absent = one("absent", {"type": "string", "const": ""})
+    if not quotes:
+        return absent
+    return {"anyOf": [one("present", {"type": "string", "enum": list(quotes)}), absent]}
+
+
+def reply_schema(
+    rubric: JudgeRubric, pinned: bool = False, quotes: Sequence[str] | None = None
+) -> dict[str, Any]:
     """The JSON schema a judge reply must match for ``rubric``.
 
     ``pinned`` spells the findings out as a fixed list, one per rubric item in order with
     its id, and bounds the free-text fields: a server that turns the schema into a grammar
-    then cannot produce a reply with missing, extra or repeated findings.
+    then cannot produce a reply with missing, extra or repeated findings. With ``quotes``
+    (the answer's clauses, ``candidate_quotes``) a present finding's evidence is one of
+    them and an absent one's is empty: the grammar cannot quote what the answer lacks.
     """
     ids = [i for i, _, _ in rubric.finding_ids()]
     text: dict[str, Any] = {"type": "string"}
@@ -72,7 +113,9 @@ def reply_schema(rubric: JudgeRubric, pinned: bool = False) -> dict[str, Any]:
         evidence = {"type": "string", "maxLength": PINNED_EVIDENCE_CHARS}
         findings = {
             "type": "array",
-            "prefixItems": [_finding(i, evidence) for i in ids],
+            "prefixItems": [
+                _finding(i, evidence) if quotes is None else _quoted_finding(i, quotes) for i in ids
+            ],
             "items": False,
             "minItems": len(ids),
             "maxItems": len(ids),
@@ -235,7 +278,7 @@ def build_judge_request(
         }
     elif config.response_mode == "json_object_schema":
         # llama.cpp's server constrains a json_object reply to the schema it is given
-        schema = reply_schema(rubric, pinned=True)
+        schema = reply_schema(rubric, pinned=True, quotes=candidate_quotes(candidate.text))
         body["response_format"] = {"type": "json_object", "schema": schema}
     elif config.response_mode == "json_object":
         body["response_format"] = {"type": "json_object"}
