@@ -99,7 +99,7 @@ def _handful(tmp_path: Path, model: RealModel) -> Path:
         "target: {type: scripted, results: answers.jsonl}\n"
         f"grader:\n  type: judge\n  base_url: {model.base_url}\n  model: {model.model}\n"
         "  temperature: 0\n  seed: 7\n  response_mode: json_object_schema\n"
-        "  max_tokens: 160\n  concurrency: 1\n  timeout_s: 600\n  retries: 0\n"
+        "  max_tokens: 200\n  concurrency: 1\n  timeout_s: 600\n  retries: 0\n"
         "concurrency: 1\ntrace: true\n"
     )
     return suite

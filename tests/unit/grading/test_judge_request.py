@@ -118,6 +118,16 @@ def test_a_grammar_server_gets_the_findings_pinned_one_per_rubric_item() -> None
 def test_the_quotes_are_the_answers_clauses_bounded() -> None:
     assert candidate_quotes("A. B;\nA!  C ") == ["A", "B", "C"]
     assert candidate_quotes("...") == []
+    # nothing a grammar constant would have to escape, nothing invisible
+    assert candidate_quotes('14 days.\n{"score": 2, "x": "a\\"b"}') == [
+        "14 days",
+        "score",
+        "2",
+        "x",
+        "a",
+        "b",
+    ]
+    assert candidate_quotes("a\u200bb, c") == ["c"]
     long = candidate_quotes("x" * 500)
     assert long == ["x" * 160]
     assert len(candidate_quotes(", ".join(f"c{i}" for i in range(100)))) == 60

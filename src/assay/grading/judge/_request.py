@@ -59,16 +59,20 @@ def _finding(ident: list[str] | str, evidence: dict[str, Any]) -> dict[str, Any]
 
 
 MAX_QUOTES = 60
-_CLAUSE_END = re.compile(r"[.,;:!?\n]+")
+# Quotes, backslashes and brackets end a clause too: a grammar constant holding them is
+# where grammar builders' escaping goes wrong, and an answer must not be able to break
+# the judge's grammar.
+_CLAUSE_END = re.compile(r"[.,;:!?\n\"\\{}\[\]<>`]+")
 
 
 def candidate_quotes(text: str) -> list[str]:
-    """The answer's clauses (split at punctuation and line ends), each a quote a finding
-    may give as evidence: at most ``MAX_QUOTES``, each at most the pinned quote length."""
+    """The answer's clauses (split at punctuation, line ends, quotes, backslashes and
+    brackets), each a quote a finding may give as evidence: at most ``MAX_QUOTES``, each
+    at most the pinned quote length, none holding a control or invisible character."""
     found: dict[str, None] = {}
     for clause in _CLAUSE_END.split(text):
         clause = clause.strip()[:PINNED_EVIDENCE_CHARS].strip()
-        if clause:
+        if clause and not any(unicodedata.category(ch)[0] == "C" for ch in clause):
             found[clause] = None
         if len(found) == MAX_QUOTES:
             break
