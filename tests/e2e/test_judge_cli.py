@@ -441,6 +441,10 @@ def test_assay_gate_requires_the_calibration_of_the_judge_that_graded(
         done = run_assay("gate", run_id, "-r", "task_success>=0", "--store", db, cwd=ROOT)
         assert done.returncode == 1
         assert "no usable calibration report" in done.stdout
+        trend = run_assay(
+            "gate", "--trend", "suite", "-r", "no_new_failures_vs_last", "--store", db
+        )
+        assert trend.returncode == 1 and "no usable calibration report" in trend.stdout
         # finishing the run again checks the stored suite's requirement too
         done = run_assay("run", "--resume", run_id, "--store", db, cwd=tmp_path)
         assert "judge calibration: no usable calibration report" in done.stderr

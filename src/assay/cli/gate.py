@@ -234,6 +234,10 @@ def gate(
                 "--calibration checks SOURCE's judge; with --trend the newest run's suite "
                 "names the calibration it requires"
             )
+        if report.run_id is not None:
+            check = _calibration_check(report, report.run_id, False, store, None, None)
+            if check is not None:
+                results = [check.result(), *results]
     else:
         assert source is not None
         if variant is not None:
