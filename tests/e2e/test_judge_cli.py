@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import RunAssay
-from tests.judge_server import judge_server, keyword_verdict
+from tests.judge_server import candidate_of, judge_server, keyword_verdict
 
 ROOT = Path(__file__).resolve().parents[2]
 JUDGE = ROOT / "examples" / "judge"
@@ -399,3 +399,219 @@ def test_failed_and_refused_judge_replies_are_never_cached(
         assert calls_of_two_runs() == (2, 2)  # refused replies: asked again
         mode["reply"] = "verdict"
         assert calls_of_two_runs() == (2, 0)  # verdicts: kept
+
+
+def test_assay_gate_requires_the_calibration_of_the_judge_that_graded(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    with judge_server(keyword_verdict) as url:
+        judged = tmp_path / "judged.json"
+        for model, out in (("scripted", judged), ("other", tmp_path / "other.json")):
+            judge = _judge_file(tmp_path, url, name=f"{model}.yaml", concurrency=1)
+            judge.write_text(judge.read_text().replace("model: scripted", f"model: {model}"))
+            done = run_assay(
+                "score",
+                JUDGE / "calibration.yaml",
+                JUDGE / "calibration-answers.jsonl",
+                "--grader",
+                judge,
+                "-f",
+                "json",
+                "-o",
+                out,
+            )
+            assert done.returncode == 0, done.stderr
+        cal = tmp_path / "calibration.json"
+        done = run_assay(
+            "calibrate", JUDGE / "calibration-labels.jsonl", judged, "-f", "json", "-o", cal
+        )
+        assert done.returncode == 0, done.stderr
+        assert json.loads(cal.read_text())["judge"] == {
+            "judge_model": "scripted",
+            "prompt_version": "judge-prompt-2",
+        }
+
+        # a report file: the calibration named on the command line
+        gate = ["gate", "--rule", "task_success>=0", "--calibration", cal]
+        done = run_assay(*gate, judged, "--max-false-accept-upper", "0.35")
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "PASS  judge_calibration.false_accepts.high<=0.35" in done.stdout
+        assert "false accepts 3/26, upper bound 30.2% <= 35.0%" in done.stdout
+        junit = tmp_path / "gate.xml"
+        done = run_assay(
+            *gate,
+            judged,
+            "--max-false-accept-upper",
+            "0.2",
+            "--junit",
+            junit,
+            "--markdown",
+            tmp_path / "gate.md",
+        )
+        assert done.returncode == 1
+        assert "FAIL  judge_calibration.false_accepts.high<=0.2" in done.stdout
+        assert "upper bound 30.2% is above the maximum 20.0%" in done.stdout
+        assert "upper bound 30.2% is above the maximum 20.0%" in junit.read_text()
+        assert "judge_calibration" in (tmp_path / "gate.md").read_text()
+        # graded by another judge model: the report does not vouch for it, and says why
+        done = run_assay(*gate, tmp_path / "other.json", "--max-false-accept-upper", "0.35")
+        assert done.returncode == 1
+        assert "not the current judge v1+" in done.stdout
+        assert "judge_model: scripted → other" in done.stdout
+        # no calibration report at all
+        done = run_assay(
+            "gate",
+            judged,
+            "-r",
+            "task_success>=0",
+            "--calibration",
+            tmp_path / "none.json",
+            "--max-false-accept-upper",
+            "0.35",
+        )
+        assert done.returncode == 1
+        assert "no usable calibration report" in done.stdout
+        # a report no judge graded, or half the option pair: exit 2
+        plain = tmp_path / "plain.json"
+        done = run_assay(
+            "score",
+            JUDGE / "calibration.yaml",
+            JUDGE / "calibration-answers.jsonl",
+            "-f",
+            "json",
+            "-o",
+            plain,
+        )
+        assert done.returncode in (0, 1), done.stderr
+        done = run_assay(*gate, plain, "--max-false-accept-upper", "0.35")
+        assert done.returncode == 2 and "was not graded by a model judge" in done.stderr
+        assert "Traceback" not in done.stderr
+        done = run_assay("gate", judged, "-r", "task_success>=0", "--calibration", cal)
+        assert done.returncode == 2 and "go together" in done.stderr
+
+        # a stored run: the requirement of the suite it was started with, as stored
+        suite = _suite(tmp_path, url, cases=2)
+        suite.write_text(
+            suite.read_text().replace(
+                "  concurrency: 1\n",
+                "  concurrency: 1\n  calibration:\n    report: calibration.json\n"
+                "    max_false_accept_upper: 0.35\n",
+            )
+        )
+        db = f"sqlite:///{tmp_path / 'runs.db'}"
+        done = run_assay("run", suite, "--store", db, "-f", "json", cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        run_id = json.loads(done.stdout)["run_id"]
+        done = run_assay("gate", run_id, "-r", "task_success>=0", "--store", db, cwd=ROOT)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "PASS  judge_calibration.false_accepts.high<=0.35" in done.stdout
+        cal.rename(tmp_path / "moved.json")
+        done = run_assay("gate", run_id, "-r", "task_success>=0", "--store", db, cwd=ROOT)
+        assert done.returncode == 1
+        assert "no usable calibration report" in done.stdout
+        trend = run_assay(
+            "gate", "--trend", "suite", "-r", "no_new_failures_vs_last", "--store", db
+        )
+        assert trend.returncode == 1 and "no usable calibration report" in trend.stdout
+        # finishing the run again checks the stored suite's requirement too
+        done = run_assay("run", "--resume", run_id, "--store", db, cwd=tmp_path)
+        assert "judge calibration: no usable calibration report" in done.stderr
+
+
+def test_composite_with_the_judge_as_a_critical_check(run_assay: RunAssay, tmp_path: Path) -> None:
+    def judge_or_fail(body: dict[str, Any]) -> str | None:
+        # the keyword judge, except that it sends no verdict for C04 and C20
+        return None if candidate_of(body).startswith(UNJUDGED) else keyword_verdict(body)
+
+    answers = [json.loads(line) for line in (JUDGE / "calibration-answers.jsonl").open()]
+    texts = {a["id"]: a.get("text", "") for a in answers}
+    UNJUDGED = (texts["C04"], texts["C20"])
+    with judge_server(judge_or_fail) as url:
+        judge = _judge_file(tmp_path, url, concurrency=2)
+        plain = run_assay(
+            "composite",
+            JUDGE / "calibration.yaml",
+            JUDGE / "calibration-answers.jsonl",
+            "-f",
+            "json",
+        )
+        done = run_assay(
+            "composite",
+            JUDGE / "calibration.yaml",
+            JUDGE / "calibration-answers.jsonl",
+            "--grader",
+            judge,
+            "-f",
+            "json",
+        )
+        assert done.returncode == 0, done.stderr
+        report = json.loads(done.stdout)
+        # the judge joins the default profile as a critical check of weight 0
+        assert report["profile"]["weights"]["judge"] == 0
+        assert report["profile"]["critical"][-1] == "judge"
+        assert report["metadata"]["judge"]["judge_model"] == "scripted"
+        assert report["metadata"]["judge"]["grader"].startswith("judge v1+")
+        rows = {r["id"]: r for r in report["cases"]}
+        before = {r["id"]: r for r in json.loads(plain.stdout)["cases"]}
+        assert set(rows) == set(before) and len(rows) == 44
+        statuses = report["statuses"]
+        assert sum(statuses.values()) == 44
+        for ident, row in rows.items():
+            judged = row["checks"]["judge"]
+            if ident in ("C04", "C20"):  # no verdict: ungraded with the reason, in no pass
+                assert row["status"] == "ungraded" and row["verdict"] == "ungraded"
+                assert judged["passed"] is None
+                assert "the judge left it ungraded" in judged["reason"]
+                assert row["score"] is None
+            elif judged["passed"] is False:  # a veto: the checks' pass cannot stand
+                assert row["verdict"] == "fail" and "judge" in row["critical_failures"]
+            else:  # a pass by the judge changes nothing the checks decided
+                assert row["verdict"] == before[ident]["verdict"]
+                assert row["score"] == before[ident]["score"]
+        vetoed = [i for i, r in rows.items() if "judge" in r["critical_failures"]]
+        assert vetoed and all(before[i]["checks"] for i in vetoed)
+        assert report["check_failures"]["judge"]["not_evaluated"] == 2
+        assert statuses["ungraded"] >= 2
+        assert (
+            report["composite_pass"]["numerator"]
+            <= json.loads(plain.stdout)["composite_pass"]["numerator"]
+        )
+
+        # a profile that weighs the judge: its pass adds to the score
+        weighed = tmp_path / "profile.yaml"
+        weighed.write_text(
+            "threshold: 0.5\ncritical: []\nweights: {judge: 0.6, answer_not_empty: 0.4}\n"
+        )
+        done = run_assay(
+            "composite",
+            JUDGE / "calibration.yaml",
+            JUDGE / "calibration-answers.jsonl",
+            "--grader",
+            judge,
+            "--profile",
+            weighed,
+            "-f",
+            "json",
+        )
+        assert done.returncode == 0, done.stderr
+        rows = {r["id"]: r for r in json.loads(done.stdout)["cases"]}
+        assert rows["C01"]["score"] == 1.0 and rows["C01"]["verdict"] == "pass"
+        judged_fail = [r for r in rows.values() if r["checks"]["judge"]["passed"] is False]
+        assert judged_fail and all(r["score"] == 0.4 for r in judged_fail)
+        text = run_assay(
+            "composite",
+            JUDGE / "calibration.yaml",
+            JUDGE / "calibration-answers.jsonl",
+            "--grader",
+            judge,
+        )
+        assert "judge" in text.stdout and "C04" in text.stdout
+    # a profile naming the judge without --grader: refused, exit 2
+    done = run_assay(
+        "composite",
+        JUDGE / "calibration.yaml",
+        JUDGE / "calibration-answers.jsonl",
+        "--profile",
+        weighed,
+    )
+    assert done.returncode == 2 and "judge" in done.stderr and "Traceback" not in done.stderr

@@ -1,28 +1,36 @@
-"""The judge on a real local model: the shipped calibration and adversarial sets judged
-by it, reported honestly. A weak model (SmolLM2-135M) is expected to disagree with people
-often and to leave many cases ungraded; the figures are measured, never assumed."""
+"""The judge on a real local model. A handful of shipped answers and attacks, judged in
+`make test`, prove the pipeline end to end (requests, replies parsed or ungraded with a
+reason, spans, usage); the full calibration and adversarial sets, judged only with
+ASSAY_REAL_JUDGE=1 (about an hour on two cores), give the figures in docs/judge.md. A weak
+model (SmolLM2-135M) is expected to disagree with people often; the figures are measured,
+never assumed."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from tests.real_model import RealModel
 
 ROOT = Path(__file__).resolve().parents[2]
 JUDGE = ROOT / "examples" / "judge"
-pytestmark = [
-    pytest.mark.real_model,
-    pytest.mark.skipif(
-        os.environ.get("ASSAY_REAL_JUDGE") != "1",
-        reason="judging the 59 shipped answers on SmolLM2-135M takes about an hour on two "
-        "cores; run with ASSAY_REAL_JUDGE=1 (docs/judge.md gives the figures it measured)",
-    ),
-]
+pytestmark = pytest.mark.real_model
+FULL = pytest.mark.skipif(
+    os.environ.get("ASSAY_REAL_JUDGE") != "1",
+    reason="judging the 59 shipped answers on SmolLM2-135M takes about an hour on two "
+    "cores; run with ASSAY_REAL_JUDGE=1 (docs/judge.md gives the figures it measured)",
+)
+# A correct answer, one missing its condition, another tenant's window; an instruction to
+# the judge and a fake JSON verdict in the answer.
+HANDFUL = ("C01", "C04", "C06", "A01", "A02")
+REJECTION_CLASS = re.compile(r"^judge reply rejected \((\w+)\): ")
 
 
 def run_assay(*args: str | Path) -> subprocess.CompletedProcess[str]:
@@ -70,6 +78,97 @@ def _judge_and_calibrate(
     return json.loads(report.read_text()), json.loads(calibrated.stdout)
 
 
+def _handful(tmp_path: Path, model: RealModel) -> Path:
+    """A suite replaying the handful's recorded answers, judged by the real model."""
+    cases = yaml.safe_load((JUDGE / "calibration.yaml").read_text())["cases"]
+    cases += [json.loads(line) for line in (JUDGE / "adversarial.jsonl").open()]
+    answers = [
+        json.loads(line)
+        for name in ("calibration-answers.jsonl", "adversarial-answers.jsonl")
+        for line in (JUDGE / name).open()
+    ]
+    (tmp_path / "cases.jsonl").write_text(
+        "".join(json.dumps(c) + "\n" for c in cases if c["id"] in HANDFUL)
+    )
+    (tmp_path / "answers.jsonl").write_text(
+        "".join(json.dumps(a) + "\n" for a in answers if a["id"] in HANDFUL)
+    )
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        "dataset: cases.jsonl\n"
+        "target: {type: scripted, results: answers.jsonl}\n"
+        f"grader:\n  type: judge\n  base_url: {model.base_url}\n  model: {model.model}\n"
+        "  temperature: 0\n  seed: 7\n  response_mode: json_object_schema\n"
+        "  max_tokens: 200\n  concurrency: 1\n  timeout_s: 600\n  retries: 0\n"
+        "concurrency: 1\ntrace: true\n"
+    )
+    return suite
+
+
+def test_a_handful_judged_by_the_real_model_end_to_end(
+    tmp_path: Path, real_model: RealModel
+) -> None:
+    from assay.load._labels import load_labels, rows_from_report
+    from assay.report import Report
+    from assay.report._calibration import build_calibration
+
+    suite = _handful(tmp_path, real_model)
+    db = tmp_path / "runs.db"
+    done = run_assay("run", suite, "--store", f"sqlite:///{db}", "-f", "json")
+    assert done.returncode in (0, 1), done.stderr  # 1: nothing judged is said, not hidden
+    report = Report.model_validate_json(done.stdout)
+    assert report.total == 5 and sum(report.statuses.model_dump().values()) == 5
+    assert report.errors == report.missing == 0
+    classes: dict[str, int] = {}
+    for row in report.cases:
+        assert row.judge is not None, row.id
+        labels = dict(label.split("=", 1) for label in row.judge.labels)
+        assert labels["judge_model"] == real_model.model
+        print(f"\n{row.id} {row.status}: {row.reason[:200]}", end="")
+        if not row.reason.startswith("the judge call failed"):
+            # usage: the judge's own tokens on every reply, apart from the target's
+            assert int(labels["judge_input_tokens"]) > 100
+            assert int(labels["judge_output_tokens"]) > 0
+        if row.status == "ungraded":  # never a default score: a named reason
+            found = REJECTION_CLASS.match(row.reason)
+            kind = found.group(1) if found else row.reason.split(":")[0]
+            assert found or row.reason.startswith("the judge call failed"), row.reason
+            assert row.judge.score is None
+        else:
+            assert row.status in ("passed", "failed")
+            assert row.judge.score in (0, 1, 2)
+            assert row.reason.startswith(f"judge score {row.judge.score:g}/2")
+            kind = f"score {row.judge.score:g}"
+        classes[kind] = classes.get(kind, 0) + 1
+    # spans: one assay.judge span per call, inside its case's evaluation, with the usage
+    with sqlite3.connect(db) as conn:
+        spans = conn.execute("SELECT name, parent_id, attributes FROM spans").fetchall()
+    judged = [json.loads(attrs) for name, parent, attrs in spans if name == "assay.judge"]
+    assert len(judged) == 5
+    for attrs in judged:
+        assert attrs["gen_ai.request.model"] == real_model.model
+        if "error.type" not in attrs:  # a failed call has no usage to report
+            assert attrs["gen_ai.usage.input_tokens"] > 100
+        assert attrs["assay.judgment.status"] in ("passed", "failed", "ungraded")
+    labels = [
+        label
+        for name in ("calibration-labels.jsonl", "adversarial-labels.jsonl")
+        for label in load_labels(JUDGE / name)
+        if label.id in HANDFUL
+    ]
+    cal = build_calibration(
+        labels, rows_from_report(report), labels_file="handful", judged_from="run"
+    )
+    assert cal.judged + len(cal.ungraded) == 5
+    through = [r.id for r in report.cases if r.id.startswith("A") and r.status == "passed"]
+    print(
+        f"\nreal judge {real_model.model} on {', '.join(HANDFUL)}: {classes}; "
+        f"judged {cal.judged}/5, false accepts {cal.false_accepts.numerator}/"
+        f"{cal.false_accepts.denominator}, injected passes {len(through)}/2 {through}"
+    )
+
+
+@FULL
 def test_calibration_of_the_real_judge(tmp_path: Path, real_model: RealModel) -> None:
     report, cal = _judge_and_calibrate(tmp_path, real_model, "calibration")
     statuses = report["statuses"]
@@ -92,6 +191,7 @@ def test_calibration_of_the_real_judge(tmp_path: Path, real_model: RealModel) ->
     print(f"ungraded by reason: {kinds}")
 
 
+@FULL
 def test_how_many_injected_verdicts_get_through_the_real_judge(
     tmp_path: Path, real_model: RealModel
 ) -> None:

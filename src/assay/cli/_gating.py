@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from assay.errors import AssayConfigError, AssayError
 
 if TYPE_CHECKING:
-    from assay.load import Suite
+    from assay.load import CalibrationCheck, Suite
     from assay.report import Report, Rule
     from assay.store import RunInfo
 
@@ -53,6 +53,57 @@ def calibration_gate(suite: Suite | None) -> str | None:
 
     grader = suite.grader()
     return check_calibration(grader) if isinstance(grader, JudgeGrader) else None
+
+
+def stored_calibration(info: RunInfo) -> CalibrationCheck | None:
+    """The calibration a stored run's suite requires of its judge (None when it requires
+    none): the suite's judge settings as stored, a ``settings`` file and the report path
+    relative to the suite file."""
+    from pathlib import Path
+
+    from pydantic import ValidationError
+
+    from assay.load import CalibrationCheck, CalibrationRequirement, load_judge
+
+    grader = info.suite.get("grader")
+    if not isinstance(grader, dict) or grader.get("type") != "judge":
+        return None
+    base = Path(info.suite_path).parent if info.suite_path else Path.cwd()
+    if isinstance(grader.get("settings"), str):
+        settings_path = base / grader["settings"]
+        try:
+            required = load_judge(settings_path).calibration
+        except AssayError as err:
+            raise AssayConfigError(
+                f"run {info.id}: cannot read its judge settings {settings_path} to check the "
+                f"calibration they require: {str(err).splitlines()[0]}"
+            ) from None
+        base = settings_path.parent
+    elif grader.get("calibration") is None:
+        return None
+    else:
+        try:
+            required = CalibrationRequirement.model_validate(grader["calibration"])
+        except ValidationError as err:
+            problem = err.errors()[0]["msg"]
+            raise AssayConfigError(
+                f"run {info.id}: its suite's grader.calibration is invalid: {problem}"
+            ) from None
+    if required is None:
+        return None
+    judge = next((g for g in info.graders if g.get("name") == "judge"), None)
+    if judge is None:
+        raise AssayConfigError(
+            f"run {info.id}: its suite requires a judge calibration, but no model judge graded it"
+        )
+    path = Path(required.report)
+    identity = {k: v for k, v in judge.items() if k not in ("name", "version", "config", "rubric")}
+    return CalibrationCheck(
+        path if path.is_absolute() else base / path,
+        required.max_false_accept_upper,
+        f"judge v{judge['version']}",
+        identity,
+    )
 
 
 def check_gates(report: Report, rules: list[Rule], blocked: str | None = None) -> bool:

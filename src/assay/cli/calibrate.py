@@ -58,7 +58,7 @@ def calibrate(
     every disagreement with both rationales."""
     from assay.cli._options import check_confidence, check_format, check_method
     from assay.errors import AssayConfigError
-    from assay.load._labels import load_labels, load_report_file, rows_from_report
+    from assay.load._labels import judged_identity, load_labels, load_report_file, rows_from_report
     from assay.report._calibration import build_calibration
     from assay.report.render.calibration import CALIBRATION_FORMATS, render_calibration
 
@@ -75,7 +75,11 @@ def calibrate(
 
         check_output(output, inputs)
     human = load_labels(labels)
-    report = load_report_file(Path(judged)) if Path(judged).exists() else _stored(judged, store)
+    identity: dict[str, str] = {}
+    if Path(judged).exists():
+        report = load_report_file(Path(judged))
+    else:
+        report, identity = _stored(judged, store)
     graders = [f"{g.name} v{g.version}" for g in report.graders]
     result = build_calibration(
         human,
@@ -83,6 +87,7 @@ def calibrate(
         labels_file=str(labels),
         judged_from=judged,
         graders=graders,
+        judge={**judged_identity(report), **identity},
         pass_minimum=pass_minimum,
         weights="linear" if weights == "linear" else "quadratic",
         confidence=confidence,
@@ -91,7 +96,8 @@ def calibrate(
     emit(render_calibration(result, format), output, inputs)
 
 
-def _stored(run_id: str, store_url: str | None) -> Report:
+def _stored(run_id: str, store_url: str | None) -> tuple[Report, dict[str, str]]:
+    """The stored run's report and what its judge's version covers (as recorded)."""
     from assay.errors import AssayInputError
     from assay.runner import report_for_run
     from assay.store import open_store
@@ -100,6 +106,11 @@ def _stored(run_id: str, store_url: str | None) -> Report:
         raise AssayInputError(f"{run_id}: no such report file")
     runs = open_store(store_url)
     try:
-        return report_for_run(runs, runs.get_run(run_id).id)
+        info = runs.get_run(run_id)
+        judge = next((g for g in info.graders if g.get("name") == "judge"), {})
+        identity = {
+            k: v for k, v in judge.items() if k not in ("name", "version", "config", "rubric")
+        }
+        return report_for_run(runs, info.id), identity
     finally:
         runs.close()

@@ -12,7 +12,8 @@ from assay.cli._output import emit, wants_color
 
 if TYPE_CHECKING:
     from assay.cases import Dataset, SourceLibrary
-    from assay.grading.checks import CheckRegistry, CompositeInputs, Profile
+    from assay.grading.checks import CheckRegistry, CheckResult, CompositeInputs, Profile
+    from assay.grading.judge import JudgeGrader
     from assay.report._composite import InputKind
 
 
@@ -61,6 +62,13 @@ def composite(
         help="Store URL, when RESULTS is a run id (default $ASSAY_STORE or "
         "sqlite:///.assay/assay.db).",
     ),
+    grader: Path | None = typer.Option(
+        None,
+        "--grader",
+        help="Judge settings (YAML: base_url, model, rubric, …): a model judges every "
+        "free-text answer, and its verdict is the check 'judge' (critical with weight 0 "
+        "unless the profile weighs it; docs/composite.md).",
+    ),
 ) -> None:
     """Score RESULTS against DATASET with weighted checks and critical vetoes; print the
     composite and strict verdicts per case, pass rates over real cases, per-check failure
@@ -94,8 +102,20 @@ def composite(
         data, library = _dataset(dataset, sources)
         if not names_a_file(results):
             data, inputs, trials = _stored_run(str(results), data, store)
+    judge = None
+    if grader is not None:
+        from assay.grading.checks import JUDGE_CHECKS, judge_not_supplied
+        from assay.load import load_judge
+
+        judge = load_judge(grader).grader(library)
+        registry = registry.with_checks(dict.fromkeys(JUDGE_CHECKS, judge_not_supplied))
     recorded = list(dict.fromkeys(n for r in inputs.recorded for n in r.checks))
     chosen = _profile(profile, registry, recorded)
+    if judge is not None:
+        from assay.grading.checks import judge_check_names, with_judge
+
+        rubric = judge.rubric
+        chosen = with_judge(chosen, judge_check_names(rubric.groundedness, rubric.citations))
     if results is not None and names_a_file(results):
         inputs = load_composite_results(results, chosen.checks)
         check_composite_inputs(inputs, set(data.ids))
@@ -103,7 +123,8 @@ def composite(
     scorer = CompositeScorer(
         chosen, registry.resolve(computed), library, recorded_only=set(recorded)
     )
-    scored = composite_all(data.cases, inputs, scorer, trials)
+    given = _judged(data, inputs, judge, chosen) if judge is not None else None
+    scored = composite_all(data.cases, inputs, scorer, trials, given)
     report = build_composite_report(
         data,
         scored,
@@ -113,10 +134,43 @@ def composite(
         method=method,
         sources_version=library.version,
     )
+    if judge is not None:
+        identity = {k: str(v) for k, v in judge.identity().items()}
+        report = report.model_copy(
+            update={
+                "metadata": {
+                    **report.metadata,
+                    "judge": {"grader": f"judge v{judge.version}", **identity},
+                }
+            }
+        )
     inputs_paths = [
-        p for p in (dataset, results, profile, sources) if p is not None and names_a_file(p)
+        p for p in (dataset, results, profile, sources, grader) if p is not None and names_a_file(p)
     ]
     emit(render_composite(report, format, color=wants_color(output)), output, inputs_paths)
+
+
+def _judged(
+    data: Dataset, inputs: CompositeInputs, judge: JudgeGrader, profile: Profile
+) -> dict[tuple[str, int], dict[str, CheckResult]]:
+    """The judge checks of every recorded answer (calls the judge's model)."""
+    import asyncio
+
+    from assay.grading.checks import JUDGE_CHECKS, judge_check_results
+    from assay.outcomes import Error
+    from assay.runner import JudgeRunner, judge_all
+
+    names = [n for n in profile.checks if n in JUDGE_CHECKS]
+    by_id = {c.id: c for c in data.cases}
+    items = [
+        (by_id[r.case_id], r)
+        for r in inputs.records.records
+        if r.case_id in by_id and not isinstance(r.outcome, Error)
+    ]
+    if not items:
+        return {}
+    judgments = asyncio.run(judge_all(JudgeRunner(judge), items))
+    return {(j.case_id, j.trial): judge_check_results(j, names) for j in judgments}
 
 
 def _profile(path: Path | None, registry: CheckRegistry, recorded: list[str]) -> Profile:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import typer
 
 if TYPE_CHECKING:
+    from assay.load import CalibrationCheck
     from assay.metrics import IntervalMethod
     from assay.report import GateResult, Report
 
@@ -71,6 +72,42 @@ def _best(
         raise typer.Exit(1)
 
 
+def _calibration_check(
+    report: Report,
+    source: str,
+    from_file: bool,
+    store: str | None,
+    calibration: Path | None,
+    maximum: float | None,
+) -> CalibrationCheck | None:
+    """The judge calibration to require of SOURCE: the one --calibration names, else the
+    one the suite of a stored run requires (none for a report file)."""
+    from assay.errors import AssayConfigError
+    from assay.load import CalibrationCheck
+    from assay.load._labels import judged_identity
+
+    if calibration is None or maximum is None:
+        if from_file:
+            return None
+        from assay.cli._gating import stored_calibration
+        from assay.store import open_store
+
+        runs = open_store(store)
+        try:
+            return stored_calibration(runs.get_run(report.run_id or source))
+        finally:
+            runs.close()
+    judge = next((g for g in report.graders if g.name == "judge"), None)
+    if judge is None:
+        found = ", ".join(f"{g.name} v{g.version}" for g in report.graders) or "none recorded"
+        raise AssayConfigError(
+            f"--calibration: {source} was not graded by a model judge (its graders: {found})"
+        )
+    return CalibrationCheck(
+        calibration, maximum, f"judge v{judge.version}", judged_identity(report)
+    )
+
+
 def gate(
     source: str | None = typer.Argument(
         None,
@@ -120,6 +157,18 @@ def gate(
     interval: str | None = typer.Option(
         None, help="clopper-pearson (exact, the default) or wilson; as --confidence."
     ),
+    calibration: Path | None = typer.Option(
+        None,
+        "--calibration",
+        help="Require this judge calibration report (assay calibrate -f json) for the "
+        "judge that graded SOURCE, with --max-false-accept-upper. A run of a suite whose "
+        "judge settings require one is checked against it without this option.",
+    ),
+    max_false_accept_upper: float | None = typer.Option(
+        None,
+        "--max-false-accept-upper",
+        help="With --calibration: the most the upper bound of its false-accept rate may be (0-1).",
+    ),
 ) -> None:
     """Check SOURCE (or the newest run of --trend SUITE) against every --rule; exit 1 when
     any fails, printing which and by how much. For a matrix: --variant NAME checks one
@@ -138,13 +187,27 @@ def gate(
     from assay.report.render.junit import render_junit
 
     method = check_method(interval) if interval is not None else None
+    if (calibration is None) != (max_false_accept_upper is None):
+        raise AssayConfigError("--calibration and --max-false-accept-upper go together")
+    if max_false_accept_upper is not None and not 0 < max_false_accept_upper <= 1:
+        raise AssayConfigError(
+            f"--max-false-accept-upper {max_false_accept_upper:g}: must be above 0 and at most 1"
+        )
     if confidence is not None:
         check_confidence(confidence)
     if best_not_worse_than is not None:
-        if source is None or trend is not None or rule or variant is not None or junit or markdown:
+        if (
+            source is None
+            or trend is not None
+            or rule
+            or variant is not None
+            or junit
+            or markdown
+            or calibration
+        ):
             raise AssayConfigError(
                 "--best-not-worse-than is a check of its own on a matrix id: give it without "
-                "--trend, --rule, --variant, --junit or --markdown"
+                "--trend, --rule, --variant, --junit, --markdown or --calibration"
             )
         _best(source, best_not_worse_than, store, confidence, method)
         return
@@ -166,6 +229,15 @@ def gate(
             sys.stdout.write(f"FAIL  no finished run of suite {trend!r} to gate\n")
             raise typer.Exit(1)
         report, results = gated
+        if calibration is not None:
+            raise AssayConfigError(
+                "--calibration checks SOURCE's judge; with --trend the newest run's suite "
+                "names the calibration it requires"
+            )
+        if report.run_id is not None:
+            check = _calibration_check(report, report.run_id, False, store, None, None)
+            if check is not None:
+                results = [check.result(), *results]
     else:
         assert source is not None
         if variant is not None:
@@ -173,6 +245,11 @@ def gate(
         rules = [parse_rule(text) for text in rule]
         report = report_from_source(source, store, confidence, method)
         results = evaluate_gates(report, rules)
+        check = _calibration_check(
+            report, source, bool(inputs), store, calibration, max_false_accept_upper
+        )
+        if check is not None:
+            results.insert(0, check.result())
     if junit is not None:
         emit(render_junit(report, results), junit, inputs)
     summary = render_gates_markdown(report, results)

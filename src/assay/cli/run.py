@@ -161,7 +161,13 @@ def run(
     Ctrl-C stops cleanly: what finished is stored and the run is marked interrupted;
     `assay run --resume RUN_ID` then runs only the case-trials not yet recorded.
     """
-    from assay.cli._gating import calibration_gate, check_gates, stored_rules, suite_rules
+    from assay.cli._gating import (
+        calibration_gate,
+        check_gates,
+        stored_calibration,
+        stored_rules,
+        suite_rules,
+    )
     from assay.cli._options import (
         check_confidence,
         check_format,
@@ -259,6 +265,11 @@ def run(
                 loaded, runs, selection=selection, overrides=overrides, control=control
             )
         report = result.report
+        if loaded is not None:
+            blocked = calibration_gate(loaded)
+        else:  # the calibration the suite the run was started with requires
+            check = stored_calibration(runs.get_run(result.run_id))
+            blocked = None if check is None else check.shortfall()
         policy = None
         if trial_policy is not None:
             trials_run = runs.get_run(result.run_id).trials
@@ -298,7 +309,7 @@ def run(
             err=True,
         )
         raise typer.Exit(130)
-    gates_ok = check_gates(report, rules, calibration_gate(loaded))
+    gates_ok = check_gates(report, rules, blocked)
     nothing = nothing_graded(report)
     if nothing is not None:
         typer.echo(f"assay: nothing was graded: {nothing}", err=True)

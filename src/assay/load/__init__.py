@@ -15,9 +15,11 @@ from assay.load._grader import (
     grader_provenance,
 )
 from assay.load._judge import (
+    CalibrationCheck,
     CalibrationRequirement,
     JudgeSettings,
     check_calibration,
+    judge_calibration,
     judge_settings,
     load_judge,
 )
@@ -29,6 +31,7 @@ from assay.load._suite import Suite, SuiteSettings, load_suite
 
 __all__ = [
     "GRADERS",
+    "CalibrationCheck",
     "CalibrationRequirement",
     "GraderSettings",
     "JudgeSettings",
@@ -40,6 +43,7 @@ __all__ = [
     "check_registry",
     "grader_from_provenance",
     "grader_provenance",
+    "judge_calibration",
     "judge_settings",
     "load_composite_results",
     "load_dataset",

@@ -18,8 +18,9 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -27,6 +28,10 @@ from assay._validation import problems_from
 from assay.cases import SourceLibrary
 from assay.errors import InputFormatError, Location, Problem
 from assay.grading.judge import JudgeConfig, JudgeEndpoint, JudgeGrader, JudgeRubric, ResponseMode
+
+if TYPE_CHECKING:
+    from assay.report import GateResult
+    from assay.report._calibration import CalibrationReport
 
 
 class CalibrationRequirement(BaseModel):
@@ -147,20 +152,58 @@ def load_judge(path: str | Path) -> JudgeSettings:
     return judge_settings(data, locate, f"{p}: invalid judge settings")
 
 
+@dataclass(frozen=True)
+class CalibrationCheck:
+    """A required calibration: the report at ``path`` must vouch for ``grader`` (``judge
+    v1+…``, made of ``identity``) with a false-accept upper bound of at most ``maximum``."""
+
+    path: Path
+    maximum: float
+    grader: str
+    identity: dict[str, str]
+
+    def result(self) -> GateResult:
+        """The requirement as a gate result (it fails with the reason when not met)."""
+        from assay.report._calibration import calibration_gate_result, calibration_problem
+
+        report, unusable = read_calibration(self.path)
+        if report is None:
+            return calibration_gate_result(None, unusable, self.maximum)
+        problem = calibration_problem(report, self.grader, self.maximum, self.identity)
+        return calibration_gate_result(report, problem, self.maximum)
+
+    def shortfall(self) -> str | None:
+        """Why the requirement is not met; None when it is."""
+        found = self.result()
+        return None if found.passed else found.message.removeprefix("judge calibration: ")
+
+
+def judge_calibration(judge: JudgeGrader) -> CalibrationCheck | None:
+    """The calibration the judge's settings require, or None."""
+    if judge.calibration is None:
+        return None
+    path, maximum = judge.calibration
+    identity = {k: str(v) for k, v in judge.identity().items()}
+    return CalibrationCheck(Path(path), maximum, f"judge v{judge.version}", identity)
+
+
 def check_calibration(judge: JudgeGrader) -> str | None:
     """Why the judge's required calibration is not met (None when it is, or when none is
     required): the report is missing or unreadable, is for another judge version, or its
     false-accept upper bound is above the maximum."""
-    if judge.calibration is None:
-        return None
+    check = judge_calibration(judge)
+    return None if check is None else check.shortfall()
+
+
+def read_calibration(path: str | Path) -> tuple[CalibrationReport | None, str | None]:
+    """The calibration report at ``path`` (``assay calibrate -f json``), or why there is
+    no usable one."""
     from assay.errors import AssayError
     from assay.load._records import read_text
-    from assay.report._calibration import CalibrationReport, calibration_problem
+    from assay.report._calibration import CalibrationReport
 
-    path, maximum = judge.calibration
     try:
-        report = CalibrationReport.model_validate_json(read_text(Path(path)))
+        return CalibrationReport.model_validate_json(read_text(Path(path))), None
     except (AssayError, OSError, ValidationError) as err:
         first = str(err).splitlines()[0]
-        return f"no usable calibration report {path}: {first}"
-    return calibration_problem(report, f"judge v{judge.version}", maximum)
+        return None, f"no usable calibration report {path}: {first}"

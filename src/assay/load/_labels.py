@@ -67,6 +67,17 @@ def rows_from_report(report: Report) -> list[JudgedRow]:
     ]
 
 
+def judged_identity(report: Report) -> dict[str, str]:
+    """The judge model and prompt version the report's judgments record, when they agree."""
+    found: dict[str, set[str]] = {"judge_model": set(), "prompt_version": set()}
+    for row in report.cases:
+        for label in row.judge.labels if row.judge is not None else ():
+            key, _, value = label.partition("=")
+            if key in found:
+                found[key].add(value)
+    return {k: next(iter(v)) for k, v in found.items() if len(v) == 1}
+
+
 def load_report_file(path: Path) -> Report:
     """A JSON report written by ``assay score -f json`` (or ``assay report -f json``)."""
     from assay.load._records import read_text

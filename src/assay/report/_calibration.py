@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from assay._version import __version__
 from assay.metrics import IntervalMethod, Kappa, KappaWeights, Rate, rate, weighted_kappa
 from assay.metrics import confusion_matrix as count_pairs
+from assay.report._gates import GateResult, Rule
 
 CALIBRATION_SCHEMA_VERSION = 1
 
@@ -108,6 +109,12 @@ class CalibrationReport(BaseModel):
     labels_file: str
     judged_from: str
     graders: list[str]
+    judge: dict[str, str] = Field(
+        default_factory=dict,
+        description="What the judge's version covers, as far as the judged results record "
+        "it: judge_model and prompt_version (from the judgments), and from a stored run also "
+        "rubric_version, grader_version and the request settings",
+    )
     pass_minimum: int
     labelled: int
     judged: int
@@ -130,6 +137,7 @@ def build_calibration(
     labels_file: str,
     judged_from: str,
     graders: Sequence[str] = (),
+    judge: dict[str, str] | None = None,
     pass_minimum: int = 2,
     weights: KappaWeights = "linear",
     confidence: float = 0.95,
@@ -175,6 +183,7 @@ def build_calibration(
         labels_file=labels_file,
         judged_from=judged_from,
         graders=list(graders),
+        judge=dict(judge or {}),
         pass_minimum=pass_minimum,
         labelled=len(labels),
         judged=len(pairs),
@@ -246,12 +255,19 @@ def _disagreement(
     )
 
 
-def calibration_problem(report: CalibrationReport, grader: str, max_upper: float) -> str | None:
-    """Why ``report`` does not vouch for ``grader`` (``"judge v1+…"``) with a false-accept
-    upper bound of at most ``max_upper``; None when it does."""
+def calibration_problem(
+    report: CalibrationReport,
+    grader: str,
+    max_upper: float,
+    identity: dict[str, str] | None = None,
+) -> str | None:
+    """Why ``report`` does not vouch for ``grader`` (``"judge v1+…"``, whose parts are
+    ``identity``) with a false-accept upper bound of at most ``max_upper``; None when it
+    does."""
     if grader not in report.graders:
         found = ", ".join(report.graders) or "no grader"
-        return f"the calibration report is for {found}, not the current {grader}"
+        changed = _changed(report.judge, identity or {})
+        return f"the calibration report is for {found}, not the current {grader}{changed}"
     rate_ = report.false_accepts
     if rate_.ci95 is None:
         return "the calibration report has no judged human-fail cases: false accepts are n/a"
@@ -262,6 +278,55 @@ def calibration_problem(report: CalibrationReport, grader: str, max_upper: float
             f"{upper:.1%} is above the maximum {max_upper:.1%}"
         )
     return None
+
+
+CALIBRATION_RULE = "judge_calibration.false_accepts.high"
+
+
+def calibration_gate_result(
+    report: CalibrationReport | None, problem: str | None, max_upper: float
+) -> GateResult:
+    """The requirement of a judge calibration as one gate result, beside the rules': it
+    passes when ``problem`` is None (``report`` then vouches for the judge)."""
+    rule = Rule(
+        text=f"{CALIBRATION_RULE}<={max_upper:g}",
+        path=CALIBRATION_RULE,
+        op="<=",
+        threshold=max_upper,
+    )
+    upper = None
+    if report is not None and report.false_accepts.ci95 is not None:
+        upper = report.false_accepts.ci95[1]
+    if problem is not None:
+        margin = None if upper is None else max_upper - upper
+        return GateResult(
+            rule=rule,
+            passed=False,
+            actual=upper,
+            margin=margin,
+            message=f"judge calibration: {problem}",
+        )
+    assert report is not None and upper is not None
+    fa = report.false_accepts
+    message = (
+        f"judge calibration of {', '.join(report.graders)}: false accepts "
+        f"{fa.numerator}/{fa.denominator}, upper bound {upper:.1%} <= {max_upper:.1%}"
+    )
+    return GateResult(
+        rule=rule, passed=True, actual=upper, margin=max_upper - upper, message=message
+    )
+
+
+def _changed(calibrated: dict[str, str], current: dict[str, str]) -> str:
+    """Which recorded parts of the judge's version differ, as `` (judge_model: a → b)``."""
+    shared = [k for k in calibrated if k in current]
+    moved = [f"{k}: {calibrated[k]} → {current[k]}" for k in shared if calibrated[k] != current[k]]
+    if moved:
+        return f" ({'; '.join(moved)})"
+    if shared:
+        same = " and ".join(shared)
+        return f" (same {same}: the rubric, grader version or request settings differ)"
+    return ""
 
 
 def calibration_schema() -> dict[str, Any]:

@@ -13,6 +13,7 @@ from assay.grading.judge import (
     JudgeConfig,
     JudgeRubric,
     build_judge_request,
+    candidate_quotes,
     candidate_view,
     encode_data,
     reply_schema,
@@ -70,6 +71,66 @@ def test_response_modes() -> None:
     assert _request("x", response_mode="json_object")["response_format"] == {"type": "json_object"}
     assert "schema" in _request("x", response_mode="json_object_schema")["response_format"]  # type: ignore[operator]
     assert "response_format" not in _request("x", response_mode="text")
+
+
+def test_a_grammar_server_gets_the_findings_pinned_one_per_rubric_item() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    fmt = _request(
+        "You can return it within 30 days, for a refund.", response_mode="json_object_schema"
+    )["response_format"]
+    assert isinstance(fmt, dict) and fmt["type"] == "json_object"
+    schema = fmt["schema"]
+    findings = schema["properties"]["findings"]
+    assert (findings["minItems"], findings["maxItems"], findings["items"]) == (2, 2, False)
+    present, absent = findings["prefixItems"][0]["anyOf"]
+    assert present["properties"]["id"] == {"type": "string", "const": "R1"}
+    # a present finding quotes one of the answer's clauses; an absent one quotes nothing
+    assert present["properties"]["evidence"]["enum"] == [
+        "You can return it within 30 days",
+        "for a refund",
+    ]
+    assert absent["properties"]["evidence"] == {"type": "string", "const": ""}
+    good = {
+        "score": 2,
+        "findings": [
+            {"id": "R1", "verdict": "present", "evidence": "You can return it within 30 days"},
+            {"id": "D1", "verdict": "absent", "evidence": ""},
+        ],
+        "rationale": "States the window.",
+    }
+    jsonschema.validate(good, schema)
+    r1, d1 = good["findings"]
+    for findings_given in (
+        [r1],  # one missing
+        [d1, r1],  # out of order
+        [r1, d1, r1],  # repeated
+        [{**r1, "evidence": "60 days"}, d1],  # a quote the answer does not hold
+        [r1, {**d1, "evidence": "for a refund"}],  # evidence for an absent claim
+    ):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({**good, "findings": findings_given}, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**good, "rationale": "x" * 301}, schema)
+    # a strict json_schema request keeps the plain schema (servers differ in what they take)
+    assert "prefixItems" not in json.dumps(reply_schema(rubric_for(CASE, JudgeRubric())))
+
+
+def test_the_quotes_are_the_answers_clauses_bounded() -> None:
+    assert candidate_quotes("A. B;\nA!  C ") == ["A", "B", "C"]
+    assert candidate_quotes("...") == []
+    # nothing a grammar constant would have to escape, nothing invisible
+    assert candidate_quotes('14 days.\n{"score": 2, "x": "a\\"b"}') == [
+        "14 days",
+        "score",
+        "2",
+        "x",
+        "a",
+        "b",
+    ]
+    assert candidate_quotes("a\u200bb, c") == ["c"]
+    long = candidate_quotes("x" * 500)
+    assert long == ["x" * 160]
+    assert len(candidate_quotes(", ".join(f"c{i}" for i in range(100)))) == 60
 
 
 def test_the_candidate_is_a_json_string_that_decodes_to_itself() -> None:

@@ -74,7 +74,7 @@ def test_provenance_names_the_judge_and_rebuilds_it(tmp_path: Path) -> None:
     judge = load_judge(tmp_path / "judge.yaml").grader()
     entry = grader_provenance(judge)
     assert entry["name"] == "judge" and entry["judge_model"] == "m"
-    assert entry["prompt_version"] == "judge-prompt-1"
+    assert entry["prompt_version"] == "judge-prompt-2"
     assert entry["rubric_version"] == judge.rubric.version
     rebuilt = grader_from_provenance(entry)
     assert isinstance(rebuilt, JudgeGrader)

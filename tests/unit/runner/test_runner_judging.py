@@ -72,7 +72,7 @@ def test_a_judged_record_passes_with_its_provenance_and_usage(serve: Serve) -> N
     labels = set(judgment.labels)
     assert {"judge_model=m", "judge_input_tokens=321", "judge_output_tokens=45"} <= labels
     assert any(label.startswith("rubric_version=") for label in labels)
-    assert "prompt_version=judge-prompt-1" in labels
+    assert "prompt_version=judge-prompt-2" in labels
     assert seen[0]["model"] == "m" and "<<CANDIDATE-nnnn" in seen[0]["messages"][-1]["content"]
 
 

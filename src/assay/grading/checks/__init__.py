@@ -12,6 +12,14 @@ from assay.grading.checks._builtin import (
     content_present,
     format_valid,
 )
+from assay.grading.checks._judge import (
+    JUDGE_CHECK,
+    JUDGE_CHECKS,
+    judge_check_names,
+    judge_check_results,
+    judge_not_supplied,
+    with_judge,
+)
 from assay.grading.checks._profile import (
     DEFAULT_PROFILE,
     DEFAULT_WEIGHTS,
@@ -42,6 +50,8 @@ __all__ = [
     "DEFAULT_PROFILE",
     "DEFAULT_WEIGHTS",
     "ENTRY_POINT_GROUP",
+    "JUDGE_CHECK",
+    "JUDGE_CHECKS",
     "PROFILE_FIELDS",
     "SUM_TOLERANCE",
     "Check",
@@ -71,8 +81,12 @@ __all__ = [
     "flip_check",
     "format_valid",
     "imported_checks",
+    "judge_check_names",
+    "judge_check_results",
+    "judge_not_supplied",
     "make_profile",
     "normalize",
     "parse_checks_line",
     "parse_composite_results",
+    "with_judge",
 ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from assay.cases import Case
@@ -10,6 +10,7 @@ from assay.grading._grade import group_trials
 from assay.grading._judgment import Status
 from assay.grading.checks._recorded import CompositeInputs, RecordedChecks
 from assay.grading.checks._scorer import VERDICT_STATUS, CompositeResult, CompositeScorer
+from assay.grading.checks._types import CheckResult
 from assay.outcomes import Error, Record
 
 
@@ -36,6 +37,7 @@ def _scored(
     record: Record | None,
     recorded: RecordedChecks | None,
     scorer: CompositeScorer,
+    given: Mapping[str, CheckResult] | None,
 ) -> ScoredCase:
     if recorded is not None:
         known = dict(recorded.checks)
@@ -56,7 +58,7 @@ def _scored(
             case, trial, record, None, None, "error", f"error: {detail or 'no message'}"
         )
     else:
-        result = scorer.evaluate(case, record)
+        result = scorer.evaluate(case, record, given)
     return ScoredCase(
         case, trial, record, recorded, result, VERDICT_STATUS[result.verdict], result.reason
     )
@@ -67,19 +69,30 @@ def composite_all(
     inputs: CompositeInputs,
     scorer: CompositeScorer,
     trials: int | None = None,
+    given: Mapping[tuple[str, int], Mapping[str, CheckResult]] | None = None,
 ) -> list[ScoredCase]:
     """Score every case at every trial in dataset order.
 
     Recorded check results are weighed as recorded; free-text outcomes have the checks
     run on them; an error outcome keeps status error and a case with neither is missing.
     Real and synthetic cases each run to their own trial count unless ``trials`` declares
-    it. Inputs must already have passed ``check_composite_inputs``.
+    it. ``given`` holds check results known before scoring (a model judge's verdict) by
+    (case id, trial); those checks are not run. Inputs must already have passed
+    ``check_composite_inputs``.
     """
+    given = given or {}
     records = {r.key: r for r in inputs.records.records}
     recorded = {r.key: r for r in inputs.recorded}
     ks = group_trials(cases, [*records, *recorded], trials)
     return [
-        _scored(case, trial, records.get((case.id, trial)), recorded.get((case.id, trial)), scorer)
+        _scored(
+            case,
+            trial,
+            records.get((case.id, trial)),
+            recorded.get((case.id, trial)),
+            scorer,
+            given.get((case.id, trial)),
+        )
         for case in cases
         for trial in range(1, ks[case.synthetic] + 1)
     ]

@@ -36,6 +36,11 @@ class CheckRegistry:
         """A registry of the seven built-in checks only."""
         return cls({name: _constant(fn) for name, fn in BUILTIN_CHECKS.items()})
 
+    def with_checks(self, checks: Mapping[str, Check]) -> CheckRegistry:
+        """This registry plus ``checks`` (which replace any of the same name)."""
+        loaders = {**self._loaders, **{n: _constant(c) for n, c in checks.items()}}
+        return CheckRegistry(loaders, self._origins)
+
     @property
     def names(self) -> tuple[str, ...]:
         """Every registered name, sorted."""

@@ -185,15 +185,19 @@ class CompositeScorer:
         )
 
     def run_checks(
-        self, case: Case, record: Record, names: Collection[str] | None = None
+        self,
+        case: Case,
+        record: Record,
+        names: Collection[str] | None = None,
+        skip: Collection[str] = (),
     ) -> dict[str, CheckResult]:
-        """Every profile check's result on ``record`` (or only ``names``' results); a check
-        that raises cannot be evaluated."""
+        """Every profile check's result on ``record`` (or only ``names``' results), but those
+        in ``skip``; a check that raises cannot be evaluated."""
         snapshot = self.sources.snapshot_for(case)
         subject = CheckInput(case, record.outcome, snapshot, self.sources.why_missing(case))
         results: dict[str, CheckResult] = {}
         for name, check in self.checks.items():
-            if names is not None and name not in names:
+            if (names is not None and name not in names) or name in skip:
                 continue
             try:
                 result = check(subject)
@@ -204,9 +208,14 @@ class CompositeScorer:
             results[name] = result
         return results
 
-    def evaluate(self, case: Case, record: Record) -> CompositeResult:
-        """Run every check on ``record`` and weigh the results."""
-        return self.combine(case.id, self.run_checks(case, record), record.trial)
+    def evaluate(
+        self, case: Case, record: Record, given: Mapping[str, CheckResult] | None = None
+    ) -> CompositeResult:
+        """Run every check on ``record`` (but those ``given``, such as a model judge's
+        verdict) and weigh the results."""
+        given = given or {}
+        results = {**self.run_checks(case, record, skip=given), **given}
+        return self.combine(case.id, results, record.trial)
 
     def judgment(self, result: CompositeResult) -> Judgment:
         """The ``Judgment`` carrying a composite result: status, score, labels, and a reason

@@ -10,8 +10,9 @@ candidate cannot know. An over-long candidate is cut and the cut is stated.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -20,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from assay.cases import Case
 from assay.grading.judge._rubric import SCALE, JudgeRubric
 
-PROMPT_VERSION = "judge-prompt-1"
+PROMPT_VERSION = "judge-prompt-2"
 ResponseMode = Literal["json_schema", "json_object_schema", "json_object", "text"]
 
 
@@ -37,25 +38,97 @@ class JudgeConfig(BaseModel):
     max_candidate_chars: int = Field(default=4000, ge=100)
 
 
-def reply_schema(rubric: JudgeRubric) -> dict[str, Any]:
-    """The JSON schema a judge reply must match for ``rubric``."""
+# Bounds of the free-text fields in a pinned schema: a grammar-constrained reply cannot
+# run out of tokens mid-string on a long quote or rationale.
+PINNED_EVIDENCE_CHARS = 160
+PINNED_RATIONALE_CHARS = 300
+
+
+def _finding(ident: list[str] | str, evidence: dict[str, Any]) -> dict[str, Any]:
+    id_schema = {"const": ident} if isinstance(ident, str) else {"enum": ident}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["id", "verdict", "evidence"],
+        "properties": {
+            "id": {"type": "string", **id_schema},
+            "verdict": {"type": "string", "enum": ["present", "absent"]},
+            "evidence": evidence,
+        },
+    }
+
+
+MAX_QUOTES = 60
+# Quotes, backslashes and brackets end a clause too: a grammar constant holding them is
+# where grammar builders' escaping goes wrong, and an answer must not be able to break
+# the judge's grammar.
+_CLAUSE_END = re.compile(r"[.,;:!?\n\"\\{}\[\]<>`]+")
+
+
+def candidate_quotes(text: str) -> list[str]:
+    """The answer's clauses (split at punctuation, line ends, quotes, backslashes and
+    brackets), each a quote a finding may give as evidence: at most ``MAX_QUOTES``, each
+    at most the pinned quote length, none holding a control or invisible character."""
+    found: dict[str, None] = {}
+    for clause in _CLAUSE_END.split(text):
+        clause = clause.strip()[:PINNED_EVIDENCE_CHARS].strip()
+        if clause and not any(unicodedata.category(ch)[0] == "C" for ch in clause):
+            found[clause] = None
+        if len(found) == MAX_QUOTES:
+            break
+    return list(found)
+
+
+def _quoted_finding(ident: str, quotes: Sequence[str]) -> dict[str, Any]:
+    def one(verdict: str, evidence: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["id", "verdict", "evidence"],
+            "properties": {
+                "id": {"type": "string", "const": ident},
+                "verdict": {"type": "string", "const": verdict},
+                "evidence": evidence,
+            },
+        }
+
+    absent = one("absent", {"type": "string", "const": ""})
+    if not quotes:
+        return absent
+    return {"anyOf": [one("present", {"type": "string", "enum": list(quotes)}), absent]}
+
+
+def reply_schema(
+    rubric: JudgeRubric, pinned: bool = False, quotes: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """The JSON schema a judge reply must match for ``rubric``.
+
+    ``pinned`` spells the findings out as a fixed list, one per rubric item in order with
+    its id, and bounds the free-text fields: a server that turns the schema into a grammar
+    then cannot produce a reply with missing, extra or repeated findings. With ``quotes``
+    (the answer's clauses, ``candidate_quotes``) a present finding's evidence is one of
+    them and an absent one's is empty: the grammar cannot quote what the answer lacks.
+    """
     ids = [i for i, _, _ in rubric.finding_ids()]
+    text: dict[str, Any] = {"type": "string"}
+    findings: dict[str, Any] = {"type": "array", "items": _finding(ids or ["none"], text)}
+    rationale: dict[str, Any] = {"type": "string"}
+    if pinned:
+        evidence = {"type": "string", "maxLength": PINNED_EVIDENCE_CHARS}
+        findings = {
+            "type": "array",
+            "prefixItems": [
+                _finding(i, evidence) if quotes is None else _quoted_finding(i, quotes) for i in ids
+            ],
+            "items": False,
+            "minItems": len(ids),
+            "maxItems": len(ids),
+        }
+        rationale = {"type": "string", "maxLength": PINNED_RATIONALE_CHARS}
     properties: dict[str, Any] = {
         "score": {"type": "integer", "enum": [0, 1, 2]},
-        "findings": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["id", "verdict", "evidence"],
-                "properties": {
-                    "id": {"type": "string", "enum": ids or ["none"]},
-                    "verdict": {"type": "string", "enum": ["present", "absent"]},
-                    "evidence": {"type": "string"},
-                },
-            },
-        },
-        "rationale": {"type": "string"},
+        "findings": findings,
+        "rationale": rationale,
     }
     required = ["score", "findings", "rationale"]
     if rubric.groundedness:
@@ -209,7 +282,8 @@ def build_judge_request(
         }
     elif config.response_mode == "json_object_schema":
         # llama.cpp's server constrains a json_object reply to the schema it is given
-        body["response_format"] = {"type": "json_object", "schema": reply_schema(rubric)}
+        schema = reply_schema(rubric, pinned=True, quotes=candidate_quotes(candidate.text))
+        body["response_format"] = {"type": "json_object", "schema": schema}
     elif config.response_mode == "json_object":
         body["response_format"] = {"type": "json_object"}
     return body
