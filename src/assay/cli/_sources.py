@@ -106,7 +106,7 @@ def report_from_source(
         raise AssayInputError(
             f"{source}: no such file, and this installation has no run store to look it up"
         ) from None
-    store = store_module.open_store(store_url)
+    store = store_module.open_store(store_url, create=False)
     try:
         run = store.get_run(source)
         report: Report = runner.report_for_run(

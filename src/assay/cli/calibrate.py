@@ -98,7 +98,7 @@ def _stored(run_id: str, store_url: str | None) -> Report:
 
     if Path(run_id).suffix or len(Path(run_id).parts) > 1:
         raise AssayInputError(f"{run_id}: no such report file")
-    runs = open_store(store_url)
+    runs = open_store(store_url, create=False)
     try:
         return report_for_run(runs, runs.get_run(run_id).id)
     finally:

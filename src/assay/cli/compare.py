@@ -42,7 +42,7 @@ def _from_store(
             f"{ref}: no such report file, and this installation has no run store to look "
             "the run id up in"
         ) from err
-    store = open_store(store_url)
+    store = open_store(store_url, create=False)
     try:
         info = store.get_run(ref)
         report = report_for_run(store, info.id, confidence=confidence, method=method)

@@ -124,7 +124,7 @@ def _stored_run(
 
     if Path(run_id).suffix or len(Path(run_id).parts) > 1:
         raise AssayInputError(f"{run_id}: no such results file")
-    runs = open_store(store_url)
+    runs = open_store(store_url, create=False)
     try:
         info = runs.get_run(run_id)
         ran = set(runs.load_dataset(info.id).ids)

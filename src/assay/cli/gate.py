@@ -19,7 +19,7 @@ def _gate_trend(
     from assay.runner import gate_suite
     from assay.store import open_store
 
-    opened = open_store(store)
+    opened = open_store(store, create=False)
     try:
         latest, results = gate_suite(opened, suite, rules, confidence=confidence, method=method)
     finally:
@@ -33,7 +33,7 @@ def _variant_run(matrix_id: str, variant: str, store: str | None) -> str:
     from assay.runner import matrix_runs
     from assay.store import open_store
 
-    runs = open_store(store)
+    runs = open_store(store, create=False)
     try:
         found = matrix_runs(runs, matrix_id)
     finally:
@@ -58,7 +58,7 @@ def _best(
     from assay.runner import matrix_report
     from assay.store import open_store
 
-    runs = open_store(store)
+    runs = open_store(store, create=False)
     try:
         m = matrix_report(
             runs, matrix_id, confidence=confidence or 0.95, method=method or "clopper-pearson"

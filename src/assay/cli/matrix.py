@@ -32,7 +32,7 @@ def matrix(
     check_format(format, MATRIX_FORMATS)
     method = check_method(interval)
     check_confidence(confidence)
-    runs = open_store(store)
+    runs = open_store(store, create=False)
     try:
         report = matrix_report(runs, matrix_id, confidence=confidence, method=method)
     finally:

@@ -55,7 +55,7 @@ def regrade(
 
         check_output(output, [grader])
     settings = load_judge(grader)
-    runs = open_store(store)
+    runs = open_store(store, create=False)
     try:
         source = runs.get_run(run_id)
         judge = settings.grader(runs.load_dataset(source.id).sources)

@@ -112,7 +112,7 @@ def runs(
     from assay.store import open_store
 
     check_format(format, ("text", "json"))
-    opened = open_store(store)
+    opened = open_store(store, create=False)
     try:
         rows = [_row(info) for info in opened.list_runs()[:limit]]
     finally:
@@ -161,7 +161,7 @@ def tag(
     suite: tagging another run of the suite moves it."""
     from assay.store import open_store
 
-    opened = open_store(store)
+    opened = open_store(store, create=False)
     try:
         moved_from = opened.tag_run(run_id, name)
         info = opened.get_run(run_id)
@@ -180,7 +180,7 @@ def untag(
     """Remove tag NAME from a run."""
     from assay.store import open_store
 
-    opened = open_store(store)
+    opened = open_store(store, create=False)
     try:
         info = opened.get_run(run_id)
         removed = opened.untag_run(info.id, name)
@@ -218,7 +218,7 @@ def report(
     method = check_method(interval)
     check_confidence(confidence)
     table = load_prices(prices) if prices is not None else None
-    opened = open_store(store)
+    opened = open_store(store, create=False)
     try:
         policy = None
         if trial_policy is not None:

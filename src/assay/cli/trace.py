@@ -101,7 +101,7 @@ def trace(
     from assay.store import open_store
 
     check_format(format, ("text", "json"))
-    opened = open_store(store)
+    opened = open_store(store, create=False)
     try:
         stored = StoredRun.read(opened, run)
         found = stored.case(case)

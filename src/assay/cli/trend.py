@@ -55,7 +55,7 @@ def trend(
     start = parse_since(since, datetime.now(UTC)) if since is not None else None
     if output is not None:
         check_output(output)
-    opened = open_store(store)
+    opened = open_store(store, create=False)
     try:
         built = trend_for_suite(
             opened, suite, metric, since=start, confidence=confidence, method=method

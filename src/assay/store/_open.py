@@ -69,8 +69,37 @@ def read_only_sqlite(path: Path) -> Any:
     return create_engine("sqlite://", creator=connect)
 
 
-def open_store(url: str | None = None) -> RunStore:
+def _absent(shown: str) -> StoreError:
+    return StoreError(
+        f"no run store at {shown}: check --store (or ${ENV_VAR}); "
+        "`assay run SUITE` creates the store",
+        "cannot_open",
+    )
+
+
+def _holds_store(path: Path) -> bool:
+    """Whether the SQLite file at ``path`` holds a store, read without changing it."""
+    if not path.is_file():
+        return False
+    from sqlalchemy.exc import DBAPIError
+
+    from assay.store._migrations import current_version
+
+    engine = read_only_sqlite(path)
+    try:
+        with engine.connect() as conn:
+            return current_version(conn) > 0
+    except DBAPIError:
+        return True  # a damaged file is reported as such when it is opened
+    finally:
+        engine.dispose()
+
+
+def open_store(url: str | None = None, *, create: bool = True) -> RunStore:
     """A ``RunStore`` at ``url`` (see ``store_url``), created and migrated on first use.
+
+    With ``create=False`` (what reading commands use) a store that does not exist yet is
+    refused with ``StoreError`` instead: nothing is created, not even an empty file.
 
     A SQLite file that cannot be written (a read-only mount, an immutable or read-only
     file) is opened read-only: it can be read, and a write raises ``StoreError``.
@@ -92,6 +121,8 @@ def open_store(url: str | None = None) -> RunStore:
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database or ""
         path = Path(database)
+        if not create and (database in ("", ":memory:") or not _holds_store(path)):
+            raise _absent(shown)
         if database and database != ":memory:" and path.is_file() and not _writable(path):
             engine = read_only_sqlite(path)
             shown = f"{shown} (read-only)"
@@ -113,6 +144,14 @@ def open_store(url: str | None = None) -> RunStore:
         except Exception as err:  # missing driver, bad options
             raise AssayConfigError(f"cannot open store {shown}: {err}") from None
     try:
+        if not create:
+            from assay.store._migrations import current_version
+
+            with engine.connect() as conn:
+                empty = current_version(conn) == 0
+            if empty:
+                engine.dispose()
+                raise _absent(shown)
         migrate(engine)
     except DBAPIError as err:
         engine.dispose()
