@@ -6,7 +6,7 @@ import importlib
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from assay.errors import AssayConfigError, AssayInputError, InputFormatError, Location, Problem
 
@@ -106,7 +106,7 @@ def report_from_source(
         raise AssayInputError(
             f"{source}: no such file, and this installation has no run store to look it up"
         ) from None
-    store = store_module.open_store(store_url, create=False)
+    store = open_run_store(source, store_url)
     try:
         run = store.get_run(source)
         report: Report = runner.report_for_run(
@@ -115,3 +115,17 @@ def report_from_source(
         return report
     finally:
         store.close()
+
+
+def open_run_store(source: str, store_url: str | None) -> Any:
+    """The existing run store in which to look ``source`` up; when there is none, the
+    message names ``source`` (neither a report file nor a run that can be found)."""
+    from assay.errors import StoreError
+
+    store_module = importlib.import_module("assay.store")
+    try:
+        return store_module.open_store(store_url, create=False)
+    except StoreError as err:
+        if err.kind != "absent":
+            raise
+        raise AssayInputError(f"{source}: no such report file, and {err}") from None

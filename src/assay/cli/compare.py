@@ -34,7 +34,7 @@ def _from_store(
     try:
         import importlib
 
-        from assay.store import open_store
+        from assay.cli._sources import open_run_store
 
         report_for_run = importlib.import_module("assay.runner").report_for_run
     except (ImportError, AttributeError) as err:
@@ -42,7 +42,7 @@ def _from_store(
             f"{ref}: no such report file, and this installation has no run store to look "
             "the run id up in"
         ) from err
-    store = open_store(store_url, create=False)
+    store = open_run_store(ref, store_url)
     try:
         info = store.get_run(ref)
         report = report_for_run(store, info.id, confidence=confidence, method=method)

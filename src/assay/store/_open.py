@@ -73,7 +73,7 @@ def _absent(shown: str) -> StoreError:
     return StoreError(
         f"no run store at {shown}: check --store (or ${ENV_VAR}); "
         "`assay run SUITE` creates the store",
-        "cannot_open",
+        "absent",
     )
 
 
