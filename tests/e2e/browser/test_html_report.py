@@ -83,11 +83,18 @@ def test_filter_sort_search_and_drawer(
     page: Page, watch: Watch, tmp_path: Path, artifacts: Path
 ) -> None:
     page.goto(_score(tmp_path, "html").as_uri())
-    page.locator('#cases-status .chip[data-status="passed"]').click()
-    assert _rows(page) == ["E2", "E4", "E5", "E6", "E7"]
+    failed = page.locator('#cases-status .chip[data-status="failed"]')
+    failed.click()  # the chip shows only its status
+    expect(failed).to_have_attribute("aria-pressed", "true")
+    assert _rows(page) == ["E2", "E4", "E6"]
+    page.locator('#cases-status .chip[data-status="error"]').click()
+    assert _rows(page) == ["E2", "E4", "E5", "E6"]
     page.select_option("#cases-slice", "exception")
     assert _rows(page) == ["E2", "E6"]
-    page.locator('#cases-status .chip[data-status="passed"]').click()
+    page.select_option("#cases-slice", "")
+    page.locator('#cases-status .chip[data-status="error"]').click()
+    failed.click()  # nothing selected: every status again
+    assert _rows(page) == ["E1", "E2", "E3", "E4", "E5", "E6", "E7"]
     page.select_option("#cases-slice", "")
     page.fill("#cases-search", "mug")
     expect(page.locator("#cases-table tbody tr[data-index]")).to_have_count(1)
@@ -212,8 +219,7 @@ def test_ten_thousand_cases_are_paged(page: Page, watch: Watch, tmp_path: Path) 
     pager = page.locator("#cases-pager [data-field=count]")
     expect(pager).to_have_text("Showing 1–100 of 10,000 matching (10,000 cases)")
     expect(page.locator("#cases-table tbody tr[data-index]")).to_have_count(100)
-    page.locator('#cases-status .chip[data-status="passed"]').click()
-    page.locator('#cases-status .chip[data-status="failed"]').click()
+    page.locator('#cases-status .chip[data-status="missing"]').click()
     expect(pager).to_have_text(
         f"Showing 1–100 of {report.statuses.missing} matching (10,000 cases)"
     )
