@@ -101,7 +101,7 @@ def report_from_source(
         return _at_level(load_report_file(path), path, confidence, method)
     try:
         runner = importlib.import_module("assay.runner")
-        store_module = importlib.import_module("assay.store")
+        importlib.import_module("assay.store")
     except ImportError:
         raise AssayInputError(
             f"{source}: no such file, and this installation has no run store to look it up"

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL
+from assay.cli._flags import CONFIDENCE, FORMAT_FROM_OUTPUT, INTERVAL
 
 if TYPE_CHECKING:
     from assay.compare import RunSide
@@ -91,7 +91,9 @@ def compare(
         help='Fail (exit 1) unless this holds: "no-new-failures" or e.g. '
         '"task_success_delta>=-0.02". Repeatable.',
     ),
-    format: str = typer.Option("text", "--format", "-f", help="text, json, markdown or html."),
+    format: str | None = typer.Option(
+        None, "--format", "-f", help="text, json, markdown or html " + FORMAT_FROM_OUTPUT + "."
+    ),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
     confidence: float = CONFIDENCE,
     interval: str = INTERVAL,
@@ -103,12 +105,13 @@ def compare(
     the exact McNemar test, the task-success delta with its interval, and what changed in
     the configuration. Refuses when the case definitions differ (see --matching-only) or
     the model judge differs (see --across-graders)."""
-    from assay.cli._options import check_confidence, check_format, check_method
+    from assay.cli._options import check_confidence, check_method, output_format
     from assay.cli._output import emit
     from assay.compare import FORMATS, check_gate, compare_runs, render_comparison
     from assay.load import names_a_file
 
-    check_format(format, FORMATS)
+    named = [Path(ref) for ref in (baseline, candidate) if names_a_file(Path(ref))]
+    format = output_format(format, output, FORMATS, named)
     method = check_method(interval)
     check_confidence(confidence)
     sides = [_side(ref, store, confidence, method) for ref in (baseline, candidate)]

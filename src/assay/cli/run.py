@@ -7,8 +7,14 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL, PRODUCT_SELECTS_BEST, TRIAL_POLICY
-from assay.cli._output import emit, wants_color
+from assay.cli._flags import (
+    CONFIDENCE,
+    FORMAT_FROM_OUTPUT,
+    INTERVAL,
+    PRODUCT_SELECTS_BEST,
+    TRIAL_POLICY,
+)
+from assay.cli._output import described, emit, wants_color
 
 if TYPE_CHECKING:
     from assay.load import Suite
@@ -92,8 +98,11 @@ def run(
     store: str | None = typer.Option(
         None, "--store", help="Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
     ),
-    format: str = typer.Option(
-        "text", "--format", "-f", help="text, json, markdown, html or junit."
+    format: str | None = typer.Option(
+        None,
+        "--format",
+        "-f",
+        help="text, json, markdown, html (with traces) or junit " + FORMAT_FROM_OUTPUT + ".",
     ),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write the report here."),
     resume: str | None = typer.Option(
@@ -147,10 +156,10 @@ def run(
     from assay.cli._gating import calibration_gate, check_gates, stored_rules, suite_rules
     from assay.cli._options import (
         check_confidence,
-        check_format,
         check_method,
         check_policy,
         check_policy_text,
+        output_format,
     )
     from assay.cli._progress import RichProgress
     from assay.errors import AssayConfigError
@@ -159,7 +168,7 @@ def run(
     from assay.runner import Overrides, RunControl, Selection, report_for_run, resume_run, run_suite
     from assay.store import open_store
 
-    check_format(format)
+    format = output_format(format, output)
     method = check_method(interval)
     check_confidence(confidence)
     check_policy_text(trial_policy, product_selects_best)
@@ -240,7 +249,17 @@ def run(
         if receiver is not None:
             _stop_receiver(receiver)
         runs.close()
-    text = render(report, format, color=wants_color(output))
+    if format == "html":  # with the trace waterfalls, as `assay report -f html` draws them
+        from assay.report.render.html import render_html
+
+        again = open_store(store, create=False)  # after the receiver stored what it got
+        try:
+            spans = again.spans(result.run_id)
+        finally:
+            again.close()
+        text = render_html(report, spans=spans)
+    else:
+        text = render(report, format, color=wants_color(output))
     if resume is not None and result.ran == 0:
         typer.echo(
             f"assay: nothing left to run: every case-trial of run {result.run_id} "
@@ -258,7 +277,7 @@ def run(
         text = f"{headline}\n\n{text}"
     else:  # a machine-readable report stays exactly that on stdout
         typer.echo(headline, err=True)
-    emit(text, output)
+    emit(text, output, what=described(report, format, f"run {result.run_id}"))
     if result.status == "interrupted":
         typer.echo(
             f"assay: run {result.run_id} interrupted; finish it with "

@@ -8,8 +8,14 @@ from typing import Any
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL, PRODUCT_SELECTS_BEST, TRIAL_POLICY
-from assay.cli._output import emit, wants_color
+from assay.cli._flags import (
+    CONFIDENCE,
+    FORMAT_FROM_OUTPUT,
+    INTERVAL,
+    PRODUCT_SELECTS_BEST,
+    TRIAL_POLICY,
+)
+from assay.cli._output import described, emit, wants_color
 
 STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
 
@@ -195,8 +201,11 @@ def untag(
 def report(
     run_id: str = typer.Argument(..., help="Run id (or a unique prefix)."),
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
-    format: str = typer.Option(
-        "text", "--format", "-f", help="text, json, markdown, html (with traces) or junit."
+    format: str | None = typer.Option(
+        None,
+        "--format",
+        "-f",
+        help="text, json, markdown, html (with traces) or junit " + FORMAT_FROM_OUTPUT + ".",
     ),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
     confidence: float = CONFIDENCE,
@@ -208,13 +217,13 @@ def report(
     ),
 ) -> None:
     """Re-render the report of a stored run (nothing is re-run)."""
-    from assay.cli._options import check_confidence, check_format, check_method, check_policy
+    from assay.cli._options import check_confidence, check_method, check_policy, output_format
     from assay.load import load_prices
     from assay.report.render import render
     from assay.runner import report_for_run
     from assay.store import open_store
 
-    check_format(format)
+    format = output_format(format, output)
     method = check_method(interval)
     check_confidence(confidence)
     table = load_prices(prices) if prices is not None else None
@@ -233,6 +242,14 @@ def report(
     if format == "html":
         from assay.report.render.html import render_html
 
-        emit(render_html(built, spans=spans), output)
+        emit(
+            render_html(built, spans=spans),
+            output,
+            what=described(built, format, f"run {built.run_id}"),
+        )
         return
-    emit(render(built, format, color=wants_color(output)), output)
+    emit(
+        render(built, format, color=wants_color(output)),
+        output,
+        what=described(built, format, f"run {built.run_id}"),
+    )

@@ -192,8 +192,7 @@ def plain_words(
         )
     elif (test.fixed, test.broken) != (fixed, broken):
         head += (
-            f" (the test counts every move to or from passed: {test.fixed} up, "
-            f"{test.broken} down)"
+            f" (the test counts every move to or from passed: {test.fixed} up, {test.broken} down)"
         )
     if test.fixed + test.broken == 0:
         if fixed + broken + pass_moves == 0:

@@ -205,7 +205,8 @@ def _clauses(line: str, width: int) -> list[str]:
         return [line]
     indent = " " * (line.index(": ") + 2 if ": " in line[:12] else 2)
     first, *rest = line.split("; ")
-    return [first + ";"] + [indent + r + (";" if i < len(rest) - 1 else "") for i, r in enumerate(rest)]
+    later = [indent + r + (";" if i < len(rest) - 1 else "") for i, r in enumerate(rest)]
+    return [first + ";", *later]
 
 
 def render_text(c: Comparison) -> str:

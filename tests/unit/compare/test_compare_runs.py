@@ -114,7 +114,7 @@ def test_the_text_sentence_breaks_between_clauses_only() -> None:
     base = {c.id: ["failed", "passed"] for c in CASES} | {"E1": ["failed", "failed"]}
     cand = {c.id: ["passed", "failed"] for c in CASES} | {"E1": ["passed", "passed"]}
     lines = render_comparison(compare_runs(side(CASES, base), side(CASES, cand)), "text")
-    result = [line for line in lines.splitlines() if line.startswith("Result: ")][0]
+    result = next(line for line in lines.splitlines() if line.startswith("Result: "))
     assert result.endswith("with fewer);")
     follows = lines.splitlines()[lines.splitlines().index(result) + 1]
     assert follows.strip() == "p = 1: not distinguishable from noise at these counts"
