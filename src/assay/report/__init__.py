@@ -11,12 +11,16 @@ from assay.report._composite import (
     composite_schema,
 )
 from assay.report._gates import (
+    OPERATORS,
     GateResult,
     Rule,
+    RuleParts,
     check_rule,
+    check_scale,
     evaluate_gates,
     gates_passed,
     parse_rule,
+    split_rule,
 )
 from assay.report._model import (
     SCHEMA_VERSION,
@@ -34,6 +38,7 @@ from assay.report._schema import report_schema
 from assay.report._usage import Latency, Price, PriceInfo, UsageSummary, summarize_usage
 
 __all__ = [
+    "OPERATORS",
     "SCHEMA_VERSION",
     "SYNTHETIC_BANNER",
     "CacheSummary",
@@ -52,17 +57,20 @@ __all__ = [
     "ProfileInfo",
     "Report",
     "Rule",
+    "RuleParts",
     "SyntheticSection",
     "UsageSummary",
     "at_level",
     "build_composite_report",
     "build_report",
     "check_rule",
+    "check_scale",
     "composite_schema",
     "evaluate_gates",
     "gates_passed",
     "parse_rule",
     "report_problems",
     "report_schema",
+    "split_rule",
     "summarize_usage",
 ]
