@@ -42,8 +42,12 @@ def render_composite_markdown(report: CompositeReport) -> str:
     real = [r for r in report.cases if not r.synthetic]
     not_passed = [r for r in real if r.verdict != "pass" or r.strict_verdict != "pass"]
     if not_passed:
-        lines += ["", "| Case | Reason |", "|---|---|"]
-        lines += [f"| {f.cell(r.label)} | {f.cell(r.reason)} |" for r in not_passed]
+        lines += ["", "| Case | Question | Answer | Reason |", "|---|---|---|---|"]
+        lines += [
+            f"| {f.cell(r.label)} | {f.cell(cf.clip(r.question))} | {f.cell(cf.clip(r.answer))} "
+            f"| {f.cell(r.reason)} |"
+            for r in not_passed
+        ]
     if report.synthetic is not None:
         s = report.synthetic
         lines += [

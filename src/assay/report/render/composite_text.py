@@ -124,10 +124,10 @@ def render_composite_text(report: CompositeReport, *, color: bool = False, width
     if not_passed:
         console.print()
         reasons = Table(title="Why", title_justify="left", box=None, header_style="bold")
-        reasons.add_column("Case")
-        reasons.add_column("Reason")
+        for column in ("Case", "Question", "Answer", "Reason"):
+            reasons.add_column(column)
         for r in not_passed:
-            reasons.add_row(r.label, r.reason)
+            reasons.add_row(r.label, cf.clip(r.question), cf.clip(r.answer), r.reason)
         console.print(reasons)
     if report.synthetic is not None:
         console.print()
