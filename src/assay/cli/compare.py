@@ -57,7 +57,7 @@ def _from_store(
         "trial_policy": info.trial_policy,
         "git_commit": info.git_commit,
     }
-    config.update(info.metadata)
+    config.update({k: v for k, v in info.metadata.items() if k not in ("assay.name", "assay.tags")})
     side = RunSide.from_report(report, ref=info.id, config=config)
     return replace(side, definitions=definitions)
 

@@ -105,6 +105,11 @@ def run(
         help="text, json, markdown, html (with traces) or junit " + FORMAT_FROM_OUTPUT + ".",
     ),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write the report here."),
+    name: str | None = typer.Option(
+        None,
+        "--name",
+        help="Name the run (unique in the store): the name finds it wherever a run id does.",
+    ),
     resume: str | None = typer.Option(
         None, "--resume", help="Finish this stored run: run only its case-trials not yet recorded."
     ),
@@ -166,7 +171,7 @@ def run(
     from assay.load import load_suite
     from assay.report.render import render
     from assay.runner import Overrides, RunControl, Selection, report_for_run, resume_run, run_suite
-    from assay.store import open_store
+    from assay.store import NAME_KEY, open_store
 
     format = output_format(format, output)
     method = check_method(interval)
@@ -192,6 +197,8 @@ def run(
     if (resume is not None and resume.startswith("mx-")) or (
         suite is not None and resume is None and (set_ or has_variants(suite))
     ):
+        if name is not None:
+            raise AssayConfigError("--name names one run; a matrix's runs are named by variant")
         run_matrix_command(
             suite,
             resume,
@@ -216,15 +223,26 @@ def run(
             raise AssayConfigError("--dry-run needs a suite file (not --resume)")
         typer.echo(dry_run_requests(loaded, selection))
         return
+    if name is not None and resume is not None:
+        raise AssayConfigError("--name names a new run; a resumed run keeps its name")
     rules = suite_rules(loaded) if loaded is not None else []
     runs = open_store(store)
+    if name is not None:
+        try:
+            runs.check_new_name(name)
+        except BaseException:
+            runs.close()
+            raise
     receiver = _start_receiver(store, receive_port) if receive_spans else None
     try:
         label = f"run {resume}"
         if suite is not None:
             label = f"{suite.parent.name}/{suite.name}".lstrip("/")
         control = RunControl(
-            progress=RichProgress(label), handle_signals=True, otlp_endpoint=otlp_endpoint
+            progress=RichProgress(label),
+            handle_signals=True,
+            otlp_endpoint=otlp_endpoint,
+            metadata={NAME_KEY: name} if name is not None else {},
         )
         if resume is not None:
             if loaded is None:  # the gates of the suite the run was started with

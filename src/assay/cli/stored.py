@@ -34,6 +34,7 @@ def _row(info: Any) -> dict[str, Any]:
         "started_at": info.started_at.isoformat(timespec="seconds"),
         "suite": Path(info.suite_path).name if info.suite_path else None,
         "suite_name": info.suite_name,
+        "name": info.name,
         "tags": info.tags,
         "dataset": info.dataset_name,
         "dataset_version": info.dataset_version,
@@ -106,9 +107,10 @@ def runs(
     format: str = typer.Option("text", "--format", "-f", help="text or json."),
     limit: int = typer.Option(50, help="Show at most this many runs (newest first)."),
 ) -> None:
-    """List stored runs, newest first: id, when, suite, dataset version, target, status,
-    task success, tags. `assay runs tag RUN NAME` tags a run; `assay runs untag RUN NAME`
-    removes the tag."""
+    """List stored runs, newest first: id (and name), when, suite name, dataset version,
+    target, status, task success, tags. `assay runs tag RUN NAME` tags a run; `assay runs
+    untag RUN NAME` removes the tag; `assay runs delete RUN…` deletes runs. Wherever a
+    RUN is asked for, `latest` is the newest run and `latest~1` the one before it."""
     if ctx.invoked_subcommand is not None:
         return
     from rich.table import Table
@@ -144,9 +146,9 @@ def runs(
         table.add_column(column)
     for r in rows:
         table.add_row(
-            r["id"],
+            r["id"] + (f" ({r['name']})" if r["name"] else ""),
             r["started_at"][:19].replace("T", " "),
-            r["suite"] or "–",
+            r["suite_name"] or r["suite"] or "–",
             f"{r['dataset']} {r['dataset_version'].removeprefix('sha256:')[:12]}",
             r["target"],
             r["status"],
@@ -175,6 +177,47 @@ def tag(
         opened.close()
     moved = f" (moved from {moved_from})" if moved_from else ""
     typer.echo(f"tagged {info.id} {name!r} in suite {info.suite_name}{moved}")
+
+
+@runs_app.command("delete")
+def delete(
+    run_ids: list[str] = typer.Argument(
+        ..., help="Run ids, unique prefixes, names or latest / latest~N.", show_default=False
+    ),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Delete without asking."),
+    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+) -> None:
+    """Delete stored runs: their records, judgments and spans. Nothing else changes (other
+    runs, tags of other runs, files). Asks first unless --yes; a run being written (a run
+    or --resume in progress) is refused."""
+    from assay.errors import AssayConfigError
+    from assay.store import open_store
+
+    opened = open_store(store, create=False)
+    try:
+        infos = [opened.get_run(ref) for ref in run_ids]
+        unique = list({info.id: info for info in infos}.values())
+        for info in unique:
+            named = f" ({info.name})" if info.name else ""
+            typer.echo(
+                f"{info.id}{named} · {info.suite_name or '–'} · {info.status} · "
+                f"started {info.started_at.isoformat(timespec='seconds')}"
+            )
+        if not yes:
+            import sys
+
+            if not sys.stdin.isatty():
+                raise AssayConfigError(
+                    f"deleting {len(unique)} run(s) needs confirmation: add --yes"
+                )
+            if not typer.confirm(f"Delete {len(unique)} run(s)?", default=False):
+                typer.echo("nothing deleted")
+                return
+        for info in unique:
+            opened.delete_run(info.id)
+            typer.echo(f"deleted {info.id}")
+    finally:
+        opened.close()
 
 
 @runs_app.command("untag")

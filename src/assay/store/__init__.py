@@ -5,7 +5,7 @@
 """
 
 from assay.store._claims import RunClaim
-from assay.store._info import RUN_STATUSES, TAGS_KEY, RunInfo, RunStatus, redact
+from assay.store._info import NAME_KEY, RUN_STATUSES, TAGS_KEY, RunInfo, RunStatus, redact
 from assay.store._migrations import MIGRATIONS, current_version, migrate
 from assay.store._open import DEFAULT_URL, ENV_VAR, open_store, read_only_sqlite, store_url
 from assay.store._schema import SCHEMA_VERSION
@@ -15,6 +15,7 @@ __all__ = [
     "DEFAULT_URL",
     "ENV_VAR",
     "MIGRATIONS",
+    "NAME_KEY",
     "RUN_STATUSES",
     "SCHEMA_VERSION",
     "TAGS_KEY",
