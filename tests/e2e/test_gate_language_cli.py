@@ -64,3 +64,31 @@ def test_a_suite_gate_is_refused_before_anything_runs(
     assert done.returncode == 2
     assert f"{suite}:14: gates[0]: gate rule 'task_success>=80'" in done.stderr
     assert not store.exists()
+
+
+def test_gate_reads_a_composite_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    golden = POLICY.parent / "golden17"
+    out = tmp_path / "composite.json"
+    made = run_inprocess(
+        capsys, "composite", golden / "golden17.jsonl", golden / "checks.jsonl", "-o", out
+    )
+    assert made.returncode == 0, made.stderr
+    done = run_inprocess(
+        capsys, "gate", out, "--rule", "composite_pass>=0.5", "--rule", "strict_pass.low>=0.2"
+    )
+    assert done.returncode == 0, done.stderr
+    assert "PASS  composite_pass>=0.5" in done.stdout
+    assert "composite_pass = 0.7059 (12/17)" in done.stdout
+    failed = run_inprocess(capsys, "gate", out, "--rule", "composite_pass>=0.9")
+    assert failed.returncode == 1
+    assert "FAIL  composite_pass>=0.9" in failed.stdout
+    for rule, message in (
+        ("composite_pass>=70", "did you mean 'composite_pass>=0.70' (or 70%)?"),
+        ("task_success>=0.5", "unknown field 'task_success'"),
+    ):
+        refused = run_inprocess(capsys, "gate", out, "--rule", rule)
+        assert refused.returncode == 2 and message in refused.stderr
+    no_junit = run_inprocess(
+        capsys, "gate", out, "--rule", "composite_pass>=0.5", "--junit", tmp_path / "j.xml"
+    )
+    assert no_junit.returncode == 2 and "is a composite report" in no_junit.stderr

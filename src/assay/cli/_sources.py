@@ -129,3 +129,29 @@ def open_run_store(source: str, store_url: str | None) -> Any:
         if err.kind != "absent":
             raise
         raise AssayInputError(f"{source}: no such report file, and {err}") from None
+
+
+def composite_report_file(path: Path) -> Any:
+    """The ``CompositeReport`` in ``path`` when the file is a JSON composite report (as
+    ``assay composite --format json`` writes it), else None."""
+    from pydantic import ValidationError
+
+    from assay._validation import problems_from
+    from assay.load import names_a_file, read_text
+    from assay.report import CompositeReport
+
+    if not names_a_file(path) or path.suffix.lower() != ".json":
+        return None
+    try:
+        data = json.loads(read_text(path))
+    except (ValueError, RecursionError):
+        return None  # the report reader says what is wrong with it
+    if not isinstance(data, dict) or data.get("report") != "composite":
+        return None
+    try:
+        return CompositeReport.model_validate(data)
+    except ValidationError as err:
+        problems = problems_from(err, Location(str(path)), CompositeReport)[:20]
+        raise InputFormatError(
+            problems, f"{path}: not a composite report assay wrote (edited by hand, or damaged)"
+        ) from None

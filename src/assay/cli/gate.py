@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -130,7 +130,7 @@ def gate(
 
     from assay.cli._options import check_confidence, check_method
     from assay.cli._output import check_output, emit
-    from assay.cli._sources import report_from_source
+    from assay.cli._sources import composite_report_file, report_from_source
     from assay.errors import AssayConfigError
     from assay.load import names_a_file
     from assay.report import evaluate_gates, gates_passed, parse_rule
@@ -170,6 +170,10 @@ def gate(
         assert source is not None
         if variant is not None:
             source = _variant_run(source, variant, store)
+        composite = composite_report_file(Path(source))
+        if composite is not None:
+            _gate_composite(source, composite, rule, junit, markdown, confidence, interval)
+            return
         rules = [parse_rule(text) for text in rule]
         report = report_from_source(source, store, confidence, method)
         results = evaluate_gates(report, rules)
@@ -182,6 +186,40 @@ def gate(
     if step_summary:
         with open(step_summary, "a", encoding="utf-8") as handle:
             handle.write(summary + "\n")
+    sys.stdout.write(render_gates_text(results))
+    if not gates_passed(results):
+        raise typer.Exit(1)
+
+
+def _gate_composite(
+    source: str,
+    report: Any,
+    rules: list[str],
+    junit: Path | None,
+    markdown: Path | None,
+    confidence: float | None,
+    interval: str | None,
+) -> None:
+    """Gate a composite report file: rules on its figures (``composite_pass>=0.8``,
+    ``strict_pass.low>=0.5``, ``statuses.error==0``), read at the level it was written at."""
+    import sys
+
+    from assay.errors import AssayConfigError
+    from assay.report import CompositeReport, evaluate_gates, gates_passed, parse_rule
+    from assay.report.render.gates import render_gates_text
+
+    if junit is not None or markdown is not None:
+        raise AssayConfigError(
+            f"{source} is a composite report: --junit and --markdown summarize a report of "
+            "`assay score` or `assay run`; gate the composite without them"
+        )
+    if confidence is not None or interval is not None:
+        raise AssayConfigError(
+            f"{source} is a composite report: its intervals are read as written; rescore "
+            "with `assay composite --confidence/--interval` for another level"
+        )
+    parsed = [parse_rule(text, CompositeReport) for text in rules]
+    results = evaluate_gates(report, parsed)
     sys.stdout.write(render_gates_text(results))
     if not gates_passed(results):
         raise typer.Exit(1)

@@ -139,8 +139,10 @@ def check_scale(text: str, parts: RuleParts, low: float = 0.0, label: str = "gat
     )
 
 
-def parse_rule(text: str) -> Rule:
-    """``Rule`` for ``text`` such as ``"answered_accuracy.low>=0.6 allow_na"``."""
+def parse_rule(text: str, model: type[BaseModel] = Report) -> Rule:
+    """``Rule`` for ``text`` such as ``"answered_accuracy.low>=0.6 allow_na"``, its fields
+    checked against ``model`` (a ``Report``, or a ``CompositeReport`` for ``composite_pass``
+    and ``strict_pass``)."""
     parts = split_rule(text)
     rule = Rule(
         text=text.strip(),
@@ -149,7 +151,7 @@ def parse_rule(text: str) -> Rule:
         threshold=parts.threshold,
         allow_na=parts.allow_na,
     )
-    if validate_rule(rule):
+    if validate_rule(rule, model):
         check_scale(text, parts)
     return rule
 
@@ -199,13 +201,14 @@ def _model_in(annotation: Any) -> type[BaseModel] | None:
     return None
 
 
-def validate_rule(rule: Rule) -> bool:
+def validate_rule(rule: Rule, report_model: type[BaseModel] = Report) -> bool:
     """Check ``rule``'s field names against the report schema, before any report exists
     (slice names are checked when the rule is evaluated); True when the path names a rate
     (its value or an interval bound), a figure between 0 and 1."""
-    model: type[BaseModel] | None = Report
+    model: type[BaseModel] | None = report_model
     head, dot, rest = rule.path.partition(".")
-    path = "task_success" + dot + rest if head == PER_TRIAL else rule.path
+    per_trial = head == PER_TRIAL and report_model is Report
+    path = "task_success" + dot + rest if per_trial else rule.path
     bound = False
     for part in path.split("."):
         match = _SEGMENT.fullmatch(part)
@@ -232,10 +235,12 @@ def validate_rule(rule: Rule) -> bool:
     return bound or model in _RATES
 
 
-def _headline_path(report: Report, path: str) -> str:
+def _headline_path(report: BaseModel, path: str) -> str:
     """``path`` with its first name read as the report's headline: ``task_success`` is task
     success under the declared trial policy when there is one (``trial_summary.task_success``),
     and ``task_success_per_trial`` is the per-trial rate."""
+    if not isinstance(report, Report):
+        return path
     head, _, rest = path.partition(".")
     tail = f".{rest}" if rest else ""
     t = report.trial_summary
@@ -246,7 +251,7 @@ def _headline_path(report: Report, path: str) -> str:
     return path
 
 
-def resolve(report: Report, rule: Rule) -> tuple[float | None, str]:
+def resolve(report: BaseModel, rule: Rule) -> tuple[float | None, str]:
     """The number ``rule.path`` names in ``report`` (None when n/a) and a label for it."""
     node: Any = report
     label = ""
@@ -310,7 +315,7 @@ def _fmt(x: float, threshold: float | None = None) -> str:
     return repr(x)
 
 
-def check_rule(report: Report, rule: Rule) -> GateResult:
+def check_rule(report: BaseModel, rule: Rule) -> GateResult:
     """``rule`` applied to ``report``."""
     actual, label = resolve(report, rule)
     want = f"{rule.op} {_fmt(rule.threshold)}"
@@ -338,10 +343,10 @@ def check_rule(report: Report, rule: Rule) -> GateResult:
     return GateResult(rule=rule, passed=passed, actual=actual, margin=margin, message=message)
 
 
-def evaluate_gates(report: Report, rules: Sequence[str | Rule]) -> list[GateResult]:
-    """Every rule applied to ``report``, in order; raises ``AssayConfigError`` on a bad rule
-    before any is evaluated."""
-    parsed = [r if isinstance(r, Rule) else parse_rule(r) for r in rules]
+def evaluate_gates(report: BaseModel, rules: Sequence[str | Rule]) -> list[GateResult]:
+    """Every rule applied to ``report`` (a ``Report`` or a ``CompositeReport``), in order;
+    raises ``AssayConfigError`` on a bad rule before any is evaluated."""
+    parsed = [r if isinstance(r, Rule) else parse_rule(r, type(report)) for r in rules]
     for rule in parsed:
         resolve(report, rule)
     return [check_rule(report, rule) for rule in parsed]
