@@ -115,3 +115,16 @@ def test_delete_refuses_a_run_being_written(
     assert done.returncode == 2
     assert ids[2] in done.stderr
     assert len(json.loads(_assay(capsys, store, "runs", "-f", "json").stdout)) == 3
+
+
+def test_reports_of_a_run_are_titled_with_the_suite_and_run_names(
+    stored: tuple[str, list[str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    store, _ = stored
+    text = _assay(capsys, store, "report", "nightly")
+    assert text.stdout.startswith("assay report · policy-keyword-assistant (nightly) · dataset")
+    markdown = _assay(capsys, store, "report", "latest", "-f", "markdown")
+    assert markdown.stdout.startswith("## assay report: policy-keyword-assistant\n")
+    html = _assay(capsys, store, "report", "latest", "-f", "html")
+    assert "<title>assay report · policy-keyword-assistant</title>" in html.stdout
+    assert "<h1>policy-keyword-assistant</h1>" in html.stdout

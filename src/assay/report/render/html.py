@@ -270,7 +270,8 @@ def render_html(
     synthetic = report.synthetic
     return template.render(
         report=report,
-        title=f"assay report · {report.dataset.name}",
+        title=f"assay report · {f.title_name(report)}",
+        heading=f.title_name(report),
         headline=[rate_view(label, key, r, clustered) for label, key, r in f.headline_keyed(report)]
         + [
             rate_view(label, key, r)
