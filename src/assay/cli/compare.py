@@ -125,7 +125,12 @@ def compare(
     )
     results = [check_gate(comparison, rule) for rule in gate]
     inputs = [Path(ref) for ref in (baseline, candidate) if names_a_file(Path(ref))]
-    emit(render_comparison(comparison, format), output, inputs)
+    emit(
+        render_comparison(comparison, format),
+        output,
+        inputs,
+        what=f"{format} comparison of {baseline} and {candidate} ({comparison.paired} paired)",
+    )
     for result in results:
         verdict = "passed" if result.passed else "FAILED"
         sys.stderr.write(f"gate {verdict}: {result.rule}: {result.detail}\n")

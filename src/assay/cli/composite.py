@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from assay.cli._flags import CONFIDENCE, FORMAT_FROM_OUTPUT, INTERVAL
-from assay.cli._output import emit, wants_color
+from assay.cli._output import described, emit, wants_color
 
 if TYPE_CHECKING:
     from assay.cases import Dataset, SourceLibrary
@@ -94,7 +94,14 @@ def composite(
     inputs_paths = [
         p for p in (dataset, results, profile, sources) if p is not None and names_a_file(p)
     ]
-    emit(render_composite(report, format, color=wants_color(output)), output, inputs_paths)
+    emit(
+        render_composite(report, format, color=wants_color(output)),
+        output,
+        inputs_paths,
+        what=described(report, format, Path(str(results)).name).replace(
+            f"{format} report", f"{format} composite report", 1
+        ),
+    )
 
 
 def _profile(path: Path | None, registry: CheckRegistry) -> Profile:
