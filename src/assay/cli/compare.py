@@ -67,8 +67,49 @@ def _side(ref: str, store: str | None, confidence: float, method: IntervalMethod
 
     path = Path(ref)
     if names_a_file(path):
+        from assay.cli._sources import composite_report_file
+
+        composite = composite_report_file(path)
+        if composite is not None:
+            return _from_composite(composite, str(path))
         return _from_file(path)
     return _from_store(ref, store, confidence, method)
+
+
+def _from_composite(report: Any, ref: str) -> RunSide:
+    """A JSON composite report as a side: each case-trial's composite status, paired like
+    any other; its profile is configuration (a changed profile is listed as a change)."""
+    from assay.compare import RunSide
+    from assay.report import CaseRow
+
+    grader = f"composite · profile {report.profile.name}"
+    rows = tuple(
+        CaseRow(
+            id=r.id,
+            slice=r.slice,
+            trial=r.trial,
+            synthetic=r.synthetic,
+            question=r.question,
+            expected_behavior="composite",
+            outcome=None if r.status == "missing" else "answer",
+            text=r.answer,
+            status=r.status,
+            reason=r.reason,
+            grader=grader,
+        )
+        for r in report.cases
+    )
+    return RunSide(
+        ref=ref,
+        dataset_name=report.dataset.name,
+        dataset_version=report.dataset.version,
+        rows=rows,
+        config={
+            "assay_version": report.assay_version,
+            "report": "composite",
+            "profile": report.profile.model_dump(mode="json"),
+        },
+    )
 
 
 def compare(
@@ -115,6 +156,15 @@ def compare(
     method = check_method(interval)
     check_confidence(confidence)
     sides = [_side(ref, store, confidence, method) for ref in (baseline, candidate)]
+    kinds = [side.config.get("report") == "composite" for side in sides]
+    if kinds[0] != kinds[1]:
+        from assay.errors import AssayConfigError
+
+        raise AssayConfigError(
+            f"{baseline if kinds[0] else candidate} is a composite report and the other side "
+            "is not: their statuses come from different graders; compare composite with "
+            "composite"
+        )
     comparison = compare_runs(
         sides[0],
         sides[1],
