@@ -107,7 +107,8 @@ class AssayConfigError(AssayError):
 
 class StoreError(AssayError):
     """The run store cannot be read or written; ``kind`` says why: ``damaged``, ``full``,
-    ``read_only``, ``locked``, ``cannot_open`` or ``failed``. What it already holds is kept."""
+    ``read_only``, ``locked``, ``cannot_open``, ``absent`` (a reading command found no
+    store) or ``failed``. What it already holds is kept."""
 
     def __init__(self, message: str, kind: str = "failed") -> None:
         super().__init__(message)

@@ -141,8 +141,15 @@ def test_bad_matrix_input_exits_2_without_a_traceback(
 
 
 def test_an_unknown_matrix_is_named(run_assay: RunAssay, tmp_path: Path) -> None:
-    done = run_assay("matrix", "mx-nope", "--store", f"sqlite:///{tmp_path / 'runs.db'}")
+    from assay.store import open_store
+
+    store = f"sqlite:///{tmp_path / 'runs.db'}"
+    open_store(store).close()  # an existing, empty store
+    done = run_assay("matrix", "mx-nope", "--store", store)
     assert done.returncode == 2 and "no matrix 'mx-nope'" in done.stderr
+    absent = run_assay("matrix", "mx-nope", "--store", f"sqlite:///{tmp_path / 'typo.db'}")
+    assert absent.returncode == 2 and "no run store at" in absent.stderr
+    assert not (tmp_path / "typo.db").exists()
 
 
 def test_resume_finishes_a_half_finished_matrix_from_the_cli(

@@ -23,3 +23,6 @@ PRODUCT_SELECTS_BEST = typer.Option(
     help="Declare that the product itself picks the best of several outputs: the only "
     "case in which pass@k (k > 1) measures it.",
 )
+
+# How a --format option documents its default (see _options.output_format).
+FORMAT_FROM_OUTPUT = "(default: from --output's extension, else text)"

@@ -15,7 +15,7 @@ import sys
 import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from assay.errors import AssayConfigError
 
@@ -114,9 +114,15 @@ def check_output(output: Path, inputs: Sequence[Path] = ()) -> None:
         )
 
 
-def emit(text: str | Iterable[str], output: Path | None, inputs: Sequence[Path] = ()) -> None:
+def emit(
+    text: str | Iterable[str],
+    output: Path | None,
+    inputs: Sequence[Path] = (),
+    what: str | None = None,
+) -> None:
     """Print ``text`` (or its pieces, in order), or write it to ``output`` after
-    ``check_output``.
+    ``check_output``; with ``what`` (such as 'html report of run r-1'), a file written is
+    announced in one line on stderr.
 
     The file is written whole (through a temporary file in the same directory), so an
     interrupted write never leaves half a report behind.
@@ -146,6 +152,8 @@ def emit(text: str | Iterable[str], output: Path | None, inputs: Sequence[Path] 
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, output)
+        if what is not None:
+            sys.stderr.write(f"assay: wrote {output}: {what}\n")
     except OSError as err:  # a full disk, a name the file system refuses
         Path(tmp).unlink(missing_ok=True)
         raise AssayConfigError(
@@ -170,6 +178,12 @@ def _write_chunks(stream: TextIO, text: str) -> None:
             end = start + _CHUNK
         stream.write(text[start:end])
         start = end
+
+
+def described(report: Any, fmt: str, of: str) -> str:
+    """'html report of run r-1 (7 cases)': what a written report file holds."""
+    unit = "case-trial" if report.trials > 1 else "case"
+    return f"{fmt} report of {of} ({report.total} {unit}{'s' if report.total != 1 else ''})"
 
 
 def wants_color(output: Path | None) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from assay.errors import AssayConfigError, AssayInputError, InputFormatError, Location, Problem
 
@@ -99,15 +99,54 @@ def report_from_source(
     if names_a_file(path):  # a directory or a name too long is refused by the reader
         return _at_level(load_report_file(path), path, confidence, method)
     try:
-        from assay.store import open_store
         from assay.stored import stored_report
     except ImportError:
         raise AssayInputError(
             f"{source}: no such file, and this installation has no run store to look it up"
         ) from None
-    store = open_store(store_url)
+    store = open_run_store(source, store_url)
     try:
         run = store.get_run(source)
         return stored_report(store, run.id, confidence or 0.95, method or "clopper-pearson")
     finally:
         store.close()
+
+
+def open_run_store(source: str, store_url: str | None) -> Any:
+    """The existing run store in which to look ``source`` up; when there is none, the
+    message names ``source`` (neither a report file nor a run that can be found)."""
+    from assay.errors import StoreError
+    from assay.store import open_store
+
+    try:
+        return open_store(store_url, create=False)
+    except StoreError as err:
+        if err.kind != "absent":
+            raise
+        raise AssayInputError(f"{source}: no such report file, and {err}") from None
+
+
+def composite_report_file(path: Path) -> Any:
+    """The ``CompositeReport`` in ``path`` when the file is a JSON composite report (as
+    ``assay composite --format json`` writes it), else None."""
+    from pydantic import ValidationError
+
+    from assay._validation import problems_from
+    from assay.load import names_a_file, read_text
+    from assay.report import CompositeReport
+
+    if not names_a_file(path) or path.suffix.lower() != ".json":
+        return None
+    try:
+        data = json.loads(read_text(path))
+    except (ValueError, RecursionError):
+        return None  # the report reader says what is wrong with it
+    if not isinstance(data, dict) or data.get("report") != "composite":
+        return None
+    try:
+        return CompositeReport.model_validate(data)
+    except ValidationError as err:
+        problems = problems_from(err, Location(str(path)), CompositeReport)[:20]
+        raise InputFormatError(
+            problems, f"{path}: not a composite report assay wrote (edited by hand, or damaged)"
+        ) from None

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL
+from assay.cli._flags import CONFIDENCE, FORMAT_FROM_OUTPUT, INTERVAL
 from assay.cli._output import emit
 
 if TYPE_CHECKING:
@@ -25,7 +25,9 @@ def calibrate(
         help="A JSON report of the judged answers (assay score --grader … -f json) or the "
         "id of a stored run (see --store).",
     ),
-    format: str = typer.Option("text", "--format", "-f", help="text, json, markdown or html."),
+    format: str | None = typer.Option(
+        None, "--format", "-f", help="text, json, markdown or html " + FORMAT_FROM_OUTPUT + "."
+    ),
     output: Path | None = typer.Option(
         None,
         "--output",
@@ -56,13 +58,13 @@ def calibrate(
     cases and false rejects over human-pass cases, each with its exact interval; the 3×3
     confusion of scores; Cohen's weighted kappa with an interval; agreement per slice;
     every disagreement with both rationales."""
-    from assay.cli._options import check_confidence, check_format, check_method
+    from assay.cli._options import check_confidence, check_method, output_format
     from assay.errors import AssayConfigError
     from assay.load._labels import judged_identity, load_labels, load_report_file, rows_from_report
     from assay.report._calibration import build_calibration
     from assay.report.render.calibration import CALIBRATION_FORMATS, render_calibration
 
-    check_format(format, CALIBRATION_FORMATS)
+    format = output_format(format, output, CALIBRATION_FORMATS)
     method = check_method(interval)
     check_confidence(confidence)
     if pass_minimum not in (1, 2):
@@ -104,7 +106,7 @@ def _stored(run_id: str, store_url: str | None) -> tuple[Report, dict[str, str]]
 
     if Path(run_id).suffix or len(Path(run_id).parts) > 1:
         raise AssayInputError(f"{run_id}: no such report file")
-    runs = open_store(store_url)
+    runs = open_store(store_url, create=False)
     try:
         info = runs.get_run(run_id)
         judge = next((g for g in info.graders if g.get("name") == "judge"), {})

@@ -48,7 +48,7 @@ def from_run(
     if not wanted or wanted - known:
         raise AssayConfigError(f"--status {status}: choose among {', '.join(sorted(known))}")
     refuse_existing(output)
-    runs = open_store(store)
+    runs = open_store(store, create=False)
     try:
         report = report_for_run(runs, run_id)
         dataset = runs.load_dataset(run_id)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL
+from assay.cli._flags import CONFIDENCE, FORMAT_FROM_OUTPUT, INTERVAL
 
 if TYPE_CHECKING:
     from assay.compare import RunSide
@@ -28,14 +28,14 @@ def _from_store(
     from assay.errors import AssayInputError
 
     try:
-        from assay.store import open_store
+        from assay.cli._sources import open_run_store
         from assay.stored import run_side
     except ImportError as err:
         raise AssayInputError(
             f"{ref}: no such report file, and this installation has no run store to look "
             "the run id up in"
         ) from err
-    store = open_store(store_url)
+    store = open_run_store(ref, store_url)
     try:
         return run_side(store, ref, confidence, method)
     finally:
@@ -47,8 +47,49 @@ def _side(ref: str, store: str | None, confidence: float, method: IntervalMethod
 
     path = Path(ref)
     if names_a_file(path):
+        from assay.cli._sources import composite_report_file
+
+        composite = composite_report_file(path)
+        if composite is not None:
+            return _from_composite(composite, str(path))
         return _from_file(path)
     return _from_store(ref, store, confidence, method)
+
+
+def _from_composite(report: Any, ref: str) -> RunSide:
+    """A JSON composite report as a side: each case-trial's composite status, paired like
+    any other; its profile is configuration (a changed profile is listed as a change)."""
+    from assay.compare import RunSide
+    from assay.report import CaseRow
+
+    grader = f"composite · profile {report.profile.name}"
+    rows = tuple(
+        CaseRow(
+            id=r.id,
+            slice=r.slice,
+            trial=r.trial,
+            synthetic=r.synthetic,
+            question=r.question,
+            expected_behavior="composite",
+            outcome=None if r.status == "missing" else "answer",
+            text=r.answer,
+            status=r.status,
+            reason=r.reason,
+            grader=grader,
+        )
+        for r in report.cases
+    )
+    return RunSide(
+        ref=ref,
+        dataset_name=report.dataset.name,
+        dataset_version=report.dataset.version,
+        rows=rows,
+        config={
+            "assay_version": report.assay_version,
+            "report": "composite",
+            "profile": report.profile.model_dump(mode="json"),
+        },
+    )
 
 
 def compare(
@@ -71,7 +112,9 @@ def compare(
         help='Fail (exit 1) unless this holds: "no-new-failures" or e.g. '
         '"task_success_delta>=-0.02". Repeatable.',
     ),
-    format: str = typer.Option("text", "--format", "-f", help="text, json, markdown or html."),
+    format: str | None = typer.Option(
+        None, "--format", "-f", help="text, json, markdown or html " + FORMAT_FROM_OUTPUT + "."
+    ),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
     confidence: float = CONFIDENCE,
     interval: str = INTERVAL,
@@ -83,16 +126,26 @@ def compare(
     the exact McNemar test, the task-success delta with its interval, and what changed in
     the configuration. Refuses when the case definitions differ (see --matching-only) or
     the model judge differs (see --across-graders)."""
-    from assay.cli._options import check_confidence, check_format, check_method
+    from assay.cli._options import check_confidence, check_method, output_format
     from assay.cli._output import emit
     from assay.compare import check_gate, compare_runs
     from assay.load import names_a_file
     from assay.report.render.comparison import FORMATS, render_comparison
 
-    check_format(format, FORMATS)
+    named = [Path(ref) for ref in (baseline, candidate) if names_a_file(Path(ref))]
+    format = output_format(format, output, FORMATS, named)
     method = check_method(interval)
     check_confidence(confidence)
     sides = [_side(ref, store, confidence, method) for ref in (baseline, candidate)]
+    kinds = [side.config.get("report") == "composite" for side in sides]
+    if kinds[0] != kinds[1]:
+        from assay.errors import AssayConfigError
+
+        raise AssayConfigError(
+            f"{baseline if kinds[0] else candidate} is a composite report and the other side "
+            "is not: their statuses come from different graders; compare composite with "
+            "composite"
+        )
     comparison = compare_runs(
         sides[0],
         sides[1],
@@ -103,7 +156,12 @@ def compare(
     )
     results = [check_gate(comparison, rule) for rule in gate]
     inputs = [Path(ref) for ref in (baseline, candidate) if names_a_file(Path(ref))]
-    emit(render_comparison(comparison, format), output, inputs)
+    emit(
+        render_comparison(comparison, format),
+        output,
+        inputs,
+        what=f"{format} comparison of {baseline} and {candidate} ({comparison.paired} paired)",
+    )
     for result in results:
         verdict = "passed" if result.passed else "FAILED"
         sys.stderr.write(f"gate {verdict}: {result.rule}: {result.detail}\n")

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL
-from assay.cli._output import emit, wants_color
+from assay.cli._flags import CONFIDENCE, FORMAT_FROM_OUTPUT, INTERVAL
+from assay.cli._output import described, emit, wants_color
 
 if TYPE_CHECKING:
     from assay.cases import Dataset, SourceLibrary
@@ -46,7 +46,9 @@ def composite(
         help="Source snapshots (YAML/JSON: revision -> section id -> text) for citation "
         "checks; added to any the dataset header names.",
     ),
-    format: str = typer.Option("text", "--format", "-f", help="text, json, markdown or html."),
+    format: str | None = typer.Option(
+        None, "--format", "-f", help="text, json, markdown or html " + FORMAT_FROM_OUTPUT + "."
+    ),
     output: Path | None = typer.Option(
         None,
         "--output",
@@ -73,13 +75,14 @@ def composite(
     """Score RESULTS against DATASET with weighted checks and critical vetoes; print the
     composite and strict verdicts per case, pass rates over real cases, per-check failure
     counts, the cases where the two verdicts diverge, and synthetic cases apart."""
-    from assay.cli._options import check_confidence, check_format, check_method
+    from assay.cli._options import check_confidence, check_method, output_format
     from assay.grading.checks import CompositeScorer, check_composite_inputs, composite_all
     from assay.load import check_registry, load_composite_results, names_a_file
     from assay.report import build_composite_report
     from assay.report.render.composite import COMPOSITE_FORMATS, render_composite
 
-    check_format(format, COMPOSITE_FORMATS)
+    named = [p for p in (dataset, results, profile, sources) if p is not None and names_a_file(p)]
+    format = output_format(format, output, COMPOSITE_FORMATS, named)
     method = check_method(interval)
     check_confidence(confidence)
     registry = check_registry()
@@ -147,7 +150,14 @@ def composite(
     inputs_paths = [
         p for p in (dataset, results, profile, sources, grader) if p is not None and names_a_file(p)
     ]
-    emit(render_composite(report, format, color=wants_color(output)), output, inputs_paths)
+    emit(
+        render_composite(report, format, color=wants_color(output)),
+        output,
+        inputs_paths,
+        what=described(report, format, Path(str(results)).name).replace(
+            f"{format} report", f"{format} composite report", 1
+        ),
+    )
 
 
 def _judged(
@@ -216,7 +226,7 @@ def _stored_run(
 
     if Path(run_id).suffix or len(Path(run_id).parts) > 1:
         raise AssayInputError(f"{run_id}: no such results file")
-    runs = open_store(store_url)
+    runs = open_store(store_url, create=False)
     try:
         stored = composite_inputs(runs, run_id, data)
     finally:

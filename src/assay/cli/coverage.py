@@ -6,6 +6,8 @@ from pathlib import Path
 
 import typer
 
+from assay.cli._flags import FORMAT_FROM_OUTPUT
+
 
 def _names(value: str | None) -> tuple[str, ...]:
     return tuple(p.strip() for p in value.split(",") if p.strip()) if value else ()
@@ -21,7 +23,9 @@ def coverage(
     min_cases: int | None = typer.Option(
         None, "--min-cases", help="A cell with fewer real cases is thin (default 3)."
     ),
-    format: str = typer.Option("text", "--format", "-f", help="text, json, markdown or html."),
+    format: str | None = typer.Option(
+        None, "--format", "-f", help="text, json, markdown or html " + FORMAT_FROM_OUTPUT + "."
+    ),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write the matrix here."),
 ) -> None:
     """Print the coverage matrix: slices × expected behaviour (answer, abstain) × split,
@@ -32,11 +36,11 @@ def coverage(
     apply.
     """
     from assay.cases import coverage_matrix, render_coverage
-    from assay.cli._options import check_format
+    from assay.cli._options import output_format
     from assay.cli._output import emit
     from assay.errors import AssayConfigError
 
-    check_format(format, ("text", "json", "markdown", "html"))
+    format = output_format(format, output, ("text", "json", "markdown", "html"))
     required = list(_names(require))
     minimum = 3
     if dataset.suffix.lower() in (".yaml", ".yml") and _is_suite(dataset):

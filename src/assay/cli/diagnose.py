@@ -102,7 +102,7 @@ def diagnose(
     check_format(format, ("text", "json"))
     if (case is None) == (not all_):
         raise AssayConfigError("give a CASE to diagnose, or --all (not both)")
-    opened = open_store(store)
+    opened = open_store(store, create=False)
     try:
         stored = StoredRun.read(opened, run)
         if all_:

@@ -39,7 +39,7 @@ def export(
             raise AssayConfigError(
                 "--format parquet needs pyarrow: pip install 'assay[parquet]'"
             ) from None
-    opened = open_store(store)
+    opened = open_store(store, create=False)
     try:
         run = read_stored(opened, run_id)
     finally:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -20,7 +20,7 @@ def _gate_trend(
     from assay.runner import gate_suite
     from assay.store import open_store
 
-    opened = open_store(store)
+    opened = open_store(store, create=False)
     try:
         latest, results = gate_suite(opened, suite, rules, confidence=confidence, method=method)
     finally:
@@ -34,7 +34,7 @@ def _variant_run(matrix_id: str, variant: str, store: str | None) -> str:
     from assay.runner import matrix_runs
     from assay.store import open_store
 
-    runs = open_store(store)
+    runs = open_store(store, create=False)
     try:
         found = matrix_runs(runs, matrix_id)
     finally:
@@ -59,7 +59,7 @@ def _best(
     from assay.runner import matrix_report
     from assay.store import open_store
 
-    runs = open_store(store)
+    runs = open_store(store, create=False)
     try:
         m = matrix_report(
             runs, matrix_id, confidence=confidence or 0.95, method=method or "clopper-pearson"
@@ -92,7 +92,7 @@ def _calibration_check(
         from assay.cli._gating import stored_calibration
         from assay.store import open_store
 
-        runs = open_store(store)
+        runs = open_store(store, create=False)
         try:
             return stored_calibration(runs.get_run(report.run_id or source))
         finally:
@@ -179,7 +179,7 @@ def gate(
 
     from assay.cli._options import check_confidence, check_method
     from assay.cli._output import check_output, emit
-    from assay.cli._sources import report_from_source
+    from assay.cli._sources import composite_report_file, report_from_source
     from assay.errors import AssayConfigError
     from assay.load import names_a_file
     from assay.report import evaluate_gates, gates_passed, parse_rule
@@ -242,6 +242,10 @@ def gate(
         assert source is not None
         if variant is not None:
             source = _variant_run(source, variant, store)
+        composite = composite_report_file(Path(source))
+        if composite is not None:
+            _gate_composite(source, composite, rule, junit, markdown, confidence, interval)
+            return
         rules = [parse_rule(text) for text in rule]
         report = report_from_source(source, store, confidence, method)
         results = evaluate_gates(report, rules)
@@ -259,6 +263,40 @@ def gate(
     if step_summary:
         with open(step_summary, "a", encoding="utf-8") as handle:
             handle.write(summary + "\n")
+    sys.stdout.write(render_gates_text(results))
+    if not gates_passed(results):
+        raise typer.Exit(1)
+
+
+def _gate_composite(
+    source: str,
+    report: Any,
+    rules: list[str],
+    junit: Path | None,
+    markdown: Path | None,
+    confidence: float | None,
+    interval: str | None,
+) -> None:
+    """Gate a composite report file: rules on its figures (``composite_pass>=0.8``,
+    ``strict_pass.low>=0.5``, ``statuses.error==0``), read at the level it was written at."""
+    import sys
+
+    from assay.errors import AssayConfigError
+    from assay.report import CompositeReport, evaluate_gates, gates_passed, parse_rule
+    from assay.report.render.gates import render_gates_text
+
+    if junit is not None or markdown is not None:
+        raise AssayConfigError(
+            f"{source} is a composite report: --junit and --markdown summarize a report of "
+            "`assay score` or `assay run`; gate the composite without them"
+        )
+    if confidence is not None or interval is not None:
+        raise AssayConfigError(
+            f"{source} is a composite report: its intervals are read as written; rescore "
+            "with `assay composite --confidence/--interval` for another level"
+        )
+    parsed = [parse_rule(text, CompositeReport) for text in rules]
+    results = evaluate_gates(report, parsed)
     sys.stdout.write(render_gates_text(results))
     if not gates_passed(results):
         raise typer.Exit(1)

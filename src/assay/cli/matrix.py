@@ -6,12 +6,14 @@ from pathlib import Path
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL
+from assay.cli._flags import CONFIDENCE, FORMAT_FROM_OUTPUT, INTERVAL
 
 
 def matrix(
     matrix_id: str = typer.Argument(..., help="A matrix id (mx-…) or a unique prefix of one."),
-    format: str = typer.Option("text", "--format", "-f", help="text, json, markdown or html."),
+    format: str | None = typer.Option(
+        None, "--format", "-f", help="text, json, markdown or html " + FORMAT_FROM_OUTPUT + "."
+    ),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write the report here."),
     store: str | None = typer.Option(
         None, "--store", help="Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
@@ -23,16 +25,16 @@ def matrix(
     accuracy with exact intervals, statuses, usage, cache), task success per slice, and
     every pair of variants compared (newly fixed and broken, exact McNemar p-value, Holm's
     adjustment across all pairs, the paired difference with its interval)."""
-    from assay.cli._options import check_confidence, check_format, check_method
+    from assay.cli._options import check_confidence, check_method, output_format
     from assay.cli._output import emit
     from assay.report.render.matrix import MATRIX_FORMATS, render_matrix
     from assay.runner import matrix_report
     from assay.store import open_store
 
-    check_format(format, MATRIX_FORMATS)
+    format = output_format(format, output, MATRIX_FORMATS)
     method = check_method(interval)
     check_confidence(confidence)
-    runs = open_store(store)
+    runs = open_store(store, create=False)
     try:
         report = matrix_report(runs, matrix_id, confidence=confidence, method=method)
     finally:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL
+from assay.cli._flags import CONFIDENCE, FORMAT_FROM_OUTPUT, INTERVAL
 from assay.cli._output import emit, wants_color
 
 
@@ -23,7 +23,9 @@ def regrade(
         help="Finish an interrupted regrade of RUN_ID: judge only the answers that regrade "
         "run has not judged yet.",
     ),
-    format: str = typer.Option("text", "--format", "-f", help="text, json, markdown or html."),
+    format: str | None = typer.Option(
+        None, "--format", "-f", help="text, json, markdown or html " + FORMAT_FROM_OUTPUT + "."
+    ),
     output: Path | None = typer.Option(
         None,
         "--output",
@@ -40,14 +42,14 @@ def regrade(
     """Judge every recorded answer of stored run RUN_ID with the judge of --grader, into a
     new run linked to it (metadata regrade_of); the target is not called again. Judge
     failures are ungraded, with the reason."""
-    from assay.cli._options import check_confidence, check_format, check_method
+    from assay.cli._options import check_confidence, check_method, output_format
     from assay.load import load_judge
     from assay.report.render import render
     from assay.runner import report_for_run
     from assay.runner._regrade import regrade_run
     from assay.store import open_store
 
-    check_format(format)
+    format = output_format(format, output)
     method = check_method(interval)
     check_confidence(confidence)
     if output is not None:
@@ -55,7 +57,7 @@ def regrade(
 
         check_output(output, [grader])
     settings = load_judge(grader)
-    runs = open_store(store)
+    runs = open_store(store, create=False)
     try:
         source = runs.get_run(run_id)
         judge = settings.grader(runs.load_dataset(source.id).sources)

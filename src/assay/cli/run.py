@@ -7,8 +7,14 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL, PRODUCT_SELECTS_BEST, TRIAL_POLICY
-from assay.cli._output import emit, wants_color
+from assay.cli._flags import (
+    CONFIDENCE,
+    FORMAT_FROM_OUTPUT,
+    INTERVAL,
+    PRODUCT_SELECTS_BEST,
+    TRIAL_POLICY,
+)
+from assay.cli._output import described, emit, wants_color
 
 if TYPE_CHECKING:
     from assay.load import Suite
@@ -92,10 +98,18 @@ def run(
     store: str | None = typer.Option(
         None, "--store", help="Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
     ),
-    format: str = typer.Option(
-        "text", "--format", "-f", help="text, json, markdown, html or junit."
+    format: str | None = typer.Option(
+        None,
+        "--format",
+        "-f",
+        help="text, json, markdown, html (with traces) or junit " + FORMAT_FROM_OUTPUT + ".",
     ),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write the report here."),
+    name: str | None = typer.Option(
+        None,
+        "--name",
+        help="Name the run (unique in the store): the name finds it wherever a run id does.",
+    ),
     resume: str | None = typer.Option(
         None, "--resume", help="Finish this stored run: run only its case-trials not yet recorded."
     ),
@@ -170,19 +184,19 @@ def run(
     )
     from assay.cli._options import (
         check_confidence,
-        check_format,
         check_method,
         check_policy,
         check_policy_text,
+        output_format,
     )
     from assay.cli._progress import RichProgress
     from assay.errors import AssayConfigError
     from assay.load import load_suite
     from assay.report.render import render
     from assay.runner import Overrides, RunControl, Selection, report_for_run, resume_run, run_suite
-    from assay.store import open_store
+    from assay.store import NAME_KEY, open_store
 
-    check_format(format)
+    format = output_format(format, output)
     method = check_method(interval)
     check_confidence(confidence)
     check_policy_text(trial_policy, product_selects_best)
@@ -214,6 +228,8 @@ def run(
     if (resume is not None and resume.startswith("mx-")) or (
         suite is not None and resume is None and (set_ or has_variants(suite))
     ):
+        if name is not None:
+            raise AssayConfigError("--name names one run; a matrix's runs are named by variant")
         if executor == "ray":
             raise AssayConfigError("--executor ray runs one suite at a time, not a matrix")
         receiving = _start_receiver(store, receive_port) if receive_spans else None
@@ -245,15 +261,26 @@ def run(
             raise AssayConfigError("--dry-run needs a suite file (not --resume)")
         typer.echo(dry_run_requests(loaded, selection))
         return
+    if name is not None and resume is not None:
+        raise AssayConfigError("--name names a new run; a resumed run keeps its name")
     rules = suite_rules(loaded) if loaded is not None else []
     runs = open_store(store)
+    if name is not None:
+        try:
+            runs.check_new_name(name)
+        except BaseException:
+            runs.close()
+            raise
     receiver = _start_receiver(store, receive_port) if receive_spans else None
     try:
         label = f"run {resume}"
         if suite is not None:
             label = f"{suite.parent.name}/{suite.name}".lstrip("/")
         control = RunControl(
-            progress=RichProgress(label), handle_signals=True, otlp_endpoint=otlp_endpoint
+            progress=RichProgress(label),
+            handle_signals=True,
+            otlp_endpoint=otlp_endpoint,
+            metadata={NAME_KEY: name} if name is not None else {},
         )
         if resume is not None:
             if loaded is None:  # the gates of the suite the run was started with
@@ -283,7 +310,17 @@ def run(
         if receiver is not None:
             _stop_receiver(receiver)
         runs.close()
-    text = render(report, format, color=wants_color(output))
+    if format == "html":  # with the trace waterfalls, as `assay report -f html` draws them
+        from assay.report.render.html import render_html
+
+        again = open_store(store, create=False)  # after the receiver stored what it got
+        try:
+            spans = again.spans(result.run_id)
+        finally:
+            again.close()
+        text = render_html(report, spans=spans)
+    else:
+        text = render(report, format, color=wants_color(output))
     if resume is not None and result.ran == 0:
         typer.echo(
             f"assay: nothing left to run: every case-trial of run {result.run_id} "
@@ -301,7 +338,7 @@ def run(
         text = f"{headline}\n\n{text}"
     else:  # a machine-readable report stays exactly that on stdout
         typer.echo(headline, err=True)
-    emit(text, output)
+    emit(text, output, what=described(report, format, f"run {result.run_id}"))
     if result.status == "interrupted":
         typer.echo(
             f"assay: run {result.run_id} interrupted; finish it with "

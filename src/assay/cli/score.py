@@ -10,8 +10,14 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL, PRODUCT_SELECTS_BEST, TRIAL_POLICY
-from assay.cli._output import emit, wants_color
+from assay.cli._flags import (
+    CONFIDENCE,
+    FORMAT_FROM_OUTPUT,
+    INTERVAL,
+    PRODUCT_SELECTS_BEST,
+    TRIAL_POLICY,
+)
+from assay.cli._output import described, emit, wants_color
 
 if TYPE_CHECKING:
     from assay.cases import Dataset
@@ -35,8 +41,11 @@ def _no_cycle_collection() -> Iterator[None]:
 def score(
     dataset: Path = typer.Argument(..., help="Dataset file (JSONL, YAML, JSON or CSV)."),
     results: Path = typer.Argument(..., help="Results file (JSONL): one outcome per line."),
-    format: str = typer.Option(
-        "text", "--format", "-f", help="text, json, markdown, html or junit."
+    format: str | None = typer.Option(
+        None,
+        "--format",
+        "-f",
+        help="text, json, markdown, html or junit " + FORMAT_FROM_OUTPUT + ".",
     ),
     output: Path | None = typer.Option(
         None,
@@ -68,7 +77,7 @@ def score(
 ) -> None:
     """Score RESULTS against DATASET with the structured grader (or the model judge of
     --grader) and print the report."""
-    from assay.cli._options import check_confidence, check_format, check_method, check_policy
+    from assay.cli._options import check_confidence, check_method, check_policy, output_format
     from assay.cli._output import check_output
     from assay.load import load_dataset, load_results
     from assay.metrics import grade_all
@@ -76,7 +85,7 @@ def score(
     from assay.report import build_report, summarize_usage
     from assay.report.render import render_chunks
 
-    check_format(format)
+    format = output_format(format, output, inputs=[p for p in (dataset, results, grader) if p])
     method = check_method(interval)
     check_confidence(confidence)
     if output is not None:
@@ -105,7 +114,12 @@ def score(
         )
     del data, recorded, graded  # the report holds what it shows; the rest is freed before rendering
     inputs = [p for p in (dataset, results, grader) if p is not None]
-    emit(render_chunks(report, format, color=wants_color(output)), output, inputs)
+    emit(
+        render_chunks(report, format, color=wants_color(output)),
+        output,
+        inputs,
+        what=described(report, format, f"{results.name} against {dataset.name}"),
+    )
 
 
 def _check_declared(recorded: Results, trials: int) -> None:

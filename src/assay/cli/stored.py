@@ -8,8 +8,14 @@ from typing import Any
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL, PRODUCT_SELECTS_BEST, TRIAL_POLICY
-from assay.cli._output import emit, wants_color
+from assay.cli._flags import (
+    CONFIDENCE,
+    FORMAT_FROM_OUTPUT,
+    INTERVAL,
+    PRODUCT_SELECTS_BEST,
+    TRIAL_POLICY,
+)
+from assay.cli._output import described, emit, wants_color
 
 STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
 
@@ -30,6 +36,7 @@ def _row(info: Any) -> dict[str, Any]:
         "started_at": info.started_at.isoformat(timespec="seconds"),
         "suite": Path(info.suite_path).name if info.suite_path else None,
         "suite_name": info.suite_name,
+        "name": info.name,
         "tags": info.tags,
         "dataset": info.dataset_name,
         "dataset_version": info.dataset_version,
@@ -112,9 +119,11 @@ def runs(
     format: str = typer.Option("text", "--format", "-f", help="text or json."),
     limit: int = typer.Option(50, help="Show at most this many runs (newest first)."),
 ) -> None:
-    """List stored runs, newest first: id, when, suite, dataset version, target, the split
-    it ran (held-out runs marked, with their count), status, task success, tags. `assay
-    runs tag RUN NAME` tags a run; `assay runs untag RUN NAME` removes the tag."""
+    """List stored runs, newest first: id (and name), when, suite name, dataset version,
+    target, the split it ran (held-out runs marked, with their count), status, task
+    success, tags. `assay runs tag RUN NAME` tags a run; `assay runs untag RUN NAME`
+    removes the tag; `assay runs delete RUN…` deletes runs. Wherever a RUN is asked for,
+    `latest` is the newest run and `latest~1` the one before it."""
     if ctx.invoked_subcommand is not None:
         return
     from rich.table import Table
@@ -124,7 +133,7 @@ def runs(
     from assay.store import open_store
 
     check_format(format, ("text", "json"))
-    opened = open_store(store)
+    opened = open_store(store, create=False)
     try:
         rows = [_row(info) for info in opened.list_runs()[:limit]]
     finally:
@@ -151,9 +160,9 @@ def runs(
         table.add_column(column)
     for r in rows:
         table.add_row(
-            r["id"],
+            r["id"] + (f" ({r['name']})" if r["name"] else ""),
             r["started_at"][:19].replace("T", " "),
-            r["suite"] or "–",
+            r["suite_name"] or r["suite"] or "–",
             f"{r['dataset']} {r['dataset_version'].removeprefix('sha256:')[:12]}",
             r["target"],
             r["split_label"] or "–",
@@ -175,7 +184,7 @@ def tag(
     suite: tagging another run of the suite moves it."""
     from assay.store import open_store
 
-    opened = open_store(store)
+    opened = open_store(store, create=False)
     try:
         moved_from = opened.tag_run(run_id, name)
         info = opened.get_run(run_id)
@@ -183,6 +192,47 @@ def tag(
         opened.close()
     moved = f" (moved from {moved_from})" if moved_from else ""
     typer.echo(f"tagged {info.id} {name!r} in suite {info.suite_name}{moved}")
+
+
+@runs_app.command("delete")
+def delete(
+    run_ids: list[str] = typer.Argument(
+        ..., help="Run ids, unique prefixes, names or latest / latest~N.", show_default=False
+    ),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Delete without asking."),
+    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+) -> None:
+    """Delete stored runs: their records, judgments and spans. Nothing else changes (other
+    runs, tags of other runs, files). Asks first unless --yes; a run being written (a run
+    or --resume in progress) is refused."""
+    from assay.errors import AssayConfigError
+    from assay.store import open_store
+
+    opened = open_store(store, create=False)
+    try:
+        infos = [opened.get_run(ref) for ref in run_ids]
+        unique = list({info.id: info for info in infos}.values())
+        for info in unique:
+            named = f" ({info.name})" if info.name else ""
+            typer.echo(
+                f"{info.id}{named} · {info.suite_name or '–'} · {info.status} · "
+                f"started {info.started_at.isoformat(timespec='seconds')}"
+            )
+        if not yes:
+            import sys
+
+            if not sys.stdin.isatty():
+                raise AssayConfigError(
+                    f"deleting {len(unique)} run(s) needs confirmation: add --yes"
+                )
+            if not typer.confirm(f"Delete {len(unique)} run(s)?", default=False):
+                typer.echo("nothing deleted")
+                return
+        for info in unique:
+            opened.delete_run(info.id)
+            typer.echo(f"deleted {info.id}")
+    finally:
+        opened.close()
 
 
 @runs_app.command("untag")
@@ -194,7 +244,7 @@ def untag(
     """Remove tag NAME from a run."""
     from assay.store import open_store
 
-    opened = open_store(store)
+    opened = open_store(store, create=False)
     try:
         info = opened.get_run(run_id)
         removed = opened.untag_run(info.id, name)
@@ -209,8 +259,11 @@ def untag(
 def report(
     run_id: str = typer.Argument(..., help="Run id (or a unique prefix)."),
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
-    format: str = typer.Option(
-        "text", "--format", "-f", help="text, json, markdown, html (with traces) or junit."
+    format: str | None = typer.Option(
+        None,
+        "--format",
+        "-f",
+        help="text, json, markdown, html (with traces) or junit " + FORMAT_FROM_OUTPUT + ".",
     ),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
     confidence: float = CONFIDENCE,
@@ -222,17 +275,17 @@ def report(
     ),
 ) -> None:
     """Re-render the report of a stored run (nothing is re-run)."""
-    from assay.cli._options import check_confidence, check_format, check_method, check_policy
+    from assay.cli._options import check_confidence, check_method, check_policy, output_format
     from assay.load import load_prices
     from assay.report.render import render
     from assay.runner import report_for_run
     from assay.store import open_store
 
-    check_format(format)
+    format = output_format(format, output)
     method = check_method(interval)
     check_confidence(confidence)
     table = load_prices(prices) if prices is not None else None
-    opened = open_store(store)
+    opened = open_store(store, create=False)
     try:
         policy = None
         if trial_policy is not None:
@@ -247,6 +300,14 @@ def report(
     if format == "html":
         from assay.report.render.html import render_html
 
-        emit(render_html(built, spans=spans), output)
+        emit(
+            render_html(built, spans=spans),
+            output,
+            what=described(built, format, f"run {built.run_id}"),
+        )
         return
-    emit(render(built, format, color=wants_color(output)), output)
+    emit(
+        render(built, format, color=wants_color(output)),
+        output,
+        what=described(built, format, f"run {built.run_id}"),
+    )

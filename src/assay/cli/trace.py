@@ -102,7 +102,7 @@ def trace(
     from assay.stored import StoredRun
 
     check_format(format, ("text", "json"))
-    opened = open_store(store)
+    opened = open_store(store, create=False)
     try:
         stored = StoredRun.read(opened, run)
         found = stored.case(case)

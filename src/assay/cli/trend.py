@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL
+from assay.cli._flags import CONFIDENCE, FORMAT_FROM_OUTPUT, INTERVAL
 
 STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
 
@@ -25,7 +25,9 @@ def trend(
     since: str | None = typer.Option(
         None, "--since", help="Only runs started in this period (30d, 12h, 2w) or since a date."
     ),
-    format: str = typer.Option("text", "--format", "-f", help="text, json, markdown or html."),
+    format: str | None = typer.Option(
+        None, "--format", "-f", help="text, json, markdown or html " + FORMAT_FROM_OUTPUT + "."
+    ),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
     links: str | None = typer.Option(
         None,
@@ -42,20 +44,20 @@ def trend(
     beyond noise (docs/trend.md)."""
     from datetime import UTC, datetime
 
-    from assay.cli._options import check_confidence, check_format, check_method
+    from assay.cli._options import check_confidence, check_method, output_format
     from assay.cli._output import check_output, emit
     from assay.runner import parse_since, trend_for_suite
     from assay.store import open_store
     from assay.trend import FORMATS, Metric, render_json, render_markdown, render_text
 
-    check_format(format, FORMATS)
+    format = output_format(format, output, FORMATS)
     method = check_method(interval)
     check_confidence(confidence)
     Metric.parse(metric)
     start = parse_since(since, datetime.now(UTC)) if since is not None else None
     if output is not None:
         check_output(output)
-    opened = open_store(store)
+    opened = open_store(store, create=False)
     try:
         built = trend_for_suite(
             opened, suite, metric, since=start, confidence=confidence, method=method

@@ -160,23 +160,44 @@ def p_text(p: float, alpha: float) -> str:
     return repr(p)
 
 
-def plain_words(test: McNemar, delta: Delta, paired: int, alpha: float, pass_moves: int = 0) -> str:
+def plain_words(
+    test: McNemar,
+    delta: Delta,
+    paired: int,
+    alpha: float,
+    pass_moves: int = 0,
+    listed: tuple[int, int] | None = None,
+) -> str:
     """'7 fixed, 2 broken; p = 0.18: not distinguishable from noise at these counts'.
 
-    ``pass_moves`` counts case-trials that moved between passed and error, missing or
-    ungraded: listed as moved, not fixed or broken, yet part of the test on task success.
+    ``listed`` is (fixed, broken) as the comparison lists them (case-trials that went from
+    failed to passed and back); it leads the sentence, so the sentence and the tables give
+    one count. ``pass_moves`` counts case-trials that moved between passed and error,
+    missing or ungraded: listed as moved, yet part of the test on task success. When the
+    test counts something else than the lists (those moves, or cases over several trials),
+    the sentence says what it counts.
     """
-    unit = "" if test.unit == "case-trials" else " cases"
-    head = f"{test.fixed}{unit} fixed, {test.broken}{unit} broken"
-    if pass_moves:
-        head += (
-            f" in task success (counting {pass_moves} case-trial"
-            f"{'s' if pass_moves > 1 else ''} moved to or from passed)"
-        )
     if paired == 0:
         return "nothing to compare: no paired cases"
+    by_case = test.unit != "case-trials"
+    fixed, broken = listed if listed is not None else (test.fixed, test.broken)
+    unit = " case-trials" if by_case and listed is not None else (" cases" if by_case else "")
+    head = f"{fixed}{unit} fixed, {broken} broken"
+    if pass_moves:
+        head += f", {pass_moves} moved to or from passed"
+    if by_case and listed is not None:
+        head += (
+            f" (the test counts cases: {test.fixed} with more passing trials, "
+            f"{test.broken} with fewer)"
+        )
+    elif (test.fixed, test.broken) != (fixed, broken):
+        head += (
+            f" (the test counts every move to or from passed: {test.fixed} up, {test.broken} down)"
+        )
     if test.fixed + test.broken == 0:
-        return f"{head}: no case changed between passing and not passing"
+        if fixed + broken + pass_moves == 0:
+            return f"{head}: no case changed between passing and not passing"
+        return f"{head}: no case passes more or fewer trials than before"
     verdict = (
         "not distinguishable from noise at these counts"
         if test.p_value >= alpha
@@ -351,5 +372,6 @@ def compare_runs(
             len(pairs),
             1 - confidence,
             sum(1 for m in moved if "passed" in (m.from_, m.to)),
+            (len(fixed), len(broken)),
         ),
     )

@@ -3,23 +3,22 @@
 
 from __future__ import annotations
 
-import math
-import re
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from assay.compare._model import Comparison
 from assay.errors import AssayConfigError, did_you_mean
+from assay.report import OPERATORS, check_scale, split_rule
 
 NO_NEW_FAILURES = "no-new-failures"
-_OPS: dict[str, Callable[[float, float], bool]] = {
-    ">=": lambda a, b: a >= b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    "<": lambda a, b: a < b,
-    "==": lambda a, b: math.isclose(a, b, abs_tol=1e-12),
+# The comparison's figures on a rate's scale, and the lowest value each can take.
+_SCALES = {
+    "task_success_delta": -1.0,
+    "task_success_delta.low": -1.0,
+    "task_success_delta.high": -1.0,
+    "p_value": 0.0,
+    "candidate.task_success": 0.0,
+    "baseline.task_success": 0.0,
 }
-_RULE = re.compile(r"^\s*([a-z_.]+)\s*(>=|<=|==|>|<)\s*([-+]?[0-9.]+(?:e[-+]?\d+)?)(%?)\s*$")
 
 
 def _lost_passes(c: Comparison) -> list[str]:
@@ -72,21 +71,15 @@ def check_gate(comparison: Comparison, rule: str) -> CompareGate:
             else f"{len(lost)} newly failing: {', '.join(lost)}"
         )
         return CompareGate(rule, not lost, detail)
-    found = _RULE.match(rule)
-    if not found:
-        raise AssayConfigError(
-            f"--gate {rule!r}: not a gate; write {NO_NEW_FAILURES} or FIGURE OP NUMBER, "
-            'e.g. "task_success_delta>=-0.02"'
-        )
-    name, op, number, pct = found.groups()
-    try:
-        threshold = float(number) / (100 if pct else 1)
-    except ValueError as err:
-        raise AssayConfigError(f"--gate {rule!r}: {number!r} is not a number") from err
+    parts = split_rule(rule, "--gate")
+    name = parts.path
     actual = _metric(comparison, name)
+    if name in _SCALES:
+        check_scale(rule, parts, _SCALES[name], "--gate")
     if actual is None:
-        return CompareGate(rule, False, f"{name} is n/a (no paired cases)")
-    passed = _OPS[op](actual, threshold)
-    by = actual - threshold
-    detail = f"{name} = {actual:+.4g} (threshold {op} {threshold:g}; off by {by:+.4g})"
+        why = f"{name} is n/a (no paired cases)"
+        return CompareGate(rule, parts.allow_na, why + (" (allowed)" if parts.allow_na else ""))
+    passed = OPERATORS[parts.op](actual, parts.threshold)
+    by = actual - parts.threshold
+    detail = f"{name} = {actual:+.4g} (threshold {parts.op} {parts.threshold:g}; off by {by:+.4g})"
     return CompareGate(rule, passed, detail)

@@ -6,7 +6,7 @@ Every unknown key and bad value is reported at once with its file and line.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -232,6 +232,10 @@ def _key_lines(node: Any, prefix: str, lines: dict[str, int]) -> None:
             path = f"{prefix}.{key.value}" if prefix else str(key.value)
             lines[path] = key.start_mark.line + 1
             _key_lines(value, path, lines)
+    elif isinstance(node, yaml.SequenceNode) and prefix:
+        for i, item in enumerate(node.value):
+            lines[f"{prefix}[{i}]"] = item.start_mark.line + 1
+            _key_lines(item, f"{prefix}[{i}]", lines)
 
 
 def _parse_yaml(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
@@ -252,6 +256,35 @@ def _parse_yaml(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
     return data, lines
 
 
+def gate_problems(gates: object, locate: Callable[[str], Location]) -> list[Problem]:
+    """What is wrong with a suite's ``gates:`` (a rule or a list of rules), each problem
+    at its line: the rules are checked as ``assay gate`` checks them, before anything runs."""
+    from assay.errors import AssayConfigError
+    from assay.report import parse_rule
+
+    if gates is None:
+        return []
+    example = "write rules such as 'task_success>=0.8' or 'answered_accuracy.low>=0.6 allow_na'"
+    items = [("gates", gates)] if isinstance(gates, str) else None
+    if items is None:
+        if not isinstance(gates, list):
+            return [Problem(f"gates must be a list of rules: {example}", locate("gates"), "gates")]
+        items = [(f"gates[{i}]", rule) for i, rule in enumerate(gates)]
+    problems = []
+    for where, rule in items:
+        if not isinstance(rule, str):
+            shown = repr(rule) if isinstance(rule, int | float | bool) else type(rule).__name__
+            problems.append(
+                Problem(f"{where}: {shown} is not a rule; {example}", locate(where), where)
+            )
+            continue
+        try:
+            parse_rule(rule)
+        except AssayConfigError as err:
+            problems.append(Problem(f"{where}: {err}", locate(where), where))
+    return problems
+
+
 def load_suite(path: str | Path) -> Suite:
     """A validated suite from a YAML file; every problem reported with file and line."""
     p = Path(path)
@@ -266,6 +299,7 @@ def load_suite(path: str | Path) -> Suite:
         ]
         raise InputFormatError(problems, summary=f"{p}: invalid suite") from None
     problems = grader_problems(settings.grader, suite.locate)
+    problems += gate_problems(settings.gates, suite.locate)
     if problems:
         raise InputFormatError(problems, summary=f"{p}: invalid suite")
     return Suite(p, settings, data, lines)

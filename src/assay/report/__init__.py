@@ -11,12 +11,16 @@ from assay.report._composite import (
     composite_schema,
 )
 from assay.report._gates import (
+    OPERATORS,
     GateResult,
     Rule,
+    RuleParts,
     check_rule,
+    check_scale,
     evaluate_gates,
     gates_passed,
     parse_rule,
+    split_rule,
 )
 from assay.report._model import (
     JUDGE_CACHE_HIT,
@@ -43,6 +47,7 @@ from assay.report._usage import (
 
 __all__ = [
     "JUDGE_CACHE_HIT",
+    "OPERATORS",
     "SCHEMA_VERSION",
     "SYNTHETIC_BANNER",
     "CacheSummary",
@@ -61,12 +66,14 @@ __all__ = [
     "ProfileInfo",
     "Report",
     "Rule",
+    "RuleParts",
     "SyntheticSection",
     "UsageSummary",
     "at_level",
     "build_composite_report",
     "build_report",
     "check_rule",
+    "check_scale",
     "composite_schema",
     "evaluate_gates",
     "gates_passed",
@@ -74,5 +81,6 @@ __all__ = [
     "report_problems",
     "report_schema",
     "served_from_cache",
+    "split_rule",
     "summarize_usage",
 ]

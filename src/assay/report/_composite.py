@@ -54,6 +54,12 @@ class CompositeCaseRow(BaseModel):
     checks: dict[str, CheckResult]
     reason: str
     provenance: dict[str, Any] | None = None
+    question: str = Field(default="", description="The case's question, in full")
+    answer: str | None = Field(
+        default=None,
+        description="The answer text the target gave, in full; null when the outcome has "
+        "no text (an abstention, an error, nothing recorded, recorded checks only)",
+    )
 
     @property
     def label(self) -> str:
@@ -122,6 +128,11 @@ def composite_schema() -> dict[str, Any]:
     }
 
 
+def _answer_text(item: ScoredCase) -> str | None:
+    text = getattr(item.record.outcome, "text", None) if item.record is not None else None
+    return text if isinstance(text, str) else None
+
+
 def _row(item: ScoredCase) -> CompositeCaseRow:
     case, result = item.case, item.result
     provenance = case.provenance.model_dump(mode="json") if case.provenance else None
@@ -133,6 +144,8 @@ def _row(item: ScoredCase) -> CompositeCaseRow:
         "status": item.status,
         "reason": item.reason,
         "provenance": provenance,
+        "question": case.question,
+        "answer": _answer_text(item),
     }
     if result is None:
         return CompositeCaseRow(

@@ -13,6 +13,7 @@ import math
 import re
 import typing
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -75,36 +76,83 @@ class GateResult(BaseModel):
     message: str
 
 
-def parse_rule(text: str) -> Rule:
-    """``Rule`` for ``text`` such as ``"answered_accuracy.low>=0.6 allow_na"``."""
+@dataclass(frozen=True)
+class RuleParts:
+    """A rule as written: ``path op threshold [allow_na]``, the threshold already divided
+    by 100 when it was written with ``%`` (``percent``)."""
+
+    path: str
+    op: str
+    threshold: float
+    allow_na: bool
+    percent: bool
+
+
+def split_rule(text: str, label: str = "gate rule") -> RuleParts:
+    """The parts of ``text``: the one syntax of every gate (``assay gate``, a suite's
+    ``gates:``, ``assay compare --gate``). ``label`` starts each error message."""
     match = _RULE.match(text)
     if match is None:
         raise AssayConfigError(
-            f"gate rule {text!r}: expected FIELD OP NUMBER, e.g. 'task_success>=0.8' "
+            f"{label} {text!r}: expected FIELD OP NUMBER, e.g. 'task_success>=0.8' "
             "(operators >= > <= < == !=; add 'allow_na' to let an n/a rate pass)"
         )
     flag = match["flag"]
     if flag is not None and flag != ALLOW_NA:
         raise AssayConfigError(
-            f"gate rule {text!r}: unknown option {flag!r}{did_you_mean(flag, [ALLOW_NA])}; "
+            f"{label} {text!r}: unknown option {flag!r}{did_you_mean(flag, [ALLOW_NA])}; "
             f"the only option is {ALLOW_NA}"
         )
     try:
         threshold = float(match["num"])
     except ValueError:
-        raise AssayConfigError(f"gate rule {text!r}: {match['num']!r} is not a number") from None
+        raise AssayConfigError(f"{label} {text!r}: {match['num']!r} is not a number") from None
     if math.isnan(threshold):
-        raise AssayConfigError(f"gate rule {text!r}: the threshold must be a number, not NaN")
+        raise AssayConfigError(f"{label} {text!r}: the threshold must be a number, not NaN")
     if match["pct"]:
         threshold /= 100
-    rule = Rule(
-        text=text.strip(),
+    return RuleParts(
         path=ALIASES.get(match["path"], match["path"]),
         op=match["op"],
         threshold=threshold,
         allow_na=flag == ALLOW_NA,
+        percent=bool(match["pct"]),
     )
-    validate_rule(rule)
+
+
+def check_scale(text: str, parts: RuleParts, low: float = 0.0, label: str = "gate rule") -> None:
+    """Refuse a threshold outside a rate's scale (``low`` to 1): ``task_success>=80`` means
+    0.80 or 80%, never a figure no rate can reach."""
+    if low <= parts.threshold <= 1:
+        return
+    written = text.strip()
+    if not parts.percent and low * 100 <= parts.threshold <= 100:
+        whole, _, decimals = f"{parts.threshold / 100:g}".partition(".")
+        suggestion = f"{whole}.{decimals.ljust(2, '0')}"
+        fixed = f"{parts.path}{parts.op}{suggestion}"
+        hint = f"; did you mean {fixed!r} (or {parts.threshold:g}%)?"
+    else:
+        hint = ""
+    raise AssayConfigError(
+        f"{label} {written!r}: {parts.path} is a rate from {low:g} to 1, and "
+        f"{parts.threshold:g} is off its scale{hint}"
+    )
+
+
+def parse_rule(text: str, model: type[BaseModel] = Report) -> Rule:
+    """``Rule`` for ``text`` such as ``"answered_accuracy.low>=0.6 allow_na"``, its fields
+    checked against ``model`` (a ``Report``, or a ``CompositeReport`` for ``composite_pass``
+    and ``strict_pass``)."""
+    parts = split_rule(text)
+    rule = Rule(
+        text=text.strip(),
+        path=parts.path,
+        op=parts.op,
+        threshold=parts.threshold,
+        allow_na=parts.allow_na,
+    )
+    if validate_rule(rule, model):
+        check_scale(text, parts)
     return rule
 
 
@@ -153,21 +201,24 @@ def _model_in(annotation: Any) -> type[BaseModel] | None:
     return None
 
 
-def validate_rule(rule: Rule) -> None:
+def validate_rule(rule: Rule, report_model: type[BaseModel] = Report) -> bool:
     """Check ``rule``'s field names against the report schema, before any report exists
-    (slice names are checked when the rule is evaluated)."""
-    model: type[BaseModel] | None = Report
+    (slice names are checked when the rule is evaluated); True when the path names a rate
+    (its value or an interval bound), a figure between 0 and 1."""
+    model: type[BaseModel] | None = report_model
     head, dot, rest = rule.path.partition(".")
-    path = "task_success" + dot + rest if head == PER_TRIAL else rule.path
+    per_trial = head == PER_TRIAL and report_model is Report
+    path = "task_success" + dot + rest if per_trial else rule.path
+    bound = False
     for part in path.split("."):
         match = _SEGMENT.fullmatch(part)
         if match is None:
             raise AssayConfigError(f"gate rule {rule.text!r}: cannot read field {part!r}")
         name = match["name"]
         if model is None:
-            return  # inside a free mapping (metadata): names are the data's own
+            return False  # inside a free mapping (metadata): names are the data's own
         if model in _RATES and name in _BOUNDS:
-            model = None
+            model, bound = None, True
             continue
         attr = "slices" if model is Report and name == "slice" else name
         fields = [*model.model_fields, *(_BOUNDS if model in _RATES else ())]
@@ -179,14 +230,17 @@ def validate_rule(rule: Rule) -> None:
             )
         annotation = model.model_fields[attr].annotation
         if typing.get_origin(annotation) is dict and match["key"] is None:
-            return  # the next name is a key of the data (a slice name): checked on evaluation
+            return False  # the next name is a key of the data (a slice name): checked later
         model = _model_in(annotation)
+    return bound or model in _RATES
 
 
-def _headline_path(report: Report, path: str) -> str:
+def _headline_path(report: BaseModel, path: str) -> str:
     """``path`` with its first name read as the report's headline: ``task_success`` is task
     success under the declared trial policy when there is one (``trial_summary.task_success``),
     and ``task_success_per_trial`` is the per-trial rate."""
+    if not isinstance(report, Report):
+        return path
     head, _, rest = path.partition(".")
     tail = f".{rest}" if rest else ""
     t = report.trial_summary
@@ -197,7 +251,7 @@ def _headline_path(report: Report, path: str) -> str:
     return path
 
 
-def resolve(report: Report, rule: Rule) -> tuple[float | None, str]:
+def resolve(report: BaseModel, rule: Rule) -> tuple[float | None, str]:
     """The number ``rule.path`` names in ``report`` (None when n/a) and a label for it."""
     node: Any = report
     label = ""
@@ -261,7 +315,7 @@ def _fmt(x: float, threshold: float | None = None) -> str:
     return repr(x)
 
 
-def check_rule(report: Report, rule: Rule) -> GateResult:
+def check_rule(report: BaseModel, rule: Rule) -> GateResult:
     """``rule`` applied to ``report``."""
     actual, label = resolve(report, rule)
     want = f"{rule.op} {_fmt(rule.threshold)}"
@@ -289,10 +343,10 @@ def check_rule(report: Report, rule: Rule) -> GateResult:
     return GateResult(rule=rule, passed=passed, actual=actual, margin=margin, message=message)
 
 
-def evaluate_gates(report: Report, rules: Sequence[str | Rule]) -> list[GateResult]:
-    """Every rule applied to ``report``, in order; raises ``AssayConfigError`` on a bad rule
-    before any is evaluated."""
-    parsed = [r if isinstance(r, Rule) else parse_rule(r) for r in rules]
+def evaluate_gates(report: BaseModel, rules: Sequence[str | Rule]) -> list[GateResult]:
+    """Every rule applied to ``report`` (a ``Report`` or a ``CompositeReport``), in order;
+    raises ``AssayConfigError`` on a bad rule before any is evaluated."""
+    parsed = [r if isinstance(r, Rule) else parse_rule(r, type(report)) for r in rules]
     for rule in parsed:
         resolve(report, rule)
     return [check_rule(report, rule) for rule in parsed]

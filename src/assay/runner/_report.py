@@ -51,6 +51,7 @@ def run_metadata(info: RunInfo) -> dict[str, Any]:
             "started_at": info.started_at.isoformat(),
             "ended_at": info.ended_at.isoformat() if info.ended_at else None,
             "suite": info.suite_path,
+            "suite_name": info.suite_name,
             "target": target,
             "target_hash": info.target_hash,
             "git_commit": info.git_commit,

@@ -17,7 +17,7 @@ from assay._version import __version__
 from assay.cases import Dataset, content_hash
 from assay.errors import AssayConfigError, StoreError
 from assay.load import Suite, grader_provenance, load_prices, load_suite
-from assay.report import Report
+from assay.report import GateResult, Report, evaluate_gates, parse_rule
 from assay.runner._cache import CACHE_KEY_VERSION, ResponseCache, default_cache_path
 from assay.runner._execute import CacheUse
 from assay.runner._guard import LoopBlocked
@@ -80,6 +80,32 @@ class RunResult:
     skipped: int = 0
     cache_error: str | None = None
     """Why the response cache could not keep this run's replies (the run went on)."""
+    gates: tuple[GateResult, ...] = ()
+    """The suite's ``gates:`` applied to the report, in order (none when it has none)."""
+
+    @property
+    def gates_passed(self) -> bool:
+        """True when every gate of the suite holds (and when there is none)."""
+        return all(g.passed for g in self.gates)
+
+
+def _gated(result: RunResult, suite: Suite) -> RunResult:
+    """``result`` with the suite's gates applied to its report."""
+    rules = suite.settings.gates
+    if rules is None:
+        return result
+    listed = [rules] if isinstance(rules, str) else list(rules)
+    gates = []
+    for text in listed:
+        try:
+            gates += evaluate_gates(result.report, [text])
+        except AssayConfigError as err:  # a slice this run does not have: the gate fails
+            gates.append(
+                GateResult(
+                    rule=parse_rule(text), passed=False, actual=None, margin=None, message=str(err)
+                )
+            )
+    return replace(result, gates=tuple(gates))
 
 
 def options_for(suite: Suite, overrides: Overrides) -> RunOptions:
@@ -292,7 +318,8 @@ def run_suite(
     finally:
         if cache is not None:
             cache.cache.close()
-    return replace(result, cache_error=cache.cache.write_error if cache else None)
+    result = replace(result, cache_error=cache.cache.write_error if cache else None)
+    return _gated(result, suite)
 
 
 def base_metadata(
@@ -392,7 +419,8 @@ def _resume_claimed(
     done = store.recorded_keys(info.id)
     if info.status == "completed" and len(done) == len(dataset.cases) * info.trials:
         claim.release()
-        return RunResult(info.id, info.status, report_for_run(store, info.id), 0, len(done))
+        finished = RunResult(info.id, info.status, report_for_run(store, info.id), 0, len(done))
+        return _gated(finished, suite)
     cache = open_cache(suite, overrides, store)
     plan = Plan(
         store, info.id, dataset, target, suite.grader(), options, trace, done, cache, claim=claim
@@ -402,7 +430,8 @@ def _resume_claimed(
     finally:
         if cache is not None:
             cache.cache.close()
-    return replace(result, cache_error=cache.cache.write_error if cache else None)
+    result = replace(result, cache_error=cache.cache.write_error if cache else None)
+    return _gated(result, suite)
 
 
 def _suite_of(info: RunInfo, given: Suite | str | Path | None) -> Suite:

@@ -5,7 +5,7 @@
 """
 
 from assay.store._claims import RunClaim
-from assay.store._info import RUN_STATUSES, TAGS_KEY, RunInfo, RunStatus, redact
+from assay.store._info import NAME_KEY, RUN_STATUSES, TAGS_KEY, RunInfo, RunStatus, redact
 from assay.store._migrations import MIGRATIONS, current_version, migrate
 from assay.store._open import DEFAULT_URL, ENV_VAR, open_store, store_url
 from assay.store._read_only import read_only_sqlite
@@ -16,6 +16,7 @@ __all__ = [
     "DEFAULT_URL",
     "ENV_VAR",
     "MIGRATIONS",
+    "NAME_KEY",
     "RUN_STATUSES",
     "SCHEMA_VERSION",
     "TAGS_KEY",

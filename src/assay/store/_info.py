@@ -54,11 +54,20 @@ class RunInfo(BaseModel):
         return PurePath(self.suite_path).stem if self.suite_path else None
 
     @property
+    def name(self) -> str | None:
+        """The run's name (``assay run --name``), which finds it wherever an id does."""
+        found = self.metadata.get(NAME_KEY)
+        return found if isinstance(found, str) else None
+
+    @property
     def tags(self) -> list[str]:
         """The names this run is tagged with (``assay runs tag``), e.g. ``baseline``."""
         found = self.metadata.get(TAGS_KEY, [])
         return [str(t) for t in found] if isinstance(found, list) else []
 
+
+NAME_KEY = "assay.name"
+"""The key of ``RunInfo.metadata`` holding the run's name (``assay run --name``)."""
 
 TAGS_KEY = "assay.tags"
 """The key of ``RunInfo.metadata`` holding the run's tags (not configuration; named so no

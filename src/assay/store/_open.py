@@ -44,8 +44,37 @@ def _writable(path: Path) -> bool:
     return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
 
 
-def open_store(url: str | None = None, *, read_only: bool = False) -> RunStore:
+def _absent(shown: str) -> StoreError:
+    return StoreError(
+        f"no run store at {shown}: check --store (or ${ENV_VAR}); "
+        "`assay run SUITE` creates the store",
+        "absent",
+    )
+
+
+def _holds_store(path: Path) -> bool:
+    """Whether the SQLite file at ``path`` holds a store, read without changing it."""
+    if not path.is_file():
+        return False
+    from sqlalchemy.exc import DBAPIError
+
+    from assay.store._migrations import current_version
+
+    engine = read_only_sqlite(path)
+    try:
+        with engine.connect() as conn:
+            return current_version(conn) > 0
+    except DBAPIError:
+        return True  # a damaged file is reported as such when it is opened
+    finally:
+        engine.dispose()
+
+
+def open_store(url: str | None = None, *, read_only: bool = False, create: bool = True) -> RunStore:
     """A ``RunStore`` at ``url`` (see ``store_url``), created and migrated on first use.
+
+    With ``create=False`` (what reading commands use) a store that does not exist yet is
+    refused with ``StoreError`` instead: nothing is created, not even an empty file.
 
     With ``read_only``, the store is opened so that it cannot change (what ``assay view``
     reads): nothing is created or migrated, a missing store or one at another schema
@@ -74,6 +103,8 @@ def open_store(url: str | None = None, *, read_only: bool = False) -> RunStore:
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database or ""
         path = Path(database)
+        if not create and (database in ("", ":memory:") or not _holds_store(path)):
+            raise _absent(shown)
         if database and database != ":memory:" and path.is_file() and not _writable(path):
             engine = read_only_sqlite(path)
             shown = f"{shown} (read-only)"
@@ -95,6 +126,14 @@ def open_store(url: str | None = None, *, read_only: bool = False) -> RunStore:
         except Exception as err:  # missing driver, bad options
             raise AssayConfigError(f"cannot open store {shown}: {err}") from None
     try:
+        if not create:
+            from assay.store._migrations import current_version
+
+            with engine.connect() as conn:
+                empty = current_version(conn) == 0
+            if empty:
+                engine.dispose()
+                raise _absent(shown)
         migrate(engine)
     except DBAPIError as err:
         engine.dispose()

@@ -18,7 +18,7 @@ from assay.outcomes import Record, Span
 from assay.store import _reserve
 from assay.store._claims import RunClaim, claim_run
 from assay.store._failures import guarded
-from assay.store._info import TAGS_KEY, RunInfo
+from assay.store._info import NAME_KEY, TAGS_KEY, RunInfo
 from assay.store._rows import (
     dump,
     iso_time,
@@ -29,6 +29,9 @@ from assay.store._rows import (
     span,
 )
 from assay.store._schema import judgments, records, runs, spans
+
+# ``latest`` is the newest run, ``latest~1`` the one before it, and so on.
+_LATEST = re.compile(r"latest(?:~(?P<back>\d{1,6}))?")
 
 
 class RunStore:
@@ -96,6 +99,9 @@ class RunStore:
             conn.execute(update(runs).where(runs.c.id == run_id).values(**values))
 
     def _resolve(self, run_id: str) -> str:
+        latest = _LATEST.fullmatch(run_id)
+        if latest is not None:
+            return self._nth_newest(int(latest["back"] or 0), run_id)
         with self.engine.connect() as conn:
             found = conn.execute(
                 select(runs.c.id).where(runs.c.id.startswith(run_id, autoescape=True))
@@ -111,10 +117,72 @@ class RunStore:
                     f"({', '.join(sorted(ids)[:5])}); give more characters"
                 )
             every = [str(i) for i in conn.execute(select(runs.c.id)).scalars()]
+        named = self._named(run_id)
+        if named is not None:
+            return named
         raise AssayInputError(
             f"no run '{run_id}' in the store {self.url}{did_you_mean(run_id, every)}; "
             "`assay runs` lists the stored runs"
         )
+
+    def _nth_newest(self, back: int, asked: str) -> str:
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(runs.c.id)
+                .order_by(runs.c.started_at.desc(), runs.c.id.desc())
+                .offset(back)
+                .limit(1)
+            ).scalar()
+            total = conn.execute(select(func.count()).select_from(runs)).scalar() or 0
+        if found is None:
+            raise AssayInputError(
+                f"{asked}: the store {self.url} holds {total} run{'s' if total != 1 else ''}"
+                + ("" if total == 0 else f"; latest~{total - 1} is the oldest")
+            )
+        return str(found)
+
+    def _named(self, name: str) -> str | None:
+        """The run named ``name`` (``assay run --name``), if any."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(runs.c.id, runs.c.metadata).where(
+                    runs.c.metadata.contains(name, autoescape=True)
+                )
+            ).all()
+        for run_id, metadata in rows:
+            if (json.loads(metadata) if metadata else {}).get(NAME_KEY) == name:
+                return str(run_id)
+        return None
+
+    @guarded
+    def check_new_name(self, name: str) -> None:
+        """Refuse ``name`` for a new run: not a valid name, ``latest``, or taken."""
+        if not _TAG.fullmatch(name) or _LATEST.fullmatch(name):
+            raise AssayInputError(
+                f"run name {name!r}: a name is 1 to 64 letters, digits, '_', '.' or '-', "
+                "starting with a letter or a digit, and not 'latest' (e.g. nightly-0412)"
+            )
+        taken = self._named(name)
+        if taken is not None:
+            raise AssayInputError(
+                f"run name {name!r} is taken by run {taken}; choose another name "
+                f"(or `assay runs delete {name}` first)"
+            )
+
+    @guarded
+    def delete_run(self, run_id: str) -> RunInfo:
+        """Delete one run: its records, judgments, spans and row; nothing else is touched.
+        Refused (``AssayInputError``) while another process runs or resumes it."""
+        info = self.get_run(run_id)
+        claim = self.claim(info.id)
+        try:
+            with self.engine.begin() as conn:
+                for table in (spans, judgments, records):
+                    conn.execute(table.delete().where(table.c.run_id == info.id))
+                conn.execute(runs.delete().where(runs.c.id == info.id))
+        finally:
+            claim.release()
+        return info
 
     @guarded
     def get_run(self, run_id: str) -> RunInfo:

@@ -35,7 +35,8 @@ def run_config(info: RunInfo) -> dict[str, Any]:
         "trial_policy": info.trial_policy,
         "git_commit": info.git_commit,
     }
-    config.update(info.metadata)
+    # a run's name and tags label it; they are not how it ran
+    config.update({k: v for k, v in info.metadata.items() if k not in ("assay.name", "assay.tags")})
     return config
 
 

@@ -18,13 +18,15 @@ import contextvars
 import importlib
 import inspect
 import os
+import re
 import sys
 import threading
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from assay.cases import Case
 from assay.errors import AssayConfigError
@@ -39,11 +41,38 @@ class FunctionSettings(BaseModel):
 
     type: str = "function"
     callable: str = Field(
-        # Absolute module paths only: a leading dot (relative import) has no package to
-        # be relative to, and empty parts ("a..b") name nothing.
-        pattern=r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$",
         description="module:function (an absolute module path, e.g. my_app.eval:answer)",
     )
+
+    @field_validator("callable")
+    @classmethod
+    def _module_colon_function(cls, value: str) -> str:
+        # Absolute module paths only: a leading dot (relative import) has no package to
+        # be relative to, and empty parts ("a..b") name nothing.
+        if _SPEC.fullmatch(value):
+            return value
+        module, dot, name = value.rpartition(".")
+        hint = (
+            f"; did you mean '{module}:{name}'?"
+            if ":" not in value and dot and _SPEC.fullmatch(f"{module}:{name}")
+            else ""
+        )
+        raise ValueError(
+            f"{value!r} is not module:function (a module path, a colon, then the "
+            f"function's name, e.g. my_app.eval:answer){hint}"
+        )
+
+
+_SPEC = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+def _raised_at(err: BaseException, module_name: str) -> str:
+    """' (at file.py:3)': the last place in the user's code the import went through."""
+    if isinstance(err, SyntaxError) and err.filename:
+        return f" (at {err.filename}:{err.lineno})"
+    frames = traceback.extract_tb(err.__traceback__)
+    own = [f for f in frames if "importlib" not in f.filename and f.filename != __file__]
+    return f" (at {own[-1].filename}:{own[-1].lineno})" if own else ""
 
 
 def import_callable(spec: str, base_dir: Path | None = None) -> Callable[..., Any]:
@@ -57,6 +86,16 @@ def import_callable(spec: str, base_dir: Path | None = None) -> Callable[..., An
         where = f" (looked in {base_dir} and the Python path)" if base_dir else ""
         raise AssayConfigError(
             f"target.callable {spec}: cannot import {module_name}{where}: {err}"
+        ) from None
+    except SyntaxError as err:
+        raise AssayConfigError(
+            f"target.callable {spec}: {module_name} has a syntax error"
+            f"{_raised_at(err, module_name)}: {err.msg}"
+        ) from None
+    except (Exception, SystemExit) as err:  # the module's own code failed as it was imported
+        raise AssayConfigError(
+            f"target.callable {spec}: importing {module_name} raised "
+            f"{type(err).__name__}: {err}{_raised_at(err, module_name)}"
         ) from None
     for part in attr.split("."):
         if not hasattr(obj, part):

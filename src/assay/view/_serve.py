@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import errno
+import socket
 import sys
 from collections.abc import Collection
 from typing import Any
+
+from assay.errors import AssayConfigError
 
 LOOPBACK = "127.0.0.1"
 HEADER_TIMEOUT_S = 10.0
@@ -69,6 +73,7 @@ def serve(app: Any, host: str = LOOPBACK, port: int = 8765, hosts: Collection[st
     """Run ``app`` until interrupted; ``hosts`` are the Host names it answers (shown)."""
     import uvicorn
 
+    sock = _listening(host, port)
     warning = host_warning(host)
     if warning:
         sys.stderr.write(warning + "\n")
@@ -76,7 +81,7 @@ def serve(app: Any, host: str = LOOPBACK, port: int = 8765, hosts: Collection[st
     sys.stderr.write(f"assay view: http://{shown}:{port}/  (Ctrl-C to stop)\n")
     if hosts:
         sys.stderr.write(f"assay view: answering Host names {', '.join(sorted(hosts))}\n")
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -85,3 +90,26 @@ def serve(app: Any, host: str = LOOPBACK, port: int = 8765, hosts: Collection[st
         http=timed_protocol(),
         timeout_keep_alive=5,
     )
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        sock.close()
+
+
+def _listening(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` before anything is announced: a port in use (or a
+    host this machine does not have) is one message, not a server error after 'serving'."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)
+    except OSError as err:
+        sock.close()
+        raise AssayConfigError(
+            f"assay view cannot listen on {host}:{port}: {err.strerror or err}"
+            + ("; choose another port with --port" if err.errno == errno.EADDRINUSE else "")
+        ) from None
+    sock.set_inheritable(True)
+    return sock

@@ -72,22 +72,53 @@ def test_figures_on_the_page_match_the_json_report(
         rate = sl["task_success"]
         expect(row.nth(1)).to_have_text(f"{rate['numerator']}/{rate['denominator']}")
         expect(row.nth(2)).to_have_text(_pct(rate["value"]))
-        expect(page.locator(f'svg .slice-row[data-slice="{name}"] .whisker')).to_have_count(3)
+        expect(page.locator(f'svg.wide .slice-row[data-slice="{name}"] .whisker')).to_have_count(3)
     assert _rows(page) == [c["id"] for c in report["cases"]]
     page.screenshot(path=str(artifacts / "html-report.png"), full_page=True)
     assert watch.errors == [] and watch.dialogs == []
     assert all(url.startswith("file://") for url in watch.requests)
 
 
+def test_the_slice_chart_is_readable_at_400_pixels(
+    page: Page, watch: Watch, tmp_path: Path, artifacts: Path
+) -> None:
+    page.set_viewport_size({"width": 400, "height": 900})
+    page.goto(_score(tmp_path, "html").as_uri())
+    expect(page.locator("#slices svg.wide")).to_be_hidden()
+    narrow = page.locator("#slices svg.narrow")
+    expect(narrow).to_be_visible()
+    sizes = narrow.locator("text").evaluate_all(
+        "ts => ts.map(t => t.getBoundingClientRect().height)"
+    )
+    assert sizes and min(sizes) >= 11  # on-screen text height in CSS pixels
+    label = narrow.locator('.slice-row[data-slice="standard"] .slice-label')
+    expect(label).to_have_text("1/3 · 33.3% · [0.8%, 90.6%]")
+    box, chart = label.bounding_box(), narrow.bounding_box()
+    assert box is not None and chart is not None
+    assert box["x"] + box["width"] <= chart["x"] + chart["width"] + 0.5  # nothing cut off
+    page.locator("#slices").screenshot(path=str(artifacts / "html-report-slices-400px.png"))
+    page.set_viewport_size({"width": 1200, "height": 900})
+    expect(page.locator("#slices svg.wide")).to_be_visible()
+    expect(narrow).to_be_hidden()
+    assert watch.errors == []
+
+
 def test_filter_sort_search_and_drawer(
     page: Page, watch: Watch, tmp_path: Path, artifacts: Path
 ) -> None:
     page.goto(_score(tmp_path, "html").as_uri())
-    page.locator('#cases-status .chip[data-status="passed"]').click()
-    assert _rows(page) == ["E2", "E4", "E5", "E6", "E7"]
+    failed = page.locator('#cases-status .chip[data-status="failed"]')
+    failed.click()  # the chip shows only its status
+    expect(failed).to_have_attribute("aria-pressed", "true")
+    assert _rows(page) == ["E2", "E4", "E6"]
+    page.locator('#cases-status .chip[data-status="error"]').click()
+    assert _rows(page) == ["E2", "E4", "E5", "E6"]
     page.select_option("#cases-slice", "exception")
     assert _rows(page) == ["E2", "E6"]
-    page.locator('#cases-status .chip[data-status="passed"]').click()
+    page.select_option("#cases-slice", "")
+    page.locator('#cases-status .chip[data-status="error"]').click()
+    failed.click()  # nothing selected: every status again
+    assert _rows(page) == ["E1", "E2", "E3", "E4", "E5", "E6", "E7"]
     page.select_option("#cases-slice", "")
     page.fill("#cases-search", "mug")
     expect(page.locator("#cases-table tbody tr[data-index]")).to_have_count(1)
@@ -212,8 +243,7 @@ def test_ten_thousand_cases_are_paged(page: Page, watch: Watch, tmp_path: Path) 
     pager = page.locator("#cases-pager [data-field=count]")
     expect(pager).to_have_text("Showing 1–100 of 10,000 matching (10,000 cases)")
     expect(page.locator("#cases-table tbody tr[data-index]")).to_have_count(100)
-    page.locator('#cases-status .chip[data-status="passed"]').click()
-    page.locator('#cases-status .chip[data-status="failed"]').click()
+    page.locator('#cases-status .chip[data-status="missing"]').click()
     expect(pager).to_have_text(
         f"Showing 1–100 of {report.statuses.missing} matching (10,000 cases)"
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from html import escape
 
 import pytest
 
@@ -89,8 +90,47 @@ def test_plain_words_say_when_moves_to_passed_count_in_the_test() -> None:
     assert c.newly_fixed == ["E2"] and c.newly_broken == ["E8"]
     assert (c.mcnemar.fixed, c.mcnemar.broken) == (2, 1)
     assert c.summary.startswith(
-        "2 fixed, 1 broken in task success (counting 1 case-trial moved to or from passed); "
+        "1 fixed, 1 broken, 1 moved to or from passed (the test counts every move to or "
+        "from passed: 2 up, 1 down); "
     )
+    text = render_comparison(c, "text")
+    assert "Newly fixed (1)" in text and "Newly broken (1)" in text and "Moved (1)" in text
+
+
+def test_the_sentence_and_the_tables_count_case_trials_alike() -> None:
+    base = {c.id: ["failed", "passed"] for c in CASES} | {"E1": ["failed", "failed"]}
+    cand = {c.id: ["passed", "failed"] for c in CASES} | {"E1": ["passed", "passed"]}
+    c = compare_runs(side(CASES, base), side(CASES, cand))
+    assert (len(c.fixed), len(c.broken)) == (9, 7)
+    assert (c.mcnemar.fixed, c.mcnemar.broken) == (1, 0)
+    assert c.summary.startswith(
+        "9 case-trials fixed, 7 broken (the test counts cases: 1 with more passing trials, "
+        "0 with fewer); p = 1"
+    )
+    text = render_comparison(c, "text")
+    assert "Newly fixed (9)" in text and "Newly broken (7)" in text
+
+
+def test_the_text_sentence_breaks_between_clauses_only() -> None:
+    base = {c.id: ["failed", "passed"] for c in CASES} | {"E1": ["failed", "failed"]}
+    cand = {c.id: ["passed", "failed"] for c in CASES} | {"E1": ["passed", "passed"]}
+    lines = render_comparison(compare_runs(side(CASES, base), side(CASES, cand)), "text")
+    result = next(line for line in lines.splitlines() if line.startswith("Result: "))
+    assert result.endswith("with fewer);")
+    follows = lines.splitlines()[lines.splitlines().index(result) + 1]
+    assert follows.strip() == "p = 1: not distinguishable from noise at these counts"
+
+
+def test_the_text_reason_is_the_candidates_as_in_html() -> None:
+    base = _all("passed") | {"E1": "failed"}
+    cand = _all("passed") | {"E2": "failed"}
+    c = compare_runs(side(CASES, base), side(CASES, cand))
+    text = render_comparison(c, "text")
+    assert "Reason (candidate)" in text
+    assert c.fixed[0].candidate.reason in text
+    html = render_comparison(c, "html")
+    assert "Reason (candidate)" in html
+    assert escape(c.fixed[0].candidate.reason).replace("&#x27;", "&#39;") in html
 
 
 def test_a_clear_improvement_is_called_one() -> None:

@@ -27,12 +27,12 @@ def test_a_valid_suite_resolves_the_dataset_beside_it(tmp_path: Path) -> None:
         tmp_path,
         "dataset: cases.jsonl\ntarget:\n  type: scripted\n  default: {kind: abstain}\n"
         "trials: 3\nconcurrency: 2\ntimeout_s: 5\nretries: 1\nrpm: 120\n"
-        "gates: [{metric: task_success, min: 0.5}]\n",
+        "gates: ['task_success>=0.5']\n",
     )
     suite = load_suite(path)
     assert suite.dataset_path == tmp_path / "cases.jsonl"
     assert suite.settings.trials == 3 and suite.settings.rpm == 120
-    assert suite.settings.gates == [{"metric": "task_success", "min": 0.5}]
+    assert suite.settings.gates == ["task_success>=0.5"]
     assert suite.load_dataset().ids == ("E1",)
     assert suite.build_target().name == "scripted"
 

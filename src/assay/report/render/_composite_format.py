@@ -60,3 +60,17 @@ def provenance(row: CompositeCaseRow) -> str:
         return "—"
     check = f", {p['check']} flipped" if p.get("check") else ""
     return f"from {p.get('source_case')} ({p.get('method')}{check})"
+
+
+CLIP = 80
+
+
+def clip(text: str | None, limit: int = CLIP) -> str:
+    """``text`` on one line, cut at ``limit`` characters with the cut shown ('… +120
+    chars'); '–' when there is none. The JSON and HTML reports carry the full text."""
+    if text is None:
+        return "–"
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    return f"{flat[:limit].rstrip()}… (+{len(flat) - limit} chars)"

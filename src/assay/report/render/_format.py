@@ -300,3 +300,18 @@ def usage_lines(usage: UsageSummary | None) -> list[str]:
         where = f" from {p.source}" if p.source else ""
         lines.append(f"Price table {short_version(p.hash)}…{where}: {p.model}: {price}")
     return lines
+
+
+def title_name(report: Report) -> str:
+    """What a report is titled: the suite's ``name:`` (and the run's name) for a stored run
+    started from a suite, else the dataset's name."""
+    run = report.metadata.get("run")
+    run = run if isinstance(run, dict) else {}
+    suite = run.get("suite_name")
+    named = (
+        (run.get("metadata") or {}).get("assay.name")
+        if isinstance(run.get("metadata"), dict)
+        else None
+    )
+    title = str(suite) if isinstance(suite, str) and suite else report.dataset.name
+    return f"{title} ({named})" if isinstance(named, str) and named else title

@@ -99,11 +99,11 @@ def _lines(c: Comparison) -> list[tuple[str, list[str], Sequence[Sequence[str]]]
                 x.slice,
                 _outcome(x.baseline),
                 _outcome(x.candidate),
-                x.baseline.reason if title.startswith("Newly fixed") else x.candidate.reason,
+                x.candidate.reason,
             ]
             for x in items
         ]
-        head = ["Case", "Slice", "Baseline", "Candidate", "Reason"]
+        head = ["Case", "Slice", "Baseline", "Candidate", "Reason (candidate)"]
         sections.append((f"{title} ({len(items)})", head, capped(rows)))
 
     changed("Newly fixed", c.fixed)
@@ -221,6 +221,17 @@ def _head(c: Comparison) -> list[str]:
     ]
 
 
+def _clauses(line: str, width: int) -> list[str]:
+    """``line`` broken after its '; ' clauses when it is wider than ``width``, the later
+    clauses indented, so a sentence never wraps in the middle of a phrase."""
+    if len(line) <= width or "; " not in line:
+        return [line]
+    indent = " " * (line.index(": ") + 2 if ": " in line[:12] else 2)
+    first, *rest = line.split("; ")
+    later = [indent + r + (";" if i < len(rest) - 1 else "") for i, r in enumerate(rest)]
+    return [first + ";", *later]
+
+
 def render_text(c: Comparison) -> str:
     """The comparison for a terminal."""
     from rich.table import Table
@@ -230,7 +241,8 @@ def render_text(c: Comparison) -> str:
     buffer = io.StringIO()
     console = SafeConsole(file=buffer, no_color=True, width=130)
     for line in _head(c):
-        console.print(line, markup=False)
+        for part in _clauses(line, 130):
+            console.print(part, markup=False, soft_wrap=True)
     for title, head, rows in _lines(c):
         if not rows:
             continue

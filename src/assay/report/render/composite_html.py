@@ -28,6 +28,8 @@ def _row(report: CompositeReport, row: CompositeCaseRow) -> dict[str, Any]:
         "synthetic": row.synthetic,
         "status": row.status,
         "reason": row.reason,
+        "question": row.question,
+        **({"text": row.answer} if row.answer is not None else {}),
         "grader": f"composite · profile {report.profile.name}",
         "expected_label": f"score ≥ {report.profile.threshold:g}, no critical failure",
         "outcome_label": (

@@ -44,10 +44,14 @@ def render_composite_markdown(report: CompositeReport) -> str:
     lines += ["", f"**{f.cell(cf.divergence(report))}**"]
     not_passed = [r for r in real if r.verdict != "pass" or r.strict_verdict != "pass"]
     if not_passed:
-        lines += ["", "| Case | Reason |", "|---|---|"]
-        lines += [f"| {f.cell(r.label)} | {f.cell(r.reason)} |" for r in not_passed[:LIST_ROWS]]
+        lines += ["", "| Case | Question | Answer | Reason |", "|---|---|---|---|"]
+        lines += [
+            f"| {f.cell(r.label)} | {f.cell(cf.clip(r.question))} | {f.cell(cf.clip(r.answer))} "
+            f"| {f.cell(r.reason)} |"
+            for r in not_passed[:LIST_ROWS]
+        ]
         if len(not_passed) > LIST_ROWS:
-            lines.append(f"| {more_note(len(not_passed))} |  |")
+            lines.append(f"| {more_note(len(not_passed))} |  |  |  |")
     if report.synthetic is not None:
         s = report.synthetic
         lines += [

@@ -128,9 +128,10 @@ def render_composite_text(report: CompositeReport, *, color: bool = False, width
     if not_passed:
         console.print()
         reasons = Table(title="Why", title_justify="left", box=None, header_style="bold")
-        reasons.add_column("Case")
-        reasons.add_column("Reason")
-        for row in capped([[r.label, r.reason] for r in not_passed]):
+        for column in ("Case", "Question", "Answer", "Reason"):
+            reasons.add_column(column)
+        rows = [[r.label, cf.clip(r.question), cf.clip(r.answer), r.reason] for r in not_passed]
+        for row in capped(rows):
             reasons.add_row(*row)
         console.print(reasons)
     if report.synthetic is not None:

@@ -128,6 +128,38 @@ def slice_chart(report: Report) -> dict[str, Any]:
     }
 
 
+_NARROW_WIDTH = 360
+_NARROW_ROW = 44
+
+
+def narrow_slice_chart(report: Report) -> dict[str, Any]:
+    """The per-slice chart for a narrow screen: each slice's name and figures on a line of
+    their own above a bar as wide as the chart, so the text stays at reading size."""
+    left, right = 8.0, _NARROW_WIDTH - 8.0
+
+    def x(value: float) -> float:
+        return round(left + value * (right - left), 2)
+
+    rows = []
+    for i, (name, sl) in enumerate(report.slices.items()):
+        r = sl.task_success
+        y = 8 + i * _NARROW_ROW
+        row: dict[str, Any] = {"name": name, "text_y": y + 12, "y": y + 28}
+        row["label"] = f"{f.fraction(r)} · {f.value(r)}"
+        if r.value is not None and r.ci95 is not None:
+            row |= {"x": x(r.value), "lo": x(r.ci95[0]), "hi": x(r.ci95[1])}
+            row["label"] = f"{f.fraction(r)} · {f.pct(r.value)} · {f.ci(r)}"
+        rows.append(row)
+    return {
+        "rows": rows,
+        "width": _NARROW_WIDTH,
+        "height": 12 + len(rows) * _NARROW_ROW,
+        "left": left,
+        "right": right,
+        "ticks": [{"x": x(t / 100)} for t in (0, 25, 50, 75, 100)],
+    }
+
+
 def _metadata(report: Report) -> list[tuple[str, str, bool]]:
     """(label, text, preformatted) rows of run metadata, what the report has."""
     d = report.dataset
@@ -249,7 +281,8 @@ def render_html(
     synthetic = report.synthetic
     return template.render(
         report=report,
-        title=f"assay report · {report.dataset.name}",
+        title=f"assay report · {f.title_name(report)}",
+        heading=f.title_name(report),
         headline=[rate_view(label, key, r, clustered) for label, key, r in f.headline_keyed(report)]
         + [
             rate_view(label, key, r)
@@ -264,6 +297,7 @@ def render_html(
             (name, sl, rate_view(name, name, sl.task_success)) for name, sl in report.slices.items()
         ],
         chart=slice_chart(report),
+        narrow_chart=narrow_slice_chart(report),
         synthetic=synthetic,
         synthetic_rate=rate_view("Task success", "synthetic", synthetic.task_success)
         if synthetic

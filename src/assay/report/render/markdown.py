@@ -13,7 +13,7 @@ def render_markdown(report: Report) -> str:
     d = report.dataset
     ci_label = f.ci_label(report.task_success, report.trial_summary is not None)
     lines = [
-        f"## assay report: {f.cell(d.name)}",
+        f"## assay report: {f.cell(f.title_name(report))}",
         "",
         f"Dataset {f.code(d.name)} version {f.code(d.version)}, {d.cases} real cases"
         + (f", {report.trials} trials per case" if report.trials > 1 else "")

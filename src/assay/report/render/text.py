@@ -31,6 +31,8 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
     )
     d = report.dataset
     head = f"assay report · dataset {d.name} ({f.short_version(d.version)}…) · {d.cases} cases"
+    if f.title_name(report) != d.name:
+        head = f"assay report · {f.title_name(report)} · " + head.removeprefix("assay report · ")
     if report.trials > 1:
         head += f" × {report.trials} trials"
     if report.run_id:

@@ -53,7 +53,7 @@
     });
     this.query = "";
     this.slice = "";
-    this.statuses = new Set(STATUSES);
+    this.only = new Set();  // the statuses shown; empty shows every status
     this.sortKey = null;
     this.sortDir = 1;
     this.page = 0;
@@ -111,14 +111,15 @@
       var count = self.rows.filter(function (r) { return r.status === status; }).length;
       var chip = el("button", "chip");
       chip.type = "button";
-      chip.setAttribute("aria-pressed", "true");
+      chip.setAttribute("aria-pressed", "false");
       chip.setAttribute("data-status", status);
+      chip.title = "Show only " + status + " cases (click again to show all)";
       chip.appendChild(el("span", "swatch st-" + status));
       chip.appendChild(document.createTextNode(status + " " + count));
       chip.addEventListener("click", function () {
         var on = chip.getAttribute("aria-pressed") !== "true";
         chip.setAttribute("aria-pressed", on ? "true" : "false");
-        if (on) { self.statuses.add(status); } else { self.statuses.delete(status); }
+        if (on) { self.only.add(status); } else { self.only.delete(status); }
         self.page = 0; self.render();
       });
       chips.appendChild(chip);
@@ -141,7 +142,7 @@
     var out = [];
     for (var i = 0; i < this.rows.length; i++) {
       var r = this.rows[i];
-      if (!self.statuses.has(r.status)) { continue; }
+      if (self.only.size && !self.only.has(r.status)) { continue; }
       if (self.slice && r.slice !== self.slice) { continue; }
       if (self.query && self.hay[i].indexOf(self.query) < 0) { continue; }
       out.push(r);
