@@ -1,6 +1,8 @@
 """``assay score`` on a generated dataset of 5,000 cases × 2 trials writes exactly the
 bytes it wrote before the per-case memory work: the digests below were taken from the
-reports of the earlier implementation (the assay version normalised)."""
+reports of the earlier implementation (the assay version normalised). The JSON digest was
+taken again when split blocks gained ``case_ids`` and usage gained ``cached`` and
+``cost_avoided_usd``: that diff added those keys and nothing else."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from assay.cli import main
 
 # sha256 of the report with the assay version written as 0.0.0+golden.
 DIGESTS = {
-    "json": "efe5f4fab4384397e47b8f1046585935d73e5034cdaea28e1af903e3deb7818a",
+    "json": "694c23edb952f790eb9e6f6312ad8140967be54784353c42cba5029f3a9c056c",
     "text": "58b1756652cd1e7bce7dd6fbf03081b0555c540044d9c2afbd8a83d8c13f052c",
     "markdown": "efcafd749edb6fce4f23dd8867f5346f8dbb77ad15c32e76656eb2e3345e8947",
 }
