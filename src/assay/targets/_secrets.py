@@ -24,6 +24,9 @@ from assay.targets._base import Reply
 MASK = "<redacted>"
 # A word of a header value shorter than this (``Bearer``, ``Basic``) is not masked alone.
 MIN_TOKEN = 8
+# A secret shorter than this (a placeholder key such as ``x`` for a local server) is not
+# masked: masking it would rewrite ordinary words and field names of every reply.
+MIN_SECRET = 6
 _OUTCOME: TypeAdapter[Outcome] = TypeAdapter(Outcome)
 
 
@@ -63,7 +66,7 @@ class Masker:
     def __init__(self, secrets: Iterable[str]) -> None:
         forms: set[str] = set()
         for secret in secrets:
-            if secret:
+            if len(secret.strip()) >= MIN_SECRET:
                 forms |= secret_forms(secret)
         # Longest first, so that a whole header is masked before its token.
         ordered = sorted(forms, key=len, reverse=True)

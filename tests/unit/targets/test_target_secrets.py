@@ -64,6 +64,16 @@ def test_a_reply_without_a_secret_is_returned_unchanged() -> None:
     assert scrub(reply, []) is reply
 
 
+@pytest.mark.parametrize("placeholder", ["x", "k", "text", "sk-no"])
+def test_a_placeholder_key_too_short_to_be_a_secret_leaves_replies_intact(
+    placeholder: str,
+) -> None:
+    reply = Reply(Answer(fact="f", text=f"the text says {placeholder}"), extra={"text": 1})
+    masked = scrub(reply, [placeholder])
+    assert masked is reply  # field names and words are not rewritten
+    assert not Masker([placeholder])
+
+
 def test_short_words_of_a_header_are_not_masked_alone() -> None:
     forms = secret_forms(HEADER)
     assert "Bearer" not in forms and KEY in forms and HEADER in forms
