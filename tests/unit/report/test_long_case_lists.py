@@ -10,8 +10,9 @@ import pytest
 from tests.unit.compare.helpers import case, side
 from tests.unit.report.test_composite_report import report_for
 
-from assay.compare import compare_runs, render_comparison
+from assay.compare import compare_runs
 from assay.report.render._lists import LIST_ROWS, more_note
+from assay.report.render.comparison import render_comparison
 from assay.report.render.composite import render_composite
 
 CHECKS = (

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.unit.store.conftest import _fresh_database
+from tests.pg_cluster import fresh_database
 
 pytestmark = pytest.mark.postgres
 
@@ -91,7 +91,7 @@ def _sql(url: str, *statements: str) -> list[tuple[object, ...]]:
 def test_a_full_tablespace_stops_the_run_as_interrupted_and_resume_finishes_it(
     postgres_server: str, small_disk: Path, tmp_path: Path
 ) -> None:
-    url = _fresh_database(postgres_server)
+    url = fresh_database(postgres_server)
     first = _assay("run", _suite(tmp_path, cases=2), "--store", url, cwd=tmp_path)
     assert first.returncode == 0, first.stderr  # the schema exists, on the main disk
     space = f"full_{uuid.uuid4().hex[:8]}"
