@@ -138,10 +138,12 @@ def _read_while_writing(load: Load, procs: list[subprocess.Popen[str]]) -> None:
 
     from assay.runner import report_for_run
     from assay.store import open_store
-    from assay.view import create_app, open_read_only
+    from assay.view import create_app
 
     store = open_store(load.url)
-    viewer = TestClient(create_app(open_read_only(load.url)), base_url="http://127.0.0.1")
+    viewer = TestClient(
+        create_app(open_store(load.url, read_only=True)), base_url="http://127.0.0.1"
+    )
     turn = 0
     gate: threading.Thread | None = None
     try:

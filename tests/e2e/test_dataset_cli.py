@@ -332,7 +332,8 @@ def test_runs_junit_and_the_viewer_show_the_split_a_run_used(
         warnings.simplefilter("ignore", UserWarning)
         from starlette.testclient import TestClient
 
-    from assay.view import create_app, open_read_only
+    from assay.store import open_store
+    from assay.view import create_app
 
     suite, store = _split_suite(tmp_path), f"sqlite:///{tmp_path / 'a.db'}"
     dev = json.loads(run_assay("run", suite, "--store", store, "-f", "json").stdout)["run_id"]
@@ -361,7 +362,7 @@ def test_runs_junit_and_the_viewer_show_the_split_a_run_used(
     assert props["heldout.runs"] == "1"
     assert dev_suite.get("tests") == "2" and dev_suite.get("failures") == "1"
     # the viewer's run list names each run's split; the run page has the blocks
-    reader = open_read_only(store)
+    reader = open_store(store, read_only=True)
     try:
         with TestClient(create_app(reader), base_url="http://127.0.0.1") as client:
             page = client.get("/").text

@@ -238,9 +238,10 @@ def _viewer_page(store: str, route: str) -> str:
         warnings.simplefilter("ignore", UserWarning)
         from starlette.testclient import TestClient
 
-    from assay.view import create_app, open_read_only
+    from assay.store import open_store
+    from assay.view import create_app
 
-    reader = open_read_only(store)
+    reader = open_store(store, read_only=True)
     try:
         with TestClient(create_app(reader), base_url="http://127.0.0.1") as client:
             return client.get(route).text
@@ -281,7 +282,8 @@ def test_the_transcript_is_on_the_viewers_case_page_and_in_trace_json(
         warnings.simplefilter("ignore", UserWarning)
         from starlette.testclient import TestClient
 
-    from assay.view import create_app, open_read_only
+    from assay.store import open_store
+    from assay.view import create_app
 
     suite = _suite(tmp_path, mock.base_url, output="text", system_prompt="Answer <briefly>.")
     store = f"sqlite:///{tmp_path / 'runs.db'}"
@@ -294,7 +296,7 @@ def test_the_transcript_is_on_the_viewers_case_page_and_in_trace_json(
     transcript = traced["transcript"]
     assert transcript["messages"][-1] == {"role": "user", "content": "How long?"}
     assert (transcript["reply"], transcript["finish_reason"]) == ("Thirty days.", "stop")
-    reader = open_read_only(store)
+    reader = open_store(store, read_only=True)
     try:
         with TestClient(create_app(reader), base_url="http://127.0.0.1") as client:
             page = client.get("/case?id=A1").text
