@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from assay._plugins import load_entry_point
 from assay._validation import problems_from
 from assay.cases import SourceLibrary
 from assay.errors import AssayConfigError, InputFormatError, Location, Problem, did_you_mean
@@ -85,18 +86,7 @@ def plugin_graders() -> dict[str, EntryPoint]:
 
 
 def _plugin_type(point: EntryPoint) -> GraderType:
-    try:
-        kind = point.load()
-    except Exception as err:  # a broken plugin is the user's to fix: say which one
-        raise AssayConfigError(
-            f'grader "{point.name}" (entry point {point.value}) could not be loaded: '
-            f"{type(err).__name__}: {err}"
-        ) from err
-    if not isinstance(kind, GraderType):
-        raise AssayConfigError(
-            f'grader "{point.name}" (entry point {point.value}) is not a GraderType: {kind!r}'
-        )
-    return kind
+    return load_entry_point(point, GraderType, f'grader "{point.name}"')
 
 
 def _plugin_settings(

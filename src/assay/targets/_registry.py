@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from assay._plugins import load_entry_point
 from assay._validation import problems_from
 from assay.errors import AssayConfigError, InputFormatError, Location, Problem, did_you_mean
 from assay.targets._base import Target, TargetType
@@ -44,18 +45,7 @@ def _points() -> dict[str, EntryPoint]:
 
 
 def _load(point: EntryPoint) -> TargetType:
-    try:
-        kind = point.load()
-    except Exception as err:  # a broken plugin is the user's to fix: say which one
-        raise AssayConfigError(
-            f'target type "{point.name}" (entry point {point.value}) could not be loaded: '
-            f"{type(err).__name__}: {err}"
-        ) from err
-    if not isinstance(kind, TargetType):
-        raise AssayConfigError(
-            f'target type "{point.name}" (entry point {point.value}) is not a TargetType: {kind!r}'
-        )
-    return kind
+    return load_entry_point(point, TargetType, f'target type "{point.name}"')
 
 
 def target_type_names() -> list[str]:
