@@ -19,7 +19,8 @@ def _pct(v: float) -> str:
     return percent(v)
 
 
-def _rate(r: Rate) -> str:
+def rate_text(r: Rate) -> str:
+    """'5/6 = 83.3% [35.9%, 99.6%]', or 'n/a (no substantive answers)'."""
     if r.value is None:
         return f"n/a ({r.na_reason})"
     ci = f" [{_pct(r.ci95[0])}, {_pct(r.ci95[1])}]" if r.ci95 else ""
@@ -79,8 +80,8 @@ def _lines(c: Comparison) -> list[tuple[str, list[str], Sequence[Sequence[str]]]
     level = f"{c.task_success_delta.confidence * 100:g}%"
     sections: list[tuple[str, list[str], Sequence[Sequence[str]]]] = []
     rates = [
-        ["Baseline", c.baseline.ref, _rate(c.baseline.task_success)],
-        ["Candidate", c.candidate.ref, _rate(c.candidate.task_success)],
+        ["Baseline", c.baseline.ref, rate_text(c.baseline.task_success)],
+        ["Candidate", c.candidate.ref, rate_text(c.candidate.task_success)],
         ["Delta", "candidate − baseline", delta_text(c.task_success_delta)],
     ]
     sections.append(
@@ -114,8 +115,8 @@ def _lines(c: Comparison) -> list[tuple[str, list[str], Sequence[Sequence[str]]]
         [
             s.slice,
             str(s.paired),
-            _rate(s.baseline),
-            _rate(s.candidate),
+            rate_text(s.baseline),
+            rate_text(s.candidate),
             delta_text(s.delta),
             str(s.fixed),
             str(s.broken),

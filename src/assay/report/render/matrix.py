@@ -3,22 +3,9 @@
 from __future__ import annotations
 
 from assay.compare import MatrixReport, PairRow, VariantRow
-from assay.metrics import Rate
-from assay.report.render.comparison import delta_text
+from assay.report.render.comparison import delta_text, rate_text
 
 MATRIX_FORMATS: tuple[str, ...] = ("text", "json", "markdown", "html")
-
-
-def _pct(v: float) -> str:
-    return f"{v * 100:.1f}%"
-
-
-def rate_text(r: Rate) -> str:
-    """'5/6 = 83.3% [35.9%, 99.6%]', or 'n/a (no substantive answers)'."""
-    if r.value is None:
-        return f"n/a ({r.na_reason})"
-    ci = f" [{_pct(r.ci95[0])}, {_pct(r.ci95[1])}]" if r.ci95 else ""
-    return f"{r.numerator}/{r.denominator} = {_pct(r.value)}{ci}"
 
 
 def p_text(p: float) -> str:

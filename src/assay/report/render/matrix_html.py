@@ -35,10 +35,10 @@ def render_matrix_html(m: MatrixReport) -> str:
         notes,
         overrides_text,
         pair_cells,
-        rate_text,
         statuses_text,
         usage_text,
     )
+    from assay.report.render.comparison import rate_text
 
     variants: list[dict[str, Any]] = [
         {
