@@ -29,6 +29,7 @@ def matrix_script() -> tuple[Markup, str]:
 
 def render_matrix_html(m: MatrixReport) -> str:
     """``m`` as a self-contained HTML page (``assay matrix --format html``)."""
+    from assay.report.render.comparison import rate_text
     from assay.report.render.matrix import (
         PAIR_HEAD,
         cache_text,
@@ -38,7 +39,6 @@ def render_matrix_html(m: MatrixReport) -> str:
         statuses_text,
         usage_text,
     )
-    from assay.report.render.comparison import rate_text
 
     variants: list[dict[str, Any]] = [
         {
