@@ -8,6 +8,7 @@ because every case's prompt is rendered before the first call.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -67,6 +68,41 @@ def _environment() -> Any:
     )
 
 
+def is_literal(text: str) -> bool:
+    """Whether ``text`` holds no template syntax at all: every Jinja2 tag, expression and
+    comment starts with ``{``, so without one the template renders to its own text."""
+    return "{" not in text
+
+
+_NEWLINES = re.compile(r"\r\n|\r|\n")
+
+
+class LiteralTemplate:
+    """A template without any ``{``: rendered without Jinja2, to what Jinja2 gives for it
+    (line endings written as ``\\n``, one trailing newline dropped)."""
+
+    def __init__(self, text: str) -> None:
+        lines = _NEWLINES.split(text)
+        if lines[-1] == "":
+            lines.pop()
+        self.text = "\n".join(lines)
+
+
+def _compile(env: Any, text: str) -> Any:
+    return LiteralTemplate(text) if is_literal(text) else env.from_string(text)
+
+
+def _fill(role: str, template: Any, values: Mapping[str, Any]) -> str:
+    if isinstance(template, LiteralTemplate):
+        return template.text
+    from jinja2 import TemplateError
+
+    try:
+        return str(template.render(values))
+    except TemplateError as err:
+        raise ValueError(f"{role} template: {err}") from None
+
+
 def usable_template(text: str) -> str:
     """``text`` when it is a usable template; raises ``ValueError`` saying why not."""
     problem = template_problem(text)
@@ -77,6 +113,8 @@ def usable_template(text: str) -> str:
 
 def template_problem(text: str) -> str | None:
     """Why ``text`` is not a usable template (syntax error, unknown variable), or None."""
+    if is_literal(text):
+        return None
     from jinja2 import TemplateSyntaxError, meta
 
     env = _environment()
@@ -114,16 +152,19 @@ class Prompt:
 
     @cached_property
     def _compiled(self) -> list[tuple[str, Any]]:
-        env = _environment()
         s = self.settings
-        if s.messages is not None:
-            return [(m.role, env.from_string(m.content)) for m in s.messages]
-        found: list[tuple[str, Any]] = []
-        if s.system is not None:
-            found.append(("system", env.from_string(s.system)))
-        if s.user is not None:
-            found.append(("user", env.from_string(s.user)))
-        return found
+        texts = [(m.role, m.content) for m in s.messages] if s.messages is not None else []
+        if s.messages is None and s.system is not None:
+            texts.append(("system", s.system))
+        if s.messages is None and s.user is not None:
+            texts.append(("user", s.user))
+        # Jinja2 is imported only when some message is a template.
+        env = None if all(is_literal(text) for _, text in texts) else _environment()
+        return [(role, _compile(env, text)) for role, text in texts]
+
+    @cached_property
+    def _literal(self) -> bool:
+        return all(isinstance(template, LiteralTemplate) for _, template in self._compiled)
 
     @property
     def version(self) -> str:
@@ -140,26 +181,23 @@ class Prompt:
         self, case: Case, sections: Mapping[str, str] | None, facts: list[str]
     ) -> list[dict[str, str]]:
         """The messages for ``case``; raises ``ValueError`` naming what failed."""
-        from jinja2 import TemplateError
-
         convo = [{"role": m.role, "content": m.content} for m in case.messages or ()]
-        values = {
-            "question": case.prompt,
-            "case": case.model_dump(mode="json"),
-            "context": context_text(sections),
-            "sections": dict(sections or {}),
-            "facts": facts,
-            "vars": dict(self.variables),
-            "messages": convo,
-            "schema": self.schema,
-        }
-        rendered: list[dict[str, str]] = []
-        for role, template in self._compiled:
-            try:
-                content = template.render(values)
-            except TemplateError as err:
-                raise ValueError(f"{role} template: {err}") from None
-            rendered.append({"role": role, "content": content})
+        values: dict[str, Any] = {}
+        if not self._literal:  # a template fills in case data; plain text needs none
+            values = {
+                "question": case.prompt,
+                "case": case.model_dump(mode="json"),
+                "context": context_text(sections),
+                "sections": dict(sections or {}),
+                "facts": facts,
+                "vars": dict(self.variables),
+                "messages": convo,
+                "schema": self.schema,
+            }
+        rendered = [
+            {"role": role, "content": _fill(role, template, values)}
+            for role, template in self._compiled
+        ]
         if self.settings.messages is None and self.settings.user is None:
             rendered.extend(convo or [{"role": "user", "content": case.prompt}])
         return rendered
