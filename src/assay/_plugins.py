@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
-from importlib.metadata import EntryPoint
+import sys
+from functools import lru_cache
+from importlib.metadata import EntryPoint, entry_points
 from typing import TypeVar
 
 from assay.errors import AssayConfigError
 
 Kind = TypeVar("Kind")
+
+
+def installed_entry_points(group: str) -> tuple[EntryPoint, ...]:
+    """The entry points that installed packages declare in ``group``. Every installed
+    package's metadata is read once per import path (not once per registry and run)."""
+    return _by_group(tuple(sys.path)).get(group, ())
+
+
+@lru_cache(maxsize=4)
+def _by_group(path: tuple[str, ...]) -> dict[str, tuple[EntryPoint, ...]]:
+    found = entry_points()
+    return {group: tuple(found.select(group=group)) for group in found.groups}
 
 
 def load_entry_point(point: EntryPoint, kind: type[Kind], what: str) -> Kind:

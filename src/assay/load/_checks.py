@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from functools import lru_cache
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint
 from pathlib import Path
 
+from assay._plugins import installed_entry_points
 from assay.errors import AssayConfigError, InputFormatError, Location, Problem
 from assay.grading.checks import (
     BUILTIN_CHECKS,
@@ -47,7 +48,7 @@ def _constant(fn: object) -> CheckLoader:
 @lru_cache(maxsize=1)
 def check_registry() -> CheckRegistry:
     """Every check installed in this environment under the ``assay.checks`` group."""
-    return registry_from(entry_points(group=ENTRY_POINT_GROUP))
+    return registry_from(installed_entry_points(ENTRY_POINT_GROUP))
 
 
 def load_profile(

@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from assay._plugins import load_entry_point
+from assay._plugins import installed_entry_points, load_entry_point
 from assay._validation import problems_from
 from assay.cases import SourceLibrary
 from assay.errors import AssayConfigError, InputFormatError, Location, Problem, did_you_mean
@@ -80,7 +80,7 @@ def plugin_graders() -> dict[str, EntryPoint]:
     builtin = {*GRADERS, JUDGE}
     return {
         point.name: point
-        for point in entry_points(group=ENTRY_POINT_GROUP)
+        for point in installed_entry_points(ENTRY_POINT_GROUP)
         if point.name not in builtin
     }
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from assay._plugins import load_entry_point
+from assay._plugins import installed_entry_points, load_entry_point
 from assay._validation import problems_from
 from assay.errors import AssayConfigError, InputFormatError, Location, Problem, did_you_mean
 from assay.targets._base import Target, TargetType
@@ -40,7 +40,7 @@ def _points() -> dict[str, EntryPoint]:
     found = {
         name: EntryPoint(name, value, ENTRY_POINT_GROUP) for name, value in BUILTIN_TARGETS.items()
     }
-    found.update({point.name: point for point in entry_points(group=ENTRY_POINT_GROUP)})
+    found.update({point.name: point for point in installed_entry_points(ENTRY_POINT_GROUP)})
     return found
 
 
