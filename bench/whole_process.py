@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import peers
+from _bytecode import NOTE, precompile
 from _mockproc import mock_server
 from _sections import write_section
 from drive_assay import KEY_ENV, write_suite
@@ -303,8 +304,9 @@ def section(
     missing: dict[str, str],
     argv: list[str],
     took_s: float,
+    compiled: str = NOTE,
 ) -> str:
-    """The RESULTS.md section."""
+    """The RESULTS.md section; ``compiled`` says how assay's bytecode was made."""
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     before, after = loads
     lines = [
@@ -317,6 +319,7 @@ def section(
         "Every system talks to the same `bench/mock_openai.py` (127.0.0.1, a separate process "
         "on the same cores), and the mock's request counter checks that each sent every request.",
         "",
+        f"- {compiled}",
         f"- load average before (1/5/15 min): {' / '.join(f'{x:.2f}' for x in before)}",
         f"- load average after (1/5/15 min): {' / '.join(f'{x:.2f}' for x in after)}",
     ]
@@ -360,6 +363,7 @@ def measure(
     """Every workload; the figures and the peers that could not be installed (no peer is
     run when ``peer_reps`` is 0)."""
     peer_list, missing = peers.install(log) if peer_reps > 0 else ([], {})
+    log.append(precompile(str(Path(_assay()).with_name("python"))))
     figures: list[Figure] = []
     with tempfile.TemporaryDirectory(prefix="assay-bench-whole-") as tmp:
         scratch = Path(tmp)
@@ -403,12 +407,13 @@ def main(argv: list[str] | None = None) -> None:
         missing,
         ["whole_process.py", *(argv if argv is not None else sys.argv[1:])],
         time.time() - began,
+        next((line for line in log if "bytecode" in line), NOTE),
     )
     print(text)
     if args.update is not None:
         write_section(args.update, SECTION, text)
     for line in log:
-        print(f"installed: {line}", file=sys.stderr)
+        print(line if "bytecode" in line else f"installed: {line}", file=sys.stderr)
 
 
 if __name__ == "__main__":
