@@ -2,16 +2,20 @@
 
 Start-up time of ``assay --help``; the throughput workload through the bare aiohttp floor,
 assay's ``openai`` target and inspect_ai side by side; a cProfile of assay's per-case path;
-the simulated coverage of the case-clustered interval (``bench/coverage.py``).
 ``assay dedupe`` on 100,000 cases (``bench/dedupe.py``, skipped with ``--quick``).
 Whole processes side by side (``bench/whole_process.py``): ``assay run`` against the bare
 client and the peers (inspect_ai, lm-evaluation-harness, promptfoo, installed on first use
 under ``bench/.peers/``), one-case run, ``assay score`` and ``assay report`` wall times.
 a 5-variant matrix against five runs' floor and its fully cached rerun (``matrix_cache.py``).
+The simulated coverage of the clustered interval (``--coverage``, about 7 minutes) and the
+kill/resume soak (``--soak``, about 4 minutes) measure correctness, not speed, and run only
+when asked: their sections stay as ``bench/coverage.py --write`` and ``bench/soak.py --write``
+measured them. The peers run once each (``--peer-reps``; ``whole_process.py`` alone runs
+them 3 times), so the whole run stays under 10 minutes on a quiet machine.
 Every figure in the file is measured by this run. Exit status 1 when ``assay --help``
 imports a banned heavy package eagerly, or (with ``--strict``) when any goal is missed.
 
-    .venv/bin/python bench/run_all.py [--quick] [--output bench/RESULTS.md]
+    .venv/bin/python bench/run_all.py [--quick] [--coverage] [--soak] [--output bench/RESULTS.md]
 """
 
 from __future__ import annotations
@@ -69,14 +73,19 @@ def main(argv: list[str] | None = None) -> None:
         help="inspect_ai inside a driver too (the whole-process section runs it as a command)",
     )
     parser.add_argument("--no-peers", action="store_true", help="whole processes: no peers")
-    parser.add_argument("--peer-reps", type=int, default=3, help="whole processes: peer reps")
+    parser.add_argument(
+        "--peer-reps", type=int, default=1, help="whole processes: repetitions of each peer"
+    )
     parser.add_argument(
         "--inspect-at-0",
         action="store_true",
         help="also run inspect_ai at 0 ms (its CPU per sample is measured at 100 ms already)",
     )
     parser.add_argument("--strict", action="store_true", help="exit 1 when a goal is missed")
-    parser.add_argument("--no-soak", action="store_true", help="skip the kill/resume soak")
+    parser.add_argument("--soak", action="store_true", help="also the kill/resume soak")
+    parser.add_argument(
+        "--coverage", action="store_true", help="also the coverage simulation of the interval"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.n, args.reps = 200, 1
@@ -128,6 +137,13 @@ def main(argv: list[str] | None = None) -> None:
 
     previous = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
     kept = sections(previous)
+    # The coverage and soak sections, when this run does not measure them again.
+    for begin, end, again in (
+        (coverage.BEGIN, coverage.END, args.coverage),
+        (soak.BEGIN, soak.END, args.soak),
+    ):
+        if not again and begin in previous and end in previous:
+            kept.append(begin + previous.split(begin, 1)[1].split(end, 1)[0] + end)
     if kept:
         text = text.rstrip() + "\n\n" + "\n\n".join(kept) + "\n"
     text = text.rstrip("\n") + "\n\n" + "\n".join(matrix_cache.section(matrix))
@@ -136,13 +152,16 @@ def main(argv: list[str] | None = None) -> None:
     whole = ["--quick"] if args.quick else []
     whole += ["--no-peers"] if args.no_peers else ["--peer-reps", str(args.peer_reps)]
     whole_process.main([*whole, "--update", str(args.output)])
-    print("coverage of the clustered interval …", file=sys.stderr)
-    reps = 200 if args.quick else 2000
-    covered = time.time()
-    cover_rows = coverage.measure(reps)
-    commit = describe_commit()
-    coverage.write(args.output, coverage.section(cover_rows, reps, time.time() - covered, commit))
-    if not args.no_soak:
+    if args.coverage:
+        print("coverage of the clustered interval …", file=sys.stderr)
+        reps = 200 if args.quick else 2000
+        covered = time.time()
+        cover_rows = coverage.measure(reps)
+        commit = describe_commit()
+        coverage.write(
+            args.output, coverage.section(cover_rows, reps, time.time() - covered, commit)
+        )
+    if args.soak:
         print("kill/resume soak …", file=sys.stderr)
         kills = 6 if args.quick else 24
         found = soak.soak(kills, cases=1000, trials=2, fault_rate=0.3, seed=1)
