@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -51,12 +52,14 @@ TRUSTED_LOAD = max(1.0, (os.cpu_count() or 2) - 1.0)
 
 @dataclass
 class Figure:
-    """Wall times of one system on one workload, over the repetitions."""
+    """Wall times of one system on one workload, over the repetitions, and the CPU time
+    (user + system) of each process and its children."""
 
     workload: str
     system: str
     command: str = ""
     walls: list[float] = field(default_factory=list)
+    cpus: list[float] = field(default_factory=list)
     problem: str | None = None
     note: str = ""
 
@@ -64,6 +67,12 @@ class Figure:
     def median(self) -> float:
         """Median wall seconds."""
         return statistics.median(self.walls)
+
+    @property
+    def cpu(self) -> str:
+        """Median CPU seconds: less sensitive than the wall time to other work on the
+        machine, as long as the process is not the one waiting for the cores."""
+        return f"{statistics.median(self.cpus):.2f}" if self.cpus else "–"
 
     @property
     def spread(self) -> str:
@@ -113,6 +122,7 @@ def timed(
     out = cwd / "stdout.txt"
     figure.command = figure.command or " ".join(command)
     with out.open("wb") as sink:
+        cpu = _children_cpu()
         start = time.perf_counter()
         try:
             done = subprocess.run(
@@ -122,6 +132,7 @@ def timed(
             figure.problem = "still running after 30 minutes: stopped"
             return
         wall = time.perf_counter() - start
+        used = _children_cpu() - cpu
     if done.returncode not in ok_codes:
         tail = done.stderr.decode(errors="replace").strip().splitlines()[-3:]
         figure.problem = f"exited {done.returncode}: " + " / ".join(tail)
@@ -131,6 +142,12 @@ def timed(
         figure.problem = why
         return
     figure.walls.append(wall)
+    figure.cpus.append(used)
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _requests_check(base_url: str, before: int, n: int) -> Callable[[Path], str | None]:
@@ -336,18 +353,19 @@ def section(
         lines.append(f"| {goal.name} | {goal.target} | {goal.figure} | {verdict} |")
     lines += [
         "",
-        "| workload | system | wall s (median) | spread | reps |",
-        "|---|---|---:|---|---:|",
+        "| workload | system | wall s (median) | spread | CPU s (median) | reps |",
+        "|---|---|---:|---|---:|---:|",
     ]
     for f in figures:
         if f.ok:
             lines.append(
-                f"| {f.workload} | {f.system} | {f.median:.2f} | {f.spread} | {len(f.walls)} |"
+                f"| {f.workload} | {f.system} | {f.median:.2f} | {f.spread} | {f.cpu} "
+                f"| {len(f.walls)} |"
             )
         else:
-            lines.append(f"| {f.workload} | {f.system} | not measured: {f.problem} | | |")
+            lines.append(f"| {f.workload} | {f.system} | not measured: {f.problem} | | | |")
     for name, why in missing.items():
-        lines.append(f"| | {name} | not installed: {why} | | |")
+        lines.append(f"| | {name} | not installed: {why} | | | |")
     lines += ["", "Commands (URL is the mock's; paths are per repetition):", ""]
     seen: set[str] = set()
     for f in figures:
