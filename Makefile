@@ -19,7 +19,13 @@ $(VENV)/.dev-installed: $(VENV)/.installed
 	$(BIN)/pip install --quiet -e '.[dev,postgres,otlp,parquet,interop,ray]'
 	touch $@
 
+# assay's own modules compiled to bytecode, as pip does for an installed wheel: every `assay`
+# process a demo or a test starts would otherwise compile them again when the environment
+# sets PYTHONDONTWRITEBYTECODE (stale files are ignored by Python, so this is always safe).
+bytecode = $(BIN)/python -m compileall -q src
+
 demo: $(VENV)/.installed
+	@$(bytecode)
 	@bash scripts/demo.sh
 
 lint: $(VENV)/.dev-installed
@@ -46,6 +52,7 @@ demo-real: $(VENV)/.installed model
 	@bash examples/squad2/run.sh $(if $(ALL),--all,)
 
 unit: $(VENV)/.dev-installed browser model
+	@$(bytecode)
 	$(BIN)/pytest
 
 test: lint typecheck unit
