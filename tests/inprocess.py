@@ -71,12 +71,10 @@ def run_cli(
             code = 0
         except SystemExit as done:
             code = _exit_code(done, sys.stderr)
-        except BaseException:  # noqa: BLE001 - the interpreter would print it and exit 1
+        except BaseException:  # the interpreter would print it and exit 1
             sys.stderr.write(traceback.format_exc())
             code = 1
-    return subprocess.CompletedProcess(
-        ["assay", *argv], code, stdout=_text(out), stderr=_text(err)
-    )
+    return subprocess.CompletedProcess(["assay", *argv], code, stdout=_text(out), stderr=_text(err))
 
 
 def run_process(
