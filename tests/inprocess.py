@@ -9,6 +9,7 @@ process (signals, a terminal, start-up, ``python -m assay``) use ``run_assay_pro
 from __future__ import annotations
 
 import io
+import logging
 import os
 import subprocess
 import sys
@@ -123,6 +124,9 @@ def _isolated(cwd: Path, out: TextIO, err: TextIO, stdin: str) -> Iterator[None]
     here = os.getcwd()
     path = list(sys.path)
     modules = set(sys.modules)
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    root.handlers, root.level = [], logging.WARNING  # an unconfigured interpreter's logging
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8")
     sys.stdout, sys.stderr = out, err
     os.environ.update(ENVIRONMENT)
@@ -133,6 +137,7 @@ def _isolated(cwd: Path, out: TextIO, err: TextIO, stdin: str) -> Iterator[None]
             yield
     finally:
         sys.stdin, sys.stdout, sys.stderr = streams
+        root.handlers, root.level = handlers, level
         os.chdir(here)
         os.environ.clear()
         os.environ.update(environ)
