@@ -57,16 +57,17 @@ def run_inprocess(capsys: pytest.CaptureFixture[str], *args: str | Path) -> Resu
 
 
 def run_cli(
-    *args: str | Path, cwd: Path | None = None, stdin: str = ""
+    *args: str | Path, cwd: Path | None = None, stdin: str = "", env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``assay ARGS`` in this process as if it were a fresh ``assay`` process.
+    """Run ``assay ARGS`` in this process as if it were a fresh ``assay`` process, with
+    ``env`` added to this process's environment.
 
     The exit code is what the process would exit with (an uncaught exception prints its
     traceback to standard error and exits 1, as the interpreter does).
     """
     argv = [str(a) for a in args]
     out, err = _capture(), _capture()
-    with _isolated(cwd or ROOT, out, err, stdin):
+    with _isolated(cwd or ROOT, out, err, stdin, {**ENVIRONMENT, **(env or {})}):
         try:
             main(argv)
             code = 0
@@ -117,7 +118,9 @@ def _text(stream: io.TextIOWrapper) -> str:
 
 
 @contextmanager
-def _isolated(cwd: Path, out: TextIO, err: TextIO, stdin: str) -> Iterator[None]:
+def _isolated(
+    cwd: Path, out: TextIO, err: TextIO, stdin: str, env: dict[str, str]
+) -> Iterator[None]:
     """A fresh process's view of the world for the block; this one's restored after it."""
     streams = sys.stdin, sys.stdout, sys.stderr
     environ = dict(os.environ)
@@ -129,7 +132,7 @@ def _isolated(cwd: Path, out: TextIO, err: TextIO, stdin: str) -> Iterator[None]
     root.handlers, root.level = [], logging.WARNING  # an unconfigured interpreter's logging
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8")
     sys.stdout, sys.stderr = out, err
-    os.environ.update(ENVIRONMENT)
+    os.environ.update(env)
     os.chdir(cwd)
     try:
         with warnings.catch_warnings():
