@@ -80,16 +80,20 @@ def run_cli(
 
 
 def run_process(
-    *args: str | Path, cwd: Path | None = None, stdin: str | None = None
+    *args: str | Path,
+    cwd: Path | None = None,
+    stdin: str | None = None,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m assay ARGS`` in a subprocess, as a user would."""
+    """Run ``python -m assay ARGS`` in a subprocess, as a user would (``env`` added to this
+    process's environment)."""
     return subprocess.run(
         [sys.executable, "-m", "assay", *map(str, args)],
         capture_output=True,
         text=True,
         input=stdin,
         cwd=cwd or ROOT,
-        env={**os.environ, **ENVIRONMENT},
+        env={**os.environ, **ENVIRONMENT, **(env or {})},
         timeout=120,
         check=False,
     )
