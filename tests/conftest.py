@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tests.inprocess import run_cli, run_process
 from tests.loopback import serve
 from tests.otlp_receiver import otlp_receiver
 from tests.real_model import real_model
@@ -36,21 +36,15 @@ def policy_dir() -> Path:
 
 @pytest.fixture
 def run_assay() -> RunAssay:
-    """Run ``python -m assay ARGS`` in a subprocess, as a user would, and capture its output."""
+    """Run ``assay ARGS`` in this process as a fresh process would, and capture its output
+    (``ASSAY_TEST_PROCESS=1``: in a subprocess, to tell an in-process difference apart)."""
+    return run_process if os.environ.get("ASSAY_TEST_PROCESS") == "1" else run_cli
 
-    def run(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-        env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120"}
-        return subprocess.run(
-            [sys.executable, "-m", "assay", *map(str, args)],
-            capture_output=True,
-            text=True,
-            cwd=cwd or ROOT,
-            env=env,
-            timeout=120,
-            check=False,
-        )
 
-    return run
+@pytest.fixture
+def run_assay_process() -> RunAssay:
+    """Run ``python -m assay ARGS`` in a subprocess: for signals, terminals and start-up."""
+    return run_process
 
 
 # The seed's "Predict the report" table, both columns, as fractions and counts.

@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.inprocess import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_compare_two_stored_runs_as_html(run_store: tuple[str, Path], tmp_path: Path) -> None:
     out = tmp_path / "compare.html"
-    done = subprocess.run(
-        [sys.executable, "-m", "assay", "compare", "base", "cand", "--store", run_store[0],
-         "--format", "html", "--output", str(out)],
-        capture_output=True, text=True, check=False, cwd=ROOT,
-    )  # fmt: skip
+    done = run_cli(
+        "compare",
+        "base",
+        "cand",
+        "--store",
+        run_store[0],
+        "--format",
+        "html",
+        "--output",
+        out,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stderr
     html = out.read_text(encoding="utf-8")
     assert html.index('id="fixed"') < html.index('id="broken"') < html.index('id="test"')

@@ -5,21 +5,15 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
+
+from tests.inprocess import run_cli
 
 POLICY = Path(__file__).resolve().parents[2] / "examples" / "policy"
 
 
 def _assay(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "assay", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=120,
-        check=False,
-    )
+    return run_cli(*args, cwd=cwd)
 
 
 def _suite(tmp: Path, name: str, model: str, policy: str = "pass^k") -> Path:

@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from tests.inprocess import run_cli
 
 ROOT = Path(__file__).parents[2]
 POLICY = ROOT / "examples" / "policy"
 
 
 def assay(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "assay", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, **(env or {})},
-        check=False,
-    )
+    return run_cli(*args, cwd=ROOT, env=env)
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.inprocess import run_cli
 
 RunAssay = Callable[..., subprocess.CompletedProcess[str]]
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,10 +55,9 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str, str]:
     store = f"sqlite:///{tmp_path_factory.mktemp('store') / 'runs.db'}"
     ids = []
     for config in ("v1", "v2"):
-        done = subprocess.run(
-            [".venv/bin/python", "-m", "assay", "run", f"examples/demo/{config}.yaml",
-             "--trials", "2", "--store", store, "--format", "json"],
-            capture_output=True, text=True, cwd=ROOT, check=False, timeout=120,
+        done = run_cli(
+            "run", f"examples/demo/{config}.yaml", "--trials", "2", "--store", store,
+            "--format", "json", cwd=ROOT,
         )  # fmt: skip
         assert done.returncode in (0, 1), done.stderr
         ids.append(json.loads(done.stdout)["run_id"])

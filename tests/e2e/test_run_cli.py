@@ -7,6 +7,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+from tests.inprocess import run_cli
+
 RunAssay = Callable[..., subprocess.CompletedProcess[str]]
 
 
@@ -122,22 +124,11 @@ def test_init_writes_a_starter_that_runs_and_never_overwrites(
 
 
 def test_the_store_can_come_from_assay_store(policy_dir: Path, tmp_path: Path) -> None:
-    import os
-    import sys
-
     db = tmp_path / "elsewhere.db"
-    env = {**os.environ, "ASSAY_STORE": str(db), "NO_COLOR": "1", "COLUMNS": "200"}
+    env = {"ASSAY_STORE": str(db), "COLUMNS": "200"}
 
     def assay(*args: str | Path) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "assay", *map(str, args)],
-            cwd=tmp_path,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        return run_cli(*args, cwd=tmp_path, env=env)
 
     ran = assay("run", policy_dir / "suite.yaml", "--ids", "E1", "--format", "json")
     assert ran.returncode == 0, ran.stderr

@@ -6,8 +6,9 @@ import json
 import shutil
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
+
+from tests.inprocess import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 POLICY = ROOT / "examples" / "policy"
@@ -23,10 +24,7 @@ def _suite(tmp_path: Path, gates: str) -> Path:
 
 def _run(suite: Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     store = f"sqlite:///{tmp_path / 'runs.db'}"
-    return subprocess.run(
-        [sys.executable, "-m", "assay", "run", str(suite), "--store", store, "-f", "json"],
-        capture_output=True, text=True, check=False, cwd=tmp_path,
-    )  # fmt: skip
+    return run_cli("run", suite, "--store", store, "-f", "json", cwd=tmp_path)
 
 
 def test_failing_suite_gate_exits_1_after_the_report(tmp_path: Path) -> None:
@@ -66,10 +64,7 @@ def test_a_resumed_run_applies_the_gates_of_its_stored_suite(tmp_path: Path) -> 
     assert first.returncode == 1, first.stderr
     run_id = _forget(tmp_path / "runs.db", ("E4", "E5", "E6"))
     store = f"sqlite:///{tmp_path / 'runs.db'}"
-    resumed = subprocess.run(
-        [sys.executable, "-m", "assay", "run", "--resume", run_id, "--store", store, "-f", "json"],
-        capture_output=True, text=True, check=False, cwd=tmp_path,
-    )  # fmt: skip
+    resumed = run_cli("run", "--resume", run_id, "--store", store, "-f", "json", cwd=tmp_path)
     assert resumed.returncode == 1, resumed.stderr
     assert json.loads(resumed.stdout)["total"] == 6
     assert "FAIL  task_success>=0.99" in resumed.stderr and "PASS  missing==0" in resumed.stderr

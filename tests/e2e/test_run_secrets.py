@@ -6,13 +6,13 @@ import asyncio
 import json
 import os
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from aiohttp import web
+from tests.inprocess import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = "sk-assay-test-SECRET-91f3c0de"
@@ -74,16 +74,7 @@ def chat_server() -> Iterator[tuple[str, list[str]]]:
 
 
 def _assay(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_COLOR": "1", "ASSAY_TEST_KEY": KEY}
-    return subprocess.run(
-        [sys.executable, "-m", "assay", *map(str, args)],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_cli(*args, cwd=cwd, env={"ASSAY_TEST_KEY": KEY})
 
 
 def test_the_key_never_reaches_the_store_spans_or_any_report_format(

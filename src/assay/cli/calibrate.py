@@ -101,8 +101,8 @@ def calibrate(
 def _stored(run_id: str, store_url: str | None) -> tuple[Report, dict[str, str]]:
     """The stored run's report and what its judge's version covers (as recorded)."""
     from assay.errors import AssayInputError
-    from assay.runner import report_for_run
     from assay.store import open_store
+    from assay.stored import stored_report
 
     if Path(run_id).suffix or len(Path(run_id).parts) > 1:
         raise AssayInputError(f"{run_id}: no such report file")
@@ -113,6 +113,6 @@ def _stored(run_id: str, store_url: str | None) -> tuple[Report, dict[str, str]]
         identity = {
             k: v for k, v in judge.items() if k not in ("name", "version", "config", "rubric")
         }
-        return report_for_run(runs, info.id), identity
+        return stored_report(runs, info.id), identity
     finally:
         runs.close()

@@ -278,8 +278,8 @@ def report(
     from assay.cli._options import check_confidence, check_method, check_policy, output_format
     from assay.load import load_prices
     from assay.report.render import render
-    from assay.runner import report_for_run
     from assay.store import open_store
+    from assay.stored import stored_report
 
     format = output_format(format, output)
     method = check_method(interval)
@@ -291,9 +291,7 @@ def report(
         if trial_policy is not None:
             trials = opened.get_run(run_id).trials
             policy = check_policy(trial_policy, trials, product_selects_best)
-        built = report_for_run(
-            opened, run_id, confidence=confidence, method=method, policy=policy, prices=table
-        )
+        built = stored_report(opened, run_id, confidence, method, policy=policy, prices=table)
         spans = opened.spans(built.run_id or run_id) if format == "html" else []
     finally:
         opened.close()

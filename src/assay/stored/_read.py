@@ -7,7 +7,8 @@ from typing import Any
 
 from assay.cases import canonical_record
 from assay.compare import Comparison, RunSide, compare_runs
-from assay.metrics import IntervalMethod
+from assay.load import PriceTable
+from assay.metrics import IntervalMethod, TrialPolicy
 from assay.report import Report
 from assay.runner import report_for_run
 from assay.store import RunInfo, RunStore
@@ -18,10 +19,17 @@ def stored_report(
     run_id: str,
     confidence: float = 0.95,
     method: IntervalMethod = "clopper-pearson",
+    *,
+    policy: TrialPolicy | None = None,
+    prices: PriceTable | None = None,
 ) -> Report:
     """The report of stored run ``run_id`` (an id or a unique prefix), intervals at
-    ``confidence`` by ``method``: what ``assay report RUN`` prints."""
-    return report_for_run(store, run_id, confidence=confidence, method=method)
+    ``confidence`` by ``method``: what ``assay report RUN`` prints. Trials combine by
+    ``policy`` when given, else as the run's suite stated; the cost is priced with
+    ``prices`` when given, else with the table stored with the run."""
+    return report_for_run(
+        store, run_id, confidence=confidence, method=method, policy=policy, prices=prices
+    )
 
 
 def run_config(info: RunInfo) -> dict[str, Any]:

@@ -78,8 +78,11 @@ def _raised_at(err: BaseException, module_name: str) -> str:
 def import_callable(spec: str, base_dir: Path | None = None) -> Callable[..., Any]:
     """The object named ``module:attribute`` (the module looked up in ``base_dir`` first)."""
     module_name, _, attr = spec.partition(":")
-    if base_dir is not None and str(base_dir) not in sys.path:
+    if base_dir is not None:
+        if str(base_dir) in sys.path:
+            sys.path.remove(str(base_dir))
         sys.path.insert(0, str(base_dir))
+        _forget_shadowed(module_name, base_dir)
     try:
         obj: Any = importlib.import_module(module_name)
     except (ImportError, TypeError, ValueError) as err:  # TypeError: a relative name
@@ -104,6 +107,21 @@ def import_callable(spec: str, base_dir: Path | None = None) -> Callable[..., An
     if not callable(obj):
         raise AssayConfigError(f"target.callable {spec}: {attr} is not callable")
     return obj  # type: ignore[no-any-return]
+
+
+def _forget_shadowed(module_name: str, base_dir: Path) -> None:
+    """Drop an imported package or module of the same top-level name that is not the one in
+    ``base_dir``: two suites in one process, each with its own ``app.py``, get their own."""
+    top = module_name.partition(".")[0]
+    loaded = sys.modules.get(top)
+    here = base_dir / f"{top}.py", base_dir / top / "__init__.py"
+    if loaded is None or not any(p.is_file() for p in here):
+        return
+    where = getattr(loaded, "__file__", None)
+    if where is not None and Path(where).resolve() in {p.resolve() for p in here}:
+        return
+    for name in [n for n in sys.modules if n == top or n.startswith(f"{top}.")]:
+        del sys.modules[name]
 
 
 def _wants_context(func: Callable[..., Any]) -> bool:
