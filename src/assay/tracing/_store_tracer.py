@@ -10,22 +10,26 @@ and become stored ``Span`` rows when they end. With a collector, the SDK is used
 
 from __future__ import annotations
 
+import functools
+import inspect
 import logging
 import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import ContextDecorator
 from types import TracebackType
 from typing import Any
 
+from opentelemetry import context as context_api
 from opentelemetry import trace
 from opentelemetry.attributes import BoundedAttributes, _clean_attribute_value
 from opentelemetry.context import Context
 from opentelemetry.sdk.trace import SpanLimits
 from opentelemetry.sdk.trace.id_generator import RandomIdGenerator
 from opentelemetry.trace import SpanContext, SpanKind, Status, StatusCode, TraceFlags
+from opentelemetry.trace.propagation import _SPAN_KEY
 from opentelemetry.util import types
 
 from assay.outcomes import Span
@@ -275,6 +279,65 @@ def _span(fields: dict[str, Any]) -> Span:
     return span
 
 
+class _Current(ContextDecorator):
+    """A span started on entry and current inside the block: what ``trace.use_span``
+    does around ``start_span``, without two generator-based context managers."""
+
+    __slots__ = ("_end_on_exit", "_record", "_set_status", "_span", "_start", "_token")
+
+    def __init__(
+        self,
+        start: Callable[[], trace.Span],
+        end_on_exit: bool,
+        record_exception: bool,
+        set_status_on_exception: bool,
+    ) -> None:
+        self._start = start
+        self._end_on_exit = end_on_exit
+        self._record = record_exception
+        self._set_status = set_status_on_exception
+
+    def _recreate_cm(self) -> _Current:
+        return _Current(self._start, self._end_on_exit, self._record, self._set_status)
+
+    def __call__(self, func: Any) -> Any:
+        """As a decorator: a span around each call, awaited to the end for a coroutine."""
+        if inspect.iscoroutinefunction(func):
+
+            @functools.wraps(func)
+            async def spanned(*args: Any, **kwargs: Any) -> Any:
+                with self._recreate_cm():
+                    return await func(*args, **kwargs)
+
+            return spanned
+        return super().__call__(func)
+
+    def __enter__(self) -> trace.Span:
+        span = self._span = self._start()
+        self._token = context_api.attach(context_api.set_value(_SPAN_KEY, span))
+        return span
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> None:
+        span = self._span
+        try:
+            context_api.detach(self._token)
+            # Only an Exception is an error; GeneratorExit and the like are not.
+            if isinstance(exc_val, Exception) and span.is_recording():
+                if self._record:
+                    span.record_exception(exc_val)
+                if self._set_status:
+                    description = f"{type(exc_val).__name__}: {exc_val}"
+                    span.set_status(Status(StatusCode.ERROR, description))
+        finally:
+            if self._end_on_exit:
+                span.end()
+
+
 class StoreTracer(trace.Tracer):
     """Makes ``StoreSpan`` spans and writes them to ``sink`` in batches of ``batch_size``,
     in the thread that ends them (a SQLite store is only used from its own thread)."""
@@ -334,7 +397,6 @@ class StoreTracer(trace.Tracer):
             self.roots[span_context.trace_id] = span
         return span
 
-    @contextmanager
     def start_as_current_span(  # type: ignore[override]
         self,
         name: str,
@@ -346,24 +408,22 @@ class StoreTracer(trace.Tracer):
         record_exception: bool = True,
         set_status_on_exception: bool = True,
         end_on_exit: bool = True,
-    ) -> Iterator[trace.Span]:
-        span = self.start_span(
-            name,
-            context,
-            kind,
-            attributes,
-            links,
-            start_time,
+    ) -> _Current:
+        return _Current(
+            lambda: self.start_span(
+                name,
+                context,
+                kind,
+                attributes,
+                links,
+                start_time,
+                record_exception,
+                set_status_on_exception,
+            ),
+            end_on_exit,
             record_exception,
             set_status_on_exception,
         )
-        with trace.use_span(
-            span,
-            end_on_exit=end_on_exit,
-            record_exception=record_exception,
-            set_status_on_exception=set_status_on_exception,
-        ) as current:
-            yield current
 
     def ended(self, span: StoreSpan) -> None:
         with self._lock:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -150,3 +151,28 @@ def test_span_limits_from_the_environment_apply_as_in_the_sdk(
     chat = next(s for s in light[0] if s["name"] == "chat m2")
     kept = [("gen_ai.request.model", "m2"), ("ids", ["a", "b"]), ("1", "key ")]
     assert chat["attributes"] == kept
+
+
+def test_a_current_span_decorates_functions_and_coroutines_as_the_sdk_does() -> None:
+    def decorated(tracer: trace.Tracer) -> list[str]:
+        @tracer.start_as_current_span("sync")
+        def sync() -> str:
+            return traceparent() or ""
+
+        @tracer.start_as_current_span("async")
+        async def later() -> str:
+            await asyncio.sleep(0)
+            return traceparent() or ""
+
+        return [sync(), sync(), asyncio.run(later())]
+
+    found = []
+    for start in (start_tracing, sdk_tracing):
+        sink = Sink()
+        session = start(sink, "run-1")
+        seen = decorated(session.tracer)
+        session.close()
+        assert len(set(seen)) == 3  # a new span for each call
+        found.append(normalized(sink.spans, seen))
+    assert found[0] == found[1]
+    assert [s["name"] for s in found[0][0]] == ["sync", "sync", "async"]
