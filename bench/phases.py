@@ -29,7 +29,20 @@ PHASES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("one case-trial (run_item)", ("assay.runner._execute:run_item",)),
     ("  target call (OpenAITarget.run)", ("assay.targets.openai:OpenAITarget.run",)),
     ("  grading", ("assay.runner._execute:judge_record", "assay.runner._execute:_grade")),
-    ("  span end + export", ("assay.tracing._export:StoreSpanProcessor.on_end",)),
+    (
+        "  span start",
+        (
+            "assay.tracing._store_tracer:StoreTracer.start_span",
+            "opentelemetry.sdk.trace:Tracer.start_span",
+        ),
+    ),
+    (
+        "  span end + export",
+        (
+            "assay.tracing._store_tracer:StoreTracer.ended",
+            "assay.tracing._export:StoreSpanProcessor.on_end",
+        ),
+    ),
     (
         "storing records (Writer.add)",
         ("assay.runner._plan:_Writer.add", "assay.runner._run:_Writer.add"),

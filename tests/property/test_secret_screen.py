@@ -3,6 +3,7 @@ change anything, the screen says the reply may hold a secret."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from hypothesis import given, settings
@@ -59,3 +60,19 @@ def test_a_reply_is_masked_exactly_as_without_the_screen(
         expected = masker.data(reply.outcome.model_dump(mode="json"))
         assert masked.outcome.model_dump(mode="json") == expected
         assert masked.extra == masker.data(reply.extra)
+
+
+ASCII = st.text(st.characters(min_codepoint=32, max_codepoint=126), min_size=6, max_size=24)
+
+
+@settings(max_examples=100, deadline=None)
+@given(secret=ASCII.filter(lambda s: s.strip() != ""), data=st.data())
+def test_the_substring_screen_of_ascii_text_says_what_the_regular_expression_says(
+    secret: str, data: st.DataObject
+) -> None:
+    masker = Masker([secret])
+    assert masker._lowered is not None and masker._screen is not None
+    value = data.draw(_data_with(sorted(secret_forms(secret))))
+    document = json.dumps([value], ensure_ascii=False)
+    by_expression = masker._screen.search(document) is not None
+    assert masker._may_hold_secret(value) == by_expression or not document.isascii()

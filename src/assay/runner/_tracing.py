@@ -37,25 +37,21 @@ def request_span(
     if tracer is None:
         yield NO_TRACE
         return
-    from opentelemetry import trace
-
     attributes: dict[str, str | int] = {
         span_names.RUN_ID: run_id,
         span_names.CASE_ID: case_id,
         span_names.TRIAL: trial,
         span_names.CONFIG_VERSION: config_version,
     }
-    span = tracer.start_span(span_names.REQUEST_SPAN, attributes=attributes)
-    ctx = span.get_span_context()
-    flags = int(ctx.trace_flags)
-    found = RequestTrace(
-        span,
-        f"00-{ctx.trace_id:032x}-{ctx.span_id:016x}-{flags:02x}",
-        f"{ctx.trace_id:032x}",
-        ctx.trace_state.to_header() or None,  # the trace state of the trace it continues
-    )
-    with trace.use_span(span, end_on_exit=True):
-        yield found
+    with tracer.start_as_current_span(span_names.REQUEST_SPAN, attributes=attributes) as span:
+        ctx = span.get_span_context()
+        flags = int(ctx.trace_flags)
+        yield RequestTrace(
+            span,
+            f"00-{ctx.trace_id:032x}-{ctx.span_id:016x}-{flags:02x}",
+            f"{ctx.trace_id:032x}",
+            ctx.trace_state.to_header() or None,  # the trace state of the trace it continues
+        )
 
 
 def mark_outcome(trace: RequestTrace, outcome: Outcome) -> None:

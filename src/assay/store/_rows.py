@@ -41,6 +41,26 @@ def judgment_rows(run_id: str, batch: Sequence[Judgment]) -> list[dict[str, Any]
     ]
 
 
+def span_rows(run_id: str, batch: Sequence[Span]) -> list[dict[str, Any]]:
+    return [
+        {
+            "run_id": run_id,
+            "trace_id": s.trace_id,
+            "span_id": s.span_id,
+            "parent_id": s.parent_id,
+            "name": s.name,
+            "start_ns": s.start_ns,
+            "end_ns": s.end_ns,
+            "status": s.status,
+            "status_message": s.status_message,
+            "attributes": dump(s.attributes),
+            "case_id": s.case_id,
+            "trial": s.trial,
+        }
+        for s in batch
+    ]
+
+
 def loads(text: str | None, default: Any) -> Any:
     return json.loads(text) if text else default
 

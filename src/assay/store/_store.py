@@ -27,6 +27,7 @@ from assay.store._rows import (
     record,
     run_info,
     span,
+    span_rows,
 )
 from assay.store._schema import judgments, records, runs, spans
 
@@ -371,16 +372,8 @@ class RunStore:
         """Store spans of the run's request traces."""
         if not batch:
             return
-        rows = [
-            {
-                "run_id": run_id,
-                **s.model_dump(exclude={"attributes"}),
-                "attributes": dump(s.attributes),
-            }
-            for s in batch
-        ]
         with self.engine.begin() as conn:
-            conn.execute(spans.insert(), rows)
+            conn.execute(spans.insert(), span_rows(run_id, batch))
 
     @guarded
     def spans(

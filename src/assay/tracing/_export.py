@@ -21,7 +21,7 @@ from assay.outcomes import Span, span_names
 
 CASE_ID = span_names.CASE_ID
 TRIAL = span_names.TRIAL
-_STATUS: dict[StatusCode, Literal["unset", "ok", "error"]] = {
+STATUS: dict[StatusCode, Literal["unset", "ok", "error"]] = {
     StatusCode.UNSET: "unset",
     StatusCode.OK: "ok",
     StatusCode.ERROR: "error",
@@ -38,7 +38,7 @@ def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-def _case_of(attributes: Mapping[str, Any] | None) -> tuple[str | None, int | None]:
+def case_of_attributes(attributes: Mapping[str, Any] | None) -> tuple[str | None, int | None]:
     if not attributes or CASE_ID not in attributes:
         return None, None
     trial = attributes.get(TRIAL)
@@ -55,7 +55,7 @@ def to_span(span: ReadableSpan, case_id: str | None = None, trial: int | None = 
             for key in ("exception.type", "exception.message"):
                 if key in event.attributes:
                     attributes.setdefault(key, event.attributes[key])
-    own_case, own_trial = _case_of(span.attributes)
+    own_case, own_trial = case_of_attributes(span.attributes)
     # Every field is built here with its declared type: validating it again is pure cost
     # on the per-case path.
     return Span.model_construct(
@@ -65,7 +65,7 @@ def to_span(span: ReadableSpan, case_id: str | None = None, trial: int | None = 
         name=span.name,
         start_ns=span.start_time or 0,
         end_ns=span.end_time or span.start_time or 0,
-        status=_STATUS[span.status.status_code],
+        status=STATUS[span.status.status_code],
         status_message=span.status.description,
         attributes=attributes,
         case_id=own_case or case_id,
@@ -84,7 +84,7 @@ class StoreSpanExporter(SpanExporter):
     def case_of(self, span: ReadableSpan) -> tuple[str | None, int | None]:
         context = span.get_span_context()
         root = self.roots.get(context.trace_id) if context is not None else None
-        return _case_of(root.attributes if root is not None else None)
+        return case_of_attributes(root.attributes if root is not None else None)
 
     def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
         converted = [to_span(s, *self.case_of(s)) for s in spans]

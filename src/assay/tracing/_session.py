@@ -1,35 +1,40 @@
-"""One run's tracing: a private tracer provider whose spans go to the run store, and
-optionally to an OTLP/HTTP collector too."""
+"""One run's tracing: a private tracer whose spans go to the run store, and optionally to
+an OTLP/HTTP collector too."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
-from opentelemetry.sdk.resources import Resource
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import BatchSpanProcessor
-from opentelemetry.sdk.trace.sampling import ALWAYS_ON
 from opentelemetry.trace import Tracer
 
 from assay._version import __version__
 from assay.outcomes import span_names
 from assay.tracing._export import SpanSink, StoreSpanExporter, StoreSpanProcessor
-from assay.tracing._otlp import otlp_exporter
+from assay.tracing._store_tracer import StoreTracer
 
 RUN_ID = span_names.RUN_ID
+
+
+class SpanFlusher(Protocol):
+    """What writes a run's ended spans: an SDK tracer provider or a ``StoreTracer``."""
+
+    def force_flush(self, timeout_millis: int = 30000) -> bool: ...
+
+    def shutdown(self) -> None: ...
 
 
 @dataclass
 class TracingSession:
     """The tracer of one run; ``flush()`` writes what is buffered, ``close()`` ends it.
 
-    The provider is private to the run: the process-wide global provider is never set.
+    The tracer is private to the run: the process-wide global provider is never set.
     """
 
     run_id: str
-    provider: TracerProvider
+    provider: SpanFlusher
     tracer: Tracer
-    store_exporter: StoreSpanExporter | None = None
+    store_exporter: StoreSpanExporter | StoreTracer | None = None
 
     def open_traces(self) -> int:
         """Request traces started whose root span is not yet written to the store."""
@@ -51,7 +56,28 @@ class TracingSession:
 def start_tracing(
     store: SpanSink, run_id: str, otlp_endpoint: str | None = None, batch_size: int = 256
 ) -> TracingSession:
-    """Start tracing a run: spans go to ``store`` (and to ``otlp_endpoint`` when given)."""
+    """Start tracing a run: spans go to ``store`` (and to ``otlp_endpoint`` when given).
+
+    Without a collector the spans are made by a ``StoreTracer``, which records what the
+    SDK would at a fraction of its cost; with one, by the OpenTelemetry SDK."""
+    if otlp_endpoint is None:
+        tracer = StoreTracer(store, run_id, batch_size=batch_size)
+        return TracingSession(run_id, tracer, tracer, tracer)
+    return sdk_tracing(store, run_id, otlp_endpoint, batch_size)
+
+
+def sdk_tracing(
+    store: SpanSink, run_id: str, otlp_endpoint: str | None = None, batch_size: int = 256
+) -> TracingSession:
+    """Tracing through the OpenTelemetry SDK: spans go to ``store`` and, when given, to
+    ``otlp_endpoint``."""
+    from opentelemetry.sdk.resources import Resource
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor
+    from opentelemetry.sdk.trace.sampling import ALWAYS_ON
+
+    from assay.tracing._otlp import otlp_exporter
+
     resource = Resource({"service.name": "assay", "service.version": __version__, RUN_ID: run_id})
     provider = TracerProvider(resource=resource, sampler=ALWAYS_ON)
     store_exporter = StoreSpanExporter(store, run_id)

@@ -143,6 +143,16 @@ def test_judgments_and_spans_round_trip(store: RunStore) -> None:
     assert len(store.spans("r1")) == 2
 
 
+def test_a_span_row_has_a_column_for_every_field_of_a_span() -> None:
+    from assay.store._rows import span_rows
+    from assay.store._schema import spans
+
+    span = Span(trace_id="a" * 32, span_id="b" * 16, name="n", start_ns=1, end_ns=2)
+    (row,) = span_rows("r1", [span])
+    assert set(row) == {"run_id", *Span.model_fields} == {c.name for c in spans.columns}
+    assert row["attributes"] == "{}" and row["status"] == "unset"
+
+
 def test_finishing_a_run_records_status_time_and_summary(store: RunStore) -> None:
     store.create_run(_info("r1"), CASES)
     store.finish_run("r1", "interrupted", {"task_success": None})
