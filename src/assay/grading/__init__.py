@@ -2,6 +2,7 @@
 
 from assay.grading._grade import CaseResult, grade, group_trials, judge_record, trial_count
 from assay.grading._judgment import STATUSES, CallingGrader, Grader, Judgment, Status
+from assay.grading._rules import error_reason, rule_judgment, unjudged_status
 from assay.grading._structured import StructuredGrader
 from assay.grading._type import GraderType
 from assay.grading.checks import (
@@ -26,8 +27,11 @@ __all__ = [
     "Profile",
     "Status",
     "StructuredGrader",
+    "error_reason",
     "grade",
     "group_trials",
     "judge_record",
+    "rule_judgment",
     "trial_count",
+    "unjudged_status",
 ]
