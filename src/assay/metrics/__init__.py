@@ -1,4 +1,4 @@
-"""Metrics: rates with named denominators and intervals, and the seed's ``summarize``."""
+"""Metrics: counting graded case-trials into rates with named denominators and intervals."""
 
 from assay.metrics._agreement import (
     Kappa,
@@ -29,11 +29,8 @@ from assay.metrics._summarize import (
     SliceSummary,
     StatusCounts,
     Summary,
-    grade_all,
-    summarize,
     summarize_graded,
     summarize_results,
-    validate_inputs,
 )
 from assay.metrics._trials import (
     POLICY_NAMES,
@@ -70,7 +67,6 @@ __all__ = [
     "clustered_rate",
     "confusion_matrix",
     "effective_interval",
-    "grade_all",
     "holm_adjust",
     "interval",
     "mcnemar_exact",
@@ -79,11 +75,9 @@ __all__ = [
     "pass_hat_k",
     "rate",
     "require_declared_selection",
-    "summarize",
     "summarize_graded",
     "summarize_results",
     "summarize_trials",
-    "validate_inputs",
     "weighted_kappa",
     "wilson",
 ]
