@@ -14,6 +14,7 @@ from assay.metrics._cluster import (
     effective_interval,
 )
 from assay.metrics._consistency import CaseConsistency, TrialRate, TrialSummary, summarize_trials
+from assay.metrics._group import group_by, per_case
 from assay.metrics._intervals import METHODS, IntervalMethod, clopper_pearson, interval, wilson
 from assay.metrics._paired import (
     clustered_delta,
@@ -67,12 +68,14 @@ __all__ = [
     "clustered_rate",
     "confusion_matrix",
     "effective_interval",
+    "group_by",
     "holm_adjust",
     "interval",
     "mcnemar_exact",
     "paired_delta_interval",
     "pass_at_k",
     "pass_hat_k",
+    "per_case",
     "rate",
     "require_declared_selection",
     "summarize_graded",

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict
 from assay.grading import STATUSES, CaseResult
 from assay.metrics._cluster import clustered_by_case
 from assay.metrics._consistency import TrialSummary, summarize_trials
+from assay.metrics._group import group_by
 from assay.metrics._intervals import IntervalMethod
 from assay.metrics._rate import Rate, rate
 from assay.metrics._trials import TrialPolicy
@@ -117,9 +118,7 @@ def _with_trials(
     def answered(x: CaseResult) -> bool:
         return x.answered
 
-    by_slice: dict[str, list[CaseResult]] = {}
-    for r in graded:
-        by_slice.setdefault(r.case.slice, []).append(r)
+    by_slice = group_by(graded, _slice)
     slices = {
         name: sl.model_copy(
             update={
@@ -174,9 +173,7 @@ def summarize_graded(
     success = statuses.passed
     answered = sum(1 for r in graded if r.answered)
     correct = sum(1 for r in graded if r.answered and r.status == "passed")
-    by_slice: dict[str, list[CaseResult]] = {}
-    for r in graded:
-        by_slice.setdefault(r.case.slice, []).append(r)
+    by_slice = group_by(graded, _slice)
     slices = {
         name: SliceSummary(
             total=len(items),
@@ -212,6 +209,10 @@ def summarize_graded(
             summary, graded, chosen, confidence, method, declared=policy is not None
         )
     return summary
+
+
+def _slice(r: CaseResult) -> str:
+    return r.case.slice
 
 
 def _fits(policy: TrialPolicy, trials: int) -> bool:
