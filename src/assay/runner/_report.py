@@ -23,13 +23,15 @@ class StoredGrader:
         self.name = fallback.name
         self.version = fallback.version
         self.fallback = fallback
-        self.stored = {(j.case_id, j.trial): j for j in stored}
+        self.stored = {
+            (j.case_id, j.trial): j
+            for j in stored
+            if j.grader == self.name and j.grader_version == self.version
+        }
 
     def grade(self, case: Case, record: Record) -> Judgment:
         found = self.stored.get((case.id, record.trial))
-        if found is not None and found.grader == self.name and found.grader_version == self.version:
-            return found
-        return self.fallback.grade(case, record)
+        return found if found is not None else self.fallback.grade(case, record)
 
 
 class UnavailableGrader:

@@ -124,3 +124,15 @@ def test_a_run_grades_each_record_once(tmp_path: Path, store: RunStore) -> None:
         again = report_for_run(store, result.run_id)
     assert sorted(calls) == ["C0", "C0", "C1", "C1"]
     assert again == result.report
+
+
+def test_of_two_graders_judgments_the_current_graders_is_reused(store: RunStore) -> None:
+    grader = StructuredGrader()
+    judged = [
+        _judgment("C0", "failed", grader.name, grader.version),
+        _judgment("C1", "failed", grader.name, grader.version),
+    ]
+    run_id = _stored_run(store, [{"name": grader.name, "version": grader.version}], judged)
+    store.add_judgments(run_id, [_judgment("C0", "passed", "another", "1")])
+    found = _reasons(store, run_id)
+    assert found["C0"][:2] == ("failed", f"stored by {grader.name} v{grader.version}")
