@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.cases import Case, Dataset
-from assay.metrics import grade_all
+from assay.grading import grade_all
 from assay.outcomes import Abstain, Answer, Error, Record
 from assay.report import Report, build_report
 from assay.report.render.html import render_html

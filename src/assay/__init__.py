@@ -57,7 +57,6 @@ if TYPE_CHECKING:
         Rate,
         Summary,
         rate,
-        summarize,
     )
     from assay.outcomes import (
         Abstain,
@@ -71,6 +70,7 @@ if TYPE_CHECKING:
         Report,
         build_report,
         evaluate_gates,
+        summarize,
     )
     from assay.runner import (
         report_for_run,
@@ -117,7 +117,7 @@ _EXPORTS: dict[str, str] = {
     "Rate": "assay.metrics",
     "Summary": "assay.metrics",
     "rate": "assay.metrics",
-    "summarize": "assay.metrics",
+    "summarize": "assay.report",
     "Abstain": "assay.outcomes",
     "Answer": "assay.outcomes",
     "Error": "assay.outcomes",

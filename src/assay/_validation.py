@@ -1,13 +1,39 @@
-"""Turning pydantic validation errors into assay ``Problem`` lines with the field named."""
+"""Turning pydantic validation errors into assay ``Problem`` lines with the field named,
+and located raw records into values with every problem reported at once."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from assay.errors import Location, Problem, did_you_mean
+from assay.errors import InputFormatError, Location, Problem, did_you_mean
+
+T = TypeVar("T")
+
+
+def parse_located(
+    records: Iterable[tuple[Location, Any]],
+    parse: Callable[[Any, Location], T | list[Problem]],
+    summary: str,
+) -> tuple[list[T], list[Location | None]]:
+    """Every located raw record parsed by ``parse`` (the value, or the problems with it
+    located at file, line and field), with the values' locations. Every problem in every
+    record is raised at once, as one ``InputFormatError`` headed ``summary``."""
+    values: list[T] = []
+    locations: list[Location | None] = []
+    problems: list[Problem] = []
+    for location, raw in records:
+        item = parse(raw, location)
+        if isinstance(item, list):
+            problems.extend(item)
+        else:
+            values.append(item)
+            locations.append(location)
+    if problems:
+        raise InputFormatError(problems, summary=summary)
+    return values, locations
 
 
 def _field_path(loc: Sequence[int | str]) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from assay import __version__, build_report, load_dataset, load_results
-from assay.metrics import grade_all
+from assay.grading import grade_all
 from assay.report.render import render
 
 RunAssay = Callable[..., subprocess.CompletedProcess[str]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from assay import build_report, load_dataset, load_results
-from assay.metrics import grade_all
+from assay.grading import grade_all
 from assay.report import Report
 
 HERE = Path(__file__).resolve().parent

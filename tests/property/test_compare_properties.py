@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from assay.cases import Case, Dataset
 from assay.compare import RunSide, compare_runs
-from assay.metrics import grade_all
+from assay.grading import grade_all
 from assay.outcomes import Abstain, Answer, Error, Record
 from assay.report import build_report
 

@@ -21,8 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from assay import Abstain, Answer, Error, Record
+from assay.grading import grade_all
 from assay.load import load_dataset, load_results
-from assay.metrics import Rate, TrialPolicy, grade_all
+from assay.metrics import Rate, TrialPolicy
 from assay.report import Report, build_report, report_problems
 from assay.report.render import render
 

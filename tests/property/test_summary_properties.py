@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from assay import Abstain, Answer, Case, Dataset, Error, Record, Summary, load_dataset, summarize
-from assay.metrics import Rate, grade_all
+from assay.grading import grade_all
+from assay.metrics import Rate
 from assay.report import build_report
 
 FACTS = ("f1", "f2", "f3")

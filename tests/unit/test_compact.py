@@ -51,7 +51,7 @@ def test_copies_get_their_own_set() -> None:
 def test_the_json_report_in_pieces_is_the_whole_dump() -> None:
     from assay import build_report
     from assay.cases import Case, Dataset
-    from assay.metrics import grade_all
+    from assay.grading import grade_all
     from assay.outcomes import Results
 
     cases = tuple(

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from assay._validation import problems_from
+from assay._validation import parse_located, problems_from
 from assay.cases._case import Case
 from assay.cases._dataset import Dataset, check_unique_ids
 from assay.errors import InputFormatError, Location, Problem
@@ -36,17 +36,6 @@ def parse_dataset(name: str, records: Sequence[RawRecord], source: str) -> Datas
             [Problem("the dataset has no cases", Location(source))],
             summary=f"{source}: cannot load dataset",
         )
-    cases: list[Case] = []
-    locations: list[Location | None] = []
-    problems: list[Problem] = []
-    for location, raw in records:
-        parsed = parse_case(raw, location)
-        if isinstance(parsed, Case):
-            cases.append(parsed)
-            locations.append(location)
-        else:
-            problems.extend(parsed)
-    if problems:
-        raise InputFormatError(problems, summary=f"{source}: invalid dataset")
+    cases, locations = parse_located(records, parse_case, f"{source}: invalid dataset")
     check_unique_ids(cases, locations)
     return Dataset(name=name, cases=tuple(cases), locations=tuple(locations))

@@ -79,8 +79,8 @@ def score(
     --grader) and print the report."""
     from assay.cli._options import check_confidence, check_method, check_policy, output_format
     from assay.cli._output import check_output
+    from assay.grading import grade_all
     from assay.load import load_dataset, load_results
-    from assay.metrics import grade_all
     from assay.outcomes import trial_gaps
     from assay.report import build_report, summarize_usage
     from assay.report.render import render_chunks
@@ -138,8 +138,8 @@ def _check_declared(recorded: Results, trials: int) -> None:
 
 def _judged(data: Dataset, recorded: Results, settings: Path) -> list[CaseResult]:
     """Every case-trial graded by the judge the settings file describes."""
+    from assay.grading import validate_inputs
     from assay.load import load_judge
-    from assay.metrics import validate_inputs
     from assay.runner import judge_results
 
     judge = load_judge(settings).grader(data.sources)

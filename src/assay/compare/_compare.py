@@ -25,8 +25,10 @@ from assay.metrics import (
     Rate,
     clustered_delta,
     clustered_rate,
+    group_by,
     mcnemar_exact,
     paired_delta_interval,
+    per_case,
     rate,
 )
 from assay.report import CaseRow, UsageSummary
@@ -79,15 +81,8 @@ def _rate_of(
     )
     if trials == 1 or not pairs:
         return plain
-    per_case: dict[str, list[int]] = {}
-    for p in pairs:
-        per_case.setdefault(p[side].id, []).append(p[side].status == "passed")
-    est = clustered_rate(
-        [sum(v) for v in per_case.values()],
-        [len(v) for v in per_case.values()],
-        confidence=confidence,
-        method=method,
-    )
+    hits, sizes = per_case((p[side].id, p[side].status == "passed") for p in pairs)
+    est = clustered_rate(hits, sizes, confidence=confidence, method=method)
     assert est is not None
     return plain.model_copy(update={"ci95": est.ci})
 
@@ -210,9 +205,7 @@ def plain_words(
 def _slices(
     pairs: Sequence[Pair], trials: int, confidence: float, method: IntervalMethod
 ) -> list[SliceDelta]:
-    by_slice: dict[str, list[Pair]] = {}
-    for p in pairs:
-        by_slice.setdefault(p[0].slice, []).append(p)
+    by_slice = group_by(pairs, lambda p: p[0].slice)
     out = []
     for name, items in by_slice.items():
         delta, _ = _delta(items, trials, confidence)

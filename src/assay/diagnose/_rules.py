@@ -22,7 +22,7 @@ from assay.cases import Case
 from assay.diagnose._evidence import Verdict, evidence_chain, got, unsupported_answer
 from assay.diagnose._finding import Finding, Stage
 from assay.diagnose._spans import Stages, stage_of, strings, text
-from assay.grading import Judgment
+from assay.grading import Judgment, unjudged_status
 from assay.outcomes import Answer, Record, Span, span_names
 
 Rule = Callable[[Case, Record, Stages], Verdict | None]
@@ -131,7 +131,7 @@ def diagnose(
 ) -> Finding:
     """The finding for one case-trial from its record, judgment and spans (pure)."""
     trial = judgment.trial if judgment else record.trial if record else 1
-    status = judgment.status if judgment else ("missing" if record is None else "ungraded")
+    status = judgment.status if judgment else unjudged_status(record)
     verdict = _verdict(case, record, judgment, status, spans)
     return Finding(
         case=case.id,

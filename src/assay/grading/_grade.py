@@ -4,26 +4,43 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from assay.cases import Case
 from assay.grading._judgment import Grader, Judgment, Status
-from assay.outcomes import Error, Record, Results
+from assay.grading._rules import (
+    missing_judgment,
+    rule_judgment,
+    ungraded_judgment,
+)
+from assay.outcomes import Record, Results
 
-GRADERLESS = "assay"
+if TYPE_CHECKING:
+    from assay.grading.checks import CompositeResult
 
 
 @dataclass(frozen=True, slots=True)
 class CaseResult:
-    """One case at one trial: its record (None when missing) and the judgment on it."""
+    """One case at one trial: its record (None when missing) and the judgment on it.
+
+    The structured and composite pipelines both give one per case-trial; a composite
+    scorer's weighed checks are in ``composite`` (None when the case-trial was not scored:
+    missing, error, or graded by another grader).
+    """
 
     case: Case
     trial: int
     record: Record | None
     judgment: Judgment
+    composite: CompositeResult | None = None
 
     @property
     def status(self) -> Status:
         return self.judgment.status
+
+    @property
+    def reason(self) -> str:
+        return self.judgment.reason
 
     @property
     def answered(self) -> bool:
@@ -31,48 +48,16 @@ class CaseResult:
         return self.record is not None and self.record.outcome.kind == "answer"
 
 
-def _missing(case: Case, trial: int) -> Judgment:
-    return Judgment(
-        case_id=case.id,
-        trial=trial,
-        status="missing",
-        reason="no recorded outcome",
-        grader=GRADERLESS,
-        grader_version="1",
-    )
-
-
-def _errored(case: Case, record: Record) -> Judgment:
-    outcome = record.outcome
-    if not isinstance(outcome, Error):
-        raise TypeError(f"expected an error outcome, got {outcome.kind}")
-    detail = ": ".join(p for p in (outcome.error_class, outcome.message) if p) or "no message"
-    return Judgment(
-        case_id=case.id,
-        trial=record.trial,
-        status="error",
-        reason=f"error: {detail}",
-        grader=GRADERLESS,
-        grader_version="1",
-    )
-
-
 def judge_record(case: Case, record: Record, grader: Grader) -> Judgment:
     """The judgment on one recorded outcome: ``error`` for an error outcome (no grader is
     asked), otherwise the grader's, and ``ungraded`` with the reason when the grader fails."""
-    if record.outcome.kind == "error":
-        return _errored(case, record)
+    ruled = rule_judgment(case.id, record.trial, record)
+    if ruled is not None:
+        return ruled
     try:
         return grader.grade(case, record)
     except Exception as err:  # a grader failure is ungraded, never a default score
-        return Judgment(
-            case_id=case.id,
-            trial=record.trial,
-            status="ungraded",
-            reason=f"the grader failed: {type(err).__name__}: {err}",
-            grader=str(getattr(grader, "name", type(grader).__name__)),
-            grader_version=str(getattr(grader, "version", "?")),
-        )
+        return ungraded_judgment(case.id, record.trial, grader, err)
 
 
 def trial_count(results: Results) -> int:
@@ -116,7 +101,7 @@ def grade(
         for trial in range(1, ks[case.synthetic] + 1):
             record = by_key.get((case.id, trial))
             if record is None:
-                judgment = _missing(case, trial)
+                judgment = missing_judgment(case.id, trial)
             else:
                 judgment = judge_record(case, record, grader)
             graded.append(CaseResult(case, trial, record, judgment))

@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from assay.errors import AssayConfigError, InputFormatError, Problem
+from assay._validation import parse_located
+from assay.errors import AssayConfigError, Location, Problem
 
 
 def changelog_path(dataset: Path) -> Path:
@@ -24,17 +25,16 @@ def read_changelog(dataset: Path) -> list[dict[str, Any]]:
     path = changelog_path(dataset)
     if not path.exists():
         return []
-    entries = []
-    problems = []
-    for location, raw in read_jsonl(path, read_text(path)):
+
+    def entry(raw: Any, location: Location) -> dict[str, Any] | list[Problem]:
         if not isinstance(raw, dict) or not all(
             isinstance(raw.get(k), str) and raw[k].strip() for k in ("version", "who", "why")
         ):
-            problems.append(Problem("an entry needs version, who and why (strings)", location))
-            continue
-        entries.append(raw)
-    if problems:
-        raise InputFormatError(problems, summary=f"{path}: invalid changelog")
+            return [Problem("an entry needs version, who and why (strings)", location)]
+        return raw
+
+    records = read_jsonl(path, read_text(path))
+    entries, _ = parse_located(records, entry, f"{path}: invalid changelog")
     return entries
 
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from assay._validation import problems_from
-from assay.errors import AssayInputError, InputFormatError, Problem
+from assay._validation import parse_located, problems_from
+from assay.errors import AssayInputError, InputFormatError, Location, Problem
 from assay.report import Report
 from assay.report._calibration import HumanLabel, JudgedRow
 
@@ -22,31 +22,28 @@ def load_labels(path: str | Path) -> list[HumanLabel]:
 
     p = Path(path)
     records, _ = read_records(p, "labels")
-    problems: list[Problem] = []
-    labels: list[HumanLabel] = []
-    seen: dict[str, Any] = {}
-    for where, data in records:
+    seen: dict[str, Location] = {}
+
+    def label(data: Any, where: Location) -> HumanLabel | list[Problem]:
         if isinstance(data, dict) and data.get("human_score") in ("", None):
             data = {k: v for k, v in data.items() if k != "human_score"}
         if isinstance(data, dict) and isinstance(data.get("human_score"), str):
             text = data["human_score"].strip()
             data = {**data, "human_score": int(text) if text.isdigit() else text}
         try:
-            label = HumanLabel.model_validate(data)
+            found = HumanLabel.model_validate(data)
         except ValidationError as err:
-            problems.extend(problems_from(err, where, HumanLabel))
-            continue
-        if label.id in seen:
-            problems.append(
+            return problems_from(err, where, HumanLabel)
+        if found.id in seen:
+            return [
                 Problem(
-                    f'id "{label.id}" is labelled twice (first at {seen[label.id]})', where, "id"
+                    f'id "{found.id}" is labelled twice (first at {seen[found.id]})', where, "id"
                 )
-            )
-            continue
-        seen[label.id] = where
-        labels.append(label)
-    if problems:
-        raise InputFormatError(problems, summary=f"{p}: invalid labels")
+            ]
+        seen[found.id] = where
+        return found
+
+    labels, _ = parse_located(records, label, f"{p}: invalid labels")
     if not labels:
         raise AssayInputError(f"{p}: no labels")
     return labels

@@ -1,4 +1,4 @@
-"""Metrics: rates with named denominators and intervals, and the seed's ``summarize``."""
+"""Metrics: counting graded case-trials into rates with named denominators and intervals."""
 
 from assay.metrics._agreement import (
     Kappa,
@@ -14,6 +14,7 @@ from assay.metrics._cluster import (
     effective_interval,
 )
 from assay.metrics._consistency import CaseConsistency, TrialRate, TrialSummary, summarize_trials
+from assay.metrics._group import group_by, per_case
 from assay.metrics._intervals import METHODS, IntervalMethod, clopper_pearson, interval, wilson
 from assay.metrics._paired import (
     clustered_delta,
@@ -29,11 +30,8 @@ from assay.metrics._summarize import (
     SliceSummary,
     StatusCounts,
     Summary,
-    grade_all,
-    summarize,
     summarize_graded,
     summarize_results,
-    validate_inputs,
 )
 from assay.metrics._trials import (
     POLICY_NAMES,
@@ -70,20 +68,19 @@ __all__ = [
     "clustered_rate",
     "confusion_matrix",
     "effective_interval",
-    "grade_all",
+    "group_by",
     "holm_adjust",
     "interval",
     "mcnemar_exact",
     "paired_delta_interval",
     "pass_at_k",
     "pass_hat_k",
+    "per_case",
     "rate",
     "require_declared_selection",
-    "summarize",
     "summarize_graded",
     "summarize_results",
     "summarize_trials",
-    "validate_inputs",
     "weighted_kappa",
     "wilson",
 ]

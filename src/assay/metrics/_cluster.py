@@ -44,6 +44,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from assay.metrics._group import per_case
 from assay.metrics._intervals import IntervalMethod, beta_limits, score_limits
 from assay.metrics._rate import Rate
 
@@ -156,15 +157,8 @@ def clustered_by_case(r: Rate, units: Iterable[tuple[str, bool]]) -> Rate:
 
     With one unit per case the interval is unchanged (the ordinary one).
     """
-    per_case: dict[str, list[int]] = {}
-    for case_id, hit in units:
-        per_case.setdefault(case_id, []).append(int(hit))
-    if all(len(v) == 1 for v in per_case.values()):
+    hits, sizes = per_case(units)
+    if all(n == 1 for n in sizes):
         return r
-    est = clustered_rate(
-        [sum(v) for v in per_case.values()],
-        [len(v) for v in per_case.values()],
-        confidence=r.confidence,
-        method=r.method,
-    )
+    est = clustered_rate(hits, sizes, confidence=r.confidence, method=r.method)
     return r if est is None else r.model_copy(update={"ci95": est.ci})

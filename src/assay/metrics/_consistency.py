@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from assay.grading import CaseResult
 from assay.metrics._cluster import clustered_rate
+from assay.metrics._group import group_by
 from assay.metrics._intervals import IntervalMethod
 from assay.metrics._trials import TrialPolicy
 
@@ -122,6 +123,20 @@ def policy_rate(
     )
 
 
+def _consistency(
+    case_id: str, trials: Sequence[CaseResult], policy: TrialPolicy
+) -> CaseConsistency:
+    passed = sum(1 for r in trials if r.status == "passed")
+    return CaseConsistency(
+        id=case_id,
+        slice=trials[-1].case.slice,
+        passed=passed,
+        trials=len(trials),
+        score=policy.case_score(len(trials), passed),
+        missing=sum(1 for r in trials if r.status == "missing"),
+    )
+
+
 def summarize_trials(
     graded: Sequence[CaseResult],
     policy: TrialPolicy,
@@ -134,31 +149,15 @@ def summarize_trials(
     """Per-case consistency and task success under ``policy`` (K trials per case);
     ``declared`` says the user stated the policy (it is then the headline)."""
     resolved = policy.resolved(trials)
-    passed: dict[str, list[int]] = {}
-    missing: dict[str, int] = {}
-    slices: dict[str, str] = {}
-    for r in graded:
-        passed.setdefault(r.case.id, []).append(int(r.status == "passed"))
-        missing[r.case.id] = missing.get(r.case.id, 0) + (r.status == "missing")
-        slices[r.case.id] = r.case.slice
     consistency = [
-        CaseConsistency(
-            id=cid,
-            slice=slices[cid],
-            passed=sum(v),
-            trials=len(v),
-            score=resolved.case_score(len(v), sum(v)),
-            missing=missing[cid],
-        )
-        for cid, v in passed.items()
+        _consistency(cid, items, resolved)
+        for cid, items in group_by(graded, lambda r: r.case.id).items()
     ]
     counts: dict[str, int] = {}
     for c in sorted(consistency, key=lambda c: (-c.passed, c.trials)):
         key = f"{c.passed}/{c.trials}"
         counts[key] = counts.get(key, 0) + 1
-    by_slice: dict[str, list[CaseConsistency]] = {}
-    for c in consistency:
-        by_slice.setdefault(c.slice, []).append(c)
+    by_slice = group_by(consistency, lambda c: c.slice)
     return TrialSummary(
         policy=str(resolved),
         label=resolved.label(trials),

@@ -1,19 +1,18 @@
-"""``summarize``: the seed's scoring contract, with every rate's denominator named."""
+"""Summaries of graded case-trials: the seed's figures, with every rate's denominator named."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from assay.cases import Case, Dataset, check_unique_ids
-from assay.grading import STATUSES, CaseResult, Grader, StructuredGrader, grade
+from assay.grading import STATUSES, CaseResult
 from assay.metrics._cluster import clustered_by_case
 from assay.metrics._consistency import TrialSummary, summarize_trials
+from assay.metrics._group import group_by
 from assay.metrics._intervals import IntervalMethod
 from assay.metrics._rate import Rate, rate
 from assay.metrics._trials import TrialPolicy
-from assay.outcomes import Outcome, Record, Results, as_results, check_results
 
 CASES = "cases in the dataset"
 ANSWERS = "substantive answers"
@@ -119,9 +118,7 @@ def _with_trials(
     def answered(x: CaseResult) -> bool:
         return x.answered
 
-    by_slice: dict[str, list[CaseResult]] = {}
-    for r in graded:
-        by_slice.setdefault(r.case.slice, []).append(r)
+    by_slice = group_by(graded, _slice)
     slices = {
         name: sl.model_copy(
             update={
@@ -176,9 +173,7 @@ def summarize_graded(
     success = statuses.passed
     answered = sum(1 for r in graded if r.answered)
     correct = sum(1 for r in graded if r.answered and r.status == "passed")
-    by_slice: dict[str, list[CaseResult]] = {}
-    for r in graded:
-        by_slice.setdefault(r.case.slice, []).append(r)
+    by_slice = group_by(graded, _slice)
     slices = {
         name: SliceSummary(
             total=len(items),
@@ -216,6 +211,10 @@ def summarize_graded(
     return summary
 
 
+def _slice(r: CaseResult) -> str:
+    return r.case.slice
+
+
 def _fits(policy: TrialPolicy, trials: int) -> bool:
     """True when ``policy`` can combine ``trials`` trials (pass^3 needs at least 3)."""
     try:
@@ -223,52 +222,6 @@ def _fits(policy: TrialPolicy, trials: int) -> bool:
     except ValueError:
         return False
     return True
-
-
-def validate_inputs(
-    dataset: Dataset | Sequence[Case],
-    results: Results | Mapping[str, Outcome] | Iterable[Record],
-) -> tuple[tuple[Case, ...], Results]:
-    """Check ids before anything is scored: duplicate case ids, unknown or repeated results."""
-    if isinstance(dataset, Dataset):
-        cases = dataset.cases
-    else:
-        cases = tuple(dataset)
-        check_unique_ids(cases)
-    checked = as_results(results)
-    check_results(checked, (c.id for c in cases))
-    return cases, checked
-
-
-def summarize(
-    dataset: Dataset | Sequence[Case],
-    results: Results | Mapping[str, Outcome] | Iterable[Record],
-    *,
-    grader: Grader | None = None,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
-    policy: TrialPolicy | None = None,
-) -> Summary:
-    """Score ``results`` against ``dataset`` with the seed's rules.
-
-    Raises ``DuplicateCaseIdError``, ``UnknownResultIdError`` or ``DuplicateResultError``
-    before anything is scored. A case with no result is ``missing``; errors and missing
-    outputs stay in every "cases in the dataset" denominator and never pass.
-    """
-    return summarize_results(
-        grade_all(dataset, results, grader), confidence=confidence, method=method, policy=policy
-    )
-
-
-def grade_all(
-    dataset: Dataset | Sequence[Case],
-    results: Results | Mapping[str, Outcome] | Iterable[Record],
-    grader: Grader | None = None,
-    trials: int | None = None,
-) -> list[CaseResult]:
-    """Validate, then grade every case-trial (real and synthetic) in dataset order."""
-    cases, checked = validate_inputs(dataset, results)
-    return grade(cases, checked, grader or StructuredGrader(), trials)
 
 
 def summarize_results(

@@ -9,10 +9,9 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from assay._validation import problems_from
+from assay._validation import parse_located, problems_from
 from assay.errors import (
     DuplicateResultError,
-    InputFormatError,
     Location,
     Problem,
     UnknownResultIdError,
@@ -112,18 +111,7 @@ def parse_result_line(raw: Any, location: Location) -> Record | list[Problem]:
 
 def parse_results(records: Sequence[tuple[Location, Any]], source: str) -> Results:
     """Results from located raw lines; every problem in every line is reported at once."""
-    parsed: list[Record] = []
-    locations: list[Location | None] = []
-    problems: list[Problem] = []
-    for location, raw in records:
-        item = parse_result_line(raw, location)
-        if isinstance(item, Record):
-            parsed.append(item)
-            locations.append(location)
-        else:
-            problems.extend(item)
-    if problems:
-        raise InputFormatError(problems, summary=f"{source}: invalid results")
+    parsed, locations = parse_located(records, parse_result_line, f"{source}: invalid results")
     return Results(tuple(parsed), tuple(locations), source)
 
 

@@ -36,6 +36,7 @@ from assay.report._model import (
 )
 from assay.report._recompute import at_level, report_problems
 from assay.report._schema import report_schema
+from assay.report._summarize import summarize
 from assay.report._usage import (
     Latency,
     Price,
@@ -82,5 +83,6 @@ __all__ = [
     "report_schema",
     "served_from_cache",
     "split_rule",
+    "summarize",
     "summarize_usage",
 ]

@@ -12,6 +12,7 @@ from assay.metrics import (
     IntervalMethod,
     Rate,
     TrialPolicy,
+    group_by,
     rate,
     summarize_graded,
     summarize_results,
@@ -85,13 +86,13 @@ def _split_blocks(
     policy: TrialPolicy | None,
 ) -> list[SplitBlock] | None:
     """Dev and held-out summarized apart (real cases only), when both are present."""
-    real = [r for r in graded if not r.case.synthetic]
-    if {r.case.split for r in real} != {"dev", "heldout"}:
+    by_split = group_by((r for r in graded if not r.case.synthetic), lambda r: r.case.split)
+    if set(by_split) != {"dev", "heldout"}:
         return None
     trials = max((r.trial for r in graded), default=1)
     blocks = []
     for name in ("dev", "heldout"):
-        part = [r for r in real if r.case.split == name]
+        part = by_split[name]
         s = summarize_graded(
             part, trials=trials, confidence=confidence, method=method, policy=policy
         )

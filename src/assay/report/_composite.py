@@ -10,7 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from assay._version import __version__
 from assay.cases import Dataset
-from assay.grading.checks import CheckResult, Profile, ScoredCase
+from assay.grading import CaseResult
+from assay.grading.checks import CheckResult, Profile
 from assay.metrics import IntervalMethod, Rate, StatusCounts, clustered_by_case, rate
 from assay.report._model import SCHEMA_VERSION, SYNTHETIC_BANNER, DatasetInfo
 
@@ -128,13 +129,13 @@ def composite_schema() -> dict[str, Any]:
     }
 
 
-def _answer_text(item: ScoredCase) -> str | None:
+def _answer_text(item: CaseResult) -> str | None:
     text = getattr(item.record.outcome, "text", None) if item.record is not None else None
     return text if isinstance(text, str) else None
 
 
-def _row(item: ScoredCase) -> CompositeCaseRow:
-    case, result = item.case, item.result
+def _row(item: CaseResult) -> CompositeCaseRow:
+    case, result = item.case, item.composite
     provenance = case.provenance.model_dump(mode="json") if case.provenance else None
     common = {
         "id": case.id,
@@ -214,7 +215,7 @@ def _failures(rows: Sequence[CompositeCaseRow], profile: Profile) -> dict[str, C
 
 def build_composite_report(
     dataset: Dataset,
-    scored: Sequence[ScoredCase],
+    scored: Sequence[CaseResult],
     profile: Profile,
     *,
     input_kind: InputKind,

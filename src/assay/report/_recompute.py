@@ -19,6 +19,7 @@ from assay.metrics import (
     TrialPolicy,
     TrialRate,
     clustered_by_case,
+    group_by,
     rate,
 )
 from assay.metrics._consistency import policy_rate
@@ -125,9 +126,7 @@ def at_level(report: Report, confidence: float, method: IntervalMethod) -> Repor
         policy = _policy(report)
         if policy is None:
             raise ValueError(f"unknown trial policy {t.policy!r}")
-        by_slice: dict[str, list[CaseConsistency]] = {}
-        for c in t.consistency:
-            by_slice.setdefault(c.slice, []).append(c)
+        by_slice = group_by(t.consistency, lambda c: c.slice)
         update["trial_summary"] = t.model_copy(
             update={
                 "task_success": _trial_rate_at(

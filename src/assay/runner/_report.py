@@ -14,26 +14,60 @@ from assay.store import TAGS_KEY, RunInfo, RunStore
 
 
 class StoredGrader:
-    """Returns the judgment stored for a case-trial, grading afresh only when none is."""
+    """Returns the judgment stored for a case-trial when ``fallback`` (the grader that
+    would judge it now) made it, same name and version; grades afresh with ``fallback``
+    when none is stored or the stored one came from another grader or version, so a
+    record is graded once per run and a stale judgment is never reused."""
 
     def __init__(self, stored: list[Judgment], fallback: Grader) -> None:
         self.name = fallback.name
         self.version = fallback.version
         self.fallback = fallback
-        self.stored = {(j.case_id, j.trial): j for j in stored}
+        self.stored = {
+            (j.case_id, j.trial): j
+            for j in stored
+            if j.grader == self.name and j.grader_version == self.version
+        }
 
     def grade(self, case: Case, record: Record) -> Judgment:
         found = self.stored.get((case.id, record.trial))
         return found if found is not None else self.fallback.grade(case, record)
 
 
+class UnavailableGrader:
+    """Stands for a recorded grader this installation cannot rebuild (a plugin not
+    installed, another tool's scorer): its stored judgments are reused, and a case-trial
+    it never judged is ``ungraded`` with the reason, never graded by another grader."""
+
+    def __init__(self, name: str, version: str) -> None:
+        self.name = name
+        self.version = version
+
+    def grade(self, case: Case, record: Record) -> Judgment:
+        return Judgment(
+            case_id=case.id,
+            trial=record.trial,
+            status="ungraded",
+            reason=f"no stored judgment, and grader {self.name} v{self.version} is not "
+            "available here to grade it",
+            grader=self.name,
+            grader_version=self.version,
+        )
+
+
 def _fallback(info: RunInfo) -> Grader:
+    """The grader a stored run's records are judged with now: the recorded one rebuilt,
+    an ``UnavailableGrader`` naming it when it cannot be, the structured grader when the
+    run recorded none."""
     from assay.load import grader_from_provenance
 
     for entry in info.graders:
         grader = grader_from_provenance(entry)
         if grader is not None:
             return grader
+    for entry in info.graders:
+        if entry.get("name"):
+            return UnavailableGrader(entry["name"], str(entry.get("version", "?")))
     return StructuredGrader()
 
 

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from assay.cases import Case, Dataset
 from assay.errors import AssayInputError, did_you_mean
-from assay.grading import Judgment
-from assay.outcomes import Error, Record, Span
+from assay.grading import Judgment, rule_judgment
+from assay.outcomes import Record, Span
 
 if TYPE_CHECKING:
     from assay.diagnose import Finding
@@ -73,16 +73,8 @@ class StoredRun:
         """The stored judgment; an error outcome is judged ``error`` without a grader."""
         found = self.judgments.get((case.id, trial))
         record = self.records.get((case.id, trial))
-        if found is None and record is not None and isinstance(record.outcome, Error):
-            detail = ": ".join(p for p in (record.outcome.error_class, record.outcome.message) if p)
-            return Judgment(
-                case_id=case.id,
-                trial=trial,
-                status="error",
-                reason=f"error: {detail or 'no message'}",
-                grader="assay",
-                grader_version="1",
-            )
+        if found is None and record is not None:
+            return rule_judgment(case.id, trial, record)
         return found
 
     def diagnose(self, case: Case, trial: int, spans: list[Span]) -> Finding:

@@ -19,7 +19,7 @@ from opentelemetry.sdk.resources import Resource
 
 from assay._version import __version__
 from assay.cases import Case
-from assay.grading import Judgment
+from assay.grading import Judgment, unjudged_status
 from assay.outcomes import Error, Record, span_names
 from assay.tracing._otlp import otlp_exporter
 
@@ -39,10 +39,7 @@ def dimensions(
 ) -> dict[str, str]:
     """The metric attributes of one finished case-trial (``error.type`` only for errors)."""
     outcome = record.outcome
-    if judgment is not None:
-        status = judgment.status
-    else:
-        status = "error" if isinstance(outcome, Error) else "ungraded"
+    status = judgment.status if judgment is not None else unjudged_status(record)
     attributes = {STATUS: status, SLICE: case.slice, CONFIG_VERSION: config_version}
     if isinstance(outcome, Error):
         attributes[ERROR_TYPE] = outcome.error_class or "_OTHER"

@@ -7,7 +7,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from assay.errors import AssayConfigError, did_you_mean
-from assay.metrics import ANSWERS, SLICE_CASES, IntervalMethod, Rate, clustered_rate, rate
+from assay.metrics import (
+    ANSWERS,
+    SLICE_CASES,
+    IntervalMethod,
+    Rate,
+    clustered_rate,
+    per_case,
+    rate,
+)
 from assay.report import CaseRow, Report
 from assay.trend._model import MetricKind
 
@@ -87,15 +95,8 @@ def _slice_rate(
     )
     if trials == 1 or not scope:
         return plain
-    per_case: dict[str, list[bool]] = {}
-    for r in scope:
-        per_case.setdefault(r.id, []).append(hit(r))
-    est = clustered_rate(
-        [sum(v) for v in per_case.values()],
-        [len(v) for v in per_case.values()],
-        confidence=confidence,
-        method=method,
-    )
+    hits, sizes = per_case((r.id, hit(r)) for r in scope)
+    est = clustered_rate(hits, sizes, confidence=confidence, method=method)
     return plain if est is None else plain.model_copy(update={"ci95": est.ci})
 
 

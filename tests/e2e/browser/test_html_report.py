@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from assay.cases import Case, Dataset
-from assay.metrics import grade_all
+from assay.grading import grade_all
 from assay.outcomes import Answer, Error, Record, Span
 from assay.report import build_report
 from assay.report.render.html import render_html

@@ -7,7 +7,7 @@ from typing import Any
 
 from assay.cases import Case, Dataset
 from assay.compare import RunSide
-from assay.metrics import grade_all
+from assay.grading import grade_all
 from assay.outcomes import Abstain, Answer, Error, Outcome, Record
 from assay.report import build_report
 

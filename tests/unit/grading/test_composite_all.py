@@ -43,11 +43,11 @@ def test_mixed_lines_and_trials_give_one_row_per_case_trial() -> None:
     scored = composite_all(CASES, inputs, CompositeScorer(sources=LIBRARY))
     got = [(s.case.id, s.trial, s.status) for s in scored]
     assert got == [("a", 1, "passed"), ("a", 2, "error"), ("b", 1, "passed"), ("b", 2, "failed")]
-    assert scored[1].result is None and scored[1].reason == "error: timeout"
+    assert scored[1].composite is None and scored[1].reason == "error: timeout"
 
 
 def test_a_case_with_no_line_is_missing_never_scored() -> None:
     inputs = parse(lines({"id": "a", "kind": "abstain", "reason": "not covered"}), "r", [])
     scored = composite_all(CASES, inputs, CompositeScorer(sources=LIBRARY))
     assert [(s.case.id, s.status) for s in scored] == [("a", "passed"), ("b", "missing")]
-    assert scored[1].result is None and scored[1].reason == "no recorded outcome"
+    assert scored[1].composite is None and scored[1].reason == "no recorded outcome"

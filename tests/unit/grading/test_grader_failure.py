@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from assay.cases import Case
 from assay.grading import Judgment, judge_record
-from assay.metrics import summarize
 from assay.outcomes import Answer, Error, Record
+from assay.report import summarize
 
 
 class Broken:

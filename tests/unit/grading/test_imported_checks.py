@@ -107,7 +107,7 @@ def test_a_native_check_in_the_profile_runs_on_the_imported_answer() -> None:
     )
     inputs = CompositeInputs(Results(records), imported_checks(records))
     (scored,) = composite_all([case], inputs, weigh)
-    assert scored.result is not None
-    assert scored.result.checks["answer_not_empty"].passed is False
-    assert scored.result.checks["contains"].passed is True
+    assert scored.composite is not None
+    assert scored.composite.checks["answer_not_empty"].passed is False
+    assert scored.composite.checks["contains"].passed is True
     assert scored.status == "failed"

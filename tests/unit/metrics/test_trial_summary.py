@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from assay.cases import Case, Dataset
-from assay.metrics import TrialPolicy, clopper_pearson, summarize
+from assay.metrics import TrialPolicy, clopper_pearson
 from assay.outcomes import Abstain, Answer, Record
+from assay.report import summarize
 
 CASES = tuple(
     Case(id=f"C{i}", slice="a" if i < 3 else "b", question="q?", expected_behavior="abstain")
@@ -100,7 +101,7 @@ def test_missing_trials_count_as_missing_not_as_passes() -> None:
 
 
 def _report(records: list[Record], policy: str | None = None) -> str:
-    from assay.metrics import grade_all
+    from assay.grading import grade_all
     from assay.report import build_report
     from assay.report.render import render
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from assay.cases import Case, Dataset
+from assay.grading import grade_all
 from assay.load import load_dataset, load_results
-from assay.metrics import grade_all
 from assay.outcomes import Answer, Record
 from assay.report import Report, build_report
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 from assay.cases import Dataset
@@ -13,6 +12,7 @@ from assay.grading.checks import (
     CompositeScorer,
     check_composite_inputs,
     composite_all,
+    scored_case,
 )
 from assay.load import load_composite_results, load_dataset
 from assay.report import SYNTHETIC_BANNER, CompositeReport, build_composite_report
@@ -129,10 +129,10 @@ def test_diverging_real_cases_are_listed_instead_of_the_sentence() -> None:
     inputs = load_composite_results(GOLDEN / "checks.jsonl", DEFAULT_PROFILE.checks)
     scored = composite_all(dataset.cases, inputs, CompositeScorer())
     first = scored[0]
-    assert first.result is not None
-    stale = {**first.result.checks, "citation_valid": CheckResult(passed=False, reason="stale")}
-    flipped = CompositeScorer().combine(first.case.id, stale)
-    scored[0] = replace(first, result=flipped, reason=flipped.reason)
+    assert first.composite is not None
+    stale = {**first.composite.checks, "citation_valid": CheckResult(passed=False, reason="stale")}
+    scorer = CompositeScorer()
+    scored[0] = scored_case(first.case, first.record, scorer.combine(first.case.id, stale), scorer)
     rebuilt = build_composite_report(dataset, scored, DEFAULT_PROFILE, input_kind="recorded checks")
     assert rebuilt.diverging == ["golden_001"]
     assert rebuilt.agreement is None

@@ -124,7 +124,7 @@ def test_data_keys_wait_for_the_report() -> None:
 
 def test_rules_reach_the_trial_policy_rate_and_its_bounds() -> None:
     from assay.cases import Case, Dataset
-    from assay.metrics import grade_all
+    from assay.grading import grade_all
     from assay.outcomes import Answer, Record
     from assay.report import build_report
 

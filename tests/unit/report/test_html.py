@@ -137,7 +137,7 @@ def test_links_only_allow_relative_or_http(url: str, safe: str) -> None:
 
 def test_several_trials_get_a_trials_section() -> None:
     from assay.cases import Case, Dataset
-    from assay.metrics import grade_all
+    from assay.grading import grade_all
     from assay.outcomes import Answer, Record
     from assay.report import build_report
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from assay import build_report, load_dataset, load_results
-from assay.metrics import grade_all
+from assay.grading import grade_all
 from assay.report import report_schema
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from assay.cases import Case, Dataset
-from assay.metrics import grade_all
+from assay.grading import grade_all
 from assay.outcomes import Abstain, Record
 from assay.report import build_report
 from assay.report.render.text import TABLE_ROWS, render_text

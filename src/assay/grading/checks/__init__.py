@@ -1,7 +1,7 @@
 """Checks and the composite scorer: named yes/no tests of a recorded answer, weighed by a
 profile whose critical checks veto a pass."""
 
-from assay.grading.checks._apply import ScoredCase, composite_all
+from assay.grading.checks._apply import composite_all, scored_case
 from assay.grading.checks._builtin import (
     BUILTIN_CHECKS,
     abstention_correct,
@@ -65,7 +65,6 @@ __all__ = [
     "Profile",
     "ProfileError",
     "RecordedChecks",
-    "ScoredCase",
     "Verdict",
     "abstention_correct",
     "answer_not_empty",
@@ -88,5 +87,6 @@ __all__ = [
     "normalize",
     "parse_checks_line",
     "parse_composite_results",
+    "scored_case",
     "with_judge",
 ]

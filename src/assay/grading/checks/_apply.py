@@ -3,32 +3,32 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from assay.cases import Case
-from assay.grading._grade import group_trials
-from assay.grading._judgment import Status
+from assay.grading._grade import CaseResult, group_trials
+from assay.grading._judgment import Judgment
+from assay.grading._rules import rule_judgment
 from assay.grading.checks._recorded import CompositeInputs, RecordedChecks
 from assay.grading.checks._scorer import VERDICT_STATUS, CompositeResult, CompositeScorer
 from assay.grading.checks._types import CheckResult
 from assay.outcomes import Error, Record
 
 
-@dataclass(frozen=True)
-class ScoredCase:
-    """One case at one trial: what was recorded and, when it could be scored, the result.
-
-    ``status`` is passed, failed or ungraded from the composite verdict; error when the
-    outcome is an error and missing when nothing was recorded (``result`` is None then).
-    """
-
-    case: Case
-    trial: int
-    record: Record | None
-    recorded: RecordedChecks | None
-    result: CompositeResult | None
-    status: Status
-    reason: str
+def scored_case(
+    case: Case, record: Record | None, result: CompositeResult, scorer: CompositeScorer
+) -> CaseResult:
+    """The case-trial ``result`` scored: status from the composite verdict, the verdict's
+    one-line reason."""
+    judgment = Judgment(
+        case_id=case.id,
+        trial=result.trial,
+        status=VERDICT_STATUS[result.verdict],
+        reason=result.reason,
+        grader=scorer.name,
+        grader_version=scorer.version,
+        score=result.score,
+    )
+    return CaseResult(case, result.trial, record, judgment, result)
 
 
 def _scored(
@@ -38,7 +38,7 @@ def _scored(
     recorded: RecordedChecks | None,
     scorer: CompositeScorer,
     given: Mapping[str, CheckResult] | None,
-) -> ScoredCase:
+) -> CaseResult:
     if recorded is not None:
         known = dict(recorded.checks)
         if (
@@ -49,19 +49,12 @@ def _scored(
             computed = scorer.run_checks(case, record, scorer.computable)
             known = {**computed, **known}
         result = scorer.combine(case.id, known, trial, asserted_only=recorded.asserted_only)
-    elif record is None:
-        return ScoredCase(case, trial, None, None, None, "missing", "no recorded outcome")
-    elif isinstance(record.outcome, Error):
-        outcome = record.outcome
-        detail = ": ".join(p for p in (outcome.error_class, outcome.message) if p)
-        return ScoredCase(
-            case, trial, record, None, None, "error", f"error: {detail or 'no message'}"
-        )
+    elif (ruled := rule_judgment(case.id, trial, record)) is not None:
+        return CaseResult(case, trial, record, ruled)
     else:
+        assert record is not None  # rule_judgment judged a missing record
         result = scorer.evaluate(case, record, given)
-    return ScoredCase(
-        case, trial, record, recorded, result, VERDICT_STATUS[result.verdict], result.reason
-    )
+    return scored_case(case, record, result, scorer)
 
 
 def composite_all(
@@ -70,7 +63,7 @@ def composite_all(
     scorer: CompositeScorer,
     trials: int | None = None,
     given: Mapping[tuple[str, int], Mapping[str, CheckResult]] | None = None,
-) -> list[ScoredCase]:
+) -> list[CaseResult]:
     """Score every case at every trial in dataset order.
 
     Recorded check results are weighed as recorded; free-text outcomes have the checks

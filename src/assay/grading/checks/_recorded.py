@@ -9,9 +9,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from assay._validation import parse_located
 from assay.errors import (
     DuplicateResultError,
-    InputFormatError,
     Location,
     Problem,
     UnknownResultIdError,
@@ -122,26 +122,25 @@ def parse_composite_results(
 ) -> CompositeInputs:
     """Outcome lines and checks lines (those with a ``checks`` field) from one file; every
     problem in every line is reported at once. ``known`` are the check names accepted."""
+
+    def parse(raw: Any, location: Location) -> Record | RecordedChecks | list[Problem]:
+        if isinstance(raw, dict) and "checks" in raw:
+            return parse_checks_line(raw, location, known)
+        return parse_result_line(raw, location)
+
+    items: list[Record | RecordedChecks]
+    items, at = parse_located(lines, parse, f"{source}: invalid results")
     records: list[Record] = []
     locations: list[Location | None] = []
     recorded: list[RecordedChecks] = []
     recorded_at: list[Location | None] = []
-    problems: list[Problem] = []
-    for location, raw in lines:
-        if isinstance(raw, dict) and "checks" in raw:
-            item: Record | RecordedChecks | list[Problem] = parse_checks_line(raw, location, known)
-        else:
-            item = parse_result_line(raw, location)
+    for item, location in zip(items, at, strict=True):
         if isinstance(item, Record):
             records.append(item)
             locations.append(location)
-        elif isinstance(item, RecordedChecks):
+        else:
             recorded.append(item)
             recorded_at.append(location)
-        else:
-            problems.extend(item)
-    if problems:
-        raise InputFormatError(problems, summary=f"{source}: invalid results")
     return CompositeInputs(
         Results(tuple(records), tuple(locations), source), tuple(recorded), tuple(recorded_at)
     )
