@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Align = Literal["left", "right"]
+Layout = Literal["wrap", "whole", "clauses"]
+"""How a terminal lays out a long line: wrapped at its width, kept whole, or broken after
+its ``; `` clauses (so a sentence never wraps in the middle of a phrase)."""
 Emphasis = Literal["plain", "strong", "emph", "code"]
 
 
@@ -53,15 +56,14 @@ class Heading:
 
 @dataclass(frozen=True)
 class Paragraph:
-    """One line of running text (a terminal wraps it at its width unless ``wrap`` is
-    false, for a line that is better read whole)."""
+    """One line of running text, laid out on a terminal as ``layout`` says."""
 
     content: tuple[Inline, ...]
-    wrap: bool = True
+    layout: Layout = "wrap"
 
     @classmethod
-    def of(cls, *content: Inline, wrap: bool = True) -> Paragraph:
-        return cls(tuple(content), wrap=wrap)
+    def of(cls, *content: Inline, layout: Layout = "wrap") -> Paragraph:
+        return cls(tuple(content), layout=layout)
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,7 @@ class BulletList:
 
     items: tuple[str, ...]
     title: str | None = None
+    layout: Layout = "wrap"
 
 
 @dataclass(frozen=True)
@@ -170,6 +173,7 @@ __all__ = [
     "Groups",
     "Heading",
     "Inline",
+    "Layout",
     "Only",
     "Paragraph",
     "Span",

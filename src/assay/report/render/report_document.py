@@ -145,7 +145,7 @@ def report_document(report: Report) -> Document:
     ci_label = f.ci_label(report.task_success, report.trial_summary is not None)
     blocks: list[Block] = _title(report)
     if (imported := imported_line(report.metadata)) is not None:
-        blocks.append(Paragraph.of(imported, wrap=False))
+        blocks.append(Paragraph.of(imported, layout="whole"))
     if (change := f.change_line(report)) is not None:
         blocks.append(Paragraph.of(Span(change, "emph")))
     blocks += [

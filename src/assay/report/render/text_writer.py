@@ -23,6 +23,7 @@ from assay.report.render.document import (
     Groups,
     Heading,
     Inline,
+    Layout,
     Only,
     Paragraph,
     Span,
@@ -91,6 +92,17 @@ def _groups(g: Groups, width: int) -> list[str]:
     return lines
 
 
+def _clauses(line: str, width: int) -> list[str]:
+    """``line`` broken after its '; ' clauses when it is wider than ``width``, the later
+    clauses indented."""
+    if len(line) <= width or "; " not in line:
+        return [line]
+    indent = " " * (line.index(": ") + 2 if ": " in line[:12] else 2)
+    first, *rest = line.split("; ")
+    later = [indent + r + (";" if i < len(rest) - 1 else "") for i, r in enumerate(rest)]
+    return [first + ";", *later]
+
+
 class _Writer:
     def __init__(self, color: bool, width: int) -> None:
         self.width = width
@@ -114,12 +126,26 @@ class _Writer:
         self.parts.extend(line.rstrip() + "\n" for line in drawn.splitlines())
         self._fresh()
 
+    def line(self, text: Text | str, layout: Layout) -> None:
+        if layout == "wrap":
+            self.console.print(text)
+            return
+        plain = text.plain if isinstance(text, Text) else text
+        parts = _clauses(plain, self.width) if layout == "clauses" else [plain]
+        if len(parts) == 1:
+            self.console.print(text, soft_wrap=True)
+            return
+        # A styled line broken into clauses keeps the style of its first piece.
+        style = text.spans[0].style if isinstance(text, Text) and text.spans else ""
+        for part in parts:
+            self.console.print(Text(part, style=style), soft_wrap=True)
+
     def block(self, b: Block) -> None:
         console = self.console
         if isinstance(b, Heading):
             console.print(Text(b.text, style="bold"))
         elif isinstance(b, Paragraph):
-            console.print(_text(b.content), soft_wrap=not b.wrap)
+            self.line(_text(b.content), b.layout)
         elif isinstance(b, Banner):
             console.print(Text(b.text, style="bold yellow"))
         elif isinstance(b, Table):
@@ -128,7 +154,7 @@ class _Writer:
             if b.title is not None:
                 console.print(Text(b.title, style="bold"))
             for item in b.items:
-                console.print(item)
+                self.line(item, b.layout)
         elif isinstance(b, Groups):
             # Drawn by hand: rich takes seconds over thousands of lines.
             self.flush()
