@@ -77,12 +77,12 @@ class Banner:
 
 @dataclass(frozen=True)
 class Column:
-    """A table column. A ``numeric`` column is never narrowed on a terminal (a figure is
-    never cut); every other column folds long words onto several lines."""
+    """A table column. A ``whole`` column is never narrowed on a terminal (a figure or an
+    id is never cut); every other column folds long words onto several lines."""
 
     name: str
     align: Align = "left"
-    numeric: bool = False
+    whole: bool = False
 
 
 Cell = str | Span

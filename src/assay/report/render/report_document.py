@@ -9,6 +9,7 @@ from assay.report._model import CaseRow, Report
 from assay.report.render import _format as f
 from assay.report.render._trials import trial_lines, trial_sections
 from assay.report.render.document import (
+    Align,
     Banner,
     Block,
     BulletList,
@@ -74,12 +75,20 @@ def _title(report: Report) -> list[Block]:
     return [Only("text", tuple(text)), Only("markdown", tuple(markdown))]
 
 
-def _rates(rows: Sequence[tuple[str, f.Figure]], ci_label: str, title: str | None = None) -> Table:
+def rates_table(
+    rows: Sequence[tuple[str, f.Figure]],
+    ci_label: str,
+    title: str | None = None,
+    *,
+    fraction: Align = "right",
+) -> Table:
+    """Rates with their fraction (aligned as ``fraction`` says), value, interval and named
+    denominator."""
     columns: list[Column | str] = [
         "Metric",
-        Column("Fraction", "right", numeric=True),
-        Column("Value", numeric=True),
-        Column(ci_label, numeric=True),
+        Column("Fraction", fraction, whole=True),
+        Column("Value", whole=True),
+        Column(ci_label, whole=True),
         "Denominator",
     ]
     cells: list[list[Cell]] = [
@@ -98,7 +107,7 @@ def _cases(report: Report) -> list[Block]:
         [f.case_label(c, report.trials), c.slice, status_cell(c.status), f.reason_with_raw(c)]
         for c in not_passed
     ]
-    columns: list[Column | str] = ["Case", "Slice", Column("Status", numeric=True), "Reason"]
+    columns: list[Column | str] = ["Case", "Slice", Column("Status", whole=True), "Reason"]
     return [Gap(), table(columns, rows, title="Cases not passed")]
 
 
@@ -135,7 +144,7 @@ def _synthetic(report: Report) -> list[Block]:
             f"{len(s.case_ids)} synthetic case(s), never counted above: "
             f"{f.fraction(s.task_success)} passed ({f.value(s.task_success)})."
         ),
-        table(["Case", "Slice", Column("Status", numeric=True), "Reason"], rows),
+        table(["Case", "Slice", Column("Status", whole=True), "Reason"], rows),
     ]
 
 
@@ -150,7 +159,7 @@ def report_document(report: Report) -> Document:
         blocks.append(Paragraph.of(Span(change, "emph")))
     blocks += [
         Gap(),
-        _rates(f.headline(report) + f.dimensions(report), ci_label),
+        rates_table(f.headline(report) + f.dimensions(report), ci_label),
         Gap(),
         Paragraph.of(
             Span("Statuses:", "strong"),
@@ -162,7 +171,7 @@ def report_document(report: Report) -> Document:
         blocks += [Paragraph.of(Span(heldout, "strong", "yellow")), Gap()]
     if report.splits:
         title = "By split (each with its own denominators)"
-        blocks.append(_rates(f.split_rows(report), ci_label, title))
+        blocks.append(rates_table(f.split_rows(report), ci_label, title))
         statuses = tuple(
             f"{b.split} statuses: " + f.status_sum(b.statuses, b.total, f.unit(report))
             for b in report.splits
@@ -192,17 +201,17 @@ def report_document(report: Report) -> Document:
     columns: list[Column | str] = [
         "Slice",
         *(
-            Column(name, "left" if name == "Interval" else "right", numeric=True)
+            Column(name, "left" if name == "Interval" else "right", whole=True)
             for name in ("Passed", "Value", "Interval", "Failed", "Error", "Missing", "Ungraded")
         ),
     ]
     blocks.append(table(columns, slices, title=f"Slices{per}"))
     for title, cols, rows in trial_sections(report):
-        numbered = [Column(c, numeric=c not in ("Case", "Slice", "")) for c in cols]
+        numbered = [Column(c, whole=c not in ("Case", "Slice", "")) for c in cols]
         blocks += [Gap(), table(numbered, rows, title=title, pad_edge=True)]
     blocks += _cases(report)
     blocks += _synthetic(report)
     return Document(tuple(blocks))
 
 
-__all__ = ["STATUS_STYLE", "TABLE_ROWS", "report_document", "status_cell"]
+__all__ = ["STATUS_STYLE", "TABLE_ROWS", "rates_table", "report_document", "status_cell"]

@@ -67,7 +67,7 @@ def _table(t: Table) -> RichTable:
     )
     for i, col in enumerate(t.columns):
         justify: Literal["left", "right"] = col.align
-        if col.numeric:
+        if col.whole:
             width = max([len(col.name), *(_width(row[i]) for row in t.rows)])
             table.add_column(col.name, justify=justify, no_wrap=True, min_width=width)
         else:
