@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from assay.cli._flags import format_option
 from assay.cli._output import emit
 
 if TYPE_CHECKING:
@@ -89,17 +90,18 @@ def diagnose(
     case: str | None = typer.Argument(None, help="Case id (omit with --all)."),
     all_: bool = typer.Option(False, "--all", help="Every failed case, grouped by stage."),
     trial: int = typer.Option(1, "--trial", help="Which trial of CASE."),
-    format: str = typer.Option("text", "--format", "-f", help="text or json."),
+    format: str = format_option("diagnosis", from_output=False),
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
 ) -> None:
     """Name the stage that caused CASE to fail in RUN, with the evidence from its spans and
     the next thing to inspect; with --all, every failed case grouped by stage."""
     from assay.cli._options import check_format
     from assay.errors import AssayConfigError
+    from assay.formats import formats
     from assay.store import open_store
     from assay.stored import StoredRun
 
-    check_format(format, ("text", "json"))
+    check_format(format, formats("diagnosis"))
     if (case is None) == (not all_):
         raise AssayConfigError("give a CASE to diagnose, or --all (not both)")
     opened = open_store(store, create=False)

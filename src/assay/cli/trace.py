@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from assay.cli._flags import format_option
 from assay.cli._output import emit
 from assay.outcomes import span_names
 
@@ -86,7 +87,7 @@ def trace(
     run: str = typer.Argument(..., help="Run id (or a unique prefix)."),
     case: str = typer.Argument(..., help="Case id."),
     trial: int = typer.Option(1, "--trial", help="Which trial of the case."),
-    format: str = typer.Option("text", "--format", "-f", help="text or json."),
+    format: str = format_option("trace", from_output=False),
     all_attributes: bool = typer.Option(False, "--all-attributes", help="Show every attribute."),
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
 ) -> None:
@@ -98,10 +99,11 @@ def trace(
     from assay.cli._options import check_format
     from assay.diagnose import span_tree
     from assay.errors import AssayInputError
+    from assay.formats import formats
     from assay.store import open_store
     from assay.stored import StoredRun
 
-    check_format(format, ("text", "json"))
+    check_format(format, formats("trace"))
     opened = open_store(store, create=False)
     try:
         stored = StoredRun.read(opened, run)

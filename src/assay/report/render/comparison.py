@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from assay.compare import ChangedCase, Comparison, Delta, SideOutcome, p_text
+from assay.formats import formats
 from assay.metrics import Rate
 from assay.metrics._display import percent
 from assay.report.render._lists import capped
@@ -21,7 +22,7 @@ from assay.report.render.document import (
     table,
 )
 
-FORMATS: tuple[str, ...] = ("text", "json", "markdown", "html")
+FORMATS: tuple[str, ...] = formats("comparison")
 
 
 def _pct(v: float) -> str:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from assay.formats import formats
 from assay.report._composite import CompositeReport
 
-COMPOSITE_FORMATS: tuple[str, ...] = ("text", "json", "markdown", "html")
+COMPOSITE_FORMATS: tuple[str, ...] = formats("composite")
 
 
 def render_composite(report: CompositeReport, fmt: str, *, color: bool = False) -> str:

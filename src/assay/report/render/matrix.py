@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from assay.compare import MatrixReport, PairRow, VariantRow
+from assay.formats import formats
 from assay.report.render.comparison import delta_text, rate_text
 
-MATRIX_FORMATS: tuple[str, ...] = ("text", "json", "markdown", "html")
+MATRIX_FORMATS: tuple[str, ...] = formats("matrix")
 
 
 def p_text(p: float) -> str:
