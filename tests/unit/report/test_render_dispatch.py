@@ -37,7 +37,7 @@ def test_every_listed_format_of_each_kind_renders(index: int) -> None:
 
 def test_a_format_a_kind_lacks_is_refused_naming_the_choices() -> None:
     comparison = _objects()[1]
-    with pytest.raises(ValueError, match="choose one of text, json, markdown, html$"):
+    with pytest.raises(ValueError, match=r"choose one of text, json, markdown, html$"):
         render(comparison, "junit")  # type: ignore[arg-type]
 
 
