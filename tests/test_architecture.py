@@ -247,7 +247,14 @@ def test_the_core_never_reaches_the_render_layer() -> None:
 # charts); the edges reach files, stores, targets and the network; the front ends face the
 # user. A component added later must be given a layer here.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("assay._compact", "assay._validation", "assay._version", "assay.errors", "assay.formats"),
+    (
+        "assay._compact",
+        "assay._json_schema",
+        "assay._validation",
+        "assay._version",
+        "assay.errors",
+        "assay.formats",
+    ),
     (
         "assay.cases",
         "assay.outcomes",

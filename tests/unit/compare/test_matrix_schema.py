@@ -22,7 +22,7 @@ SCHEMA_FILE = Path(__file__).resolve().parents[3] / "docs" / "matrix.schema.json
 def test_schema_file_is_fresh() -> None:
     expected = json.dumps(matrix_schema(), indent=2, sort_keys=True) + "\n"
     assert SCHEMA_FILE.read_text(encoding="utf-8") == expected, (
-        "docs/matrix.schema.json is stale: run .venv/bin/python scripts/gen_matrix_schema.py"
+        "docs/matrix.schema.json is stale: run .venv/bin/python scripts/gen_schemas.py"
     )
 
 
