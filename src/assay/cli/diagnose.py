@@ -18,47 +18,6 @@ if TYPE_CHECKING:
 STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
 
 
-def _stage(finding: Finding) -> str:
-    if finding.stage is not None:
-        return finding.stage
-    # A passed or unrecorded case-trial implicates no stage; otherwise the spans could not tell.
-    return "none" if finding.rule in ("passed", "missing") else "undetermined"
-
-
-def render_finding(finding: Finding) -> str:
-    """One finding as text: status, stage, evidence, next step."""
-    lines = [
-        f"{finding.case} (trial {finding.trial}): {finding.status}",
-        f"stage: {_stage(finding)}  (rule: {finding.rule})",
-        "evidence:",
-        *(f"  - {e}" for e in finding.evidence),
-        f"next step: {finding.next_step}",
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def _headline(finding: Finding) -> str:
-    # The observation that names the stage: the first after the outcome line, when any.
-    return finding.evidence[1] if len(finding.evidence) > 1 else finding.evidence[0]
-
-
-def render_groups(run_id: str, findings: list[Finding]) -> str:
-    """Every not-passed case-trial, grouped by implicated stage."""
-    from assay.diagnose import group_by_stage
-
-    groups = group_by_stage(findings)
-    failed = sum(len(g) for g in groups.values())
-    lines = [f"run {run_id}: {failed} of {len(findings)} case-trials not passed"]
-    for stage, members in groups.items():
-        lines.append(f"\n{stage or 'undetermined'} ({len(members)})")
-        for f in members:
-            label = f.case if f.trial == 1 else f"{f.case}#{f.trial}"
-            lines.append(f"  {label:<8} {f.status:<8} {_headline(f)}")
-    if failed:
-        lines.append(f"\nassay diagnose {run_id} CASE shows the evidence and the next step.")
-    return "\n".join(lines) + "\n"
-
-
 def _all(opened: RunStore, stored: StoredRun) -> list[Finding]:
     spans: dict[tuple[str | None, int | None], list[Any]] = {}
     for span in opened.spans(stored.run_id):
@@ -120,8 +79,12 @@ def diagnose(
         if format == "json":
             emit(json.dumps(_groups_json(stored.run_id, findings), indent=2) + "\n", None)
         else:
+            from assay.report.render.diagnosis import render_groups
+
             emit(render_groups(stored.run_id, findings), None)
     elif format == "json":
         emit(json.dumps(finding.contract(), indent=2) + "\n", None)
     else:
+        from assay.report.render.diagnosis import render_finding
+
         emit(render_finding(finding), None)

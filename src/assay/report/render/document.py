@@ -106,11 +106,12 @@ class Table:
 @dataclass(frozen=True)
 class BulletList:
     """Items under an optional bold title: a bulleted list in Markdown, one line per item
-    on a terminal."""
+    on a terminal, each after ``marker`` (nothing by default)."""
 
     items: tuple[str, ...]
     title: str | None = None
     layout: Layout = "wrap"
+    marker: str = ""
 
 
 @dataclass(frozen=True)

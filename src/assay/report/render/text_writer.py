@@ -154,7 +154,7 @@ class _Writer:
             if b.title is not None:
                 console.print(Text(b.title, style="bold"))
             for item in b.items:
-                self.line(item, b.layout)
+                self.line(b.marker + item, b.layout)
         elif isinstance(b, Groups):
             # Drawn by hand: rich takes seconds over thousands of lines.
             self.flush()
