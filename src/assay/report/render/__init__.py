@@ -4,25 +4,32 @@ calibration report into a string in one of the formats ``assay.formats`` lists f
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, Union, cast
 
-from assay.compare import Comparison, MatrixReport
 from assay.formats import formats
-from assay.report._calibration import CalibrationReport
-from assay.report._composite import CompositeReport
 from assay.report._model import Report
+
+if TYPE_CHECKING:
+    from assay.compare import Comparison, MatrixReport
+    from assay.report._calibration import CalibrationReport
+    from assay.report._composite import CompositeReport
 
 Format = Literal["text", "json", "markdown", "html", "junit"]
 FORMATS: tuple[str, ...] = formats("report")
 
 
-Rendered = Report | Comparison | CompositeReport | MatrixReport | CalibrationReport
+Rendered = Union[Report, "Comparison", "CompositeReport", "MatrixReport", "CalibrationReport"]
 """What ``render`` draws: a report, a comparison, a composite report, a matrix or a
 calibration report."""
 
 
 def kind_of(obj: Rendered) -> str:
     """The key of ``obj``'s kind in ``assay.formats.FORMATS``."""
+    # Imported here: a report's renderer need not load the comparison's model.
+    from assay.compare import Comparison, MatrixReport
+    from assay.report._calibration import CalibrationReport
+    from assay.report._composite import CompositeReport
+
     if isinstance(obj, Report):
         return "report"
     if isinstance(obj, Comparison):
@@ -44,21 +51,21 @@ def render(obj: Rendered, fmt: str, *, color: bool = False) -> str:
         raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(formats(kind))}")
     if isinstance(obj, Report):
         return _render_report(obj, fmt, color=color)
-    if isinstance(obj, Comparison):
+    if kind == "comparison":
         from assay.report.render.comparison import render_comparison
 
-        return render_comparison(obj, fmt)
-    if isinstance(obj, CompositeReport):
+        return render_comparison(cast("Comparison", obj), fmt)
+    if kind == "composite":
         from assay.report.render.composite import render_composite
 
-        return render_composite(obj, fmt, color=color)
-    if isinstance(obj, MatrixReport):
+        return render_composite(cast("CompositeReport", obj), fmt, color=color)
+    if kind == "matrix":
         from assay.report.render.matrix import render_matrix
 
-        return render_matrix(obj, fmt)
+        return render_matrix(cast("MatrixReport", obj), fmt)
     from assay.report.render.calibration import render_calibration
 
-    return render_calibration(obj, fmt)
+    return render_calibration(cast("CalibrationReport", obj), fmt)
 
 
 def _render_report(report: Report, fmt: str, *, color: bool) -> str:
