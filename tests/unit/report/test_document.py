@@ -15,6 +15,7 @@ from assay.report.render.document import (
     Heading,
     Only,
     Paragraph,
+    Preformatted,
     Span,
     table,
 )
@@ -115,3 +116,14 @@ def test_groups_name_every_label_once_within_the_width() -> None:
     assert all(len(line) <= 50 for line in text.splitlines())
     assert all(text.count(label) == 1 for label in labels)
     assert write_markdown(doc).count("`C0199`") == 1
+
+
+def test_preformatted_lines_keep_their_layout_and_no_backtick_closes_the_fence() -> None:
+    tree = ("  0.00 ms  root", "  1.00 ms  └─ child ```x``` \x1b[2J")
+    doc = Document((Preformatted(tree),))
+    assert write_text(doc).splitlines() == [tree[0], "  1.00 ms  └─ child ```x``` \\u001b[2J"]
+    markdown = write_markdown(doc).splitlines()
+    assert markdown[0] == markdown[-1] == "````" and markdown[1:3] == [
+        tree[0],
+        "  1.00 ms  └─ child ```x``` \\u001b[2J",
+    ]

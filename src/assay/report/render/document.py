@@ -124,6 +124,14 @@ class Groups:
 
 
 @dataclass(frozen=True)
+class Preformatted:
+    """Lines laid out by their writer (a tree, aligned columns): kept as they are on a
+    terminal, a fenced code block in Markdown."""
+
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Gap:
     """An empty line on a terminal (Markdown separates every block by one already)."""
 
@@ -137,7 +145,7 @@ class Only:
     blocks: tuple[Block, ...] = field(default_factory=tuple)
 
 
-Block = Heading | Paragraph | Banner | Table | BulletList | Groups | Gap | Only
+Block = Heading | Paragraph | Banner | Table | BulletList | Groups | Preformatted | Gap | Only
 
 
 @dataclass(frozen=True)
@@ -177,6 +185,7 @@ __all__ = [
     "Layout",
     "Only",
     "Paragraph",
+    "Preformatted",
     "Span",
     "Table",
     "inlines",

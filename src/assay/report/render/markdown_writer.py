@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from assay.report.render._markdown import code, text
+from assay.report.render._terminal import escape_controls
 from assay.report.render.document import (
     Banner,
     Block,
@@ -17,8 +19,11 @@ from assay.report.render.document import (
     Inline,
     Only,
     Paragraph,
+    Preformatted,
     Table,
 )
+
+_BACKTICKS = re.compile(r"`+")
 
 
 def _inline(piece: Inline) -> str:
@@ -66,6 +71,11 @@ def _block(b: Block) -> list[list[str]]:
         for head, labels in b.groups:
             lines.append(f"- {text(head)}: " + ", ".join(code(label) for label in labels))
         return [lines]
+    if isinstance(b, Preformatted):
+        body = [escape_controls(line) for line in b.lines]
+        longest = max((len(run) for line in body for run in _BACKTICKS.findall(line)), default=0)
+        fence = "`" * max(3, longest + 1)
+        return [[fence, *body, fence]]
     if isinstance(b, Only) and b.fmt == "markdown":
         return [drawn for inner in b.blocks for drawn in _block(inner)]
     assert isinstance(b, Gap | Only)

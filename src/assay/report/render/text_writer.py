@@ -26,6 +26,7 @@ from assay.report.render.document import (
     Layout,
     Only,
     Paragraph,
+    Preformatted,
     Span,
     Table,
 )
@@ -159,6 +160,9 @@ class _Writer:
             # Drawn by hand: rich takes seconds over thousands of lines.
             self.flush()
             self.parts.extend(line + "\n" for line in _groups(b, self.width))
+        elif isinstance(b, Preformatted):
+            self.flush()
+            self.parts.extend(escape_controls(line) + "\n" for line in b.lines)
         elif isinstance(b, Gap):
             console.print()
         elif isinstance(b, Only) and b.fmt == "text":
