@@ -242,6 +242,70 @@ def test_the_core_never_reaches_the_render_layer() -> None:
     assert {c: r for c, r in reaching.items() if r and c != "assay.trend"} == {}
 
 
+# The layers, lowest first: a component imports only from its own layer or the ones below.
+# The core computes; the render layer draws what the core computed (trend draws its own
+# charts); the edges reach files, stores, targets and the network; the front ends face the
+# user. A component added later must be given a layer here.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    (
+        "assay._compact",
+        "assay._json_schema",
+        "assay._validation",
+        "assay._version",
+        "assay.errors",
+        "assay.formats",
+    ),
+    (
+        "assay.cases",
+        "assay.outcomes",
+        "assay.grading",
+        "assay.metrics",
+        "assay.compare",
+        "assay.diagnose",
+        "assay.report",
+    ),
+    ("assay.report.render", "assay.trend"),
+    (
+        "assay._plugins",
+        "assay.load",
+        "assay.targets",
+        "assay.runner",
+        "assay.store",
+        "assay.stored",
+        "assay.tracing",
+        "assay.interop",
+        "assay.demo",
+    ),
+    ("assay.cli", "assay.view", "assay.pytest_plugin", "assay.__main__", "assay"),
+)
+
+
+def _layer_violations(graph: dict[str, set[str]]) -> list[str]:
+    layer = {component: i for i, names in enumerate(LAYERS) for component in names}
+    return [
+        f"{component} (layer {layer[component]}) imports {dep} (layer {layer[dep]})"
+        for component, deps in sorted(graph.items())
+        for dep in sorted(deps)
+        if layer[dep] > layer[component]
+    ]
+
+
+def test_every_component_has_a_layer() -> None:
+    placed = {component for names in LAYERS for component in names}
+    assert sorted(set(_graph()) - placed) == []
+
+
+def test_no_component_imports_from_a_layer_above_it() -> None:
+    assert _layer_violations(_graph()) == []
+
+
+def test_the_layer_check_catches_an_upward_import() -> None:
+    graph = {"assay.metrics": {"assay.cases", "assay.report.render"}, "assay.cli": {"assay.runner"}}
+    assert _layer_violations(graph) == [
+        "assay.metrics (layer 1) imports assay.report.render (layer 2)"
+    ]
+
+
 def test_the_cycle_check_sees_imports_inside_functions() -> None:
     source = "def f() -> None:\n    from assay.runner import run_suite\n"
     assert _dependencies(SRC / "load" / "_probe.py", source) == {"assay.runner"}

@@ -6,6 +6,8 @@ must stay fast.
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 
 CONFIDENCE = typer.Option(0.95, help="Confidence level of every interval.")
@@ -26,3 +28,17 @@ PRODUCT_SELECTS_BEST = typer.Option(
 
 # How a --format option documents its default (see _options.output_format).
 FORMAT_FROM_OUTPUT = "(default: from --output's extension, else text)"
+
+
+def format_option(
+    kind: str, *, from_output: bool = True, notes: dict[str, str] | None = None
+) -> Any:
+    """The ``--format``/``-f`` option of a command that renders ``kind`` (a key of
+    ``assay.formats.FORMATS``): its help lists that thing's formats. With ``from_output``
+    the default is what ``--output``'s extension names, else the first format."""
+    from assay.formats import format_list, formats
+
+    said = format_list(kind, notes=notes)
+    if from_output:
+        return typer.Option(None, "--format", "-f", help=f"{said} {FORMAT_FROM_OUTPUT}.")
+    return typer.Option(formats(kind)[0], "--format", "-f", help=f"{said}.")

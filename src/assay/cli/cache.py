@@ -7,6 +7,8 @@ from typing import Any
 
 import typer
 
+from assay.cli._flags import format_option
+
 app = typer.Typer(
     name="cache",
     help="The response cache: `stats` shows what it holds, `clear` empties it.",
@@ -33,16 +35,16 @@ def _path(store: str | None, cache_path: Path | None) -> Path:
 def stats(
     store: str | None = _STORE,
     cache_path: Path | None = _PATH,
-    format: str = typer.Option("text", "--format", "-f", help="text or json."),
+    format: str = format_option("cache-stats", from_output=False),
 ) -> None:
     """Entries, size, oldest and newest entry, and entries per key version."""
     import json
 
-    from assay.errors import AssayConfigError
+    from assay.cli._options import check_format
+    from assay.formats import formats
     from assay.runner._cache import CACHE_KEY_VERSION, ResponseCache
 
-    if format not in ("text", "json"):
-        raise AssayConfigError(f"--format {format!r}: choose text or json")
+    check_format(format, formats("cache-stats"))
     path = _path(store, cache_path)
     data: dict[str, Any]
     if not path.exists():

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, FORMAT_FROM_OUTPUT, INTERVAL
+from assay.cli._flags import CONFIDENCE, INTERVAL, format_option
 from assay.cli._output import emit
 
 if TYPE_CHECKING:
@@ -25,9 +25,7 @@ def calibrate(
         help="A JSON report of the judged answers (assay score --grader … -f json) or the "
         "id of a stored run (see --store).",
     ),
-    format: str | None = typer.Option(
-        None, "--format", "-f", help="text, json, markdown or html " + FORMAT_FROM_OUTPUT + "."
-    ),
+    format: str | None = format_option("calibration"),
     output: Path | None = typer.Option(
         None,
         "--output",

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, FORMAT_FROM_OUTPUT, INTERVAL
+from assay.cli._flags import CONFIDENCE, INTERVAL, format_option
 
 if TYPE_CHECKING:
     from assay.compare import RunSide
@@ -112,9 +112,7 @@ def compare(
         help='Fail (exit 1) unless this holds: "no-new-failures" or e.g. '
         '"task_success_delta>=-0.02". Repeatable.',
     ),
-    format: str | None = typer.Option(
-        None, "--format", "-f", help="text, json, markdown or html " + FORMAT_FROM_OUTPUT + "."
-    ),
+    format: str | None = format_option("comparison"),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
     confidence: float = CONFIDENCE,
     interval: str = INTERVAL,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, FORMAT_FROM_OUTPUT, INTERVAL
+from assay.cli._flags import CONFIDENCE, INTERVAL, format_option
 from assay.cli._output import described, emit, wants_color
 
 if TYPE_CHECKING:
@@ -46,9 +46,7 @@ def composite(
         help="Source snapshots (YAML/JSON: revision -> section id -> text) for citation "
         "checks; added to any the dataset header names.",
     ),
-    format: str | None = typer.Option(
-        None, "--format", "-f", help="text, json, markdown or html " + FORMAT_FROM_OUTPUT + "."
-    ),
+    format: str | None = format_option("composite"),
     output: Path | None = typer.Option(
         None,
         "--output",

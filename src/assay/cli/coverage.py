@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from assay.cli._flags import FORMAT_FROM_OUTPUT
+from assay.cli._flags import format_option
 
 
 def _names(value: str | None) -> tuple[str, ...]:
@@ -23,9 +23,7 @@ def coverage(
     min_cases: int | None = typer.Option(
         None, "--min-cases", help="A cell with fewer real cases is thin (default 3)."
     ),
-    format: str | None = typer.Option(
-        None, "--format", "-f", help="text, json, markdown or html " + FORMAT_FROM_OUTPUT + "."
-    ),
+    format: str | None = format_option("coverage"),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write the matrix here."),
 ) -> None:
     """Print the coverage matrix: slices × expected behaviour (answer, abstain) × split,
@@ -39,8 +37,9 @@ def coverage(
     from assay.cli._options import output_format
     from assay.cli._output import emit
     from assay.errors import AssayConfigError
+    from assay.formats import formats
 
-    format = output_format(format, output, ("text", "json", "markdown", "html"))
+    format = output_format(format, output, formats("coverage"))
     required = list(_names(require))
     minimum = 3
     if dataset.suffix.lower() in (".yaml", ".yml") and _is_suite(dataset):

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from assay.cli._dataset import SHINGLE, THRESHOLD
+from assay.cli._flags import format_option
 
 if TYPE_CHECKING:
     from assay.cases import Cluster
@@ -17,7 +18,7 @@ def dedupe(
     dataset: Path = typer.Argument(..., help="Dataset file (JSONL, YAML, JSON or CSV)."),
     shingle: int = SHINGLE,
     threshold: float = THRESHOLD,
-    format: str = typer.Option("text", "--format", "-f", help="text or json."),
+    format: str = format_option("duplicates", from_output=False),
     write: Path | None = typer.Option(
         None,
         "--write",
@@ -36,9 +37,10 @@ def dedupe(
     from assay.cases import find_clusters
     from assay.cli._dataset import near_settings, progress_bar
     from assay.cli._options import check_format
+    from assay.formats import formats
     from assay.load import load_dataset
 
-    check_format(format, ("text", "json"))
+    check_format(format, formats("duplicates"))
     near = near_settings(shingle, threshold)
     if write is not None:
         from assay.cli._dataset import refuse_existing

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from assay.cli._flags import format_option
 from assay.cli._output import emit
 
 if TYPE_CHECKING:
@@ -15,47 +16,6 @@ if TYPE_CHECKING:
     from assay.stored import StoredRun
 
 STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
-
-
-def _stage(finding: Finding) -> str:
-    if finding.stage is not None:
-        return finding.stage
-    # A passed or unrecorded case-trial implicates no stage; otherwise the spans could not tell.
-    return "none" if finding.rule in ("passed", "missing") else "undetermined"
-
-
-def render_finding(finding: Finding) -> str:
-    """One finding as text: status, stage, evidence, next step."""
-    lines = [
-        f"{finding.case} (trial {finding.trial}): {finding.status}",
-        f"stage: {_stage(finding)}  (rule: {finding.rule})",
-        "evidence:",
-        *(f"  - {e}" for e in finding.evidence),
-        f"next step: {finding.next_step}",
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def _headline(finding: Finding) -> str:
-    # The observation that names the stage: the first after the outcome line, when any.
-    return finding.evidence[1] if len(finding.evidence) > 1 else finding.evidence[0]
-
-
-def render_groups(run_id: str, findings: list[Finding]) -> str:
-    """Every not-passed case-trial, grouped by implicated stage."""
-    from assay.diagnose import group_by_stage
-
-    groups = group_by_stage(findings)
-    failed = sum(len(g) for g in groups.values())
-    lines = [f"run {run_id}: {failed} of {len(findings)} case-trials not passed"]
-    for stage, members in groups.items():
-        lines.append(f"\n{stage or 'undetermined'} ({len(members)})")
-        for f in members:
-            label = f.case if f.trial == 1 else f"{f.case}#{f.trial}"
-            lines.append(f"  {label:<8} {f.status:<8} {_headline(f)}")
-    if failed:
-        lines.append(f"\nassay diagnose {run_id} CASE shows the evidence and the next step.")
-    return "\n".join(lines) + "\n"
 
 
 def _all(opened: RunStore, stored: StoredRun) -> list[Finding]:
@@ -89,17 +49,18 @@ def diagnose(
     case: str | None = typer.Argument(None, help="Case id (omit with --all)."),
     all_: bool = typer.Option(False, "--all", help="Every failed case, grouped by stage."),
     trial: int = typer.Option(1, "--trial", help="Which trial of CASE."),
-    format: str = typer.Option("text", "--format", "-f", help="text or json."),
+    format: str = format_option("diagnosis", from_output=False),
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
 ) -> None:
     """Name the stage that caused CASE to fail in RUN, with the evidence from its spans and
     the next thing to inspect; with --all, every failed case grouped by stage."""
     from assay.cli._options import check_format
     from assay.errors import AssayConfigError
+    from assay.formats import formats
     from assay.store import open_store
     from assay.stored import StoredRun
 
-    check_format(format, ("text", "json"))
+    check_format(format, formats("diagnosis"))
     if (case is None) == (not all_):
         raise AssayConfigError("give a CASE to diagnose, or --all (not both)")
     opened = open_store(store, create=False)
@@ -118,8 +79,12 @@ def diagnose(
         if format == "json":
             emit(json.dumps(_groups_json(stored.run_id, findings), indent=2) + "\n", None)
         else:
+            from assay.report.render.diagnosis import render_groups
+
             emit(render_groups(stored.run_id, findings), None)
     elif format == "json":
         emit(json.dumps(finding.contract(), indent=2) + "\n", None)
     else:
+        from assay.report.render.diagnosis import render_finding
+
         emit(render_finding(finding), None)

@@ -6,11 +6,13 @@ from pathlib import Path
 
 import typer
 
+from assay.cli._flags import format_option
+
 
 def diff_dataset(
     old: Path = typer.Argument(..., help="The earlier dataset file."),
     new: Path = typer.Argument(..., help="The later dataset file."),
-    format: str = typer.Option("text", "--format", "-f", help="text or json."),
+    format: str = format_option("dataset-diff", from_output=False),
 ) -> None:
     """List added, removed and changed cases, naming each changed field and its kind:
     label (what counts as correct), wording, source, split or other.
@@ -21,9 +23,10 @@ def diff_dataset(
 
     from assay.cases import diff_datasets, diff_json, diff_lines
     from assay.cli._options import check_format
+    from assay.formats import formats
     from assay.load import load_dataset
 
-    check_format(format, ("text", "json"))
+    check_format(format, formats("dataset-diff"))
     before, after = load_dataset(old), load_dataset(new)
     diff = diff_datasets(before.cases, after.cases)
     if format == "json":

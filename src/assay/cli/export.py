@@ -6,15 +6,14 @@ from pathlib import Path
 
 import typer
 
+from assay.cli._flags import format_option
+
 STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
-FORMATS = ("jsonl", "csv", "parquet", "inspect")
 
 
 def export(
     run_id: str = typer.Argument(..., help="Run id (or a unique prefix)."),
-    format: str = typer.Option(
-        "jsonl", "--format", "-f", help="jsonl, csv, parquet (needs pyarrow) or inspect (.eval)."
-    ),
+    format: str = format_option("export", from_output=False),
     output: Path | None = typer.Option(
         None, "--output", "-o", help="Write to this file (required for parquet and inspect)."
     ),
@@ -26,10 +25,11 @@ def export(
     from assay.cli._options import check_format
     from assay.cli._output import emit
     from assay.errors import AssayConfigError
+    from assay.formats import formats
     from assay.interop import read_stored, to_csv, to_inspect, to_jsonl, to_parquet
     from assay.store import open_store
 
-    check_format(format, FORMATS)
+    check_format(format, formats("export"))
     if format in ("parquet", "inspect") and output is None:
         raise AssayConfigError(f"--format {format} writes a binary file: give --output FILE")
     if format == "parquet":

@@ -6,14 +6,12 @@ from pathlib import Path
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, FORMAT_FROM_OUTPUT, INTERVAL
+from assay.cli._flags import CONFIDENCE, INTERVAL, format_option
 
 
 def matrix(
     matrix_id: str = typer.Argument(..., help="A matrix id (mx-…) or a unique prefix of one."),
-    format: str | None = typer.Option(
-        None, "--format", "-f", help="text, json, markdown or html " + FORMAT_FROM_OUTPUT + "."
-    ),
+    format: str | None = format_option("matrix"),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write the report here."),
     store: str | None = typer.Option(
         None, "--store", help="Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, FORMAT_FROM_OUTPUT, INTERVAL
+from assay.cli._flags import CONFIDENCE, INTERVAL, format_option
 from assay.cli._output import emit, wants_color
 
 
@@ -23,9 +23,7 @@ def regrade(
         help="Finish an interrupted regrade of RUN_ID: judge only the answers that regrade "
         "run has not judged yet.",
     ),
-    format: str | None = typer.Option(
-        None, "--format", "-f", help="text, json, markdown or html " + FORMAT_FROM_OUTPUT + "."
-    ),
+    format: str | None = format_option("report"),
     output: Path | None = typer.Option(
         None,
         "--output",

@@ -9,10 +9,10 @@ import typer
 
 from assay.cli._flags import (
     CONFIDENCE,
-    FORMAT_FROM_OUTPUT,
     INTERVAL,
     PRODUCT_SELECTS_BEST,
     TRIAL_POLICY,
+    format_option,
 )
 from assay.cli._output import described, emit, wants_color
 
@@ -98,12 +98,7 @@ def run(
     store: str | None = typer.Option(
         None, "--store", help="Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
     ),
-    format: str | None = typer.Option(
-        None,
-        "--format",
-        "-f",
-        help="text, json, markdown, html (with traces) or junit " + FORMAT_FROM_OUTPUT + ".",
-    ),
+    format: str | None = format_option("report", notes={"html": "with traces"}),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write the report here."),
     name: str | None = typer.Option(
         None,

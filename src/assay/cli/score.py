@@ -12,10 +12,10 @@ import typer
 
 from assay.cli._flags import (
     CONFIDENCE,
-    FORMAT_FROM_OUTPUT,
     INTERVAL,
     PRODUCT_SELECTS_BEST,
     TRIAL_POLICY,
+    format_option,
 )
 from assay.cli._output import described, emit, wants_color
 
@@ -41,12 +41,7 @@ def _no_cycle_collection() -> Iterator[None]:
 def score(
     dataset: Path = typer.Argument(..., help="Dataset file (JSONL, YAML, JSON or CSV)."),
     results: Path = typer.Argument(..., help="Results file (JSONL): one outcome per line."),
-    format: str | None = typer.Option(
-        None,
-        "--format",
-        "-f",
-        help="text, json, markdown, html or junit " + FORMAT_FROM_OUTPUT + ".",
-    ),
+    format: str | None = format_option("report"),
     output: Path | None = typer.Option(
         None,
         "--output",

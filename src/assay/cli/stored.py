@@ -10,10 +10,10 @@ import typer
 
 from assay.cli._flags import (
     CONFIDENCE,
-    FORMAT_FROM_OUTPUT,
     INTERVAL,
     PRODUCT_SELECTS_BEST,
     TRIAL_POLICY,
+    format_option,
 )
 from assay.cli._output import described, emit, wants_color
 
@@ -116,7 +116,7 @@ runs_app = typer.Typer(
 def runs(
     ctx: typer.Context,
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
-    format: str = typer.Option("text", "--format", "-f", help="text or json."),
+    format: str = format_option("runs", from_output=False),
     limit: int = typer.Option(50, help="Show at most this many runs (newest first)."),
 ) -> None:
     """List stored runs, newest first: id (and name), when, suite name, dataset version,
@@ -129,10 +129,11 @@ def runs(
     from rich.table import Table
 
     from assay.cli._options import check_format
+    from assay.formats import formats
     from assay.report.render._terminal import SafeConsole
     from assay.store import open_store
 
-    check_format(format, ("text", "json"))
+    check_format(format, formats("runs"))
     opened = open_store(store, create=False)
     try:
         rows = [_row(info) for info in opened.list_runs()[:limit]]
@@ -259,12 +260,7 @@ def untag(
 def report(
     run_id: str = typer.Argument(..., help="Run id (or a unique prefix)."),
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
-    format: str | None = typer.Option(
-        None,
-        "--format",
-        "-f",
-        help="text, json, markdown, html (with traces) or junit " + FORMAT_FROM_OUTPUT + ".",
-    ),
+    format: str | None = format_option("report", notes={"html": "with traces"}),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
     confidence: float = CONFIDENCE,
     interval: str = INTERVAL,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, FORMAT_FROM_OUTPUT, INTERVAL
+from assay.cli._flags import CONFIDENCE, INTERVAL, format_option
 
 STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
 
@@ -25,9 +25,7 @@ def trend(
     since: str | None = typer.Option(
         None, "--since", help="Only runs started in this period (30d, 12h, 2w) or since a date."
     ),
-    format: str | None = typer.Option(
-        None, "--format", "-f", help="text, json, markdown or html " + FORMAT_FROM_OUTPUT + "."
-    ),
+    format: str | None = format_option("trend"),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
     links: str | None = typer.Option(
         None,

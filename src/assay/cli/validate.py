@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from assay.cli._dataset import SHINGLE, THRESHOLD
+from assay.cli._flags import format_option
 
 
 def validate(
@@ -17,7 +18,7 @@ def validate(
     strict: bool = typer.Option(
         False, "--strict", help="Missing rationale is an error; any warning exits 1."
     ),
-    format: str = typer.Option("text", "--format", "-f", help="text or json."),
+    format: str = format_option("validation", from_output=False),
     shingle: int = SHINGLE,
     threshold: float = THRESHOLD,
 ) -> None:
@@ -32,9 +33,10 @@ def validate(
 
     from assay.cli._dataset import near_settings, progress_sized_later
     from assay.cli._options import check_format
+    from assay.formats import formats
     from assay.load._lint import lint_file
 
-    check_format(format, ("text", "json"))
+    check_format(format, formats("validation"))
     near = near_settings(shingle, threshold)
     with progress_sized_later("validate") as bar:
         result = lint_file(dataset, sources, strict, near, progress=bar, sized=bar.size)

@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from assay._json_schema import model_schema
 from assay._version import __version__
 from assay.compare._compare import compare_runs
 from assay.compare._model import Delta
@@ -248,12 +249,7 @@ def build_matrix(
 
 def matrix_schema() -> dict[str, Any]:
     """The JSON Schema of ``assay matrix --format json`` (docs/matrix.schema.json)."""
-    schema = MatrixReport.model_json_schema(mode="serialization")
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": f"https://assay.invalid/schemas/matrix-v{MATRIX_SCHEMA_VERSION}.json",
-        **schema,
-    }
+    return model_schema(MatrixReport, name="matrix", version=MATRIX_SCHEMA_VERSION)
 
 
 class BestCheck(_Frozen):

@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from assay._json_schema import model_schema
 from assay.metrics import Rate
 
 COMPARE_SCHEMA_VERSION = 1
@@ -176,9 +177,4 @@ class Comparison(_Frozen):
 
 def comparison_schema() -> dict[str, Any]:
     """The JSON Schema of ``assay compare --format json`` (docs/compare.schema.json)."""
-    schema = Comparison.model_json_schema(by_alias=True, mode="serialization")
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": f"https://assay.invalid/schemas/compare-v{COMPARE_SCHEMA_VERSION}.json",
-        **schema,
-    }
+    return model_schema(Comparison, name="compare", version=COMPARE_SCHEMA_VERSION)

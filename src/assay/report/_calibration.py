@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from assay._json_schema import model_schema
 from assay._version import __version__
 from assay.metrics import IntervalMethod, Kappa, KappaWeights, Rate, rate, weighted_kappa
 from assay.metrics import confusion_matrix as count_pairs
@@ -331,9 +332,4 @@ def _changed(calibrated: dict[str, str], current: dict[str, str]) -> str:
 
 def calibration_schema() -> dict[str, Any]:
     """The JSON Schema of ``assay calibrate --format json`` (docs/calibration.schema.json)."""
-    schema = CalibrationReport.model_json_schema(mode="serialization")
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": f"https://assay.invalid/schemas/calibration-v{CALIBRATION_SCHEMA_VERSION}.json",
-        **schema,
-    }
+    return model_schema(CalibrationReport, name="calibration", version=CALIBRATION_SCHEMA_VERSION)

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from assay._json_schema import model_schema
 from assay._version import __version__
 from assay.cases import Dataset
 from assay.grading import CaseResult
@@ -121,12 +122,7 @@ class CompositeReport(BaseModel):
 
 def composite_schema() -> dict[str, Any]:
     """The JSON Schema of ``assay composite --format json`` (docs/composite.schema.json)."""
-    schema = CompositeReport.model_json_schema(mode="serialization")
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": f"https://assay.invalid/schemas/composite-v{SCHEMA_VERSION}.json",
-        **schema,
-    }
+    return model_schema(CompositeReport, name="composite", version=SCHEMA_VERSION)
 
 
 def _answer_text(item: CaseResult) -> str | None:

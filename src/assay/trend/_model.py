@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from assay._json_schema import model_schema
 from assay.metrics import Rate
 
 TREND_SCHEMA_VERSION = 1
@@ -116,9 +117,4 @@ class Trend(_Frozen):
 
 def trend_schema() -> dict[str, Any]:
     """The JSON Schema of ``assay trend --format json`` (docs/trend.schema.json)."""
-    schema = Trend.model_json_schema(mode="serialization")
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": f"https://assay.invalid/schemas/trend-v{TREND_SCHEMA_VERSION}.json",
-        **schema,
-    }
+    return model_schema(Trend, name="trend", version=TREND_SCHEMA_VERSION)

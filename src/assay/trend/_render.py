@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 
+from assay.formats import formats
 from assay.report.render import _format as f
 from assay.trend._model import Point, Trend
 
-FORMATS = ("text", "json", "markdown", "html")
+FORMATS = formats("trend")
 BARS = "▁▂▃▄▅▆▇█"
 
 

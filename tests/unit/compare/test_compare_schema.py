@@ -16,7 +16,7 @@ SCHEMA_FILE = Path(__file__).resolve().parents[3] / "docs" / "compare.schema.jso
 def test_schema_file_is_fresh() -> None:
     expected = json.dumps(comparison_schema(), indent=2, sort_keys=True) + "\n"
     assert SCHEMA_FILE.read_text(encoding="utf-8") == expected, (
-        "docs/compare.schema.json is stale: run .venv/bin/python scripts/gen_compare_schema.py"
+        "docs/compare.schema.json is stale: run .venv/bin/python scripts/gen_schemas.py"
     )
 
 

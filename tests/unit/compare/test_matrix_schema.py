@@ -4,6 +4,7 @@ output carries the documented names."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ SCHEMA_FILE = Path(__file__).resolve().parents[3] / "docs" / "matrix.schema.json
 def test_schema_file_is_fresh() -> None:
     expected = json.dumps(matrix_schema(), indent=2, sort_keys=True) + "\n"
     assert SCHEMA_FILE.read_text(encoding="utf-8") == expected, (
-        "docs/matrix.schema.json is stale: run .venv/bin/python scripts/gen_matrix_schema.py"
+        "docs/matrix.schema.json is stale: run .venv/bin/python scripts/gen_schemas.py"
     )
 
 
@@ -76,3 +77,13 @@ def test_best_not_worse_than_a_baseline() -> None:
     assert not best_not_worse(m, "better").passed  # the best of the others is base: 2/3 < 3/3
     with pytest.raises(AssayInputError, match='did you mean "base"'):
         best_not_worse(m, "bsae")
+
+
+def test_markdown_makes_variant_names_inert() -> None:
+    right = {c: case(c).expected_fact or "" for c in ("A", "B", "C")}
+    hostile = "<img src=x onerror=alert(1)>[x](javascript:alert(1))"
+    m = build_matrix("mx-1", [_variant(hostile, {**right, "A": "nope"}), _variant("y", right)])
+    markdown = re.sub(r"`[^`]*`", "", render_matrix(m, "markdown"))  # code spans are inert
+    assert re.search(r"(?<!\\)<img", markdown) is None
+    assert "\\<img src=x onerror=alert(1)\\>" in markdown
+    assert re.search(r"(?<!\\)\]\(javascript:", markdown) is None

@@ -118,8 +118,7 @@ def test_the_published_schema_is_fresh() -> None:
     path = Path(__file__).resolve().parents[3] / "docs" / "calibration.schema.json"
     published = json.loads(path.read_text(encoding="utf-8"))
     assert published == calibration_schema(), (
-        "docs/calibration.schema.json is stale: run .venv/bin/python "
-        "scripts/gen_calibration_schema.py"
+        "docs/calibration.schema.json is stale: run .venv/bin/python scripts/gen_schemas.py"
     )
     required = set(published["required"])
     assert {

@@ -146,7 +146,7 @@ def test_the_schema_file_is_fresh_and_lists_the_contract_names() -> None:
     expected = json.dumps(composite_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     schema_file = ROOT / "docs" / "composite.schema.json"
     assert schema_file.read_text(encoding="utf-8") == expected, (
-        "docs/composite.schema.json is stale: run .venv/bin/python scripts/gen_composite_schema.py"
+        "docs/composite.schema.json is stale: run .venv/bin/python scripts/gen_schemas.py"
     )
     required = set(composite_schema()["required"])
     assert {"profile", "cases", "composite_pass", "strict_pass", "diverging"} <= required

@@ -73,7 +73,7 @@ def _errors(value: Any, schema: dict[str, Any], root: dict[str, Any], at: str) -
 def test_published_schema_is_fresh() -> None:
     expected = json.dumps(report_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     assert SCHEMA_FILE.read_text(encoding="utf-8") == expected, (
-        "docs/report.schema.json is stale: run .venv/bin/python scripts/gen_schema.py "
+        "docs/report.schema.json is stale: run .venv/bin/python scripts/gen_schemas.py "
         "and commit the result"
     )
 

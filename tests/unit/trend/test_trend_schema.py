@@ -17,7 +17,7 @@ SCHEMA_FILE = Path(__file__).resolve().parents[3] / "docs" / "trend.schema.json"
 def test_schema_file_is_fresh() -> None:
     expected = json.dumps(trend_schema(), indent=2, sort_keys=True) + "\n"
     assert SCHEMA_FILE.read_text(encoding="utf-8") == expected, (
-        "docs/trend.schema.json is stale: run .venv/bin/python scripts/gen_trend_schema.py"
+        "docs/trend.schema.json is stale: run .venv/bin/python scripts/gen_schemas.py"
     )
 
 

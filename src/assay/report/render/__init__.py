@@ -1,18 +1,74 @@
-"""Renderers: each turns a ``Report`` into a string in one format."""
+"""Renderers: each turns a report, a comparison, a composite report, a matrix or a
+calibration report into a string in one of the formats ``assay.formats`` lists for it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, Union, cast
 
+from assay.formats import formats
 from assay.report._model import Report
 
+if TYPE_CHECKING:
+    from assay.compare import Comparison, MatrixReport
+    from assay.report._calibration import CalibrationReport
+    from assay.report._composite import CompositeReport
+
 Format = Literal["text", "json", "markdown", "html", "junit"]
-FORMATS: tuple[str, ...] = ("text", "json", "markdown", "html", "junit")
+FORMATS: tuple[str, ...] = formats("report")
 
 
-def render(report: Report, fmt: str, *, color: bool = False) -> str:
-    """``report`` in format ``fmt`` (text, json, markdown, html or junit)."""
+Rendered = Union[Report, "Comparison", "CompositeReport", "MatrixReport", "CalibrationReport"]
+"""What ``render`` draws: a report, a comparison, a composite report, a matrix or a
+calibration report."""
+
+
+def kind_of(obj: Rendered) -> str:
+    """The key of ``obj``'s kind in ``assay.formats.FORMATS``."""
+    # Imported here: a report's renderer need not load the comparison's model.
+    from assay.compare import Comparison, MatrixReport
+    from assay.report._calibration import CalibrationReport
+    from assay.report._composite import CompositeReport
+
+    if isinstance(obj, Report):
+        return "report"
+    if isinstance(obj, Comparison):
+        return "comparison"
+    if isinstance(obj, CompositeReport):
+        return "composite"
+    if isinstance(obj, MatrixReport):
+        return "matrix"
+    if isinstance(obj, CalibrationReport):
+        return "calibration"
+    raise TypeError(f"assay cannot render a {type(obj).__name__}")
+
+
+def render(obj: Rendered, fmt: str, *, color: bool = False) -> str:
+    """``obj`` in format ``fmt``, one of the formats ``assay.formats`` lists for its kind
+    (a report: text, json, markdown, html or junit). ``color`` colours terminal text."""
+    kind = kind_of(obj)
+    if fmt not in formats(kind):
+        raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(formats(kind))}")
+    if isinstance(obj, Report):
+        return _render_report(obj, fmt, color=color)
+    if kind == "comparison":
+        from assay.report.render.comparison import render_comparison
+
+        return render_comparison(cast("Comparison", obj), fmt)
+    if kind == "composite":
+        from assay.report.render.composite import render_composite
+
+        return render_composite(cast("CompositeReport", obj), fmt, color=color)
+    if kind == "matrix":
+        from assay.report.render.matrix import render_matrix
+
+        return render_matrix(cast("MatrixReport", obj), fmt)
+    from assay.report.render.calibration import render_calibration
+
+    return render_calibration(cast("CalibrationReport", obj), fmt)
+
+
+def _render_report(report: Report, fmt: str, *, color: bool) -> str:
     if fmt == "json":
         from assay.report.render.json import render_json
 
@@ -29,11 +85,9 @@ def render(report: Report, fmt: str, *, color: bool = False) -> str:
         from assay.report.render.html import render_html
 
         return render_html(report)
-    if fmt == "junit":
-        from assay.report.render.junit import render_junit
+    from assay.report.render.junit import render_junit
 
-        return render_junit(report)
-    raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    return render_junit(report)
 
 
 def render_chunks(report: Report, fmt: str, *, color: bool = False) -> Iterator[str]:
@@ -47,4 +101,4 @@ def render_chunks(report: Report, fmt: str, *, color: bool = False) -> Iterator[
         yield render(report, fmt, color=color)
 
 
-__all__ = ["FORMATS", "Format", "render", "render_chunks"]
+__all__ = ["FORMATS", "Format", "Rendered", "kind_of", "render", "render_chunks"]

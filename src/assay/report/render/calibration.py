@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import html
 
+from assay.formats import formats
 from assay.metrics import Kappa, Rate
 from assay.report._calibration import CalibrationReport
 from assay.report.render import _format as f
 
-CALIBRATION_FORMATS: tuple[str, ...] = ("text", "json", "markdown", "html")
+CALIBRATION_FORMATS: tuple[str, ...] = formats("calibration")
 
 
 def render_calibration(report: CalibrationReport, fmt: str) -> str:

@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Sequence
 from typing import Any
 
 from assay.compare import ChangedCase, Comparison, Delta, SideOutcome, p_text
+from assay.formats import formats
 from assay.metrics import Rate
 from assay.metrics._display import percent
 from assay.report.render._lists import capped
+from assay.report.render.document import (
+    Block,
+    BulletList,
+    Document,
+    Gap,
+    Heading,
+    Paragraph,
+    Span,
+    table,
+)
 
-FORMATS: tuple[str, ...] = ("text", "json", "markdown", "html")
+FORMATS: tuple[str, ...] = formats("comparison")
 
 
 def _pct(v: float) -> str:
@@ -222,59 +232,34 @@ def _head(c: Comparison) -> list[str]:
     ]
 
 
-def _clauses(line: str, width: int) -> list[str]:
-    """``line`` broken after its '; ' clauses when it is wider than ``width``, the later
-    clauses indented, so a sentence never wraps in the middle of a phrase."""
-    if len(line) <= width or "; " not in line:
-        return [line]
-    indent = " " * (line.index(": ") + 2 if ": " in line[:12] else 2)
-    first, *rest = line.split("; ")
-    later = [indent + r + (";" if i < len(rest) - 1 else "") for i, r in enumerate(rest)]
-    return [first + ";", *later]
+def comparison_document(c: Comparison) -> Document:
+    """The comparison's head (result, McNemar, what stayed unchanged) and its sections."""
+    head = _head(c)
+    blocks: list[Block] = [
+        Heading(head[0]),
+        Paragraph.of(head[1], layout="clauses"),
+        Gap(),
+        Paragraph.of(Span(head[3], "strong"), layout="clauses"),
+        BulletList(tuple(head[4:]), layout="clauses"),
+    ]
+    for title, cols, rows in _lines(c):
+        if rows:
+            blocks += [Gap(), table(cols, rows, title=title, title_level=3, pad_edge=True)]
+    return Document(tuple(blocks))
 
 
 def render_text(c: Comparison) -> str:
     """The comparison for a terminal."""
-    from rich.table import Table
+    from assay.report.render.text_writer import write_text
 
-    from assay.report.render._terminal import SafeConsole
-
-    buffer = io.StringIO()
-    console = SafeConsole(file=buffer, no_color=True, width=130)
-    for line in _head(c):
-        for part in _clauses(line, 130):
-            console.print(part, markup=False, soft_wrap=True)
-    for title, head, rows in _lines(c):
-        if not rows:
-            continue
-        table = Table(title=title, title_justify="left", box=None, header_style="bold")
-        for col in head:
-            table.add_column(col)
-        for row in rows:
-            table.add_row(*row)
-        console.print()
-        console.print(table)
-    return buffer.getvalue()
-
-
-def _cell(value: str) -> str:
-    from assay.report.render._markdown import text
-
-    return text(value)
+    return write_text(comparison_document(c), width=130)
 
 
 def render_markdown(c: Comparison) -> str:
     """The comparison as GitHub-flavoured Markdown."""
-    head = _head(c)
-    head = [_cell(line) for line in head]
-    out = [f"## {head[0]}", "", head[1], "", f"**{head[3]}**", "", *(f"- {h}" for h in head[4:])]
-    for title, cols, rows in _lines(c):
-        if not rows:
-            continue
-        out += ["", f"### {title}", "", "| " + " | ".join(cols) + " |"]
-        out.append("|" + "---|" * len(cols))
-        out += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in rows]
-    return "\n".join(out) + "\n"
+    from assay.report.render.markdown_writer import write_markdown
+
+    return write_markdown(comparison_document(c))
 
 
 def render_json(c: Comparison) -> str:

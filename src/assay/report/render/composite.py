@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from assay.formats import formats
 from assay.report._composite import CompositeReport
 
-COMPOSITE_FORMATS: tuple[str, ...] = ("text", "json", "markdown", "html")
+COMPOSITE_FORMATS: tuple[str, ...] = formats("composite")
 
 
 def render_composite(report: CompositeReport, fmt: str, *, color: bool = False) -> str:
@@ -12,13 +13,15 @@ def render_composite(report: CompositeReport, fmt: str, *, color: bool = False) 
     if fmt == "json":
         return report.model_dump_json(indent=2) + "\n"
     if fmt == "markdown":
-        from assay.report.render.composite_markdown import render_composite_markdown
+        from assay.report.render.composite_document import composite_document
+        from assay.report.render.markdown_writer import write_markdown
 
-        return render_composite_markdown(report)
+        return write_markdown(composite_document(report))
     if fmt == "text":
-        from assay.report.render.composite_text import render_composite_text
+        from assay.report.render.composite_document import composite_document
+        from assay.report.render.text_writer import write_text
 
-        return render_composite_text(report, color=color)
+        return write_text(composite_document(report), color=color)
     if fmt == "html":
         from assay.report.render.composite_html import render_composite_html
 

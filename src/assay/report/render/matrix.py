@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from assay.compare import MatrixReport, PairRow, VariantRow
+from assay.formats import formats
 from assay.report.render.comparison import delta_text, rate_text
 
-MATRIX_FORMATS: tuple[str, ...] = ("text", "json", "markdown", "html")
+MATRIX_FORMATS: tuple[str, ...] = formats("matrix")
 
 
 def p_text(p: float) -> str:
@@ -181,7 +182,17 @@ def render_matrix_text(m: MatrixReport) -> str:
 
 
 def _cell(text: object) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """``text`` (a variant, slice or case name) as inert Markdown: no HTML, link, ``|`` or
+    newline in it acts."""
+    from assay.report.render._markdown import text as markdown_text
+
+    return markdown_text(text)
+
+
+def _code(text: object) -> str:
+    from assay.report.render._markdown import code
+
+    return code(text)
 
 
 def render_matrix_markdown(m: MatrixReport) -> str:
@@ -190,7 +201,7 @@ def render_matrix_markdown(m: MatrixReport) -> str:
     lines = [
         f"## assay matrix: {_cell(m.matrix_id)}",
         "",
-        f"Dataset `{m.dataset_name}` version `{m.dataset_version}`, {m.cases} cases"
+        f"Dataset {_code(m.dataset_name)} version {_code(m.dataset_version)}, {m.cases} cases"
         + (f" × {m.trials} trials" if m.trials > 1 else "")
         + f"; {len(m.variants)} variants, one run each; assay {m.assay_version}.",
         "",
@@ -201,7 +212,7 @@ def render_matrix_markdown(m: MatrixReport) -> str:
     ]
     for v in m.variants:
         lines.append(
-            f"| {_cell(v.name)} | `{v.run_id}` ({v.status}) | {rate_text(v.task_success)} "
+            f"| {_cell(v.name)} | {_code(v.run_id)} ({v.status}) | {rate_text(v.task_success)} "
             f"| {rate_text(v.answer_coverage)} | {rate_text(v.answered_accuracy)} "
             f"| {statuses_text(v)} {unit} | {usage_text(v)} | {cache_text(v)} |"
         )
