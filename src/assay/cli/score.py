@@ -117,7 +117,7 @@ def score(
             method=method,
             policy=policy,
             usage=usage,
-            consume=True,
+            compact=True,
         )
     del data, graded  # the report holds what it shows; the rest is freed before rendering
     inputs = [p for p in (dataset, results, grader) if p is not None]
