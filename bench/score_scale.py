@@ -6,6 +6,9 @@ once per format, and reports the wall time, the CPU time and the peak resident m
 each run against the goal (500,000 cases: under 1.5 GB and 60 s).
 
     .venv/bin/python bench/score_scale.py [-n 500000] [--format json text] [--write FILE]
+
+With ``--growth 10000 100000 1000000`` it instead runs the JSON report once per size, one
+after the other, and writes the section on how CPU and peak memory grow with the size.
 """
 
 from __future__ import annotations
@@ -79,6 +82,20 @@ def measure(cases: Path, results: Path, fmt: str, out: Path) -> dict[str, float 
     }
 
 
+def _commit() -> str:
+    try:
+        found = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=BENCH
+        )
+    except OSError:
+        return "an unknown commit"
+    return found.stdout.strip() or "an unknown commit"
+
+
+def _load() -> str:
+    return ", ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 def render(n: int, rows: dict[str, dict[str, float | int]], load: str) -> str:
     """The Markdown section for ``bench/RESULTS.md``."""
     lines = [
@@ -98,6 +115,42 @@ def render(n: int, rows: dict[str, dict[str, float | int]], load: str) -> str:
             f"| {fmt} | {r['wall_s']:.1f} s | {r['cpu_s']:.1f} s | {r['peak_mb']:,.0f} MB "
             f"| {int(r['bytes']) / 2**20:,.0f} MB | {r['exit']} | {verdict} |"
         )
+    lines += [
+        "",
+        f"Measured at {_commit()}; when the machine is shared, wall "
+        "times are inflated by the other jobs and CPU time and peak memory are the "
+        "comparable figures.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def render_growth(rows: dict[int, dict[str, float | int]], loads: list[str]) -> str:
+    """The Markdown section on how the JSON report's cost grows with the number of cases."""
+    sizes = ", ".join(f"{n:,}" for n in rows)
+    lines = [
+        "## Scoring at scale: how the cost grows",
+        "",
+        f"`bench/score_scale.py --growth`: `assay score -f json` on {sizes} cases, one after "
+        f"the other, at {_commit()}. Load average after each run: {'; '.join(loads)}. Wall "
+        "times are inflated when the machine is shared; CPU time and peak memory are the "
+        "comparable figures. Per-case figures are over the previous size.",
+        "",
+        "| Cases | Wall | CPU | CPU per case | Peak memory | Peak per case | JSON report | Exit |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    previous: tuple[int, dict[str, float | int]] | None = None
+    for n, r in rows.items():
+        per_cpu = per_mb = "—"
+        if previous is not None and n > previous[0]:
+            extra = n - previous[0]
+            per_cpu = f"{(r['cpu_s'] - previous[1]['cpu_s']) / extra * 1e6:,.0f} µs"
+            per_mb = f"{(r['peak_mb'] - previous[1]['peak_mb']) * 1024 / extra:,.2f} KB"
+        lines.append(
+            f"| {n:,} | {r['wall_s']:.1f} s | {r['cpu_s']:.1f} s | {per_cpu} "
+            f"| {r['peak_mb']:,.0f} MB | {per_mb} | {int(r['bytes']) / 2**20:,.0f} MB "
+            f"| {r['exit']} |"
+        )
+        previous = (n, r)
     return "\n".join(lines) + "\n"
 
 
@@ -109,17 +162,38 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-n", type=int, default=500_000, help="cases")
     parser.add_argument("--format", nargs="+", default=["json", "text"])
     parser.add_argument("--write", type=Path, help="results file to update (a section)")
+    parser.add_argument("--growth", type=int, nargs="+", help="sizes for the growth table")
     args = parser.parse_args(argv)
+    if args.growth:
+        return _growth(sorted(args.growth), args.write)
     with tempfile.TemporaryDirectory() as tmp:
         cases, results = write_inputs(Path(tmp), args.n)
         rows = {
             fmt: measure(cases, results, fmt, Path(tmp) / f"report.{fmt}") for fmt in args.format
         }
-    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    section = render(args.n, rows, load)
+    section = render(args.n, rows, _load())
     sys.stdout.write(section)
     if args.write:
         write_section(args.write, "score_scale", section)
+    return 0
+
+
+def _growth(sizes: list[int], write: Path | None) -> int:
+    """Measure the JSON report at each size and write the growth section."""
+    from _sections import write_section
+
+    rows: dict[int, dict[str, float | int]] = {}
+    loads: list[str] = []
+    for n in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            cases, results = write_inputs(Path(tmp), n)
+            rows[n] = measure(cases, results, "json", Path(tmp) / "report.json")
+        loads.append(_load())
+        sys.stderr.write(f"{n:,} cases: {rows[n]}\n")
+    section = render_growth(rows, loads)
+    sys.stdout.write(section)
+    if write:
+        write_section(write, "score_growth", section)
     return 0
 
 

@@ -35,7 +35,40 @@ def _lines(head: str, count: int) -> list[str]:
     return lines + [""] * (count - len(lines))
 
 
-def _is_assay_json(path: Path) -> bool:
+def _leading_keys(head: str) -> set[str]:
+    """The keys of the top-level JSON object's members that ``head`` (the file's first
+    bytes) holds whole, up to the first one it does not."""
+    decoder = json.JSONDecoder()
+    keys: set[str] = set()
+    i = head.find("{") + 1
+    try:
+        while True:
+            i = _past_space(head, i)
+            key, i = decoder.raw_decode(head, i)
+            i = _past_space(head, i)
+            if not isinstance(key, str) or not head.startswith(":", i):
+                return keys
+            _, i = decoder.raw_decode(head, _past_space(head, i + 1))
+            keys.add(key)
+            i = _past_space(head, i)
+            if not head.startswith(",", i):
+                return keys
+            i += 1
+    except ValueError:
+        return keys
+
+
+def _past_space(text: str, i: int) -> int:
+    while i < len(text) and text[i] in " \t\r\n":
+        i += 1
+    return i
+
+
+def _is_assay_json(path: Path, head: str) -> bool:
+    # Every assay JSON report names both among its first members: a report of hundreds of
+    # megabytes is recognised from its head instead of being parsed whole.
+    if {"schema_version", "assay_version"} <= _leading_keys(head):
+        return True
     try:
         if path.stat().st_size > _MAX_JSON_BYTES:
             return False
@@ -72,7 +105,7 @@ def is_assay_output(path: Path) -> bool:
     if _MARKER_LINE.fullmatch(first) and _HEADLINE.match(second):
         return True
     if first.startswith("{"):
-        return _is_assay_json(path)
+        return _is_assay_json(path, head)
     return False
 
 

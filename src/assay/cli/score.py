@@ -104,10 +104,17 @@ def score(
         policy = check_policy(trial_policy, k, product_selects_best) if trial_policy else None
         measured = any(r.usage is not None or r.latency_ms is not None for r in recorded.records)
         usage = summarize_usage(recorded.records) if measured else None  # none measured: no section
+        del recorded  # from here each record lives only until its report row is made
         report = build_report(
-            data, graded, confidence=confidence, method=method, policy=policy, usage=usage
+            data,
+            graded,
+            confidence=confidence,
+            method=method,
+            policy=policy,
+            usage=usage,
+            compact=True,
         )
-    del data, recorded, graded  # the report holds what it shows; the rest is freed before rendering
+    del data, graded  # the report holds what it shows; the rest is freed before rendering
     inputs = [p for p in (dataset, results, grader) if p is not None]
     emit(
         render_chunks(report, format, color=wants_color(output)),

@@ -31,42 +31,46 @@ from assay.report._model import (
     SplitBlock,
     SyntheticSection,
 )
+from assay.report._rows import CaseRows, row_of
 from assay.report._usage import UsageSummary
 
 
-def _row(result: CaseResult, hashes: dict[str, str], labels: dict[tuple[str, str], str]) -> CaseRow:
+def _row_values(
+    result: CaseResult, hashes: dict[str, str], labels: dict[tuple[str, str], str]
+) -> tuple[Any, ...]:
+    """One row's values in ``ROW_FIELDS`` order, each already of its field's type."""
     record = result.record
     outcome = record.outcome if record is not None else None
     usage = record.usage if record is not None else None
     fact = outcome.fact if isinstance(outcome, Answer) else None
     text = outcome.text if isinstance(outcome, Answer | Abstain) else None
     case = result.case
-    return CaseRow(
-        id=case.id,
-        slice=case.slice,
-        trial=result.trial,
-        synthetic=case.synthetic,
-        question=case.prompt,
-        expected_behavior=case.expected_behavior,
-        expected_fact=case.expected_fact,
-        rationale=case.rationale,
-        outcome=outcome.kind if outcome is not None else None,
-        fact=fact,
-        text=text,
-        abstain_reason=outcome.reason if isinstance(outcome, Abstain) else None,
-        status=result.status,
-        reason=result.judgment.reason,
-        grader=_grader_label(result.judgment, labels),
-        case_hash=hashes.get(case.id) or case_hash(case),
-        source_revision=case.source_revision,
-        raw=outcome.raw if isinstance(outcome, Error) else None,
-        input_tokens=usage.input_tokens if usage is not None else None,
-        output_tokens=usage.output_tokens if usage is not None else None,
-        latency_ms=record.latency_ms if record is not None else None,
-        transcript=_transcript(record),
-        traceback=_traceback(record),
-        judge=_judge_detail(result.judgment),
-        cached_from=_cached_from(result),
+    return (
+        case.id,
+        case.slice,
+        result.trial,
+        case.synthetic,
+        case.prompt,
+        case.expected_behavior,
+        case.expected_fact,
+        case.rationale,
+        outcome.kind if outcome is not None else None,
+        fact,
+        text,
+        outcome.reason if isinstance(outcome, Abstain) else None,
+        result.status,
+        result.judgment.reason,
+        _grader_label(result.judgment, labels),
+        hashes.get(case.id) or case_hash(case),
+        case.source_revision,
+        outcome.raw if isinstance(outcome, Error) else None,
+        usage.input_tokens if usage is not None else None,
+        usage.output_tokens if usage is not None else None,
+        record.latency_ms if record is not None else None,
+        _transcript(record),
+        _traceback(record),
+        _judge_detail(result.judgment),
+        _cached_from(result),
     )
 
 
@@ -152,9 +156,15 @@ def build_report(
     policy: TrialPolicy | None = None,
     usage: UsageSummary | None = None,
     cache_key_version: int | None = None,
+    compact: bool = False,
 ) -> Report:
     """The report for ``graded`` (every case-trial of ``dataset``, as ``grade`` returns);
-    ``cache_key_version`` when the run used the response cache."""
+    ``cache_key_version`` when the run used the response cache.
+
+    ``compact`` is for a report that is only rendered (``assay score``): ``graded`` is a
+    list its caller hands over, emptied as the rows are made so that each record and
+    judgment is freed once its row exists, and the rows are kept as ``CaseRows``.
+    """
     summary = summarize_results(graded, confidence=confidence, method=method, policy=policy)
     graders = sorted(
         {(r.judgment.grader, r.judgment.grader_version) for r in graded if r.record}
@@ -172,9 +182,12 @@ def build_report(
         )
     revisions = sorted({c.source_revision for c in dataset.cases if c.source_revision})
     hashes = dataset.case_hashes
-    labels: dict[tuple[str, str], str] = {}
     held = [c for c in dataset.real if c.split == "heldout"]
-    return Report.from_summary(
+    splits = _split_blocks(graded, confidence, method, policy)
+    dimensions = judge_dimensions(graded, confidence, method)
+    cache = cache_summary(graded, cache_key_version)
+    rows = _rows(graded, hashes, compact)
+    report = Report.from_summary(
         summary,
         assay_version=__version__,
         run_id=run_id,
@@ -186,15 +199,34 @@ def build_report(
             change=DatasetChange.model_validate(dataset.change) if dataset.change else None,
         ),
         graders=[GraderInfo(name=n, version=v) for n, v in graders],
-        cases=[_row(r, hashes, labels) for r in graded],
+        cases=rows if isinstance(rows, list) else [],
         synthetic=synthetic,
-        splits=_split_blocks(graded, confidence, method, policy),
+        splits=splits,
         heldout=HeldoutNote(cases=len(held)) if held else None,
         metadata=metadata or {},
         usage=usage,
-        judge_dimensions=judge_dimensions(graded, confidence, method),
-        cache=cache_summary(graded, cache_key_version),
+        judge_dimensions=dimensions,
+        cache=cache,
     )
+    if isinstance(rows, CaseRows):
+        # Not validated again: every row was made from values of its fields' types.
+        report = report.model_copy(update={"cases": rows})
+    return report
+
+
+def _rows(
+    graded: Sequence[CaseResult], hashes: dict[str, str], compact: bool
+) -> list[CaseRow] | CaseRows:
+    """The case rows in order; ``compact``: as ``CaseRows``, emptying ``graded`` (a list)
+    meanwhile."""
+    labels: dict[tuple[str, str], str] = {}
+    if not compact or not isinstance(graded, list):
+        return [row_of(_row_values(r, hashes, labels)) for r in graded]
+    values: list[tuple[Any, ...]] = []
+    graded.reverse()
+    while graded:
+        values.append(_row_values(graded.pop(), hashes, labels))
+    return CaseRows(values)
 
 
 def cache_summary(graded: Sequence[CaseResult], key_version: int | None) -> CacheSummary | None:

@@ -121,3 +121,32 @@ def test_an_impossible_path_is_one_clear_error(tmp_path: Path, name: str) -> Non
     target = Path(name) if name.startswith("/") else tmp_path / name
     with pytest.raises(AssayConfigError, match="--output"):
         emit("assay report · x\n", target)
+
+
+def test_a_large_json_report_is_recognised_from_its_head(tmp_path: Path) -> None:
+    # The head names both keys; the rest is never parsed (here it is cut off, as a
+    # report of hundreds of megabytes would be costly to read whole).
+    big = tmp_path / "report.json"
+    rows = ",\n".join(json.dumps({"id": f"C{i}", "question": "q" * 50}) for i in range(2_000))
+    big.write_text('{\n  "schema_version": 1,\n  "assay_version": "0.1",\n  "cases": [\n' + rows)
+    assert is_assay_output(big)
+    composite = tmp_path / "composite.json"
+    composite.write_text('{"schema_version": 1, "report": "composite", "assay_version": "0"')
+    assert is_assay_output(composite)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"data": [1, 2], "schema_version": 1, "assay_version": "0.1"}', True),
+        ('{"schema_version": 1, "data": [1, 2]}', False),
+        ('{"schema_version": 1, "assay_version": ', False),
+        ('{"assay_version": "0.1", "data": {"schema_version": 1}}', False),
+    ],
+)
+def test_json_keys_past_the_head_are_read_from_the_whole_file(
+    tmp_path: Path, text: str, expected: bool
+) -> None:
+    path = tmp_path / "out.json"
+    path.write_text(text)
+    assert is_assay_output(path) is expected

@@ -115,3 +115,14 @@ def test_holm_adjustment_on_a_hand_computed_example() -> None:
     assert holm_adjust([0.5, 0.6]) == [1.0, 1.0]  # capped at 1
     assert holm_adjust([0.2]) == [0.2]  # one test: nothing to adjust
     assert holm_adjust([]) == []
+
+
+@pytest.mark.parametrize(
+    ("fixed", "broken"), [(0, 1), (1, 0), (3, 3), (7, 1), (40, 2), (100, 90), (1234, 1300)]
+)
+def test_mcnemar_tail_is_the_exact_binomial_sum(fixed: int, broken: int) -> None:
+    from math import comb
+
+    n, low = fixed + broken, min(fixed, broken)
+    tail = Fraction(sum(comb(n, i) for i in range(low + 1)), 2**n)
+    assert mcnemar_exact(fixed, broken) == float(min(Fraction(1), 2 * tail))

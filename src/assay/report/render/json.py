@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 
-from assay.report._model import Report
+from pydantic import TypeAdapter
+
+from assay.report._model import CaseRow, Report
 
 # With indent=2 a top-level key starts a line with two spaces, and no JSON string holds a
 # raw newline, so this text occurs exactly once: where the case rows go.
@@ -29,8 +32,13 @@ def render_json_chunks(report: Report) -> Iterator[str]:
     rows = report.cases
     for start in range(0, len(rows), _ROWS_PER_CHUNK):
         part = rows[start : start + _ROWS_PER_CHUNK]
-        text = ",\n".join(
-            "    " + r.model_dump_json(indent=2).replace("\n", "\n    ") for r in part
-        )
+        # One dump per chunk: "[\n  {row},\n  {row}\n]", each line moved two levels in.
+        dumped = _rows_adapter().dump_json(part, indent=2).decode("utf-8")
+        text = "  " + dumped[2:-2].replace("\n", "\n  ")
         yield text + (",\n" if start + _ROWS_PER_CHUNK < len(rows) else "\n")
     yield "  ],\n" + tail
+
+
+@cache
+def _rows_adapter() -> TypeAdapter[list[CaseRow]]:
+    return TypeAdapter(list[CaseRow])

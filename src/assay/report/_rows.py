@@ -1,0 +1,79 @@
+"""Case rows held compactly: each row a tuple of its values, made a ``CaseRow`` when read.
+
+A ``CaseRow`` keeps its twenty-five values in a dictionary of its own (about 900 bytes);
+the tuple of the same values costs a quarter of that. A report of a million case-trials
+that is only rendered keeps its rows this way (see ``build_report(compact=True)``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, overload
+
+from assay._compact import shared_field_names
+from assay.report._model import CaseRow
+
+ROW_FIELDS: tuple[str, ...] = tuple(CaseRow.model_fields)
+"""A row's values in the order ``CaseRows`` keeps them: the model's field order."""
+
+
+_ALL_SET = shared_field_names(frozenset(ROW_FIELDS))
+_new = object.__new__
+_set = object.__setattr__
+
+
+def row_of(values: tuple[Any, ...]) -> CaseRow:
+    """The ``CaseRow`` of values in ``ROW_FIELDS`` order, already of their fields' types.
+
+    What ``CaseRow.model_construct`` makes with every field given, at a fifth of its cost
+    (it is called once per row each time a report is rendered).
+    """
+    row = _new(CaseRow)
+    _set(row, "__dict__", dict(zip(ROW_FIELDS, values, strict=True)))
+    _set(row, "__pydantic_fields_set__", _ALL_SET)
+    _set(row, "__pydantic_extra__", None)
+    _set(row, "__pydantic_private__", None)
+    return row
+
+
+class CaseRows(Sequence[CaseRow]):
+    """A read-only sequence of case rows stored as value tuples; reading a row makes it.
+
+    A report holding one is rendered row by row (every renderer iterates or slices its
+    ``cases``); dump its rows one at a time rather than the report whole.
+    """
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values: Iterable[tuple[Any, ...]]) -> None:
+        self._values = list(values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    @overload
+    def __getitem__(self, index: int) -> CaseRow: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[CaseRow]: ...
+
+    def __getitem__(self, index: int | slice) -> CaseRow | list[CaseRow]:
+        if isinstance(index, slice):
+            return [row_of(v) for v in self._values[index]]
+        return row_of(self._values[index])
+
+    def __iter__(self) -> Iterator[CaseRow]:
+        for values in self._values:
+            yield row_of(values)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CaseRows):
+            return self._values == other._values
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"CaseRows({len(self._values)} rows)"
