@@ -52,8 +52,8 @@ def fill(url: str, n: int) -> float:
     """Two completed runs ``base`` and ``cand`` of ``n`` case-trials; seconds it took."""
     from score_scale import write_inputs
 
+    from assay.grading import grade_all
     from assay.load import load_dataset
-    from assay.metrics import grade_all
     from assay.store import RunInfo, open_store
 
     started = time.perf_counter()

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from assay.cases import Case, Dataset
-from assay.grading import CaseResult, Judgment
-from assay.metrics import grade_all
+from assay.grading import CaseResult, Judgment, grade_all
 from assay.outcomes import Abstain, Answer, Error, Record, Usage
 from assay.report import CaseRow, build_report
 from assay.report._rows import ROW_FIELDS, CaseRows, row_of
