@@ -255,21 +255,70 @@ def test_a_suite_gate_requires_the_judges_calibration(run_assay: RunAssay, tmp_p
         assert done.returncode == 0, done.stderr
         suite = _suite(tmp_path, url, cases=2)
         base = suite.read_text()
-        for maximum, code, said in (
-            (0.35, 0, "gate passed"),  # false accepts 3/26, upper bound 30.2%
-            (0.2, 1, "upper bound 30.2% is above the maximum 20.0%"),
+        # false accepts 3/26 [2.4%, 30.2%], false rejects 0/18 [0%, 18.5%], kappa 0.906
+        # [0.817, 0.995]
+        for bounds, code, said in (
+            ("max_false_accept_upper: 0.35", 0, "gate passed"),
+            ("max_false_accept_upper: 0.2", 1, "upper bound 30.2% is above the maximum 20.0%"),
+            (
+                "max_false_accept_upper: 0.35, max_false_reject_upper: 0.2, min_kappa_lower: 0.8",
+                0,
+                "gate passed",
+            ),
+            (
+                "max_false_accept_upper: 0.35, max_false_reject_upper: 0.1",
+                1,
+                "false rejects 0/18: upper bound 18.5% is above the maximum 10.0%",
+            ),
+            (
+                "max_false_accept_upper: 0.35, min_kappa_lower: 0.9",
+                1,
+                "weighted kappa 0.906: lower bound 0.817 is below the minimum 0.9",
+            ),
         ):
             suite.write_text(
                 base.replace(
                     "  concurrency: 1\n",
-                    "  concurrency: 1\n  calibration:\n    report: calibration.json\n"
-                    f"    max_false_accept_upper: {maximum}\n",
+                    f"  concurrency: 1\n  calibration: {{report: calibration.json, {bounds}}}\n",
                 )
                 + "gates: ['task_success>=0']\n"
             )
             done = run_assay("run", suite, cwd=tmp_path)
             assert done.returncode == code, done.stderr
             assert said in done.stderr
+        # a calibration that counted a human pass at 1 (written before judgments recorded
+        # their pass minimum) does not vouch for a judge that passes at 2
+        lenient = json.loads(cal.read_text())
+        lenient["pass_minimum"] = 1
+        del lenient["judge"]["pass_minimum"]
+        (tmp_path / "lenient.json").write_text(json.dumps(lenient))
+        suite.write_text(
+            base.replace(
+                "  concurrency: 1\n",
+                "  concurrency: 1\n"
+                "  calibration: {report: lenient.json, max_false_accept_upper: 0.9}\n",
+            )
+            + "gates: ['task_success>=0']\n"
+        )
+        done = run_assay("run", suite, cwd=tmp_path)
+        assert done.returncode == 1
+        assert "counts a human pass at score 1, but the judge passes a case at score 2" in (
+            done.stderr
+        )
+        # and assay calibrate refuses to count human passes at another score than the judge
+        done = run_assay(
+            "calibrate", JUDGE / "calibration-labels.jsonl", judged, "--pass-minimum", "1"
+        )
+        assert done.returncode == 2 and "passed cases at score 2" in done.stderr
+        assert "Traceback" not in done.stderr
+        suite.write_text(
+            base.replace(
+                "  concurrency: 1\n",
+                "  concurrency: 1\n  calibration:\n    report: calibration.json\n"
+                "    max_false_accept_upper: 0.35\n",
+            )
+            + "gates: ['task_success>=0']\n"
+        )
         # another judge model: the report does not vouch for it
         suite.write_text(suite.read_text().replace("model: scripted", "model: other"))
         done = run_assay("run", suite, cwd=tmp_path)
@@ -429,6 +478,7 @@ def test_assay_gate_requires_the_calibration_of_the_judge_that_graded(
         assert json.loads(cal.read_text())["judge"] == {
             "judge_model": "scripted",
             "prompt_version": "judge-prompt-2",
+            "pass_minimum": "2",
         }
 
         # a report file: the calibration named on the command line
@@ -453,6 +503,23 @@ def test_assay_gate_requires_the_calibration_of_the_judge_that_graded(
         assert "upper bound 30.2% is above the maximum 20.0%" in done.stdout
         assert "upper bound 30.2% is above the maximum 20.0%" in junit.read_text()
         assert "judge_calibration" in (tmp_path / "gate.md").read_text()
+        # the optional bounds: false rejects and kappa, each a rule of its own
+        done = run_assay(
+            *gate,
+            judged,
+            "--max-false-accept-upper",
+            "0.35",
+            "--max-false-reject-upper",
+            "0.1",
+            "--min-kappa-lower",
+            "0.8",
+        )
+        assert done.returncode == 1
+        assert "PASS  judge_calibration.false_accepts.high<=0.35" in done.stdout
+        assert "FAIL  judge_calibration.false_rejects.high<=0.1" in done.stdout
+        assert "PASS  judge_calibration.kappa.low>=0.8" in done.stdout
+        done = run_assay("gate", judged, "-r", "task_success>=0", "--min-kappa-lower", "0.5")
+        assert done.returncode == 2 and "go with --calibration" in done.stderr
         # graded by another judge model: the report does not vouch for it, and says why
         done = run_assay(*gate, tmp_path / "other.json", "--max-false-accept-upper", "0.35")
         assert done.returncode == 1
