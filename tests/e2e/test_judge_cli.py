@@ -48,6 +48,19 @@ def test_score_with_the_judge_then_calibrate(run_assay: RunAssay, tmp_path: Path
     data = json.loads(report.read_text())
     assert data["total"] == 44 and data["graders"][0]["name"] == "judge"
     assert all(row["judge"]["score"] in (0, 1, 2) for row in data["cases"])
+    # the judge's own calls and tokens, apart from the target's (the recorded answers have
+    # no usage: no target usage section)
+    assert data["usage"] is None
+    assert data["judge_usage"] == {
+        "asked": 44,
+        "cached": 0,
+        "failed": 0,
+        "attempts": 44,
+        "input_tokens": 4400,
+        "input_reported": 44,
+        "output_tokens": 880,
+        "output_reported": 44,
+    }
 
     done = run_assay("calibrate", JUDGE / "calibration-labels.jsonl", report, "-f", "json")
     assert done.returncode == 0, done.stderr
@@ -86,6 +99,10 @@ def test_a_failing_judge_leaves_every_case_ungraded_in_every_format(
             )
             assert done.returncode == 0, done.stderr
             assert "ungraded" in done.stdout, fmt
+            if fmt in ("text", "markdown", "html"):  # the judge's calls, apart
+                assert re.search(
+                    r"Judge \(apart from the target\S+ usage\): calls 3 of 3", done.stdout
+                ), fmt
             if fmt == "json":
                 data = json.loads(done.stdout)
                 assert data["statuses"]["passed"] == 1  # E3's abstention, no call needed

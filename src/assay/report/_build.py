@@ -30,7 +30,7 @@ from assay.report._model import (
     SplitBlock,
     SyntheticSection,
 )
-from assay.report._usage import UsageSummary
+from assay.report._usage import UsageSummary, judge_usage
 
 
 def _row(result: CaseResult, hashes: dict[str, str], labels: dict[tuple[str, str], str]) -> CaseRow:
@@ -192,6 +192,9 @@ def build_report(
         metadata=metadata or {},
         usage=usage,
         judge_dimensions=judge_dimensions(graded, confidence, method),
+        judge_usage=judge_usage(
+            [r.judgment.labels for r in graded if r.record is not None], JUDGE_CACHE_HIT
+        ),
         cache=cache_summary(graded, cache_key_version),
     )
 

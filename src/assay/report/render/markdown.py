@@ -40,7 +40,7 @@ def render_markdown(report: Report) -> str:
             added = f.status_sum(block.statuses, block.total, f.unit(report))
             lines += [f"- {block.split} statuses: {added}"]
         lines += [""]
-    usage = f.usage_lines(report.usage)
+    usage = f.usage_lines(report.usage, report.judge_usage)
     if usage:
         lines += ["**Usage**", "", *(f"- {f.cell(line)}" for line in usage), ""]
     cached = f.cache_line(report)

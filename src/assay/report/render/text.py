@@ -93,7 +93,7 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
                 + f.status_sum(block.statuses, block.total, f.unit(report)),
                 markup=False,
             )
-    usage = f.usage_lines(report.usage)
+    usage = f.usage_lines(report.usage, report.judge_usage)
     if usage:
         console.print(Text("Usage", style="bold"))
         for line in usage:
