@@ -699,3 +699,38 @@ def test_composite_with_the_judge_as_a_critical_check(run_assay: RunAssay, tmp_p
         weighed,
     )
     assert done.returncode == 2 and "judge" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_ungraded_judgments_move_in_compare_and_fail_a_comparison_gate(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    broken = {"now": True}
+
+    def reply(body: dict[str, Any]) -> str | None:
+        return "not json at all" if broken["now"] else keyword_verdict(body)
+
+    db = f"sqlite:///{tmp_path / 'runs.db'}"
+    ids = []
+    with judge_server(reply) as url:
+        suite = _suite(tmp_path, url, cases=3)
+        for now in (False, True, False):  # judged, every reply refused, judged again
+            broken["now"] = now
+            done = run_assay("run", suite, "--store", db, "-f", "json", cwd=tmp_path)
+            assert done.returncode == 0, done.stderr
+            ids.append(json.loads(done.stdout)["run_id"])
+    # the same judge graded all three: the comparison is made, and the moves are listed
+    worse = run_assay("compare", ids[0], ids[1], "--store", db, "-f", "json")
+    assert worse.returncode == 0, worse.stderr
+    data = json.loads(worse.stdout)
+    assert {(m["id"], m["from"], m["to"]) for m in data["moved"]} == {
+        (f"C{i:02d}", "passed", "ungraded") for i in range(3)
+    }
+    text = run_assay("compare", ids[0], ids[1], "--store", db)
+    assert "Moved (3)" in text.stdout and "ungraded" in text.stdout
+    # a pass that became ungraded is no improvement a gate may wave through
+    gate = run_assay("compare", ids[0], ids[1], "--store", db, "--gate", "no-new-failures")
+    assert gate.returncode == 1, gate.stdout + gate.stderr
+    back = run_assay("compare", ids[1], ids[2], "--store", db, "-f", "json")
+    assert {(m["from"], m["to"]) for m in json.loads(back.stdout)["moved"]} == {
+        ("ungraded", "passed")
+    }
