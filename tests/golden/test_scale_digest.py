@@ -2,7 +2,8 @@
 bytes it wrote before the per-case memory work: the digests below were taken from the
 reports of the earlier implementation (the assay version normalised). The JSON digest was
 taken again when split blocks gained ``case_ids`` and usage gained ``cached`` and
-``cost_avoided_usd``: that diff added those keys and nothing else."""
+``cost_avoided_usd``, and when the report gained ``judge_usage`` (null here): each diff
+added those keys and nothing else."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from assay.cli import main
 
 # sha256 of the report with the assay version written as 0.0.0+golden.
 DIGESTS = {
-    "json": "694c23edb952f790eb9e6f6312ad8140967be54784353c42cba5029f3a9c056c",
+    "json": "1ae4a706ed69690d5b2495e5825b021c59aa6e5d771dfc39b8d4b569c9159c4b",
     "text": "58b1756652cd1e7bce7dd6fbf03081b0555c540044d9c2afbd8a83d8c13f052c",
     "markdown": "efcafd749edb6fce4f23dd8867f5346f8dbb77ad15c32e76656eb2e3345e8947",
 }
