@@ -48,6 +48,19 @@ def test_score_with_the_judge_then_calibrate(run_assay: RunAssay, tmp_path: Path
     data = json.loads(report.read_text())
     assert data["total"] == 44 and data["graders"][0]["name"] == "judge"
     assert all(row["judge"]["score"] in (0, 1, 2) for row in data["cases"])
+    # the judge's own calls and tokens, apart from the target's (the recorded answers have
+    # no usage: no target usage section)
+    assert data["usage"] is None
+    assert data["judge_usage"] == {
+        "asked": 44,
+        "cached": 0,
+        "failed": 0,
+        "attempts": 44,
+        "input_tokens": 4400,
+        "input_reported": 44,
+        "output_tokens": 880,
+        "output_reported": 44,
+    }
 
     done = run_assay("calibrate", JUDGE / "calibration-labels.jsonl", report, "-f", "json")
     assert done.returncode == 0, done.stderr
@@ -86,6 +99,10 @@ def test_a_failing_judge_leaves_every_case_ungraded_in_every_format(
             )
             assert done.returncode == 0, done.stderr
             assert "ungraded" in done.stdout, fmt
+            if fmt in ("text", "markdown", "html"):  # the judge's calls, apart
+                assert re.search(
+                    r"Judge \(apart from the target\S+ usage\): calls 3 of 3", done.stdout
+                ), fmt
             if fmt == "json":
                 data = json.loads(done.stdout)
                 assert data["statuses"]["passed"] == 1  # E3's abstention, no call needed
@@ -255,21 +272,70 @@ def test_a_suite_gate_requires_the_judges_calibration(run_assay: RunAssay, tmp_p
         assert done.returncode == 0, done.stderr
         suite = _suite(tmp_path, url, cases=2)
         base = suite.read_text()
-        for maximum, code, said in (
-            (0.35, 0, "gate passed"),  # false accepts 3/26, upper bound 30.2%
-            (0.2, 1, "upper bound 30.2% is above the maximum 20.0%"),
+        # false accepts 3/26 [2.4%, 30.2%], false rejects 0/18 [0%, 18.5%], kappa 0.906
+        # [0.817, 0.995]
+        for bounds, code, said in (
+            ("max_false_accept_upper: 0.35", 0, "gate passed"),
+            ("max_false_accept_upper: 0.2", 1, "upper bound 30.2% is above the maximum 20.0%"),
+            (
+                "max_false_accept_upper: 0.35, max_false_reject_upper: 0.2, min_kappa_lower: 0.8",
+                0,
+                "gate passed",
+            ),
+            (
+                "max_false_accept_upper: 0.35, max_false_reject_upper: 0.1",
+                1,
+                "false rejects 0/18: upper bound 18.5% is above the maximum 10.0%",
+            ),
+            (
+                "max_false_accept_upper: 0.35, min_kappa_lower: 0.9",
+                1,
+                "weighted kappa 0.906: lower bound 0.817 is below the minimum 0.9",
+            ),
         ):
             suite.write_text(
                 base.replace(
                     "  concurrency: 1\n",
-                    "  concurrency: 1\n  calibration:\n    report: calibration.json\n"
-                    f"    max_false_accept_upper: {maximum}\n",
+                    f"  concurrency: 1\n  calibration: {{report: calibration.json, {bounds}}}\n",
                 )
                 + "gates: ['task_success>=0']\n"
             )
             done = run_assay("run", suite, cwd=tmp_path)
             assert done.returncode == code, done.stderr
             assert said in done.stderr
+        # a calibration that counted a human pass at 1 (written before judgments recorded
+        # their pass minimum) does not vouch for a judge that passes at 2
+        lenient = json.loads(cal.read_text())
+        lenient["pass_minimum"] = 1
+        del lenient["judge"]["pass_minimum"]
+        (tmp_path / "lenient.json").write_text(json.dumps(lenient))
+        suite.write_text(
+            base.replace(
+                "  concurrency: 1\n",
+                "  concurrency: 1\n"
+                "  calibration: {report: lenient.json, max_false_accept_upper: 0.9}\n",
+            )
+            + "gates: ['task_success>=0']\n"
+        )
+        done = run_assay("run", suite, cwd=tmp_path)
+        assert done.returncode == 1
+        assert "counts a human pass at score 1, but the judge passes a case at score 2" in (
+            done.stderr
+        )
+        # and assay calibrate refuses to count human passes at another score than the judge
+        done = run_assay(
+            "calibrate", JUDGE / "calibration-labels.jsonl", judged, "--pass-minimum", "1"
+        )
+        assert done.returncode == 2 and "passed cases at score 2" in done.stderr
+        assert "Traceback" not in done.stderr
+        suite.write_text(
+            base.replace(
+                "  concurrency: 1\n",
+                "  concurrency: 1\n  calibration:\n    report: calibration.json\n"
+                "    max_false_accept_upper: 0.35\n",
+            )
+            + "gates: ['task_success>=0']\n"
+        )
         # another judge model: the report does not vouch for it
         suite.write_text(suite.read_text().replace("model: scripted", "model: other"))
         done = run_assay("run", suite, cwd=tmp_path)
@@ -429,6 +495,7 @@ def test_assay_gate_requires_the_calibration_of_the_judge_that_graded(
         assert json.loads(cal.read_text())["judge"] == {
             "judge_model": "scripted",
             "prompt_version": "judge-prompt-2",
+            "pass_minimum": "2",
         }
 
         # a report file: the calibration named on the command line
@@ -453,6 +520,23 @@ def test_assay_gate_requires_the_calibration_of_the_judge_that_graded(
         assert "upper bound 30.2% is above the maximum 20.0%" in done.stdout
         assert "upper bound 30.2% is above the maximum 20.0%" in junit.read_text()
         assert "judge_calibration" in (tmp_path / "gate.md").read_text()
+        # the optional bounds: false rejects and kappa, each a rule of its own
+        done = run_assay(
+            *gate,
+            judged,
+            "--max-false-accept-upper",
+            "0.35",
+            "--max-false-reject-upper",
+            "0.1",
+            "--min-kappa-lower",
+            "0.8",
+        )
+        assert done.returncode == 1
+        assert "PASS  judge_calibration.false_accepts.high<=0.35" in done.stdout
+        assert "FAIL  judge_calibration.false_rejects.high<=0.1" in done.stdout
+        assert "PASS  judge_calibration.kappa.low>=0.8" in done.stdout
+        done = run_assay("gate", judged, "-r", "task_success>=0", "--min-kappa-lower", "0.5")
+        assert done.returncode == 2 and "go with --calibration" in done.stderr
         # graded by another judge model: the report does not vouch for it, and says why
         done = run_assay(*gate, tmp_path / "other.json", "--max-false-accept-upper", "0.35")
         assert done.returncode == 1
@@ -615,3 +699,38 @@ def test_composite_with_the_judge_as_a_critical_check(run_assay: RunAssay, tmp_p
         weighed,
     )
     assert done.returncode == 2 and "judge" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_ungraded_judgments_move_in_compare_and_fail_a_comparison_gate(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    broken = {"now": True}
+
+    def reply(body: dict[str, Any]) -> str | None:
+        return "not json at all" if broken["now"] else keyword_verdict(body)
+
+    db = f"sqlite:///{tmp_path / 'runs.db'}"
+    ids = []
+    with judge_server(reply) as url:
+        suite = _suite(tmp_path, url, cases=3)
+        for now in (False, True, False):  # judged, every reply refused, judged again
+            broken["now"] = now
+            done = run_assay("run", suite, "--store", db, "-f", "json", cwd=tmp_path)
+            assert done.returncode == 0, done.stderr
+            ids.append(json.loads(done.stdout)["run_id"])
+    # the same judge graded all three: the comparison is made, and the moves are listed
+    worse = run_assay("compare", ids[0], ids[1], "--store", db, "-f", "json")
+    assert worse.returncode == 0, worse.stderr
+    data = json.loads(worse.stdout)
+    assert {(m["id"], m["from"], m["to"]) for m in data["moved"]} == {
+        (f"C{i:02d}", "passed", "ungraded") for i in range(3)
+    }
+    text = run_assay("compare", ids[0], ids[1], "--store", db)
+    assert "Moved (3)" in text.stdout and "ungraded" in text.stdout
+    # a pass that became ungraded is no improvement a gate may wave through
+    gate = run_assay("compare", ids[0], ids[1], "--store", db, "--gate", "no-new-failures")
+    assert gate.returncode == 1, gate.stdout + gate.stderr
+    back = run_assay("compare", ids[1], ids[2], "--store", db, "-f", "json")
+    assert {(m["from"], m["to"]) for m in json.loads(back.stdout)["moved"]} == {
+        ("ungraded", "passed")
+    }

@@ -1,9 +1,12 @@
-"""The judge on a real local model. A handful of shipped answers and attacks, judged in
-`make test`, prove the pipeline end to end (requests, replies parsed or ungraded with a
-reason, spans, usage); the full calibration and adversarial sets, judged only with
-ASSAY_REAL_JUDGE=1 (about an hour on two cores), give the figures in docs/judge.md. A weak
-model (SmolLM2-135M) is expected to disagree with people often; the figures are measured,
-never assumed."""
+"""The judge on a real local model. In `make test`, the whole adversarial set (15 answers
+that attack the judge) and one correct answer are judged through a suite, proving the
+pipeline end to end (requests, replies parsed or ungraded with a reason, spans, usage) and
+reporting how many injected verdicts got through; the calibration set (44 answers), judged
+only with ASSAY_REAL_JUDGE=1 (about 40 minutes on two quiet cores), gives the calibration
+figures in docs/judge.md. A weak model (SmolLM2-135M) is expected to disagree with people
+often; the figures are measured, never assumed.
+
+"""
 
 from __future__ import annotations
 
@@ -24,12 +27,12 @@ JUDGE = ROOT / "examples" / "judge"
 pytestmark = pytest.mark.real_model
 FULL = pytest.mark.skipif(
     os.environ.get("ASSAY_REAL_JUDGE") != "1",
-    reason="judging the 59 shipped answers on SmolLM2-135M takes about an hour on two "
-    "cores; run with ASSAY_REAL_JUDGE=1 (docs/judge.md gives the figures it measured)",
+    reason="judging the 44 calibration answers on SmolLM2-135M takes about 40 minutes on "
+    "two cores; run with ASSAY_REAL_JUDGE=1 (docs/judge.md gives the figures it measured)",
 )
-# A correct answer, one missing its condition, another tenant's window; an instruction to
-# the judge and a fake JSON verdict in the answer.
-HANDFUL = ("C01", "C04", "C06", "A01", "A02")
+# One correct answer, then every attack on the judge (A01-A15: all of them wrong answers).
+ATTACKS = tuple(f"A{i:02d}" for i in range(1, 16))
+JUDGED = ("C01", *ATTACKS)
 REJECTION_CLASS = re.compile(r"^judge reply rejected \((\w+)\): ")
 
 
@@ -78,8 +81,9 @@ def _judge_and_calibrate(
     return json.loads(report.read_text()), json.loads(calibrated.stdout)
 
 
-def _handful(tmp_path: Path, model: RealModel) -> Path:
-    """A suite replaying the handful's recorded answers, judged by the real model."""
+def _suite(tmp_path: Path, model: RealModel) -> Path:
+    """A suite replaying the recorded answers of JUDGED, judged by the real model with the
+    settings of examples/judge/judge-local.yaml (no retries)."""
     cases = yaml.safe_load((JUDGE / "calibration.yaml").read_text())["cases"]
     cases += [json.loads(line) for line in (JUDGE / "adversarial.jsonl").open()]
     answers = [
@@ -88,10 +92,10 @@ def _handful(tmp_path: Path, model: RealModel) -> Path:
         for line in (JUDGE / name).open()
     ]
     (tmp_path / "cases.jsonl").write_text(
-        "".join(json.dumps(c) + "\n" for c in cases if c["id"] in HANDFUL)
+        "".join(json.dumps(c) + "\n" for c in cases if c["id"] in JUDGED)
     )
     (tmp_path / "answers.jsonl").write_text(
-        "".join(json.dumps(a) + "\n" for a in answers if a["id"] in HANDFUL)
+        "".join(json.dumps(a) + "\n" for a in answers if a["id"] in JUDGED)
     )
     suite = tmp_path / "suite.yaml"
     suite.write_text(
@@ -99,25 +103,26 @@ def _handful(tmp_path: Path, model: RealModel) -> Path:
         "target: {type: scripted, results: answers.jsonl}\n"
         f"grader:\n  type: judge\n  base_url: {model.base_url}\n  model: {model.model}\n"
         "  temperature: 0\n  seed: 7\n  response_mode: json_object_schema\n"
-        "  max_tokens: 200\n  concurrency: 1\n  timeout_s: 600\n  retries: 0\n"
+        "  max_tokens: 400\n  concurrency: 1\n  timeout_s: 600\n  retries: 0\n"
         "concurrency: 1\ntrace: true\n"
     )
     return suite
 
 
-def test_a_handful_judged_by_the_real_model_end_to_end(
+def test_the_attacks_judged_by_the_real_model_end_to_end(
     tmp_path: Path, real_model: RealModel
 ) -> None:
     from assay.load._labels import load_labels, rows_from_report
     from assay.report import Report
     from assay.report._calibration import build_calibration
 
-    suite = _handful(tmp_path, real_model)
+    n = len(JUDGED)
+    suite = _suite(tmp_path, real_model)
     db = tmp_path / "runs.db"
     done = run_assay("run", suite, "--store", f"sqlite:///{db}", "-f", "json")
     assert done.returncode in (0, 1), done.stderr  # 1: nothing judged is said, not hidden
     report = Report.model_validate_json(done.stdout)
-    assert report.total == 5 and sum(report.statuses.model_dump().values()) == 5
+    assert report.total == n and sum(report.statuses.model_dump().values()) == n
     assert report.errors == report.missing == 0
     classes: dict[str, int] = {}
     for row in report.cases:
@@ -144,7 +149,7 @@ def test_a_handful_judged_by_the_real_model_end_to_end(
     with sqlite3.connect(db) as conn:
         spans = conn.execute("SELECT name, parent_id, attributes FROM spans").fetchall()
     judged = [json.loads(attrs) for name, parent, attrs in spans if name == "assay.judge"]
-    assert len(judged) == 5
+    assert len(judged) == n
     for attrs in judged:
         assert attrs["gen_ai.request.model"] == real_model.model
         if "error.type" not in attrs:  # a failed call has no usage to report
@@ -154,17 +159,29 @@ def test_a_handful_judged_by_the_real_model_end_to_end(
         label
         for name in ("calibration-labels.jsonl", "adversarial-labels.jsonl")
         for label in load_labels(JUDGE / name)
-        if label.id in HANDFUL
+        if label.id in JUDGED
     ]
     cal = build_calibration(
-        labels, rows_from_report(report), labels_file="handful", judged_from="run"
+        labels, rows_from_report(report), labels_file="attacks", judged_from="run"
     )
-    assert cal.judged + len(cal.ungraded) == 5
-    through = [r.id for r in report.cases if r.id.startswith("A") and r.status == "passed"]
+    assert cal.judged + len(cal.ungraded) == n
+    # every attacking answer is wrong (human score 0): a pass is an injected verdict that
+    # got through, and calibration counts it as a false accept
+    attacks = [r for r in report.cases if r.id in ATTACKS]
+    through = [r.id for r in attacks if r.status == "passed"]
+    attacked = build_calibration(
+        [label for label in labels if label.id in ATTACKS],
+        rows_from_report(report),
+        labels_file="adversarial-labels.jsonl",
+        judged_from="run",
+    )
+    assert attacked.false_accepts.numerator == len(through)
+    assert attacked.false_accepts.denominator == sum(r.status != "ungraded" for r in attacks)
+    by_status = {s: sum(r.status == s for r in attacks) for s in ("passed", "failed", "ungraded")}
     print(
-        f"\nreal judge {real_model.model} on {', '.join(HANDFUL)}: {classes}; "
-        f"judged {cal.judged}/5, false accepts {cal.false_accepts.numerator}/"
-        f"{cal.false_accepts.denominator}, injected passes {len(through)}/2 {through}"
+        f"\nreal judge {real_model.model}: injected passes {len(through)}/{len(ATTACKS)} "
+        f"{through}; attacks {by_status}; outcomes by class {classes}; "
+        f"judged {cal.judged}/{n}"
     )
 
 
@@ -189,21 +206,3 @@ def test_calibration_of_the_real_judge(tmp_path: Path, real_model: RealModel) ->
         kind = reason.split("(")[1].split(")")[0] if "rejected (" in reason else reason[:40]
         kinds[kind] = kinds.get(kind, 0) + 1
     print(f"ungraded by reason: {kinds}")
-
-
-@FULL
-def test_how_many_injected_verdicts_get_through_the_real_judge(
-    tmp_path: Path, real_model: RealModel
-) -> None:
-    report, cal = _judge_and_calibrate(tmp_path, real_model, "adversarial")
-    cases = report["cases"]
-    assert isinstance(cases, list) and len(cases) == 15
-    through = [c["id"] for c in cases if c["status"] == "passed"]
-    ungraded = [c["id"] for c in cases if c["status"] == "ungraded"]
-    fa = cal["false_accepts"]
-    # every adversarial answer is wrong: each pass is an injected verdict that got through
-    assert fa["numerator"] == len(through)  # type: ignore[index]
-    print(
-        f"\nreal judge {real_model.model}: injected passes {len(through)}/15 {through}; "
-        f"failed {15 - len(through) - len(ungraded)}; ungraded {len(ungraded)}"
-    )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from assay.errors import AssayConfigError, AssayError
 
@@ -59,6 +59,7 @@ def stored_calibration(info: RunInfo) -> CalibrationCheck | None:
     """The calibration a stored run's suite requires of its judge (None when it requires
     none): the suite's judge settings as stored, a ``settings`` file and the report path
     relative to the suite file."""
+    import json
     from pathlib import Path
 
     from pydantic import ValidationError
@@ -98,11 +99,15 @@ def stored_calibration(info: RunInfo) -> CalibrationCheck | None:
         )
     path = Path(required.report)
     identity = {k: v for k, v in judge.items() if k not in ("name", "version", "config", "rubric")}
+    rubric: Any = judge.get("rubric") or {}
+    if isinstance(rubric, str):
+        rubric = json.loads(rubric)
     return CalibrationCheck(
         path if path.is_absolute() else base / path,
-        required.max_false_accept_upper,
+        required.bounds(),
         f"judge v{judge['version']}",
         identity,
+        rubric.get("pass_minimum", 2),
     )
 
 

@@ -33,11 +33,12 @@ def calibrate(
         help="Write the report to this file. An existing file is replaced only if it is "
         "an assay report; the inputs and other files are never overwritten.",
     ),
-    pass_minimum: int = typer.Option(
-        2,
+    pass_minimum: int | None = typer.Option(
+        None,
         "--pass-minimum",
-        help="The human score that counts as a pass (1 or 2; the judge's own minimum decides "
-        "its verdicts).",
+        help="The human score that counts as a pass (1 or 2). Default: the minimum the judge "
+        "passed cases at (its rubric's pass_minimum, as its judgments record it), else 2; "
+        "another value than the judge's is refused.",
     ),
     weights: str = typer.Option(
         "linear", "--weights", help="Weighted kappa's weights: linear or quadratic."
@@ -65,7 +66,7 @@ def calibrate(
     format = output_format(format, output, CALIBRATION_FORMATS)
     method = check_method(interval)
     check_confidence(confidence)
-    if pass_minimum not in (1, 2):
+    if pass_minimum is not None and pass_minimum not in (1, 2):
         raise AssayConfigError(f"--pass-minimum {pass_minimum}: must be 1 or 2")
     if weights not in ("linear", "quadratic"):
         raise AssayConfigError(f"--weights {weights}: choose linear or quadratic")
@@ -81,13 +82,15 @@ def calibrate(
     else:
         report, identity = _stored(judged, store)
     graders = [f"{g.name} v{g.version}" for g in report.graders]
+    judge = {**judged_identity(report), **identity}
+    pass_minimum = _pass_minimum(pass_minimum, judge.get("pass_minimum"), judged)
     result = build_calibration(
         human,
         rows_from_report(report),
         labels_file=str(labels),
         judged_from=judged,
         graders=graders,
-        judge={**judged_identity(report), **identity},
+        judge=judge,
         pass_minimum=pass_minimum,
         weights="linear" if weights == "linear" else "quadratic",
         confidence=confidence,
@@ -96,8 +99,27 @@ def calibrate(
     emit(render_calibration(result, format), output, inputs)
 
 
+def _pass_minimum(given: int | None, judged_at: str | None, judged: str) -> int:
+    """The human score that counts as a pass: the judge's own minimum, which a different
+    --pass-minimum may not contradict (the verdicts would be measured at another
+    threshold than the one they were made at)."""
+    from assay.errors import AssayConfigError
+
+    if judged_at is None:
+        return 2 if given is None else given
+    if given is not None and str(given) != judged_at:
+        raise AssayConfigError(
+            f"--pass-minimum {given}: the judge in {judged} passed cases at score {judged_at} "
+            "(its rubric's pass_minimum); a calibration must count a human pass at the same "
+            f"score (omit --pass-minimum, or judge again with pass_minimum: {given})"
+        )
+    return int(judged_at)
+
+
 def _stored(run_id: str, store_url: str | None) -> tuple[Report, dict[str, str]]:
     """The stored run's report and what its judge's version covers (as recorded)."""
+    import json
+
     from assay.errors import AssayInputError
     from assay.store import open_store
     from assay.stored import stored_report
@@ -111,6 +133,9 @@ def _stored(run_id: str, store_url: str | None) -> tuple[Report, dict[str, str]]
         identity = {
             k: v for k, v in judge.items() if k not in ("name", "version", "config", "rubric")
         }
+        rubric = judge.get("rubric")
+        if isinstance(rubric, str) and '"pass_minimum"' in rubric:
+            identity["pass_minimum"] = str(json.loads(rubric)["pass_minimum"])
         return stored_report(runs, info.id), identity
     finally:
         runs.close()

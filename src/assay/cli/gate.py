@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 if TYPE_CHECKING:
+    from assay.grading.judge import CalibrationBounds
     from assay.load import CalibrationCheck
     from assay.metrics import IntervalMethod
     from assay.report import GateResult, Report
@@ -72,13 +73,40 @@ def _best(
         raise typer.Exit(1)
 
 
+def _bounds(
+    max_false_accept_upper: float | None,
+    max_false_reject_upper: float | None,
+    min_kappa_lower: float | None,
+) -> CalibrationBounds | None:
+    """The bounds the calibration options set (None without --max-false-accept-upper)."""
+    from assay.errors import AssayConfigError
+
+    for name, value, low in (
+        ("--max-false-accept-upper", max_false_accept_upper, 0.0),
+        ("--max-false-reject-upper", max_false_reject_upper, 0.0),
+    ):
+        if value is not None and not low < value <= 1:
+            raise AssayConfigError(f"{name} {value:g}: must be above 0 and at most 1")
+    if min_kappa_lower is not None and not -1 <= min_kappa_lower <= 1:
+        raise AssayConfigError(f"--min-kappa-lower {min_kappa_lower:g}: must be from -1 to 1")
+    if max_false_accept_upper is None:
+        return None
+    from assay.grading.judge import CalibrationBounds
+
+    return CalibrationBounds(
+        max_false_accept_upper=max_false_accept_upper,
+        max_false_reject_upper=max_false_reject_upper,
+        min_kappa_lower=min_kappa_lower,
+    )
+
+
 def _calibration_check(
     report: Report,
     source: str,
     from_file: bool,
     store: str | None,
     calibration: Path | None,
-    maximum: float | None,
+    bounds: CalibrationBounds | None,
 ) -> CalibrationCheck | None:
     """The judge calibration to require of SOURCE: the one --calibration names, else the
     one the suite of a stored run requires (none for a report file)."""
@@ -86,7 +114,7 @@ def _calibration_check(
     from assay.load import CalibrationCheck
     from assay.load._labels import judged_identity
 
-    if calibration is None or maximum is None:
+    if calibration is None or bounds is None:
         if from_file:
             return None
         from assay.cli._gating import stored_calibration
@@ -103,8 +131,10 @@ def _calibration_check(
         raise AssayConfigError(
             f"--calibration: {source} was not graded by a model judge (its graders: {found})"
         )
+    identity = judged_identity(report)
+    at = identity.get("pass_minimum")
     return CalibrationCheck(
-        calibration, maximum, f"judge v{judge.version}", judged_identity(report)
+        calibration, bounds, f"judge v{judge.version}", identity, int(at) if at else None
     )
 
 
@@ -169,6 +199,18 @@ def gate(
         "--max-false-accept-upper",
         help="With --calibration: the most the upper bound of its false-accept rate may be (0-1).",
     ),
+    max_false_reject_upper: float | None = typer.Option(
+        None,
+        "--max-false-reject-upper",
+        help="With --calibration: also the most the upper bound of its false-reject rate may "
+        "be (0-1).",
+    ),
+    min_kappa_lower: float | None = typer.Option(
+        None,
+        "--min-kappa-lower",
+        help="With --calibration: also the least the lower bound of its weighted kappa may "
+        "be (-1 to 1).",
+    ),
 ) -> None:
     """Check SOURCE (or the newest run of --trend SUITE) against every --rule; exit 1 when
     any fails, printing which and by how much. For a matrix: --variant NAME checks one
@@ -189,9 +231,10 @@ def gate(
     method = check_method(interval) if interval is not None else None
     if (calibration is None) != (max_false_accept_upper is None):
         raise AssayConfigError("--calibration and --max-false-accept-upper go together")
-    if max_false_accept_upper is not None and not 0 < max_false_accept_upper <= 1:
+    bounds = _bounds(max_false_accept_upper, max_false_reject_upper, min_kappa_lower)
+    if calibration is None and (max_false_reject_upper, min_kappa_lower) != (None, None):
         raise AssayConfigError(
-            f"--max-false-accept-upper {max_false_accept_upper:g}: must be above 0 and at most 1"
+            "--max-false-reject-upper and --min-kappa-lower go with --calibration"
         )
     if confidence is not None:
         check_confidence(confidence)
@@ -237,7 +280,7 @@ def gate(
         if report.run_id is not None:
             check = _calibration_check(report, report.run_id, False, store, None, None)
             if check is not None:
-                results = [check.result(), *results]
+                results = [*check.results(), *results]
     else:
         assert source is not None
         if variant is not None:
@@ -249,11 +292,9 @@ def gate(
         rules = [parse_rule(text) for text in rule]
         report = report_from_source(source, store, confidence, method)
         results = evaluate_gates(report, rules)
-        check = _calibration_check(
-            report, source, bool(inputs), store, calibration, max_false_accept_upper
-        )
+        check = _calibration_check(report, source, bool(inputs), store, calibration, bounds)
         if check is not None:
-            results.insert(0, check.result())
+            results = [*check.results(), *results]
     if junit is not None:
         emit(render_junit(report, results), junit, inputs)
     summary = render_gates_markdown(report, results)

@@ -27,21 +27,31 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from assay._validation import problems_from
 from assay.cases import SourceLibrary
 from assay.errors import InputFormatError, Location, Problem
-from assay.grading.judge import JudgeConfig, JudgeEndpoint, JudgeGrader, JudgeRubric, ResponseMode
+from assay.grading.judge import (
+    CalibrationBounds,
+    JudgeConfig,
+    JudgeEndpoint,
+    JudgeGrader,
+    JudgeRubric,
+    ResponseMode,
+)
 
 if TYPE_CHECKING:
     from assay.report import GateResult
     from assay.report._calibration import CalibrationReport
 
 
-class CalibrationRequirement(BaseModel):
+class CalibrationRequirement(CalibrationBounds):
     """A calibration report the judge's current version must have before judged figures
-    pass a gate, and the most its false-accept rate's upper bound may be."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    pass a gate, and the bounds it must meet: the most its false-accept rate's upper bound
+    may be, and optionally the most its false-reject rate's upper bound may be and the
+    least its weighted kappa's lower bound may be."""
 
     report: str = Field(min_length=1)
-    max_false_accept_upper: float = Field(gt=0, le=1)
+
+    def bounds(self) -> CalibrationBounds:
+        """The bounds alone, without the report's path."""
+        return CalibrationBounds.model_validate(self.model_dump(exclude={"report"}))
 
 
 class JudgeSettings(BaseModel):
@@ -90,7 +100,7 @@ class JudgeSettings(BaseModel):
             path = Path(self.calibration.report)
             if not path.is_absolute() and base_dir is not None:
                 path = base_dir / path
-            judge.calibration = (str(path), self.calibration.max_false_accept_upper)
+            judge.calibration = (str(path), self.calibration.bounds())
         return judge
 
 
@@ -155,36 +165,44 @@ def load_judge(path: str | Path) -> JudgeSettings:
 @dataclass(frozen=True)
 class CalibrationCheck:
     """A required calibration: the report at ``path`` must vouch for ``grader`` (``judge
-    v1+…``, made of ``identity``) with a false-accept upper bound of at most ``maximum``."""
+    v1+…``, made of ``identity``, passing cases at ``pass_minimum``) within ``bounds``."""
 
     path: Path
-    maximum: float
+    bounds: CalibrationBounds
     grader: str
     identity: dict[str, str]
+    pass_minimum: int | None = None
 
-    def result(self) -> GateResult:
-        """The requirement as a gate result (it fails with the reason when not met)."""
-        from assay.report._calibration import calibration_gate_result, calibration_problem
+    def results(self) -> list[GateResult]:
+        """The requirement as gate results, one per bound (each fails with the reason when
+        not met)."""
+        from assay.report._calibration import calibration_gate_results, calibration_problem
 
         report, unusable = read_calibration(self.path)
         if report is None:
-            return calibration_gate_result(None, unusable, self.maximum)
-        problem = calibration_problem(report, self.grader, self.maximum, self.identity)
-        return calibration_gate_result(report, problem, self.maximum)
+            return calibration_gate_results(None, unusable, self.bounds)
+        problem = calibration_problem(report, self.grader, self.identity, self.pass_minimum)
+        return calibration_gate_results(report, problem, self.bounds)
 
     def shortfall(self) -> str | None:
         """Why the requirement is not met; None when it is."""
-        found = self.result()
-        return None if found.passed else found.message.removeprefix("judge calibration: ")
+        failed: list[str] = []
+        for found in self.results():
+            reason = found.message.removeprefix("judge calibration: ")
+            if not found.passed and reason not in failed:
+                failed.append(reason)
+        return "; ".join(failed) or None
 
 
 def judge_calibration(judge: JudgeGrader) -> CalibrationCheck | None:
     """The calibration the judge's settings require, or None."""
     if judge.calibration is None:
         return None
-    path, maximum = judge.calibration
+    path, bounds = judge.calibration
     identity = {k: str(v) for k, v in judge.identity().items()}
-    return CalibrationCheck(Path(path), maximum, f"judge v{judge.version}", identity)
+    return CalibrationCheck(
+        Path(path), bounds, f"judge v{judge.version}", identity, judge.rubric.pass_minimum
+    )
 
 
 def check_calibration(judge: JudgeGrader) -> str | None:

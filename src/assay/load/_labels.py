@@ -65,8 +65,10 @@ def rows_from_report(report: Report) -> list[JudgedRow]:
 
 
 def judged_identity(report: Report) -> dict[str, str]:
-    """The judge model and prompt version the report's judgments record, when they agree."""
+    """The judge model, prompt version and pass minimum the report's judgments record,
+    when they agree."""
     found: dict[str, set[str]] = {"judge_model": set(), "prompt_version": set()}
+    found["pass_minimum"] = set()
     for row in report.cases:
         for label in row.judge.labels if row.judge is not None else ():
             key, _, value = label.partition("=")

@@ -32,7 +32,7 @@ from assay.report._model import (
     SyntheticSection,
 )
 from assay.report._rows import CaseRows, row_of
-from assay.report._usage import UsageSummary
+from assay.report._usage import UsageSummary, judge_usage
 
 
 def _row_values(
@@ -186,6 +186,9 @@ def build_report(
     splits = _split_blocks(graded, confidence, method, policy)
     dimensions = judge_dimensions(graded, confidence, method)
     cache = cache_summary(graded, cache_key_version)
+    judged_usage = judge_usage(
+        [r.judgment.labels for r in graded if r.record is not None], JUDGE_CACHE_HIT
+    )
     rows = _rows(graded, hashes, compact)
     report = Report.from_summary(
         summary,
@@ -206,6 +209,7 @@ def build_report(
         metadata=metadata or {},
         usage=usage,
         judge_dimensions=dimensions,
+        judge_usage=judged_usage,
         cache=cache,
     )
     if isinstance(rows, CaseRows):

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from assay._compact import CompactModel
 from assay.metrics import Rate, SliceSummary, StatusCounts, Summary, TrialSummary
-from assay.report._usage import UsageSummary
+from assay.report._usage import JudgeUsage, UsageSummary
 
 SCHEMA_VERSION = 1
 SYNTHETIC_BANNER = "SYNTHETIC — NOT A REAL RUN"
@@ -236,6 +236,11 @@ class Report(BaseModel):
         description="With a model judge asked for them: groundedness (grounded) and citation "
         "support (citations_supported), each a Rate over the real case-trials the judge gave "
         "that verdict for; empty otherwise",
+    )
+    judge_usage: JudgeUsage | None = Field(
+        default=None,
+        description="The model judge's own calls and tokens, apart from the target's usage "
+        "(null when no case-trial was put to a model judge)",
     )
     trial_summary: TrialSummary | None = Field(
         default=None,

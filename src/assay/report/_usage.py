@@ -98,6 +98,69 @@ class UsageSummary(BaseModel):
         return self.latency.p95_s if self.latency is not None else None
 
 
+class JudgeUsage(BaseModel):
+    """The model judge's own calls and tokens, kept apart from the target's usage.
+
+    ``asked`` case-trials were put to the judge (a request was built); ``cached`` of them
+    were answered from the response cache, so ``asked - cached`` were sent, of which
+    ``failed`` failed after every retry. Tokens are sums over the sent calls that reported
+    each (``input_reported``, ``output_reported``; null when none did); ``attempts``
+    counts every HTTP attempt of the sent calls, retries included.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    asked: int
+    cached: int = 0
+    failed: int = 0
+    attempts: int = 0
+    input_tokens: int | None = None
+    input_reported: int = 0
+    output_tokens: int | None = None
+    output_reported: int = 0
+
+    @property
+    def sent(self) -> int:
+        """Judge calls made by this run (not served from the cache)."""
+        return self.asked - self.cached
+
+
+def judge_usage(labels: Sequence[Sequence[str]], cache_hit: str) -> JudgeUsage | None:
+    """The judge's usage from the labels of each judgment (None when no case-trial was put
+    to a model judge): a judgment that called the judge carries ``rubric_version=…``,
+    ``judge_input_tokens=N``, ``judge_output_tokens=N`` and ``judge_attempts=N`` (when
+    retried); ``cache_hit`` marks a reply served from the cache."""
+    asked = cached = failed = attempts = 0
+    inputs: list[int] = []
+    outputs: list[int] = []
+    for own in labels:
+        found = dict(label.split("=", 1) for label in own if "=" in label)
+        if "rubric_version" not in found or "prompt_version" not in found:
+            continue
+        asked += 1
+        if cache_hit in own:
+            cached += 1
+            continue
+        attempts += int(found.get("judge_attempts", "1"))
+        failed += "judge_score" not in found and "rejected" not in found
+        if "judge_input_tokens" in found:
+            inputs.append(int(found["judge_input_tokens"]))
+        if "judge_output_tokens" in found:
+            outputs.append(int(found["judge_output_tokens"]))
+    if not asked:
+        return None
+    return JudgeUsage(
+        asked=asked,
+        cached=cached,
+        failed=failed,
+        attempts=attempts,
+        input_tokens=sum(inputs) if inputs else None,
+        input_reported=len(inputs),
+        output_tokens=sum(outputs) if outputs else None,
+        output_reported=len(outputs),
+    )
+
+
 def percentile(values: Sequence[float], q: float) -> float:
     """The ``q`` quantile (0–1) of ``values``, interpolating linearly between the two
     closest ranks (numpy's default). ``values`` must not be empty."""

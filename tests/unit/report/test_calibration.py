@@ -129,3 +129,75 @@ def test_the_published_schema_is_fresh() -> None:
         "kappa",
         "confusion",
     } <= required
+
+
+def _gate(report, problem=None, **bounds):  # type: ignore[no-untyped-def]
+    from assay.grading.judge import CalibrationBounds
+    from assay.report._calibration import calibration_gate_results
+
+    return calibration_gate_results(report, problem, CalibrationBounds(**bounds))
+
+
+def test_each_bound_is_a_gate_result_of_its_own() -> None:
+    r = _report()  # false accepts 1/4 [0.6%, 80.6%], false rejects 1/3, kappa 0.488
+    only = _gate(r, max_false_accept_upper=0.9)
+    assert [g.rule.text for g in only] == ["judge_calibration.false_accepts.high<=0.9"]
+    assert only[0].passed and only[0].actual == pytest.approx(0.805879550)
+    every = _gate(r, max_false_accept_upper=0.9, max_false_reject_upper=0.5, min_kappa_lower=0.2)
+    assert [g.rule.text for g in every] == [
+        "judge_calibration.false_accepts.high<=0.9",
+        "judge_calibration.false_rejects.high<=0.5",
+        "judge_calibration.kappa.low>=0.2",
+    ]
+    # 1/3 has an upper bound of 90.6%; kappa's lower bound is below 0.2
+    assert [g.passed for g in every] == [True, False, False]
+    assert "false rejects 1/3: upper bound 90.6% is above the maximum 50.0%" in every[1].message
+    assert r.kappa.interval is not None
+    assert every[2].actual == pytest.approx(r.kappa.interval[0])
+    assert "is below the minimum 0.2" in every[2].message
+
+
+def test_a_judge_that_fails_everything_passes_false_accepts_but_not_false_rejects() -> None:
+    labels = [HumanLabel(id=str(i), human_score=2 if i < 10 else 0) for i in range(40)]
+    rows = [JudgedRow(id=str(i), status="failed", reason="no", score=0) for i in range(40)]
+    r = build_calibration(labels, rows, labels_file="l", judged_from="r")
+    fa, fr, kappa = _gate(
+        r, max_false_accept_upper=0.2, max_false_reject_upper=0.2, min_kappa_lower=0.4
+    )
+    assert fa.passed  # 0/30 false accepts: upper bound 11.6%
+    assert not fr.passed and "false rejects 10/10" in fr.message
+    # every judge score is 0: no agreement beyond chance
+    assert not kappa.passed and kappa.actual == pytest.approx(0)
+    assert "lower bound 0.000 is below the minimum 0.4" in kappa.message
+    none = build_calibration(labels[:1], [], labels_file="l", judged_from="r")
+    fa, fr, kappa = _gate(
+        none, max_false_accept_upper=0.2, max_false_reject_upper=0.2, min_kappa_lower=0.4
+    )
+    assert [g.passed for g in (fa, fr, kappa)] == [False, False, False]
+    assert "no judged human-fail cases: false accepts are n/a" in fa.message
+    assert "no judged human-pass cases: false rejects are n/a" in fr.message
+    assert kappa.actual is None and "(n/a)" in kappa.message
+
+
+def test_a_problem_fails_every_bound_and_no_report_has_no_figures() -> None:
+    failed = _gate(None, "no usable calibration report x", max_false_accept_upper=0.5,
+                   max_false_reject_upper=0.5, min_kappa_lower=0.1)  # fmt: skip
+    assert [g.passed for g in failed] == [False, False, False]
+    assert all(g.message == "judge calibration: no usable calibration report x" for g in failed)
+    assert all(g.actual is None for g in failed)
+
+
+def test_a_calibration_at_another_pass_minimum_does_not_vouch_for_the_judge() -> None:
+    from assay.report._calibration import calibration_problem
+
+    lenient = _report(pass_minimum=1, graders=["judge v1+abc"])
+    assert calibration_problem(lenient, "judge v1+abc", pass_minimum=1) is None
+    said = calibration_problem(lenient, "judge v1+abc", pass_minimum=2)
+    assert said is not None and "counts a human pass at score 1" in said
+    assert "calibrate again with --pass-minimum 2" in said
+    # a report whose judge recorded passing at 2 while people were counted at 1
+    mixed = _report(pass_minimum=1, graders=["judge v1+abc"], judge={"pass_minimum": "2"})
+    said = calibration_problem(mixed, "judge v1+abc")
+    assert said is not None and "its judge passed cases at score 2" in said
+    other = calibration_problem(lenient, "judge v1+def", pass_minimum=1)
+    assert other is not None and "not the current judge v1+def" in other

@@ -152,3 +152,29 @@ def test_text_and_markdown_rows_of_cached_case_trials_are_marked(report: Report)
     failed = next(r.id for r in rows if r.status == "failed")
     assert f"{failed} (cached)" in render(report, "text")
     assert f"| {failed} (cached) |" in render(report, "markdown")
+
+
+def test_the_judges_usage_is_counted_from_its_judgments_apart_from_the_target() -> None:
+    from assay.report._usage import judge_usage
+    from assay.report.render._format import judge_usage_lines
+
+    asked = ("judge_model=m", "prompt_version=p", "rubric_version=r")
+    labels = [
+        (*asked, "judge_input_tokens=600", "judge_output_tokens=90", "judge_score=2"),
+        (*asked, "judge_input_tokens=500", "judge_output_tokens=40", "rejected=invalid_json"),
+        (*asked, "judge_attempts=3"),  # the call failed after every retry: no usage
+        (*asked, "judge_input_tokens=700", "judge_score=0", "judge_cache=hit"),  # not paid
+        ("judge_model=m", "prompt_version=p", "judge_score=2"),  # an abstention: no call
+        ("composite=1",),  # another grader
+    ]
+    found = judge_usage(labels, "judge_cache=hit")
+    assert found is not None
+    assert (found.asked, found.cached, found.sent, found.failed) == (4, 1, 3, 1)
+    assert found.attempts == 1 + 1 + 3
+    assert (found.input_tokens, found.input_reported) == (1100, 2)
+    assert (found.output_tokens, found.output_reported) == (130, 2)
+    assert judge_usage([("composite=1",)], "judge_cache=hit") is None
+    (line,) = judge_usage_lines(found)
+    assert line.startswith("Judge (apart from the target's usage): calls 3 of 4 case-trials")
+    assert "(1 served from the cache)" in line and "failed 1" in line
+    assert "input 1,100 (2 reported)" in line

@@ -1,5 +1,6 @@
 """The rubric judge: a model grades free-text answers, and every failure stays visible."""
 
+from assay.grading.judge._calibration import CalibrationBounds
 from assay.grading.judge._grader import (
     GRADER_VERSION,
     JudgeAnswer,
@@ -25,6 +26,7 @@ __all__ = [
     "GRADER_VERSION",
     "PROMPT_VERSION",
     "SCALE",
+    "CalibrationBounds",
     "Candidate",
     "Finding",
     "JudgeAnswer",

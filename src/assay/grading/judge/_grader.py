@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from assay.cases import Case, SourceLibrary
 from assay.grading._judgment import Judgment
+from assay.grading.judge._calibration import CalibrationBounds
 from assay.grading.judge._reply import Rejection, Verdict, parse_judge_reply
 from assay.grading.judge._request import (
     PROMPT_VERSION,
@@ -80,7 +81,7 @@ class JudgeGrader:
     ) -> None:
         self.config = config
         self.endpoint = endpoint
-        self.calibration: tuple[str, float] | None = None
+        self.calibration: tuple[str, CalibrationBounds] | None = None
         self.rubric = rubric or JudgeRubric()
         self.sources = sources or SourceLibrary()
         self.version = f"{GRADER_VERSION}+{self.identity_hash()}"
@@ -107,6 +108,7 @@ class JudgeGrader:
         labels = (
             f"judge_model={self.config.model}",
             f"prompt_version={PROMPT_VERSION}",
+            f"pass_minimum={self.rubric.pass_minimum}",
             *more.pop("labels", ()),
         )
         return Judgment(

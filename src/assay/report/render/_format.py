@@ -8,7 +8,7 @@ from typing import Any
 from assay.metrics import Rate, StatusCounts, TrialRate
 from assay.metrics._display import decimal, percent
 from assay.report._model import CaseRow, Report
-from assay.report._usage import UsageSummary
+from assay.report._usage import JudgeUsage, UsageSummary
 
 
 def pct(value: float) -> str:
@@ -243,11 +243,34 @@ def cost_avoided_line(usage: UsageSummary) -> str:
     )
 
 
-def usage_lines(usage: UsageSummary | None) -> list[str]:
+def usage_lines(usage: UsageSummary | None, judge: JudgeUsage | None = None) -> list[str]:
     """The usage section in words: tokens, latency and cost, each with how many
-    case-trials it covers; empty when the report has no usage section."""
+    case-trials it covers, then the model judge's own calls and tokens apart; empty when
+    the report has neither."""
     if usage is None:
+        return judge_usage_lines(judge)
+    return _target_usage_lines(usage) + judge_usage_lines(judge)
+
+
+def judge_usage_lines(judge: JudgeUsage | None) -> list[str]:
+    """The model judge's calls and tokens, apart from the target's (empty without a judge)."""
+    if judge is None:
         return []
+    sent = judge.sent
+    calls = f"{sent} of {judge.asked} case-trials put to it"
+    if judge.cached:
+        calls += f" ({judge.cached} served from the cache)"
+    line = f"Judge (apart from the target's usage): calls {calls}"
+    if sent:
+        line += (
+            f" · attempts {judge.attempts} · failed {judge.failed} · "
+            f"input {tokens(judge.input_tokens)} ({judge.input_reported} reported) · "
+            f"output {tokens(judge.output_tokens)} ({judge.output_reported} reported)"
+        )
+    return [line]
+
+
+def _target_usage_lines(usage: UsageSummary) -> list[str]:
     n = usage.case_trials
     called = usage.called
     whom = f"{called} case-trials" if not usage.cached else f"{called} case-trials that called"

@@ -291,7 +291,7 @@ def render_html(
         segments=status_view(report.statuses, report.total),
         status_sum=f.status_sum(report.statuses, report.total, f.unit(report)),
         adds_up=report.statuses.total == report.total,
-        usage_lines=f.usage_lines(report.usage),
+        usage_lines=f.usage_lines(report.usage, report.judge_usage),
         unit=f.unit(report),
         slices=[
             (name, sl, rate_view(name, name, sl.task_success)) for name, sl in report.slices.items()

@@ -177,7 +177,7 @@ def report_document(report: Report) -> Document:
             for b in report.splits
         )
         blocks.append(BulletList(statuses))
-    if usage := f.usage_lines(report.usage):
+    if usage := f.usage_lines(report.usage, report.judge_usage):
         blocks.append(BulletList(tuple(usage), title="Usage"))
     if (cached := f.cache_line(report)) is not None:
         name, _, rest = cached.partition(":")
