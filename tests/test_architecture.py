@@ -249,6 +249,7 @@ def test_the_core_never_reaches_the_render_layer() -> None:
 LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "assay._compact",
+        "assay._controls",
         "assay._json_schema",
         "assay._validation",
         "assay._version",

@@ -7,10 +7,10 @@ import sys
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``assay`` console script."""
+    from assay._controls import escape_controls
     from assay.cli._app import app
     from assay.cli._terminal import install
     from assay.errors import AssayError
-    from assay.report.render._terminal import escape_controls
 
     install()  # no control character from data reaches the terminal
     try:

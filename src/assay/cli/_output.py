@@ -165,7 +165,7 @@ def emit(
         for piece in pieces:
             _write_chunks(sys.stdout, piece)  # escaped by the stream main() installs
         return
-    from assay.report.render._terminal import escape_controls
+    from assay._controls import escape_controls
 
     check_output(output, inputs)
     try:

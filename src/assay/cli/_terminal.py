@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Literal, TextIO
 
-from assay.report.render._terminal import escape_controls
+from assay._controls import escape_controls
 
 
 class EscapingStream:

@@ -1,0 +1,48 @@
+"""Text that is safe to show on a terminal: every control character made visible.
+
+A model answer, a case id or a span attribute may hold terminal escape sequences (clear
+the screen, move the cursor, set the window title, OSC 8 hyperlinks) or bidirectional
+overrides that make a line read differently than it is written. Shown raw, they could
+erase a CI log and print a fake verdict. assay writes each such character as a visible
+``\\uXXXX`` escape instead, which a JSON reader also decodes back to the same character.
+
+Kept apart from the renderers (which need rich and the report model) so that every command,
+``assay --help`` included, can escape its error messages without loading them.
+"""
+
+from __future__ import annotations
+
+import re
+
+# C0 controls except tab and newline, DEL, C1 controls, and the Unicode bidirectional
+# controls (marks, embeddings, overrides, isolates) plus the line/paragraph separators.
+_CONTROL_CLASS = (
+    "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+)
+_CONTROLS = re.compile(f"[{_CONTROL_CLASS}]")
+# The colour sequences assay's own renderer writes (Select Graphic Rendition).
+_SGR_OR_CONTROL = re.compile(f"(\x1b\\[[0-9;]*m)|[{_CONTROL_CLASS}]")
+
+
+def _visible(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group(0)):04x}"
+
+
+def _visible_keeping_sgr(match: re.Match[str]) -> str:
+    return match.group(1) or f"\\u{ord(match.group(0)):04x}"
+
+
+def escape_controls(text: str, *, keep_colors: bool = False) -> str:
+    """``text`` with every terminal control character written as a visible ``\\uXXXX``.
+
+    Tab and newline are kept. With ``keep_colors``, colour sequences (``ESC [ … m``) are
+    kept too: for output whose data was escaped already, on a colour terminal.
+    """
+    if keep_colors:
+        return _SGR_OR_CONTROL.sub(_visible_keeping_sgr, text)
+    return _CONTROLS.sub(_visible, text)
+
+
+def has_controls(text: str) -> bool:
+    """Whether ``text`` holds a character ``escape_controls`` would rewrite."""
+    return _CONTROLS.search(text) is not None
