@@ -20,7 +20,7 @@ from assay.report.render.document import (
     Table,
     table,
 )
-from assay.report.render.report_document import rates_table
+from assay.report.render.report_document import dataset_paragraph, rates_table
 
 VERDICT_STYLE = {"pass": "green", "fail": "red", "ungraded": "cyan"}
 """The terminal colour of each verdict."""
@@ -82,11 +82,9 @@ def _title(report: CompositeReport) -> list[Block]:
     ]
     markdown: list[Block] = [
         Heading(f"assay composite: {d.name}"),
-        Paragraph.of(
-            "Dataset ",
-            Span(d.name, "code"),
-            " version ",
-            Span(d.version, "code"),
+        dataset_paragraph(
+            d.name,
+            d.version,
             f", {d.cases} real cases; input: {report.input}; assay {report.assay_version}.",
         ),
         Paragraph.of(f"{cf.profile_line(report)}; {cf.weights_line(report)}."),

@@ -61,11 +61,9 @@ def _title(report: Report) -> list[Block]:
     run: list[Inline] = [", run ", Span(report.run_id, "code")] if report.run_id else []
     markdown: list[Block] = [
         Heading(f"assay report: {f.title_name(report)}"),
-        Paragraph.of(
-            "Dataset ",
-            Span(d.name, "code"),
-            " version ",
-            Span(d.version, "code"),
+        dataset_paragraph(
+            d.name,
+            d.version,
             f", {d.cases} real cases",
             *([f", {report.trials} trials per case"] if report.trials > 1 else []),
             *run,
@@ -73,6 +71,11 @@ def _title(report: Report) -> list[Block]:
         ),
     ]
     return [Only("text", tuple(text)), Only("markdown", tuple(markdown))]
+
+
+def dataset_paragraph(name: str, version: str, *rest: Inline) -> Paragraph:
+    """The Markdown title's line naming the dataset and its version, then ``rest``."""
+    return Paragraph.of("Dataset ", Span(name, "code"), " version ", Span(version, "code"), *rest)
 
 
 def rates_table(
