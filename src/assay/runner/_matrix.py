@@ -146,7 +146,7 @@ def _run_all(
         for (plan, _), (name, overrides) in zip(entries, names, strict=True):
             if not plan.started:
                 continue
-            report = report_for_run(plan.store, plan.run_id)
+            report = report_for_run(plan.store, plan.run_id, results=plan.results())
             plan.store.finish_run(plan.run_id, plan.status, headline(report))
             ended = run_metadata(plan.store.get_run(plan.run_id))
             report = report.model_copy(update={"metadata": ended})

@@ -53,8 +53,10 @@ class _Writer:
         self.judgments: list[Judgment] = []
         self.last = timing.clock()
         self.written = 0
+        self.kept: list[Done] = []  # every case-trial added, for the run's report
 
     def add(self, done: Done) -> None:
+        self.kept.append(done)
         self.records.append(done.record)
         if done.judgment is not None:
             self.judgments.append(done.judgment)
@@ -178,6 +180,17 @@ class Plan:
     written: int = 0
     guard: SignalGuard = field(default_factory=SignalGuard)
     claim: RunClaim = field(default_factory=RunClaim)  # no other process runs this run
+    finished: list[Done] = field(default_factory=list)
+    """The case-trials this execution recorded, in the order they were stored."""
+
+    def results(self) -> tuple[list[Record], list[Judgment]] | None:
+        """The run's records and judgments as held in memory, when they are the whole
+        run as stored (a fresh run whose every finished case-trial was written), so its
+        report needs no reading back; None otherwise."""
+        if self.done or len(self.finished) != self.written:
+            return None
+        records = [d.record for d in self.finished]
+        return records, [d.judgment for d in self.finished if d.judgment is not None]
 
 
 async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) -> tuple[str, int]:
@@ -246,6 +259,7 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
         if control.progress is not None:
             control.progress.stop()
         plan.written = writer.written
+        plan.finished = writer.kept
         if plan.cache is not None:
             plan.cache.cache.flush()
         if session is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from assay.cases import Case
@@ -19,7 +20,7 @@ class StoredGrader:
     when none is stored or the stored one came from another grader or version, so a
     record is graded once per run and a stale judgment is never reused."""
 
-    def __init__(self, stored: list[Judgment], fallback: Grader) -> None:
+    def __init__(self, stored: Sequence[Judgment], fallback: Grader) -> None:
         self.name = fallback.name
         self.version = fallback.version
         self.fallback = fallback
@@ -109,14 +110,23 @@ def report_for_run(
     method: IntervalMethod = "clopper-pearson",
     policy: TrialPolicy | None = None,
     prices: PriceTable | None = None,
+    results: tuple[Sequence[Record], Sequence[Judgment]] | None = None,
 ) -> Report:
     """The report of a stored run: every case-trial of the cases as run, missing included;
     trials combine by ``policy`` when given, else by the policy the run's suite stated; its
-    cost from ``prices`` when given, else from the price table stored with the run."""
+    cost from ``prices`` when given, else from the price table stored with the run.
+
+    ``results``: the run's records (in dataset order, then trial) and judgments exactly as
+    stored, held by the caller that just wrote them; the report is the same, without
+    reading them back."""
     info = store.get_run(run_id)
     dataset = store.load_dataset(info.id)
-    records = store.records(info.id)
-    grader = StoredGrader(store.judgments(info.id), _fallback(info))
+    if results is None:
+        records: Sequence[Record] = store.records(info.id)
+        judgments: Sequence[Judgment] = store.judgments(info.id)
+    else:
+        records, judgments = results
+    grader = StoredGrader(judgments, _fallback(info))
     graded = grade(dataset.cases, Results(tuple(records)), grader, trials=info.trials)
     report = build_report(
         dataset,
@@ -146,7 +156,7 @@ def report_for_run(
 
 
 def usage_of_run(
-    info: RunInfo, records: list[Record], prices: PriceTable | None = None
+    info: RunInfo, records: Sequence[Record], prices: PriceTable | None = None
 ) -> UsageSummary:
     """The run's usage section, priced with ``prices`` or the table stored with the run."""
     stored = prices.stored() if prices is not None else info.metadata.get("prices")
