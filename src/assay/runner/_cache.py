@@ -9,16 +9,19 @@ its original timestamp, latency and usage, and is marked ``cache.hit`` in the re
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
 import re
 import sqlite3
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from assay.cases import Case, content_hash
+from assay.cases import Case
+from assay.cases._canonical import canonical_json
 from assay.errors import AssayConfigError
 from assay.outcomes import Error, Usage
 from assay.targets import Reply, Target
@@ -45,15 +48,20 @@ def request_of(target: Target, case: Case) -> Any:
 
 def cache_key(config_hash: str, request: Any, trial: int | None) -> str:
     """The key of one request at one trial (``None``: any trial, a deterministic target);
-    ``config_hash`` is the content hash of the target's full configuration."""
-    return content_hash(
-        {
-            "key_version": CACHE_KEY_VERSION,
-            "target": config_hash,
-            "request": request,
-            "trial": trial,
-        }
+    ``config_hash`` is the content hash of the target's full configuration.
+
+    The content hash of ``{"key_version", "request", "target", "trial"}``."""
+    return _key_of(canonical_json(config_hash), canonical_json(request), trial)
+
+
+def _key_of(target_json: str, request_json: str, trial: int | None) -> str:
+    """``cache_key`` from the canonical JSON of the configuration hash and of the request
+    (each encoded once for many keys): the key mapping's canonical JSON, hashed."""
+    text = (
+        f'{{"key_version":{CACHE_KEY_VERSION},"request":{request_json},'
+        f'"target":{target_json},"trial":{"null" if trial is None else int(trial)}}}'
     )
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -80,7 +88,8 @@ class CacheStats:
 
 
 class ResponseCache:
-    """A SQLite file of replies; ``put`` buffers writes until ``flush`` (or ``close``)."""
+    """A SQLite file of replies; ``put`` buffers writes until ``flush`` (or ``close``);
+    ``read_ahead`` reads many entries in one query for the ``get`` calls to come."""
 
     def __init__(self, path: str | Path, *, batch: int = 500) -> None:
         self.path = Path(path)
@@ -94,6 +103,8 @@ class ResponseCache:
             raise AssayConfigError(f"cannot open the response cache {self.path}: {err}") from None
         self._pending: dict[str, tuple[str, int, str, str, str]] = {}
         self._batch = batch
+        # Entries read ahead: (reply, created_at), or None when the file had no entry.
+        self._read: dict[str, tuple[str, str] | None] = {}
         self.write_error: str | None = None
 
     def get(self, key: str) -> CachedReply | None:
@@ -102,15 +113,39 @@ class ResponseCache:
         pending = self._pending.get(key)
         if pending is not None:
             return _cached(pending[4], pending[2])
-        row = self._db.execute(
-            "SELECT reply, created_at FROM responses WHERE key = ?", (key,)
-        ).fetchone()
+        if key in self._read:
+            row = self._read[key]
+        else:
+            row = self._db.execute(
+                "SELECT reply, created_at FROM responses WHERE key = ?", (key,)
+            ).fetchone()
         if row is None:
             return None
         try:
             return _cached(row[0], row[1])
         except (ValueError, KeyError, TypeError):
             return None
+
+    def read_ahead(self, keys: Sequence[str]) -> None:
+        """Read the entries of ``keys`` now, in few queries, for ``get`` to serve."""
+        wanted = [k for k in dict.fromkeys(keys) if k not in self._read]
+        for start in range(0, len(wanted), _QUERY_KEYS):
+            chunk = wanted[start : start + _QUERY_KEYS]
+            marks = ",".join("?" * len(chunk))
+            try:
+                rows = self._db.execute(
+                    f"SELECT key, reply, created_at FROM responses WHERE key IN ({marks})", chunk
+                ).fetchall()
+            except sqlite3.Error:
+                return  # ``get`` asks for each entry itself
+            found = {row[0]: (row[1], row[2]) for row in rows}
+            for key in chunk:
+                self._read[key] = found.get(key)
+
+    def forget(self, keys: Sequence[str]) -> None:
+        """Drop entries read ahead (``get`` reads them from the file again)."""
+        for key in keys:
+            self._read.pop(key, None)
 
     def put(
         self,
@@ -134,6 +169,7 @@ class ResponseCache:
             "run_id": run_id,
         }
         text = json.dumps(data, default=str)
+        self._read.pop(key, None)  # read ahead before this reply was made
         self._pending[key] = (key, CACHE_KEY_VERSION, now.isoformat(), target, text)
         if len(self._pending) >= self._batch:
             self.flush()
@@ -174,6 +210,7 @@ class ResponseCache:
         """Remove every entry (or those made more than ``older_than`` before ``now``);
         returns how many were removed."""
         self.flush()
+        self._read = {}
         with self._transaction():
             if older_than is None:
                 gone = self._db.execute("DELETE FROM responses").rowcount
@@ -200,6 +237,83 @@ class ResponseCache:
                 db.execute("ROLLBACK" if kind is not None else "COMMIT")
 
         return _Tx()
+
+
+_QUERY_KEYS = 500  # keys per query: within every SQLite's limit of bound parameters
+READ_AHEAD = 500
+"""Case-trials whose keys are made, and entries read, at once."""
+
+
+class Planned(Protocol):
+    """A case-trial a run will execute."""
+
+    @property
+    def case(self) -> Case: ...
+
+    @property
+    def trial(self) -> int: ...
+
+
+@dataclass
+class _Ahead:
+    """A run's planned case-trials and the keys made so far, by window of ``READ_AHEAD``."""
+
+    items: Sequence[Planned]
+    windows: dict[int, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class CacheUse:
+    """How an execution uses the response cache: the cache, and whether the target is
+    declared deterministic (then every trial of a request shares one reply).
+
+    A run that says which case-trials it will execute (``expect``) gets their keys made
+    and their entries read a window at a time, ahead of the calls that need them."""
+
+    cache: ResponseCache
+    deterministic: bool = False
+    inflight: dict[str, asyncio.Event] = field(default_factory=dict)
+    ahead: dict[str, _Ahead] = field(default_factory=dict)
+
+    def expect(self, run_id: str, items: Sequence[Planned]) -> None:
+        """The case-trials run ``run_id`` will ask keys for, by their position."""
+        self.ahead[run_id] = _Ahead(items)
+
+    def key(
+        self, run_id: str, target: Target, config_hash: str, index: int, case: Case, trial: int
+    ) -> str:
+        """The key of ``case`` at ``trial``, the ``index``-th case-trial the run expects."""
+        ahead = self.ahead.get(run_id)
+        if ahead is None or not 0 <= index < len(ahead.items):
+            return cache_key(config_hash, request_of(target, case), self._trial(trial))
+        planned = ahead.items[index]
+        if planned.case is not case or planned.trial != trial:
+            return cache_key(config_hash, request_of(target, case), self._trial(trial))
+        start = index - index % READ_AHEAD
+        keys = ahead.windows.get(start)
+        if keys is None:
+            keys = self._window(ahead, start, target, config_hash)
+        return keys[index - start]
+
+    def _window(self, ahead: _Ahead, start: int, target: Target, config_hash: str) -> list[str]:
+        encoded: dict[int, str] = {}  # a case's request, encoded once for all its trials
+        config_json = canonical_json(config_hash)
+        keys: list[str] = []
+        for planned in ahead.items[start : start + READ_AHEAD]:
+            request = encoded.get(id(planned.case))
+            if request is None:
+                request = encoded[id(planned.case)] = canonical_json(
+                    request_of(target, planned.case)
+                )
+            keys.append(_key_of(config_json, request, self._trial(planned.trial)))
+        for old in [w for w in ahead.windows if w < start - READ_AHEAD]:
+            self.cache.forget(ahead.windows.pop(old))  # long done: their entries were read
+        ahead.windows[start] = keys
+        self.cache.read_ahead(keys)
+        return keys
+
+    def _trial(self, trial: int) -> int | None:
+        return None if self.deterministic else trial
 
 
 def _files(path: Path) -> Iterator[Path]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from assay.cases import Case
 from assay.grading import Grader, Judgment, judge_record
 from assay.outcomes import Error, Record
-from assay.runner._cache import CACHE_KEY_VERSION, ResponseCache, cache_key, request_of
+from assay.runner._cache import CACHE_KEY_VERSION, CacheUse
 from assay.runner._guard import Interrupted
 from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
 from assay.runner._tracing import RequestTrace, evaluation_span, mark_outcome, request_span
@@ -63,16 +63,6 @@ class EndpointLimits:
 
     def __post_init__(self) -> None:
         self.slots = asyncio.Semaphore(self.concurrency)
-
-
-@dataclass
-class CacheUse:
-    """How an execution uses the response cache: the cache, and whether the target is
-    declared deterministic (then every trial of a request shares one reply)."""
-
-    cache: ResponseCache
-    deterministic: bool = False
-    inflight: dict[str, asyncio.Event] = field(default_factory=dict)
 
 
 @dataclass
@@ -204,8 +194,7 @@ def _failed_attempt(reply: Reply, latency_ms: float, wait_s: float) -> dict[str,
 
 def _key(ex: Execution, item: WorkItem) -> str:
     assert ex.cache is not None
-    trial = None if ex.cache.deterministic else item.trial
-    return cache_key(ex.config_version, request_of(ex.target, item.case), trial)
+    return ex.cache.key(ex.run_id, ex.target, ex.config_version, item.index, item.case, item.trial)
 
 
 async def _served(ex: Execution, item: WorkItem) -> tuple[str, Record | None]:

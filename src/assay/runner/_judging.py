@@ -26,7 +26,7 @@ from assay.targets._session import HttpClient
 if TYPE_CHECKING:
     from opentelemetry.trace import Tracer
 
-    from assay.runner._execute import CacheUse
+    from assay.runner._cache import CacheUse
 
 
 class JudgeTransport(BaseTarget):

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from assay.cases import Dataset, content_hash
 from assay.grading import Grader, Judgment
 from assay.outcomes import Record
-from assay.runner._execute import CacheUse, Done, EndpointLimits, Execution, WorkItem, execute
+from assay.runner._cache import CacheUse
+from assay.runner._execute import Done, EndpointLimits, Execution, WorkItem, execute
 from assay.runner._guard import SignalGuard, Watchdog, say_on_stderr
 from assay.runner._options import RunOptions, Timing
 from assay.runner._preload import preload
@@ -224,6 +225,8 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
         if (case.id, trial) not in plan.done
     ]
     items = [WorkItem(i, case, trial) for i, (case, trial) in enumerate(pending)]
+    if plan.cache is not None:
+        plan.cache.expect(run_id, items)  # keys made, and entries read, ahead of the calls
     config_version = content_hash(plan.target.config())
     session = _tracing(store, run_id, plan.trace, endpoint)
     metrics = _metrics(config_version, endpoint, control.metric_readers)

@@ -18,8 +18,7 @@ from assay.cases import Dataset, content_hash
 from assay.errors import AssayConfigError, StoreError
 from assay.load import Suite, grader_provenance, load_prices, load_suite
 from assay.report import GateResult, Report, evaluate_gates, parse_rule
-from assay.runner._cache import CACHE_KEY_VERSION, ResponseCache, default_cache_path
-from assay.runner._execute import CacheUse
+from assay.runner._cache import CACHE_KEY_VERSION, CacheUse, ResponseCache, default_cache_path
 from assay.runner._guard import LoopBlocked
 from assay.runner._options import RunOptions
 from assay.runner._plan import Plan, Progress, RunControl, execute_plan

@@ -228,3 +228,79 @@ def test_a_run_whose_cache_cannot_be_written_completes_and_says_so(
         store.close()
     assert result.status == "completed" and result.report.total == 4
     assert result.cache_error is not None and "disk I/O error" in result.cache_error
+
+
+def _items(n: int, trials: int) -> list[Any]:
+    from assay.runner._execute import WorkItem
+
+    cases = [CASE.model_copy(update={"id": f"c{i}", "question": f"q{i}"}) for i in range(n)]
+    pairs = [(c, t) for c in cases for t in range(1, trials + 1)]
+    return [WorkItem(i, c, t) for i, (c, t) in enumerate(pairs)]
+
+
+@pytest.mark.parametrize("deterministic", [False, True])
+def test_keys_made_ahead_are_the_keys_of_each_request(tmp_path: Path, deterministic: bool) -> None:
+    from assay.runner._cache import READ_AHEAD, CacheUse
+
+    target = build_target(BASE)
+    config = content_hash(target.config())
+    use = CacheUse(ResponseCache(tmp_path / "c.db"), deterministic)
+    items = _items(READ_AHEAD, 3)  # three windows
+    use.expect("r1", items)
+    for item in items:
+        trial = None if deterministic else item.trial
+        expected = cache_key(config, request_of(target, item.case), trial)
+        assert use.key("r1", target, config, item.index, item.case, item.trial) == expected
+    other = CASE.model_copy(update={"id": "x"})  # not what the run expects at that place
+    assert use.key("r1", target, config, 0, other, 1) == _key(
+        BASE, other, None if deterministic else 1
+    )
+    assert use.key("r2", target, config, 0, CASE, 2) == _key(
+        BASE, CASE, None if deterministic else 2
+    )
+    use.cache.close()
+
+
+def test_a_cached_rerun_reads_its_entries_in_a_few_queries(tmp_path: Path) -> None:
+    from assay.runner._cache import READ_AHEAD, CacheUse
+
+    target = build_target(BASE)
+    config = content_hash(target.config())
+    items = _items(READ_AHEAD + 7, 2)
+    first = CacheUse(ResponseCache(tmp_path / "c.db"))
+    first.expect("r1", items)
+    for item in items:
+        key = first.key("r1", target, config, item.index, item.case, item.trial)
+        assert first.cache.get(key) is None
+        reply = Reply(Answer(fact=item.case.id), Usage(input_tokens=item.trial, output_tokens=1))
+        first.cache.put(key, "openai", reply, 5.0, 1, "r1", NOW)
+        assert first.cache.get(key) is not None  # made after it was read ahead: served
+    first.cache.close()
+
+    again = CacheUse(ResponseCache(tmp_path / "c.db"))
+    queries: list[str] = []
+    again.cache._db.set_trace_callback(queries.append)
+    again.expect("r2", items)
+    for item in items:
+        key = again.key("r2", target, config, item.index, item.case, item.trial)
+        hit = again.cache.get(key)
+        assert hit is not None and hit.reply.outcome == Answer(fact=item.case.id)
+        assert hit.reply.usage == Usage(input_tokens=item.trial, output_tokens=1)
+    selects = [q for q in queries if q.startswith("SELECT")]
+    assert len(selects) == 3 and all(" IN (" in q for q in selects)  # 1,014 case-trials, 3 reads
+    again.cache.close()
+
+
+def test_an_entry_read_ahead_and_then_removed_is_read_again(tmp_path: Path) -> None:
+    cache = ResponseCache(tmp_path / "c.db")
+    cache.put("k", "t", Reply(Answer(fact="f")), 1.0, 1, "r", NOW)
+    cache.flush()
+    cache.read_ahead(["k", "absent"])
+    assert cache.get("k") is not None and cache.get("absent") is None
+    cache.clear()
+    assert cache.get("k") is None  # cleared: nothing read ahead is served
+    cache.put("absent", "t", Reply(Answer(fact="g")), 1.0, 1, "r", NOW)
+    cache.flush()
+    hit = cache.get("absent")
+    assert hit is not None and hit.reply.outcome == Answer(fact="g")
+    cache.close()
