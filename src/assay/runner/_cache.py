@@ -18,12 +18,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Annotated, Any, Protocol
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 
 from assay.cases import Case
 from assay.cases._canonical import canonical_json
 from assay.errors import AssayConfigError
-from assay.outcomes import Error, Usage
+from assay.outcomes import Error, Outcome, Usage
 from assay.targets import Reply, Target
 
 CACHE_KEY_VERSION = 1
@@ -323,7 +325,31 @@ def _files(path: Path) -> Iterator[Path]:
             yield candidate
 
 
+class _Entry(BaseModel):
+    """A stored reply as ``put`` writes it: the outcome is read straight from the JSON
+    text; the rest is plain JSON data, as ``json.loads`` reads it."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    outcome: Outcome
+    usage: Annotated[Usage | None, BeforeValidator(lambda v: v or None)] = None
+    extra: Any = None
+    latency_ms: Any = None
+    attempts: Any = None
+    run_id: Any
+
+
 def _cached(text: str, created_at: str) -> CachedReply:
+    try:
+        entry = _Entry.model_validate_json(text)
+    except ValidationError:  # not as ``put`` writes it (a lone surrogate…): the long way
+        return _cached_slowly(text, created_at)
+    reply = Reply(entry.outcome, entry.usage, None, dict(entry.extra or {}))
+    attempts = int(entry.attempts or 1)
+    return CachedReply(reply, entry.latency_ms, attempts, created_at, entry.run_id)
+
+
+def _cached_slowly(text: str, created_at: str) -> CachedReply:
     from assay.targets import outcome_from_mapping
 
     data = json.loads(text)

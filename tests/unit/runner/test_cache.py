@@ -304,3 +304,13 @@ def test_an_entry_read_ahead_and_then_removed_is_read_again(tmp_path: Path) -> N
     hit = cache.get("absent")
     assert hit is not None and hit.reply.outcome == Answer(fact="g")
     cache.close()
+
+
+def test_a_reply_with_a_lone_surrogate_is_served_unchanged(tmp_path: Path) -> None:
+    cache = ResponseCache(tmp_path / "c.db")
+    reply = Reply(Answer(fact="f", text="half \udc80 a character"), None, None, {"raw": "\ud800"})
+    assert cache.put("k", "t", reply, 1.0, 1, "r", NOW)
+    cache.close()
+    hit = ResponseCache(tmp_path / "c.db").get("k")
+    assert hit is not None and hit.reply.outcome == reply.outcome
+    assert hit.reply.extra == {"raw": "\ud800"}
