@@ -99,6 +99,9 @@ class ResponseCache:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
+            # A commit is not synced to disk (the run store does the same): a crash of the
+            # machine may drop the latest replies, which the next run then asks for again.
+            self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA busy_timeout=10000")
             self._db.execute(_SCHEMA)
         except (OSError, sqlite3.Error) as err:
