@@ -10,7 +10,7 @@ import pytest
 from assay.cases import canonical_record
 from assay.compare import ComparisonRefusedError, classify, compare_runs
 from assay.errors import AssayInputError
-from assay.metrics import mcnemar_exact
+from assay.metrics import IntervalSetting, mcnemar_exact
 from assay.report.render.comparison import render_comparison
 
 from .helpers import case, side
@@ -269,7 +269,7 @@ def test_confidence_and_interval_method_apply_everywhere() -> None:
     base = _all("failed") | {"E1": "passed"}
     cand = _all("passed") | {"E2": "failed"}
     default = compare_runs(side(CASES, base), side(CASES, cand))
-    c = compare_runs(side(CASES, base), side(CASES, cand), confidence=0.9, method="wilson")
+    c = compare_runs(side(CASES, base), side(CASES, cand), interval=IntervalSetting(0.9, "wilson"))
     assert c.baseline.task_success.method == "wilson"
     assert c.baseline.task_success.confidence == 0.9
     assert c.task_success_delta.confidence == 0.9
