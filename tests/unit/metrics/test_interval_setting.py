@@ -53,3 +53,32 @@ def test_one_old_keyword_keeps_the_other_part_of_the_setting() -> None:
         chosen = chosen_interval(IntervalSetting(0.9, "wilson"), None, "clopper-pearson", "f")
     assert chosen == IntervalSetting(0.9, "clopper-pearson")
     assert chosen_interval(DEFAULT_INTERVAL, None, None, "f") is DEFAULT_INTERVAL
+
+
+def test_the_public_functions_keep_the_old_keywords_for_one_release() -> None:
+    import inspect
+
+    from assay.compare import compare_runs
+    from assay.report import build_composite_report, build_report, summarize
+    from assay.runner import matrix_report, report_for_run
+    from assay.stored import compare_stored, run_side, stored_report
+    from assay.view import create_app
+
+    for fn in (
+        rate,
+        summarize,
+        build_report,
+        build_composite_report,
+        compare_runs,
+        report_for_run,
+        matrix_report,
+        stored_report,
+        run_side,
+        compare_stored,
+        create_app,
+    ):
+        params = inspect.signature(fn).parameters
+        assert params["interval"].default == DEFAULT_INTERVAL, fn.__name__
+        for old in ("confidence", "method"):
+            assert params[old].kind is inspect.Parameter.KEYWORD_ONLY, (fn.__name__, old)
+            assert params[old].default is None, (fn.__name__, old)
