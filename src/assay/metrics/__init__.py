@@ -35,7 +35,6 @@ from assay.metrics._summarize import (
     summarize_results,
 )
 from assay.metrics._trials import (
-    POLICY_NAMES,
     PolicyName,
     TrialPolicy,
     pass_at_k,
@@ -48,7 +47,6 @@ __all__ = [
     "CASES",
     "DEFAULT_INTERVAL",
     "METHODS",
-    "POLICY_NAMES",
     "SLICE_CASES",
     "CaseConsistency",
     "ClusteredEstimate",
