@@ -12,7 +12,7 @@ from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting, Tri
 from assay.metrics._setting import chosen_interval
 from assay.report import Report
 from assay.runner import report_for_run
-from assay.store import RunInfo, RunStore
+from assay.store import NAME_KEY, TAGS_KEY, RunInfo, RunStore
 
 
 def stored_report(
@@ -45,7 +45,7 @@ def run_config(info: RunInfo) -> dict[str, Any]:
         "git_commit": info.git_commit,
     }
     # a run's name and tags label it; they are not how it ran
-    config.update({k: v for k, v in info.metadata.items() if k not in ("assay.name", "assay.tags")})
+    config.update({k: v for k, v in info.metadata.items() if k not in (NAME_KEY, TAGS_KEY)})
     return config
 
 
