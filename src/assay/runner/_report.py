@@ -8,7 +8,8 @@ from typing import Any
 from assay.cases import Case
 from assay.grading import Grader, Judgment, StructuredGrader, grade
 from assay.load import PriceTable
-from assay.metrics import IntervalMethod, TrialPolicy
+from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting, TrialPolicy
+from assay.metrics._setting import chosen_interval
 from assay.outcomes import Record, Results
 from assay.report import Price, Report, UsageSummary, build_report, summarize_usage
 from assay.store import TAGS_KEY, RunInfo, RunStore
@@ -106,10 +107,11 @@ def report_for_run(
     store: RunStore,
     run_id: str,
     *,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
     policy: TrialPolicy | None = None,
     prices: PriceTable | None = None,
+    confidence: float | None = None,
+    method: IntervalMethod | None = None,
     results: tuple[Sequence[Record], Sequence[Judgment]] | None = None,
 ) -> Report:
     """The report of a stored run: every case-trial of the cases as run, missing included;
@@ -119,6 +121,7 @@ def report_for_run(
     ``results``: the run's records (in dataset order, then trial) and judgments exactly as
     stored, held by the caller that just wrote them; the report is the same, without
     reading them back."""
+    interval = chosen_interval(interval, confidence, method, "report_for_run")
     info = store.get_run(run_id)
     dataset = store.load_dataset(info.id)
     if results is None:
@@ -131,8 +134,7 @@ def report_for_run(
     report = build_report(
         dataset,
         graded,
-        confidence=confidence,
-        method=method,
+        interval=interval,
         run_id=info.id,
         metadata=run_metadata(info),
         policy=policy if policy is not None else trial_policy(info),
