@@ -188,8 +188,8 @@ class Plan:
         """The run's records and judgments as held in memory, when they are the whole
         run as stored (a fresh run whose every finished case-trial was written), so its
         report needs no reading back; None otherwise."""
-        if self.done or len(self.finished) != self.written:
-            return None
+        if self.done or len(self.finished) != self.store.count_records(self.run_id):
+            return None  # every record stored was finished here, so equal counts: the same
         records = [d.record for d in self.finished]
         return records, [d.judgment for d in self.finished if d.judgment is not None]
 
@@ -243,6 +243,7 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
         plan.shared,
     )
     writer = _Writer(store, run_id, plan.options, control.timing)
+    plan.finished = writer.kept
     if control.progress is not None:
         control.progress.start(len(items) + len(plan.done), len(plan.done))
     preload()  # the report's imports, while the case-trials wait on the target
@@ -262,7 +263,6 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
         if control.progress is not None:
             control.progress.stop()
         plan.written = writer.written
-        plan.finished = writer.kept
         if plan.cache is not None:
             plan.cache.cache.flush()
         if session is not None:

@@ -1,6 +1,6 @@
 """A run's report is built from the records and judgments the runner holds, without
 reading them back from the store: it must be byte for byte the report read from the
-store, in every format, for fresh, cached, failing, retried, judged and resumed runs."""
+store, in every format, for fresh, cached, failing, retried, matrix and resumed runs."""
 
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ from typing import Any
 
 import pytest
 
+from assay.cases import Case
 from assay.report import Report
 from assay.report.render import render
 from assay.runner import Overrides, report_for_run, run_matrix, run_suite
+from assay.runner._execute import Done, WorkItem
 from assay.runner._plan import Plan
 from assay.store import RunStore, open_store
 
@@ -58,6 +60,7 @@ def _same_as_stored(store: RunStore, report: Report) -> None:
         assert render(report, fmt) == render(stored, fmt), fmt
 
 
+CASE = Case(id="C0", slice="s", question="q", expected_behavior="abstain")
 SCRIPT = {
     "type": "scripted",
     "default": {"kind": "answer", "fact": "thirty", "text": "30 days"},
@@ -116,14 +119,21 @@ def test_a_resumed_run_reads_its_report_back(tmp_path: Path, store: RunStore) ->
     _same_as_stored(store, resumed.report)
 
 
-def test_only_a_fresh_run_whose_every_case_trial_was_stored_skips_the_reading() -> None:
+def test_only_a_fresh_run_whose_every_case_trial_was_stored_skips_the_reading(
+    tmp_path: Path, store: RunStore
+) -> None:
+    suite = _suite(tmp_path, SCRIPT, "trials: 2\nretries: 0\n")
+    result = run_suite(suite, store)
+    records = store.records(result.run_id)
     plan = Plan.__new__(Plan)
-    plan.done, plan.finished, plan.written = set(), [], 0
-    assert plan.results() == ([], [])
+    plan.store, plan.run_id, plan.done = store, result.run_id, set()
+    plan.finished = [Done(WorkItem(i, CASE, r.trial), r, None) for i, r in enumerate(records)]
+    found = plan.results()
+    assert found is not None and found[0] == records
     plan.done = {("C1", 1)}
     assert plan.results() is None  # resumed: the stored records come first
-    plan.done, plan.written = set(), 3
-    assert plan.results() is None  # some were written by someone else: read them
+    plan.done, plan.finished = set(), plan.finished[1:]
+    assert plan.results() is None  # one stored record was not finished here: read them
 
 
 class _Mock:
