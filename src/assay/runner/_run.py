@@ -255,7 +255,8 @@ def _finish(plan: Plan) -> Report:
     finally:
         plan.store.release_reserve()
     report = report_for_run(plan.store, plan.run_id, results=plan.results())
-    plan.store.finish_run(plan.run_id, plan.status, headline(report))
+    with plan.guard.deferred():  # a second Ctrl-C waits for the write to end
+        plan.store.finish_run(plan.run_id, plan.status, headline(report))
     ended = run_metadata(plan.store.get_run(plan.run_id))
     return report.model_copy(update={"metadata": ended})
 
