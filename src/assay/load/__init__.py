@@ -14,6 +14,7 @@ from assay.load._grader import (
     grader_from_provenance,
     grader_provenance,
 )
+from assay.load._grader_types import grader_type, grader_type_names, register_grader
 from assay.load._judge import (
     CalibrationCheck,
     CalibrationRequirement,
@@ -43,6 +44,8 @@ __all__ = [
     "check_registry",
     "grader_from_provenance",
     "grader_provenance",
+    "grader_type",
+    "grader_type_names",
     "judge_calibration",
     "judge_settings",
     "load_composite_results",
@@ -57,5 +60,6 @@ __all__ = [
     "names_a_file",
     "read_records",
     "read_text",
+    "register_grader",
     "registry_from",
 ]
