@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from tests.golden._inputs import HERE, golden_report
 
-from assay.cases import coverage_matrix, render_coverage
+from assay.cases import coverage_matrix
 from assay.load import load_dataset
 from assay.report import evaluate_gates
 from assay.report.render import render
@@ -62,6 +62,6 @@ def test_coverage_pages_match_their_snapshots(
     name: str, dataset: Path, required: list[str], fmt: str
 ) -> None:
     data = load_dataset(dataset)
-    cov = coverage_matrix(data.cases, required=required, min_cases=3)
+    cov = coverage_matrix(data.cases, required=required, min_cases=3, dataset=data.name)
     suffix = "txt" if fmt == "text" else "md"
-    _check(render_coverage(cov, fmt, data.name), f"coverage-{name}.{suffix}")
+    _check(render(cov, fmt), f"coverage-{name}.{suffix}")

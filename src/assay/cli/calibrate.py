@@ -59,11 +59,12 @@ def calibrate(
     every disagreement with both rationales."""
     from assay.cli._options import check_confidence, check_method, output_format
     from assay.errors import AssayConfigError
+    from assay.formats import formats
     from assay.load._labels import judged_identity, load_labels, load_report_file, rows_from_report
     from assay.report._calibration import build_calibration
-    from assay.report.render.calibration import CALIBRATION_FORMATS, render_calibration
+    from assay.report.render import render
 
-    format = output_format(format, output, CALIBRATION_FORMATS)
+    format = output_format(format, output, formats("calibration"))
     method = check_method(interval)
     check_confidence(confidence)
     if pass_minimum is not None and pass_minimum not in (1, 2):
@@ -96,7 +97,7 @@ def calibrate(
         confidence=confidence,
         method=method,
     )
-    emit(render_calibration(result, format), output, inputs)
+    emit(render(result, format), output, inputs)
 
 
 def _pass_minimum(given: int | None, judged_at: str | None, judged: str) -> int:

@@ -25,11 +25,12 @@ def matrix(
     adjustment across all pairs, the paired difference with its interval)."""
     from assay.cli._options import check_confidence, check_method, output_format
     from assay.cli._output import emit
-    from assay.report.render.matrix import MATRIX_FORMATS, render_matrix
+    from assay.formats import formats
+    from assay.report.render import render
     from assay.runner import matrix_report
     from assay.store import open_store
 
-    format = output_format(format, output, MATRIX_FORMATS)
+    format = output_format(format, output, formats("matrix"))
     method = check_method(interval)
     check_confidence(confidence)
     runs = open_store(store, create=False)
@@ -37,4 +38,4 @@ def matrix(
         report = matrix_report(runs, matrix_id, confidence=confidence, method=method)
     finally:
         runs.close()
-    emit(render_matrix(report, format), output)
+    emit(render(report, format), output)

@@ -1,5 +1,6 @@
-"""Renderers: each turns a report, a comparison, a composite report, a matrix or a
-calibration report into a string in one of the formats ``assay.formats`` lists for it."""
+"""Renderers: each turns a report, a comparison, a composite report, a matrix, a
+calibration report or a coverage matrix into a string in one of the formats
+``assay.formats`` lists for it."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from assay.formats import formats
 from assay.report._model import Report
 
 if TYPE_CHECKING:
+    from assay.cases import Coverage
     from assay.compare import Comparison, MatrixReport
     from assay.report._calibration import CalibrationReport
     from assay.report._composite import CompositeReport
@@ -18,14 +20,22 @@ Format = Literal["text", "json", "markdown", "html", "junit"]
 FORMATS: tuple[str, ...] = formats("report")
 
 
-Rendered = Union[Report, "Comparison", "CompositeReport", "MatrixReport", "CalibrationReport"]
-"""What ``render`` draws: a report, a comparison, a composite report, a matrix or a
-calibration report."""
+Rendered = Union[
+    Report,
+    "Comparison",
+    "CompositeReport",
+    "MatrixReport",
+    "CalibrationReport",
+    "Coverage",
+]
+"""What ``render`` draws: a report, a comparison, a composite report, a matrix, a
+calibration report or a coverage matrix."""
 
 
 def kind_of(obj: Rendered) -> str:
     """The key of ``obj``'s kind in ``assay.formats.FORMATS``."""
     # Imported here: a report's renderer need not load the comparison's model.
+    from assay.cases import Coverage
     from assay.compare import Comparison, MatrixReport
     from assay.report._calibration import CalibrationReport
     from assay.report._composite import CompositeReport
@@ -40,6 +50,8 @@ def kind_of(obj: Rendered) -> str:
         return "matrix"
     if isinstance(obj, CalibrationReport):
         return "calibration"
+    if isinstance(obj, Coverage):
+        return "coverage"
     raise TypeError(f"assay cannot render a {type(obj).__name__}")
 
 
@@ -63,9 +75,13 @@ def render(obj: Rendered, fmt: str, *, color: bool = False) -> str:
         from assay.report.render.matrix import render_matrix
 
         return render_matrix(cast("MatrixReport", obj), fmt)
-    from assay.report.render.calibration import render_calibration
+    if kind == "calibration":
+        from assay.report.render.calibration import render_calibration
 
-    return render_calibration(cast("CalibrationReport", obj), fmt)
+        return render_calibration(cast("CalibrationReport", obj), fmt)
+    from assay.report.render.coverage import render_coverage
+
+    return render_coverage(cast("Coverage", obj), fmt)
 
 
 def _render_report(report: Report, fmt: str, *, color: bool) -> str:

@@ -15,7 +15,7 @@ Align = Literal["left", "right"]
 Layout = Literal["wrap", "whole", "clauses"]
 """How a terminal lays out a long line: wrapped at its width, kept whole, or broken after
 its ``; `` clauses (so a sentence never wraps in the middle of a phrase)."""
-Emphasis = Literal["plain", "strong", "emph", "code"]
+Emphasis = Literal["plain", "strong", "emph", "code", "figure"]
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,8 @@ class Span:
     """A run of text with an emphasis (Markdown) and a colour (terminal).
 
     ``strong`` is bold on a colour terminal and ``**bold**`` in Markdown; ``emph`` and
-    ``code`` show only in Markdown."""
+    ``code`` show only in Markdown. A ``figure`` is a number or interval assay formatted
+    itself (``[4.3%, 77.7%]``), never data: Markdown writes it as it is."""
 
     text: str
     emphasis: Emphasis = "plain"
@@ -93,7 +94,8 @@ class Table:
     """Rows under named columns, with an optional title above them.
 
     In Markdown the title is a bold line, or a heading of ``title_level`` when one is
-    given; ``pad_edge`` puts a space at a terminal table's outer edges."""
+    given; ``pad_edge`` puts a space at a terminal table's outer edges. A ``plain`` table
+    is drawn on a terminal as aligned columns two spaces apart, nothing cut or folded."""
 
     columns: tuple[Column, ...]
     rows: Sequence[Sequence[Cell]]
@@ -101,6 +103,7 @@ class Table:
     title_level: int | None = None
     title_color: str | None = None
     pad_edge: bool = False
+    plain: bool = False
 
 
 @dataclass(frozen=True)
@@ -163,10 +166,11 @@ def table(
     title_level: int | None = None,
     title_color: str | None = None,
     pad_edge: bool = False,
+    plain: bool = False,
 ) -> Table:
     """A ``Table`` whose columns may be given by name alone (left-aligned text)."""
     cols = tuple(c if isinstance(c, Column) else Column(c) for c in columns)
-    return Table(cols, rows, title, title_level, title_color, pad_edge)
+    return Table(cols, rows, title, title_level, title_color, pad_edge, plain)
 
 
 __all__ = [

@@ -31,6 +31,8 @@ def _inline(piece: Inline) -> str:
         return text(piece)
     if piece.emphasis == "code":
         return code(piece.text)
+    if piece.emphasis == "figure":
+        return escape_controls(piece.text)
     if piece.emphasis == "strong":
         return f"**{text(piece.text)}**"
     if piece.emphasis == "emph":

@@ -78,6 +78,24 @@ def _table(t: Table) -> RichTable:
     return table
 
 
+def _plain_table(t: Table) -> list[str]:
+    """Aligned columns two spaces apart, every cell whole, each line's trailing blanks
+    dropped."""
+    grid = [
+        [escape_controls(c.name) for c in t.columns],
+        *([escape_controls(c if isinstance(c, str) else c.text) for c in row] for row in t.rows),
+    ]
+    widths = [max(len(row[i]) for row in grid) for i in range(len(t.columns))]
+    lines = [escape_controls(t.title)] if t.title is not None else []
+    for row in grid:
+        cells = [
+            cell.rjust(w) if col.align == "right" else cell.ljust(w)
+            for cell, w, col in zip(row, widths, t.columns, strict=True)
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
 def _groups(g: Groups, width: int) -> list[str]:
     lines = [escape_controls(g.title)]
     for head, labels in g.groups:
@@ -149,6 +167,9 @@ class _Writer:
             self.line(_text(b.content), b.layout)
         elif isinstance(b, Banner):
             console.print(Text(b.text, style="bold yellow"))
+        elif isinstance(b, Table) and b.plain:
+            self.flush()
+            self.parts.extend(line + "\n" for line in _plain_table(b))
         elif isinstance(b, Table):
             console.print(_table(b))
         elif isinstance(b, BulletList):
