@@ -1,5 +1,5 @@
-"""Snapshot tests of the text and Markdown that ``assay gate`` and ``assay coverage`` write,
-from fixed inputs (the golden reports, the example datasets).
+"""Snapshot tests of the text and Markdown that ``assay gate``, ``assay coverage`` and
+``assay matrix`` write, from fixed inputs (the golden reports, the example datasets).
 
 To accept a deliberate change of output, regenerate the snapshots and review the diff:
 
@@ -15,6 +15,7 @@ import pytest
 from tests.golden._inputs import HERE, golden_report
 
 from assay.cases import coverage_matrix
+from assay.compare import MatrixReport, VariantInput, build_matrix
 from assay.load import load_dataset
 from assay.report import evaluate_gates
 from assay.report.render import render
@@ -65,3 +66,27 @@ def test_coverage_pages_match_their_snapshots(
     cov = coverage_matrix(data.cases, required=required, min_cases=3, dataset=data.name)
     suffix = "txt" if fmt == "text" else "md"
     _check(render(cov, fmt), f"coverage-{name}.{suffix}")
+
+
+def _matrix() -> MatrixReport:
+    from assay import build_report, load_dataset, load_results
+    from assay.grading import grade_all
+
+    dataset = load_dataset(EXAMPLES / "policy" / "policy.jsonl")
+    variants = []
+    for name, results, overrides in (
+        ("base", "results.jsonl", {}),
+        ("new | <b>", "results-new.jsonl", {"target.model": "m-2"}),
+        ("again", "results.jsonl", {"target.model": "m-1", "grader": "structured"}),
+    ):
+        found = load_results(EXAMPLES / "policy" / results)
+        report = build_report(dataset, grade_all(dataset, found))
+        variants.append(VariantInput(name, f"run-{name[:3]}", "completed", overrides, report))
+    built = build_matrix("mx-golden", variants)
+    return built.model_copy(update={"assay_version": "0.0.0+golden"})
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_the_matrix_pages_match_their_snapshots(fmt: str) -> None:
+    suffix = "txt" if fmt == "text" else "md"
+    _check(render(_matrix(), fmt), f"matrix.{suffix}")

@@ -86,7 +86,8 @@ class Column:
     whole: bool = False
 
 
-Cell = str | Span
+Cell = str | Span | tuple[Inline, ...]
+"""A table cell: text, a span, or pieces of both (an id in code, then its status)."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,14 @@ class Table:
     title_color: str | None = None
     pad_edge: bool = False
     plain: bool = False
+
+
+@dataclass(frozen=True)
+class Lines:
+    """Short sentences, one per line: on a terminal each on its own line, kept whole; in
+    Markdown the consecutive lines of one paragraph."""
+
+    items: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -148,7 +157,9 @@ class Only:
     blocks: tuple[Block, ...] = field(default_factory=tuple)
 
 
-Block = Heading | Paragraph | Banner | Table | BulletList | Groups | Preformatted | Gap | Only
+Block = (
+    Heading | Paragraph | Banner | Table | Lines | BulletList | Groups | Preformatted | Gap | Only
+)
 
 
 @dataclass(frozen=True)
@@ -187,6 +198,7 @@ __all__ = [
     "Heading",
     "Inline",
     "Layout",
+    "Lines",
     "Only",
     "Paragraph",
     "Preformatted",

@@ -24,11 +24,14 @@ from assay.report.render.document import (
     Heading,
     Inline,
     Layout,
+    Lines,
     Only,
     Paragraph,
     Preformatted,
     Span,
     Table,
+    inlines,
+    plain,
 )
 
 
@@ -51,7 +54,7 @@ def _text(content: tuple[Inline, ...] | Cell) -> Text | str:
 
 
 def _width(cell: Cell) -> int:
-    return len(cell if isinstance(cell, str) else cell.text)
+    return len(plain(inlines(cell)))
 
 
 def _table(t: Table) -> RichTable:
@@ -83,7 +86,7 @@ def _plain_table(t: Table) -> list[str]:
     dropped."""
     grid = [
         [escape_controls(c.name) for c in t.columns],
-        *([escape_controls(c if isinstance(c, str) else c.text) for c in row] for row in t.rows),
+        *([escape_controls(plain(inlines(c))) for c in row] for row in t.rows),
     ]
     widths = [max(len(row[i]) for row in grid) for i in range(len(t.columns))]
     lines = [escape_controls(t.title)] if t.title is not None else []
@@ -172,6 +175,9 @@ class _Writer:
             self.parts.extend(line + "\n" for line in _plain_table(b))
         elif isinstance(b, Table):
             console.print(_table(b))
+        elif isinstance(b, Lines):
+            for item in b.items:
+                self.line(item, "whole")
         elif isinstance(b, BulletList):
             if b.title is not None:
                 console.print(Text(b.title, style="bold"))
