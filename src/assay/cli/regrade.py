@@ -43,9 +43,9 @@ def regrade(
     from assay.cli._options import check_confidence, check_method, output_format
     from assay.load import load_judge
     from assay.report.render import render
-    from assay.runner import report_for_run
     from assay.runner._regrade import regrade_run
     from assay.store import open_store
+    from assay.stored import report_for_run
 
     format = output_format(format, output)
     method = check_method(interval)

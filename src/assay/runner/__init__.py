@@ -32,7 +32,6 @@ if TYPE_CHECKING:
         run_matrix,
     )
     from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
-    from assay.runner._report import StoredGrader, headline, report_for_run, run_metadata
     from assay.runner._run import (
         Overrides,
         Progress,
@@ -53,6 +52,7 @@ if TYPE_CHECKING:
         suite_runs,
         trend_for_suite,
     )
+    from assay.stored._report import StoredGrader, headline, report_for_run, run_metadata
 
 # Each name is imported from its module on first use: `assay run` and `assay report` need
 # neither the matrix, the trend nor the comparison modules (and their imports).
@@ -70,7 +70,7 @@ _WHERE: dict[str, str] = {
     "RunOptions": "assay.runner._options",
     "RunResult": "assay.runner._run",
     "Selection": "assay.runner._select",
-    "StoredGrader": "assay.runner._report",
+    "StoredGrader": "assay.stored._report",
     "Timing": "assay.runner._options",
     "VariantRun": "assay.runner._matrix",
     "WorkItem": "assay.runner._execute",
@@ -79,7 +79,7 @@ _WHERE: dict[str, str] = {
     "config_hash": "assay.runner._trend",
     "execute": "assay.runner._execute",
     "gate_suite": "assay.runner._trend",
-    "headline": "assay.runner._report",
+    "headline": "assay.stored._report",
     "judge_all": "assay.runner._judging",
     "judge_results": "assay.runner._judging",
     "matrix_report": "assay.runner._matrix",
@@ -87,12 +87,12 @@ _WHERE: dict[str, str] = {
     "options_for": "assay.runner._run",
     "parse_since": "assay.runner._trend",
     "prepare_target": "assay.runner._run",
-    "report_for_run": "assay.runner._report",
+    "report_for_run": "assay.stored._report",
     "resume_matrix": "assay.runner._matrix",
     "resume_run": "assay.runner._run",
     "run_item": "assay.runner._execute",
     "run_matrix": "assay.runner._matrix",
-    "run_metadata": "assay.runner._report",
+    "run_metadata": "assay.stored._report",
     "run_suite": "assay.runner._run",
     "select": "assay.runner._select",
     "suite_names": "assay.runner._trend",

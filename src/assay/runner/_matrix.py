@@ -24,7 +24,6 @@ from assay.runner._execute import EndpointLimits
 from assay.runner._options import RateLimiter, RunOptions
 from assay.runner._plan import Plan, RunControl, execute_plan, hook_signals
 from assay.runner._provenance import git_commit, new_run_id, package_versions
-from assay.runner._report import headline, report_for_run, run_metadata
 from assay.runner._run import (
     Overrides,
     base_metadata,
@@ -35,6 +34,7 @@ from assay.runner._run import (
 )
 from assay.runner._select import Selection, select
 from assay.store import RunInfo, RunStore, redact
+from assay.stored._report import headline, report_for_run, run_metadata
 
 MATRIX_PREFIX = "mx-"
 

@@ -24,9 +24,9 @@ from assay.runner._guard import LoopBlocked
 from assay.runner._options import RunOptions
 from assay.runner._plan import Plan, Progress, RunControl, execute_plan
 from assay.runner._provenance import git_commit, new_run_id, package_versions
-from assay.runner._report import headline, report_for_run, run_metadata
 from assay.runner._select import Selection, select
 from assay.store import RunClaim, RunInfo, RunStore, redact
+from assay.stored._report import headline, report_for_run, run_metadata
 from assay.targets import Target
 
 __all__ = ["Overrides", "Progress", "RunControl", "RunResult", "resume_run", "run_suite"]

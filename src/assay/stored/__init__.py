@@ -1,4 +1,5 @@
-"""Reading stored runs: one place that turns what the run store holds into a run's report,
+"""Reading stored runs: one place that turns what the run store holds into a run's report
+(``report_for_run``, which the runner, the CLI and the viewer all call),
 its side of a comparison, the comparison of two stored runs, its outcomes as composite
 scoring's inputs, and one case's outcome, judgment and finding (``StoredRun``).
 
@@ -13,13 +14,27 @@ here, so that the same store gives the same answer everywhere.
 from assay.stored._case import StoredRun
 from assay.stored._composite import StoredInputs, composite_inputs
 from assay.stored._read import compare_stored, run_config, run_side, stored_report
+from assay.stored._report import (
+    StoredGrader,
+    UnavailableGrader,
+    headline,
+    report_for_run,
+    run_metadata,
+    usage_of_run,
+)
 
 __all__ = [
+    "StoredGrader",
     "StoredInputs",
     "StoredRun",
+    "UnavailableGrader",
     "compare_stored",
     "composite_inputs",
+    "headline",
+    "report_for_run",
     "run_config",
+    "run_metadata",
     "run_side",
     "stored_report",
+    "usage_of_run",
 ]

@@ -10,8 +10,8 @@ from assay.compare import Comparison, RunSide, compare_runs
 from assay.load import PriceTable
 from assay.metrics import IntervalMethod, TrialPolicy
 from assay.report import Report
-from assay.runner import report_for_run
 from assay.store import RunInfo, RunStore
+from assay.stored._report import report_for_run
 
 
 def stored_report(
