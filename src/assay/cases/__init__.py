@@ -7,7 +7,7 @@ from assay.cases._canonical import (
     content_hash,
     dataset_version,
 )
-from assay.cases._case import Case, ExpectedBehavior, Message, Split
+from assay.cases._case import Case, Split
 from assay.cases._coverage import (
     Cell,
     Coverage,
@@ -25,17 +25,15 @@ from assay.cases._diff import (
     CaseChange,
     DatasetDiff,
     FieldChange,
-    diff_cases,
     diff_datasets,
     diff_json,
     diff_lines,
 )
-from assay.cases._lint import REVIEW_PENDING, Finding, lint_cases
+from assay.cases._lint import Finding, lint_cases
 from assay.cases._near import (
     Cluster,
     Member,
     NearSettings,
-    case_input,
     find_clusters,
     jaccard,
     normalize_input,
@@ -50,7 +48,6 @@ __all__ = [
     "EMPTY_SOURCES",
     "FIELD_KINDS",
     "KINDS",
-    "REVIEW_PENDING",
     "RUBRIC_FIELDS",
     "Case",
     "CaseChange",
@@ -61,12 +58,10 @@ __all__ = [
     "Dataset",
     "DatasetDiff",
     "DisallowedClaim",
-    "ExpectedBehavior",
     "FieldChange",
     "Finding",
     "Leak",
     "Member",
-    "Message",
     "NearSettings",
     "Provenance",
     "RawRecord",
@@ -79,7 +74,6 @@ __all__ = [
     "canonical_json",
     "canonical_record",
     "case_hash",
-    "case_input",
     "cell_count",
     "check_unique_ids",
     "content_hash",
@@ -88,7 +82,6 @@ __all__ = [
     "coverage_json",
     "coverage_matrix",
     "dataset_version",
-    "diff_cases",
     "diff_datasets",
     "diff_json",
     "diff_lines",

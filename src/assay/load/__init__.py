@@ -8,20 +8,15 @@ from assay.load._checks import (
 )
 from assay.load._files import load_dataset, load_results
 from assay.load._grader import (
-    GRADERS,
-    GraderSettings,
-    build_grader,
     grader_from_provenance,
     grader_provenance,
 )
-from assay.load._grader_types import grader_type, grader_type_names, register_grader
+from assay.load._grader_types import register_grader
 from assay.load._judge import (
     CalibrationCheck,
     CalibrationRequirement,
     JudgeSettings,
     check_calibration,
-    judge_calibration,
-    judge_settings,
     load_judge,
 )
 from assay.load._limits import names_a_file
@@ -31,23 +26,16 @@ from assay.load._sources import load_sources, merge_sources
 from assay.load._suite import Suite, SuiteSettings, load_suite
 
 __all__ = [
-    "GRADERS",
     "CalibrationCheck",
     "CalibrationRequirement",
-    "GraderSettings",
     "JudgeSettings",
     "PriceTable",
     "Suite",
     "SuiteSettings",
-    "build_grader",
     "check_calibration",
     "check_registry",
     "grader_from_provenance",
     "grader_provenance",
-    "grader_type",
-    "grader_type_names",
-    "judge_calibration",
-    "judge_settings",
     "load_composite_results",
     "load_dataset",
     "load_judge",

@@ -13,28 +13,16 @@ here, so that the same store gives the same answer everywhere.
 
 from assay.stored._case import StoredRun
 from assay.stored._composite import StoredInputs, composite_inputs
-from assay.stored._read import compare_stored, run_config, run_side, stored_report
-from assay.stored._report import (
-    StoredGrader,
-    UnavailableGrader,
-    headline,
-    report_for_run,
-    run_metadata,
-    usage_of_run,
-)
+from assay.stored._read import compare_stored, run_side, stored_report
+from assay.stored._report import headline, report_for_run
 
 __all__ = [
-    "StoredGrader",
     "StoredInputs",
     "StoredRun",
-    "UnavailableGrader",
     "compare_stored",
     "composite_inputs",
     "headline",
     "report_for_run",
-    "run_config",
-    "run_metadata",
     "run_side",
     "stored_report",
-    "usage_of_run",
 ]

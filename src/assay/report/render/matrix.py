@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from assay.compare import GridRow, MatrixReport, PairRow, VariantRow
+from assay.compare import MatrixReport, PairRow, VariantRow
+from assay.compare._matrix import GridRow
 from assay.formats import formats
 from assay.report.render.comparison import delta_text, rate_text
 from assay.report.render.document import (
