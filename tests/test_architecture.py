@@ -238,13 +238,12 @@ def test_the_core_never_reaches_the_render_layer() -> None:
     graph = _graph()
     core = [f"assay.{p}" for p in CORE if p != "report"] + ["assay.report"]
     reaching = {c: sorted(graph.get(c, set()) & set(OWN_COMPONENTS)) for c in core}
-    # trend draws its own charts; every other core component only computes.
-    assert {c: r for c, r in reaching.items() if r and c != "assay.trend"} == {}
+    assert {c: r for c, r in reaching.items() if r} == {}
 
 
 # The layers, lowest first: a component imports only from its own layer or the ones below.
-# The core computes; the render layer draws what the core computed (trend draws its own
-# charts); the edges reach files, stores, targets and the network, and those that read a
+# The core computes (a trend included); the render layer draws what the core computed; the
+# edges reach files, stores, targets and the network, and those that read a
 # stored run (its report included: ``assay.stored``) sit below those that run suites and
 # move runs in and out (the runner and interop call the read model, never the reverse); the
 # front ends face the user. A component added later must be given a layer here.
@@ -266,8 +265,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "assay.compare",
         "assay.diagnose",
         "assay.report",
+        "assay.trend",
     ),
-    ("assay.report.render", "assay.trend"),
+    ("assay.report.render",),
     (
         "assay._plugins",
         "assay.load",

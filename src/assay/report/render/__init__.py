@@ -1,5 +1,5 @@
 """Renderers: each turns a report, a comparison, a composite report, a matrix, a
-calibration report or a coverage matrix into a string in one of the formats
+calibration report, a trend or a coverage matrix into a string in one of the formats
 ``assay.formats`` lists for it."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from assay.compare import Comparison, MatrixReport
     from assay.report._calibration import CalibrationReport
     from assay.report._composite import CompositeReport
+    from assay.trend import Trend
 
 Format = Literal["text", "json", "markdown", "html", "junit"]
 FORMATS: tuple[str, ...] = formats("report")
@@ -26,10 +27,11 @@ Rendered = Union[
     "CompositeReport",
     "MatrixReport",
     "CalibrationReport",
+    "Trend",
     "Coverage",
 ]
 """What ``render`` draws: a report, a comparison, a composite report, a matrix, a
-calibration report or a coverage matrix."""
+calibration report, a trend or a coverage matrix."""
 
 
 def kind_of(obj: Rendered) -> str:
@@ -39,6 +41,7 @@ def kind_of(obj: Rendered) -> str:
     from assay.compare import Comparison, MatrixReport
     from assay.report._calibration import CalibrationReport
     from assay.report._composite import CompositeReport
+    from assay.trend import Trend
 
     if isinstance(obj, Report):
         return "report"
@@ -50,14 +53,18 @@ def kind_of(obj: Rendered) -> str:
         return "matrix"
     if isinstance(obj, CalibrationReport):
         return "calibration"
+    if isinstance(obj, Trend):
+        return "trend"
     if isinstance(obj, Coverage):
         return "coverage"
     raise TypeError(f"assay cannot render a {type(obj).__name__}")
 
 
-def render(obj: Rendered, fmt: str, *, color: bool = False) -> str:
+def render(obj: Rendered, fmt: str, *, color: bool = False, links: str | None = None) -> str:
     """``obj`` in format ``fmt``, one of the formats ``assay.formats`` lists for its kind
-    (a report: text, json, markdown, html or junit). ``color`` colours terminal text."""
+    (a report: text, json, markdown, html or junit). ``color`` colours terminal text;
+    ``links`` is the viewer's URL a trend's HTML page links its runs to (None: the page
+    names the commands instead)."""
     kind = kind_of(obj)
     if fmt not in formats(kind):
         raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(formats(kind))}")
@@ -79,9 +86,22 @@ def render(obj: Rendered, fmt: str, *, color: bool = False) -> str:
         from assay.report.render.calibration import render_calibration
 
         return render_calibration(cast("CalibrationReport", obj), fmt)
+    if kind == "trend":
+        return _render_trend(cast("Trend", obj), fmt, links)
     from assay.report.render.coverage import render_coverage
 
     return render_coverage(cast("Coverage", obj), fmt)
+
+
+def _render_trend(trend: Trend, fmt: str, links: str | None) -> str:
+    if fmt == "html":
+        from assay.report.render.trend_html import render_trend_html
+
+        return render_trend_html(trend, viewer=links)
+    from assay.report.render.trend import render_json, render_markdown, render_text
+
+    renderers = {"text": render_text, "json": render_json, "markdown": render_markdown}
+    return renderers[fmt](trend)
 
 
 def _render_report(report: Report, fmt: str, *, color: bool) -> str:
