@@ -227,3 +227,27 @@ def test_the_documented_plugin_runs_a_suite_through_the_cli(
     # E1's fact has 21 chars and is echoed; E2 is answered "wrong" (5 chars); E3 abstains.
     assert (statuses["E1"], statuses["E2"], statuses["E3"]) == ("passed", "passed", "failed")
     assert {row["grader"] for row in report["cases"]} == {"fact_length v1"}
+
+
+def test_register_grader_names_a_grader_for_this_process_but_never_a_built_in(
+    tmp_path: Path,
+) -> None:
+    from assay.grading import GraderType
+    from assay.load import register_grader
+    from assay.load._grader_types import GRADER_TYPES
+
+    sys.path.insert(0, str(PLUGIN.parent))
+    try:
+        import assay_echo
+
+        with pytest.raises(ValueError, match="built in"):
+            register_grader("judge", assay_echo.FACT_LENGTH)
+        register_grader("short_fact", assay_echo.FACT_LENGTH)
+        path = suite(tmp_path, "{type: scripted}", "{type: short_fact, max_chars: 21}")
+        grader = load_suite(path).grader()
+        assert grader.name == "fact_length"
+        assert isinstance(assay_echo.FACT_LENGTH, GraderType)
+    finally:
+        GRADER_TYPES.pop("short_fact", None)
+        sys.path.remove(str(PLUGIN.parent))
+        sys.modules.pop("assay_echo", None)
