@@ -1,5 +1,6 @@
-"""Snapshot tests of the text and Markdown that ``assay gate``, ``assay coverage`` and
-``assay matrix`` write, from fixed inputs (the golden reports, the example datasets).
+"""Snapshot tests of the text and Markdown that ``assay gate``, ``assay coverage``,
+``assay matrix`` and ``assay calibrate`` write, from fixed inputs (the golden reports, the
+example datasets, a hand-computed calibration).
 
 To accept a deliberate change of output, regenerate the snapshots and review the diff:
 
@@ -18,6 +19,7 @@ from assay.cases import coverage_matrix
 from assay.compare import MatrixReport, VariantInput, build_matrix
 from assay.load import load_dataset
 from assay.report import evaluate_gates
+from assay.report._calibration import CalibrationReport
 from assay.report.render import render
 from assay.report.render.gates import render_gates_markdown, render_gates_text
 
@@ -90,3 +92,16 @@ def _matrix() -> MatrixReport:
 def test_the_matrix_pages_match_their_snapshots(fmt: str) -> None:
     suffix = "txt" if fmt == "text" else "md"
     _check(render(_matrix(), fmt), f"matrix.{suffix}")
+
+
+def _calibration() -> CalibrationReport:
+    from tests.unit.report.test_calibration import _report
+
+    report: CalibrationReport = _report(graders=["judge v1 | <b>"])
+    return report
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_the_calibration_pages_match_their_snapshots(fmt: str) -> None:
+    suffix = "txt" if fmt == "text" else "md"
+    _check(render(_calibration(), fmt), f"calibration.{suffix}")
