@@ -23,8 +23,9 @@ class Span:
     """A run of text with an emphasis (Markdown) and a colour (terminal).
 
     ``strong`` is bold on a colour terminal and ``**bold**`` in Markdown; ``emph`` and
-    ``code`` show only in Markdown. A ``figure`` is a number or interval assay formatted
-    itself (``[4.3%, 77.7%]``), never data: Markdown writes it as it is."""
+    ``code`` show only in Markdown. A ``figure`` is text assay formatted itself, never
+    data (a number, an interval ``[4.3%, 77.7%]``, a fixed label): Markdown writes it as
+    it is."""
 
     text: str
     emphasis: Emphasis = "plain"
@@ -81,9 +82,14 @@ class Column:
     """A table column. A ``whole`` column is never narrowed on a terminal (a figure or an
     id is never cut); every other column folds long words onto several lines."""
 
-    name: str
+    name: str | Span
     align: Align = "left"
     whole: bool = False
+
+    @property
+    def title(self) -> str:
+        """The column's name as plain text."""
+        return self.name if isinstance(self.name, str) else self.name.text
 
 
 Cell = str | Span | tuple[Inline, ...]

@@ -72,10 +72,10 @@ def _table(t: Table) -> RichTable:
     for i, col in enumerate(t.columns):
         justify: Literal["left", "right"] = col.align
         if col.whole:
-            width = max([len(col.name), *(_width(row[i]) for row in t.rows)])
-            table.add_column(col.name, justify=justify, no_wrap=True, min_width=width)
+            width = max([len(col.title), *(_width(row[i]) for row in t.rows)])
+            table.add_column(col.title, justify=justify, no_wrap=True, min_width=width)
         else:
-            table.add_column(col.name, justify=justify, overflow="fold")
+            table.add_column(col.title, justify=justify, overflow="fold")
     for row in t.rows:
         table.add_row(*(_text(c) for c in row))
     return table
@@ -85,7 +85,7 @@ def _plain_table(t: Table) -> list[str]:
     """Aligned columns two spaces apart, every cell whole, each line's trailing blanks
     dropped."""
     grid = [
-        [escape_controls(c.name) for c in t.columns],
+        [escape_controls(c.title) for c in t.columns],
         *([escape_controls(plain(inlines(c))) for c in row] for row in t.rows),
     ]
     widths = [max(len(row[i]) for row in grid) for i in range(len(t.columns))]
