@@ -12,14 +12,14 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``assay`` console script (``argv`` None: this process's own
     arguments, and assay owns the process's exit)."""
     from assay._controls import escape_controls
-    from assay.cli._app import app
+    from assay.cli._app import app_for
     from assay.cli._terminal import install
     from assay.errors import AssayError
 
     install()  # no control character from data reaches the terminal
     owns_process = argv is None
     try:
-        app(args=argv, prog_name="assay")
+        app_for(sys.argv[1:] if argv is None else argv)(args=argv, prog_name="assay")
     except SystemExit as done:
         if done.code == 130 and owns_process:
             _exit_interrupted()

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay.cases import canonical_record
-from assay.compare import Comparison, RunSide, compare_runs
 from assay.load import PriceTable
 from assay.metrics import IntervalMethod, TrialPolicy
 from assay.report import Report
 from assay.runner import report_for_run
 from assay.store import RunInfo, RunStore
+
+if TYPE_CHECKING:  # a stored report alone need not load the comparison's model
+    from assay.compare import Comparison, RunSide
 
 
 def stored_report(
@@ -58,6 +60,8 @@ def run_side(
     """Stored run ``ref`` as one side of a comparison: its report (``report`` when already
     built at the same level), its configuration and each case's full definition, so that
     a refusal names every changed field."""
+    from assay.compare import RunSide
+
     info = store.get_run(ref)
     if report is None:
         report = stored_report(store, info.id, confidence, method)
@@ -79,6 +83,8 @@ def compare_stored(
 ) -> Comparison:
     """The paired comparison of two stored runs, as ``assay compare BASELINE CANDIDATE``
     makes it (``ComparisonRefusedError`` when it must refuse)."""
+    from assay.compare import compare_runs
+
     sides = [
         run_side(store, ref, confidence, method, report)
         for ref, report in zip((baseline, candidate), reports, strict=True)
