@@ -53,7 +53,24 @@ def package_versions() -> dict[str, str]:
     found = {"python": sys.version.split()[0]}
     for name in PACKAGES:
         try:
-            found[name] = metadata.version(name)
+            found[name] = installed_version(name)
         except metadata.PackageNotFoundError:
             continue
     return found
+
+
+def installed_version(name: str) -> str:
+    """``importlib.metadata.version(name)``, read from the metadata's headers alone rather
+    than by parsing the whole file (a package's description) as an e-mail message."""
+    dist = metadata.distribution(name)
+    text = dist.read_text("METADATA") or dist.read_text("PKG-INFO") or ""
+    lines = text.splitlines()
+    for at, line in enumerate(lines):
+        if not line:  # the end of the headers
+            break
+        if line.startswith("Version:"):
+            folded = at + 1 < len(lines) and lines[at + 1][:1] in (" ", "\t")
+            if not folded:
+                return line.split(":", 1)[1].lstrip(" \t")
+            break
+    return dist.version
