@@ -48,6 +48,20 @@ def test_score_loads_the_special_functions_without_their_package_or_the_comparis
     assert got == {"code": 0, "loaded": ["scipy.special._ufuncs"]}
 
 
+def test_a_run_reported_as_json_loads_neither_rich_nor_the_metrics_sdk(tmp_path: Path) -> None:
+    watched = (
+        "scipy.special._ufuncs",
+        "scipy.special",
+        "rich",
+        "assay.compare",
+        "opentelemetry.sdk.metrics",
+    )
+    suite = str(POLICY / "suite.yaml")
+    store = f"sqlite:///{tmp_path / 'assay.db'}"
+    got = _loaded(["run", suite, "--format", "json", "--store", store], watched)
+    assert got == {"code": 0, "loaded": ["scipy.special._ufuncs"]}
+
+
 def test_tracing_without_metrics_export_leaves_the_metrics_sdk_unloaded() -> None:
     done = subprocess.run(
         [
