@@ -8,12 +8,6 @@ from pathlib import Path
 import typer
 
 
-def has_variants(suite: Path) -> bool:
-    from assay.load import load_suite
-
-    return bool(load_suite(suite).settings.variants)
-
-
 def run_matrix_command(
     suite: Path | None,
     resume: str | None,
