@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -85,3 +86,18 @@ def test_exit_codes_and_messages_are_kept(tmp_path: Path, run_assay_process: Run
     usage = run_assay_process("score", "--no-such-option")
     assert usage.returncode == 2
     assert "No such option" in usage.stderr
+
+
+def test_a_store_left_open_is_closed_before_the_process_ends(tmp_path: Path) -> None:
+    store = tmp_path / "left.db"
+    script = (
+        "import sys\n"
+        "from assay.store import open_store\n"
+        f"kept = open_store({f'sqlite:///{store}'!r})\n"
+        "from assay.cli import _exit\n"
+        "_exit(0)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert store.is_file()
+    assert not Path(f"{store}-wal").exists()

@@ -51,15 +51,18 @@ def _exit(code: object) -> NoReturn:
 
     Before it exits, the interpreter waits for the threads that are not daemons, runs the
     ``atexit`` handlers (OpenTelemetry's flush, logging's, a user's) and flushes the
-    standard streams; all of that is done here. What is skipped is freeing every module
-    and object one by one, a tenth of a second or more that nobody needs once the
-    command's stores are closed and its output written. When a stream cannot be flushed
-    (a closed pipe), the interpreter's own exit says so as it always does.
+    standard streams; all of that is done here, and any store still open is closed. What
+    is skipped is freeing every module and object one by one, a tenth of a second or more
+    that nobody needs once the command's stores are closed and its output written. When a
+    stream cannot be flushed (a closed pipe), the interpreter's own exit says so as it
+    always does.
     """
     for thread in threading.enumerate():
         if thread is not threading.current_thread() and not thread.daemon:
             thread.join()
     atexit._run_exitfuncs()
+    if "assay.store._open" in sys.modules:  # a store left open by an error path
+        sys.modules["assay.store._open"].close_opened()
     try:
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
