@@ -15,6 +15,7 @@ TARGET = """
 import atexit
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).parent
@@ -31,6 +32,9 @@ def _at_exit() -> None:
 
 atexit.register(_at_exit)
 threading.Thread(target=_late, daemon=False).start()
+# An executor never shut down: its idle worker must be told to stop, not waited for.
+POOL = ThreadPoolExecutor(max_workers=1)
+POOL.submit(time.sleep, 0)
 
 
 def answer(case: object) -> dict[str, str]:

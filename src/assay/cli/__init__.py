@@ -57,9 +57,11 @@ def _exit(code: object) -> NoReturn:
     stream cannot be flushed (a closed pipe), the interpreter's own exit says so as it
     always does.
     """
-    for thread in threading.enumerate():
-        if thread is not threading.current_thread() and not thread.daemon:
-            thread.join()
+    # What the interpreter calls first: stop idle executors, wait for the other threads.
+    shutdown = getattr(threading, "_shutdown", None)
+    if shutdown is None:
+        raise SystemExit(code)  # this Python's own exit, tear-down included
+    shutdown()
     atexit._run_exitfuncs()
     if "assay.store._open" in sys.modules:  # a store left open by an error path
         sys.modules["assay.store._open"].close_opened()
