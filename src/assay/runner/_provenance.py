@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 import subprocess
 import sys
+import threading
 from datetime import datetime
 from importlib import metadata
 from pathlib import Path
@@ -46,6 +47,23 @@ def git_commit(where: Path) -> str | None:
         return None
     commit = head.stdout.strip()
     return f"{commit}+dirty" if dirty.stdout.strip() else commit
+
+
+class GitCommit:
+    """``git_commit(where)`` asked now, in a thread, and answered by ``result()``: git
+    runs while the caller gets on with its work."""
+
+    def __init__(self, where: Path) -> None:
+        self._found: list[str | None] = []
+        self._thread = threading.Thread(
+            target=lambda: self._found.append(git_commit(where)), name="assay-git", daemon=True
+        )
+        self._thread.start()
+
+    def result(self) -> str | None:
+        """What ``git_commit(where)`` returned."""
+        self._thread.join()
+        return self._found[0] if self._found else None
 
 
 def package_versions() -> dict[str, str]:

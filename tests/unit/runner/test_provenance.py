@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from assay.runner._provenance import PACKAGES, installed_version, package_versions
+from assay.runner._provenance import (
+    PACKAGES,
+    GitCommit,
+    git_commit,
+    installed_version,
+    package_versions,
+)
 
 
 def test_every_installed_distribution_reads_as_importlib_metadata_reads_it() -> None:
@@ -51,3 +57,9 @@ def test_headers_read_like_the_email_parser(
     assert got == metadata.version("probe")
     if expected is not None:
         assert got == expected
+
+
+def test_the_commit_asked_in_a_thread_is_the_commit(tmp_path: Path) -> None:
+    here = Path(__file__).resolve().parent
+    assert GitCommit(here).result() == git_commit(here)
+    assert GitCommit(tmp_path).result() is None  # not a repository
