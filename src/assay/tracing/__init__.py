@@ -8,7 +8,7 @@ a run's aggregate metrics (outcomes, latency) over OTLP.
 
 from typing import TYPE_CHECKING, Any
 
-from assay.tracing._export import SpanSink, StoreSpanExporter, StoreSpanProcessor, to_span
+from assay.tracing._export import SpanSink, StoreSpanExporter
 from assay.tracing._otlp import otlp_metrics_url, otlp_traces_url, reachable_collector
 from assay.tracing._propagation import inject_traceparent, traceparent
 from assay.tracing._session import TracingSession, start_tracing
@@ -33,7 +33,6 @@ __all__ = [
     "RunMetrics",
     "SpanSink",
     "StoreSpanExporter",
-    "StoreSpanProcessor",
     "TracingSession",
     "dimensions",
     "inject_traceparent",
@@ -42,6 +41,5 @@ __all__ = [
     "reachable_collector",
     "start_metrics",
     "start_tracing",
-    "to_span",
     "traceparent",
 ]
