@@ -36,6 +36,8 @@ calibration report, a trend or a coverage matrix."""
 
 def kind_of(obj: Rendered) -> str:
     """The key of ``obj``'s kind in ``assay.formats.FORMATS``."""
+    if isinstance(obj, Report):
+        return "report"
     # Imported here: a report's renderer need not load the comparison's model.
     from assay.cases import Coverage
     from assay.compare import Comparison, MatrixReport
@@ -43,8 +45,6 @@ def kind_of(obj: Rendered) -> str:
     from assay.report._composite import CompositeReport
     from assay.trend import Trend
 
-    if isinstance(obj, Report):
-        return "report"
     if isinstance(obj, Comparison):
         return "comparison"
     if isinstance(obj, CompositeReport):
