@@ -15,10 +15,12 @@ from assay.cases import Case, Dataset, canonical_json
 from assay.errors import AssayInputError, StoreError, did_you_mean
 from assay.grading import Judgment
 from assay.outcomes import Record, Span
+from assay.outcomes._span import SpanRow, span_row
 from assay.store import _reserve
 from assay.store._claims import RunClaim, claim_run
 from assay.store._failures import guarded
 from assay.store._info import NAME_KEY, TAGS_KEY, RunInfo
+from assay.store._insert import insert_rows
 from assay.store._rows import (
     dump,
     iso_time,
@@ -27,7 +29,7 @@ from assay.store._rows import (
     record,
     run_info,
     span,
-    span_rows,
+    span_values,
 )
 from assay.store._schema import judgments, records, runs, spans
 
@@ -367,13 +369,17 @@ class RunStore:
             found = [judgment(row) for row in rows]
         return sorted(found, key=lambda j: (positions.get(j.case_id, -1), j.trial, j.grader))
 
-    @guarded
     def add_spans(self, run_id: str, batch: Sequence[Span]) -> None:
         """Store spans of the run's request traces."""
+        self.add_span_rows(run_id, [span_row(s) for s in batch])
+
+    @guarded
+    def add_span_rows(self, run_id: str, batch: Sequence[SpanRow]) -> None:
+        """Store spans given as rows (what a run's tracer writes)."""
         if not batch:
             return
         with self.engine.begin() as conn:
-            conn.execute(spans.insert(), span_rows(run_id, batch))
+            insert_rows(conn, spans, span_values(run_id, batch))
 
     @guarded
     def spans(
