@@ -29,19 +29,20 @@ def iso_time(value: datetime | None) -> str | None:
     return value.astimezone(UTC).isoformat() if value is not None else None
 
 
-def judgment_rows(run_id: str, batch: Sequence[Judgment]) -> list[dict[str, Any]]:
+def judgment_values(run_id: str, batch: Sequence[Judgment]) -> list[tuple[Any, ...]]:
+    """The judgments table's values of each judgment, in its column order."""
     return [
-        {
-            "run_id": run_id,
-            "case_id": j.case_id,
-            "trial": j.trial,
-            "grader": j.grader,
-            "grader_version": j.grader_version,
-            "status": j.status,
-            "reason": j.reason,
-            "score": j.score,
-            "labels": dump(list(j.labels)),
-        }
+        (
+            run_id,
+            j.case_id,
+            j.trial,
+            j.grader,
+            j.grader_version,
+            j.status,
+            j.reason,
+            j.score,
+            dump(list(j.labels)) if j.labels else "[]",
+        )
         for j in batch
     ]
 
