@@ -51,7 +51,10 @@ PHASES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "  RunStore.add_results (records and judgments)",
         ("assay.store._store:RunStore.add_results", "assay.store._store:RunStore.add_records"),
     ),
-    ("  RunStore.add_spans", ("assay.store._store:RunStore.add_spans",)),
+    (
+        "  RunStore.add_span_rows (spans)",
+        ("assay.store._store:RunStore.add_span_rows", "assay.store._store:RunStore.add_spans"),
+    ),
     ("report from the store (report_for_run)", ("assay.runner._run:report_for_run",)),
     ("RunStore.create_run", ("assay.store._store:RunStore.create_run",)),
     ("loading the dataset", ("assay.load._suite:Suite.load_dataset",)),
