@@ -93,17 +93,43 @@ def mark_outcome(trace: RequestTrace, outcome: Outcome) -> None:
         trace.span.set_status(Status(StatusCode.ERROR, detail))
 
 
-@contextmanager
-def evaluation_span(tracer: Tracer | None, judged: list[Judgment]) -> Iterator[None]:
+def evaluation_span(tracer: Tracer | None, judged: list[Judgment]) -> AbstractContextManager[None]:
     """An ``assay.evaluation`` span around grading; its attributes name the judgment
     appended to ``judged`` inside the block."""
     if tracer is None:
-        yield
-        return
-    with tracer.start_as_current_span(span_names.EVALUATION_SPAN) as span:
-        yield
-        if judged:
-            span.set_attributes(judgment_attributes(judged[-1]))
+        return nullcontext()
+    return _EvaluationSpan(tracer, judged)
+
+
+class _EvaluationSpan:
+    """The evaluation span's block: the span current inside it, named after the judgment
+    made in it when the block ends normally."""
+
+    __slots__ = ("_current", "_judged", "_span", "_tracer")
+
+    def __init__(self, tracer: Tracer, judged: list[Judgment]) -> None:
+        self._tracer = tracer
+        self._judged = judged
+
+    def __enter__(self) -> None:
+        current = self._tracer.start_as_current_span(span_names.EVALUATION_SPAN)
+        self._span = current.__enter__()
+        self._current = current
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> bool | None:
+        if exc_type is None and self._judged:
+            try:
+                self._span.set_attributes(judgment_attributes(self._judged[-1]))
+            except BaseException as err:  # ends the span as a failure inside the block would
+                if not self._current.__exit__(type(err), err, err.__traceback__):
+                    raise
+                return None
+        return self._current.__exit__(exc_type, exc_val, exc_tb)
 
 
 REASON_LIMIT = 200
