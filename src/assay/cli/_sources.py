@@ -107,7 +107,8 @@ def report_from_source(
     store = open_run_store(source, store_url)
     try:
         run = store.get_run(source)
-        return stored_report(store, run.id, confidence or 0.95, method or "clopper-pearson")
+        level = (confidence or 0.95, method or "clopper-pearson")
+        return stored_report(store, run.id, *level, compact=True)
     finally:
         store.close()
 

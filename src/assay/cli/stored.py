@@ -287,7 +287,9 @@ def report(
         if trial_policy is not None:
             trials = opened.get_run(run_id).trials
             policy = check_policy(trial_policy, trials, product_selects_best)
-        built = stored_report(opened, run_id, confidence, method, policy=policy, prices=table)
+        built = stored_report(
+            opened, run_id, confidence, method, policy=policy, prices=table, compact=True
+        )
         spans = opened.spans(built.run_id or run_id) if format == "html" else []
     finally:
         opened.close()

@@ -22,13 +22,21 @@ def stored_report(
     *,
     policy: TrialPolicy | None = None,
     prices: PriceTable | None = None,
+    compact: bool = False,
 ) -> Report:
     """The report of stored run ``run_id`` (an id or a unique prefix), intervals at
     ``confidence`` by ``method``: what ``assay report RUN`` prints. Trials combine by
     ``policy`` when given, else as the run's suite stated; the cost is priced with
-    ``prices`` when given, else with the table stored with the run."""
+    ``prices`` when given, else with the table stored with the run. ``compact``: its
+    rows are kept as ``CaseRows``, for a report that is only rendered or gated."""
     return report_for_run(
-        store, run_id, confidence=confidence, method=method, policy=policy, prices=prices
+        store,
+        run_id,
+        confidence=confidence,
+        method=method,
+        policy=policy,
+        prices=prices,
+        compact=compact,
     )
 
 
