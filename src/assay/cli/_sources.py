@@ -93,6 +93,7 @@ def report_from_source(
     """The report for ``source``: a JSON report file when such a file exists, else a run id
     (or unique prefix) in the run store at ``store_url``, its intervals at ``confidence`` by
     ``method`` (default 0.95, Clopper–Pearson)."""
+    from assay.cli._collector import no_cycle_collection
     from assay.load import names_a_file
 
     path = Path(source)
@@ -108,7 +109,8 @@ def report_from_source(
     try:
         run = store.get_run(source)
         level = (confidence or 0.95, method or "clopper-pearson")
-        return stored_report(store, run.id, *level, compact=True)
+        with no_cycle_collection():
+            return stored_report(store, run.id, *level, compact=True)
     finally:
         store.close()
 

@@ -35,9 +35,12 @@ def _from_store(
             f"{ref}: no such report file, and this installation has no run store to look "
             "the run id up in"
         ) from err
+    from assay.cli._collector import no_cycle_collection
+
     store = open_run_store(ref, store_url)
     try:
-        return run_side(store, ref, confidence, method)
+        with no_cycle_collection():
+            return run_side(store, ref, confidence, method)
     finally:
         store.close()
 

@@ -271,6 +271,7 @@ def report(
     ),
 ) -> None:
     """Re-render the report of a stored run (nothing is re-run)."""
+    from assay.cli._collector import no_cycle_collection
     from assay.cli._options import check_confidence, check_method, check_policy, output_format
     from assay.load import load_prices
     from assay.report.render import render
@@ -287,9 +288,10 @@ def report(
         if trial_policy is not None:
             trials = opened.get_run(run_id).trials
             policy = check_policy(trial_policy, trials, product_selects_best)
-        built = stored_report(
-            opened, run_id, confidence, method, policy=policy, prices=table, compact=True
-        )
+        with no_cycle_collection():
+            built = stored_report(
+                opened, run_id, confidence, method, policy=policy, prices=table, compact=True
+            )
         spans = opened.spans(built.run_id or run_id) if format == "html" else []
     finally:
         opened.close()

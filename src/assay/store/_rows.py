@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -64,6 +65,36 @@ def span_rows(run_id: str, batch: Sequence[Span]) -> list[dict[str, Any]]:
 
 def loads(text: str | None, default: Any) -> Any:
     return json.loads(text) if text else default
+
+
+_DECODER = json.JSONDecoder()
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def json_items(text: str) -> Iterator[Any]:
+    """The items of the JSON array ``text``, parsed one at a time: a run's cases are read
+    without holding every case's parsed data at once (a million cases' dictionaries
+    would take gigabytes)."""
+    at = _SPACE.match(text, 0).end()  # type: ignore[union-attr]
+    if text[at : at + 1] != "[":
+        raise ValueError("the stored cases are not a JSON array")
+    at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+    if text[at : at + 1] == "]":
+        at += 1
+    else:
+        while True:
+            item, at = _DECODER.raw_decode(text, at)
+            yield item
+            at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
+            if text[at : at + 1] == ",":
+                at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+                continue
+            if text[at : at + 1] != "]":
+                raise ValueError(f"the stored cases are not a JSON array (at character {at})")
+            at += 1
+            break
+    if _SPACE.match(text, at).end() != len(text):  # type: ignore[union-attr]
+        raise ValueError("the stored cases have text after their JSON array")
 
 
 def run_info(row: Any) -> RunInfo:

@@ -24,6 +24,7 @@ from assay.store._rows import (
     RECORD_COLUMNS,
     dump,
     iso_time,
+    json_items,
     judgment_of,
     judgment_rows,
     record,
@@ -258,7 +259,7 @@ class RunStore:
                 row = conn.execute(
                     select(runs.c.dataset_name, runs.c.cases).where(runs.c.id == full)
                 ).one()
-            cases = tuple(Case.model_validate(c) for c in json.loads(row.cases))
+            cases = tuple(Case.model_validate(c) for c in json_items(row.cases))
             self._datasets[full] = Dataset(name=row.dataset_name, cases=cases)
         return self._datasets[full]
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from assay.cases import canonical_record
+from assay.cases import Case, canonical_record
 from assay.compare import Comparison, RunSide, compare_runs
 from assay.load import PriceTable
 from assay.metrics import IntervalMethod, TrialPolicy
@@ -69,9 +70,27 @@ def run_side(
     info = store.get_run(ref)
     if report is None:
         report = stored_report(store, info.id, confidence, method)
-    definitions = {c.id: canonical_record(c) for c in store.load_dataset(info.id).cases}
+    definitions = Definitions(store.load_dataset(info.id).cases)
     side = RunSide.from_report(report, ref=info.id, config=run_config(info))
     return replace(side, definitions=definitions)
+
+
+class Definitions(Mapping[str, Mapping[str, Any]]):
+    """Each case's full definition (its canonical record) by id, made when it is looked
+    up: a comparison looks up only the cases whose definitions differ, so a run of a
+    million cases does not make a million records to name none."""
+
+    def __init__(self, cases: Iterable[Case]) -> None:
+        self._cases = {c.id: c for c in cases}
+
+    def __getitem__(self, case_id: str) -> Mapping[str, Any]:
+        return canonical_record(self._cases[case_id])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._cases)
+
+    def __len__(self) -> int:
+        return len(self._cases)
 
 
 def compare_stored(
