@@ -274,7 +274,7 @@ def report(
     from assay.cli._collector import no_cycle_collection
     from assay.cli._options import check_confidence, check_method, check_policy, output_format
     from assay.load import load_prices
-    from assay.report.render import render
+    from assay.report.render import render_chunks
     from assay.store import open_store
     from assay.stored import stored_report
 
@@ -305,7 +305,7 @@ def report(
         )
         return
     emit(
-        render(built, format, color=wants_color(output)),
+        render_chunks(built, format, color=wants_color(output)),
         output,
         what=described(built, format, f"run {built.run_id}"),
     )
