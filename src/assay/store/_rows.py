@@ -67,6 +67,25 @@ def loads(text: str | None, default: Any) -> Any:
     return json.loads(text) if text else default
 
 
+class SharedTexts:
+    """Equal short texts read from many rows (a status, a reason, a slice name) kept as
+    one string object, so a million rows do not hold a million copies of "passed"."""
+
+    def __init__(self, limit: int = 65_536) -> None:
+        self._seen: dict[str, str] = {}
+        self._limit = limit
+
+    def __call__(self, value: Any) -> Any:
+        if type(value) is not str or len(value) > 80:
+            return value
+        found = self._seen.get(value)
+        if found is not None:
+            return found
+        if len(self._seen) < self._limit:
+            self._seen[value] = value
+        return value
+
+
 _DECODER = json.JSONDecoder()
 _SPACE = re.compile(r"[ \t\n\r]*")
 

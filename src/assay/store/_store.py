@@ -22,6 +22,7 @@ from assay.store._info import NAME_KEY, TAGS_KEY, RunInfo
 from assay.store._rows import (
     JUDGMENT_COLUMNS,
     RECORD_COLUMNS,
+    SharedTexts,
     dump,
     iso_time,
     json_items,
@@ -259,7 +260,11 @@ class RunStore:
                 row = conn.execute(
                     select(runs.c.dataset_name, runs.c.cases).where(runs.c.id == full)
                 ).one()
-            cases = tuple(Case.model_validate(c) for c in json_items(row.cases))
+            shared = SharedTexts()
+            cases = tuple(
+                Case.model_validate({k: shared(v) for k, v in c.items()} if type(c) is dict else c)
+                for c in json_items(row.cases)
+            )
             self._datasets[full] = Dataset(name=row.dataset_name, cases=cases)
         return self._datasets[full]
 
@@ -390,9 +395,13 @@ class RunStore:
         return {(j.case_id, j.trial): j for j in self._read_judgments(query)}
 
     def _read_judgments(self, query: Any) -> list[Judgment]:
+        shared = SharedTexts()
         with self.engine.connect() as conn:
             rows = conn.execution_options(yield_per=_READ_BATCH).execute(query)
-            return [judgment_of(row) for row in rows]
+            return [
+                judgment_of((c, t, shared(s), shared(r), shared(g), shared(v), score, labels))
+                for c, t, s, r, g, v, score, labels in rows
+            ]
 
     @guarded
     def add_spans(self, run_id: str, batch: Sequence[Span]) -> None:
