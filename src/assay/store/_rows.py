@@ -68,7 +68,7 @@ def loads(text: str | None, default: Any) -> Any:
 
 
 class SharedTexts:
-    """Equal short texts read from many rows (a status, a reason, a slice name) kept as
+    """Equal short texts read from many rows (a status, a reason, a grader name) kept as
     one string object, so a million rows do not hold a million copies of "passed"."""
 
     def __init__(self, limit: int = 65_536) -> None:

@@ -260,11 +260,7 @@ class RunStore:
                 row = conn.execute(
                     select(runs.c.dataset_name, runs.c.cases).where(runs.c.id == full)
                 ).one()
-            shared = SharedTexts()
-            cases = tuple(
-                Case.model_validate({k: shared(v) for k, v in c.items()} if type(c) is dict else c)
-                for c in json_items(row.cases)
-            )
+            cases = tuple(Case.model_validate(c) for c in json_items(row.cases))
             self._datasets[full] = Dataset(name=row.dataset_name, cases=cases)
         return self._datasets[full]
 
