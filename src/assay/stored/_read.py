@@ -69,7 +69,7 @@ def run_side(
     a refusal names every changed field."""
     info = store.get_run(ref)
     if report is None:
-        report = stored_report(store, info.id, confidence, method)
+        report = stored_report(store, info.id, confidence, method, compact=True)
     definitions = Definitions(store.load_dataset(info.id).cases)
     side = RunSide.from_report(report, ref=info.id, config=run_config(info))
     return replace(side, definitions=definitions)
