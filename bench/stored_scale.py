@@ -96,6 +96,15 @@ def fill(url: str, n: int) -> float:
     return time.perf_counter() - started
 
 
+def fill_in_child(url: str, n: int) -> float:
+    """``fill`` in a child process; seconds it took. A child starts with its parent's
+    peak resident memory on record (the kernel carries it across ``exec``), so the
+    parent that starts the measured commands must never hold the runs itself."""
+    command = [sys.executable, str(Path(__file__)), "--fill-child", str(n), url]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    return float(done.stdout)
+
+
 def summarize_child(n: int) -> None:
     """In a child process: the dataset and records of run ``base``, then ``summarize``
     on them timed alone; prints its wall and CPU seconds as JSON."""
@@ -110,7 +119,7 @@ def summarize_child(n: int) -> None:
         cases, _ = write_inputs(Path(tmp), n)
         dataset = load_dataset(cases)
     records = _records(n, 1)
-    summarize(dataset.cases[:1], records[:0])  # imports (scipy) are not what is measured
+    summarize(dataset.cases[:1], [])  # imports (scipy) are not what is measured
     wall, cpu = time.perf_counter(), time.process_time()
     summary = summarize(dataset, records)  # type: ignore[arg-type]
     took = {"wall_s": time.perf_counter() - wall, "cpu_s": time.process_time() - cpu}
@@ -204,7 +213,7 @@ def measure_all(n: int, only: list[str] | None = None) -> tuple[float, dict[str,
         here = Path(tmp)
         url = f"sqlite:///{here / 'assay.db'}"
         if any(name in COMMANDS for name in chosen):
-            filled = fill(url, n)
+            filled = fill_in_child(url, n)
         for name, command in COMMANDS.items():
             if name in chosen:
                 rows[name] = measure([*command, "--store", url], here)
@@ -267,7 +276,11 @@ def main(argv: list[str] | None = None) -> int:
         "(e.g. summarize report)",
     )
     parser.add_argument("--summarize-child", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--fill-child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.fill_child:
+        sys.stdout.write(f"{fill(args.fill_child[1], int(args.fill_child[0]))}\n")
+        return 0
     if args.summarize_child:
         summarize_child(args.summarize_child)
         return 0
