@@ -89,10 +89,12 @@ def report_from_source(
     store_url: str | None,
     confidence: float | None = None,
     method: IntervalMethod | None = None,
+    rows: bool = True,
 ) -> Report:
     """The report for ``source``: a JSON report file when such a file exists, else a run id
     (or unique prefix) in the run store at ``store_url``, its intervals at ``confidence`` by
-    ``method`` (default 0.95, Clopper–Pearson)."""
+    ``method`` (default 0.95, Clopper–Pearson). ``rows=False``: a stored run's report is
+    built without its case rows (only its figures will be read)."""
     from assay.cli._collector import no_cycle_collection
     from assay.load import names_a_file
 
@@ -110,7 +112,7 @@ def report_from_source(
         run = store.get_run(source)
         level = (confidence or 0.95, method or "clopper-pearson")
         with no_cycle_collection():
-            return stored_report(store, run.id, *level, compact=True)
+            return stored_report(store, run.id, *level, compact=True, rows=rows)
     finally:
         store.close()
 

@@ -157,6 +157,7 @@ def build_report(
     usage: UsageSummary | None = None,
     cache_key_version: int | None = None,
     compact: bool = False,
+    rows: bool = True,
 ) -> Report:
     """The report for ``graded`` (every case-trial of ``dataset``, as ``grade`` returns);
     ``cache_key_version`` when the run used the response cache.
@@ -164,6 +165,8 @@ def build_report(
     ``compact`` is for a report that is only rendered (``assay score``): ``graded`` is a
     list its caller hands over, emptied as the rows are made so that each record and
     judgment is freed once its row exists, and the rows are kept as ``CaseRows``.
+    ``rows=False`` leaves the case rows out (``cases`` is empty): for a report only its
+    figures are read from, as a gate's rules are.
     """
     summary = summarize_results(graded, confidence=confidence, method=method, policy=policy)
     graders = sorted(
@@ -181,7 +184,6 @@ def build_report(
             case_ids=[c.id for c in dataset.synthetic],
         )
     revisions = sorted({c.source_revision for c in dataset.cases if c.source_revision})
-    hashes = dataset.case_hashes
     held = [c for c in dataset.real if c.split == "heldout"]
     splits = _split_blocks(graded, confidence, method, policy)
     dimensions = judge_dimensions(graded, confidence, method)
@@ -189,7 +191,7 @@ def build_report(
     judged_usage = judge_usage(
         [r.judgment.labels for r in graded if r.record is not None], JUDGE_CACHE_HIT
     )
-    rows = _rows(graded, hashes, compact)
+    made = _rows(graded, dataset.case_hashes, compact) if rows else []
     report = Report.from_summary(
         summary,
         assay_version=__version__,
@@ -202,7 +204,7 @@ def build_report(
             change=DatasetChange.model_validate(dataset.change) if dataset.change else None,
         ),
         graders=[GraderInfo(name=n, version=v) for n, v in graders],
-        cases=rows if isinstance(rows, list) else [],
+        cases=made if isinstance(made, list) else [],
         synthetic=synthetic,
         splits=splits,
         heldout=HeldoutNote(cases=len(held)) if held else None,
@@ -212,9 +214,9 @@ def build_report(
         judge_usage=judged_usage,
         cache=cache,
     )
-    if isinstance(rows, CaseRows):
+    if isinstance(made, CaseRows):
         # Not validated again: every row was made from values of its fields' types.
-        report = report.model_copy(update={"cases": rows})
+        report = report.model_copy(update={"cases": made})
     return report
 
 

@@ -118,13 +118,15 @@ def report_for_run(
     policy: TrialPolicy | None = None,
     prices: PriceTable | None = None,
     compact: bool = False,
+    rows: bool = True,
 ) -> Report:
     """The report of a stored run: every case-trial of the cases as run, missing included;
     trials combine by ``policy`` when given, else by the policy the run's suite stated; its
     cost from ``prices`` when given, else from the price table stored with the run.
 
     ``compact``: for a report that is only rendered or gated, its rows are kept as
-    ``CaseRows`` (see ``build_report``), so a run of a million case-trials fits in memory.
+    ``CaseRows`` (see ``build_report``), so a run of a million case-trials fits in memory;
+    ``rows=False`` leaves the case rows out, for a report only its figures are read from.
     """
     info = store.get_run(run_id)
     dataset = store.load_dataset(info.id)
@@ -149,6 +151,7 @@ def report_for_run(
         usage=usage,
         cache_key_version=(info.metadata.get("cache") or {}).get("key_version"),
         compact=compact,
+        rows=rows,
     )
     change = info.metadata.get("dataset_change")
     if report.dataset.change is None and isinstance(change, dict):

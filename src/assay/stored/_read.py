@@ -24,12 +24,14 @@ def stored_report(
     policy: TrialPolicy | None = None,
     prices: PriceTable | None = None,
     compact: bool = False,
+    rows: bool = True,
 ) -> Report:
     """The report of stored run ``run_id`` (an id or a unique prefix), intervals at
     ``confidence`` by ``method``: what ``assay report RUN`` prints. Trials combine by
     ``policy`` when given, else as the run's suite stated; the cost is priced with
     ``prices`` when given, else with the table stored with the run. ``compact``: its
-    rows are kept as ``CaseRows``, for a report that is only rendered or gated."""
+    rows are kept as ``CaseRows``, for a report that is only rendered or gated;
+    ``rows=False``: it has none, for a report only its figures are read from."""
     return report_for_run(
         store,
         run_id,
@@ -38,6 +40,7 @@ def stored_report(
         policy=policy,
         prices=prices,
         compact=compact,
+        rows=rows,
     )
 
 

@@ -295,3 +295,10 @@ def test_a_comparison_names_changed_fields_from_definitions_made_on_demand(
         assert dict(definitions) == {c.id: canonical_record(c) for c in side_cases}
     finally:
         store.close()
+
+
+def test_a_report_without_rows_has_every_figure_of_the_full_one(rich_store: RunStore) -> None:
+    full = _fast(rich_store, "cand")
+    figures = stored_report(rich_store, "cand", compact=True, rows=False)
+    assert len(figures.cases) == 0 and len(full.cases) > 0
+    assert figures.model_copy(update={"cases": full.cases}) == full
