@@ -72,7 +72,7 @@ def score(
 ) -> None:
     """Score RESULTS against DATASET with the structured grader (or the model judge of
     --grader) and print the report."""
-    from assay.cli._options import check_confidence, check_method, check_policy, output_format
+    from assay.cli._options import check_policy, interval_setting, output_format
     from assay.cli._output import check_output
     from assay.grading import grade_all
     from assay.load import load_dataset, load_results
@@ -81,8 +81,7 @@ def score(
     from assay.report.render import render_chunks
 
     format = output_format(format, output, inputs=[p for p in (dataset, results, grader) if p])
-    method = check_method(interval)
-    check_confidence(confidence)
+    setting = interval_setting(confidence, interval)
     if output is not None:
         check_output(output, (dataset, results))
     with _no_cycle_collection():
@@ -108,8 +107,7 @@ def score(
         report = build_report(
             data,
             graded,
-            confidence=confidence,
-            method=method,
+            interval=setting,
             policy=policy,
             usage=usage,
             compact=True,

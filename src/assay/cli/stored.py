@@ -272,15 +272,14 @@ def report(
 ) -> None:
     """Re-render the report of a stored run (nothing is re-run)."""
     from assay.cli._collector import no_cycle_collection
-    from assay.cli._options import check_confidence, check_method, check_policy, output_format
+    from assay.cli._options import check_policy, interval_setting, output_format
     from assay.load import load_prices
     from assay.report.render import render_chunks
     from assay.store import open_store
     from assay.stored import stored_report
 
     format = output_format(format, output)
-    method = check_method(interval)
-    check_confidence(confidence)
+    setting = interval_setting(confidence, interval)
     table = load_prices(prices) if prices is not None else None
     opened = open_store(store, create=False)
     try:
@@ -290,7 +289,7 @@ def report(
             policy = check_policy(trial_policy, trials, product_selects_best)
         with no_cycle_collection():
             built = stored_report(
-                opened, run_id, confidence, method, policy=policy, prices=table, compact=True
+                opened, run_id, setting, policy=policy, prices=table, compact=True
             )
         spans = opened.spans(built.run_id or run_id) if format == "html" else []
     finally:

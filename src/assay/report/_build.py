@@ -9,7 +9,9 @@ from assay._version import __version__
 from assay.cases import Dataset, case_hash
 from assay.grading import CaseResult, Judgment
 from assay.metrics import (
+    DEFAULT_INTERVAL,
     IntervalMethod,
+    IntervalSetting,
     Rate,
     TrialPolicy,
     group_by,
@@ -17,6 +19,7 @@ from assay.metrics import (
     summarize_graded,
     summarize_results,
 )
+from assay.metrics._setting import chosen_interval
 from assay.outcomes import Abstain, Answer, Error, Record
 from assay.report._model import (
     JUDGE_CACHE_HIT,
@@ -85,8 +88,7 @@ def _grader_label(judgment: Judgment, labels: dict[tuple[str, str], str]) -> str
 
 def _split_blocks(
     graded: Sequence[CaseResult],
-    confidence: float,
-    method: IntervalMethod,
+    interval: IntervalSetting,
     policy: TrialPolicy | None,
 ) -> list[SplitBlock] | None:
     """Dev and held-out summarized apart (real cases only), when both are present."""
@@ -97,9 +99,7 @@ def _split_blocks(
     blocks = []
     for name in ("dev", "heldout"):
         part = by_split[name]
-        s = summarize_graded(
-            part, trials=trials, confidence=confidence, method=method, policy=policy
-        )
+        s = summarize_graded(part, trials=trials, interval=interval, policy=policy)
         label = "dev" if name == "dev" else "held-out"
 
         def named(r: Rate, label: str = label) -> Rate:
@@ -149,8 +149,7 @@ def build_report(
     dataset: Dataset,
     graded: Sequence[CaseResult],
     *,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
     run_id: str | None = None,
     metadata: dict[str, Any] | None = None,
     policy: TrialPolicy | None = None,
@@ -158,6 +157,8 @@ def build_report(
     cache_key_version: int | None = None,
     compact: bool = False,
     rows: bool = True,
+    confidence: float | None = None,
+    method: IntervalMethod | None = None,
 ) -> Report:
     """The report for ``graded`` (every case-trial of ``dataset``, as ``grade`` returns);
     ``cache_key_version`` when the run used the response cache.
@@ -168,7 +169,8 @@ def build_report(
     ``rows=False`` leaves the case rows out (``cases`` is empty): for a report only its
     figures are read from, as a gate's rules are.
     """
-    summary = summarize_results(graded, confidence=confidence, method=method, policy=policy)
+    interval = chosen_interval(interval, confidence, method, "build_report")
+    summary = summarize_results(graded, interval=interval, policy=policy)
     graders = sorted(
         {(r.judgment.grader, r.judgment.grader_version) for r in graded if r.record}
         - {("assay", "1")}
@@ -185,8 +187,8 @@ def build_report(
         )
     revisions = sorted({c.source_revision for c in dataset.cases if c.source_revision})
     held = [c for c in dataset.real if c.split == "heldout"]
-    splits = _split_blocks(graded, confidence, method, policy)
-    dimensions = judge_dimensions(graded, confidence, method)
+    splits = _split_blocks(graded, interval, policy)
+    dimensions = judge_dimensions(graded, interval)
     cache = cache_summary(graded, cache_key_version)
     judged_usage = judge_usage(
         [r.judgment.labels for r in graded if r.record is not None], JUDGE_CACHE_HIT
@@ -265,9 +267,7 @@ DIMENSIONS = {
 }
 
 
-def judge_dimensions(
-    graded: Sequence[CaseResult], confidence: float, method: IntervalMethod
-) -> dict[str, Rate]:
+def judge_dimensions(graded: Sequence[CaseResult], interval: IntervalSetting) -> dict[str, Rate]:
     """Each optional judge dimension as its own rate over the real case-trials the judge
     gave a verdict on it (``grounded=yes|no`` labels); absent dimensions are left out."""
     found: dict[str, Rate] = {}
@@ -285,7 +285,6 @@ def judge_dimensions(
                 len(said),
                 denominator_name,
                 numerator_name=numerator_name,
-                confidence=confidence,
-                method=method,
+                interval=interval,
             )
     return found
