@@ -12,12 +12,6 @@ if TYPE_CHECKING:
     from assay.metrics import IntervalSetting
 
 
-def has_variants(suite: Path) -> bool:
-    from assay.load import load_suite
-
-    return bool(load_suite(suite).settings.variants)
-
-
 def run_matrix_command(
     suite: Path | None,
     resume: str | None,

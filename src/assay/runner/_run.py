@@ -23,7 +23,7 @@ from assay.runner._execute import CacheUse
 from assay.runner._guard import LoopBlocked
 from assay.runner._options import RunOptions
 from assay.runner._plan import Plan, Progress, RunControl, execute_plan
-from assay.runner._provenance import git_commit, new_run_id, package_versions
+from assay.runner._provenance import GitCommit, new_run_id, package_versions
 from assay.runner._report import headline, report_for_run, run_metadata
 from assay.runner._select import Selection, select
 from assay.store import RunClaim, RunInfo, RunStore, redact
@@ -271,6 +271,7 @@ def run_suite(
 ) -> RunResult:
     """Run a suite's target over its (selected) cases and store the run."""
     suite = suite if isinstance(suite, Suite) else load_suite(suite)
+    commit = GitCommit(suite.base_dir)  # answered while the run is prepared
     control = control or RunControl()
     options = options_for(suite, overrides or Overrides())
     full = suite.load_dataset()
@@ -297,7 +298,7 @@ def run_suite(
         trials=options.trials,
         trial_policy=suite.settings.trial_policy or "per-trial",
         assay_version=__version__,
-        git_commit=git_commit(suite.base_dir),
+        git_commit=commit.result(),
         packages=package_versions(),
         metadata=metadata,
     )

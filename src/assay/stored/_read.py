@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay.cases import Case, canonical_record
-from assay.compare import Comparison, RunSide, compare_runs
 from assay.load import PriceTable
 from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting, TrialPolicy
 from assay.metrics._setting import chosen_interval
 from assay.report import Report
 from assay.runner import report_for_run
 from assay.store import NAME_KEY, TAGS_KEY, RunInfo, RunStore
+
+if TYPE_CHECKING:  # a stored report alone need not load the comparison's model
+    from assay.compare import Comparison, RunSide
 
 
 def stored_report(
@@ -74,6 +76,8 @@ def run_side(
     """Stored run ``ref`` as one side of a comparison: its report (``report`` when already
     built at the same level), its configuration and each case's full definition, so that
     a refusal names every changed field."""
+    from assay.compare import RunSide
+
     interval = chosen_interval(interval, confidence, method, "run_side")
     info = store.get_run(ref)
     if report is None:
@@ -115,6 +119,8 @@ def compare_stored(
 ) -> Comparison:
     """The paired comparison of two stored runs, as ``assay compare BASELINE CANDIDATE``
     makes it (``ComparisonRefusedError`` when it must refuse)."""
+    from assay.compare import compare_runs
+
     interval = chosen_interval(interval, confidence, method, "compare_stored")
     sides = [
         run_side(store, ref, interval, report)

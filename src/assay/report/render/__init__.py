@@ -25,13 +25,13 @@ calibration report."""
 
 def kind_of(obj: Rendered) -> str:
     """The key of ``obj``'s kind in ``assay.formats.FORMATS``."""
+    if isinstance(obj, Report):
+        return "report"
     # Imported here: a report's renderer need not load the comparison's model.
     from assay.compare import Comparison, MatrixReport
     from assay.report._calibration import CalibrationReport
     from assay.report._composite import CompositeReport
 
-    if isinstance(obj, Report):
-        return "report"
     if isinstance(obj, Comparison):
         return "comparison"
     if isinstance(obj, CompositeReport):
