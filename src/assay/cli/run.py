@@ -188,8 +188,9 @@ def run(
     from assay.load import load_suite
     from assay.metrics import DEFAULT_INTERVAL
     from assay.report.render import render
-    from assay.runner import Overrides, RunControl, Selection, report_for_run, resume_run, run_suite
+    from assay.runner import Overrides, RunControl, Selection, resume_run, run_suite
     from assay.store import NAME_KEY, open_store
+    from assay.stored import report_for_run
 
     format = output_format(format, output)
     setting = interval_setting(confidence, interval)

@@ -11,8 +11,8 @@ from assay.load import PriceTable
 from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting, TrialPolicy
 from assay.metrics._setting import chosen_interval
 from assay.report import Report
-from assay.runner import report_for_run
 from assay.store import NAME_KEY, TAGS_KEY, RunInfo, RunStore
+from assay.stored._report import report_for_run
 
 if TYPE_CHECKING:  # a stored report alone need not load the comparison's model
     from assay.compare import Comparison, RunSide

@@ -188,7 +188,7 @@ def _validated_judgments(store: RunStore, run_id: str) -> list[Judgment]:
 
 def _reference(store: RunStore, run_id: str) -> Any:
     """The report through the validating constructors, cases parsed whole, rows as models."""
-    from assay.runner import _report
+    from assay.stored import _report
 
     with store.engine.connect() as conn:
         row = conn.execute(select(runs.c.dataset_name, runs.c.cases).where(runs.c.id == run_id))
