@@ -44,8 +44,8 @@ def _binomial_sum(n: int, low: int) -> tuple[int, int]:
     """(T, Q) with C(n, 0) + C(n, 1) + … + C(n, low) = T / Q, exactly.
 
     By binary splitting of the terms' ratios C(n, i+1) / C(n, i) = (n - i) / (i + 1):
-    the big products are formed by halves, so at 400,000 discordant pairs it takes a
-    second where adding the terms one by one took minutes.
+    the big products are formed by halves, so at 420,000 discordant pairs it takes about
+    3 s where adding the terms one by one took about 18 s.
     """
 
     def split(a: int, b: int, last: bool) -> tuple[int, int, int]:
