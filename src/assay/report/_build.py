@@ -156,6 +156,7 @@ def build_report(
     usage: UsageSummary | None = None,
     cache_key_version: int | None = None,
     compact: bool = False,
+    rows: bool = True,
     confidence: float | None = None,
     method: IntervalMethod | None = None,
 ) -> Report:
@@ -165,6 +166,8 @@ def build_report(
     ``compact`` is for a report that is only rendered (``assay score``): ``graded`` is a
     list its caller hands over, emptied as the rows are made so that each record and
     judgment is freed once its row exists, and the rows are kept as ``CaseRows``.
+    ``rows=False`` leaves the case rows out (``cases`` is empty): for a report only its
+    figures are read from, as a gate's rules are.
     """
     interval = chosen_interval(interval, confidence, method, "build_report")
     summary = summarize_results(graded, interval=interval, policy=policy)
@@ -183,7 +186,6 @@ def build_report(
             case_ids=[c.id for c in dataset.synthetic],
         )
     revisions = sorted({c.source_revision for c in dataset.cases if c.source_revision})
-    hashes = dataset.case_hashes
     held = [c for c in dataset.real if c.split == "heldout"]
     splits = _split_blocks(graded, interval, policy)
     dimensions = judge_dimensions(graded, interval)
@@ -191,7 +193,7 @@ def build_report(
     judged_usage = judge_usage(
         [r.judgment.labels for r in graded if r.record is not None], JUDGE_CACHE_HIT
     )
-    rows = _rows(graded, hashes, compact)
+    made = _rows(graded, dataset.case_hashes, compact) if rows else []
     report = Report.from_summary(
         summary,
         assay_version=__version__,
@@ -204,7 +206,7 @@ def build_report(
             change=DatasetChange.model_validate(dataset.change) if dataset.change else None,
         ),
         graders=[GraderInfo(name=n, version=v) for n, v in graders],
-        cases=rows if isinstance(rows, list) else [],
+        cases=made if isinstance(made, list) else [],
         synthetic=synthetic,
         splits=splits,
         heldout=HeldoutNote(cases=len(held)) if held else None,
@@ -214,9 +216,9 @@ def build_report(
         judge_usage=judged_usage,
         cache=cache,
     )
-    if isinstance(rows, CaseRows):
+    if isinstance(made, CaseRows):
         # Not validated again: every row was made from values of its fields' types.
-        report = report.model_copy(update={"cases": rows})
+        report = report.model_copy(update={"cases": made})
     return report
 
 
