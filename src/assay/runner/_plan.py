@@ -186,9 +186,11 @@ class Plan:
 
     def results(self) -> tuple[list[Record], list[Judgment]] | None:
         """The run's records and judgments as held in memory, when they are the whole
-        run as stored (a fresh run whose every finished case-trial was written), so its
-        report needs no reading back; None otherwise."""
-        if self.done or len(self.finished) != self.store.count_records(self.run_id):
+        run as stored (a fresh, completed run whose every finished case-trial was
+        written), so its report needs no reading back; None otherwise."""
+        if self.done or self.status != "completed":
+            return None  # a resumed or stopped run: read back, as stored
+        if len(self.finished) != self.store.count_records(self.run_id):
             return None  # every record stored was finished here, so equal counts: the same
         records = [d.record for d in self.finished]
         return records, [d.judgment for d in self.finished if d.judgment is not None]

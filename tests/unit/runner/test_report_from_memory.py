@@ -126,13 +126,15 @@ def test_only_a_fresh_run_whose_every_case_trial_was_stored_skips_the_reading(
     result = run_suite(suite, store)
     records = store.records(result.run_id)
     plan = Plan.__new__(Plan)
-    plan.store, plan.run_id, plan.done = store, result.run_id, set()
+    plan.store, plan.run_id, plan.done, plan.status = store, result.run_id, set(), "completed"
     plan.finished = [Done(WorkItem(i, CASE, r.trial), r, None) for i, r in enumerate(records)]
     found = plan.results()
     assert found is not None and found[0] == records
     plan.done = {("C1", 1)}
     assert plan.results() is None  # resumed: the stored records come first
-    plan.done, plan.finished = set(), plan.finished[1:]
+    plan.done, plan.status = set(), "interrupted"
+    assert plan.results() is None  # stopped: read back, as stored
+    plan.status, plan.finished = "completed", plan.finished[1:]
     assert plan.results() is None  # one stored record was not finished here: read them
 
 
