@@ -43,18 +43,27 @@ _SHARED_VALUE_LENGTH = 64
 
 def _sharing(memo: dict[str, str]) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
     """An object hook like ``_unique`` that reuses one string object per repeated value."""
+    share = memo.setdefault
 
     def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
+        out = dict(pairs)
+        if len(out) != len(pairs):
+            _unique(pairs)  # raises, naming the first repeated key
         for key, value in pairs:
-            if key in out:
-                raise _DuplicateKey(f'duplicate key "{key}"')
             if type(value) is str and len(value) <= _SHARED_VALUE_LENGTH:
-                value = memo.setdefault(value, value)
-            out[key] = value
+                out[key] = share(value, value)
         return out
 
     return unique
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _flat(value: Any) -> bool:
+    """Whether ``value`` is an object of scalars only: nothing ``value_problems`` could
+    refuse in it but a lone surrogate."""
+    return type(value) is dict and all(type(v) in _SCALARS for v in value.values())
 
 
 def _decode_problem(err: ValueError | RecursionError) -> str:
@@ -73,6 +82,9 @@ def read_jsonl(path: Path, text: str) -> LocatedRecords:
     surrogates = may_hold_surrogates(text)
     source = str(path)
     hook = _sharing({})
+    # One decoder for every line: what json.loads(line, object_pairs_hook=hook) does but
+    # refuse a leading byte-order mark, which such lines are left to json.loads for.
+    decode = json.JSONDecoder(object_pairs_hook=hook).decode
     # Split on newlines only: str.splitlines() also breaks at U+0085, U+2028 and other
     # characters a JSON string may legally contain unescaped.
     for number, line in enumerate(_lines(text), start=1):
@@ -80,12 +92,18 @@ def read_jsonl(path: Path, text: str) -> LocatedRecords:
             continue
         where = Location(source, number)
         try:
-            value = json.loads(line, object_pairs_hook=hook)
+            if line.startswith("\ufeff"):
+                value = json.loads(line, object_pairs_hook=hook)
+            else:
+                value = decode(line)
         except _DuplicateKey as err:
             problems.append(Problem(str(err), where))
             continue
         except (ValueError, RecursionError) as err:
             problems.append(Problem(_decode_problem(err), where))
+            continue
+        if not surrogates and _flat(value):
+            records.append((where, value))
             continue
         bad = value_problems(value, surrogates)
         if bad:
