@@ -22,7 +22,9 @@ from assay.cli._output import described, emit, wants_color
 if TYPE_CHECKING:
     from assay.cases import Dataset
     from assay.grading import CaseResult
+    from assay.metrics import IntervalMethod
     from assay.outcomes import Results
+    from assay.report import Report
 
 
 @contextmanager
@@ -78,7 +80,6 @@ def score(
     from assay.load import load_dataset, load_results
     from assay.outcomes import trial_gaps
     from assay.report import build_report, summarize_usage
-    from assay.report.render import render_chunks
 
     format = output_format(format, output, inputs=[p for p in (dataset, results, grader) if p])
     method = check_method(interval)
@@ -87,6 +88,12 @@ def score(
         check_output(output, (dataset, results))
     with _no_cycle_collection():
         data = load_dataset(dataset)
+        streamed = None
+        if grader is None and trials in (None, 1) and not trial_policy:
+            streamed = _streamed(data, results, confidence, method)
+        if streamed is not None:
+            _emit(streamed, format, output, dataset, results, grader)
+            return
         recorded = load_results(results)
         if not recorded.records:
             typer.echo(f"assay: {results}: no results recorded; every case is missing", err=True)
@@ -115,6 +122,19 @@ def score(
             compact=True,
         )
     del data, graded  # the report holds what it shows; the rest is freed before rendering
+    _emit(report, format, output, dataset, results, grader)
+
+
+def _emit(
+    report: Report,
+    format: str,
+    output: Path | None,
+    dataset: Path,
+    results: Path,
+    grader: Path | None,
+) -> None:
+    from assay.report.render import render_chunks
+
     inputs = [p for p in (dataset, results, grader) if p is not None]
     emit(
         render_chunks(report, format, color=wants_color(output)),
@@ -122,6 +142,28 @@ def score(
         inputs,
         what=described(report, format, f"{results.name} against {dataset.name}"),
     )
+
+
+def _streamed(
+    data: Dataset, results: Path, confidence: float, method: IntervalMethod
+) -> Report | None:
+    """The report made as the results file is read (``streamed_report``), when it is the
+    usual file that path covers; None otherwise (nothing is said: the usual path reads it
+    again and says what, if anything, is wrong with it)."""
+    from assay.grading._structured import StructuredGrader
+    from assay.load._files import NotStreamable, plain_records
+    from assay.report._streamed import streamed_report
+
+    try:
+        return streamed_report(
+            data,
+            plain_records(results),
+            StructuredGrader(),
+            confidence=confidence,
+            method=method,
+        )
+    except NotStreamable:
+        return None
 
 
 def _check_declared(recorded: Results, trials: int) -> None:

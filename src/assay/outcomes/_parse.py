@@ -3,7 +3,7 @@ dataset before anything is scored."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -148,8 +148,9 @@ def _plain_record(raw: dict[str, Any]) -> Record | None:
     return checked_instance(Record, fields, _GIVEN_RECORD)
 
 
-def parse_results(records: Sequence[tuple[Location, Any]], source: str) -> Results:
-    """Results from located raw lines; every problem in every line is reported at once."""
+def parse_results(records: Iterable[tuple[Location, Any]], source: str) -> Results:
+    """Results from located raw lines (iterated once); every problem in every line is
+    reported at once."""
     parsed, locations = parse_located(records, parse_result_line, f"{source}: invalid results")
     return Results(tuple(parsed), tuple(locations), source)
 

@@ -11,6 +11,7 @@ from assay.grading import CaseResult, Judgment
 from assay.metrics import (
     IntervalMethod,
     Rate,
+    Summary,
     TrialPolicy,
     group_by,
     rate,
@@ -32,7 +33,7 @@ from assay.report._model import (
     SyntheticSection,
 )
 from assay.report._rows import CaseRows, row_of
-from assay.report._usage import UsageSummary, judge_usage
+from assay.report._usage import JudgeUsage, UsageSummary, judge_usage
 
 
 def _row_values(
@@ -170,6 +171,44 @@ def build_report(
         {(r.judgment.grader, r.judgment.grader_version) for r in graded if r.record}
         - {("assay", "1")}
     )
+    hashes = dataset.case_hashes
+    splits = _split_blocks(graded, confidence, method, policy)
+    dimensions = judge_dimensions(graded, confidence, method)
+    cache = cache_summary(graded, cache_key_version)
+    judged_usage = judge_usage(
+        [r.judgment.labels for r in graded if r.record is not None], JUDGE_CACHE_HIT
+    )
+    rows = _rows(graded, hashes, compact)
+    return assemble_report(
+        dataset,
+        summary,
+        rows,
+        graders=graders,
+        splits=splits,
+        dimensions=dimensions,
+        cache=cache,
+        judged_usage=judged_usage,
+        run_id=run_id,
+        metadata=metadata,
+        usage=usage,
+    )
+
+
+def assemble_report(
+    dataset: Dataset,
+    summary: Summary,
+    rows: list[CaseRow] | CaseRows,
+    *,
+    graders: list[tuple[str, str]],
+    splits: list[SplitBlock] | None,
+    dimensions: dict[str, Rate],
+    cache: CacheSummary | None,
+    judged_usage: JudgeUsage | None,
+    run_id: str | None = None,
+    metadata: dict[str, Any] | None = None,
+    usage: UsageSummary | None = None,
+) -> Report:
+    """The report of ``dataset`` from its summary, case rows and the figures beside them."""
     synthetic = None
     if summary.synthetic is not None:
         s = summary.synthetic
@@ -181,15 +220,7 @@ def build_report(
             case_ids=[c.id for c in dataset.synthetic],
         )
     revisions = sorted({c.source_revision for c in dataset.cases if c.source_revision})
-    hashes = dataset.case_hashes
     held = [c for c in dataset.real if c.split == "heldout"]
-    splits = _split_blocks(graded, confidence, method, policy)
-    dimensions = judge_dimensions(graded, confidence, method)
-    cache = cache_summary(graded, cache_key_version)
-    judged_usage = judge_usage(
-        [r.judgment.labels for r in graded if r.record is not None], JUDGE_CACHE_HIT
-    )
-    rows = _rows(graded, hashes, compact)
     report = Report.from_summary(
         summary,
         assay_version=__version__,
