@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -90,6 +91,8 @@ def score(
         data = load_dataset(dataset)
         streamed = None
         if grader is None and trials in (None, 1) and not trial_policy:
+            # Where each case was read only served the checks made as it was loaded.
+            data = dataclasses.replace(data, locations=())
             streamed = _streamed(data, results, confidence, method)
         if streamed is not None:
             _emit(streamed, format, output, dataset, results, grader)

@@ -55,6 +55,7 @@ def streamed_report(
     rows: list[tuple[Any, ...] | None] = [None] * len(cases)
     answered = bytearray(len(cases))
     graders: set[tuple[str, str]] = set()
+    reasons: dict[str, str] = {}
     for record in records:
         i = where.get(record.case_id)
         if i is None or rows[i] is not None or not _plain(record):
@@ -64,16 +65,17 @@ def streamed_report(
         if judgment.labels:
             return None
         graders.add((judgment.grader, judgment.grader_version))
-        rows[i] = _row_values(CaseResult(case, 1, record, judgment), hashes, labels)
+        values = _row_values(CaseResult(case, 1, record, judgment), hashes, labels)
+        rows[i] = _shared_reason(values, reasons)
         answered[i] = record.outcome.kind == "answer"
     del where
     tallies: list[Tally] = []
     for i, case in enumerate(cases):
-        values = rows[i]
-        if values is None:
+        made = rows[i]
+        if made is None:
             result = CaseResult(case, 1, None, missing_judgment(case.id, 1))
-            values = rows[i] = _row_values(result, hashes, labels)
-        tallies.append(Tally(case, 1, values[_STATUS], bool(answered[i])))
+            made = rows[i] = _shared_reason(_row_values(result, hashes, labels), reasons)
+        tallies.append(Tally(case, 1, made[_STATUS], bool(answered[i])))
     # The summary reads only the four fields a Tally has (tests/unit/report/test_streamed.py
     # holds the two reports equal).
     graded = cast("Sequence[CaseResult]", tallies)
@@ -90,6 +92,16 @@ def streamed_report(
     )
 
 
+def _shared_reason(values: tuple[Any, ...], reasons: dict[str, str]) -> tuple[Any, ...]:
+    """``values`` with its grader's reason the one string object of that text: the same
+    few reasons ("abstained, as expected") are written for most of a million rows."""
+    reason = values[_REASON]
+    shared = reasons.setdefault(reason, reason)
+    if shared is reason:
+        return values
+    return (*values[:_REASON], shared, *values[_REASON + 1 :])
+
+
 def _plain(record: Record) -> bool:
     return (
         record.trial == 1
@@ -100,3 +112,4 @@ def _plain(record: Record) -> bool:
 
 
 _STATUS = ROW_FIELDS.index("status")
+_REASON = ROW_FIELDS.index("reason")
