@@ -63,7 +63,7 @@ _SCALARS = frozenset({str, int, float, bool, type(None)})
 def _flat(value: Any) -> bool:
     """Whether ``value`` is an object of scalars only: nothing ``value_problems`` could
     refuse in it but a lone surrogate."""
-    return type(value) is dict and all(type(v) in _SCALARS for v in value.values())
+    return type(value) is dict and _SCALARS.issuperset(map(type, value.values()))
 
 
 def _decode_problem(err: ValueError | RecursionError) -> str:
