@@ -3,6 +3,7 @@ the page, then paged, filtered and searched across every part, as a small report
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 
@@ -29,6 +30,14 @@ def _rows(page: Page) -> list[str]:
 
 @pytest.fixture(scope="module")
 def large(tmp_path_factory: pytest.TempPathFactory) -> tuple[Report, Path]:
+    gc.disable()  # as `assay score` does: each collection would walk every case and row
+    try:
+        return _large(tmp_path_factory)
+    finally:
+        gc.enable()
+
+
+def _large(tmp_path_factory: pytest.TempPathFactory) -> tuple[Report, Path]:
     cases = tuple(
         Case(id=f"C{i:06d}", slice=f"s{i % 7}", question=f"question {i}",
              expected_behavior="abstain" if i % 5 == 0 else "answer",
