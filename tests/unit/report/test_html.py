@@ -213,3 +213,9 @@ def test_a_large_report_is_packed_by_default(
     plain, _ = html_module.page_script()
     assert f"'{html_module.page_script()[1]}'" not in page
     assert str(plain).replace(html_module._DATA_LINE, "var DATA = LOADED;") in str(script)
+
+
+def test_a_packed_page_without_rows_has_no_parts(report: Report) -> None:
+    empty = report.model_copy(update={"cases": []})
+    data = json.loads(str(page_json(empty, packed=True)))
+    assert data["cases"] == [] and data["packed"] == {"rows": 0, "parts": []}
