@@ -47,6 +47,10 @@ if TYPE_CHECKING:
         StructuredGrader,
         grade,
     )
+    from assay.grading.checks import (
+        Check,
+        CheckInput,
+    )
     from assay.load import (
         load_dataset,
         load_profile,
@@ -54,6 +58,7 @@ if TYPE_CHECKING:
         load_suite,
     )
     from assay.metrics import (
+        IntervalSetting,
         Rate,
         Summary,
         rate,
@@ -110,10 +115,13 @@ _EXPORTS: dict[str, str] = {
     "Status": "assay.grading",
     "StructuredGrader": "assay.grading",
     "grade": "assay.grading",
+    "Check": "assay.grading.checks",
+    "CheckInput": "assay.grading.checks",
     "load_dataset": "assay.load",
     "load_profile": "assay.load",
     "load_results": "assay.load",
     "load_suite": "assay.load",
+    "IntervalSetting": "assay.metrics",
     "Rate": "assay.metrics",
     "Summary": "assay.metrics",
     "rate": "assay.metrics",

@@ -23,6 +23,7 @@ with warnings.catch_warnings():
 from tests.run_stores import add_edited_run
 
 from assay.errors import AssayConfigError
+from assay.metrics import IntervalSetting
 from assay.store import open_store
 from assay.view import create_app, host_warning
 
@@ -74,7 +75,7 @@ def test_compare_and_case_pages(client: TestClient) -> None:
 def test_every_page_uses_the_level_and_method_asked(run_store: tuple[str, Path]) -> None:
     reader = open_store(run_store[0], read_only=True)
     with TestClient(
-        create_app(reader, confidence=0.9, method="wilson"), base_url="http://127.0.0.1"
+        create_app(reader, interval=IntervalSetting(0.9, "wilson")), base_url="http://127.0.0.1"
     ) as client:
         report = client.get("/runs/base/report.json").json()
         for key in ("task_success", "answer_coverage", "answered_accuracy"):

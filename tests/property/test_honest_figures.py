@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from assay import Abstain, Answer, Error, Record
 from assay.grading import grade_all
 from assay.load import load_dataset, load_results
-from assay.metrics import Rate, TrialPolicy
+from assay.metrics import IntervalSetting, Rate, TrialPolicy
 from assay.report import Report, build_report, report_problems
 from assay.report.render import render
 
@@ -186,7 +186,7 @@ def test_every_format_prints_every_numerator_and_denominator_in_full(
     report = build_report(
         dataset,
         grade_all(dataset, records),
-        method=method,  # type: ignore[arg-type]
+        interval=IntervalSetting(method=method),  # type: ignore[arg-type]
     )
     assert report_problems(report) == []
     for fmt in ("text", "markdown", "html"):

@@ -7,12 +7,11 @@ from assay.cases._canonical import (
     content_hash,
     dataset_version,
 )
-from assay.cases._case import Case, ExpectedBehavior, Message, Split
+from assay.cases._case import Case, Split
 from assay.cases._coverage import (
     Cell,
     Coverage,
     CoverageProblem,
-    coverage_json,
     coverage_matrix,
     render_coverage,
 )
@@ -23,17 +22,15 @@ from assay.cases._diff import (
     CaseChange,
     DatasetDiff,
     FieldChange,
-    diff_cases,
     diff_datasets,
     diff_json,
     diff_lines,
 )
-from assay.cases._lint import REVIEW_PENDING, Finding, lint_cases
+from assay.cases._lint import Finding, lint_cases
 from assay.cases._near import (
     Cluster,
     Member,
     NearSettings,
-    case_input,
     find_clusters,
     jaccard,
     normalize_input,
@@ -48,7 +45,6 @@ __all__ = [
     "EMPTY_SOURCES",
     "FIELD_KINDS",
     "KINDS",
-    "REVIEW_PENDING",
     "RUBRIC_FIELDS",
     "Case",
     "CaseChange",
@@ -59,12 +55,10 @@ __all__ = [
     "Dataset",
     "DatasetDiff",
     "DisallowedClaim",
-    "ExpectedBehavior",
     "FieldChange",
     "Finding",
     "Leak",
     "Member",
-    "Message",
     "NearSettings",
     "Provenance",
     "RawRecord",
@@ -77,13 +71,10 @@ __all__ = [
     "canonical_json",
     "canonical_record",
     "case_hash",
-    "case_input",
     "check_unique_ids",
     "content_hash",
-    "coverage_json",
     "coverage_matrix",
     "dataset_version",
-    "diff_cases",
     "diff_datasets",
     "diff_json",
     "diff_lines",

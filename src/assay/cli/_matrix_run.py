@@ -4,8 +4,12 @@ run or resume every variant and print the matrix report."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
+
+if TYPE_CHECKING:
+    from assay.metrics import IntervalSetting
 
 
 def has_variants(suite: Path) -> bool:
@@ -24,8 +28,7 @@ def run_matrix_command(
     format: str,
     output: Path | None,
     otlp_endpoint: str | None,
-    confidence: float,
-    method: str,
+    interval: IntervalSetting,
 ) -> None:
     """Run (or resume) a matrix and print its matrix report; exit 1 when a suite gate
     fails on any variant, 130 when interrupted."""
@@ -73,8 +76,7 @@ def run_matrix_command(
         report = matrix_report(
             runs,
             result.matrix_id,
-            confidence=confidence,
-            method="wilson" if method == "wilson" else "clopper-pearson",
+            interval=interval,
             reports={r.run_id: r.report for r in result.runs},
         )
     finally:

@@ -6,7 +6,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from assay.errors import AssayConfigError, did_you_mean
-from assay.metrics import METHODS, IntervalMethod, TrialPolicy, require_declared_selection
+from assay.metrics import (
+    METHODS,
+    IntervalMethod,
+    IntervalSetting,
+    TrialPolicy,
+    require_declared_selection,
+)
 from assay.report.render import FORMATS
 
 
@@ -84,6 +90,14 @@ def check_confidence(level: float) -> float:
     if not 0.5 <= level < 1:
         raise AssayConfigError(f"--confidence {level}: must be at least 0.5 and below 1")
     return level
+
+
+def interval_setting(confidence: float, method: str) -> IntervalSetting:
+    """The interval setting ``--confidence`` and ``--interval`` ask for, refused naming the
+    option when either is out of range."""
+    chosen = check_method(method)
+    check_confidence(confidence)
+    return IntervalSetting(confidence, chosen)
 
 
 def check_policy(text: str, trials: int, selects_best: bool = False) -> TrialPolicy:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from assay.errors import AssayConfigError, AssayInputError, InputFormatError, Location, Problem
 
 if TYPE_CHECKING:
-    from assay.metrics import IntervalMethod
+    from assay.metrics import IntervalSetting
     from assay.report import Report
 
 
@@ -58,20 +58,17 @@ def load_report_file(path: Path) -> Report:
     return report
 
 
-def _at_level(
-    report: Report, path: Path, confidence: float | None, method: IntervalMethod | None
-) -> Report:
+def _at_level(report: Report, path: Path, interval: IntervalSetting) -> Report:
     """A report file read at the asked level (default 0.95, Clopper–Pearson, as for a run
     id): recomputed from its counts and case rows when it was written at another one."""
     from assay.report import at_level
 
     written = report.task_success
-    level = confidence if confidence is not None else 0.95
-    chosen: IntervalMethod = method if method is not None else "clopper-pearson"
+    level, chosen = interval.confidence, interval.method
     if (level, chosen) == (written.confidence, written.method):
         return report
     try:
-        recomputed = at_level(report, level, chosen)
+        recomputed = at_level(report, interval)
     except ValueError as err:
         raise AssayConfigError(
             f"{path}: its intervals were written at {written.confidence:g} "
@@ -87,17 +84,15 @@ def _at_level(
 def report_from_source(
     source: str,
     store_url: str | None,
-    confidence: float | None = None,
-    method: IntervalMethod | None = None,
+    interval: IntervalSetting,
 ) -> Report:
     """The report for ``source``: a JSON report file when such a file exists, else a run id
-    (or unique prefix) in the run store at ``store_url``, its intervals at ``confidence`` by
-    ``method`` (default 0.95, Clopper–Pearson)."""
+    (or unique prefix) in the run store at ``store_url``, its intervals at ``interval``."""
     from assay.load import names_a_file
 
     path = Path(source)
     if names_a_file(path):  # a directory or a name too long is refused by the reader
-        return _at_level(load_report_file(path), path, confidence, method)
+        return _at_level(load_report_file(path), path, interval)
     try:
         from assay.stored import stored_report
     except ImportError:
@@ -107,7 +102,7 @@ def report_from_source(
     store = open_run_store(source, store_url)
     try:
         run = store.get_run(source)
-        return stored_report(store, run.id, confidence or 0.95, method or "clopper-pearson")
+        return stored_report(store, run.id, interval)
     finally:
         store.close()
 

@@ -57,15 +57,14 @@ def calibrate(
     cases and false rejects over human-pass cases, each with its exact interval; the 3×3
     confusion of scores; Cohen's weighted kappa with an interval; agreement per slice;
     every disagreement with both rationales."""
-    from assay.cli._options import check_confidence, check_method, output_format
+    from assay.cli._options import interval_setting, output_format
     from assay.errors import AssayConfigError
     from assay.load._labels import judged_identity, load_labels, load_report_file, rows_from_report
     from assay.report._calibration import build_calibration
     from assay.report.render.calibration import CALIBRATION_FORMATS, render_calibration
 
     format = output_format(format, output, CALIBRATION_FORMATS)
-    method = check_method(interval)
-    check_confidence(confidence)
+    setting = interval_setting(confidence, interval)
     if pass_minimum is not None and pass_minimum not in (1, 2):
         raise AssayConfigError(f"--pass-minimum {pass_minimum}: must be 1 or 2")
     if weights not in ("linear", "quadratic"):
@@ -93,8 +92,7 @@ def calibrate(
         judge=judge,
         pass_minimum=pass_minimum,
         weights="linear" if weights == "linear" else "quadratic",
-        confidence=confidence,
-        method=method,
+        interval=setting,
     )
     emit(render_calibration(result, format), output, inputs)
 

@@ -12,7 +12,7 @@ from assay.cli._flags import CONFIDENCE, INTERVAL, format_option
 
 if TYPE_CHECKING:
     from assay.compare import RunSide
-    from assay.metrics import IntervalMethod
+    from assay.metrics import IntervalSetting
 
 
 def _from_file(path: Path) -> RunSide:
@@ -22,9 +22,7 @@ def _from_file(path: Path) -> RunSide:
     return RunSide.from_report(load_report_file(path), ref=str(path))
 
 
-def _from_store(
-    ref: str, store_url: str | None, confidence: float, method: IntervalMethod
-) -> RunSide:
+def _from_store(ref: str, store_url: str | None, interval: IntervalSetting) -> RunSide:
     from assay.errors import AssayInputError
 
     try:
@@ -37,12 +35,12 @@ def _from_store(
         ) from err
     store = open_run_store(ref, store_url)
     try:
-        return run_side(store, ref, confidence, method)
+        return run_side(store, ref, interval)
     finally:
         store.close()
 
 
-def _side(ref: str, store: str | None, confidence: float, method: IntervalMethod) -> RunSide:
+def _side(ref: str, store: str | None, interval: IntervalSetting) -> RunSide:
     from assay.load import names_a_file
 
     path = Path(ref)
@@ -53,7 +51,7 @@ def _side(ref: str, store: str | None, confidence: float, method: IntervalMethod
         if composite is not None:
             return _from_composite(composite, str(path))
         return _from_file(path)
-    return _from_store(ref, store, confidence, method)
+    return _from_store(ref, store, interval)
 
 
 def _from_composite(report: Any, ref: str) -> RunSide:
@@ -124,7 +122,7 @@ def compare(
     the exact McNemar test, the task-success delta with its interval, and what changed in
     the configuration. Refuses when the case definitions differ (see --matching-only) or
     the model judge differs (see --across-graders)."""
-    from assay.cli._options import check_confidence, check_method, output_format
+    from assay.cli._options import interval_setting, output_format
     from assay.cli._output import emit
     from assay.compare import check_gate, compare_runs
     from assay.load import names_a_file
@@ -132,9 +130,8 @@ def compare(
 
     named = [Path(ref) for ref in (baseline, candidate) if names_a_file(Path(ref))]
     format = output_format(format, output, FORMATS, named)
-    method = check_method(interval)
-    check_confidence(confidence)
-    sides = [_side(ref, store, confidence, method) for ref in (baseline, candidate)]
+    setting = interval_setting(confidence, interval)
+    sides = [_side(ref, store, setting) for ref in (baseline, candidate)]
     kinds = [side.config.get("report") == "composite" for side in sides]
     if kinds[0] != kinds[1]:
         from assay.errors import AssayConfigError
@@ -149,8 +146,7 @@ def compare(
         sides[1],
         matching_only=matching_only,
         across_graders=across_graders,
-        confidence=confidence,
-        method=method,
+        interval=setting,
     )
     results = [check_gate(comparison, rule) for rule in gate]
     inputs = [Path(ref) for ref in (baseline, candidate) if names_a_file(Path(ref))]

@@ -73,7 +73,7 @@ def composite(
     """Score RESULTS against DATASET with weighted checks and critical vetoes; print the
     composite and strict verdicts per case, pass rates over real cases, per-check failure
     counts, the cases where the two verdicts diverge, and synthetic cases apart."""
-    from assay.cli._options import check_confidence, check_method, output_format
+    from assay.cli._options import interval_setting, output_format
     from assay.grading.checks import CompositeScorer, check_composite_inputs, composite_all
     from assay.load import check_registry, load_composite_results, names_a_file
     from assay.report import build_composite_report
@@ -81,8 +81,7 @@ def composite(
 
     named = [p for p in (dataset, results, profile, sources) if p is not None and names_a_file(p)]
     format = output_format(format, output, COMPOSITE_FORMATS, named)
-    method = check_method(interval)
-    check_confidence(confidence)
+    setting = interval_setting(confidence, interval)
     registry = check_registry()
     from assay.errors import AssayInputError
     from assay.grading.checks import CompositeInputs
@@ -131,8 +130,7 @@ def composite(
         scored,
         chosen,
         input_kind=_input_kind(inputs),
-        confidence=confidence,
-        method=method,
+        interval=setting,
         sources_version=library.version,
     )
     if judge is not None:

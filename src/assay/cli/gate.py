@@ -10,12 +10,12 @@ import typer
 if TYPE_CHECKING:
     from assay.grading.judge import CalibrationBounds
     from assay.load import CalibrationCheck
-    from assay.metrics import IntervalMethod
+    from assay.metrics import IntervalSetting
     from assay.report import GateResult, Report
 
 
 def _gate_trend(
-    suite: str, rules: list[str], store: str | None, confidence: float, method: IntervalMethod
+    suite: str, rules: list[str], store: str | None, interval: IntervalSetting
 ) -> tuple[Report, list[GateResult]] | None:
     """The newest run's report and every trend rule's result (None: no finished run)."""
     from assay.runner import gate_suite
@@ -23,7 +23,7 @@ def _gate_trend(
 
     opened = open_store(store, create=False)
     try:
-        latest, results = gate_suite(opened, suite, rules, confidence=confidence, method=method)
+        latest, results = gate_suite(opened, suite, rules, interval=interval)
     finally:
         opened.close()
     return None if latest is None else (latest.report, results)
@@ -53,8 +53,7 @@ def _best(
     matrix_id: str,
     baseline: str,
     store: str | None,
-    confidence: float | None,
-    method: IntervalMethod | None,
+    interval: IntervalSetting,
 ) -> None:
     from assay.compare import best_not_worse
     from assay.runner import matrix_report
@@ -62,9 +61,7 @@ def _best(
 
     runs = open_store(store, create=False)
     try:
-        m = matrix_report(
-            runs, matrix_id, confidence=confidence or 0.95, method=method or "clopper-pearson"
-        )
+        m = matrix_report(runs, matrix_id, interval=interval)
     finally:
         runs.close()
     check = best_not_worse(m, baseline)
@@ -224,6 +221,7 @@ def gate(
     from assay.cli._sources import composite_report_file, report_from_source
     from assay.errors import AssayConfigError
     from assay.load import names_a_file
+    from assay.metrics import IntervalSetting
     from assay.report import evaluate_gates, gates_passed, parse_rule
     from assay.report.render.gates import render_gates_markdown, render_gates_text
     from assay.report.render.junit import render_junit
@@ -238,6 +236,10 @@ def gate(
         )
     if confidence is not None:
         check_confidence(confidence)
+    setting = IntervalSetting(
+        confidence if confidence is not None else 0.95,
+        method if method is not None else "clopper-pearson",
+    )
     if best_not_worse_than is not None:
         if (
             source is None
@@ -252,7 +254,7 @@ def gate(
                 "--best-not-worse-than is a check of its own on a matrix id: give it without "
                 "--trend, --rule, --variant, --junit, --markdown or --calibration"
             )
-        _best(source, best_not_worse_than, store, confidence, method)
+        _best(source, best_not_worse_than, store, setting)
         return
     if (source is None) == (trend is None):
         raise AssayConfigError(
@@ -267,7 +269,7 @@ def gate(
         if path is not None:
             check_output(path, inputs)
     if trend is not None:
-        gated = _gate_trend(trend, rule, store, confidence or 0.95, method or "clopper-pearson")
+        gated = _gate_trend(trend, rule, store, setting)
         if gated is None:
             sys.stdout.write(f"FAIL  no finished run of suite {trend!r} to gate\n")
             raise typer.Exit(1)
@@ -290,7 +292,7 @@ def gate(
             _gate_composite(source, composite, rule, junit, markdown, confidence, interval)
             return
         rules = [parse_rule(text) for text in rule]
-        report = report_from_source(source, store, confidence, method)
+        report = report_from_source(source, store, setting)
         results = evaluate_gates(report, rules)
         check = _calibration_check(report, source, bool(inputs), store, calibration, bounds)
         if check is not None:

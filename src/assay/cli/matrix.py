@@ -23,18 +23,17 @@ def matrix(
     accuracy with exact intervals, statuses, usage, cache), task success per slice, and
     every pair of variants compared (newly fixed and broken, exact McNemar p-value, Holm's
     adjustment across all pairs, the paired difference with its interval)."""
-    from assay.cli._options import check_confidence, check_method, output_format
+    from assay.cli._options import interval_setting, output_format
     from assay.cli._output import emit
     from assay.report.render.matrix import MATRIX_FORMATS, render_matrix
     from assay.runner import matrix_report
     from assay.store import open_store
 
     format = output_format(format, output, MATRIX_FORMATS)
-    method = check_method(interval)
-    check_confidence(confidence)
+    setting = interval_setting(confidence, interval)
     runs = open_store(store, create=False)
     try:
-        report = matrix_report(runs, matrix_id, confidence=confidence, method=method)
+        report = matrix_report(runs, matrix_id, interval=setting)
     finally:
         runs.close()
     emit(render_matrix(report, format), output)

@@ -40,16 +40,16 @@ def regrade(
     """Judge every recorded answer of stored run RUN_ID with the judge of --grader, into a
     new run linked to it (metadata regrade_of); the target is not called again. Judge
     failures are ungraded, with the reason."""
-    from assay.cli._options import check_confidence, check_method, output_format
+    from assay.cli._options import interval_setting, output_format
     from assay.load import load_judge
+    from assay.metrics import DEFAULT_INTERVAL
     from assay.report.render import render
     from assay.runner import report_for_run
     from assay.runner._regrade import regrade_run
     from assay.store import open_store
 
     format = output_format(format, output)
-    method = check_method(interval)
-    check_confidence(confidence)
+    setting = interval_setting(confidence, interval)
     if output is not None:
         from assay.cli._output import check_output
 
@@ -61,8 +61,8 @@ def regrade(
         judge = settings.grader(runs.load_dataset(source.id).sources)
         result = regrade_run(runs, source.id, judge, resume=resume)
         report = result.report
-        if (confidence, method) != (0.95, "clopper-pearson"):
-            report = report_for_run(runs, result.run_id, confidence=confidence, method=method)
+        if setting != DEFAULT_INTERVAL:
+            report = report_for_run(runs, result.run_id, interval=setting)
     finally:
         runs.close()
     text = render(report, format, color=wants_color(output))

@@ -178,22 +178,21 @@ def run(
         suite_rules,
     )
     from assay.cli._options import (
-        check_confidence,
-        check_method,
         check_policy,
         check_policy_text,
+        interval_setting,
         output_format,
     )
     from assay.cli._progress import RichProgress
     from assay.errors import AssayConfigError
     from assay.load import load_suite
+    from assay.metrics import DEFAULT_INTERVAL
     from assay.report.render import render
     from assay.runner import Overrides, RunControl, Selection, report_for_run, resume_run, run_suite
     from assay.store import NAME_KEY, open_store
 
     format = output_format(format, output)
-    method = check_method(interval)
-    check_confidence(confidence)
+    setting = interval_setting(confidence, interval)
     check_policy_text(trial_policy, product_selects_best)
     if suite is None and resume is None:
         raise AssayConfigError("give a suite file to run, or --resume RUN_ID")
@@ -239,8 +238,7 @@ def run(
                 format,
                 output,
                 otlp_endpoint,
-                confidence,
-                method,
+                setting,
             )
         finally:
             if receiving is not None:
@@ -296,11 +294,9 @@ def run(
         if trial_policy is not None:
             trials_run = runs.get_run(result.run_id).trials
             policy = check_policy(trial_policy, trials_run, product_selects_best)
-        if (confidence, method) != (0.95, "clopper-pearson") or policy is not None:
+        if setting != DEFAULT_INTERVAL or policy is not None:
             # the run as stored, reported at the asked level and policy
-            report = report_for_run(
-                runs, result.run_id, confidence=confidence, method=method, policy=policy
-            )
+            report = report_for_run(runs, result.run_id, interval=setting, policy=policy)
     finally:
         if receiver is not None:
             _stop_receiver(receiver)

@@ -23,7 +23,7 @@ from assay.cli._output import described, emit, wants_color
 if TYPE_CHECKING:
     from assay.cases import Dataset
     from assay.grading import CaseResult
-    from assay.metrics import IntervalMethod
+    from assay.metrics import IntervalSetting
     from assay.outcomes import Results
     from assay.report import Report
 
@@ -75,7 +75,7 @@ def score(
 ) -> None:
     """Score RESULTS against DATASET with the structured grader (or the model judge of
     --grader) and print the report."""
-    from assay.cli._options import check_confidence, check_method, check_policy, output_format
+    from assay.cli._options import check_policy, interval_setting, output_format
     from assay.cli._output import check_output
     from assay.grading import grade_all
     from assay.load import load_dataset, load_results
@@ -83,8 +83,7 @@ def score(
     from assay.report import build_report, summarize_usage
 
     format = output_format(format, output, inputs=[p for p in (dataset, results, grader) if p])
-    method = check_method(interval)
-    check_confidence(confidence)
+    setting = interval_setting(confidence, interval)
     if output is not None:
         check_output(output, (dataset, results))
     with _no_cycle_collection():
@@ -93,7 +92,7 @@ def score(
         if grader is None and trials in (None, 1) and not trial_policy:
             # Where each case was read only served the checks made as it was loaded.
             data = dataclasses.replace(data, locations=())
-            streamed = _streamed(data, results, confidence, method)
+            streamed = _streamed(data, results, setting)
         if streamed is not None:
             _emit(streamed, format, output, dataset, results, grader)
             return
@@ -118,8 +117,7 @@ def score(
         report = build_report(
             data,
             graded,
-            confidence=confidence,
-            method=method,
+            interval=setting,
             policy=policy,
             usage=usage,
             compact=True,
@@ -147,9 +145,7 @@ def _emit(
     )
 
 
-def _streamed(
-    data: Dataset, results: Path, confidence: float, method: IntervalMethod
-) -> Report | None:
+def _streamed(data: Dataset, results: Path, interval: IntervalSetting) -> Report | None:
     """The report made as the results file is read (``streamed_report``), when it is the
     usual file that path covers; None otherwise (nothing is said: the usual path reads it
     again and says what, if anything, is wrong with it)."""
@@ -162,8 +158,7 @@ def _streamed(
             data,
             plain_records(results),
             StructuredGrader(),
-            confidence=confidence,
-            method=method,
+            interval=interval,
         )
     except NotStreamable:
         return None

@@ -271,15 +271,14 @@ def report(
     ),
 ) -> None:
     """Re-render the report of a stored run (nothing is re-run)."""
-    from assay.cli._options import check_confidence, check_method, check_policy, output_format
+    from assay.cli._options import check_policy, interval_setting, output_format
     from assay.load import load_prices
     from assay.report.render import render
     from assay.store import open_store
     from assay.stored import stored_report
 
     format = output_format(format, output)
-    method = check_method(interval)
-    check_confidence(confidence)
+    setting = interval_setting(confidence, interval)
     table = load_prices(prices) if prices is not None else None
     opened = open_store(store, create=False)
     try:
@@ -287,7 +286,7 @@ def report(
         if trial_policy is not None:
             trials = opened.get_run(run_id).trials
             policy = check_policy(trial_policy, trials, product_selects_best)
-        built = stored_report(opened, run_id, confidence, method, policy=policy, prices=table)
+        built = stored_report(opened, run_id, setting, policy=policy, prices=table)
         spans = opened.spans(built.run_id or run_id) if format == "html" else []
     finally:
         opened.close()

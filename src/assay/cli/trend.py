@@ -42,24 +42,21 @@ def trend(
     beyond noise (docs/trend.md)."""
     from datetime import UTC, datetime
 
-    from assay.cli._options import check_confidence, check_method, output_format
+    from assay.cli._options import interval_setting, output_format
     from assay.cli._output import check_output, emit
     from assay.runner import parse_since, trend_for_suite
     from assay.store import open_store
     from assay.trend import FORMATS, Metric, render_json, render_markdown, render_text
 
     format = output_format(format, output, FORMATS)
-    method = check_method(interval)
-    check_confidence(confidence)
+    setting = interval_setting(confidence, interval)
     Metric.parse(metric)
     start = parse_since(since, datetime.now(UTC)) if since is not None else None
     if output is not None:
         check_output(output)
     opened = open_store(store, create=False)
     try:
-        built = trend_for_suite(
-            opened, suite, metric, since=start, confidence=confidence, method=method
-        )
+        built = trend_for_suite(opened, suite, metric, since=start, interval=setting)
     finally:
         opened.close()
     if format == "html":

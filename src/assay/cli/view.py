@@ -27,19 +27,18 @@ def view(
 ) -> None:
     """Browse stored runs in a web browser: headline rates, run pages, comparisons, a case
     across runs. Read-only: the viewer never changes the store."""
-    from assay.cli._options import check_confidence, check_method
+    from assay.cli._options import interval_setting
     from assay.errors import AssayConfigError
     from assay.store import open_store
     from assay.view import allowed_hosts, create_app, serve
 
     if not 0 < port < 65536:
         raise AssayConfigError(f"--port {port}: must be between 1 and 65535")
-    method = check_method(interval)
-    check_confidence(confidence)
+    setting = interval_setting(confidence, interval)
     hosts = allowed_hosts(host, allow_host)
     reader = open_store(store, read_only=True)
     try:
-        app = create_app(reader, confidence=confidence, method=method, hosts=hosts)
+        app = create_app(reader, interval=setting, hosts=hosts)
         serve(app, host=host, port=port, hosts=hosts)
     finally:
         reader.close()

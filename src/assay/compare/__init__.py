@@ -4,14 +4,11 @@ The comparison renders through ``assay.report.render.comparison`` (and a matrix 
 ``assay.report.render.matrix``): this package computes, the render layer writes.
 """
 
-from assay.compare._compare import classify, compare_runs, config_diff, p_text, plain_words
+from assay.compare._compare import classify, compare_runs, p_text
 from assay.compare._gates import NO_NEW_FAILURES, CompareGate, check_gate
 from assay.compare._matrix import (
-    MATRIX_SCHEMA_VERSION,
     BestCheck,
-    GridRow,
     MatrixReport,
-    MatrixTest,
     PairRow,
     UsageTotals,
     VariantInput,
@@ -24,12 +21,9 @@ from assay.compare._model import (
     COMPARE_SCHEMA_VERSION,
     ChangedCase,
     Comparison,
-    ConfigChange,
     Delta,
     Excluded,
     McNemar,
-    Moved,
-    RunRef,
     SideOutcome,
     SliceDelta,
     comparison_schema,
@@ -38,24 +32,18 @@ from assay.compare._pairing import ComparisonRefusedError, Pairing, RunSide, pai
 
 __all__ = [
     "COMPARE_SCHEMA_VERSION",
-    "MATRIX_SCHEMA_VERSION",
     "NO_NEW_FAILURES",
     "BestCheck",
     "ChangedCase",
     "CompareGate",
     "Comparison",
     "ComparisonRefusedError",
-    "ConfigChange",
     "Delta",
     "Excluded",
-    "GridRow",
     "MatrixReport",
-    "MatrixTest",
     "McNemar",
-    "Moved",
     "PairRow",
     "Pairing",
-    "RunRef",
     "RunSide",
     "SideOutcome",
     "SliceDelta",
@@ -68,9 +56,7 @@ __all__ = [
     "classify",
     "compare_runs",
     "comparison_schema",
-    "config_diff",
     "matrix_schema",
     "p_text",
     "pair_runs",
-    "plain_words",
 ]

@@ -21,7 +21,9 @@ from assay.compare._model import (
 )
 from assay.compare._pairing import ComparisonRefusedError, RunSide, pair_runs
 from assay.metrics import (
+    DEFAULT_INTERVAL,
     IntervalMethod,
+    IntervalSetting,
     Rate,
     clustered_delta,
     clustered_rate,
@@ -31,6 +33,7 @@ from assay.metrics import (
     per_case,
     rate,
 )
+from assay.metrics._setting import chosen_interval
 from assay.report import CaseRow, UsageSummary
 
 GRADED = ("passed", "failed")
@@ -67,22 +70,19 @@ def classify(b: str, c: str) -> str:
     return "moved"
 
 
-def _rate_of(
-    pairs: Sequence[Pair], side: int, trials: int, confidence: float, method: IntervalMethod
-) -> Rate:
+def _rate_of(pairs: Sequence[Pair], side: int, trials: int, interval: IntervalSetting) -> Rate:
     passed = sum(1 for p in pairs if p[side].status == "passed")
     plain = rate(
         passed,
         len(pairs),
         PAIRED,
         numerator_name="passing case-trials",
-        confidence=confidence,
-        method=method,
+        interval=interval,
     )
     if trials == 1 or not pairs:
         return plain
     hits, sizes = per_case((p[side].id, p[side].status == "passed") for p in pairs)
-    est = clustered_rate(hits, sizes, confidence=confidence, method=method)
+    est = clustered_rate(hits, sizes, interval=interval)
     assert est is not None
     return plain.model_copy(update={"ci95": est.ci})
 
@@ -202,13 +202,11 @@ def plain_words(
     return f"{head}; p = {p_text(test.p_value, alpha)}: {verdict}"
 
 
-def _slices(
-    pairs: Sequence[Pair], trials: int, confidence: float, method: IntervalMethod
-) -> list[SliceDelta]:
+def _slices(pairs: Sequence[Pair], trials: int, interval: IntervalSetting) -> list[SliceDelta]:
     by_slice = group_by(pairs, lambda p: p[0].slice)
     out = []
     for name, items in by_slice.items():
-        delta, _ = _delta(items, trials, confidence)
+        delta, _ = _delta(items, trials, interval.confidence)
         kinds = [classify(b.status, c.status) for b, c in items]
         out.append(
             SliceDelta(
@@ -216,8 +214,8 @@ def _slices(
                 paired=len(items),
                 fixed=kinds.count("fixed"),
                 broken=kinds.count("broken"),
-                baseline=_rate_of(items, 0, trials, confidence, method),
-                candidate=_rate_of(items, 1, trials, confidence, method),
+                baseline=_rate_of(items, 0, trials, interval),
+                candidate=_rate_of(items, 1, trials, interval),
                 delta=delta,
             )
         )
@@ -312,8 +310,9 @@ def compare_runs(
     *,
     matching_only: bool = False,
     across_graders: bool = False,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
+    confidence: float | None = None,
+    method: IntervalMethod | None = None,
 ) -> Comparison:
     """Pair the runs and report fixed, broken, moved and unchanged case-trials, the exact
     McNemar test, the task-success delta with its interval, per-slice deltas and the
@@ -321,8 +320,10 @@ def compare_runs(
 
     Raises ``ComparisonRefusedError`` when the case definitions differ, unless
     ``matching_only``, and when a model judge differs (model, prompt, rubric or grader
-    version), unless ``across_graders``.
+    version), unless ``across_graders``. Intervals are computed at ``interval`` (the
+    ``confidence``/``method`` keywords are deprecated).
     """
+    interval = chosen_interval(interval, confidence, method, "compare_runs")
     if not across_graders:
         check_same_judge(baseline, candidate)
     pairing = pair_runs(baseline, candidate, matching_only=matching_only)
@@ -340,11 +341,11 @@ def compare_runs(
             moved.append(Moved(id=b.id, trial=b.trial, slice=b.slice, from_=b.status, to=c.status))
         else:
             unchanged[b.status] = unchanged.get(b.status, 0) + 1
-    delta, test = _delta(pairs, trials, confidence)
+    delta, test = _delta(pairs, trials, interval.confidence)
     return Comparison(
         assay_version=__version__,
-        baseline=_ref(baseline, _rate_of(pairs, 0, trials, confidence, method)),
-        candidate=_ref(candidate, _rate_of(pairs, 1, trials, confidence, method)),
+        baseline=_ref(baseline, _rate_of(pairs, 0, trials, interval)),
+        candidate=_ref(candidate, _rate_of(pairs, 1, trials, interval)),
         paired=len(pairs),
         paired_trials=sorted({b.trial for b, _ in pairs}),
         excluded=list(pairing.excluded),
@@ -356,14 +357,14 @@ def compare_runs(
         unchanged=unchanged,
         mcnemar=test,
         task_success_delta=delta,
-        slices=_slices(pairs, trials, confidence, method),
+        slices=_slices(pairs, trials, interval),
         config_diff=config_diff(baseline.config, candidate.config),
         usage=usage_comparison(baseline.usage, candidate.usage),
         summary=plain_words(
             test,
             delta,
             len(pairs),
-            1 - confidence,
+            1 - interval.confidence,
             sum(1 for m in moved if "passed" in (m.from_, m.to)),
             (len(fixed), len(broken)),
         ),

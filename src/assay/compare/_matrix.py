@@ -16,7 +16,13 @@ from assay.compare._compare import compare_runs
 from assay.compare._model import Delta
 from assay.compare._pairing import RunSide
 from assay.errors import AssayInputError
-from assay.metrics import IntervalMethod, Rate, StatusCounts, holm_adjust
+from assay.metrics import (
+    DEFAULT_INTERVAL,
+    IntervalSetting,
+    Rate,
+    StatusCounts,
+    holm_adjust,
+)
 from assay.report import CacheSummary, Report, UsageSummary
 from assay.report._model import HELDOUT_BANNER
 
@@ -194,8 +200,7 @@ def build_matrix(
     matrix_id: str,
     variants: Sequence[VariantInput],
     *,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
 ) -> MatrixReport:
     """Rows per variant, every pair compared (exact McNemar, Holm-adjusted across pairs,
     Newcombe's paired delta interval) and the case × variant grid.
@@ -214,7 +219,7 @@ def build_matrix(
     for a, b in itertools.combinations(variants, 2):
         side_a = RunSide.from_report(a.report, a.name, config=a.overrides)
         side_b = RunSide.from_report(b.report, b.name, config=b.overrides)
-        comparison = compare_runs(side_a, side_b, confidence=confidence, method=method)
+        comparison = compare_runs(side_a, side_b, interval=interval)
         comparisons.append((a.name, b.name, comparison))
     adjusted = holm_adjust([c.mcnemar.p_value for _, _, c in comparisons])
     pairs = [

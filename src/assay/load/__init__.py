@@ -8,9 +8,6 @@ from assay.load._checks import (
 )
 from assay.load._files import load_dataset, load_results
 from assay.load._grader import (
-    GRADERS,
-    GraderSettings,
-    build_grader,
     grader_from_provenance,
     grader_provenance,
 )
@@ -19,8 +16,6 @@ from assay.load._judge import (
     CalibrationRequirement,
     JudgeSettings,
     check_calibration,
-    judge_calibration,
-    judge_settings,
     load_judge,
 )
 from assay.load._limits import names_a_file
@@ -30,21 +25,16 @@ from assay.load._sources import load_sources, merge_sources
 from assay.load._suite import Suite, SuiteSettings, load_suite
 
 __all__ = [
-    "GRADERS",
     "CalibrationCheck",
     "CalibrationRequirement",
-    "GraderSettings",
     "JudgeSettings",
     "PriceTable",
     "Suite",
     "SuiteSettings",
-    "build_grader",
     "check_calibration",
     "check_registry",
     "grader_from_provenance",
     "grader_provenance",
-    "judge_calibration",
-    "judge_settings",
     "load_composite_results",
     "load_dataset",
     "load_judge",

@@ -23,6 +23,7 @@ from assay.metrics._paired import (
     paired_delta_interval,
 )
 from assay.metrics._rate import Rate, rate
+from assay.metrics._setting import DEFAULT_INTERVAL, IntervalSetting
 from assay.metrics._summarize import (
     ANSWERS,
     CASES,
@@ -34,7 +35,6 @@ from assay.metrics._summarize import (
     summarize_results,
 )
 from assay.metrics._trials import (
-    POLICY_NAMES,
     PolicyName,
     TrialPolicy,
     pass_at_k,
@@ -45,12 +45,13 @@ from assay.metrics._trials import (
 __all__ = [
     "ANSWERS",
     "CASES",
+    "DEFAULT_INTERVAL",
     "METHODS",
-    "POLICY_NAMES",
     "SLICE_CASES",
     "CaseConsistency",
     "ClusteredEstimate",
     "IntervalMethod",
+    "IntervalSetting",
     "Kappa",
     "KappaWeights",
     "PolicyName",

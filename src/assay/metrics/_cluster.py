@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from assay.metrics._group import per_case
 from assay.metrics._intervals import IntervalMethod, beta_limits, score_limits
 from assay.metrics._rate import Rate
+from assay.metrics._setting import DEFAULT_INTERVAL, IntervalSetting
 
 
 @dataclass(frozen=True)
@@ -108,8 +109,7 @@ def clustered_rate(
     successes: Sequence[float],
     sizes: Sequence[float],
     *,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
     max_effective: float | None = None,
 ) -> ClusteredEstimate | None:
     """The rate Σ successes / Σ sizes with its interval clustered by case; None when empty.
@@ -143,11 +143,11 @@ def clustered_rate(
         spread = sum(squares) / units**2
         variance = spread * clusters / (clusters - 1)
         effective = cap if variance <= 0 else min(cap, binomial / variance)
-        effective = effective * df_factor(cap, degrees_of_freedom(squares), confidence)
+        effective = effective * df_factor(cap, degrees_of_freedom(squares), interval.confidence)
         # Never fewer than one observation per case: a case's share yᵢ/mᵢ lies in [0, 1],
         # so its variance is at most that of a single 0/1 draw.
         effective = min(cap, max(float(clusters), effective))
-    ci = effective_interval(p * effective, effective, confidence, method)
+    ci = effective_interval(p * effective, effective, interval.confidence, interval.method)
     return ClusteredEstimate(value=p, ci=ci, clusters=len(pairs), units=cap, effective_n=effective)
 
 
@@ -160,5 +160,5 @@ def clustered_by_case(r: Rate, units: Iterable[tuple[str, bool]]) -> Rate:
     hits, sizes = per_case(units)
     if all(n == 1 for n in sizes):
         return r
-    est = clustered_rate(hits, sizes, confidence=r.confidence, method=r.method)
+    est = clustered_rate(hits, sizes, interval=IntervalSetting(r.confidence, r.method))
     return r if est is None else r.model_copy(update={"ci95": est.ci})

@@ -10,6 +10,7 @@ from assay.grading import CaseResult
 from assay.metrics._cluster import clustered_rate
 from assay.metrics._group import group_by
 from assay.metrics._intervals import IntervalMethod
+from assay.metrics._setting import DEFAULT_INTERVAL, IntervalSetting
 from assay.metrics._trials import TrialPolicy
 
 CLUSTERED = "clustered by case (Korn & Graubard 1998 effective sample size)"
@@ -95,8 +96,7 @@ def policy_rate(
     policy: TrialPolicy,
     trials: int,
     *,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
 ) -> TrialRate:
     """Task success under ``policy`` over ``cases``, with its case-clustered interval."""
     resolved = policy.resolved(trials)
@@ -105,8 +105,7 @@ def policy_rate(
     est = clustered_rate(
         [c.score for c in cases],
         [1] * len(cases),
-        confidence=confidence,
-        method=method,
+        interval=interval,
         max_effective=sum(c.trials for c in cases),
     )
     return TrialRate(
@@ -116,8 +115,8 @@ def policy_rate(
         cases=len(cases),
         value=None if est is None else sum(c.score for c in cases) / len(cases),
         ci95=None if est is None else est.ci,
-        confidence=confidence,
-        method=method,
+        confidence=interval.confidence,
+        method=interval.method,
         design_effect=None if est is None else est.design_effect,
         effective_n=None if est is None else est.effective_n,
     )
@@ -142,8 +141,7 @@ def summarize_trials(
     policy: TrialPolicy,
     trials: int,
     *,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
     declared: bool = False,
 ) -> TrialSummary:
     """Per-case consistency and task success under ``policy`` (K trials per case);
@@ -163,11 +161,9 @@ def summarize_trials(
         label=resolved.label(trials),
         trials=trials,
         declared=declared,
-        task_success=policy_rate(
-            consistency, resolved, trials, confidence=confidence, method=method
-        ),
+        task_success=policy_rate(consistency, resolved, trials, interval=interval),
         slices={
-            name: policy_rate(items, resolved, trials, confidence=confidence, method=method)
+            name: policy_rate(items, resolved, trials, interval=interval)
             for name, items in by_slice.items()
         },
         consistency=consistency,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from assay.metrics._intervals import IntervalMethod, interval
+from assay.metrics._intervals import IntervalMethod
+from assay.metrics._setting import DEFAULT_INTERVAL, IntervalSetting, chosen_interval
 
 
 class Rate(BaseModel):
@@ -38,8 +39,9 @@ def rate(
     denominator_name: str,
     *,
     numerator_name: str = "",
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
+    confidence: float | None = None,
+    method: IntervalMethod | None = None,
 ) -> Rate:
     """A ``Rate``; null value and interval when ``denominator`` is 0.
 
@@ -48,6 +50,7 @@ def rate(
     >>> rate(0, 0, "substantive answers").value is None
     True
     """
+    interval = chosen_interval(interval, confidence, method, "rate")
     if numerator < 0 or denominator < 0 or numerator > denominator:
         raise ValueError(f"invalid rate {numerator}/{denominator}")
     if denominator == 0:
@@ -58,8 +61,8 @@ def rate(
             numerator_name=numerator_name,
             value=None,
             ci95=None,
-            confidence=confidence,
-            method=method,
+            confidence=interval.confidence,
+            method=interval.method,
         )
     return Rate(
         numerator=numerator,
@@ -67,7 +70,7 @@ def rate(
         denominator_name=denominator_name,
         numerator_name=numerator_name,
         value=numerator / denominator,
-        ci95=interval(numerator, denominator, confidence, method),
-        confidence=confidence,
-        method=method,
+        ci95=interval.limits(numerator, denominator),
+        confidence=interval.confidence,
+        method=interval.method,
     )

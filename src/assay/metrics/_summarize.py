@@ -10,8 +10,8 @@ from assay.grading import STATUSES, CaseResult
 from assay.metrics._cluster import clustered_by_case
 from assay.metrics._consistency import TrialSummary, summarize_trials
 from assay.metrics._group import group_by
-from assay.metrics._intervals import IntervalMethod
 from assay.metrics._rate import Rate, rate
+from assay.metrics._setting import DEFAULT_INTERVAL, IntervalSetting
 from assay.metrics._trials import TrialPolicy
 
 CASES = "cases in the dataset"
@@ -102,8 +102,7 @@ def _with_trials(
     summary: Summary,
     graded: Sequence[CaseResult],
     policy: TrialPolicy,
-    confidence: float,
-    method: IntervalMethod,
+    interval: IntervalSetting,
     declared: bool,
 ) -> Summary:
     """Several trials per case: per-trial rates get case-clustered intervals, and the
@@ -141,8 +140,7 @@ def _with_trials(
                 graded,
                 policy,
                 summary.trials,
-                confidence=confidence,
-                method=method,
+                interval=interval,
                 declared=declared,
             ),
         }
@@ -153,8 +151,7 @@ def summarize_graded(
     graded: Sequence[CaseResult],
     *,
     trials: int = 1,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
     policy: TrialPolicy | None = None,
 ) -> Summary:
     """The summary of already-graded case-trials (all of them real, or all synthetic).
@@ -164,9 +161,7 @@ def summarize_graded(
     """
 
     def ratio(num: int, den: int, den_name: str, num_name: str) -> Rate:
-        return rate(
-            num, den, den_name, numerator_name=num_name, confidence=confidence, method=method
-        )
+        return rate(num, den, den_name, numerator_name=num_name, interval=interval)
 
     statuses = _counts(graded)
     total = len(graded)
@@ -205,9 +200,7 @@ def summarize_graded(
     )
     if trials > 1 and graded:
         chosen = policy if policy is not None else TrialPolicy("mean")
-        summary = _with_trials(
-            summary, graded, chosen, confidence, method, declared=policy is not None
-        )
+        summary = _with_trials(summary, graded, chosen, interval, declared=policy is not None)
     return summary
 
 
@@ -227,8 +220,7 @@ def _fits(policy: TrialPolicy, trials: int) -> bool:
 def summarize_results(
     graded: Sequence[CaseResult],
     *,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
     policy: TrialPolicy | None = None,
 ) -> Summary:
     """Real cases summarized; synthetic ones summarized apart, never in real totals.
@@ -241,8 +233,7 @@ def summarize_results(
     summary = summarize_graded(
         real,
         trials=max((r.trial for r in real), default=1),
-        confidence=confidence,
-        method=method,
+        interval=interval,
         policy=policy,
     )
     if synthetic:
@@ -250,8 +241,7 @@ def summarize_results(
         apart = summarize_graded(
             synthetic,
             trials=synthetic_trials,
-            confidence=confidence,
-            method=method,
+            interval=interval,
             policy=policy if policy is None or _fits(policy, synthetic_trials) else None,
         )
         summary = summary.model_copy(update={"synthetic": apart})

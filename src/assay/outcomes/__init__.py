@@ -1,6 +1,6 @@
 """Outcomes and records: what the system under test produced for each case and trial."""
 
-from assay.outcomes._outcome import Abstain, Answer, Error, Outcome, OutcomeKind
+from assay.outcomes._outcome import Abstain, Answer, Error, Outcome
 from assay.outcomes._parse import (
     Results,
     as_results,
@@ -18,7 +18,6 @@ __all__ = [
     "Answer",
     "Error",
     "Outcome",
-    "OutcomeKind",
     "Record",
     "Results",
     "Span",

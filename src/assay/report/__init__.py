@@ -2,11 +2,7 @@
 
 from assay.report._build import build_report
 from assay.report._composite import (
-    CheckFailures,
-    CompositeCaseRow,
     CompositeReport,
-    CompositeSynthetic,
-    ProfileInfo,
     build_composite_report,
     composite_schema,
 )
@@ -29,20 +25,14 @@ from assay.report._model import (
     CacheSummary,
     CaseRow,
     DatasetChange,
-    DatasetInfo,
-    GraderInfo,
     Report,
-    SyntheticSection,
 )
 from assay.report._recompute import at_level, report_problems
 from assay.report._schema import report_schema
 from assay.report._summarize import summarize
 from assay.report._usage import (
-    Latency,
     Price,
-    PriceInfo,
     UsageSummary,
-    served_from_cache,
     summarize_usage,
 )
 
@@ -53,22 +43,13 @@ __all__ = [
     "SYNTHETIC_BANNER",
     "CacheSummary",
     "CaseRow",
-    "CheckFailures",
-    "CompositeCaseRow",
     "CompositeReport",
-    "CompositeSynthetic",
     "DatasetChange",
-    "DatasetInfo",
     "GateResult",
-    "GraderInfo",
-    "Latency",
     "Price",
-    "PriceInfo",
-    "ProfileInfo",
     "Report",
     "Rule",
     "RuleParts",
-    "SyntheticSection",
     "UsageSummary",
     "at_level",
     "build_composite_report",
@@ -81,7 +62,6 @@ __all__ = [
     "parse_rule",
     "report_problems",
     "report_schema",
-    "served_from_cache",
     "split_rule",
     "summarize",
     "summarize_usage",

@@ -9,7 +9,9 @@ from assay._version import __version__
 from assay.cases import Dataset, case_hash
 from assay.grading import CaseResult, Judgment
 from assay.metrics import (
+    DEFAULT_INTERVAL,
     IntervalMethod,
+    IntervalSetting,
     Rate,
     Summary,
     TrialPolicy,
@@ -18,6 +20,7 @@ from assay.metrics import (
     summarize_graded,
     summarize_results,
 )
+from assay.metrics._setting import chosen_interval
 from assay.outcomes import Abstain, Answer, Error, Record
 from assay.report._model import (
     JUDGE_CACHE_HIT,
@@ -86,8 +89,7 @@ def _grader_label(judgment: Judgment, labels: dict[tuple[str, str], str]) -> str
 
 def _split_blocks(
     graded: Sequence[CaseResult],
-    confidence: float,
-    method: IntervalMethod,
+    interval: IntervalSetting,
     policy: TrialPolicy | None,
 ) -> list[SplitBlock] | None:
     """Dev and held-out summarized apart (real cases only), when both are present."""
@@ -98,9 +100,7 @@ def _split_blocks(
     blocks = []
     for name in ("dev", "heldout"):
         part = by_split[name]
-        s = summarize_graded(
-            part, trials=trials, confidence=confidence, method=method, policy=policy
-        )
+        s = summarize_graded(part, trials=trials, interval=interval, policy=policy)
         label = "dev" if name == "dev" else "held-out"
 
         def named(r: Rate, label: str = label) -> Rate:
@@ -150,14 +150,15 @@ def build_report(
     dataset: Dataset,
     graded: Sequence[CaseResult],
     *,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
     run_id: str | None = None,
     metadata: dict[str, Any] | None = None,
     policy: TrialPolicy | None = None,
     usage: UsageSummary | None = None,
     cache_key_version: int | None = None,
     compact: bool = False,
+    confidence: float | None = None,
+    method: IntervalMethod | None = None,
 ) -> Report:
     """The report for ``graded`` (every case-trial of ``dataset``, as ``grade`` returns);
     ``cache_key_version`` when the run used the response cache.
@@ -166,14 +167,15 @@ def build_report(
     list its caller hands over, emptied as the rows are made so that each record and
     judgment is freed once its row exists, and the rows are kept as ``CaseRows``.
     """
-    summary = summarize_results(graded, confidence=confidence, method=method, policy=policy)
+    interval = chosen_interval(interval, confidence, method, "build_report")
+    summary = summarize_results(graded, interval=interval, policy=policy)
     graders = sorted(
         {(r.judgment.grader, r.judgment.grader_version) for r in graded if r.record}
         - {("assay", "1")}
     )
     hashes = dataset.case_hashes
-    splits = _split_blocks(graded, confidence, method, policy)
-    dimensions = judge_dimensions(graded, confidence, method)
+    splits = _split_blocks(graded, interval, policy)
+    dimensions = judge_dimensions(graded, interval)
     cache = cache_summary(graded, cache_key_version)
     judged_usage = judge_usage(
         [r.judgment.labels for r in graded if r.record is not None], JUDGE_CACHE_HIT
@@ -294,9 +296,7 @@ DIMENSIONS = {
 }
 
 
-def judge_dimensions(
-    graded: Sequence[CaseResult], confidence: float, method: IntervalMethod
-) -> dict[str, Rate]:
+def judge_dimensions(graded: Sequence[CaseResult], interval: IntervalSetting) -> dict[str, Rate]:
     """Each optional judge dimension as its own rate over the real case-trials the judge
     gave a verdict on it (``grounded=yes|no`` labels); absent dimensions are left out."""
     found: dict[str, Rate] = {}
@@ -314,7 +314,6 @@ def judge_dimensions(
                 len(said),
                 denominator_name,
                 numerator_name=numerator_name,
-                confidence=confidence,
-                method=method,
+                interval=interval,
             )
     return found

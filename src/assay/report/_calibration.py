@@ -10,7 +10,15 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from assay._json_schema import model_schema
 from assay._version import __version__
-from assay.metrics import IntervalMethod, Kappa, KappaWeights, Rate, rate, weighted_kappa
+from assay.metrics import (
+    DEFAULT_INTERVAL,
+    IntervalSetting,
+    Kappa,
+    KappaWeights,
+    Rate,
+    rate,
+    weighted_kappa,
+)
 from assay.metrics import confusion_matrix as count_pairs
 from assay.report._gates import GateResult, Rule
 
@@ -144,8 +152,7 @@ def build_calibration(
     judge: dict[str, str] | None = None,
     pass_minimum: int = 2,
     weights: KappaWeights = "linear",
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
 ) -> CalibrationReport:
     """Compare every labelled case-trial in ``rows`` with its human label."""
     by_id = {label.id: label for label in labels}
@@ -168,9 +175,7 @@ def build_calibration(
         pairs.append((label, row, row.status == "passed"))
 
     def named(num: int, den: int, den_name: str, num_name: str) -> Rate:
-        return rate(
-            num, den, den_name, numerator_name=num_name, confidence=confidence, method=method
-        )
+        return rate(num, den, den_name, numerator_name=num_name, interval=interval)
 
     human_fail = [(lab, row, ok) for lab, row, ok in pairs if not lab.passes(pass_minimum)]
     human_pass = [(lab, row, ok) for lab, row, ok in pairs if lab.passes(pass_minimum)]
@@ -198,8 +203,8 @@ def build_calibration(
         agreement=named(agree, len(pairs), "judged labelled cases", "same verdict"),
         confusion=matrix,
         scored_pairs=len(scored),
-        kappa=weighted_kappa(matrix, weights, confidence),
-        slices=_slices(pairs, pass_minimum, confidence, method),
+        kappa=weighted_kappa(matrix, weights, interval.confidence),
+        slices=_slices(pairs, pass_minimum, interval),
         disagreements=[
             d for lab, row, ok in pairs if (d := _disagreement(lab, row, ok, pass_minimum))
         ],
@@ -209,8 +214,7 @@ def build_calibration(
 def _slices(
     pairs: Sequence[tuple[HumanLabel, JudgedRow, bool]],
     minimum: int,
-    confidence: float,
-    method: IntervalMethod,
+    interval: IntervalSetting,
 ) -> dict[str, SliceAgreement]:
     names = sorted({row.slice for _, row, _ in pairs})
     found: dict[str, SliceAgreement] = {}
@@ -223,8 +227,7 @@ def _slices(
                 len(mine),
                 f"judged cases in slice {name}",
                 numerator_name="same verdict",
-                confidence=confidence,
-                method=method,
+                interval=interval,
             ),
             false_accepts=sum(1 for h, j in mine if j and not h),
             false_rejects=sum(1 for h, j in mine if h and not j),

@@ -13,7 +13,16 @@ from assay._version import __version__
 from assay.cases import Dataset
 from assay.grading import CaseResult
 from assay.grading.checks import CheckResult, Profile
-from assay.metrics import IntervalMethod, Rate, StatusCounts, clustered_by_case, rate
+from assay.metrics import (
+    DEFAULT_INTERVAL,
+    IntervalMethod,
+    IntervalSetting,
+    Rate,
+    StatusCounts,
+    clustered_by_case,
+    rate,
+)
+from assay.metrics._setting import chosen_interval
 from assay.report._model import SCHEMA_VERSION, SYNTHETIC_BANNER, DatasetInfo
 
 COMPOSITE_PASSES = "composite passes"
@@ -215,11 +224,13 @@ def build_composite_report(
     profile: Profile,
     *,
     input_kind: InputKind,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
     sources_version: str | None = None,
+    confidence: float | None = None,
+    method: IntervalMethod | None = None,
 ) -> CompositeReport:
     """The composite report for every scored case-trial of ``dataset``."""
+    interval = chosen_interval(interval, confidence, method, "build_composite_report")
     rows = [_row(s) for s in scored]
     real = [r for r in rows if not r.synthetic]
     fake = [r for r in rows if r.synthetic]
@@ -230,7 +241,7 @@ def build_composite_report(
         n = len(items)
         comp = sum(1 for r in items if r.verdict == "pass")
         strict = sum(1 for r in items if r.strict_verdict == "pass")
-        kw: dict[str, Any] = {"confidence": confidence, "method": method}
+        kw: dict[str, Any] = {"interval": interval}
         # Trials of one case are one unit: the intervals are clustered by case.
         return (
             clustered_by_case(

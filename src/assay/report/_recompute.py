@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from assay.metrics import (
     CaseConsistency,
-    IntervalMethod,
+    IntervalSetting,
     Rate,
     TrialPolicy,
     TrialRate,
@@ -47,7 +47,7 @@ def _always(r: CaseRow) -> bool:
     return True
 
 
-def _rate_at(r: Rate, units: Units, confidence: float, method: IntervalMethod) -> Rate:
+def _rate_at(r: Rate, units: Units, interval: IntervalSetting) -> Rate:
     """``r``'s counts with the interval recomputed at ``confidence`` by ``method``, clustered
     by case when a case has several units."""
     fresh = rate(
@@ -55,8 +55,7 @@ def _rate_at(r: Rate, units: Units, confidence: float, method: IntervalMethod) -
         r.denominator,
         r.denominator_name,
         numerator_name=r.numerator_name,
-        confidence=confidence,
-        method=method,
+        interval=interval,
     )
     return clustered_by_case(fresh, units)
 
@@ -76,27 +75,24 @@ def _trial_rate_at(
     cases: Sequence[CaseConsistency],
     policy: TrialPolicy,
     trials: int,
-    confidence: float,
-    method: IntervalMethod,
+    interval: IntervalSetting,
 ) -> TrialRate:
-    fresh = policy_rate(cases, policy, trials, confidence=confidence, method=method)
+    fresh = policy_rate(cases, policy, trials, interval=interval)
     return fresh.model_copy(update={"denominator_name": r.denominator_name})
 
 
-def at_level(report: Report, confidence: float, method: IntervalMethod) -> Report:
+def at_level(report: Report, interval: IntervalSetting) -> Report:
     """``report`` with every interval recomputed from its counts and case rows at
     ``confidence`` by ``method`` (raises ``ValueError`` when its trial policy is unknown)."""
     real = [c for c in report.cases if not c.synthetic]
     fake = [c for c in report.cases if c.synthetic]
     update: dict[str, object] = {
-        "task_success": _rate_at(
-            report.task_success, _units(real, _passed, _always), confidence, method
-        ),
+        "task_success": _rate_at(report.task_success, _units(real, _passed, _always), interval),
         "answer_coverage": _rate_at(
-            report.answer_coverage, _units(real, _answered, _always), confidence, method
+            report.answer_coverage, _units(real, _answered, _always), interval
         ),
         "answered_accuracy": _rate_at(
-            report.answered_accuracy, _units(real, _passed, _answered), confidence, method
+            report.answered_accuracy, _units(real, _passed, _answered), interval
         ),
         "slices": {
             name: sl.model_copy(
@@ -104,8 +100,7 @@ def at_level(report: Report, confidence: float, method: IntervalMethod) -> Repor
                     "task_success": _rate_at(
                         sl.task_success,
                         _units([c for c in real if c.slice == name], _passed, _always),
-                        confidence,
-                        method,
+                        interval,
                     )
                 }
             )
@@ -116,9 +111,7 @@ def at_level(report: Report, confidence: float, method: IntervalMethod) -> Repor
         s = report.synthetic
         update["synthetic"] = s.model_copy(
             update={
-                "task_success": _rate_at(
-                    s.task_success, _units(fake, _passed, _always), confidence, method
-                )
+                "task_success": _rate_at(s.task_success, _units(fake, _passed, _always), interval)
             }
         )
     t = report.trial_summary
@@ -130,12 +123,10 @@ def at_level(report: Report, confidence: float, method: IntervalMethod) -> Repor
         update["trial_summary"] = t.model_copy(
             update={
                 "task_success": _trial_rate_at(
-                    t.task_success, t.consistency, policy, t.trials, confidence, method
+                    t.task_success, t.consistency, policy, t.trials, interval
                 ),
                 "slices": {
-                    name: _trial_rate_at(
-                        r, by_slice.get(name, []), policy, t.trials, confidence, method
-                    )
+                    name: _trial_rate_at(r, by_slice.get(name, []), policy, t.trials, interval)
                     for name, r in t.slices.items()
                 },
             }
@@ -301,7 +292,7 @@ def report_problems(report: Report) -> list[str]:
         return problems
     ts = report.task_success
     try:
-        fresh = at_level(report, ts.confidence, ts.method)
+        fresh = at_level(report, IntervalSetting(ts.confidence, ts.method))
     except ValueError as err:
         return [f"trial_summary.policy: {err}"]
     pairs: list[tuple[str, Rate | TrialRate, Rate | TrialRate]] = [

@@ -17,7 +17,7 @@ from assay.cases import Case, Dataset
 from assay.grading import CaseResult, Grader, Status
 from assay.grading._grade import judge_record
 from assay.grading._rules import missing_judgment
-from assay.metrics import IntervalMethod, TrialPolicy, summarize_results
+from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy, summarize_results
 from assay.outcomes import Record
 from assay.report._build import _row_values, _split_blocks, assemble_report
 from assay.report._model import Report
@@ -40,8 +40,7 @@ def streamed_report(
     records: Iterable[Record],
     grader: Grader,
     *,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
     policy: TrialPolicy | None = None,
 ) -> Report | None:
     """The report ``build_report(dataset, grade_all(dataset, records, grader))`` makes,
@@ -79,13 +78,13 @@ def streamed_report(
     # The summary reads only the four fields a Tally has (tests/unit/report/test_streamed.py
     # holds the two reports equal).
     graded = cast("Sequence[CaseResult]", tallies)
-    summary = summarize_results(graded, confidence=confidence, method=method, policy=policy)
+    summary = summarize_results(graded, interval=interval, policy=policy)
     return assemble_report(
         dataset,
         summary,
         CaseRows(cast("list[tuple[Any, ...]]", rows)),
         graders=sorted(graders - {("assay", "1")}),
-        splits=_split_blocks(graded, confidence, method, policy),
+        splits=_split_blocks(graded, interval, policy),
         dimensions={},  # every judgment was without labels
         cache=None,  # no record carried a cache note
         judged_usage=None,  # nor a judge's labels

@@ -6,7 +6,15 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from assay.cases import Case, Dataset
 from assay.grading import Grader, grade_all
-from assay.metrics import IntervalMethod, Summary, TrialPolicy, summarize_results
+from assay.metrics import (
+    DEFAULT_INTERVAL,
+    IntervalMethod,
+    IntervalSetting,
+    Summary,
+    TrialPolicy,
+    summarize_results,
+)
+from assay.metrics._setting import chosen_interval
 from assay.outcomes import Outcome, Record, Results
 
 
@@ -15,9 +23,10 @@ def summarize(
     results: Results | Mapping[str, Outcome] | Iterable[Record],
     *,
     grader: Grader | None = None,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
     policy: TrialPolicy | None = None,
+    confidence: float | None = None,
+    method: IntervalMethod | None = None,
 ) -> Summary:
     """Score ``results`` against ``dataset`` with the seed's rules.
 
@@ -25,6 +34,5 @@ def summarize(
     before anything is scored. A case with no result is ``missing``; errors and missing
     outputs stay in every "cases in the dataset" denominator and never pass.
     """
-    return summarize_results(
-        grade_all(dataset, results, grader), confidence=confidence, method=method, policy=policy
-    )
+    interval = chosen_interval(interval, confidence, method, "summarize")
+    return summarize_results(grade_all(dataset, results, grader), interval=interval, policy=policy)

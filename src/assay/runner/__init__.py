@@ -13,16 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from assay.runner._execute import (
-        Attempts,
         Done,
         Execution,
         WorkItem,
-        bounded,
         execute,
         run_item,
-        with_retries,
     )
-    from assay.runner._judging import JudgeRunner, JudgeTransport, judge_all, judge_results
+    from assay.runner._judging import JudgeRunner, judge_all, judge_results
     from assay.runner._matrix import (
         MatrixResult,
         VariantRun,
@@ -32,24 +29,21 @@ if TYPE_CHECKING:
         run_matrix,
     )
     from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
-    from assay.runner._report import StoredGrader, headline, report_for_run, run_metadata
+    from assay.runner._report import headline, report_for_run
     from assay.runner._run import (
         Overrides,
         Progress,
         RunControl,
         RunResult,
-        options_for,
         prepare_target,
         resume_run,
         run_suite,
     )
     from assay.runner._select import Selection, select
     from assay.runner._trend import (
-        config_hash,
         gate_suite,
         parse_since,
         suite_names,
-        suite_run,
         suite_runs,
         trend_for_suite,
     )
@@ -57,11 +51,9 @@ if TYPE_CHECKING:
 # Each name is imported from its module on first use: `assay run` and `assay report` need
 # neither the matrix, the trend nor the comparison modules (and their imports).
 _WHERE: dict[str, str] = {
-    "Attempts": "assay.runner._execute",
     "Done": "assay.runner._execute",
     "Execution": "assay.runner._execute",
     "JudgeRunner": "assay.runner._judging",
-    "JudgeTransport": "assay.runner._judging",
     "MatrixResult": "assay.runner._matrix",
     "Overrides": "assay.runner._run",
     "Progress": "assay.runner._run",
@@ -70,13 +62,10 @@ _WHERE: dict[str, str] = {
     "RunOptions": "assay.runner._options",
     "RunResult": "assay.runner._run",
     "Selection": "assay.runner._select",
-    "StoredGrader": "assay.runner._report",
     "Timing": "assay.runner._options",
     "VariantRun": "assay.runner._matrix",
     "WorkItem": "assay.runner._execute",
     "backoff_delay": "assay.runner._options",
-    "bounded": "assay.runner._execute",
-    "config_hash": "assay.runner._trend",
     "execute": "assay.runner._execute",
     "gate_suite": "assay.runner._trend",
     "headline": "assay.runner._report",
@@ -84,7 +73,6 @@ _WHERE: dict[str, str] = {
     "judge_results": "assay.runner._judging",
     "matrix_report": "assay.runner._matrix",
     "matrix_runs": "assay.runner._matrix",
-    "options_for": "assay.runner._run",
     "parse_since": "assay.runner._trend",
     "prepare_target": "assay.runner._run",
     "report_for_run": "assay.runner._report",
@@ -92,14 +80,11 @@ _WHERE: dict[str, str] = {
     "resume_run": "assay.runner._run",
     "run_item": "assay.runner._execute",
     "run_matrix": "assay.runner._matrix",
-    "run_metadata": "assay.runner._report",
     "run_suite": "assay.runner._run",
     "select": "assay.runner._select",
     "suite_names": "assay.runner._trend",
-    "suite_run": "assay.runner._trend",
     "suite_runs": "assay.runner._trend",
     "trend_for_suite": "assay.runner._trend",
-    "with_retries": "assay.runner._execute",
 }
 
 
@@ -117,11 +102,9 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "Attempts",
     "Done",
     "Execution",
     "JudgeRunner",
-    "JudgeTransport",
     "MatrixResult",
     "Overrides",
     "Progress",
@@ -130,13 +113,10 @@ __all__ = [
     "RunOptions",
     "RunResult",
     "Selection",
-    "StoredGrader",
     "Timing",
     "VariantRun",
     "WorkItem",
     "backoff_delay",
-    "bounded",
-    "config_hash",
     "execute",
     "gate_suite",
     "headline",
@@ -144,7 +124,6 @@ __all__ = [
     "judge_results",
     "matrix_report",
     "matrix_runs",
-    "options_for",
     "parse_since",
     "prepare_target",
     "report_for_run",
@@ -152,12 +131,9 @@ __all__ = [
     "resume_run",
     "run_item",
     "run_matrix",
-    "run_metadata",
     "run_suite",
     "select",
     "suite_names",
-    "suite_run",
     "suite_runs",
     "trend_for_suite",
-    "with_retries",
 ]

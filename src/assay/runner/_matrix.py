@@ -17,7 +17,8 @@ from assay.compare import MatrixReport, VariantInput, build_matrix
 from assay.errors import AssayConfigError, AssayInputError
 from assay.load import Suite, grader_provenance, load_suite
 from assay.load._variants import Variant, variants_of
-from assay.metrics import IntervalMethod
+from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting
+from assay.metrics._setting import chosen_interval
 from assay.outcomes import Record
 from assay.report import Report
 from assay.runner._execute import EndpointLimits
@@ -398,23 +399,25 @@ def matrix_report(
     store: RunStore,
     matrix_id: str,
     *,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
     reports: Mapping[str, Report] | None = None,
+    confidence: float | None = None,
+    method: IntervalMethod | None = None,
 ) -> MatrixReport:
     """The matrix report of a stored matrix: every variant's run, every pair compared.
 
     ``reports`` (by run id) are reports already built at 95% Clopper–Pearson, e.g. by the
     run that just ended; they are used instead of rebuilding those runs' reports.
     """
+    interval = chosen_interval(interval, confidence, method, "matrix_report")
     inputs = []
     runs = matrix_runs(store, matrix_id)
     full_id = str(runs[0].metadata["matrix"]["id"])
     for info in runs:
         mx = info.metadata["matrix"]
         known = (reports or {}).get(info.id)
-        if known is None or (confidence, method) != (0.95, "clopper-pearson"):
-            known = report_for_run(store, info.id, confidence=confidence, method=method)
+        if known is None or interval != DEFAULT_INTERVAL:
+            known = report_for_run(store, info.id, interval=interval)
         report = known
         inputs.append(
             VariantInput(
@@ -425,4 +428,4 @@ def matrix_report(
                 report=report,
             )
         )
-    return build_matrix(full_id, inputs, confidence=confidence, method=method)
+    return build_matrix(full_id, inputs, interval=interval)

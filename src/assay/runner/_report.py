@@ -7,7 +7,8 @@ from typing import Any
 from assay.cases import Case
 from assay.grading import Grader, Judgment, StructuredGrader, grade
 from assay.load import PriceTable
-from assay.metrics import IntervalMethod, TrialPolicy
+from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting, TrialPolicy
+from assay.metrics._setting import chosen_interval
 from assay.outcomes import Record, Results
 from assay.report import Price, Report, UsageSummary, build_report, summarize_usage
 from assay.store import TAGS_KEY, RunInfo, RunStore
@@ -105,14 +106,16 @@ def report_for_run(
     store: RunStore,
     run_id: str,
     *,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
     policy: TrialPolicy | None = None,
     prices: PriceTable | None = None,
+    confidence: float | None = None,
+    method: IntervalMethod | None = None,
 ) -> Report:
     """The report of a stored run: every case-trial of the cases as run, missing included;
     trials combine by ``policy`` when given, else by the policy the run's suite stated; its
     cost from ``prices`` when given, else from the price table stored with the run."""
+    interval = chosen_interval(interval, confidence, method, "report_for_run")
     info = store.get_run(run_id)
     dataset = store.load_dataset(info.id)
     records = store.records(info.id)
@@ -121,8 +124,7 @@ def report_for_run(
     report = build_report(
         dataset,
         graded,
-        confidence=confidence,
-        method=method,
+        interval=interval,
         run_id=info.id,
         metadata=run_metadata(info),
         policy=policy if policy is not None else trial_policy(info),

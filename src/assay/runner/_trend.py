@@ -8,7 +8,7 @@ from typing import Any
 
 from assay.cases import content_hash
 from assay.errors import AssayConfigError, AssayInputError, did_you_mean
-from assay.metrics import IntervalMethod
+from assay.metrics import DEFAULT_INTERVAL, IntervalSetting
 from assay.report import GateResult, Report
 from assay.runner._report import report_for_run
 from assay.store import TAGS_KEY, RunInfo
@@ -111,8 +111,7 @@ def trend_for_suite(
     metric: str = "task_success",
     *,
     since: datetime | None = None,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
     reports: dict[str, Report] | None = None,
 ) -> Trend:
     """The trend of ``metric`` over the suite's stored runs (from ``since``). ``reports``
@@ -120,11 +119,9 @@ def trend_for_suite(
     chosen = Metric.parse(metric)
     runs = []
     for info in suite_runs(store, suite, since):
-        report = (reports or {}).get(info.id) or report_for_run(
-            store, info.id, confidence=confidence, method=method
-        )
+        report = (reports or {}).get(info.id) or report_for_run(store, info.id, interval=interval)
         runs.append(suite_run(store, info, report, chosen))
-    return build_trend(suite, runs, chosen, confidence=confidence, method=method, since=since)
+    return build_trend(suite, runs, chosen, interval=interval, since=since)
 
 
 def gate_suite(
@@ -132,8 +129,7 @@ def gate_suite(
     suite: str,
     rules: list[str],
     *,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
 ) -> tuple[SuiteRun | None, list[GateResult]]:
     """``rules`` (``assay gate --trend``) applied to the suite's newest run that is not
     still running, against the run before it (``last``) and the tagged runs they name."""
@@ -150,7 +146,7 @@ def gate_suite(
 
     def load(info: RunInfo) -> SuiteRun:
         if info.id not in cache:
-            report = report_for_run(store, info.id, confidence=confidence, method=method)
+            report = report_for_run(store, info.id, interval=interval)
             cache[info.id] = suite_run(store, info, report)
         return cache[info.id]
 

@@ -12,14 +12,13 @@ here, so that the same store gives the same answer everywhere.
 
 from assay.stored._case import StoredRun
 from assay.stored._composite import StoredInputs, composite_inputs
-from assay.stored._read import compare_stored, run_config, run_side, stored_report
+from assay.stored._read import compare_stored, run_side, stored_report
 
 __all__ = [
     "StoredInputs",
     "StoredRun",
     "compare_stored",
     "composite_inputs",
-    "run_config",
     "run_side",
     "stored_report",
 ]

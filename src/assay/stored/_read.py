@@ -8,28 +8,29 @@ from typing import Any
 from assay.cases import canonical_record
 from assay.compare import Comparison, RunSide, compare_runs
 from assay.load import PriceTable
-from assay.metrics import IntervalMethod, TrialPolicy
+from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting, TrialPolicy
+from assay.metrics._setting import chosen_interval
 from assay.report import Report
 from assay.runner import report_for_run
-from assay.store import RunInfo, RunStore
+from assay.store import NAME_KEY, TAGS_KEY, RunInfo, RunStore
 
 
 def stored_report(
     store: RunStore,
     run_id: str,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
     *,
     policy: TrialPolicy | None = None,
     prices: PriceTable | None = None,
+    confidence: float | None = None,
+    method: IntervalMethod | None = None,
 ) -> Report:
     """The report of stored run ``run_id`` (an id or a unique prefix), intervals at
     ``confidence`` by ``method``: what ``assay report RUN`` prints. Trials combine by
     ``policy`` when given, else as the run's suite stated; the cost is priced with
     ``prices`` when given, else with the table stored with the run."""
-    return report_for_run(
-        store, run_id, confidence=confidence, method=method, policy=policy, prices=prices
-    )
+    interval = chosen_interval(interval, confidence, method, "stored_report")
+    return report_for_run(store, run_id, interval=interval, policy=policy, prices=prices)
 
 
 def run_config(info: RunInfo) -> dict[str, Any]:
@@ -44,23 +45,26 @@ def run_config(info: RunInfo) -> dict[str, Any]:
         "git_commit": info.git_commit,
     }
     # a run's name and tags label it; they are not how it ran
-    config.update({k: v for k, v in info.metadata.items() if k not in ("assay.name", "assay.tags")})
+    config.update({k: v for k, v in info.metadata.items() if k not in (NAME_KEY, TAGS_KEY)})
     return config
 
 
 def run_side(
     store: RunStore,
     ref: str,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
     report: Report | None = None,
+    *,
+    confidence: float | None = None,
+    method: IntervalMethod | None = None,
 ) -> RunSide:
     """Stored run ``ref`` as one side of a comparison: its report (``report`` when already
     built at the same level), its configuration and each case's full definition, so that
     a refusal names every changed field."""
+    interval = chosen_interval(interval, confidence, method, "run_side")
     info = store.get_run(ref)
     if report is None:
-        report = stored_report(store, info.id, confidence, method)
+        report = stored_report(store, info.id, interval)
     definitions = {c.id: canonical_record(c) for c in store.load_dataset(info.id).cases}
     side = RunSide.from_report(report, ref=info.id, config=run_config(info))
     return replace(side, definitions=definitions)
@@ -73,14 +77,16 @@ def compare_stored(
     *,
     matching_only: bool = False,
     across_graders: bool = False,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
     reports: tuple[Report | None, Report | None] = (None, None),
+    confidence: float | None = None,
+    method: IntervalMethod | None = None,
 ) -> Comparison:
     """The paired comparison of two stored runs, as ``assay compare BASELINE CANDIDATE``
     makes it (``ComparisonRefusedError`` when it must refuse)."""
+    interval = chosen_interval(interval, confidence, method, "compare_stored")
     sides = [
-        run_side(store, ref, confidence, method, report)
+        run_side(store, ref, interval, report)
         for ref, report in zip((baseline, candidate), reports, strict=True)
     ]
     return compare_runs(
@@ -88,6 +94,5 @@ def compare_stored(
         sides[1],
         matching_only=matching_only,
         across_graders=across_graders,
-        confidence=confidence,
-        method=method,
+        interval=interval,
     )

@@ -7,20 +7,15 @@
 
 from assay.targets._base import BaseTarget, Reply, Target, TargetContext, TargetType
 from assay.targets._registry import (
-    TARGET_TYPES,
     build_target,
     register_target,
-    target_type,
-    target_type_names,
     target_types,
 )
 from assay.targets._replies import (
     RETRYABLE,
     as_reply,
-    connection_error_reply,
     error_reply,
     exception_reply,
-    http_error_class,
     outcome_from_mapping,
     retry_after_seconds,
     scrub,
@@ -28,7 +23,6 @@ from assay.targets._replies import (
 
 __all__ = [
     "RETRYABLE",
-    "TARGET_TYPES",
     "BaseTarget",
     "Reply",
     "Target",
@@ -36,15 +30,11 @@ __all__ = [
     "TargetType",
     "as_reply",
     "build_target",
-    "connection_error_reply",
     "error_reply",
     "exception_reply",
-    "http_error_class",
     "outcome_from_mapping",
     "register_target",
     "retry_after_seconds",
     "scrub",
-    "target_type",
-    "target_type_names",
     "target_types",
 ]

@@ -6,7 +6,7 @@ a run's aggregate metrics (outcomes, latency) over OTLP.
 >>> session.close()                                  # doctest: +SKIP
 """
 
-from assay.tracing._export import SpanSink, StoreSpanExporter, StoreSpanProcessor, to_span
+from assay.tracing._export import SpanSink, StoreSpanExporter
 from assay.tracing._metrics import DIMENSIONS, RunMetrics, dimensions, start_metrics
 from assay.tracing._otlp import otlp_metrics_url, otlp_traces_url, reachable_collector
 from assay.tracing._propagation import inject_traceparent, traceparent
@@ -17,7 +17,6 @@ __all__ = [
     "RunMetrics",
     "SpanSink",
     "StoreSpanExporter",
-    "StoreSpanProcessor",
     "TracingSession",
     "dimensions",
     "inject_traceparent",
@@ -26,6 +25,5 @@ __all__ = [
     "reachable_collector",
     "start_metrics",
     "start_tracing",
-    "to_span",
     "traceparent",
 ]

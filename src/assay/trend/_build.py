@@ -9,7 +9,7 @@ from typing import Literal
 
 from assay._version import __version__
 from assay.compare import ComparisonRefusedError, RunSide, pair_runs
-from assay.metrics import IntervalMethod, mcnemar_exact
+from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, mcnemar_exact
 from assay.report import CaseRow, Report
 from assay.report.render import _format as f
 from assay.trend._metric import Metric, Pair, Reading, indicator, read
@@ -248,17 +248,15 @@ def build_trend(
     runs: Sequence[SuiteRun],
     metric: Metric | str = "task_success",
     *,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
     since: datetime | None = None,
 ) -> Trend:
     """The trend of ``metric`` over ``runs`` (sorted here by start time, then id)."""
     chosen = metric if isinstance(metric, Metric) else Metric.parse(metric)
-    alpha = round(1 - confidence, 12)
+    alpha = round(1 - interval.confidence, 12)
     ordered = sorted(runs, key=lambda r: (r.started_at, r.id))
     readings = [
-        (run, read(chosen, run.report, run.latencies_ms, run.cost_usd, confidence, method))
-        for run in ordered
+        (run, read(chosen, run.report, run.latencies_ms, run.cost_usd, interval)) for run in ordered
     ]
     counts: dict[tuple[str, str], int] = {}
     for run in ordered:
@@ -266,7 +264,7 @@ def build_trend(
         counts[key] = counts.get(key, 0) + 1
     points = []
     for index, (run, reading) in enumerate(readings):
-        interval = reading.rate.ci95 if reading.rate is not None else None
+        ci = reading.rate.ci95 if reading.rate is not None else None
         points.append(
             Point(
                 run_id=run.id,
@@ -279,8 +277,8 @@ def build_trend(
                 tags=list(run.tags),
                 value=reading.value,
                 rate=reading.rate,
-                low=interval[0] if interval else None,
-                high=interval[1] if interval else None,
+                low=ci[0] if ci else None,
+                high=ci[1] if ci else None,
                 shown=_shown(chosen, reading),
                 na_reason=reading.na_reason,
                 replicates=counts[(run.dataset_version, run.config_hash)],
@@ -294,8 +292,8 @@ def build_trend(
         metric=chosen.name,
         kind=chosen.kind,
         denominator_name=rate_of.denominator_name if rate_of is not None else None,
-        confidence=confidence,
-        method=method,
+        confidence=interval.confidence,
+        method=interval.method,
         alpha=alpha,
         since=since.isoformat() if since is not None else None,
         points=points,

@@ -10,7 +10,7 @@ from assay.errors import AssayConfigError, did_you_mean
 from assay.metrics import (
     ANSWERS,
     SLICE_CASES,
-    IntervalMethod,
+    IntervalSetting,
     Rate,
     clustered_rate,
     per_case,
@@ -74,9 +74,7 @@ def _answered(row: CaseRow) -> bool:
     return row.outcome == "answer"
 
 
-def _slice_rate(
-    rows: Sequence[CaseRow], rate_name: str, confidence: float, method: IntervalMethod
-) -> Rate:
+def _slice_rate(rows: Sequence[CaseRow], rate_name: str, interval: IntervalSetting) -> Rate:
     """A slice's answer coverage or answered accuracy from its rows (clustered by case
     when there are several trials), as the report computes the whole run's."""
     trials = max((r.trial for r in rows), default=1)
@@ -90,13 +88,12 @@ def _slice_rate(
         len(scope),
         names[0],
         numerator_name=names[1],
-        confidence=confidence,
-        method=method,
+        interval=interval,
     )
     if trials == 1 or not scope:
         return plain
     hits, sizes = per_case((r.id, hit(r)) for r in scope)
-    est = clustered_rate(hits, sizes, confidence=confidence, method=method)
+    est = clustered_rate(hits, sizes, interval=interval)
     return plain if est is None else plain.model_copy(update={"ci95": est.ci})
 
 
@@ -113,8 +110,7 @@ def read(
     report: Report,
     latencies_ms: Sequence[float],
     cost_usd: float | None,
-    confidence: float,
-    method: IntervalMethod,
+    interval: IntervalSetting,
 ) -> Reading:
     """The metric's value in one run."""
     if metric.kind == "usd":
@@ -135,7 +131,7 @@ def read(
         found_rate = report.slices[metric.slice].task_success
     else:
         rows = [r for r in report.cases if r.slice == metric.slice and not r.synthetic]
-        found_rate = _slice_rate(rows, metric.rate_name, confidence, method)
+        found_rate = _slice_rate(rows, metric.rate_name, interval)
     if found_rate.value is None:
         return Reading(None, rate=found_rate, na_reason=found_rate.na_reason)
     return Reading(found_rate.value, rate=found_rate)

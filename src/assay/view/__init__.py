@@ -5,10 +5,9 @@
 
 from assay.view._app import create_app
 from assay.view._hosts import LOOPBACK_NAMES, allowed_hosts
-from assay.view._serve import LOOPBACK, host_warning, serve
+from assay.view._serve import host_warning, serve
 
 __all__ = [
-    "LOOPBACK",
     "LOOPBACK_NAMES",
     "allowed_hosts",
     "create_app",

@@ -15,7 +15,8 @@ from starlette.routing import Route
 
 from assay.compare import Comparison, ComparisonRefusedError
 from assay.errors import AssayConfigError, AssayError
-from assay.metrics import IntervalMethod
+from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting
+from assay.metrics._setting import chosen_interval
 from assay.report import Report
 from assay.report.render.compare_html import render_compare_html
 from assay.report.render.html import render_html
@@ -30,16 +31,16 @@ _HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
 class _Reports:
     """Reports of stored runs, rebuilt on demand; kept once a run has ended."""
 
-    def __init__(self, reader: RunStore, confidence: float, method: IntervalMethod) -> None:
+    def __init__(self, reader: RunStore, interval: IntervalSetting) -> None:
         self.reader = reader
-        self.level = (confidence, method)
+        self.level = interval
         self.kept: dict[str, Report] = {}
 
     def get(self, run_id: str) -> tuple[Any, Report]:
         info = self.reader.get_run(run_id)
         if info.id in self.kept:
             return info, self.kept[info.id]
-        report = stored_report(self.reader, info.id, *self.level)
+        report = stored_report(self.reader, info.id, self.level)
         if info.status != "running":
             self.kept[info.id] = report
         return info, report
@@ -66,15 +67,17 @@ def _html(text: str, status: int = 200) -> HTMLResponse:
 def create_app(
     reader: RunStore,
     *,
-    confidence: float = 0.95,
-    method: IntervalMethod = "clopper-pearson",
+    interval: IntervalSetting = DEFAULT_INTERVAL,
     hosts: Collection[str] = LOOPBACK_NAMES,
+    confidence: float | None = None,
+    method: IntervalMethod | None = None,
 ) -> Starlette:
     """The viewer over ``reader`` (a store opened with ``open_store(url, read_only=True)``),
-    every interval at ``confidence`` by ``method``.
+    every interval at ``interval``.
     Every route is a GET; nothing is ever written. Only requests whose ``Host`` is one of
     ``hosts`` (default: the loopback names) are answered."""
-    reports = _Reports(reader, confidence, method)
+    interval = chosen_interval(interval, confidence, method, "create_app")
+    reports = _Reports(reader, interval)
 
     async def runs(request: Request) -> Response:
         rows: list[tuple[Any, Report | None, str | None]] = []
@@ -114,8 +117,7 @@ def create_app(
                 base_info.id,
                 cand_info.id,
                 matching_only=not strict,
-                confidence=reports.level[0],
-                method=reports.level[1],
+                interval=reports.level,
                 reports=(base, cand),
             )
         except ComparisonRefusedError as err:
@@ -178,8 +180,7 @@ def create_app(
             name,
             metric,
             since=since,
-            confidence=reports.level[0],
-            method=reports.level[1],
+            interval=reports.level,
             reports=built,
         )
 

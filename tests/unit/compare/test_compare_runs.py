@@ -10,7 +10,7 @@ import pytest
 from assay.cases import canonical_record
 from assay.compare import ComparisonRefusedError, classify, compare_runs
 from assay.errors import AssayInputError
-from assay.metrics import mcnemar_exact
+from assay.metrics import IntervalSetting, mcnemar_exact
 from assay.report.render.comparison import render_comparison
 
 from .helpers import case, side
@@ -269,7 +269,7 @@ def test_confidence_and_interval_method_apply_everywhere() -> None:
     base = _all("failed") | {"E1": "passed"}
     cand = _all("passed") | {"E2": "failed"}
     default = compare_runs(side(CASES, base), side(CASES, cand))
-    c = compare_runs(side(CASES, base), side(CASES, cand), confidence=0.9, method="wilson")
+    c = compare_runs(side(CASES, base), side(CASES, cand), interval=IntervalSetting(0.9, "wilson"))
     assert c.baseline.task_success.method == "wilson"
     assert c.baseline.task_success.confidence == 0.9
     assert c.task_success_delta.confidence == 0.9
@@ -277,6 +277,9 @@ def test_confidence_and_interval_method_apply_everywhere() -> None:
     d90, d95 = c.task_success_delta.ci95, default.task_success_delta.ci95
     assert d90 is not None and d95 is not None
     assert d90[1] - d90[0] < d95[1] - d95[0]
+    with pytest.warns(DeprecationWarning, match="compare_runs"):
+        old = compare_runs(side(CASES, base), side(CASES, cand), confidence=0.9, method="wilson")
+    assert old == c
 
 
 def test_the_p_value_is_never_rounded_across_the_level() -> None:

@@ -7,7 +7,13 @@ import random
 
 import pytest
 
-from assay.metrics import clopper_pearson, clustered_rate, effective_interval, wilson
+from assay.metrics import (
+    IntervalSetting,
+    clopper_pearson,
+    clustered_rate,
+    effective_interval,
+    wilson,
+)
 
 
 def _width(ci: tuple[float, float]) -> float:
@@ -58,7 +64,7 @@ def test_one_trial_per_case_is_the_ordinary_interval() -> None:
     assert est is not None
     assert est.effective_n == pytest.approx(7)
     assert est.ci == pytest.approx(clopper_pearson(4, 7))
-    wilsons = clustered_rate(outcomes, [1] * 7, method="wilson")
+    wilsons = clustered_rate(outcomes, [1] * 7, interval=IntervalSetting(method="wilson"))
     assert wilsons is not None
     assert wilsons.ci == pytest.approx(wilson(4, 7))
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from scipy.stats import binomtest
 
-from assay.metrics import clopper_pearson, interval, rate, wilson
+from assay.metrics import IntervalSetting, clopper_pearson, interval, rate, wilson
 
 REFERENCE = json.loads(
     (Path(__file__).resolve().parents[2] / "data" / "stats_reference_values.json").read_text()
@@ -114,5 +114,5 @@ def test_rate_carries_the_interval_of_its_method() -> None:
     r = rate(1, 3, "substantive answers", numerator_name="passing answers")
     assert r.ci95 == clopper_pearson(1, 3)
     assert r.method == "clopper-pearson"
-    assert rate(1, 3, "x", method="wilson").ci95 == wilson(1, 3)
-    assert rate(1, 3, "x", confidence=0.9).ci95 == clopper_pearson(1, 3, 0.9)
+    assert rate(1, 3, "x", interval=IntervalSetting(method="wilson")).ci95 == wilson(1, 3)
+    assert rate(1, 3, "x", interval=IntervalSetting(0.9)).ci95 == clopper_pearson(1, 3, 0.9)

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from assay.cases import Case, Dataset
 from assay.grading import grade_all
 from assay.grading._structured import StructuredGrader
+from assay.metrics import IntervalSetting
 from assay.outcomes import Abstain, Answer, Error, Record, Usage
 from assay.report import build_report
 from assay.report._streamed import streamed_report
@@ -47,9 +48,10 @@ def test_the_streamed_report_is_the_built_report(cases: list[Case], data: st.Dat
     dataset = Dataset(name="d", cases=tuple(cases))
     chosen = data.draw(st.lists(st.sampled_from(cases), unique_by=lambda c: c.id))
     records = [Record(case_id=c.id, outcome=data.draw(outcomes)) for c in chosen]
-    streamed = streamed_report(dataset, iter(records), StructuredGrader(), confidence=0.9)
+    interval = IntervalSetting(confidence=0.9, method="wilson")
+    streamed = streamed_report(dataset, iter(records), StructuredGrader(), interval=interval)
     assert streamed is not None
-    built = build_report(dataset, grade_all(dataset, records), confidence=0.9, compact=True)
+    built = build_report(dataset, grade_all(dataset, records), interval=interval, compact=True)
     assert render_json(streamed) == render_json(built)
     assert render_text(streamed) == render_text(built)
 

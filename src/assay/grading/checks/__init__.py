@@ -13,7 +13,6 @@ from assay.grading.checks._builtin import (
     format_valid,
 )
 from assay.grading.checks._judge import (
-    JUDGE_CHECK,
     JUDGE_CHECKS,
     judge_check_names,
     judge_check_results,
@@ -23,8 +22,6 @@ from assay.grading.checks._judge import (
 from assay.grading.checks._profile import (
     DEFAULT_PROFILE,
     DEFAULT_WEIGHTS,
-    PROFILE_FIELDS,
-    SUM_TOLERANCE,
     Profile,
     ProfileError,
     exact,
@@ -36,11 +33,10 @@ from assay.grading.checks._recorded import (
     check_composite_inputs,
     check_line_value,
     imported_checks,
-    parse_checks_line,
     parse_composite_results,
 )
 from assay.grading.checks._registry import ENTRY_POINT_GROUP, CheckLoader, CheckRegistry
-from assay.grading.checks._scorer import CompositeResult, CompositeScorer, Verdict
+from assay.grading.checks._scorer import CompositeResult, CompositeScorer
 from assay.grading.checks._synthetic import flip_check
 from assay.grading.checks._text import contains, normalize
 from assay.grading.checks._types import Check, CheckInput, CheckResult
@@ -50,10 +46,7 @@ __all__ = [
     "DEFAULT_PROFILE",
     "DEFAULT_WEIGHTS",
     "ENTRY_POINT_GROUP",
-    "JUDGE_CHECK",
     "JUDGE_CHECKS",
-    "PROFILE_FIELDS",
-    "SUM_TOLERANCE",
     "Check",
     "CheckInput",
     "CheckLoader",
@@ -65,7 +58,6 @@ __all__ = [
     "Profile",
     "ProfileError",
     "RecordedChecks",
-    "Verdict",
     "abstention_correct",
     "answer_not_empty",
     "check_composite_inputs",
@@ -85,7 +77,6 @@ __all__ = [
     "judge_not_supplied",
     "make_profile",
     "normalize",
-    "parse_checks_line",
     "parse_composite_results",
     "scored_case",
     "with_judge",

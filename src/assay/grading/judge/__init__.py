@@ -2,7 +2,6 @@
 
 from assay.grading.judge._calibration import CalibrationBounds
 from assay.grading.judge._grader import (
-    GRADER_VERSION,
     JudgeAnswer,
     JudgeCall,
     JudgeEndpoint,
@@ -10,7 +9,6 @@ from assay.grading.judge._grader import (
 )
 from assay.grading.judge._reply import Finding, Rejection, Verdict, parse_judge_reply
 from assay.grading.judge._request import (
-    PROMPT_VERSION,
     Candidate,
     JudgeConfig,
     ResponseMode,
@@ -20,12 +18,9 @@ from assay.grading.judge._request import (
     encode_data,
     reply_schema,
 )
-from assay.grading.judge._rubric import SCALE, JudgeRubric, rubric_for
+from assay.grading.judge._rubric import JudgeRubric, rubric_for
 
 __all__ = [
-    "GRADER_VERSION",
-    "PROMPT_VERSION",
-    "SCALE",
     "CalibrationBounds",
     "Candidate",
     "Finding",
