@@ -11,7 +11,7 @@ import pytest
 
 from assay.outcomes import Span
 from assay.report import Report
-from assay.report.render import FORMATS, render
+from assay.report.render import FORMATS, render, render_chunks
 from assay.report.render import html as html_module
 from assay.report.render.html import page_data, page_json, render_html, script_json
 
@@ -219,3 +219,15 @@ def test_a_packed_page_without_rows_has_no_parts(report: Report) -> None:
     empty = report.model_copy(update={"cases": []})
     data = json.loads(str(page_json(empty, packed=True)))
     assert data["cases"] == [] and data["packed"] == {"rows": 0, "parts": []}
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_the_page_in_pieces_is_the_page(report: Report, packed: bool) -> None:
+    spans = [Span(trace_id="t", span_id="a", name="x", start_ns=0, end_ns=5, case_id="E2")]
+    pieces = list(
+        html_module.render_html_chunks(report, spans=spans, case_link="/c?a=1&b=<", packed=packed)
+    )
+    whole = render_html(report, spans=spans, case_link="/c?a=1&b=<", packed=packed)
+    assert "".join(pieces) == whole
+    assert len(pieces) == (1 if not packed else 2 + -(-len(report.cases) // 10_000) + 2)
+    assert "".join(render_chunks(report, "html")) == render(report, "html")

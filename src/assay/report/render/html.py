@@ -297,15 +297,52 @@ def page_json(
     head = json.dumps(_page_head(report, case_link), ensure_ascii=False, separators=(",", ":"))
     spans_text = json.dumps(_span_data(spans), ensure_ascii=False, separators=(",", ":"))
     if packed:
-        # Joined once: the parts of a million rows are tens of megabytes.
-        pieces = [f'{head[:-1]},"cases":[],"packed":{{"rows":{len(report.cases)},"parts":[']
-        for i, part in enumerate(packed_rows(report.cases)):
-            pieces += ('"' if i == 0 else '","', part)
-        closing = "]" if len(pieces) == 1 else '"]'
-        pieces.append(closing + f'}},"spans":{spans_text}}}')
-        return _script_safe("".join(pieces))
+        return Markup("".join(_packed_pieces(report, spans, case_link)))
     rows = _rows_adapter().dump_json(list(report.cases)).decode("utf-8")
     return _script_safe(f'{head[:-1]},"cases":{rows},"spans":{spans_text}}}')
+
+
+def _packed_pieces(report: Report, spans: Sequence[Span], case_link: str | None) -> Iterator[str]:
+    """``page_json(packed=True)``'s text in pieces, script-safe each: the head, then each
+    compressed part of the rows as it is made, then the rest."""
+    head = json.dumps(_page_head(report, case_link), ensure_ascii=False, separators=(",", ":"))
+    rows = len(report.cases)
+    yield _script_safe(f'{head[:-1]},"cases":[],"packed":{{"rows":{rows},"parts":[')
+    count = 0
+    for part in packed_rows(report.cases):  # base64: nothing in it to make script-safe
+        yield ('"' if count == 0 else '","') + part
+        count += 1
+    spans_text = json.dumps(_span_data(spans), ensure_ascii=False, separators=(",", ":"))
+    yield _script_safe(("]" if count == 0 else '"]') + f'}},"spans":{spans_text}}}')
+
+
+# Where the packed rows go in a page rendered in pieces: a "<" from the data is always
+# escaped on the page, so this text can only be the slot.
+_ROWS_SLOT = "<assay-packed-rows>"
+
+
+def render_html_chunks(
+    report: Report,
+    *,
+    spans: Sequence[Span] = (),
+    links: Mapping[str, str] | None = None,
+    case_link: str | None = None,
+    packed: bool | None = None,
+) -> Iterator[str]:
+    """``render_html``'s text in pieces: a packed page's compressed rows a part at a time,
+    so that a report of a million rows is written without its page whole in memory."""
+    if packed is None:
+        packed = is_packed(report)
+    if not packed:
+        yield render_html(report, spans=spans, links=links, case_link=case_link, packed=False)
+        return
+    page = _page(report, Markup(_ROWS_SLOT), links=links, packed=True)
+    if page.count(_ROWS_SLOT) != 1:
+        raise RuntimeError("the page template no longer holds its data exactly once")
+    head, tail = page.split(_ROWS_SLOT)
+    yield head
+    yield from _packed_pieces(report, spans, case_link)
+    yield tail
 
 
 def _split_line(report: Report) -> str | None:
@@ -335,9 +372,21 @@ def render_html(
     ``packed`` embeds the case rows compressed; by default a report of more than
     ``PACKED_ABOVE`` rows is packed.
     """
-    template = environment().get_template("report.html.j2")
     if packed is None:
         packed = is_packed(report)
+    data = page_json(report, spans, case_link, packed=packed)
+    return _page(report, data, links=links, packed=packed)
+
+
+def _page(
+    report: Report,
+    data: Markup,
+    *,
+    links: Mapping[str, str] | None,
+    packed: bool,
+) -> str:
+    """The page of ``report`` with ``data`` (``page_json``) as its data element's text."""
+    template = environment().get_template("report.html.j2")
     script, script_hash = packed_page_script() if packed else page_script()
     clustered = report.trial_summary is not None
     synthetic = report.synthetic
@@ -376,7 +425,7 @@ def render_html(
         metadata=_metadata(report),
         trial_lines=trial_lines(report),
         trial_sections=trial_sections(report),
-        data=page_json(report, spans, case_link, packed=packed),
+        data=data,
         script=script,
         script_hash=script_hash,
         links={label: safe_url(url) for label, url in (links or {}).items()},
