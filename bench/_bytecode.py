@@ -9,8 +9,10 @@ user of an installed assay pays. The benchmarks compile them once, up front, and
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 NOTE = (
     "assay's modules were compiled to bytecode first (`compileall`), as pip does on "
@@ -31,3 +33,19 @@ def precompile(python: str = sys.executable) -> str:
         tail = (done.stderr or done.stdout).strip().splitlines()[-1:]
         return f"assay's modules could not all be compiled to bytecode: {' '.join(tail)}"
     return NOTE
+
+
+def precompile_src(python: str, src: Path) -> str:
+    """Compile the ``assay`` package in the directory ``src`` (another checkout's), as
+    ``python`` would import it; a line for RESULTS.md."""
+    done = subprocess.run(
+        [python, "-c", _COMPILE],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(src)},
+    )
+    if done.returncode != 0:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-1:]
+        return f"its modules could not all be compiled to bytecode: {' '.join(tail)}"
+    return "its modules were compiled to bytecode first, as this checkout's were"

@@ -2,7 +2,8 @@
 
 Runs ``drive_assay.run`` in this process with a few of assay's functions wrapped to add up
 the process CPU time spent inside them (nested phases are not subtracted from their
-parents). A function that no longer exists is reported as such, never guessed.
+parents), and the CPU time of Python's cycle collections wherever they happen. A function
+that no longer exists is reported as such, never guessed.
 
     .venv/bin/python bench/phases.py --latency-ms 0 -n 2000
 """
@@ -11,11 +12,13 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gc
 import importlib
 import inspect
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,7 +54,10 @@ PHASES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "  RunStore.add_results (records and judgments)",
         ("assay.store._store:RunStore.add_results", "assay.store._store:RunStore.add_records"),
     ),
-    ("  RunStore.add_spans", ("assay.store._store:RunStore.add_spans",)),
+    (
+        "  RunStore.add_span_rows (spans)",
+        ("assay.store._store:RunStore.add_span_rows", "assay.store._store:RunStore.add_spans"),
+    ),
     ("report from the store (report_for_run)", ("assay.runner._run:report_for_run",)),
     ("RunStore.create_run", ("assay.store._store:RunStore.create_run",)),
     ("loading the dataset", ("assay.load._suite:Suite.load_dataset",)),
@@ -169,13 +175,40 @@ def _locate(place: str) -> tuple[Any, str] | None:
     return owner, name
 
 
+COLLECTOR = "cycle collector (gc), anywhere in run_suite"
+
+
+@contextmanager
+def collections(tally: Tally) -> Iterator[None]:
+    """Add up the CPU time of Python's cycle collections while the run (the first phase)
+    is under way (``gc`` callbacks) as the ``COLLECTOR`` phase, its calls the collections."""
+    run = PHASES[0][0]
+    started: list[float] = []
+
+    def on_collection(phase: str, info: dict[str, int]) -> None:
+        if run not in tally.first or run in tally.last:  # not inside the run
+            started.clear()
+        elif phase == "start":
+            started.append(time.process_time())
+        elif started:
+            tally.spent[COLLECTOR] += time.process_time() - started.pop()
+            tally.calls[COLLECTOR] += 1
+
+    gc.callbacks.append(on_collection)
+    try:
+        yield
+    finally:
+        gc.callbacks.remove(on_collection)
+
+
 def measure(
     latency_ms: float, n: int, c: int, trace: bool = True
 ) -> tuple[dict[str, Any], list[Phase]]:
     """One instrumented run: the driver's measure and the phases."""
     tally, missing = instrument()
-    with mock_server("--latency-ms", f"{latency_ms:g}") as base_url:
+    with mock_server("--latency-ms", f"{latency_ms:g}") as base_url, collections(tally):
         result = drive_assay.run(base_url, n, c, trace)
+    labels = [label for label, _ in PHASES] + [COLLECTOR]
     phases = [
         Phase(
             label,
@@ -184,7 +217,7 @@ def measure(
             tally.first.get(label),
             tally.last.get(label),
         )
-        for label, _ in PHASES
+        for label in labels
     ]
     return result, phases
 

@@ -16,7 +16,12 @@ and highest). The workloads:
 The load average is recorded before and after; a warning says when it was too high to
 trust the ratios (the benchmark's own processes need about one of the cores).
 
-    .venv/bin/python bench/whole_process.py [--quick] [--update bench/RESULTS.md]
+With ``--baseline SRC`` another version of assay (the ``src`` directory of another
+checkout, e.g. ``git archive main src | tar -x -C /tmp/main``) is timed beside this one on
+every assay workload, repetitions interleaved, with the same interpreter and dependencies:
+a before/after comparison in one run, where the machine's load hits both alike.
+
+    .venv/bin/python bench/whole_process.py [--quick] [--baseline SRC] [--update bench/RESULTS.md]
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import argparse
 import json
 import os
 import resource
+import shlex
 import statistics
 import subprocess
 import sys
@@ -36,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import peers
-from _bytecode import NOTE, precompile
+from _bytecode import NOTE, precompile, precompile_src
 from _mockproc import mock_server
 from _sections import write_section
 from drive_assay import KEY_ENV, write_suite
@@ -102,6 +108,35 @@ def _assay() -> str:
     return str(script)
 
 
+# What the console script runs, for a baseline that is not installed.
+_CONSOLE = "import sys; from assay.cli import main; sys.exit(main())"
+BASELINE = "baseline:"
+
+
+@dataclass(frozen=True)
+class Assay:
+    """How to start one version of assay: this checkout's console script, or a baseline's
+    ``src`` directory put first on the path of the same interpreter."""
+
+    src: Path | None = None
+
+    def command(self, *args: str) -> list[str]:
+        """The command line of ``assay ARGS``."""
+        if self.src is None:
+            return [_assay(), *args]
+        return [str(Path(_assay()).with_name("python")), "-c", _CONSOLE, *args]
+
+    def env(self, base: dict[str, str]) -> dict[str, str]:
+        """``base`` with the baseline's ``src`` first on the path."""
+        if self.src is None:
+            return base
+        return {**base, "PYTHONPATH": str(self.src)}
+
+    def name(self, system: str) -> str:
+        """The figure's system name (a baseline's is marked so goals skip it)."""
+        return system if self.src is None else f"{BASELINE} {system}"
+
+
 def _served(base_url: str) -> int:
     """Requests the mock has answered so far (its ``/stats``)."""
     with urllib.request.urlopen(base_url.removesuffix("/v1") + "/stats", timeout=10) as got:
@@ -120,7 +155,7 @@ def timed(
 ) -> None:
     """Run ``command`` once with stdout to a file; add its wall time (or its problem)."""
     out = cwd / "stdout.txt"
-    figure.command = figure.command or " ".join(command)
+    figure.command = figure.command or shlex.join(command)
     with out.open("wb") as sink:
         cpu = _children_cpu()
         start = time.perf_counter()
@@ -177,12 +212,14 @@ def run_workload(
     peer_list: list[peers.Peer],
     scratch: Path,
     peer_reps: int = 0,
+    versions: tuple[Assay, ...] = (Assay(),),
 ) -> tuple[list[Figure], Path | None]:
-    """The floor, ``assay run`` (``reps`` times) and the peers (``peer_reps`` times) over
-    ``n`` cases, repetitions interleaved; and one assay run's store."""
+    """The floor, ``assay run`` of each version (``reps`` times) and the peers
+    (``peer_reps`` times) over ``n`` cases, repetitions interleaved; and the first
+    version's store of one run."""
     label = f"{n:,} cases, 100 ms, concurrency {c}"
     floor = Figure(label, "bare aiohttp client (floor.py)")
-    assay = Figure(label, "assay run --format json")
+    assays = [(v, Figure(label, v.name("assay run --format json"))) for v in versions]
     others = {peer.name: Figure(label, f"{peer.name} {peer.version}") for peer in peer_list}
     env = {**os.environ, KEY_ENV: "bench-not-a-secret"}
     store: Path | None = None
@@ -200,20 +237,19 @@ def run_workload(
                 cwd=folder,
                 check=_requests_check(base_url, before, n),
             )
-        if base and assay.problem is None:
-            suite = write_suite(folder, base_url, n, c)
-            db = folder / "assay.db"
-            command = [
-                _assay(),
-                "run",
-                str(suite),
-                "--format",
-                "json",
-                "--store",
-                f"sqlite:///{db}",
-            ]
-            timed(assay, command, cwd=folder, env=env, check=_assay_check(n))
-            store = db
+        for at, (version, assay) in enumerate(assays):
+            if not base or assay.problem is not None:
+                continue
+            where = folder / f"assay-{at}"
+            where.mkdir()
+            suite = write_suite(where, base_url, n, c)
+            db = where / "assay.db"
+            command = version.command(
+                "run", str(suite), "--format", "json", "--store", f"sqlite:///{db}"
+            )
+            timed(assay, command, cwd=where, env=version.env(env), check=_assay_check(n))
+            if at == 0:
+                store = db
         for peer in peer_list:
             figure = others[peer.name]
             if rep >= peer_reps or figure.problem is not None:
@@ -228,16 +264,19 @@ def run_workload(
                 env=peer.env(where),
                 check=_requests_check(base_url, before, n),
             )
-    return [floor, assay, *others.values()], store
+    return [floor, *(f for _, f in assays), *others.values()], store
 
 
 def run_fixed_costs(
-    base_url: str, store: Path | None, n: int, reps: int, scratch: Path
+    base_url: str,
+    store: Path | None,
+    n: int,
+    reps: int,
+    scratch: Path,
+    versions: tuple[Assay, ...] = (Assay(),),
 ) -> list[Figure]:
-    """A one-case ``assay run``, ``assay score`` on the seed, ``assay report`` of a big run."""
-    one = Figure("fixed cost", "assay run, one case, 0 ms latency")
-    score = Figure("fixed cost", "assay score, the seed's six cases")
-    report = Figure("fixed cost", f"assay report RUN (text) of a {n:,}-case run")
+    """A one-case ``assay run``, ``assay score`` on the seed, ``assay report`` of a big run,
+    for each version, repetitions interleaved."""
     env = {**os.environ, KEY_ENV: "bench-not-a-secret"}
     run_id = None
     if store is not None:
@@ -251,28 +290,35 @@ def run_fixed_costs(
             listed = json.loads(done.stdout)
             runs = listed["runs"] if isinstance(listed, dict) else listed
             run_id = runs[0]["id"] if runs else None
-    if run_id is None:
-        report.problem = f"no stored {n:,}-case run to report on"
+    rows: list[tuple[Assay, Figure, Figure, Figure]] = []
+    for version in versions:
+        one = Figure("fixed cost", version.name("assay run, one case, 0 ms latency"))
+        score = Figure("fixed cost", version.name("assay score, the seed's six cases"))
+        report = Figure("fixed cost", version.name(f"assay report RUN (text) of a {n:,}-case run"))
+        if run_id is None:
+            report.problem = f"no stored {n:,}-case run to report on"
+        rows.append((version, one, score, report))
+    # The seed's six cases include failures and an error: assay score exits 0 (no gate).
+    seed = [str(POLICY / "policy.jsonl"), str(POLICY / "results.jsonl")]
     for rep in range(reps):
         print(f"  fixed costs: rep {rep + 1}", file=sys.stderr)
-        folder = scratch / f"one-{rep}"
-        folder.mkdir()
-        suite = write_suite(folder, base_url, 1, 1)
-        db = f"sqlite:///{folder / 'assay.db'}"
-        timed(
-            one,
-            [_assay(), "run", str(suite), "--format", "json", "--store", db],
-            cwd=folder,
-            env=env,
-            check=_assay_check(1),
-        )
-        # The seed's six cases include failures and an error: assay score exits 0 (no gate).
-        seed = [str(POLICY / "policy.jsonl"), str(POLICY / "results.jsonl")]
-        timed(score, [_assay(), "score", *seed], cwd=folder)
-        if run_id is not None and report.problem is None and store is not None:
-            command = [_assay(), "report", run_id, "--store", f"sqlite:///{store}"]
-            timed(report, command, cwd=folder)
-    return [one, score, report]
+        for at, (version, one, score, report) in enumerate(rows):
+            folder = scratch / f"one-{rep}-{at}"
+            folder.mkdir()
+            suite = write_suite(folder, base_url, 1, 1)
+            db = f"sqlite:///{folder / 'assay.db'}"
+            timed(
+                one,
+                version.command("run", str(suite), "--format", "json", "--store", db),
+                cwd=folder,
+                env=version.env(env),
+                check=_assay_check(1),
+            )
+            timed(score, version.command("score", *seed), cwd=folder, env=version.env(env))
+            if run_id is not None and report.problem is None and store is not None:
+                command = version.command("report", run_id, "--store", f"sqlite:///{store}")
+                timed(report, command, cwd=folder, env=version.env(env))
+    return [figure for _, *figures in rows for figure in figures]
 
 
 def goals_of(figures: list[Figure], n: int) -> list[Goal]:
@@ -376,23 +422,41 @@ def section(
 
 
 def measure(
-    n: int, c: int, reps: int, big_n: int | None, peer_reps: int, log: list[str]
+    n: int,
+    c: int,
+    reps: int,
+    big_n: int | None,
+    peer_reps: int,
+    log: list[str],
+    baseline: Path | None = None,
 ) -> tuple[list[Figure], dict[str, str]]:
     """Every workload; the figures and the peers that could not be installed (no peer is
-    run when ``peer_reps`` is 0)."""
+    run when ``peer_reps`` is 0). With ``baseline`` (another checkout's ``src``), that
+    version of assay is timed beside this one."""
     peer_list, missing = peers.install(log) if peer_reps > 0 else ([], {})
-    log.append(precompile(str(Path(_assay()).with_name("python"))))
+    python = str(Path(_assay()).with_name("python"))
+    log.append(precompile(python))
+    versions: tuple[Assay, ...] = (Assay(),)
+    if baseline is not None:
+        versions = (Assay(), Assay(baseline.resolve()))
+        done = precompile_src(python, baseline.resolve())
+        log.append(
+            f"The rows marked `{BASELINE}` time the assay in `{baseline}` with the same "
+            f"interpreter (PYTHONPATH); {done}."
+        )
     figures: list[Figure] = []
     with tempfile.TemporaryDirectory(prefix="assay-bench-whole-") as tmp:
         scratch = Path(tmp)
         with mock_server("--latency-ms", "100") as base_url:
-            got, store = run_workload(base_url, n, c, reps, peer_list, scratch, peer_reps)
+            got, store = run_workload(base_url, n, c, reps, peer_list, scratch, peer_reps, versions)
             figures += got
             if big_n:
-                big, _ = run_workload(base_url, big_n, c, reps, [], scratch / "big")
+                big, _ = run_workload(
+                    base_url, big_n, c, reps, [], scratch / "big", versions=versions
+                )
                 figures += big
         with mock_server("--latency-ms", "0") as base_url:
-            figures += run_fixed_costs(base_url, store, n, max(reps, 5), scratch)
+            figures += run_fixed_costs(base_url, store, n, max(reps, 5), scratch, versions)
     return figures, missing
 
 
@@ -407,6 +471,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true", help="200 cases, 1 rep, no long run")
     parser.add_argument("--no-peers", action="store_true", help="skip inspect_ai and the others")
     parser.add_argument("--update", type=Path, help="write the section into this RESULTS.md")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="SRC",
+        help="also time the assay in this src directory (another checkout), interleaved",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.n, args.reps, args.peer_reps, args.big = 200, 1, 1, 0
@@ -415,7 +485,11 @@ def main(argv: list[str] | None = None) -> None:
     log: list[str] = []
     if args.no_peers:
         args.peer_reps = 0
-    figures, missing = measure(args.n, args.c, args.reps, args.big, args.peer_reps, log)
+    if args.baseline is not None and not (args.baseline / "assay" / "__init__.py").is_file():
+        parser.error(f"--baseline {args.baseline}: no assay package in that directory")
+    figures, missing = measure(
+        args.n, args.c, args.reps, args.big, args.peer_reps, log, args.baseline
+    )
     after = os.getloadavg()
     goals = goals_of(figures, args.n)
     text = section(
@@ -425,7 +499,7 @@ def main(argv: list[str] | None = None) -> None:
         missing,
         ["whole_process.py", *(argv if argv is not None else sys.argv[1:])],
         time.time() - began,
-        next((line for line in log if "bytecode" in line), NOTE),
+        " ".join(line for line in log if "bytecode" in line) or NOTE,
     )
     print(text)
     if args.update is not None:

@@ -238,14 +238,15 @@ def test_the_core_never_reaches_the_render_layer() -> None:
     graph = _graph()
     core = [f"assay.{p}" for p in CORE if p != "report"] + ["assay.report"]
     reaching = {c: sorted(graph.get(c, set()) & set(OWN_COMPONENTS)) for c in core}
-    # trend draws its own charts; every other core component only computes.
-    assert {c: r for c, r in reaching.items() if r and c != "assay.trend"} == {}
+    assert {c: r for c, r in reaching.items() if r} == {}
 
 
 # The layers, lowest first: a component imports only from its own layer or the ones below.
-# The core computes; the render layer draws what the core computed (trend draws its own
-# charts); the edges reach files, stores, targets and the network; the front ends face the
-# user. A component added later must be given a layer here.
+# The core computes (a trend included); the render layer draws what the core computed; the
+# edges reach files, stores, targets and the network, and those that read a
+# stored run (its report included: ``assay.stored``) sit below those that run suites and
+# move runs in and out (the runner and interop call the read model, never the reverse); the
+# front ends face the user. A component added later must be given a layer here.
 LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "assay._compact",
@@ -264,19 +265,19 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "assay.compare",
         "assay.diagnose",
         "assay.report",
+        "assay.trend",
     ),
-    ("assay.report.render", "assay.trend"),
+    ("assay.report.render",),
     (
         "assay._plugins",
         "assay.load",
         "assay.targets",
-        "assay.runner",
         "assay.store",
         "assay.stored",
         "assay.tracing",
-        "assay.interop",
         "assay.demo",
     ),
+    ("assay.runner", "assay.interop"),
     ("assay.cli", "assay.view", "assay.pytest_plugin", "assay.__main__", "assay"),
 )
 
@@ -289,6 +290,18 @@ def _layer_violations(graph: dict[str, set[str]]) -> list[str]:
         for dep in sorted(deps)
         if layer[dep] > layer[component]
     ]
+
+
+def test_a_stored_run_s_report_is_built_in_the_read_model_alone() -> None:
+    graph = _graph()
+    assert "assay.stored" in graph["assay.runner"]
+    assert "assay.runner" not in graph["assay.stored"]
+    defining = [
+        str(path.relative_to(SRC))
+        for path in sorted(SRC.rglob("*.py"))
+        if "def report_for_run(" in path.read_text(encoding="utf-8")
+    ]
+    assert defining == ["stored/_report.py"]
 
 
 def test_every_component_has_a_layer() -> None:

@@ -77,13 +77,11 @@ if TYPE_CHECKING:
         evaluate_gates,
         summarize,
     )
-    from assay.runner import (
-        report_for_run,
-        run_suite,
-    )
+    from assay.runner import run_suite
     from assay.store import (
         open_store,
     )
+    from assay.stored import report_for_run
     from assay.targets import (
         BaseTarget,
         Reply,
@@ -138,7 +136,7 @@ _EXPORTS: dict[str, str] = {
     "Comparison": "assay.compare",
     "RunSide": "assay.compare",
     "compare_runs": "assay.compare",
-    "report_for_run": "assay.runner",
+    "report_for_run": "assay.stored",
     "run_suite": "assay.runner",
     "open_store": "assay.store",
     "BaseTarget": "assay.targets",

@@ -12,8 +12,11 @@ from assay.cases._coverage import (
     Cell,
     Coverage,
     CoverageProblem,
+    cell_count,
+    coverage_columns,
+    coverage_html,
+    coverage_json,
     coverage_matrix,
-    render_coverage,
 )
 from assay.cases._dataset import Dataset, check_unique_ids
 from assay.cases._diff import (
@@ -71,8 +74,12 @@ __all__ = [
     "canonical_json",
     "canonical_record",
     "case_hash",
+    "cell_count",
     "check_unique_ids",
     "content_hash",
+    "coverage_columns",
+    "coverage_html",
+    "coverage_json",
     "coverage_matrix",
     "dataset_version",
     "diff_datasets",
@@ -85,7 +92,6 @@ __all__ = [
     "normalize_input",
     "parse_case",
     "parse_dataset",
-    "render_coverage",
     "shingles",
     "units_of",
 ]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -49,6 +48,7 @@ class Coverage:
     cells: tuple[Cell, ...]
     min_cases: int
     problems: tuple[CoverageProblem, ...]
+    dataset: str = ""
 
     def cell(self, slice_: str, behavior: str, split: str) -> Cell:
         for c in self.cells:
@@ -66,9 +66,9 @@ class Coverage:
 
 
 def coverage_matrix(
-    cases: Sequence[Case], required: Sequence[str] = (), min_cases: int = 3
+    cases: Sequence[Case], required: Sequence[str] = (), min_cases: int = 3, dataset: str = ""
 ) -> Coverage:
-    """The matrix of ``cases``, every cell shown.
+    """The matrix of ``cases`` (of the dataset named ``dataset``), every cell shown.
 
     A cell is thin below ``min_cases`` real cases. It is empty (a warning) when its slice
     has cases of that expected behaviour in another split; a slice that never expects that
@@ -116,14 +116,16 @@ def coverage_matrix(
                     f"{where}: {cell.real} real case(s){synthetic}, fewer than {min_cases}",
                 )
             )
-    return Coverage(slices, splits, cells, min_cases, tuple(problems))
+    return Coverage(slices, splits, cells, min_cases, tuple(problems), dataset)
 
 
-def _count(cell: Cell) -> str:
+def cell_count(cell: Cell) -> str:
+    """'7 (1 syn)': a cell's cases and how many of them are synthetic."""
     return f"{cell.cases} ({cell.synthetic} syn)" if cell.synthetic else str(cell.cases)
 
 
-def _columns(cov: Coverage) -> list[tuple[str, str]]:
+def coverage_columns(cov: Coverage) -> list[tuple[str, str]]:
+    """Each column of the matrix: (expected behaviour, split), split by split."""
     return [(b, sp) for sp in cov.splits for b in BEHAVIORS]
 
 
@@ -150,45 +152,6 @@ def coverage_json(cov: Coverage) -> dict[str, Any]:
     }
 
 
-def _rows(cov: Coverage) -> tuple[list[str], list[list[str]]]:
-    head = ["slice", *(f"{b} · {sp}" for b, sp in _columns(cov))]
-    rows = [[s, *(_count(cov.cell(s, b, sp)) for b, sp in _columns(cov))] for s in cov.slices]
-    return head, rows
-
-
-def _problem_lines(cov: Coverage) -> list[str]:
-    return [f"{p.severity}: {p.message}" for p in cov.problems]
-
-
-def render_coverage(cov: Coverage, fmt: str, title: str) -> str:
-    """The matrix as ``text``, ``json``, ``markdown`` or ``html`` (a heat map)."""
-    if fmt == "json":
-        return json.dumps(coverage_json(cov), indent=2, ensure_ascii=False) + "\n"
-    if fmt == "html":
-        return _html(cov, title)
-    head, rows = _rows(cov)
-    if fmt == "markdown":
-        esc = [[v.replace("|", "\\|") for v in r] for r in [head, *rows]]
-        safe_title = title.replace("|", "\\|")
-        lines = [f"## assay coverage: {safe_title}", ""]
-        lines.append("| " + " | ".join(esc[0]) + " |")
-        lines.append("|" + "---|" * len(head))
-        lines += ["| " + " | ".join(r) + " |" for r in esc[1:]]
-        lines.append("")
-        lines.append(f"{cov.total} cases; thin below {cov.min_cases} real cases per cell.")
-        if cov.problems:
-            lines += ["", *(f"- {line}" for line in _problem_lines(cov))]
-        return "\n".join(lines) + "\n"
-    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-    out = [f"assay coverage · {title} · {cov.total} cases", ""]
-    for row in [head, *rows]:
-        out.append("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
-    out.append("")
-    out.append(f"thin: fewer than {cov.min_cases} real cases in a cell")
-    out += _problem_lines(cov)
-    return "\n".join(out) + "\n"
-
-
 def _shade(cell: Cell, top: int, min_cases: int) -> str:
     if cell.cases == 0:
         return "#f4c7c3"
@@ -199,19 +162,21 @@ def _shade(cell: Cell, top: int, min_cases: int) -> str:
     return f"rgb({int(255 - 200 * level)},{green},{int(255 - 180 * level)})"
 
 
-def _html(cov: Coverage, title: str) -> str:
+def coverage_html(cov: Coverage) -> str:
+    """The matrix as a standalone HTML page: a heat map of the counts."""
+    title = cov.dataset
     top = max((c.cases for c in cov.cells), default=0)
     e = html.escape
-    head = "".join(f"<th>{e(b)}<br>{e(sp)}</th>" for b, sp in _columns(cov))
+    head = "".join(f"<th>{e(b)}<br>{e(sp)}</th>" for b, sp in coverage_columns(cov))
     body = []
     for s in cov.slices:
         tds = []
-        for b, sp in _columns(cov):
+        for b, sp in coverage_columns(cov):
             cell = cov.cell(s, b, sp)
             tip = f"{cell.real} real, {cell.synthetic} synthetic"
             tds.append(
                 f'<td style="background:{_shade(cell, top, cov.min_cases)}" title="{e(tip)}">'
-                f"{e(_count(cell))}</td>"
+                f"{e(cell_count(cell))}</td>"
             )
         body.append(f"<tr><th>{e(s)}</th>{''.join(tds)}</tr>")
     problems = "".join(

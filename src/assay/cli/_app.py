@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import typer
 
 app = typer.Typer(
@@ -93,3 +95,18 @@ def _register() -> None:
 
 
 _register()
+
+
+def app_for(args: list[str]) -> typer.Typer:
+    """The app with only the command that ``args`` name, as the whole app would run it:
+    turning every command's options into click's costs tens of milliseconds a process.
+    The whole app when ``args`` name no command (``--help``, ``--version``, a typo)."""
+    name = args[0] if args else ""
+    commands = [c for c in app.registered_commands if c.name == name]
+    groups = [g for g in app.registered_groups if g.name == name]
+    if not (commands or groups) or name.startswith("-"):
+        return app
+    one = copy.copy(app)
+    one.registered_commands = commands
+    one.registered_groups = groups
+    return one

@@ -12,12 +12,6 @@ if TYPE_CHECKING:
     from assay.metrics import IntervalSetting
 
 
-def has_variants(suite: Path) -> bool:
-    from assay.load import load_suite
-
-    return bool(load_suite(suite).settings.variants)
-
-
 def run_matrix_command(
     suite: Path | None,
     resume: str | None,
@@ -36,8 +30,9 @@ def run_matrix_command(
     from assay.cli._options import check_format
     from assay.cli._progress import RichProgress
     from assay.errors import AssayConfigError
+    from assay.formats import formats
     from assay.load import load_suite
-    from assay.report.render.matrix import MATRIX_FORMATS, render_matrix
+    from assay.report.render import render
     from assay.runner import (
         Overrides,
         RunControl,
@@ -49,7 +44,7 @@ def run_matrix_command(
     from assay.store import open_store
 
     assert isinstance(overrides, Overrides) and isinstance(selection, Selection)
-    check_format(format, MATRIX_FORMATS)
+    check_format(format, formats("matrix"))
     if resume is not None and not selection.empty:
         raise AssayConfigError(
             "--resume runs the stored matrix's own cases; drop --limit/--slice/--ids"
@@ -88,7 +83,7 @@ def run_matrix_command(
             err=True,
         )
     headline = f"matrix {result.matrix_id} ({result.status})"
-    text = render_matrix(report, format)
+    text = render(report, format)
     if format in ("text", "markdown"):
         text = f"{headline}\n\n{text}"
     else:

@@ -42,11 +42,11 @@ class RichProgress:
         live: bool | None = None,
     ) -> None:
         from assay.cli._terminal import raw_stream
-        from assay.report.render._terminal import SafeConsole
 
         # Its own redraws (cursor moves) must reach the terminal; the label and counts are
-        # escaped by the console itself.
-        self.console = console or SafeConsole(file=raw_stream("stderr"))
+        # escaped by the console itself. Made only for a terminal: plain lines need none.
+        self.file: Any = console.file if console is not None else raw_stream("stderr")
+        self._console = console
         # A live bar only on a real interactive terminal: FORCE_COLOR (set in many CI
         # configurations) makes rich treat a pipe as a terminal, which would fill the log
         # with redraws.
@@ -69,9 +69,18 @@ class RichProgress:
         if self.live:
             self._start_bar()
 
+    @property
+    def console(self) -> Console:
+        """The rich console the live bar draws on."""
+        if self._console is None:
+            from assay.report.render._terminal import SafeConsole
+
+            self._console = SafeConsole(file=self.file)
+        return self._console
+
     def _interactive(self) -> bool:
-        isatty = getattr(self.console.file, "isatty", None)
-        return bool(self.console.is_interactive and isatty is not None and isatty())
+        isatty = getattr(self.file, "isatty", None)
+        return bool(isatty is not None and isatty() and self.console.is_interactive)
 
     def _start_bar(self) -> None:
         from rich.progress import (
@@ -135,8 +144,8 @@ class RichProgress:
         self._write(self.line(final=True))
 
     def _write(self, text: str) -> None:
-        self.console.file.write(text)
-        self.console.file.flush()
+        self.file.write(text)
+        self.file.flush()
 
 
 def _errors(count: int) -> str:

@@ -59,11 +59,12 @@ def calibrate(
     every disagreement with both rationales."""
     from assay.cli._options import interval_setting, output_format
     from assay.errors import AssayConfigError
+    from assay.formats import formats
     from assay.load._labels import judged_identity, load_labels, load_report_file, rows_from_report
     from assay.report._calibration import build_calibration
-    from assay.report.render.calibration import CALIBRATION_FORMATS, render_calibration
+    from assay.report.render import render
 
-    format = output_format(format, output, CALIBRATION_FORMATS)
+    format = output_format(format, output, formats("calibration"))
     setting = interval_setting(confidence, interval)
     if pass_minimum is not None and pass_minimum not in (1, 2):
         raise AssayConfigError(f"--pass-minimum {pass_minimum}: must be 1 or 2")
@@ -94,7 +95,7 @@ def calibrate(
         weights="linear" if weights == "linear" else "quadratic",
         interval=setting,
     )
-    emit(render_calibration(result, format), output, inputs)
+    emit(render(result, format), output, inputs)
 
 
 def _pass_minimum(given: int | None, judged_at: str | None, judged: str) -> int:

@@ -125,11 +125,12 @@ def compare(
     from assay.cli._options import interval_setting, output_format
     from assay.cli._output import emit
     from assay.compare import check_gate, compare_runs
+    from assay.formats import formats
     from assay.load import names_a_file
-    from assay.report.render.comparison import FORMATS, render_comparison
+    from assay.report.render import render
 
     named = [Path(ref) for ref in (baseline, candidate) if names_a_file(Path(ref))]
-    format = output_format(format, output, FORMATS, named)
+    format = output_format(format, output, formats("comparison"), named)
     setting = interval_setting(confidence, interval)
     sides = [_side(ref, store, setting) for ref in (baseline, candidate)]
     kinds = [side.config.get("report") == "composite" for side in sides]
@@ -151,7 +152,7 @@ def compare(
     results = [check_gate(comparison, rule) for rule in gate]
     inputs = [Path(ref) for ref in (baseline, candidate) if names_a_file(Path(ref))]
     emit(
-        render_comparison(comparison, format),
+        render(comparison, format),
         output,
         inputs,
         what=f"{format} comparison of {baseline} and {candidate} ({comparison.paired} paired)",

@@ -74,13 +74,14 @@ def composite(
     composite and strict verdicts per case, pass rates over real cases, per-check failure
     counts, the cases where the two verdicts diverge, and synthetic cases apart."""
     from assay.cli._options import interval_setting, output_format
+    from assay.formats import formats
     from assay.grading.checks import CompositeScorer, check_composite_inputs, composite_all
     from assay.load import check_registry, load_composite_results, names_a_file
     from assay.report import build_composite_report
-    from assay.report.render.composite import COMPOSITE_FORMATS, render_composite
+    from assay.report.render import render
 
     named = [p for p in (dataset, results, profile, sources) if p is not None and names_a_file(p)]
-    format = output_format(format, output, COMPOSITE_FORMATS, named)
+    format = output_format(format, output, formats("composite"), named)
     setting = interval_setting(confidence, interval)
     registry = check_registry()
     from assay.errors import AssayInputError
@@ -147,7 +148,7 @@ def composite(
         p for p in (dataset, results, profile, sources, grader) if p is not None and names_a_file(p)
     ]
     emit(
-        render_composite(report, format, color=wants_color(output)),
+        render(report, format, color=wants_color(output)),
         output,
         inputs_paths,
         what=described(report, format, Path(str(results)).name).replace(

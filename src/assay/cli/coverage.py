@@ -33,11 +33,12 @@ def coverage(
     and exits 2. Given a suite file, its `coverage: {required_slices: [...], min_cases: N}`
     apply.
     """
-    from assay.cases import coverage_matrix, render_coverage
+    from assay.cases import coverage_matrix
     from assay.cli._options import output_format
     from assay.cli._output import emit
     from assay.errors import AssayConfigError
     from assay.formats import formats
+    from assay.report.render import render
 
     format = output_format(format, output, formats("coverage"))
     required = list(_names(require))
@@ -58,8 +59,10 @@ def coverage(
         minimum = min_cases
     if minimum < 1:
         raise AssayConfigError(f"--min-cases {minimum}: must be at least 1")
-    cov = coverage_matrix(data.cases, required=list(dict.fromkeys(required)), min_cases=minimum)
-    emit(render_coverage(cov, format, data.name), output, [dataset])
+    cov = coverage_matrix(
+        data.cases, list(dict.fromkeys(required)), min_cases=minimum, dataset=data.name
+    )
+    emit(render(cov, format), output, [dataset])
     if cov.has_errors:
         raise typer.Exit(2)
 

@@ -25,15 +25,16 @@ def matrix(
     adjustment across all pairs, the paired difference with its interval)."""
     from assay.cli._options import interval_setting, output_format
     from assay.cli._output import emit
-    from assay.report.render.matrix import MATRIX_FORMATS, render_matrix
+    from assay.formats import formats
+    from assay.report.render import render
     from assay.runner import matrix_report
     from assay.store import open_store
 
-    format = output_format(format, output, MATRIX_FORMATS)
+    format = output_format(format, output, formats("matrix"))
     setting = interval_setting(confidence, interval)
     runs = open_store(store, create=False)
     try:
         report = matrix_report(runs, matrix_id, interval=setting)
     finally:
         runs.close()
-    emit(render_matrix(report, format), output)
+    emit(render(report, format), output)

@@ -44,9 +44,9 @@ def regrade(
     from assay.load import load_judge
     from assay.metrics import DEFAULT_INTERVAL
     from assay.report.render import render
-    from assay.runner import report_for_run
     from assay.runner._regrade import regrade_run
     from assay.store import open_store
+    from assay.stored import report_for_run
 
     format = output_format(format, output)
     setting = interval_setting(confidence, interval)

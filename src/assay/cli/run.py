@@ -188,8 +188,9 @@ def run(
     from assay.load import load_suite
     from assay.metrics import DEFAULT_INTERVAL
     from assay.report.render import render
-    from assay.runner import Overrides, RunControl, Selection, report_for_run, resume_run, run_suite
+    from assay.runner import Overrides, RunControl, Selection, resume_run, run_suite
     from assay.store import NAME_KEY, open_store
+    from assay.stored import report_for_run
 
     format = output_format(format, output)
     setting = interval_setting(confidence, interval)
@@ -217,10 +218,13 @@ def run(
     selection = Selection(_ids(slice_), _ids(ids), limit, split, confirm)
     if resume is not None and set_:
         raise AssayConfigError("--resume finishes the stored matrix's own variants; drop --set")
-    from assay.cli._matrix_run import has_variants, run_matrix_command
+    from assay.cli._matrix_run import run_matrix_command
 
+    # Loaded once: whether it declares variants, and (when it does not) the run's suite.
+    loaded = load_suite(suite) if suite is not None and resume is None and not set_ else None
+    variants = loaded is not None and bool(loaded.settings.variants)
     if (resume is not None and resume.startswith("mx-")) or (
-        suite is not None and resume is None and (set_ or has_variants(suite))
+        suite is not None and resume is None and (set_ or variants)
     ):
         if name is not None:
             raise AssayConfigError("--name names one run; a matrix's runs are named by variant")
@@ -248,7 +252,8 @@ def run(
         raise AssayConfigError(
             "--resume runs the stored run's own cases; drop --limit/--slice/--ids"
         )
-    loaded = load_suite(suite) if suite is not None else None
+    if loaded is None and suite is not None:
+        loaded = load_suite(suite)
     if dry_run:
         if loaded is None:
             raise AssayConfigError("--dry-run needs a suite file (not --resume)")

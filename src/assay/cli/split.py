@@ -26,10 +26,11 @@ def split(
     expected behaviour) gets about --heldout of its cases. The same dataset, fraction and
     seed always give the same split. Without --output nothing is written.
     """
-    from assay.cases import assign_splits, coverage_matrix, find_clusters, render_coverage
+    from assay.cases import assign_splits, coverage_matrix, find_clusters
     from assay.cli._dataset import near_settings, progress_bar, refuse_existing
     from assay.errors import AssayConfigError
     from assay.load import load_dataset
+    from assay.report.render import render
 
     if not 0 < heldout < 1:
         raise AssayConfigError(f"--heldout {heldout}: give a fraction above 0 and below 1")
@@ -48,7 +49,8 @@ def split(
         f"({moved} case(s) changed side)"
     )
     typer.echo("")
-    typer.echo(render_coverage(coverage_matrix(cases, min_cases=min_cases), "text", dataset.name))
+    cov = coverage_matrix(cases, min_cases=min_cases, dataset=dataset.name)
+    typer.echo(render(cov, "text"))
     if output is None:
         typer.echo("nothing written: give --output FILE to write the split dataset", err=True)
         return

@@ -44,11 +44,13 @@ def trend(
 
     from assay.cli._options import interval_setting, output_format
     from assay.cli._output import check_output, emit
+    from assay.formats import formats
+    from assay.report.render import render
     from assay.runner import parse_since, trend_for_suite
     from assay.store import open_store
-    from assay.trend import FORMATS, Metric, render_json, render_markdown, render_text
+    from assay.trend import Metric
 
-    format = output_format(format, output, FORMATS)
+    format = output_format(format, output, formats("trend"))
     setting = interval_setting(confidence, interval)
     Metric.parse(metric)
     start = parse_since(since, datetime.now(UTC)) if since is not None else None
@@ -59,10 +61,4 @@ def trend(
         built = trend_for_suite(opened, suite, metric, since=start, interval=setting)
     finally:
         opened.close()
-    if format == "html":
-        from assay.trend.html import render_trend_html
-
-        emit(render_trend_html(built, viewer=links), output)
-        return
-    renderers = {"text": render_text, "json": render_json, "markdown": render_markdown}
-    emit(renderers[format](built), output)
+    emit(render(built, format, links=links), output)

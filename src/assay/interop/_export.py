@@ -60,7 +60,7 @@ class StoredRun:
 
 def read_stored(store: RunStore, run_id: str) -> StoredRun:
     """The run ``run_id`` (or unique prefix) as an export reads it."""
-    from assay.runner import report_for_run
+    from assay.stored import report_for_run
 
     info = store.get_run(run_id)
     return StoredRun(

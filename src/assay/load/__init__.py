@@ -11,6 +11,7 @@ from assay.load._grader import (
     grader_from_provenance,
     grader_provenance,
 )
+from assay.load._grader_types import register_grader
 from assay.load._judge import (
     CalibrationCheck,
     CalibrationRequirement,
@@ -47,5 +48,6 @@ __all__ = [
     "names_a_file",
     "read_records",
     "read_text",
+    "register_grader",
     "registry_from",
 ]

@@ -14,27 +14,28 @@ A suite writes either a name (``grader: structured``) or a mapping::
       model: smollm2-135m
       settings: judge.yaml      # ... or in a file, relative to the suite file
 
-Any other ``type`` names a grader an installed package declares in the ``assay.graders``
-entry-point group (a ``GraderType``); its other keys are that type's settings.
+Every ``type`` is resolved through the ``assay.graders`` entry-point group: the three above
+are assay's own (``STRUCTURED_GRADER``, ``COMPOSITE_GRADER``, ``JUDGE_GRADER``, declared in
+assay's ``pyproject.toml``); any other names a ``GraderType`` an installed package declares,
+and its other keys are that type's settings.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from importlib.metadata import EntryPoint
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from assay._plugins import installed_entry_points, load_entry_point
 from assay._validation import problems_from
 from assay.cases import SourceLibrary
 from assay.errors import AssayConfigError, InputFormatError, Location, Problem, did_you_mean
 from assay.grading import Grader, GraderType, StructuredGrader
-from assay.grading._type import ENTRY_POINT_GROUP
 from assay.grading.checks import CompositeScorer, Profile
+from assay.load._grader_types import grader_type, grader_type_names
 
 if TYPE_CHECKING:
     from assay.load._judge import JudgeSettings
@@ -74,19 +75,7 @@ class GraderSettings(BaseModel):
         return {"type": value} if isinstance(value, str) else value
 
 
-def plugin_graders() -> dict[str, EntryPoint]:
-    """The grader types installed packages declare (``assay.graders`` entry points); the
-    built-in names are not theirs to take."""
-    builtin = {*GRADERS, JUDGE}
-    return {
-        point.name: point
-        for point in installed_entry_points(ENTRY_POINT_GROUP)
-        if point.name not in builtin
-    }
-
-
-def _plugin_type(point: EntryPoint) -> GraderType:
-    return load_entry_point(point, GraderType, f'grader "{point.name}"')
+Locate = Callable[[str], Location]
 
 
 def _plugin_settings(
@@ -109,49 +98,69 @@ def _plugin_settings(
         ) from None
 
 
-def grader_problems(spec: GraderSettings, locate: Callable[[str], Location]) -> list[Problem]:
+@dataclass(frozen=True)
+class SuiteGraderType(GraderType):
+    """A built-in grader type, which reads more of the suite than its own keys: ``check``
+    says what is wrong with the suite's ``grader`` settings, ``build_in_suite`` builds the
+    grader from them, the suite's directory and the sources its dataset names (when
+    ``reads_sources``). ``build(settings, base_dir)`` builds it without sources."""
+
+    check: Callable[[GraderSettings, Locate], list[Problem]]
+    build_in_suite: Callable[[GraderSettings, Path, Locate, SourceLibrary], Grader]
+    reads_sources: bool = False
+
+
+def grader_problems(spec: GraderSettings, locate: Locate) -> list[Problem]:
     """What is wrong with a suite's grader settings: an unknown type, a file key given to a
     grader that does not read it, a plugin grader's invalid settings."""
-    plugins = plugin_graders()
-    if spec.type in plugins:
-        try:
-            _plugin_settings(spec, _plugin_type(plugins[spec.type]), locate)
-        except InputFormatError as err:
-            return list(err.problems)
-        return []
-    names = [*GRADERS, JUDGE, *sorted(plugins)]
-    if spec.type not in names:
+    kind = grader_type(spec.type)
+    if kind is None:
+        names = grader_type_names()
         hint = did_you_mean(spec.type, names)
         where = locate("grader.type")
         message = f'grader "{spec.type}": unknown grader{hint}; choose one of {", ".join(names)}'
         return [Problem(message, where, "grader")]
+    if isinstance(kind, SuiteGraderType):
+        return kind.check(spec, locate)
+    try:
+        _plugin_settings(spec, kind, locate)
+    except InputFormatError as err:
+        return list(err.problems)
+    return []
+
+
+def _unread_keys(spec: GraderSettings, locate: Locate) -> list[Problem]:
+    """The inline keys and the judge's settings file, given to a grader that reads neither."""
     known = ["type", *FILE_KEYS]
     extra = [
         Problem(f'unknown field "grader.{key}"{did_you_mean(key, known)}', locate(f"grader.{key}"))
         for key in spec.judge_keys()
-        if spec.type != JUDGE
     ]
-    if spec.settings is not None and spec.type != JUDGE:
+    if spec.settings is not None:
         extra.append(Problem("grader.settings: only the judge reads it", locate("grader.settings")))
-    if spec.type == JUDGE:
-        problems = []
-        if spec.profile is not None:
-            problems.append(
-                Problem("grader.profile: the judge reads no profile", locate("grader.profile"))
-            )
-        if spec.settings is None:
-            try:
-                _inline_judge(spec, locate)
-            except InputFormatError as err:
-                problems.extend(err.problems)
-        return problems
-    if spec.type == "composite":
-        return extra
-    return extra + [
+    return extra
+
+
+def _structured_problems(spec: GraderSettings, locate: Locate) -> list[Problem]:
+    return _unread_keys(spec, locate) + [
         Problem(f"grader.{key}: only the composite grader reads it", locate(f"grader.{key}"))
         for key in FILE_KEYS
         if getattr(spec, key) is not None
     ]
+
+
+def _judge_problems(spec: GraderSettings, locate: Locate) -> list[Problem]:
+    problems = []
+    if spec.profile is not None:
+        problems.append(
+            Problem("grader.profile: the judge reads no profile", locate("grader.profile"))
+        )
+    if spec.settings is None:
+        try:
+            _inline_judge(spec, locate)
+        except InputFormatError as err:
+            problems.extend(err.problems)
+    return problems
 
 
 def _inline_judge(spec: GraderSettings, locate: Callable[[str], Location]) -> JudgeSettings:
@@ -176,22 +185,37 @@ def _suite_file(value: str, base_dir: Path, where: Location, key: str) -> Path:
 def build_grader(
     spec: GraderSettings,
     base_dir: Path,
-    locate: Callable[[str], Location],
+    locate: Locate,
     sources: SourceLibrary,
 ) -> Grader:
     """The grader the settings name; a composite scorer reads its profile (files relative to
     ``base_dir``) and ``sources`` plus any sources file of its own."""
-    if spec.type == JUDGE:
-        return _judge(spec, base_dir, locate, sources)
-    plugin = plugin_graders().get(spec.type)
-    if plugin is not None:
-        kind = _plugin_type(plugin)
-        try:
-            return kind.build(_plugin_settings(spec, kind, locate), base_dir)
-        except ValueError as err:
-            raise AssayConfigError(f"grader ({spec.type}): {err}") from None
-    if spec.type != "composite":
-        return GRADERS[spec.type]()
+    kind = grader_type(spec.type)
+    if kind is None:
+        raise InputFormatError(grader_problems(spec, locate), summary="invalid grader")
+    if isinstance(kind, SuiteGraderType):
+        return kind.build_in_suite(spec, base_dir, locate, sources)
+    try:
+        return kind.build(_plugin_settings(spec, kind, locate), base_dir)
+    except ValueError as err:
+        raise AssayConfigError(f"grader ({spec.type}): {err}") from None
+
+
+def reads_sources(spec: GraderSettings) -> bool:
+    """Whether the grader the settings name reads the sources its suite's dataset names."""
+    kind = grader_type(spec.type)
+    return isinstance(kind, SuiteGraderType) and kind.reads_sources
+
+
+def _structured(
+    spec: GraderSettings, base_dir: Path, locate: Locate, sources: SourceLibrary
+) -> Grader:
+    return StructuredGrader()
+
+
+def _composite(
+    spec: GraderSettings, base_dir: Path, locate: Locate, sources: SourceLibrary
+) -> Grader:
     from assay.grading.checks import DEFAULT_PROFILE
     from assay.load._checks import check_registry, load_profile
     from assay.load._sources import load_sources, merge_sources
@@ -207,12 +231,7 @@ def build_grader(
     return CompositeScorer(profile, registry.resolve(profile.checks), sources)
 
 
-def _judge(
-    spec: GraderSettings,
-    base_dir: Path,
-    locate: Callable[[str], Location],
-    sources: SourceLibrary,
-) -> Grader:
+def _judge(spec: GraderSettings, base_dir: Path, locate: Locate, sources: SourceLibrary) -> Grader:
     from assay.load._judge import load_judge
     from assay.load._sources import load_sources, merge_sources
 
@@ -223,6 +242,23 @@ def _judge(
         path = _suite_file(spec.settings, base_dir, locate("grader.settings"), "settings")
         return load_judge(path).grader(sources, path.parent)
     return _inline_judge(spec, locate).grader(sources, base_dir)
+
+
+def _type_of(
+    check: Callable[[GraderSettings, Locate], list[Problem]],
+    build: Callable[[GraderSettings, Path, Locate, SourceLibrary], Grader],
+    *,
+    reads_sources: bool = False,
+) -> SuiteGraderType:
+    def without_suite(settings: GraderSettings, base_dir: Path) -> Grader:
+        return build(settings, base_dir, lambda _key: Location("grader"), SourceLibrary())
+
+    return SuiteGraderType(GraderSettings, without_suite, check, build, reads_sources)
+
+
+STRUCTURED_GRADER = _type_of(_structured_problems, _structured)
+COMPOSITE_GRADER = _type_of(_unread_keys, _composite, reads_sources=True)
+JUDGE_GRADER = _type_of(_judge_problems, _judge, reads_sources=True)
 
 
 def grader_provenance(grader: Grader) -> dict[str, str]:

@@ -24,7 +24,7 @@ from assay._validation import problems_from
 from assay.cases import EMPTY_SOURCES, Dataset
 from assay.errors import InputFormatError, Location, Problem
 from assay.grading import Grader
-from assay.load._grader import GraderSettings, build_grader, grader_problems
+from assay.load._grader import GraderSettings, build_grader, grader_problems, reads_sources
 from assay.load._limits import may_hold_surrogates
 from assay.load._prices import PriceTable, load_prices
 from assay.load._records import (
@@ -179,7 +179,7 @@ class Suite:
         (default: the suite's dataset file)."""
         spec = self.settings.grader
         sources = EMPTY_SOURCES
-        if spec.type in ("composite", "judge"):
+        if reads_sources(spec):
             sources = (dataset or self.load_dataset()).sources
         return build_grader(spec, self.base_dir, self.locate, sources)
 

@@ -48,6 +48,7 @@ from assay.metrics._group import per_case
 from assay.metrics._intervals import IntervalMethod, beta_limits, score_limits
 from assay.metrics._rate import Rate
 from assay.metrics._setting import DEFAULT_INTERVAL, IntervalSetting
+from assay.metrics._special import special
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ def degrees_of_freedom(squares: Sequence[float]) -> float:
 def df_factor(units: float, df: float, confidence: float) -> float:
     """Korn & Graubard's (t_{n−1} / t_df)² for n units and a variance on df degrees of
     freedom: at most 1."""
-    from scipy.special import stdtrit  # deferred: keeps `assay --help` fast
+    stdtrit = special().stdtrit
 
     q = 1 - (1 - confidence) / 2
     top = float(stdtrit(max(units - 1, df), q))

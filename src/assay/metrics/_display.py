@@ -29,6 +29,13 @@ def percent(value: float, decimals: int = 1) -> str:
     return f">{100 - step:.{MAX_DECIMALS}f}%"
 
 
+def interval_text(bounds: tuple[float, float] | None) -> str:
+    """'[0.8%, 90.6%]': an interval's bounds as percentages, or '—' when there is none."""
+    if bounds is None:
+        return "—"
+    return f"[{percent(bounds[0])}, {percent(bounds[1])}]"
+
+
 def decimal(value: float, places: int = 2) -> str:
     """A score or a sum of scores: '3' when whole, else rounded to ``places`` decimals
     (trailing zeros dropped) and as many more as it takes not to read as a whole number

@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 from typing import Literal
 
+from assay.metrics._special import special
+
 IntervalMethod = Literal["clopper-pearson", "wilson"]
 METHODS: tuple[IntervalMethod, ...] = ("clopper-pearson", "wilson")
 
@@ -25,7 +27,7 @@ def _check(x: int, n: int, confidence: float) -> None:
 def beta_limits(x: float, n: float, confidence: float) -> tuple[float, float]:
     """Clopper–Pearson's beta-quantile limits; x and n may be non-integer (Korn & Graubard's
     effective counts). Arguments are not checked."""
-    from scipy.special import betaincinv  # deferred: keeps `assay --help` fast
+    betaincinv = special().betaincinv
 
     alpha = 1.0 - confidence
     lower = 0.0 if x <= 0 else float(betaincinv(x, n - x + 1, alpha / 2))
@@ -36,7 +38,7 @@ def beta_limits(x: float, n: float, confidence: float) -> tuple[float, float]:
 def score_limits(x: float, n: float, confidence: float) -> tuple[float, float]:
     """Wilson's score limits, clipped to [0, 1]; x and n may be non-integer. Arguments are
     not checked."""
-    from scipy.special import ndtri
+    ndtri = special().ndtri
 
     z = float(ndtri(1 - (1 - confidence) / 2))
     p = x / n

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -32,3 +33,28 @@ class Span(BaseModel):
     @property
     def duration_ms(self) -> float:
         return (self.end_ns - self.start_ns) / 1e6
+
+
+SpanRow = tuple[
+    str, str, str | None, str, int, int, str, str | None, Mapping[str, Any], str | None, int | None
+]
+"""A span as the run store takes it: the fields of ``Span`` in their order (trace_id,
+span_id, parent_id, name, start_ns, end_ns, status, status_message, attributes, case_id,
+trial), without a model around them."""
+
+
+def span_row(span: Span) -> SpanRow:
+    """The row of a stored span."""
+    return (
+        span.trace_id,
+        span.span_id,
+        span.parent_id,
+        span.name,
+        span.start_ns,
+        span.end_ns,
+        span.status,
+        span.status_message,
+        span.attributes,
+        span.case_id,
+        span.trial,
+    )

@@ -4,7 +4,6 @@ matrix id, all at once with concurrency and rate limits shared per endpoint; res
 from __future__ import annotations
 
 import asyncio
-import gc
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -21,11 +20,11 @@ from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting
 from assay.metrics._setting import chosen_interval
 from assay.outcomes import Record
 from assay.report import Report
+from assay.runner._collector import run_collection
 from assay.runner._execute import EndpointLimits
 from assay.runner._options import RateLimiter, RunOptions
 from assay.runner._plan import Plan, RunControl, execute_plan, hook_signals
 from assay.runner._provenance import git_commit, new_run_id, package_versions
-from assay.runner._report import headline, report_for_run, run_metadata
 from assay.runner._run import (
     Overrides,
     base_metadata,
@@ -36,6 +35,7 @@ from assay.runner._run import (
 )
 from assay.runner._select import Selection, select
 from assay.store import RunInfo, RunStore, redact
+from assay.stored._report import headline, report_for_run, run_metadata
 
 MATRIX_PREFIX = "mx-"
 
@@ -134,15 +134,14 @@ def _run_all(
     control: RunControl,
     matrix_id: str,
 ) -> MatrixResult:
-    gc.freeze()
     try:
-        asyncio.run(_execute_all(entries, control))
+        with run_collection():
+            asyncio.run(_execute_all(entries, control))
     except KeyboardInterrupt:
         for plan, _ in entries:
             plan.status = "interrupted"
         raise
     finally:
-        gc.unfreeze()
         runs: list[VariantRun] = []
         for (plan, _), (name, overrides) in zip(entries, names, strict=True):
             if not plan.started:

@@ -1,9 +1,9 @@
 """Imports that the end of a run needs, done in a thread while the run waits on its target.
 
-Building the report needs scipy's special functions (the exact intervals), whose import
-is a large part of a short run's fixed cost. Started when the case-trials start, the import
-overlaps the network wait instead of following it. The report's own import of the same
-module then finds it loaded (or waits for the thread under Python's import lock).
+Building the report needs scipy's special functions (the exact intervals), whose loading
+is a large part of a short run's fixed cost. Started when the case-trials start, the loading
+overlaps the network wait instead of following it. The report's own call then finds them
+loaded (or waits for the thread).
 """
 
 from __future__ import annotations
@@ -11,16 +11,21 @@ from __future__ import annotations
 import importlib
 import threading
 
-REPORT_MODULES = ("scipy.special",)
+# "module" is imported; "module:function" is imported and its function called.
+REPORT_MODULES = ("assay.metrics._special:special",)
 
 
 def preload(modules: tuple[str, ...] = REPORT_MODULES) -> threading.Thread:
-    """Start importing ``modules`` in a daemon thread; returns the thread."""
+    """Start importing ``modules`` (and calling the functions named) in a daemon thread;
+    returns the thread."""
 
     def load() -> None:
-        for name in modules:
+        for entry in modules:
+            name, _, function = entry.partition(":")
             try:
-                importlib.import_module(name)
+                module = importlib.import_module(name)
+                if function:
+                    getattr(module, function)()
             except Exception:  # the report's own import says what failed
                 continue
 

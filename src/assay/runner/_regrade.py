@@ -15,9 +15,9 @@ from assay.outcomes import Record
 from assay.runner._judging import JudgeRunner, judge_all
 from assay.runner._options import Timing
 from assay.runner._provenance import new_run_id, package_versions
-from assay.runner._report import headline, report_for_run, run_metadata
 from assay.runner._run import RunResult
 from assay.store import RunInfo, RunStore
+from assay.stored._report import headline, report_for_run, run_metadata
 
 REGRADE_KEY = "regrade_of"
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import inspect
 import math
 from collections.abc import Iterator
@@ -19,14 +18,15 @@ from assay.errors import AssayConfigError, StoreError
 from assay.load import Suite, grader_provenance, load_prices, load_suite
 from assay.report import GateResult, Report, evaluate_gates, parse_rule
 from assay.runner._cache import CACHE_KEY_VERSION, ResponseCache, default_cache_path
+from assay.runner._collector import run_collection
 from assay.runner._execute import CacheUse
 from assay.runner._guard import LoopBlocked
 from assay.runner._options import RunOptions
 from assay.runner._plan import Plan, Progress, RunControl, execute_plan
-from assay.runner._provenance import git_commit, new_run_id, package_versions
-from assay.runner._report import headline, report_for_run, run_metadata
+from assay.runner._provenance import GitCommit, new_run_id, package_versions
 from assay.runner._select import Selection, select
 from assay.store import RunClaim, RunInfo, RunStore, redact
+from assay.stored._report import headline, report_for_run, run_metadata
 from assay.targets import Target
 
 __all__ = ["Overrides", "Progress", "RunControl", "RunResult", "resume_run", "run_suite"]
@@ -196,12 +196,10 @@ def _run_plan(plan: Plan, control: RunControl, create: RunInfo | None) -> RunRes
     report: Report | None = None
     store_failed = False
     hooks = plan.guard if control.handle_signals else contextlib.nullcontext()
-    # Objects alive before the run (modules, the cases) need no garbage collection while
-    # it runs: freezing them keeps full collections from rescanning them thousands of times.
-    gc.freeze()
     with hooks, _released(plan):
         try:
-            asyncio.run(execute_plan(plan, control, create))
+            with run_collection():
+                asyncio.run(execute_plan(plan, control, create))
         except LoopBlocked:  # said on stderr; the run ends like one stopped by Ctrl-C
             plan.status = "interrupted"
         except KeyboardInterrupt:
@@ -213,7 +211,6 @@ def _run_plan(plan: Plan, control: RunControl, create: RunInfo | None) -> RunRes
                 raise
             raise _stopped_by_the_store(plan, err) from None
         finally:
-            gc.unfreeze()
             if plan.started and not store_failed:
                 report = _finish(plan)
     assert report is not None  # the run was created, or an exception went up
@@ -271,6 +268,7 @@ def run_suite(
 ) -> RunResult:
     """Run a suite's target over its (selected) cases and store the run."""
     suite = suite if isinstance(suite, Suite) else load_suite(suite)
+    commit = GitCommit(suite.base_dir)  # answered while the run is prepared
     control = control or RunControl()
     options = options_for(suite, overrides or Overrides())
     full = suite.load_dataset()
@@ -297,7 +295,7 @@ def run_suite(
         trials=options.trials,
         trial_policy=suite.settings.trial_policy or "per-trial",
         assay_version=__version__,
-        git_commit=git_commit(suite.base_dir),
+        git_commit=commit.result(),
         packages=package_versions(),
         metadata=metadata,
     )

@@ -4,9 +4,9 @@ around grading. Nothing is created when tracing is off (no tracer)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from types import TracebackType
+from typing import TYPE_CHECKING, NamedTuple
 
 from assay.grading import Judgment
 from assay.outcomes import Error, Outcome, span_names
@@ -16,8 +16,7 @@ if TYPE_CHECKING:
     from opentelemetry.trace import Tracer
 
 
-@dataclass(frozen=True)
-class RequestTrace:
+class RequestTrace(NamedTuple):
     """The root span of one case-trial and the identifiers a target forwards."""
 
     span: OtelSpan | None = None
@@ -29,29 +28,53 @@ class RequestTrace:
 NO_TRACE = RequestTrace()
 
 
-@contextmanager
 def request_span(
     tracer: Tracer | None, run_id: str, case_id: str, trial: int, config_version: str
-) -> Iterator[RequestTrace]:
+) -> AbstractContextManager[RequestTrace]:
     """The ``assay.request`` span, current for the duration of the block."""
     if tracer is None:
-        yield NO_TRACE
-        return
+        return nullcontext(NO_TRACE)
     attributes: dict[str, str | int] = {
         span_names.RUN_ID: run_id,
         span_names.CASE_ID: case_id,
         span_names.TRIAL: trial,
         span_names.CONFIG_VERSION: config_version,
     }
-    with tracer.start_as_current_span(span_names.REQUEST_SPAN, attributes=attributes) as span:
-        ctx = span.get_span_context()
-        flags = int(ctx.trace_flags)
-        yield RequestTrace(
-            span,
-            f"00-{ctx.trace_id:032x}-{ctx.span_id:016x}-{flags:02x}",
-            f"{ctx.trace_id:032x}",
-            ctx.trace_state.to_header() or None,  # the trace state of the trace it continues
+    return _RequestSpan(tracer, attributes)
+
+
+class _RequestSpan:
+    """The request span's block: the span current inside it, its identifiers given out."""
+
+    __slots__ = ("_attributes", "_current", "_tracer")
+
+    def __init__(self, tracer: Tracer, attributes: dict[str, str | int]) -> None:
+        self._tracer = tracer
+        self._attributes = attributes
+
+    def __enter__(self) -> RequestTrace:
+        current = self._tracer.start_as_current_span(
+            span_names.REQUEST_SPAN, attributes=self._attributes
         )
+        span = current.__enter__()
+        self._current = current
+        ctx = span.get_span_context()
+        trace_id = f"{ctx.trace_id:032x}"
+        state = ctx.trace_state  # of the trace it continues, if any
+        return RequestTrace(
+            span,
+            f"00-{trace_id}-{ctx.span_id:016x}-{int(ctx.trace_flags):02x}",
+            trace_id,
+            (state.to_header() or None) if state else None,
+        )
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> bool | None:
+        return self._current.__exit__(exc_type, exc_val, exc_tb)
 
 
 def mark_outcome(trace: RequestTrace, outcome: Outcome) -> None:
@@ -70,17 +93,43 @@ def mark_outcome(trace: RequestTrace, outcome: Outcome) -> None:
         trace.span.set_status(Status(StatusCode.ERROR, detail))
 
 
-@contextmanager
-def evaluation_span(tracer: Tracer | None, judged: list[Judgment]) -> Iterator[None]:
+def evaluation_span(tracer: Tracer | None, judged: list[Judgment]) -> AbstractContextManager[None]:
     """An ``assay.evaluation`` span around grading; its attributes name the judgment
     appended to ``judged`` inside the block."""
     if tracer is None:
-        yield
-        return
-    with tracer.start_as_current_span(span_names.EVALUATION_SPAN) as span:
-        yield
-        if judged:
-            span.set_attributes(judgment_attributes(judged[-1]))
+        return nullcontext()
+    return _EvaluationSpan(tracer, judged)
+
+
+class _EvaluationSpan:
+    """The evaluation span's block: the span current inside it, named after the judgment
+    made in it when the block ends normally."""
+
+    __slots__ = ("_current", "_judged", "_span", "_tracer")
+
+    def __init__(self, tracer: Tracer, judged: list[Judgment]) -> None:
+        self._tracer = tracer
+        self._judged = judged
+
+    def __enter__(self) -> None:
+        current = self._tracer.start_as_current_span(span_names.EVALUATION_SPAN)
+        self._span = current.__enter__()
+        self._current = current
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> bool | None:
+        if exc_type is None and self._judged:
+            try:
+                self._span.set_attributes(judgment_attributes(self._judged[-1]))
+            except BaseException as err:  # ends the span as a failure inside the block would
+                if not self._current.__exit__(type(err), err, err.__traceback__):
+                    raise
+                return None
+        return self._current.__exit__(exc_type, exc_val, exc_tb)
 
 
 REASON_LIMIT = 200

@@ -10,8 +10,8 @@ from assay.cases import content_hash
 from assay.errors import AssayConfigError, AssayInputError, did_you_mean
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting
 from assay.report import GateResult, Report
-from assay.runner._report import report_for_run
 from assay.store import TAGS_KEY, RunInfo
+from assay.stored._report import report_for_run
 from assay.trend import (
     LAST,
     Metric,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,22 @@ from assay.store._store import RunStore
 
 DEFAULT_URL = "sqlite:///.assay/assay.db"
 ENV_VAR = "ASSAY_STORE"
+
+# The stores this process opened, while they are in use: a process that ends without the
+# interpreter's tear-down closes what is left of them first (see ``close_opened``).
+_OPENED: weakref.WeakSet[RunStore] = weakref.WeakSet()
+
+
+def close_opened() -> None:
+    """Close every store ``open_store`` opened that is still referenced (closing twice is
+    harmless): SQLite then folds its write-ahead log into the database file."""
+    for store in list(_OPENED):
+        store.close()
+
+
+def _opened(store: RunStore) -> RunStore:
+    _OPENED.add(store)
+    return store
 
 
 def store_url(url: str | None = None) -> str:
@@ -94,7 +111,7 @@ def open_store(url: str | None = None, *, read_only: bool = False, create: bool 
 
     chosen = store_url(url)
     if read_only:
-        return open_read_only(chosen)
+        return _opened(open_read_only(chosen))
     try:
         parsed = make_url(chosen)
     except (ArgumentError, ValueError) as err:  # ValueError: a port that is not a number
@@ -141,4 +158,4 @@ def open_store(url: str | None = None, *, read_only: bool = False, create: bool 
     except BaseException:
         engine.dispose()
         raise
-    return RunStore(engine, shown)
+    return _opened(RunStore(engine, shown))

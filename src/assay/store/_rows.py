@@ -11,32 +11,38 @@ from pydantic import TypeAdapter
 
 from assay.grading import Judgment
 from assay.outcomes import Outcome, Record, Span, Usage
+from assay.outcomes._span import SpanRow
 from assay.store._info import RunInfo
 
 _OUTCOME: TypeAdapter[Outcome] = TypeAdapter(Outcome)
 
 
+_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def dump(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON text, non-ASCII characters kept as they are."""
+    return _JSON.encode(value)
 
 
 def iso_time(value: datetime | None) -> str | None:
     return value.astimezone(UTC).isoformat() if value is not None else None
 
 
-def judgment_rows(run_id: str, batch: Sequence[Judgment]) -> list[dict[str, Any]]:
+def judgment_values(run_id: str, batch: Sequence[Judgment]) -> list[tuple[Any, ...]]:
+    """The judgments table's values of each judgment, in its column order."""
     return [
-        {
-            "run_id": run_id,
-            "case_id": j.case_id,
-            "trial": j.trial,
-            "grader": j.grader,
-            "grader_version": j.grader_version,
-            "status": j.status,
-            "reason": j.reason,
-            "score": j.score,
-            "labels": dump(list(j.labels)),
-        }
+        (
+            run_id,
+            j.case_id,
+            j.trial,
+            j.grader,
+            j.grader_version,
+            j.status,
+            j.reason,
+            j.score,
+            dump(list(j.labels)) if j.labels else "[]",
+        )
         for j in batch
     ]
 
@@ -58,6 +64,15 @@ def span_rows(run_id: str, batch: Sequence[Span]) -> list[dict[str, Any]]:
             "trial": s.trial,
         }
         for s in batch
+    ]
+
+
+def span_values(run_id: str, batch: Sequence[SpanRow]) -> list[tuple[Any, ...]]:
+    """The spans table's values of each row, in its column order."""
+    encode = _JSON.encode
+    return [
+        (run_id, t, s, p, name, start, end, status, message, encode(attributes), case, trial)
+        for t, s, p, name, start, end, status, message, attributes, case, trial in batch
     ]
 
 

@@ -15,19 +15,21 @@ from assay.cases import Case, Dataset, canonical_json
 from assay.errors import AssayInputError, StoreError, did_you_mean
 from assay.grading import Judgment
 from assay.outcomes import Record, Span
+from assay.outcomes._span import SpanRow, span_row
 from assay.store import _reserve
 from assay.store._claims import RunClaim, claim_run
 from assay.store._failures import guarded
 from assay.store._info import NAME_KEY, TAGS_KEY, RunInfo
+from assay.store._insert import insert_rows
 from assay.store._rows import (
     dump,
     iso_time,
     judgment,
-    judgment_rows,
+    judgment_values,
     record,
     run_info,
     span,
-    span_rows,
+    span_values,
 )
 from assay.store._schema import judgments, records, runs, spans
 
@@ -268,7 +270,7 @@ class RunStore:
         if not batch:
             return
         with self.engine.begin() as conn:
-            conn.execute(records.insert(), self._record_rows(run_id, batch))
+            insert_rows(conn, records, self._record_values(run_id, batch))
 
     @guarded
     def add_results(self, run_id: str, batch: Sequence[Record], judged: Sequence[Judgment]) -> None:
@@ -277,28 +279,33 @@ class RunStore:
             return
         with self.engine.begin() as conn:
             if batch:
-                conn.execute(records.insert(), self._record_rows(run_id, batch))
+                insert_rows(conn, records, self._record_values(run_id, batch))
             if judged:
-                conn.execute(judgments.insert(), judgment_rows(run_id, judged))
+                insert_rows(conn, judgments, judgment_values(run_id, judged))
 
-    def _record_rows(self, run_id: str, batch: Sequence[Record]) -> list[dict[str, Any]]:
+    def _record_values(self, run_id: str, batch: Sequence[Record]) -> list[tuple[Any, ...]]:
+        """The records table's values of each record, in its column order."""
         positions = self._position_map(run_id)
-        return [
-            {
-                "run_id": run_id,
-                "case_id": r.case_id,
-                "trial": r.trial,
-                "position": positions.get(r.case_id, len(positions)),
-                "outcome": r.outcome.model_dump_json(exclude_none=True),
-                "attempts": r.attempts,
-                "latency_ms": r.latency_ms,
-                "input_tokens": r.usage.input_tokens if r.usage else None,
-                "output_tokens": r.usage.output_tokens if r.usage else None,
-                "extra": dump(r.extra) if r.extra else None,
-                "trace_id": r.trace_id,
-            }
-            for r in batch
-        ]
+        last = len(positions)
+        rows = []
+        for r in batch:
+            usage = r.usage
+            rows.append(
+                (
+                    run_id,
+                    r.case_id,
+                    r.trial,
+                    positions.get(r.case_id, last),
+                    r.outcome.model_dump_json(exclude_none=True),
+                    r.attempts,
+                    r.latency_ms,
+                    usage.input_tokens if usage else None,
+                    usage.output_tokens if usage else None,
+                    dump(r.extra) if r.extra else None,
+                    r.trace_id,
+                )
+            )
+        return rows
 
     @guarded
     def records(self, run_id: str) -> list[Record]:
@@ -355,7 +362,7 @@ class RunStore:
         if not batch:
             return
         with self.engine.begin() as conn:
-            conn.execute(judgments.insert(), judgment_rows(run_id, batch))
+            insert_rows(conn, judgments, judgment_values(run_id, batch))
 
     @guarded
     def judgments(self, run_id: str) -> list[Judgment]:
@@ -367,13 +374,17 @@ class RunStore:
             found = [judgment(row) for row in rows]
         return sorted(found, key=lambda j: (positions.get(j.case_id, -1), j.trial, j.grader))
 
-    @guarded
     def add_spans(self, run_id: str, batch: Sequence[Span]) -> None:
         """Store spans of the run's request traces."""
+        self.add_span_rows(run_id, [span_row(s) for s in batch])
+
+    @guarded
+    def add_span_rows(self, run_id: str, batch: Sequence[SpanRow]) -> None:
+        """Store spans given as rows (what a run's tracer writes)."""
         if not batch:
             return
         with self.engine.begin() as conn:
-            conn.execute(spans.insert(), span_rows(run_id, batch))
+            insert_rows(conn, spans, span_values(run_id, batch))
 
     @guarded
     def spans(

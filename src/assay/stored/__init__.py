@@ -1,4 +1,5 @@
-"""Reading stored runs: one place that turns what the run store holds into a run's report,
+"""Reading stored runs: one place that turns what the run store holds into a run's report
+(``report_for_run``, which the runner, the CLI and the viewer all call),
 its side of a comparison, the comparison of two stored runs, its outcomes as composite
 scoring's inputs, and one case's outcome, judgment and finding (``StoredRun``).
 
@@ -10,15 +11,51 @@ here, so that the same store gives the same answer everywhere.
 >>> compare_stored(store, "run-a", "run-b").summary  # doctest: +SKIP
 """
 
-from assay.stored._case import StoredRun
-from assay.stored._composite import StoredInputs, composite_inputs
-from assay.stored._read import compare_stored, run_side, stored_report
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from assay.stored._case import StoredRun
+    from assay.stored._composite import StoredInputs, composite_inputs
+    from assay.stored._read import compare_stored, run_side, stored_report
+    from assay.stored._report import headline, report_for_run
+
+# Each name is imported from its module on first use: `assay run` and `assay report` build
+# a report without loading the comparison, composite and diagnosis readers.
+_WHERE: dict[str, str] = {
+    "StoredInputs": "assay.stored._composite",
+    "StoredRun": "assay.stored._case",
+    "compare_stored": "assay.stored._read",
+    "composite_inputs": "assay.stored._composite",
+    "headline": "assay.stored._report",
+    "report_for_run": "assay.stored._report",
+    "run_side": "assay.stored._read",
+    "stored_report": "assay.stored._read",
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(where), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
     "StoredInputs",
     "StoredRun",
     "compare_stored",
     "composite_inputs",
+    "headline",
+    "report_for_run",
     "run_side",
     "stored_report",
 ]

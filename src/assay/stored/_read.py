@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay.cases import canonical_record
-from assay.compare import Comparison, RunSide, compare_runs
 from assay.load import PriceTable
 from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting, TrialPolicy
 from assay.metrics._setting import chosen_interval
 from assay.report import Report
-from assay.runner import report_for_run
 from assay.store import NAME_KEY, TAGS_KEY, RunInfo, RunStore
+from assay.stored._report import report_for_run
+
+if TYPE_CHECKING:  # a stored report alone need not load the comparison's model
+    from assay.compare import Comparison, RunSide
 
 
 def stored_report(
@@ -61,6 +63,8 @@ def run_side(
     """Stored run ``ref`` as one side of a comparison: its report (``report`` when already
     built at the same level), its configuration and each case's full definition, so that
     a refusal names every changed field."""
+    from assay.compare import RunSide
+
     interval = chosen_interval(interval, confidence, method, "run_side")
     info = store.get_run(ref)
     if report is None:
@@ -84,6 +88,8 @@ def compare_stored(
 ) -> Comparison:
     """The paired comparison of two stored runs, as ``assay compare BASELINE CANDIDATE``
     makes it (``ComparisonRefusedError`` when it must refuse)."""
+    from assay.compare import compare_runs
+
     interval = chosen_interval(interval, confidence, method, "compare_stored")
     sides = [
         run_side(store, ref, interval, report)

@@ -6,11 +6,27 @@ a run's aggregate metrics (outcomes, latency) over OTLP.
 >>> session.close()                                  # doctest: +SKIP
 """
 
+from typing import TYPE_CHECKING, Any
+
 from assay.tracing._export import SpanSink, StoreSpanExporter
-from assay.tracing._metrics import DIMENSIONS, RunMetrics, dimensions, start_metrics
 from assay.tracing._otlp import otlp_metrics_url, otlp_traces_url, reachable_collector
 from assay.tracing._propagation import inject_traceparent, traceparent
 from assay.tracing._session import TracingSession, start_tracing
+
+if TYPE_CHECKING:
+    from assay.tracing._metrics import DIMENSIONS, RunMetrics, dimensions, start_metrics
+
+# OpenTelemetry's metrics SDK loads only when a run exports metrics.
+_METRICS = ("DIMENSIONS", "RunMetrics", "dimensions", "start_metrics")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _METRICS:
+        from assay.tracing import _metrics
+
+        return getattr(_metrics, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "DIMENSIONS",

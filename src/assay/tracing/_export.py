@@ -29,7 +29,9 @@ STATUS: dict[StatusCode, Literal["unset", "ok", "error"]] = {
 
 
 class SpanSink(Protocol):
-    """Where spans go: the run store's ``add_spans``."""
+    """Where spans go: the run store's ``add_spans``. A sink that also has
+    ``add_span_rows(run_id, rows)`` (the run store does) gets the store tracer's spans as
+    rows instead (``assay.outcomes._span.SpanRow``)."""
 
     def add_spans(self, run_id: str, spans: Sequence[Span]) -> None: ...
 

@@ -19,21 +19,22 @@ import traceback
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ContextDecorator
+from random import getrandbits
 from types import TracebackType
 from typing import Any
 
 from opentelemetry import context as context_api
 from opentelemetry import trace
 from opentelemetry.attributes import BoundedAttributes, _clean_attribute_value
-from opentelemetry.context import Context
+from opentelemetry.context import Context, get_current
 from opentelemetry.sdk.trace import SpanLimits
-from opentelemetry.sdk.trace.id_generator import RandomIdGenerator
 from opentelemetry.trace import SpanContext, SpanKind, Status, StatusCode, TraceFlags
 from opentelemetry.trace.propagation import _SPAN_KEY
 from opentelemetry.util import types
 
 from assay.outcomes import Span
-from assay.tracing._export import STATUS, SpanSink, case_of_attributes
+from assay.outcomes._span import SpanRow
+from assay.tracing._export import CASE_ID, STATUS, SpanSink, case_of_attributes
 
 logger = logging.getLogger(__name__)
 
@@ -42,6 +43,16 @@ _SIMPLE = frozenset({bool, int, float, type(None)})
 _SAMPLED = TraceFlags.SAMPLED
 _RANDOM = TraceFlags.RANDOM_TRACE_ID
 _UNSET = Status(StatusCode.UNSET)
+_ROOT_FLAGS = TraceFlags(_SAMPLED | _RANDOM)
+_CHILD_FLAGS = TraceFlags(_SAMPLED)
+
+
+def _random_id(bits: int) -> int:
+    """A random non-zero id, as the SDK's ``RandomIdGenerator`` makes it."""
+    found = getrandbits(bits)
+    while not found:
+        found = getrandbits(bits)
+    return found
 
 
 class StoreSpan(trace.Span):
@@ -100,8 +111,10 @@ class StoreSpan(trace.Span):
         if limit == 0:
             return
         max_length = tracer.max_length
-        if not all(type(k) is str and k for k in attributes):
-            attributes = _clean_attribute_value(attributes, max_length)
+        for key in attributes:
+            if type(key) is not str or not key:
+                attributes = _clean_attribute_value(attributes, max_length)
+                break
         found = self._attributes
         for key, value in attributes.items():
             kind = type(value)
@@ -231,40 +244,55 @@ class StoreSpan(trace.Span):
     def attributes(self) -> Mapping[str, Any]:
         return self._attributes
 
-    def stored(self, case_id: str | None, trial: int | None) -> Span:
+    def row(self, case_id: str | None, trial: int | None) -> SpanRow:
         """The stored form of the ended span (exception events become ``exception.*``),
-        as ``to_span`` makes it of an SDK span."""
-        attributes = self._attributes
-        if self._tuples:
-            attributes = {k: list(v) if type(v) is tuple else v for k, v in attributes.items()}
-        else:
+        as ``to_span`` makes it of an SDK span; ``case_id`` and ``trial`` are its trace's
+        unless the span names its own."""
+        attributes: Mapping[str, Any] = self._attributes
+        if self._events:
             attributes = dict(attributes)
-        for name, event in self._events or ():
-            if name == "exception" and event:
-                for key in ("exception.type", "exception.message"):
-                    if key in event:
-                        attributes.setdefault(key, event[key])
-        own_case, own_trial = case_of_attributes(self._attributes)
+            for name, event in self._events:
+                if name == "exception" and event:
+                    for key in ("exception.type", "exception.message"):
+                        if key in event:
+                            attributes.setdefault(key, event[key])
+        if CASE_ID in self._attributes:
+            own_case, own_trial = case_of_attributes(self._attributes)
+            case_id = own_case or case_id
+            trial = own_trial if own_trial is not None else trial
         context = self._context
         parent = self._parent
-        return _span(
-            {
-                "trace_id": format(context.trace_id, "032x"),
-                "span_id": format(context.span_id, "016x"),
-                "parent_id": format(parent.span_id, "016x") if parent is not None else None,
-                "name": self._name,
-                "start_ns": self._start_ns,
-                "end_ns": self._end_ns or self._start_ns,
-                "status": STATUS[self._status.status_code],
-                "status_message": self._status.description,
-                "attributes": attributes,
-                "case_id": own_case or case_id,
-                "trial": own_trial if own_trial is not None else trial,
-            }
+        status = self._status
+        return (
+            f"{context.trace_id:032x}",
+            f"{context.span_id:016x}",
+            f"{parent.span_id:016x}" if parent is not None else None,
+            self._name,
+            self._start_ns,
+            self._end_ns or self._start_ns,
+            STATUS[status.status_code],
+            status.description,
+            attributes,
+            case_id,
+            trial,
         )
+
+    def stored(self, case_id: str | None, trial: int | None) -> Span:
+        """The ended span as a ``Span`` (sequences as lists, as ``to_span`` gives them)."""
+        row = self.row(case_id, trial)
+        attributes = row[8]
+        fields = dict(zip(_FIELD_ORDER, row, strict=True))
+        if self._tuples:
+            fields["attributes"] = {
+                k: list(v) if type(v) is tuple else v for k, v in attributes.items()
+            }
+        else:
+            fields["attributes"] = dict(attributes)
+        return _span(fields)
 
 
 _FIELDS = frozenset(Span.model_fields)
+_FIELD_ORDER = tuple(Span.model_fields)
 
 
 def _span(fields: dict[str, Any]) -> Span:
@@ -351,7 +379,6 @@ class StoreTracer(trace.Tracer):
         self.limits = limits or SpanLimits()
         self.max_attributes: int | None = self.limits.max_span_attributes
         self.max_length: int | None = self.limits.max_span_attribute_length
-        self.ids = RandomIdGenerator()
         self.roots: dict[int, StoreSpan] = {}
         self._buffer: list[StoreSpan] = []
         self._lock = threading.Lock()
@@ -367,24 +394,24 @@ class StoreTracer(trace.Tracer):
         record_exception: bool = True,
         set_status_on_exception: bool = True,
     ) -> trace.Span:
-        parent: SpanContext | None = trace.get_current_span(context).get_span_context()
+        current = (context if context is not None else get_current()).get(_SPAN_KEY)
+        parent: SpanContext | None = (
+            current.get_span_context() if isinstance(current, trace.Span) else None
+        )
         if parent is not None and not isinstance(parent, SpanContext):
             raise TypeError("parent_span_context must be a SpanContext or None.")
         if parent is None or not parent.is_valid:
             parent = None
             span_context = SpanContext(
-                self.ids.generate_trace_id(),
-                self.ids.generate_span_id(),
-                is_remote=False,
-                trace_flags=TraceFlags(_SAMPLED | _RANDOM),
+                _random_id(128), _random_id(64), is_remote=False, trace_flags=_ROOT_FLAGS
             )
         else:
-            flags = _SAMPLED | _RANDOM if parent.trace_flags.random_trace_id else _SAMPLED
+            flags = _ROOT_FLAGS if parent.trace_flags.random_trace_id else _CHILD_FLAGS
             span_context = SpanContext(
                 parent.trace_id,
-                self.ids.generate_span_id(),
+                _random_id(64),
                 is_remote=False,
-                trace_flags=TraceFlags(flags),
+                trace_flags=flags,
                 trace_state=parent.trace_state,
             )
         span = StoreSpan(
@@ -443,14 +470,30 @@ class StoreTracer(trace.Tracer):
             batch, self._buffer = self._buffer, []
         if not batch:
             return True
-        self.sink.add_spans(self.run_id, [s.stored(*self.case_of(s)) for s in batch])
+        add_rows = getattr(self.sink, "add_span_rows", None)
+        if add_rows is not None:
+            add_rows(self.run_id, self._rows(batch))
+        else:
+            self.sink.add_spans(self.run_id, [s.stored(*self.case_of(s)) for s in batch])
         roots = self.roots
         for span in batch:
             trace_id = span._context.trace_id
             root = roots.get(trace_id)
-            if root is not None and root._context.span_id == span._context.span_id:
+            if root is span:
                 del roots[trace_id]
         return True
+
+    def _rows(self, batch: list[StoreSpan]) -> list[SpanRow]:
+        """The batch's rows, each trace's case and trial read from its root once."""
+        cases: dict[int, tuple[str | None, int | None]] = {}
+        rows = []
+        for span in batch:
+            trace_id = span._context.trace_id
+            case = cases.get(trace_id)
+            if case is None:
+                case = cases[trace_id] = self.case_of(span)
+            rows.append(span.row(*case))
+        return rows
 
     def shutdown(self) -> None:
         self.force_flush()

@@ -7,16 +7,8 @@ from assay.trend._model import (
     Trend,
     trend_schema,
 )
-from assay.trend._render import (
-    FORMATS,
-    render_json,
-    render_markdown,
-    render_text,
-    sparkline,
-)
 
 __all__ = [
-    "FORMATS",
     "LAST",
     "Metric",
     "SuiteRun",
@@ -26,10 +18,6 @@ __all__ = [
     "p95",
     "paired_test",
     "parse_trend_rule",
-    "render_json",
-    "render_markdown",
-    "render_text",
-    "sparkline",
     "trend_gate",
     "trend_schema",
 ]

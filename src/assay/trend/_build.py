@@ -10,8 +10,8 @@ from typing import Literal
 from assay._version import __version__
 from assay.compare import ComparisonRefusedError, RunSide, pair_runs
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, mcnemar_exact
+from assay.metrics._display import interval_text, percent
 from assay.report import CaseRow, Report
-from assay.report.render import _format as f
 from assay.trend._metric import Metric, Pair, Reading, indicator, read
 from assay.trend._model import Change, DatasetChange, Point, ReplicateGroup, Trend
 
@@ -122,7 +122,9 @@ def _shown(metric: Metric, reading: Reading) -> str:
     if reading.value is None:
         return f"n/a ({reading.na_reason})"
     if reading.rate is not None:
-        return f"{f.fraction(reading.rate)} ({f.pct(reading.value)}) {f.ci(reading.rate)}"
+        rate = reading.rate
+        fraction = f"{rate.numerator}/{rate.denominator}"
+        return f"{fraction} ({percent(reading.value)}) {interval_text(rate.ci95)}"
     if metric.kind == "usd":
         return f"${reading.value:.4f}"
     return f"{reading.value:.3f} s"

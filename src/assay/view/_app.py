@@ -191,7 +191,7 @@ def create_app(
         return _html(_pages.suites_page(rows))
 
     async def suite(request: Request) -> Response:
-        from assay.trend.html import render_trend_html
+        from assay.report.render.trend_html import render_trend_html
 
         try:
             trend = suite_trend(request)

@@ -13,6 +13,7 @@ from assay.report.render.document import (
     Gap,
     Groups,
     Heading,
+    Lines,
     Only,
     Paragraph,
     Preformatted,
@@ -127,3 +128,42 @@ def test_preformatted_lines_keep_their_layout_and_no_backtick_closes_the_fence()
         tree[0],
         "  1.00 ms  └─ child ```x``` \\u001b[2J",
     ]
+
+
+def test_a_figure_is_written_as_assay_formatted_it_and_data_stays_inert() -> None:
+    doc = Document(
+        (
+            table(
+                ["Metric", Column("Interval", "right")],
+                [
+                    [("[x](y) ", Span("E1", "code")), Span("[4.3%, 77.7%]", "figure")],
+                    ["<b>", "[1.0%, 2.0%]"],
+                ],
+            ),
+        )
+    )
+    markdown = write_markdown(doc)
+    assert "| Metric | Interval |\n|---|---:|\n" in markdown
+    assert "| \\[x\\](y) `E1` | [4.3%, 77.7%] |" in markdown
+    assert "| \\<b\\> | \\[1.0%, 2.0%\\] |" in markdown
+    assert "E1" in write_text(doc) and "[4.3%, 77.7%]" in write_text(doc)
+
+
+def test_a_plain_table_is_aligned_columns_on_a_terminal_and_a_table_in_markdown() -> None:
+    t = table(
+        ["Name", Column("N", "right"), "Note"],
+        [["a", "1", "x\x1b[31m"], ["longer", "100", ""]],
+        title="Counts:",
+        plain=True,
+    )
+    assert write_text(Document((t,))) == (
+        "Counts:\nName      N  Note\na         1  x\\u001b[31m\nlonger  100\n"
+    )
+    assert "| Name | N | Note |\n|---|---:|---|\n| a | 1 | x" in write_markdown(Document((t,)))
+
+
+def test_lines_are_one_paragraph_in_markdown_and_one_line_each_on_a_terminal() -> None:
+    doc = Document((Paragraph.of("before"), Lines(("one *a*", "two")), Paragraph.of("after")))
+    assert write_markdown(doc) == "before\n\none \\*a\\*\ntwo\n\nafter\n"
+    assert write_text(doc) == "before\none *a*\ntwo\nafter\n"
+    assert write_markdown(Document((Lines(()), Paragraph.of("x")))) == "x\n"

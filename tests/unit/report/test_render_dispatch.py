@@ -71,3 +71,14 @@ def test_every_format_option_lists_its_kinds_formats() -> None:
     sentences.add(format_list("report", notes={"html": "with traces"}))
     for path, option in options:
         assert any((option.help or "").startswith(s) for s in sentences), (path, option.help)
+
+
+def test_a_coverage_matrix_renders_through_the_one_dispatch() -> None:
+    from assay.cases import coverage_matrix
+
+    cov = coverage_matrix(CASES, required=["absent"], dataset="demo")
+    assert kind_of(cov) == "coverage"
+    for fmt in formats("coverage"):
+        assert "demo" in render(cov, fmt) or fmt == "json", fmt
+    with pytest.raises(ValueError, match=r"choose one of text, json, markdown, html$"):
+        render(cov, "junit")

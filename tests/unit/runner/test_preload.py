@@ -28,3 +28,16 @@ def test_a_module_that_fails_to_import_is_left_to_the_caller() -> None:
     assert not thread.is_alive()
     assert "assay_no_such_module_anywhere" not in sys.modules
     assert "json" in sys.modules
+
+
+def test_a_named_function_is_called_after_the_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "assay_preload_call.py").write_text(
+        "CALLED = []\ndef warm():\n    CALLED.append(1)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "assay_preload_call", raising=False)
+    thread = preload(("assay_preload_call:warm",))
+    thread.join(timeout=30)
+    assert sys.modules["assay_preload_call"].CALLED == [1]

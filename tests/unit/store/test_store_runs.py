@@ -153,6 +153,31 @@ def test_a_span_row_has_a_column_for_every_field_of_a_span() -> None:
     assert row["attributes"] == "{}" and row["status"] == "unset"
 
 
+def test_span_rows_are_written_in_the_column_order_of_the_spans_table() -> None:
+    from assay.outcomes._span import span_row
+    from assay.store._rows import span_rows, span_values
+    from assay.store._schema import spans
+
+    span = Span(
+        trace_id="a" * 32,
+        span_id="b" * 16,
+        parent_id="c" * 16,
+        name="n",
+        start_ns=1,
+        end_ns=2,
+        status="error",
+        status_message="m",
+        attributes={"k": ("v", "w"), "é": 1.5},
+        case_id="C0",
+        trial=2,
+    )
+    assert tuple(c.name for c in spans.columns) == ("run_id", *Span.model_fields)
+    (values,) = span_values("r1", [span_row(span)])
+    (row,) = span_rows("r1", [span])
+    assert values == tuple(row.values())
+    assert values[9] == '{"k":["v","w"],"é":1.5}'
+
+
 def test_finishing_a_run_records_status_time_and_summary(store: RunStore) -> None:
     store.create_run(_info("r1"), CASES)
     store.finish_run("r1", "interrupted", {"task_success": None})

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -176,3 +178,35 @@ def test_a_current_span_decorates_functions_and_coroutines_as_the_sdk_does() -> 
         found.append(normalized(sink.spans, seen))
     assert found[0] == found[1]
     assert [s["name"] for s in found[0][0]] == ["sync", "sync", "async"]
+
+
+def test_the_store_holds_the_same_span_rows_from_either_tracer(tmp_path: Path) -> None:
+    """The store tracer writes rows straight to the store; the SDK's spans go through
+    ``add_spans``: the stored rows are the same, attribute text included."""
+    from sqlalchemy import select
+
+    from assay.store import open_store
+    from assay.store._schema import spans
+
+    found = []
+    for start in (start_tracing, sdk_tracing):
+        store = open_store(f"sqlite:///{tmp_path / f'{start.__name__}.db'}")
+        session = start(store, "run-1", batch_size=3)
+        seen = script(session.tracer)
+        session.close()
+        with store.engine.connect() as conn:
+            rows = [dict(r) for r in conn.execute(select(spans)).mappings()]
+        store.close()
+        ids: dict[str, str] = {}
+        for row in rows:
+            for key in ("trace_id", "span_id", "parent_id"):
+                if row[key] is not None:
+                    row[key] = ids.setdefault(row[key], f"id{len(ids)}")
+            row["start_ns"] = row["end_ns"] = 0
+            attributes = json.loads(row["attributes"])
+            if "exception.stacktrace" in attributes:  # the frames differ between tracers
+                attributes["exception.stacktrace"] = "<stack>"
+                row["attributes"] = json.dumps(attributes, separators=(",", ":"))
+        found.append((rows, len(seen)))
+    assert found[0] == found[1]
+    assert len(found[0][0]) == 8

@@ -6,8 +6,8 @@ from dataclasses import replace
 
 from tests.trend_stores import V1, V2
 
+from assay.report.render.trend_html import chart, render_trend_html
 from assay.trend import build_trend
-from assay.trend.html import chart, render_trend_html
 
 from .helpers import suite_run
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from tests.trend_stores import V1, V2
 
-from assay.trend import Trend, build_trend, render_json, trend_schema
+from assay.report.render.trend import render_json
+from assay.trend import Trend, build_trend, trend_schema
 
 from .helpers import suite_run
 

@@ -1,5 +1,6 @@
-"""Renderers: each turns a report, a comparison, a composite report, a matrix or a
-calibration report into a string in one of the formats ``assay.formats`` lists for it."""
+"""Renderers: each turns a report, a comparison, a composite report, a matrix, a
+calibration report, a trend or a coverage matrix into a string in one of the formats
+``assay.formats`` lists for it."""
 
 from __future__ import annotations
 
@@ -10,28 +11,40 @@ from assay.formats import formats
 from assay.report._model import Report
 
 if TYPE_CHECKING:
+    from assay.cases import Coverage
     from assay.compare import Comparison, MatrixReport
     from assay.report._calibration import CalibrationReport
     from assay.report._composite import CompositeReport
+    from assay.trend import Trend
 
 Format = Literal["text", "json", "markdown", "html", "junit"]
 FORMATS: tuple[str, ...] = formats("report")
 
 
-Rendered = Union[Report, "Comparison", "CompositeReport", "MatrixReport", "CalibrationReport"]
-"""What ``render`` draws: a report, a comparison, a composite report, a matrix or a
-calibration report."""
+Rendered = Union[
+    Report,
+    "Comparison",
+    "CompositeReport",
+    "MatrixReport",
+    "CalibrationReport",
+    "Trend",
+    "Coverage",
+]
+"""What ``render`` draws: a report, a comparison, a composite report, a matrix, a
+calibration report, a trend or a coverage matrix."""
 
 
 def kind_of(obj: Rendered) -> str:
     """The key of ``obj``'s kind in ``assay.formats.FORMATS``."""
+    if isinstance(obj, Report):
+        return "report"
     # Imported here: a report's renderer need not load the comparison's model.
+    from assay.cases import Coverage
     from assay.compare import Comparison, MatrixReport
     from assay.report._calibration import CalibrationReport
     from assay.report._composite import CompositeReport
+    from assay.trend import Trend
 
-    if isinstance(obj, Report):
-        return "report"
     if isinstance(obj, Comparison):
         return "comparison"
     if isinstance(obj, CompositeReport):
@@ -40,12 +53,18 @@ def kind_of(obj: Rendered) -> str:
         return "matrix"
     if isinstance(obj, CalibrationReport):
         return "calibration"
+    if isinstance(obj, Trend):
+        return "trend"
+    if isinstance(obj, Coverage):
+        return "coverage"
     raise TypeError(f"assay cannot render a {type(obj).__name__}")
 
 
-def render(obj: Rendered, fmt: str, *, color: bool = False) -> str:
+def render(obj: Rendered, fmt: str, *, color: bool = False, links: str | None = None) -> str:
     """``obj`` in format ``fmt``, one of the formats ``assay.formats`` lists for its kind
-    (a report: text, json, markdown, html or junit). ``color`` colours terminal text."""
+    (a report: text, json, markdown, html or junit). ``color`` colours terminal text;
+    ``links`` is the viewer's URL a trend's HTML page links its runs to (None: the page
+    names the commands instead)."""
     kind = kind_of(obj)
     if fmt not in formats(kind):
         raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(formats(kind))}")
@@ -63,9 +82,26 @@ def render(obj: Rendered, fmt: str, *, color: bool = False) -> str:
         from assay.report.render.matrix import render_matrix
 
         return render_matrix(cast("MatrixReport", obj), fmt)
-    from assay.report.render.calibration import render_calibration
+    if kind == "calibration":
+        from assay.report.render.calibration import render_calibration
 
-    return render_calibration(cast("CalibrationReport", obj), fmt)
+        return render_calibration(cast("CalibrationReport", obj), fmt)
+    if kind == "trend":
+        return _render_trend(cast("Trend", obj), fmt, links)
+    from assay.report.render.coverage import render_coverage
+
+    return render_coverage(cast("Coverage", obj), fmt)
+
+
+def _render_trend(trend: Trend, fmt: str, links: str | None) -> str:
+    if fmt == "html":
+        from assay.report.render.trend_html import render_trend_html
+
+        return render_trend_html(trend, viewer=links)
+    from assay.report.render.trend import render_json, render_markdown, render_text
+
+    renderers = {"text": render_text, "json": render_json, "markdown": render_markdown}
+    return renderers[fmt](trend)
 
 
 def _render_report(report: Report, fmt: str, *, color: bool) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from assay.metrics import Rate, StatusCounts, TrialRate
-from assay.metrics._display import decimal, percent
+from assay.metrics._display import decimal, interval_text, percent
 from assay.report._model import CaseRow, Report
 from assay.report._usage import JudgeUsage, UsageSummary
 
@@ -38,9 +38,7 @@ def value(r: Figure) -> str:
 
 def ci(r: Figure) -> str:
     """'[0.8%, 90.6%]', or '—' when the rate is unavailable."""
-    if r.ci95 is None:
-        return "—"
-    return f"[{pct(r.ci95[0])}, {pct(r.ci95[1])}]"
+    return interval_text(r.ci95)
 
 
 def ci_label(r: Figure, clustered: bool = False) -> str:

@@ -1,4 +1,5 @@
-"""The calibration report in text, JSON, Markdown or a self-contained HTML page."""
+"""The calibration report as a document (terminal text, Markdown), JSON or a self-contained
+HTML page."""
 
 from __future__ import annotations
 
@@ -8,6 +9,19 @@ from assay.formats import formats
 from assay.metrics import Kappa, Rate
 from assay.report._calibration import CalibrationReport
 from assay.report.render import _format as f
+from assay.report.render.document import (
+    Block,
+    Cell,
+    Column,
+    Document,
+    Gap,
+    Heading,
+    Only,
+    Paragraph,
+    Preformatted,
+    Span,
+    table,
+)
 
 CALIBRATION_FORMATS: tuple[str, ...] = formats("calibration")
 
@@ -63,37 +77,51 @@ def _confusion_lines(report: CalibrationReport) -> list[str]:
     return lines
 
 
-def _text(report: CalibrationReport) -> str:
-    first, second = _head(report)
-    lines = [f"assay calibration · {first}", second, ""]
+def _rate_lines(report: CalibrationReport) -> list[str]:
     label = f.ci_label(report.false_accepts)
     rates = _rates(report)
     wide = max(len(f.value(r)) for _, r in rates)
     ci_wide = max(len(label), *(len(f.ci(r)) for _, r in rates))
-    lines.append(
-        f"{'Metric':<18} {'Fraction':>8}  {'Value':<{wide}}  {label:<{ci_wide}}  Denominator"
-    )
+    lines = [f"{'Metric':<18} {'Fraction':>8}  {'Value':<{wide}}  {label:<{ci_wide}}  Denominator"]
     for name, r in rates:
         lines.append(
             f"{name:<18} {f.fraction(r):>8}  {f.value(r):<{wide}}  {f.ci(r):<{ci_wide}}  "
             f"{f.named(r)}"
         )
-    lines += ["", f"Weighted kappa: {kappa_text(report.kappa)}", "", *_confusion_lines(report)]
+    return lines
+
+
+def _text_blocks(report: CalibrationReport) -> list[Block]:
+    """The rates, kappa, the confusion and the lists as the terminal's aligned lines."""
+    first, second = _head(report)
+    blocks: list[Block] = [
+        _line(f"assay calibration · {first}"),
+        _line(second),
+        Gap(),
+        Preformatted(tuple(_rate_lines(report))),
+        Gap(),
+        _line(f"Weighted kappa: {kappa_text(report.kappa)}"),
+        Gap(),
+        Preformatted(tuple(_confusion_lines(report))),
+    ]
     if report.slices:
-        lines += ["", "Agreement per slice"]
+        lines = []
         for s in report.slices.values():
             r = s.agreement
             lines.append(
                 f"  {s.slice:<22} {f.fraction(r):>6}  {f.value(r):<8} {f.ci(r):<18} "
                 f"false accepts {s.false_accepts}, false rejects {s.false_rejects}"
             )
+        blocks += [Gap(), _line("Agreement per slice"), Preformatted(tuple(lines))]
     if report.ungraded:
-        lines += ["", "Without a judgment (count in no rate; investigate)"]
+        lines = []
         for u in report.ungraded:
             trial = f" trial {u.trial}" if u.trial and u.trial > 1 else ""
             lines.append(f"  {u.id}{trial}  {u.status}: {u.reason}")
+        title = "Without a judgment (count in no rate; investigate)"
+        blocks += [Gap(), _line(title), Preformatted(tuple(lines))]
     if report.disagreements:
-        lines += ["", "Disagreements"]
+        lines = []
         for d in report.disagreements:
             lines.append(
                 f"  {d.id} [{d.slice}] {d.kind}: human {_score(d.human_score, d.human_pass)}, "
@@ -101,7 +129,12 @@ def _text(report: CalibrationReport) -> str:
             )
             lines.append(f"      human ({d.reviewer or 'reviewer unknown'}): {d.human_note or '—'}")
             lines.append(f"      judge: {d.judge_reason}")
-    return "\n".join(lines) + "\n"
+        blocks += [Gap(), _line("Disagreements"), Preformatted(tuple(lines))]
+    return blocks
+
+
+def _line(text: str) -> Paragraph:
+    return Paragraph.of(text, layout="whole")
 
 
 def _score(score: int | None, passed: bool) -> str:
@@ -109,38 +142,103 @@ def _score(score: int | None, passed: bool) -> str:
     return f"{score} ({verdict})" if score is not None else verdict
 
 
-def _markdown(report: CalibrationReport) -> str:
+def _figure(text: str) -> Span:
+    return Span(text, "figure")
+
+
+def _markdown_blocks(report: CalibrationReport) -> list[Block]:
+    """The same figures as Markdown tables."""
     first, second = _head(report)
-    lines = [f"## assay calibration: {f.cell(first)}", "", f.cell(second), ""]
-    lines += f.rates_table(_rates(report), f.ci_label(report.false_accepts))
-    lines += ["", f"**Weighted kappa:** {kappa_text(report.kappa)}", ""]
-    lines += ["| human \\ judge | 0 | 1 | 2 |", "|---|---:|---:|---:|"]
-    for h, row in enumerate(report.confusion):
-        lines.append(f"| {h} | " + " | ".join(str(c) for c in row) + " |")
+    rates: list[list[Cell]] = [
+        [name, _figure(f.fraction(r)), f.value(r), _figure(f.ci(r)), f.named(r)]
+        for name, r in _rates(report)
+    ]
+    rate_columns = [
+        Column("Metric"),
+        Column("Fraction", "right"),
+        Column("Value", "right"),
+        Column(f.ci_label(report.false_accepts)),
+        Column("Denominator"),
+    ]
+    confusion: list[list[Cell]] = [
+        [str(h), *(str(c) for c in row)] for h, row in enumerate(report.confusion)
+    ]
+    confusion_columns = [
+        Column(_figure("human \\ judge")),
+        *(Column(str(score), "right") for score in range(3)),
+    ]
+    blocks: list[Block] = [
+        Heading(f"assay calibration: {first}"),
+        Paragraph.of(second),
+        table(rate_columns, rates),
+        Paragraph.of(Span("Weighted kappa:", "strong"), " ", _figure(kappa_text(report.kappa))),
+        table(confusion_columns, confusion),
+    ]
     if report.slices:
-        lines += ["", "| Slice | Agreement | Value | Interval | False accepts | False rejects |"]
-        lines.append("|---|---:|---:|---|---:|---:|")
-        for s in report.slices.values():
-            r = s.agreement
-            lines.append(
-                f"| {f.cell(s.slice)} | {f.fraction(r)} | {f.value(r)} | {f.ci(r)} "
-                f"| {s.false_accepts} | {s.false_rejects} |"
-            )
+        slices: list[list[Cell]] = [
+            [
+                s.slice,
+                _figure(f.fraction(s.agreement)),
+                f.value(s.agreement),
+                _figure(f.ci(s.agreement)),
+                str(s.false_accepts),
+                str(s.false_rejects),
+            ]
+            for s in report.slices.values()
+        ]
+        columns = [
+            Column("Slice"),
+            Column("Agreement", "right"),
+            Column("Value", "right"),
+            Column("Interval"),
+            Column("False accepts", "right"),
+            Column("False rejects", "right"),
+        ]
+        blocks.append(table(columns, slices))
     if report.ungraded:
-        lines += ["", "**Without a judgment** (count in no rate):", ""]
-        lines += ["| Case | Status | Reason |", "|---|---|---|"]
-        for u in report.ungraded:
-            lines.append(f"| {f.cell(u.id)} | {u.status} | {f.cell(u.reason)} |")
+        rows: list[list[Cell]] = [[u.id, u.status, u.reason] for u in report.ungraded]
+        blocks += [
+            Paragraph.of(Span("Without a judgment", "strong"), " (count in no rate):"),
+            table(["Case", "Status", "Reason"], rows),
+        ]
     if report.disagreements:
-        lines += ["", "| Case | Slice | Kind | Human | Judge | Human note | Judge reason |"]
-        lines.append("|---|---|---|---|---|---|---|")
-        for d in report.disagreements:
-            lines.append(
-                f"| {f.cell(d.id)} | {f.cell(d.slice)} | {d.kind} "
-                f"| {_score(d.human_score, d.human_pass)} | {_score(d.judge_score, d.judge_pass)} "
-                f"| {f.cell(d.human_note or '')} | {f.cell(d.judge_reason)} |"
-            )
-    return "\n".join(lines) + "\n"
+        rows = [
+            [
+                d.id,
+                d.slice,
+                d.kind,
+                _score(d.human_score, d.human_pass),
+                _score(d.judge_score, d.judge_pass),
+                d.human_note or "",
+                d.judge_reason,
+            ]
+            for d in report.disagreements
+        ]
+        head = ["Case", "Slice", "Kind", "Human", "Judge", "Human note", "Judge reason"]
+        blocks.append(table(head, rows))
+    return blocks
+
+
+def calibration_document(report: CalibrationReport) -> Document:
+    """The calibration report: what terminal text and Markdown each show of it."""
+    return Document(
+        (
+            Only("text", tuple(_text_blocks(report))),
+            Only("markdown", tuple(_markdown_blocks(report))),
+        )
+    )
+
+
+def _text(report: CalibrationReport) -> str:
+    from assay.report.render.text_writer import write_text
+
+    return write_text(calibration_document(report))
+
+
+def _markdown(report: CalibrationReport) -> str:
+    from assay.report.render.markdown_writer import write_markdown
+
+    return write_markdown(calibration_document(report))
 
 
 def _html(report: CalibrationReport) -> str:

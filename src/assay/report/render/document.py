@@ -15,7 +15,7 @@ Align = Literal["left", "right"]
 Layout = Literal["wrap", "whole", "clauses"]
 """How a terminal lays out a long line: wrapped at its width, kept whole, or broken after
 its ``; `` clauses (so a sentence never wraps in the middle of a phrase)."""
-Emphasis = Literal["plain", "strong", "emph", "code"]
+Emphasis = Literal["plain", "strong", "emph", "code", "figure"]
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,9 @@ class Span:
     """A run of text with an emphasis (Markdown) and a colour (terminal).
 
     ``strong`` is bold on a colour terminal and ``**bold**`` in Markdown; ``emph`` and
-    ``code`` show only in Markdown."""
+    ``code`` show only in Markdown. A ``figure`` is text assay formatted itself, never
+    data (a number, an interval ``[4.3%, 77.7%]``, a fixed label): Markdown writes it as
+    it is."""
 
     text: str
     emphasis: Emphasis = "plain"
@@ -80,12 +82,18 @@ class Column:
     """A table column. A ``whole`` column is never narrowed on a terminal (a figure or an
     id is never cut); every other column folds long words onto several lines."""
 
-    name: str
+    name: str | Span
     align: Align = "left"
     whole: bool = False
 
+    @property
+    def title(self) -> str:
+        """The column's name as plain text."""
+        return self.name if isinstance(self.name, str) else self.name.text
 
-Cell = str | Span
+
+Cell = str | Span | tuple[Inline, ...]
+"""A table cell: text, a span, or pieces of both (an id in code, then its status)."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +101,8 @@ class Table:
     """Rows under named columns, with an optional title above them.
 
     In Markdown the title is a bold line, or a heading of ``title_level`` when one is
-    given; ``pad_edge`` puts a space at a terminal table's outer edges."""
+    given; ``pad_edge`` puts a space at a terminal table's outer edges. A ``plain`` table
+    is drawn on a terminal as aligned columns two spaces apart, nothing cut or folded."""
 
     columns: tuple[Column, ...]
     rows: Sequence[Sequence[Cell]]
@@ -101,6 +110,15 @@ class Table:
     title_level: int | None = None
     title_color: str | None = None
     pad_edge: bool = False
+    plain: bool = False
+
+
+@dataclass(frozen=True)
+class Lines:
+    """Short sentences, one per line: on a terminal each on its own line, kept whole; in
+    Markdown the consecutive lines of one paragraph."""
+
+    items: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -145,7 +163,9 @@ class Only:
     blocks: tuple[Block, ...] = field(default_factory=tuple)
 
 
-Block = Heading | Paragraph | Banner | Table | BulletList | Groups | Preformatted | Gap | Only
+Block = (
+    Heading | Paragraph | Banner | Table | Lines | BulletList | Groups | Preformatted | Gap | Only
+)
 
 
 @dataclass(frozen=True)
@@ -163,10 +183,11 @@ def table(
     title_level: int | None = None,
     title_color: str | None = None,
     pad_edge: bool = False,
+    plain: bool = False,
 ) -> Table:
     """A ``Table`` whose columns may be given by name alone (left-aligned text)."""
     cols = tuple(c if isinstance(c, Column) else Column(c) for c in columns)
-    return Table(cols, rows, title, title_level, title_color, pad_edge)
+    return Table(cols, rows, title, title_level, title_color, pad_edge, plain)
 
 
 __all__ = [
@@ -183,6 +204,7 @@ __all__ = [
     "Heading",
     "Inline",
     "Layout",
+    "Lines",
     "Only",
     "Paragraph",
     "Preformatted",

@@ -17,10 +17,12 @@ from assay.report.render.document import (
     Groups,
     Heading,
     Inline,
+    Lines,
     Only,
     Paragraph,
     Preformatted,
     Table,
+    inlines,
 )
 
 _BACKTICKS = re.compile(r"`+")
@@ -31,6 +33,8 @@ def _inline(piece: Inline) -> str:
         return text(piece)
     if piece.emphasis == "code":
         return code(piece.text)
+    if piece.emphasis == "figure":
+        return escape_controls(piece.text)
     if piece.emphasis == "strong":
         return f"**{text(piece.text)}**"
     if piece.emphasis == "emph":
@@ -39,7 +43,7 @@ def _inline(piece: Inline) -> str:
 
 
 def _row(cells: Sequence[Cell]) -> str:
-    return "| " + " | ".join(_inline(c) for c in cells) + " |"
+    return "| " + " | ".join("".join(_inline(p) for p in inlines(c)) for c in cells) + " |"
 
 
 def _table(t: Table) -> list[str]:
@@ -63,6 +67,8 @@ def _block(b: Block) -> list[list[str]]:
         return [[f"{'#' * b.level} {text(b.text)}"]]
     if isinstance(b, Table):
         return [_table(b)]
+    if isinstance(b, Lines):
+        return [[text(item) for item in b.items]] if b.items else []
     if isinstance(b, BulletList):
         items = [f"- {text(item)}" for item in b.items]
         return [[f"**{text(b.title)}**", "", *items] if b.title is not None else items]

@@ -1,10 +1,25 @@
-"""A matrix report as text (terminal), Markdown or JSON; strings only."""
+"""A matrix report as a document (terminal text, Markdown), JSON or HTML."""
 
 from __future__ import annotations
 
 from assay.compare import MatrixReport, PairRow, VariantRow
+from assay.compare._matrix import GridRow
 from assay.formats import formats
 from assay.report.render.comparison import delta_text, rate_text
+from assay.report.render.document import (
+    Block,
+    BulletList,
+    Cell,
+    Column,
+    Document,
+    Gap,
+    Heading,
+    Lines,
+    Only,
+    Paragraph,
+    Span,
+    table,
+)
 
 MATRIX_FORMATS: tuple[str, ...] = formats("matrix")
 
@@ -89,30 +104,26 @@ def notes(m: MatrixReport) -> list[str]:
     return out
 
 
-def _table(head: list[str], rows: list[list[str]]) -> list[str]:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
-    line = "  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True))
-    out = [line.rstrip()]
-    for r in rows:
-        out.append("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
-    return out
-
-
-def render_matrix_text(m: MatrixReport) -> str:
-    """Variants side by side, slices, the pairwise table and the grid's disagreements."""
+def _text_blocks(m: MatrixReport) -> list[Block]:
+    """Variants side by side, slices, the pairwise table and the grid's disagreements, as
+    aligned terminal columns."""
     unit = "case-trials" if m.trials > 1 else "cases"
     first = m.variants[0]
     level = f"{first.task_success.confidence * 100:g}%"
-    lines = [
-        f"assay matrix · {m.matrix_id} · dataset {m.dataset_name} ({m.dataset_version[:19]}…) "
-        f"· {m.cases} cases" + (f" × {m.trials} trials" if m.trials > 1 else ""),
-        f"{len(m.variants)} variants, one run each on this dataset version; intervals "
-        f"{level} ({first.task_success.method})",
-        "",
+    blocks: list[Block] = [
+        _line(
+            f"assay matrix · {m.matrix_id} · dataset {m.dataset_name} "
+            f"({m.dataset_version[:19]}…) "
+            f"· {m.cases} cases" + (f" × {m.trials} trials" if m.trials > 1 else "")
+        ),
+        _line(
+            f"{len(m.variants)} variants, one run each on this dataset version; intervals "
+            f"{level} ({first.task_success.method})"
+        ),
     ]
     if m.heldout_line is not None:
-        lines[2:2] = [m.heldout_line]
-    rows = [
+        blocks.append(_line(m.heldout_line))
+    rows: list[list[Cell]] = [
         [
             v.name,
             v.run_id,
@@ -135,130 +146,178 @@ def render_matrix_text(m: MatrixReport) -> str:
         "Usage (tokens)",
         "Cache",
     ]
-    lines += _table(head, rows)
-    lines += [
-        "",
-        "Denominators: task success = passing / "
-        + first.task_success.denominator_name
-        + "; answer coverage = substantive answers / "
-        + first.answer_coverage.denominator_name
-        + "; answered accuracy = passing answers / "
-        + first.answered_accuracy.denominator_name,
-        "",
-        "Statuses:",
-        *(f"  {v.name}: {statuses_text(v)} {unit}" for v in m.variants),
-        "",
-        "Overrides:",
-        *(f"  {v.name}: {overrides_text(v)}" for v in m.variants),
+    blocks += [
+        Gap(),
+        table(head, rows, plain=True),
+        Gap(),
+        _line(
+            "Denominators: task success = passing / "
+            + first.task_success.denominator_name
+            + "; answer coverage = substantive answers / "
+            + first.answer_coverage.denominator_name
+            + "; answered accuracy = passing answers / "
+            + first.answered_accuracy.denominator_name
+        ),
+        Gap(),
+        BulletList(
+            tuple(f"{v.name}: {statuses_text(v)} {unit}" for v in m.variants),
+            title="Statuses:",
+            layout="whole",
+            marker="  ",
+        ),
+        Gap(),
+        BulletList(
+            tuple(f"{v.name}: {overrides_text(v)}" for v in m.variants),
+            title="Overrides:",
+            layout="whole",
+            marker="  ",
+        ),
     ]
     slices = list(dict.fromkeys(s for v in m.variants for s in v.slices))
     if slices:
-        lines += ["", "Task success per slice:"]
-        srows = [
+        srows: list[list[Cell]] = [
             [s, *(rate_text(v.slices[s]) if s in v.slices else "—" for v in m.variants)]
             for s in slices
         ]
-        lines += _table(["Slice", *(v.name for v in m.variants)], srows)
-    lines += ["", *notes(m)]
-    lines += ["", f"Pairs ({m.multiple_comparisons}):"]
+        head = ["Slice", *(v.name for v in m.variants)]
+        blocks += [Gap(), table(head, srows, title="Task success per slice:", plain=True)]
+    blocks += [Gap(), Lines(tuple(notes(m))), Gap(), _line(f"Pairs ({m.multiple_comparisons}):")]
     if m.pairs:
-        lines += _table(PAIR_HEAD, [pair_cells(p) for p in m.pairs])
+        blocks.append(table(PAIR_HEAD, _pair_rows(m), plain=True))
     else:
-        lines.append("  none: one variant")
+        blocks.append(_line("  none: one variant"))
     disagree = [g for g in m.grid if g.disagree]
-    lines += [
-        "",
-        f"Case-trials where variants disagree (passed in some, not others): "
-        f"{len(disagree)} of {len(m.grid)}",
+    blocks += [
+        Gap(),
+        _line(
+            f"Case-trials where variants disagree (passed in some, not others): "
+            f"{len(disagree)} of {len(m.grid)}"
+        ),
     ]
     if disagree:
-        grows = [
-            [g.id if m.trials == 1 else f"{g.id} #{g.trial}", g.slice]
-            + [g.statuses.get(v.name, "—") for v in m.variants]
-            for g in disagree
+        grows = _disagreements(m, disagree)
+        head = ["Case", "Slice", *(v.name for v in m.variants)]
+        blocks.append(table(head, grows, plain=True))
+    return blocks
+
+
+def _disagreements(m: MatrixReport, disagree: list[GridRow]) -> list[list[Cell]]:
+    rows: list[list[Cell]] = []
+    for g in disagree:
+        statuses = [g.statuses.get(v.name, "—") for v in m.variants]
+        rows.append([g.id if m.trials == 1 else f"{g.id} #{g.trial}", g.slice, *statuses])
+    return rows
+
+
+def _pair_rows(m: MatrixReport) -> list[list[Cell]]:
+    return [[*pair_cells(p)] for p in m.pairs]
+
+
+def _line(text: str) -> Paragraph:
+    return Paragraph.of(text, layout="whole")
+
+
+def _figure(text: str) -> Span:
+    return Span(text, "figure")
+
+
+def _markdown_blocks(m: MatrixReport) -> list[Block]:
+    """The matrix as GitHub-flavoured Markdown: the same figures, the statuses in the
+    variants table."""
+    unit = "case-trials" if m.trials > 1 else "cases"
+    blocks: list[Block] = [
+        Heading(f"assay matrix: {m.matrix_id}"),
+        Paragraph.of(
+            "Dataset ",
+            Span(m.dataset_name, "code"),
+            " version ",
+            Span(m.dataset_version, "code"),
+            f", {m.cases} cases"
+            + (f" × {m.trials} trials" if m.trials > 1 else "")
+            + f"; {len(m.variants)} variants, one run each; assay {m.assay_version}.",
+        ),
+    ]
+    if m.heldout_line is not None:
+        blocks.append(Paragraph.of(Span(m.heldout_line, "strong")))
+    rows: list[list[Cell]] = [
+        [
+            v.name,
+            (Span(v.run_id, "code"), f" ({v.status})"),
+            _figure(rate_text(v.task_success)),
+            _figure(rate_text(v.answer_coverage)),
+            _figure(rate_text(v.answered_accuracy)),
+            f"{statuses_text(v)} {unit}",
+            usage_text(v),
+            cache_text(v),
         ]
-        lines += _table(["Case", "Slice", *(v.name for v in m.variants)], grows)
-    return "\n".join(lines) + "\n"
+        for v in m.variants
+    ]
+    head = [
+        "Variant",
+        "Run",
+        "Task success",
+        "Answer coverage",
+        "Answered accuracy",
+        "Statuses",
+        "Usage (tokens)",
+        "Cache",
+    ]
+    first = m.variants[0]
+    blocks += [
+        table(head, rows),
+        Paragraph.of(
+            f"Denominators: {first.task_success.denominator_name} (task success), "
+            f"{first.answer_coverage.denominator_name} (answer coverage), "
+            f"{first.answered_accuracy.denominator_name} (answered accuracy)."
+        ),
+        BulletList(tuple(f"{v.name}: {overrides_text(v)}" for v in m.variants), title="Overrides"),
+    ]
+    slices = list(dict.fromkeys(s for v in m.variants for s in v.slices))
+    if slices:
+        srows: list[list[Cell]] = [
+            [s, *(_figure(rate_text(v.slices[s])) if s in v.slices else "—" for v in m.variants)]
+            for s in slices
+        ]
+        blocks.append(table(["Slice", *(v.name for v in m.variants)], srows))
+    numbers = [Column(name, "right") for name in PAIR_HEAD[1:-1]]
+    columns = [Column(PAIR_HEAD[0]), *numbers, Column(PAIR_HEAD[-1])]
+    blocks += [
+        Lines(tuple(notes(m))),
+        Paragraph.of(Span("Pairs", "strong"), f" ({m.multiple_comparisons})"),
+        table(columns, _pair_rows(m)),
+    ]
+    disagree = [g for g in m.grid if g.disagree]
+    blocks.append(
+        Paragraph.of(
+            Span("Case-trials where variants disagree:", "strong"),
+            f" {len(disagree)} of {len(m.grid)}",
+        )
+    )
+    if disagree:
+        grows = _disagreements(m, disagree)
+        blocks.append(table(["Case", "Slice", *(v.name for v in m.variants)], grows))
+    return blocks
 
 
-def _cell(text: object) -> str:
-    """``text`` (a variant, slice or case name) as inert Markdown: no HTML, link, ``|`` or
-    newline in it acts."""
-    from assay.report.render._markdown import text as markdown_text
+def matrix_document(m: MatrixReport) -> Document:
+    """The matrix: what terminal text and Markdown each show of it."""
+    return Document(
+        (Only("text", tuple(_text_blocks(m))), Only("markdown", tuple(_markdown_blocks(m))))
+    )
 
-    return markdown_text(text)
 
+def render_matrix_text(m: MatrixReport) -> str:
+    """Variants side by side, slices, the pairwise table and the grid's disagreements."""
+    from assay.report.render.text_writer import write_text
 
-def _code(text: object) -> str:
-    from assay.report.render._markdown import code
-
-    return code(text)
+    return write_text(matrix_document(m))
 
 
 def render_matrix_markdown(m: MatrixReport) -> str:
     """The matrix as GitHub-flavoured Markdown."""
-    unit = "case-trials" if m.trials > 1 else "cases"
-    lines = [
-        f"## assay matrix: {_cell(m.matrix_id)}",
-        "",
-        f"Dataset {_code(m.dataset_name)} version {_code(m.dataset_version)}, {m.cases} cases"
-        + (f" × {m.trials} trials" if m.trials > 1 else "")
-        + f"; {len(m.variants)} variants, one run each; assay {m.assay_version}.",
-        "",
-        *([f"**{m.heldout_line}**", ""] if m.heldout_line is not None else []),
-        "| Variant | Run | Task success | Answer coverage | Answered accuracy | Statuses "
-        "| Usage (tokens) | Cache |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for v in m.variants:
-        lines.append(
-            f"| {_cell(v.name)} | {_code(v.run_id)} ({v.status}) | {rate_text(v.task_success)} "
-            f"| {rate_text(v.answer_coverage)} | {rate_text(v.answered_accuracy)} "
-            f"| {statuses_text(v)} {unit} | {usage_text(v)} | {cache_text(v)} |"
-        )
-    first = m.variants[0]
-    lines += [
-        "",
-        f"Denominators: {first.task_success.denominator_name} (task success), "
-        f"{first.answer_coverage.denominator_name} (answer coverage), "
-        f"{first.answered_accuracy.denominator_name} (answered accuracy).",
-        "",
-        "**Overrides**",
-        "",
-        *(f"- {_cell(v.name)}: {_cell(overrides_text(v))}" for v in m.variants),
-    ]
-    slices = list(dict.fromkeys(s for v in m.variants for s in v.slices))
-    if slices:
-        lines += [
-            "",
-            "| Slice | " + " | ".join(_cell(v.name) for v in m.variants) + " |",
-            "|---|" + "---|" * len(m.variants),
-        ]
-        for s in slices:
-            cells = [rate_text(v.slices[s]) if s in v.slices else "—" for v in m.variants]
-            lines.append(f"| {_cell(s)} | " + " | ".join(cells) + " |")
-    lines += ["", *notes(m)]
-    lines += [
-        "",
-        f"**Pairs** ({_cell(m.multiple_comparisons)})",
-        "",
-        "| " + " | ".join(PAIR_HEAD) + " |",
-        "|---|---:|---:|---:|---:|---:|---|",
-    ]
-    lines += ["| " + " | ".join(_cell(c) for c in pair_cells(p)) + " |" for p in m.pairs]
-    disagree = [g for g in m.grid if g.disagree]
-    lines += ["", f"**Case-trials where variants disagree:** {len(disagree)} of {len(m.grid)}"]
-    if disagree:
-        lines += [
-            "",
-            "| Case | Slice | " + " | ".join(_cell(v.name) for v in m.variants) + " |",
-            "|---|---|" + "---|" * len(m.variants),
-        ]
-        for g in disagree:
-            case = g.id if m.trials == 1 else f"{g.id} #{g.trial}"
-            cells = [g.statuses.get(v.name, "—") for v in m.variants]
-            lines.append(f"| {_cell(case)} | {_cell(g.slice)} | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+    from assay.report.render.markdown_writer import write_markdown
+
+    return write_markdown(matrix_document(m))
 
 
 def render_matrix(m: MatrixReport, fmt: str) -> str:

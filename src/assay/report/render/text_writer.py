@@ -24,11 +24,14 @@ from assay.report.render.document import (
     Heading,
     Inline,
     Layout,
+    Lines,
     Only,
     Paragraph,
     Preformatted,
     Span,
     Table,
+    inlines,
+    plain,
 )
 
 
@@ -51,7 +54,7 @@ def _text(content: tuple[Inline, ...] | Cell) -> Text | str:
 
 
 def _width(cell: Cell) -> int:
-    return len(cell if isinstance(cell, str) else cell.text)
+    return len(plain(inlines(cell)))
 
 
 def _table(t: Table) -> RichTable:
@@ -69,13 +72,31 @@ def _table(t: Table) -> RichTable:
     for i, col in enumerate(t.columns):
         justify: Literal["left", "right"] = col.align
         if col.whole:
-            width = max([len(col.name), *(_width(row[i]) for row in t.rows)])
-            table.add_column(col.name, justify=justify, no_wrap=True, min_width=width)
+            width = max([len(col.title), *(_width(row[i]) for row in t.rows)])
+            table.add_column(col.title, justify=justify, no_wrap=True, min_width=width)
         else:
-            table.add_column(col.name, justify=justify, overflow="fold")
+            table.add_column(col.title, justify=justify, overflow="fold")
     for row in t.rows:
         table.add_row(*(_text(c) for c in row))
     return table
+
+
+def _plain_table(t: Table) -> list[str]:
+    """Aligned columns two spaces apart, every cell whole, each line's trailing blanks
+    dropped."""
+    grid = [
+        [escape_controls(c.title) for c in t.columns],
+        *([escape_controls(plain(inlines(c))) for c in row] for row in t.rows),
+    ]
+    widths = [max(len(row[i]) for row in grid) for i in range(len(t.columns))]
+    lines = [escape_controls(t.title)] if t.title is not None else []
+    for row in grid:
+        cells = [
+            cell.rjust(w) if col.align == "right" else cell.ljust(w)
+            for cell, w, col in zip(row, widths, t.columns, strict=True)
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return lines
 
 
 def _groups(g: Groups, width: int) -> list[str]:
@@ -149,8 +170,14 @@ class _Writer:
             self.line(_text(b.content), b.layout)
         elif isinstance(b, Banner):
             console.print(Text(b.text, style="bold yellow"))
+        elif isinstance(b, Table) and b.plain:
+            self.flush()
+            self.parts.extend(line + "\n" for line in _plain_table(b))
         elif isinstance(b, Table):
             console.print(_table(b))
+        elif isinstance(b, Lines):
+            for item in b.items:
+                self.line(item, "whole")
         elif isinstance(b, BulletList):
             if b.title is not None:
                 console.print(Text(b.title, style="bold"))

@@ -7,8 +7,8 @@ from typing import Any
 from urllib.parse import quote
 
 from assay.report.render.html import environment, safe_url
+from assay.report.render.trend import _amount, _change_text, _heading, sparkline
 from assay.trend._model import Point, Trend
-from assay.trend._render import _amount, _change_text, _heading, sparkline
 
 _WIDTH, _HEIGHT = 880, 260
 _LEFT, _RIGHT, _TOP, _BOTTOM = 64, 24, 20, 40

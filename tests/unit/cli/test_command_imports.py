@@ -1,0 +1,79 @@
+"""Commands load only what their work needs: the start-up cost a user pays per process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+POLICY = ROOT / "examples" / "policy"
+
+PROBE = """
+import io, json, sys, contextlib
+from assay.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        main({args!r})
+    except SystemExit as done:
+        code = done.code
+print(json.dumps({{"code": code, "loaded": [m for m in {watched!r} if m in sys.modules]}}))
+"""
+
+
+def _loaded(args: list[str], watched: tuple[str, ...]) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE.format(args=args, watched=watched)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    got: dict[str, object] = json.loads(done.stdout.splitlines()[-1])
+    return got
+
+
+def test_score_loads_the_special_functions_without_their_package_or_the_comparison() -> None:
+    watched = (
+        "scipy.special._ufuncs",  # the exact intervals need it
+        "scipy.special",
+        "numpy.f2py",
+        "numpy.testing",
+        "assay.compare",
+        "opentelemetry.sdk.metrics",
+        "aiohttp",
+    )
+    seed = [str(POLICY / "policy.jsonl"), str(POLICY / "results.jsonl")]
+    got = _loaded(["score", *seed, "--format", "json"], watched)
+    assert got == {"code": 0, "loaded": ["scipy.special._ufuncs"]}
+
+
+def test_a_run_reported_as_json_loads_neither_rich_nor_the_metrics_sdk(tmp_path: Path) -> None:
+    watched = (
+        "scipy.special._ufuncs",
+        "scipy.special",
+        "rich",
+        "assay.compare",
+        "opentelemetry.sdk.metrics",
+    )
+    suite = str(POLICY / "suite.yaml")
+    store = f"sqlite:///{tmp_path / 'assay.db'}"
+    got = _loaded(["run", suite, "--format", "json", "--store", store], watched)
+    assert got == {"code": 0, "loaded": ["scipy.special._ufuncs"]}
+
+
+def test_tracing_without_metrics_export_leaves_the_metrics_sdk_unloaded() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys\nfrom assay.tracing import start_tracing, TracingSession\n"
+            "print('opentelemetry.sdk.metrics' in sys.modules)\n"
+            "from assay.tracing import DIMENSIONS, start_metrics\n"
+            "print('opentelemetry.sdk.metrics' in sys.modules)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.split() == ["False", "True"]
