@@ -4,9 +4,14 @@ Writes two runs of ``-n`` case-trials each (the dataset of ``score_scale.py``: 7
 answers, 15% abstentions, 10% errors, 5% missing; the second run with other draws) into a
 SQLite store through the store API, then runs each command once as a child process and
 records its wall time, CPU time and peak resident memory against the goals at 1,000,000
-case-trials (the report under 10 s and 1.5 GB).
+case-trials (the report under 10 s and 1.5 GB). The library's ``summarize`` on the same
+dataset and records is timed in a child process of its own (goal: under 2 s).
 
     .venv/bin/python bench/stored_scale.py [-n 100000] [--write FILE]
+
+With ``--growth 10000 100000 1000000`` it measures every size, one after the other, and
+writes the section on how each cost grows (``--only`` picks commands for the largest
+sizes when the others would take too long on a shared machine).
 """
 
 from __future__ import annotations
@@ -20,12 +25,14 @@ import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
 GOAL_MB = 1_500
 REPORT_GOAL_S = 10.0
+SUMMARIZE_GOAL_S = 2.0
 BATCH = 5_000
 
 
@@ -89,6 +96,52 @@ def fill(url: str, n: int) -> float:
     return time.perf_counter() - started
 
 
+def fill_in_child(url: str, n: int) -> float:
+    """``fill`` in a child process; seconds it took. A child starts with its parent's
+    peak resident memory on record (the kernel carries it across ``exec``), so the
+    parent that starts the measured commands must never hold the runs itself."""
+    command = [sys.executable, str(Path(__file__)), "--fill-child", str(n), url]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    return float(done.stdout)
+
+
+def summarize_child(n: int) -> None:
+    """In a child process: the dataset and records of run ``base``, then ``summarize``
+    on them timed alone; prints its wall and CPU seconds as JSON."""
+    import json
+
+    from score_scale import write_inputs
+
+    from assay.load import load_dataset
+    from assay.report import summarize
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cases, _ = write_inputs(Path(tmp), n)
+        dataset = load_dataset(cases)
+    records = _records(n, 1)
+    summarize(dataset.cases[:1], [])  # imports (scipy) are not what is measured
+    wall, cpu = time.perf_counter(), time.process_time()
+    summary = summarize(dataset, records)  # type: ignore[arg-type]
+    took = {"wall_s": time.perf_counter() - wall, "cpu_s": time.process_time() - cpu}
+    assert summary.total == n
+    sys.stdout.write(json.dumps(took) + "\n")
+
+
+def measure_summarize(n: int) -> dict[str, float | int]:
+    """``summarize`` on ``n`` case-trials in a child: its own wall and CPU seconds, and
+    the child's peak RSS (MB, with the inputs it built first)."""
+    import json
+
+    command = [sys.executable, str(Path(__file__)), "--summarize-child", str(n)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    took = json.loads(out) if code == 0 else {"wall_s": float("nan"), "cpu_s": float("nan")}
+    return {**took, "peak_mb": usage.ru_maxrss / 1024, "exit": code}
+
+
 def measure(args: list[str], cwd: Path) -> dict[str, float | int]:
     """One ``assay`` command as a child: wall and CPU seconds, peak RSS (MB), exit code."""
     command = [sys.executable, "-m", "assay", *args]
@@ -111,7 +164,7 @@ def _commit() -> str:
     return found.stdout.strip() or "an unknown commit"
 
 
-def render(n: int, filled_s: float, rows: dict[str, dict[str, float | int]], load: str) -> str:
+def render(n: int, filled_s: float, rows: dict[str, dict[str, Any]], load: str) -> str:
     """The Markdown section for ``bench/RESULTS.md``."""
     lines = [
         "## Stored runs at scale",
@@ -121,7 +174,9 @@ def render(n: int, filled_s: float, rows: dict[str, dict[str, float | int]], loa
         f"as a child process, at {_commit()}. Load average when measured: {load}; wall "
         "times are inflated when the machine is shared, CPU time and peak memory are the "
         f"comparable figures. Goals at 1,000,000 case-trials: `assay report RUN` under "
-        f"{REPORT_GOAL_S:g} s end to end and every command under {GOAL_MB:,} MB.",
+        f"{REPORT_GOAL_S:g} s end to end and every command under {GOAL_MB:,} MB; the "
+        f"library's `summarize` under {SUMMARIZE_GOAL_S:g} s (timed alone in a child process "
+        "that first builds the dataset and records: its peak memory includes them).",
         "",
         "| Command | Wall | CPU | Peak memory | Exit |",
         "|---|---:|---:|---:|---:|",
@@ -140,6 +195,70 @@ COMMANDS = {
     "assay compare base cand -f json": ["compare", "base", "cand", "-f", "json", "-o", "c.json"],
     "assay gate cand -r task_success>=0.5": ["gate", "cand", "-r", "task_success>=0.5"],
 }
+SUMMARIZE = "summarize(dataset, records)"
+
+
+def measure_all(n: int, only: list[str] | None = None) -> tuple[float, dict[str, dict[str, Any]]]:
+    """Fill a store of two runs of ``n`` case-trials; measure ``summarize`` and each
+    command (those whose name contains one of ``only``, when given)."""
+    chosen = [SUMMARIZE, *COMMANDS]
+    if only:
+        chosen = [name for name in chosen if any(word in name for word in only)]
+    rows: dict[str, dict[str, Any]] = {}
+    if SUMMARIZE in chosen:
+        rows[SUMMARIZE] = measure_summarize(n)
+        sys.stderr.write(f"{n:,} {SUMMARIZE}: {rows[SUMMARIZE]}\n")
+    filled = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        here = Path(tmp)
+        url = f"sqlite:///{here / 'assay.db'}"
+        if any(name in COMMANDS for name in chosen):
+            filled = fill_in_child(url, n)
+        for name, command in COMMANDS.items():
+            if name in chosen:
+                rows[name] = measure([*command, "--store", url], here)
+                sys.stderr.write(f"{n:,} {name}: {rows[name]}\n")
+    return filled, rows
+
+
+def _load() -> str:
+    return ", ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def render_growth(table: dict[int, dict[str, dict[str, Any]]], loads: dict[int, str]) -> str:
+    """The Markdown section on how each command's cost grows with the case-trials."""
+    sizes = ", ".join(f"{n:,}" for n in table)
+    lines = [
+        "## Stored runs at scale: how the cost grows",
+        "",
+        f"`bench/stored_scale.py --growth`: at {sizes} case-trials, the library's "
+        "`summarize` (timed alone, in a child process that first builds the dataset and "
+        "records; its peak includes them) and each command run once as a child process on "
+        f"a SQLite store of two such runs, at {_commit()}. Goals at 1,000,000 case-trials: "
+        f"`summarize` under {SUMMARIZE_GOAL_S:g} s, `assay report RUN` under "
+        f"{REPORT_GOAL_S:g} s end to end, every command under {GOAL_MB:,} MB. Wall times "
+        "are inflated when the machine is shared; CPU time and peak memory are the "
+        "comparable figures. Per case-trial figures are over the previous size.",
+        "",
+        "| Case-trials | What | Wall | CPU | CPU per case-trial | Peak memory "
+        "| Peak per case-trial | Exit | Load |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    previous: dict[str, tuple[int, dict[str, Any]]] = {}
+    for n, rows in table.items():
+        for name, r in rows.items():
+            per_cpu = per_mb = "—"
+            before = previous.get(name)
+            if before is not None and n > before[0]:
+                extra = n - before[0]
+                per_cpu = f"{(r['cpu_s'] - before[1]['cpu_s']) / extra * 1e6:,.1f} µs"
+                per_mb = f"{(r['peak_mb'] - before[1]['peak_mb']) * 1024 / extra:,.2f} KB"
+            lines.append(
+                f"| {n:,} | `{name}` | {r['wall_s']:.1f} s | {r['cpu_s']:.1f} s | {per_cpu} "
+                f"| {r['peak_mb']:,.0f} MB | {per_mb} | {r['exit']} | {loads[n]} |"
+            )
+            previous[name] = (n, r)
+    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -149,18 +268,36 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=100_000, help="case-trials per run")
     parser.add_argument("--write", type=Path, help="results file to update (a section)")
+    parser.add_argument("--growth", type=int, nargs="+", help="sizes for the growth table")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        help="at the largest growth size, only what names one of these words "
+        "(e.g. summarize report)",
+    )
+    parser.add_argument("--summarize-child", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--fill-child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as tmp:
-        here = Path(tmp)
-        url = f"sqlite:///{here / 'assay.db'}"
-        filled = fill(url, args.n)
-        env_store = ["--store", url]
-        rows = {}
-        for name, command in COMMANDS.items():
-            rows[name] = measure([*command, *env_store], here)
-            sys.stderr.write(f"{name}: {rows[name]}\n")
-    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    section = render(args.n, filled, rows, load)
+    if args.fill_child:
+        sys.stdout.write(f"{fill(args.fill_child[1], int(args.fill_child[0]))}\n")
+        return 0
+    if args.summarize_child:
+        summarize_child(args.summarize_child)
+        return 0
+    if args.growth:
+        sizes = sorted(args.growth)
+        table: dict[int, dict[str, dict[str, Any]]] = {}
+        loads: dict[int, str] = {}
+        for n in sizes:
+            _, table[n] = measure_all(n, args.only if n == sizes[-1] else None)
+            loads[n] = _load()
+        section = render_growth(table, loads)
+        sys.stdout.write(section)
+        if args.write:
+            write_section(args.write, "stored_growth", section)
+        return 0
+    filled, rows = measure_all(args.n)
+    section = render(args.n, filled, rows, _load())
     sys.stdout.write(section)
     if args.write:
         write_section(args.write, "stored_scale", section)

@@ -85,9 +85,13 @@ def report_from_source(
     source: str,
     store_url: str | None,
     interval: IntervalSetting,
+    rows: bool = True,
 ) -> Report:
     """The report for ``source``: a JSON report file when such a file exists, else a run id
-    (or unique prefix) in the run store at ``store_url``, its intervals at ``interval``."""
+    (or unique prefix) in the run store at ``store_url``, its intervals at ``interval``.
+    ``rows=False``: a stored run's report is built without its case rows (only its
+    figures will be read)."""
+    from assay.cli._collector import no_cycle_collection
     from assay.load import names_a_file
 
     path = Path(source)
@@ -102,7 +106,8 @@ def report_from_source(
     store = open_run_store(source, store_url)
     try:
         run = store.get_run(source)
-        return stored_report(store, run.id, interval)
+        with no_cycle_collection():
+            return stored_report(store, run.id, interval, compact=True, rows=rows)
     finally:
         store.close()
 

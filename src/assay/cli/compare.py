@@ -33,9 +33,12 @@ def _from_store(ref: str, store_url: str | None, interval: IntervalSetting) -> R
             f"{ref}: no such report file, and this installation has no run store to look "
             "the run id up in"
         ) from err
+    from assay.cli._collector import no_cycle_collection
+
     store = open_run_store(ref, store_url)
     try:
-        return run_side(store, ref, interval)
+        with no_cycle_collection():
+            return run_side(store, ref, interval)
     finally:
         store.close()
 

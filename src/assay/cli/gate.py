@@ -292,7 +292,10 @@ def gate(
             _gate_composite(source, composite, rule, junit, markdown, confidence, interval)
             return
         rules = [parse_rule(text) for text in rule]
-        report = report_from_source(source, store, setting)
+        # The rules read figures only; the case rows are for --junit's test cases and the
+        # judge identity --calibration checks.
+        rows = junit is not None or calibration is not None
+        report = report_from_source(source, store, setting, rows=rows)
         results = evaluate_gates(report, rules)
         check = _calibration_check(report, source, bool(inputs), store, calibration, bounds)
         if check is not None:

@@ -271,9 +271,10 @@ def report(
     ),
 ) -> None:
     """Re-render the report of a stored run (nothing is re-run)."""
+    from assay.cli._collector import no_cycle_collection
     from assay.cli._options import check_policy, interval_setting, output_format
     from assay.load import load_prices
-    from assay.report.render import render
+    from assay.report.render import render_chunks
     from assay.store import open_store
     from assay.stored import stored_report
 
@@ -286,7 +287,10 @@ def report(
         if trial_policy is not None:
             trials = opened.get_run(run_id).trials
             policy = check_policy(trial_policy, trials, product_selects_best)
-        built = stored_report(opened, run_id, setting, policy=policy, prices=table)
+        with no_cycle_collection():
+            built = stored_report(
+                opened, run_id, setting, policy=policy, prices=table, compact=True
+            )
         spans = opened.spans(built.run_id or run_id) if format == "html" else []
     finally:
         opened.close()
@@ -300,7 +304,7 @@ def report(
         )
         return
     emit(
-        render(built, format, color=wants_color(output)),
+        render_chunks(built, format, color=wants_color(output)),
         output,
         what=described(built, format, f"run {built.run_id}"),
     )

@@ -157,6 +157,7 @@ def build_report(
     usage: UsageSummary | None = None,
     cache_key_version: int | None = None,
     compact: bool = False,
+    rows: bool = True,
     confidence: float | None = None,
     method: IntervalMethod | None = None,
 ) -> Report:
@@ -166,6 +167,8 @@ def build_report(
     ``compact`` is for a report that is only rendered (``assay score``): ``graded`` is a
     list its caller hands over, emptied as the rows are made so that each record and
     judgment is freed once its row exists, and the rows are kept as ``CaseRows``.
+    ``rows=False`` leaves the case rows out (``cases`` is empty): for a report only its
+    figures are read from, as a gate's rules are.
     """
     interval = chosen_interval(interval, confidence, method, "build_report")
     summary = summarize_results(graded, interval=interval, policy=policy)
@@ -173,18 +176,17 @@ def build_report(
         {(r.judgment.grader, r.judgment.grader_version) for r in graded if r.record}
         - {("assay", "1")}
     )
-    hashes = dataset.case_hashes
     splits = _split_blocks(graded, interval, policy)
     dimensions = judge_dimensions(graded, interval)
     cache = cache_summary(graded, cache_key_version)
     judged_usage = judge_usage(
         [r.judgment.labels for r in graded if r.record is not None], JUDGE_CACHE_HIT
     )
-    rows = _rows(graded, hashes, compact)
+    made = _rows(graded, dataset.case_hashes, compact) if rows else []
     return assemble_report(
         dataset,
         summary,
-        rows,
+        made,
         graders=graders,
         splits=splits,
         dimensions=dimensions,

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import TypeAdapter
 
-from assay.grading import Judgment
+from assay._compact import shared_field_names
+from assay.grading import STATUSES, Judgment
 from assay.outcomes import Outcome, Record, Span, Usage
 from assay.outcomes._span import SpanRow
 from assay.store._info import RunInfo
@@ -80,6 +82,55 @@ def loads(text: str | None, default: Any) -> Any:
     return json.loads(text) if text else default
 
 
+class SharedTexts:
+    """Equal short texts read from many rows (a status, a reason, a grader name) kept as
+    one string object, so a million rows do not hold a million copies of "passed"."""
+
+    def __init__(self, limit: int = 65_536) -> None:
+        self._seen: dict[str, str] = {}
+        self._limit = limit
+
+    def __call__(self, value: Any) -> Any:
+        if type(value) is not str or len(value) > 80:
+            return value
+        found = self._seen.get(value)
+        if found is not None:
+            return found
+        if len(self._seen) < self._limit:
+            self._seen[value] = value
+        return value
+
+
+_DECODER = json.JSONDecoder()
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def json_items(text: str) -> Iterator[Any]:
+    """The items of the JSON array ``text``, parsed one at a time: a run's cases are read
+    without holding every case's parsed data at once (a million cases' dictionaries
+    would take gigabytes)."""
+    at = _SPACE.match(text, 0).end()  # type: ignore[union-attr]
+    if text[at : at + 1] != "[":
+        raise ValueError("the stored cases are not a JSON array")
+    at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+    if text[at : at + 1] == "]":
+        at += 1
+    else:
+        while True:
+            item, at = _DECODER.raw_decode(text, at)
+            yield item
+            at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
+            if text[at : at + 1] == ",":
+                at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+                continue
+            if text[at : at + 1] != "]":
+                raise ValueError(f"the stored cases are not a JSON array (at character {at})")
+            at += 1
+            break
+    if _SPACE.match(text, at).end() != len(text):  # type: ignore[union-attr]
+        raise ValueError("the stored cases have text after their JSON array")
+
+
 def run_info(row: Any) -> RunInfo:
     return RunInfo(
         id=row["id"],
@@ -104,6 +155,7 @@ def run_info(row: Any) -> RunInfo:
 
 
 def record(row: Any) -> Record:
+    """The record of a row (a mapping of the ``records`` columns), validated."""
     usage = None
     if row["input_tokens"] is not None or row["output_tokens"] is not None:
         usage = Usage(input_tokens=row["input_tokens"], output_tokens=row["output_tokens"])
@@ -120,6 +172,7 @@ def record(row: Any) -> Record:
 
 
 def judgment(row: Any) -> Judgment:
+    """The judgment of a row (a mapping of the ``judgments`` columns), validated."""
     return Judgment(
         case_id=row["case_id"],
         trial=row["trial"],
@@ -135,3 +188,162 @@ def judgment(row: Any) -> Judgment:
 def span(row: Any) -> Span:
     fields = {k: row[k] for k in row if k not in ("run_id", "attributes")}
     return Span(**fields, attributes=loads(row["attributes"], {}))
+
+
+# -- reading many rows -------------------------------------------------------------------
+# A report of a million case-trials reads a million records and judgments: validating each
+# through pydantic costs most of the report. A row of the shape the store writes is made
+# into its model directly (what validation would make from it, the same values and field
+# set); any other row (a type out of place, an outcome of another shape) goes through the
+# validating constructor above, which accepts or rejects it as it always did.
+
+RECORD_COLUMNS = (
+    "case_id",
+    "trial",
+    "outcome",
+    "attempts",
+    "latency_ms",
+    "input_tokens",
+    "output_tokens",
+    "trace_id",
+    "extra",
+)
+"""The ``records`` columns ``record_of`` takes, in its tuple's order."""
+
+JUDGMENT_COLUMNS = (
+    "case_id",
+    "trial",
+    "status",
+    "reason",
+    "grader",
+    "grader_version",
+    "score",
+    "labels",
+)
+"""The ``judgments`` columns ``judgment_of`` takes, in its tuple's order."""
+
+_new = object.__new__
+_set = object.__setattr__
+_RECORD_SET = shared_field_names(frozenset(Record.model_fields))
+_USAGE_SET = shared_field_names(frozenset(Usage.model_fields))
+_JUDGMENT_SET = shared_field_names(frozenset(Judgment.model_fields))
+_STATUSES = frozenset(STATUSES)
+
+
+def _made(cls: type[Any], values: dict[str, Any], fields_set: Any) -> Any:
+    made = _new(cls)
+    _set(made, "__dict__", values)
+    _set(made, "__pydantic_fields_set__", fields_set)
+    _set(made, "__pydantic_extra__", None)
+    _set(made, "__pydantic_private__", None)
+    return made
+
+
+def _whole(value: Any) -> bool:
+    return type(value) is int
+
+
+def _optional_int(value: Any) -> bool:
+    return value is None or type(value) is int
+
+
+def _optional_float(value: Any) -> Any:
+    """The float of a stored figure (an int is widened, as validation does); ``...``
+    when it is not a number."""
+    if value is None or type(value) is float:
+        return value
+    if type(value) is int:
+        return float(value)
+    return ...
+
+
+def _optional_str(value: Any) -> bool:
+    return value is None or type(value) is str
+
+
+_SEEN_OUTCOMES: dict[str, Any] = {}
+_SEEN_MAX = 1_024
+
+
+def _outcome(text: str) -> Outcome:
+    """The outcome stored as ``text``. Outcomes are immutable, so the records of a run
+    that repeat one (the same fact, the same error) share one instance."""
+    found = _SEEN_OUTCOMES.get(text)
+    if found is None:
+        found = _OUTCOME.validate_json(text)
+        if len(text) <= 512:
+            if len(_SEEN_OUTCOMES) >= _SEEN_MAX:
+                _SEEN_OUTCOMES.clear()
+            _SEEN_OUTCOMES[text] = found
+    return found
+
+
+def record_of(values: Sequence[Any]) -> Record:
+    """The record of one row's ``RECORD_COLUMNS`` values."""
+    case_id, trial, outcome, attempts, latency, tokens_in, tokens_out, trace_id, extra = values
+    latency_ms = _optional_float(latency)
+    extras = loads(extra, {}) if type(extra) is str or extra is None else None
+    if (
+        type(case_id) is not str
+        or not case_id
+        or not _whole(trial)
+        or trial < 1
+        or not _whole(attempts)
+        or attempts < 1
+        or latency_ms is ...
+        or not _optional_int(tokens_in)
+        or not _optional_int(tokens_out)
+        or not _optional_str(trace_id)
+        or type(extras) is not dict
+        or type(outcome) is not str
+    ):
+        return record(dict(zip(RECORD_COLUMNS, values, strict=True)))
+    usage = None
+    if tokens_in is not None or tokens_out is not None:
+        usage = _made(Usage, {"input_tokens": tokens_in, "output_tokens": tokens_out}, _USAGE_SET)
+    fields = {
+        "case_id": case_id,
+        "trial": trial,
+        "outcome": _outcome(outcome),
+        "attempts": attempts,
+        "latency_ms": latency_ms,
+        "usage": usage,
+        "trace_id": trace_id,
+        "extra": extras,
+    }
+    made: Record = _made(Record, fields, _RECORD_SET)
+    return made
+
+
+def judgment_of(values: Sequence[Any]) -> Judgment:
+    """The judgment of one row's ``JUDGMENT_COLUMNS`` values."""
+    case_id, trial, status, reason, grader, version, raw_score, raw_labels = values
+    score = _optional_float(raw_score)
+    if raw_labels == "[]" or raw_labels is None:
+        labels: Any = []
+    else:
+        labels = loads(raw_labels, []) if type(raw_labels) is str else None
+    if (
+        type(case_id) is not str
+        or not _whole(trial)
+        or status not in _STATUSES
+        or type(reason) is not str
+        or type(grader) is not str
+        or type(version) is not str
+        or score is ...
+        or type(labels) is not list
+        or any(type(label) is not str for label in labels)
+    ):
+        return judgment(dict(zip(JUDGMENT_COLUMNS, values, strict=True)))
+    fields = {
+        "case_id": case_id,
+        "trial": trial,
+        "status": status,
+        "reason": reason,
+        "grader": grader,
+        "grader_version": version,
+        "score": score,
+        "labels": tuple(labels),
+    }
+    made: Judgment = _made(Judgment, fields, _JUDGMENT_SET)
+    return made

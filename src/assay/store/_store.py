@@ -22,16 +22,25 @@ from assay.store._failures import guarded
 from assay.store._info import NAME_KEY, TAGS_KEY, RunInfo
 from assay.store._insert import insert_rows
 from assay.store._rows import (
+    JUDGMENT_COLUMNS,
+    RECORD_COLUMNS,
+    SharedTexts,
     dump,
     iso_time,
-    judgment,
+    json_items,
+    judgment_of,
     judgment_values,
     record,
+    record_of,
     run_info,
     span,
     span_values,
 )
 from assay.store._schema import judgments, records, runs, spans
+
+# Rows fetched from the database at a time when a run's records or judgments are read.
+_READ_BATCH = 5_000
+_JUDGMENT_COLUMNS = [judgments.c[name] for name in JUDGMENT_COLUMNS]
 
 # ``latest`` is the newest run, ``latest~1`` the one before it, and so on.
 _LATEST = re.compile(r"latest(?:~(?P<back>\d{1,6}))?")
@@ -253,7 +262,7 @@ class RunStore:
                 row = conn.execute(
                     select(runs.c.dataset_name, runs.c.cases).where(runs.c.id == full)
                 ).one()
-            cases = tuple(Case.model_validate(c) for c in json.loads(row.cases))
+            cases = tuple(Case.model_validate(c) for c in json_items(row.cases))
             self._datasets[full] = Dataset(name=row.dataset_name, cases=cases)
         return self._datasets[full]
 
@@ -311,13 +320,15 @@ class RunStore:
     def records(self, run_id: str) -> list[Record]:
         """The run's records in dataset order, then trial."""
         full = self._resolve(run_id)
+        columns = [records.c[name] for name in RECORD_COLUMNS]
         query = (
-            select(records)
+            select(*columns)
             .where(records.c.run_id == full)
             .order_by(records.c.position, records.c.trial)
         )
         with self.engine.connect() as conn:
-            return [record(row) for row in conn.execute(query).mappings()]
+            rows = conn.execution_options(yield_per=_READ_BATCH).execute(query)
+            return [record_of(row) for row in rows]
 
     @guarded
     def case_records(self, case_id: str) -> list[tuple[str, Record]]:
@@ -369,11 +380,33 @@ class RunStore:
         """The run's judgments, in dataset order, then trial."""
         full = self._resolve(run_id)
         positions = self._position_map(full)
-        with self.engine.connect() as conn:
-            rows = conn.execute(select(judgments).where(judgments.c.run_id == full)).mappings()
-            found = [judgment(row) for row in rows]
+        found = self._read_judgments(select(*_JUDGMENT_COLUMNS).where(judgments.c.run_id == full))
         return sorted(found, key=lambda j: (positions.get(j.case_id, -1), j.trial, j.grader))
 
+    @guarded
+    def graders_judgments(
+        self, run_id: str, grader: str, version: str
+    ) -> dict[tuple[str, int], Judgment]:
+        """The judgments grader ``grader`` at ``version`` made on the run's case-trials,
+        by (case id, trial), in no order."""
+        full = self._resolve(run_id)
+        query = select(*_JUDGMENT_COLUMNS).where(
+            judgments.c.run_id == full,
+            judgments.c.grader == grader,
+            judgments.c.grader_version == version,
+        )
+        return {(j.case_id, j.trial): j for j in self._read_judgments(query)}
+
+    def _read_judgments(self, query: Any) -> list[Judgment]:
+        shared = SharedTexts()
+        with self.engine.connect() as conn:
+            rows = conn.execution_options(yield_per=_READ_BATCH).execute(query)
+            return [
+                judgment_of((c, t, shared(s), shared(r), shared(g), shared(v), score, labels))
+                for c, t, s, r, g, v, score, labels in rows
+            ]
+
+    @guarded
     def add_spans(self, run_id: str, batch: Sequence[Span]) -> None:
         """Store spans of the run's request traces."""
         self.add_span_rows(run_id, [span_row(s) for s in batch])

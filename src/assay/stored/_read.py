@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from assay.cases import canonical_record
+from assay.cases import Case, canonical_record
 from assay.load import PriceTable
 from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting, TrialPolicy
 from assay.metrics._setting import chosen_interval
@@ -24,15 +25,27 @@ def stored_report(
     *,
     policy: TrialPolicy | None = None,
     prices: PriceTable | None = None,
+    compact: bool = False,
+    rows: bool = True,
     confidence: float | None = None,
     method: IntervalMethod | None = None,
 ) -> Report:
     """The report of stored run ``run_id`` (an id or a unique prefix), intervals at
     ``confidence`` by ``method``: what ``assay report RUN`` prints. Trials combine by
     ``policy`` when given, else as the run's suite stated; the cost is priced with
-    ``prices`` when given, else with the table stored with the run."""
+    ``prices`` when given, else with the table stored with the run. ``compact``: its
+    rows are kept as ``CaseRows``, for a report that is only rendered or gated;
+    ``rows=False``: it has none, for a report only its figures are read from."""
     interval = chosen_interval(interval, confidence, method, "stored_report")
-    return report_for_run(store, run_id, interval=interval, policy=policy, prices=prices)
+    return report_for_run(
+        store,
+        run_id,
+        interval=interval,
+        policy=policy,
+        prices=prices,
+        compact=compact,
+        rows=rows,
+    )
 
 
 def run_config(info: RunInfo) -> dict[str, Any]:
@@ -68,10 +81,28 @@ def run_side(
     interval = chosen_interval(interval, confidence, method, "run_side")
     info = store.get_run(ref)
     if report is None:
-        report = stored_report(store, info.id, interval)
-    definitions = {c.id: canonical_record(c) for c in store.load_dataset(info.id).cases}
+        report = stored_report(store, info.id, interval, compact=True)
+    definitions = Definitions(store.load_dataset(info.id).cases)
     side = RunSide.from_report(report, ref=info.id, config=run_config(info))
     return replace(side, definitions=definitions)
+
+
+class Definitions(Mapping[str, Mapping[str, Any]]):
+    """Each case's full definition (its canonical record) by id, made when it is looked
+    up: a comparison looks up only the cases whose definitions differ, so a run of a
+    million cases does not make a million records to name none."""
+
+    def __init__(self, cases: Iterable[Case]) -> None:
+        self._cases = {c.id: c for c in cases}
+
+    def __getitem__(self, case_id: str) -> Mapping[str, Any]:
+        return canonical_record(self._cases[case_id])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._cases)
+
+    def __len__(self) -> int:
+        return len(self._cases)
 
 
 def compare_stored(

@@ -20,15 +20,23 @@ class StoredGrader:
     when none is stored or the stored one came from another grader or version, so a
     record is graded once per run and a stale judgment is never reused."""
 
-    def __init__(self, stored: list[Judgment], fallback: Grader) -> None:
+    def __init__(
+        self, stored: list[Judgment] | dict[tuple[str, int], Judgment], fallback: Grader
+    ) -> None:
+        """``stored``: the run's judgments, or those of ``fallback``'s name and version
+        already, by (case id, trial)."""
         self.name = fallback.name
         self.version = fallback.version
         self.fallback = fallback
-        self.stored = {
-            (j.case_id, j.trial): j
-            for j in stored
-            if j.grader == self.name and j.grader_version == self.version
-        }
+        self.stored = (
+            stored
+            if isinstance(stored, dict)
+            else {
+                (j.case_id, j.trial): j
+                for j in stored
+                if j.grader == self.name and j.grader_version == self.version
+            }
+        )
 
     def grade(self, case: Case, record: Record) -> Judgment:
         found = self.stored.get((case.id, record.trial))
@@ -109,18 +117,32 @@ def report_for_run(
     interval: IntervalSetting = DEFAULT_INTERVAL,
     policy: TrialPolicy | None = None,
     prices: PriceTable | None = None,
+    compact: bool = False,
+    rows: bool = True,
     confidence: float | None = None,
     method: IntervalMethod | None = None,
 ) -> Report:
     """The report of a stored run: every case-trial of the cases as run, missing included;
     trials combine by ``policy`` when given, else by the policy the run's suite stated; its
-    cost from ``prices`` when given, else from the price table stored with the run."""
+    cost from ``prices`` when given, else from the price table stored with the run.
+
+    ``compact``: for a report that is only rendered or gated, its rows are kept as
+    ``CaseRows`` (see ``build_report``), so a run of a million case-trials fits in memory;
+    ``rows=False`` leaves the case rows out, for a report only its figures are read from.
+    """
     interval = chosen_interval(interval, confidence, method, "report_for_run")
     info = store.get_run(run_id)
     dataset = store.load_dataset(info.id)
     records = store.records(info.id)
-    grader = StoredGrader(store.judgments(info.id), _fallback(info))
+    usage = usage_of_run(info, records, prices)
+    fallback = _fallback(info)
+    grader = StoredGrader(
+        store.graders_judgments(info.id, fallback.name, fallback.version), fallback
+    )
     graded = grade(dataset.cases, Results(tuple(records)), grader, trials=info.trials)
+    # Only ``graded`` holds the records and judgments now: compact, the report's rows are
+    # made from it as it is emptied, so that each is freed once its row exists.
+    del records, grader
     report = build_report(
         dataset,
         graded,
@@ -128,8 +150,10 @@ def report_for_run(
         run_id=info.id,
         metadata=run_metadata(info),
         policy=policy if policy is not None else trial_policy(info),
-        usage=usage_of_run(info, records, prices),
+        usage=usage,
         cache_key_version=(info.metadata.get("cache") or {}).get("key_version"),
+        compact=compact,
+        rows=rows,
     )
     change = info.metadata.get("dataset_change")
     if report.dataset.change is None and isinstance(change, dict):

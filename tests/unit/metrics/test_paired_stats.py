@@ -126,3 +126,38 @@ def test_mcnemar_tail_is_the_exact_binomial_sum(fixed: int, broken: int) -> None
     n, low = fixed + broken, min(fixed, broken)
     tail = Fraction(sum(comb(n, i) for i in range(low + 1)), 2**n)
     assert mcnemar_exact(fixed, broken) == float(min(Fraction(1), 2 * tail))
+
+
+def _exact_p(fixed: int, broken: int) -> float:
+    """The p-value by the plain exact sum, term after term: the reference."""
+    n, low = fixed + broken, min(fixed, broken)
+    term = total = 1
+    for i in range(low):
+        term = term * (n - i) // (i + 1)
+        total += term
+    return float(min(Fraction(1), 2 * Fraction(total, 2**n)))
+
+
+def test_mcnemar_equals_the_term_by_term_sum_on_many_tables() -> None:
+    import random
+
+    rng = random.Random(19)
+    pairs = [(a, b) for a in range(0, 40) for b in range(0, 40)]
+    pairs += [(rng.randrange(0, 400), rng.randrange(0, 400)) for _ in range(600)]
+    for _ in range(60):  # large tables, from p = 1 down past the smallest float
+        n = rng.randrange(1_000, 9_000)
+        low = n // 2 - rng.randrange(0, n // 2 + 1) // rng.choice((1, 3, 10, 40))
+        pairs.append((low, n - low))
+    for fixed, broken in pairs:
+        assert mcnemar_exact(fixed, broken) == _exact_p(fixed, broken), (fixed, broken)
+        assert mcnemar_exact(broken, fixed) == mcnemar_exact(fixed, broken)
+
+
+@pytest.mark.parametrize("n", [2_200, 2_201, 3_000, 5_000])
+def test_mcnemar_near_the_smallest_float_equals_the_exact_sum(n: int) -> None:
+    # around the low where the p-value leaves the floats: subnormal, then 0.0
+    from scipy.stats import binom
+
+    edge = int(binom.ppf(1e-300, n, 0.5))
+    for low in range(max(0, edge - 120), edge + 5, 3):
+        assert mcnemar_exact(low, n - low) == _exact_p(low, n - low), low
