@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 
+from assay._collector import no_cycle_collection
 from assay.cli._flags import (
     CONFIDENCE,
     INTERVAL,
@@ -26,19 +24,6 @@ if TYPE_CHECKING:
     from assay.metrics import IntervalSetting
     from assay.outcomes import Results
     from assay.report import Report
-
-
-@contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Pause Python's cycle collector while millions of acyclic objects are built: each
-    full collection walks all of them (half the CPU of scoring 500,000 cases)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def score(
@@ -86,7 +71,7 @@ def score(
     setting = interval_setting(confidence, interval)
     if output is not None:
         check_output(output, (dataset, results))
-    with _no_cycle_collection():
+    with no_cycle_collection():
         data = load_dataset(dataset)
         streamed = None
         if grader is None and trials in (None, 1) and not trial_policy:
