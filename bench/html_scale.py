@@ -1,16 +1,22 @@
-"""How the HTML report handles 10,000 cases: render time, file size, and in Chromium the
+"""How the HTML report handles many cases: render time, file size, and in Chromium the
 time to a usable page, to filter, search, sort and open a case (medians of several runs).
 
-    .venv/bin/python bench/html_scale.py [--cases 10000] [--reps 5]
+    .venv/bin/python bench/html_scale.py [--cases 10000 200000] [--reps 5] [--write FILE]
 
 Needs Debian's Chromium at /usr/bin/chromium (scripts/setup-browser.sh installs it).
-Prints a Markdown table; figures are for the machine it runs on.
+Prints a Markdown table, one column per size (a report of more than 20,000 rows embeds
+them packed: gzip-compressed, unpacked by the page); ``--write`` puts it in a section of
+bench/RESULTS.md. Figures are for the machine it runs on.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -91,14 +97,21 @@ def measure(n: int, reps: int) -> list[tuple[str, str]]:
     """(measure, median) rows for ``n`` cases."""
     from playwright.sync_api import sync_playwright
 
-    report = make_report(n)
+    from assay.report.render.html import is_packed
+
+    gc.disable()  # as `assay score` does while it builds a large report
+    try:
+        report = make_report(n)
+    finally:
+        gc.enable()
     renders = []
     for _ in range(reps):
         began = time.perf_counter()
         html = render_html(report)
         renders.append((time.perf_counter() - began) * 1000)
     rows = [("cases", f"{n:,}"), ("render_html (Python)", _median_ms(renders)),
-            ("file size", f"{len(html.encode()) / 1e6:.2f} MB")]  # fmt: skip
+            ("file size", f"{len(html.encode()) / 1e6:.2f} MB"),
+            ("case rows packed", "yes" if is_packed(report) else "no")]  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
         path = Path(tmp) / "scale.html"
         path.write_text(html, encoding="utf-8")
@@ -110,7 +123,7 @@ def measure(n: int, reps: int) -> list[tuple[str, str]]:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             began = time.perf_counter()
             page.goto(path.as_uri())
-            page.wait_for_selector("html[data-ready=true]", state="attached")
+            page.wait_for_selector("html[data-ready=true]", state="attached", timeout=600_000)
             loads.append((time.perf_counter() - began) * 1000)
             for name, script in ACTIONS.items():
                 timings[name].append(float(page.evaluate(script)))
@@ -123,16 +136,46 @@ def measure(n: int, reps: int) -> list[tuple[str, str]]:
     return rows
 
 
+def _commit() -> str:
+    found = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    )
+    return found.stdout.strip() or "an unknown commit"
+
+
+def render_section(columns: dict[int, list[tuple[str, str]]], reps: int, load: str) -> str:
+    """The Markdown section: one row per measure, one column per size."""
+    sizes = list(columns)
+    lines = [
+        "## The HTML report at scale",
+        "",
+        f"`bench/html_scale.py --cases {' '.join(str(n) for n in sizes)} --reps {reps}` at "
+        f"{_commit()}: medians of {reps} page loads in Debian's Chromium (headless). Load "
+        f"average after the runs: {load}; times are inflated when the machine is shared.",
+        "",
+        "| Measure | " + " | ".join(f"{n:,} cases" for n in sizes) + " |",
+        "|---|" + "---:|" * len(sizes),
+    ]
+    for i, (name, _) in enumerate(columns[sizes[0]]):
+        lines.append(f"| {name} | " + " | ".join(columns[n][i][1] for n in sizes) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cases", type=int, default=10_000)
+    parser.add_argument("--cases", type=int, nargs="+", default=[10_000])
     parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--write", type=Path, help="results file to update (a section)")
     args = parser.parse_args()
-    rows = measure(args.cases, args.reps)
-    print(f"| HTML report at {args.cases:,} cases (median of {args.reps}) | |")
-    print("|---|---:|")
-    for name, value in rows:
-        print(f"| {name} | {value} |")
+    columns = {n: measure(n, args.reps) for n in args.cases}
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    section = render_section(columns, args.reps, load)
+    sys.stdout.write(section)
+    if args.write:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from _sections import write_section
+
+        write_section(args.write, "html_scale", section)
 
 
 if __name__ == "__main__":

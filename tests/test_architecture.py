@@ -269,6 +269,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ),
     ("assay.report.render",),
     (
+        "assay._collector",
         "assay._plugins",
         "assay.load",
         "assay.targets",

@@ -34,7 +34,11 @@ _RUBRIC_DEFAULTS: tuple[tuple[str, object], ...] = tuple(
 
 def canonical_json(value: Any) -> str:
     """Key-sorted, whitespace-free JSON: the same data always gives the same text."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(value)
+
+
+# json.dumps with these options, made once rather than once per call.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def content_hash(value: Any) -> str:

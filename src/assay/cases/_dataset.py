@@ -17,6 +17,8 @@ def check_unique_ids(
     cases: Sequence[Case], locations: Sequence[Location | None] | None = None
 ) -> None:
     """Raise ``DuplicateCaseIdError`` naming every id used more than once (with where)."""
+    if len({case.id for case in cases}) == len(cases):
+        return  # the usual dataset: no list of places per id is needed
     seen: dict[str, list[Location | None]] = {}
     for i, case in enumerate(cases):
         seen.setdefault(case.id, []).append(locations[i] if locations else None)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import ValidationError
@@ -25,17 +25,18 @@ def parse_case(raw: Any, location: Location) -> Case | list[Problem]:
         return problems_from(err, location, Case)
 
 
-def parse_dataset(name: str, records: Sequence[RawRecord], source: str) -> Dataset:
+def parse_dataset(name: str, records: Iterable[RawRecord], source: str) -> Dataset:
     """A dataset from located raw records; every problem in every record is reported at once.
 
     Raises ``InputFormatError`` for invalid records (or none at all) and
-    ``DuplicateCaseIdError`` when ids repeat.
+    ``DuplicateCaseIdError`` when ids repeat. ``records`` is iterated once: each raw
+    record may be freed as soon as its case is made.
     """
-    if not records:
+    cases, locations = parse_located(records, parse_case, f"{source}: invalid dataset")
+    if not cases:
         raise InputFormatError(
             [Problem("the dataset has no cases", Location(source))],
             summary=f"{source}: cannot load dataset",
         )
-    cases, locations = parse_located(records, parse_case, f"{source}: invalid dataset")
     check_unique_ids(cases, locations)
     return Dataset(name=name, cases=tuple(cases), locations=tuple(locations))

@@ -91,7 +91,7 @@ def report_from_source(
     (or unique prefix) in the run store at ``store_url``, its intervals at ``interval``.
     ``rows=False``: a stored run's report is built without its case rows (only its
     figures will be read)."""
-    from assay.cli._collector import no_cycle_collection
+    from assay._collector import no_cycle_collection
     from assay.load import names_a_file
 
     path = Path(source)

@@ -33,7 +33,7 @@ def _from_store(ref: str, store_url: str | None, interval: IntervalSetting) -> R
             f"{ref}: no such report file, and this installation has no run store to look "
             "the run id up in"
         ) from err
-    from assay.cli._collector import no_cycle_collection
+    from assay._collector import no_cycle_collection
 
     store = open_run_store(ref, store_url)
     try:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
+import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 
+from assay._collector import no_cycle_collection
 from assay.cli._flags import (
     CONFIDENCE,
     INTERVAL,
@@ -22,20 +21,9 @@ from assay.cli._output import described, emit, wants_color
 if TYPE_CHECKING:
     from assay.cases import Dataset
     from assay.grading import CaseResult
+    from assay.metrics import IntervalSetting
     from assay.outcomes import Results
-
-
-@contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Pause Python's cycle collector while millions of acyclic objects are built: each
-    full collection walks all of them (half the CPU of scoring 500,000 cases)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
+    from assay.report import Report
 
 
 def score(
@@ -78,14 +66,21 @@ def score(
     from assay.load import load_dataset, load_results
     from assay.outcomes import trial_gaps
     from assay.report import build_report, summarize_usage
-    from assay.report.render import render_chunks
 
     format = output_format(format, output, inputs=[p for p in (dataset, results, grader) if p])
     setting = interval_setting(confidence, interval)
     if output is not None:
         check_output(output, (dataset, results))
-    with _no_cycle_collection():
+    with no_cycle_collection():
         data = load_dataset(dataset)
+        streamed = None
+        if grader is None and trials in (None, 1) and not trial_policy:
+            # Where each case was read only served the checks made as it was loaded.
+            data = dataclasses.replace(data, locations=())
+            streamed = _streamed(data, results, setting)
+        if streamed is not None:
+            _emit(streamed, format, output, dataset, results, grader)
+            return
         recorded = load_results(results)
         if not recorded.records:
             typer.echo(f"assay: {results}: no results recorded; every case is missing", err=True)
@@ -113,6 +108,19 @@ def score(
             compact=True,
         )
     del data, graded  # the report holds what it shows; the rest is freed before rendering
+    _emit(report, format, output, dataset, results, grader)
+
+
+def _emit(
+    report: Report,
+    format: str,
+    output: Path | None,
+    dataset: Path,
+    results: Path,
+    grader: Path | None,
+) -> None:
+    from assay.report.render import render_chunks
+
     inputs = [p for p in (dataset, results, grader) if p is not None]
     emit(
         render_chunks(report, format, color=wants_color(output)),
@@ -120,6 +128,25 @@ def score(
         inputs,
         what=described(report, format, f"{results.name} against {dataset.name}"),
     )
+
+
+def _streamed(data: Dataset, results: Path, interval: IntervalSetting) -> Report | None:
+    """The report made as the results file is read (``streamed_report``), when it is the
+    usual file that path covers; None otherwise (nothing is said: the usual path reads it
+    again and says what, if anything, is wrong with it)."""
+    from assay.grading._structured import StructuredGrader
+    from assay.load._files import NotStreamable, plain_records
+    from assay.report._streamed import streamed_report
+
+    try:
+        return streamed_report(
+            data,
+            plain_records(results),
+            StructuredGrader(),
+            interval=interval,
+        )
+    except NotStreamable:
+        return None
 
 
 def _check_declared(recorded: Results, trials: int) -> None:

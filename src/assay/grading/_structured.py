@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from assay._compact import checked_instance, shared_field_names
 from assay.cases import Case
 from assay.grading._judgment import Judgment, Status
 from assay.outcomes import Abstain, Answer, Record
@@ -20,15 +21,17 @@ class StructuredGrader:
 
     def grade(self, case: Case, record: Record) -> Judgment:
         status, reason = _verdict(case, record)
-        return Judgment(
-            case_id=case.id,
-            trial=record.trial,
-            status=status,
-            reason=reason,
-            grader=self.name,
-            grader_version=self.version,
-            score=None if status == "ungraded" else float(status == "passed"),
-        )
+        # Every value is already of its field's type: made as validation would make it.
+        values = {"case_id": case.id, "trial": record.trial, "status": status}
+        values |= {"reason": reason, "grader": self.name, "grader_version": self.version}
+        values |= {"score": None if status == "ungraded" else float(status == "passed")}
+        values["labels"] = ()
+        return checked_instance(Judgment, values, _GIVEN)
+
+
+_GIVEN = shared_field_names(
+    frozenset({"case_id", "trial", "status", "reason", "grader", "grader_version", "score"})
+)
 
 
 def _verdict(case: Case, record: Record) -> tuple[Status, str]:

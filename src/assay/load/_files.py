@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from assay.cases import Case, Dataset, parse_dataset
 from assay.errors import InputFormatError, Location, Problem, did_you_mean
-from assay.load._records import read_records
+from assay.load._records import parsed, stream_records
 from assay.load._sources import with_sources
-from assay.outcomes import Results, parse_results
+from assay.outcomes import Record, Results, parse_result_line, parse_results
 
 _CSV_LISTS = ("accepted_facts", "required", "disallowed")
 
@@ -48,7 +49,7 @@ def load_dataset(path: str | Path, name: str | None = None) -> Dataset:
     (see ``load_sources``). Every problem is reported at once with file and line.
     """
     p = Path(path)
-    records, header = read_records(p, "cases")
+    records, header, lines = stream_records(p, "cases")
     if p.suffix.lower() == ".csv":
         _check_columns(p, header.get("columns", []))
         records = [(loc, _csv_case(raw)) for loc, raw in records]
@@ -60,7 +61,7 @@ def load_dataset(path: str | Path, name: str | None = None) -> Dataset:
             summary=f"{p}: invalid dataset",
         )
     dataset_name = name or str(header.get("name") or p.stem)
-    dataset = parse_dataset(dataset_name, records, str(p))
+    dataset = parsed(lines, lambda: parse_dataset(dataset_name, records, str(p)))
     if "sources" in header:
         dataset = with_sources(dataset, header["sources"], p)
     from assay.load._changelog import change_for, changelog_path
@@ -77,14 +78,14 @@ def load_results(path: str | Path) -> Results:
     recorded, and every case scores as missing.
     """
     p = Path(path)
-    records, header = read_records(p, "results", allow_empty=True)
+    records, header, lines = stream_records(p, "results", allow_empty=True)
     problems = [
         Problem(f'unknown top-level field "{k}"', Location(str(p), 1), k)
         for k in sorted(set(header) - {"columns"})
     ]
     if problems:
         raise InputFormatError(problems, summary=f"{p}: invalid results")
-    results = parse_results(records, str(p))
+    results = parsed(lines, lambda: parse_results(records, str(p)))
     _check_trial_numbers(results, p)
     return results
 
@@ -126,3 +127,27 @@ def _check_trial_numbers(results: Results, path: Path) -> None:
         if len(problems) > len(shown):
             shown.append(Problem(f"… and {len(problems) - len(shown)} more", Location(str(path))))
         raise InputFormatError(shown, summary=f"{path}: invalid results")
+
+
+class NotStreamable(Exception):
+    """The results file is not one ``plain_records`` reads: read it with ``load_results``,
+    which says what is wrong with it, if anything."""
+
+
+def plain_records(path: str | Path) -> Iterator[Record]:
+    """The records of a JSON Lines results file, each parsed as its line is read (see
+    ``streamed_report``); raises ``NotStreamable`` as soon as a line is not a valid result,
+    or at the end when no line was. A file of another type is not streamed."""
+    p = Path(path)
+    _, _, lines = stream_records(p, "results", allow_empty=True)
+    if lines is None:
+        raise NotStreamable(p)
+    count = 0
+    for where, raw in lines:
+        record = parse_result_line(raw, where)
+        if isinstance(record, list):
+            raise NotStreamable(p)
+        count += 1
+        yield record
+    if lines.problems or not count:
+        raise NotStreamable(p)

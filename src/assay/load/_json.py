@@ -43,18 +43,27 @@ _SHARED_VALUE_LENGTH = 64
 
 def _sharing(memo: dict[str, str]) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
     """An object hook like ``_unique`` that reuses one string object per repeated value."""
+    share = memo.setdefault
 
     def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
+        out = dict(pairs)
+        if len(out) != len(pairs):
+            _unique(pairs)  # raises, naming the first repeated key
         for key, value in pairs:
-            if key in out:
-                raise _DuplicateKey(f'duplicate key "{key}"')
             if type(value) is str and len(value) <= _SHARED_VALUE_LENGTH:
-                value = memo.setdefault(value, value)
-            out[key] = value
+                out[key] = share(value, value)
         return out
 
     return unique
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _flat(value: Any) -> bool:
+    """Whether ``value`` is an object of scalars only: nothing ``value_problems`` could
+    refuse in it but a lone surrogate."""
+    return type(value) is dict and _SCALARS.issuperset(map(type, value.values()))
 
 
 def _decode_problem(err: ValueError | RecursionError) -> str:
@@ -68,36 +77,68 @@ def _decode_problem(err: ValueError | RecursionError) -> str:
 
 def read_jsonl(path: Path, text: str) -> LocatedRecords:
     """One record per non-blank line, located by line; every bad line reported at once."""
-    records: LocatedRecords = []
-    problems: list[Problem] = []
-    surrogates = may_hold_surrogates(text)
-    source = str(path)
-    hook = _sharing({})
-    # Split on newlines only: str.splitlines() also breaks at U+0085, U+2028 and other
-    # characters a JSON string may legally contain unescaped.
-    for number, line in enumerate(_lines(text), start=1):
-        if not line.strip():
-            continue
-        where = Location(source, number)
-        try:
-            value = json.loads(line, object_pairs_hook=hook)
-        except _DuplicateKey as err:
-            problems.append(Problem(str(err), where))
-            continue
-        except (ValueError, RecursionError) as err:
-            problems.append(Problem(_decode_problem(err), where))
-            continue
-        bad = value_problems(value, surrogates)
-        if bad:
-            problems.extend(Problem(message, where) for message in bad)
-        else:
-            records.append((where, value))
-        if len(problems) >= _MAX_PROBLEMS:
-            problems.append(Problem("… and possibly more; fix these first", where))
-            break
-    if problems:
-        raise InputFormatError(problems, summary=f"{path}: malformed JSON Lines")
+    lines = JsonLines(path, text)
+    records = list(lines)
+    lines.check()
     return records
+
+
+class JsonLines:
+    """The records of a JSON Lines text, decoded one line at a time as they are iterated
+    (once), so that a caller that turns each into a value of its own never holds them
+    all. Lines that cannot be decoded are kept as problems: ``check`` raises them, as
+    ``read_jsonl`` does, and they take precedence over what is wrong with the records.
+    """
+
+    def __init__(self, path: Path, text: str) -> None:
+        self.path = path
+        self.problems: list[Problem] = []
+        self._text: str | None = text
+
+    def check(self) -> None:
+        """Raise the problems of the lines read so far, every one at once."""
+        if self.problems:
+            raise InputFormatError(self.problems, summary=f"{self.path}: malformed JSON Lines")
+
+    def __iter__(self) -> Iterator[tuple[Location, Any]]:
+        text, self._text = self._text, None
+        if text is None:
+            raise RuntimeError("the lines of a JSON Lines text are read once")
+        problems = self.problems
+        surrogates = may_hold_surrogates(text)
+        source = str(self.path)
+        hook = _sharing({})
+        # One decoder for every line: what json.loads(line, object_pairs_hook=hook) does
+        # but refuse a leading byte-order mark, which such lines are left to json.loads for.
+        decode = json.JSONDecoder(object_pairs_hook=hook).decode
+        # Split on newlines only: str.splitlines() also breaks at U+0085, U+2028 and other
+        # characters a JSON string may legally contain unescaped.
+        for number, line in enumerate(_lines(text), start=1):
+            if not line.strip():
+                continue
+            where = Location(source, number)
+            try:
+                if line.startswith("\ufeff"):
+                    value = json.loads(line, object_pairs_hook=hook)
+                else:
+                    value = decode(line)
+            except _DuplicateKey as err:
+                problems.append(Problem(str(err), where))
+                continue
+            except (ValueError, RecursionError) as err:
+                problems.append(Problem(_decode_problem(err), where))
+                continue
+            if not surrogates and _flat(value):
+                yield where, value
+                continue
+            bad = value_problems(value, surrogates)
+            if bad:
+                problems.extend(Problem(message, where) for message in bad)
+            else:
+                yield where, value
+            if len(problems) >= _MAX_PROBLEMS:
+                problems.append(Problem("… and possibly more; fix these first", where))
+                break
 
 
 def _lines(text: str) -> Iterator[str]:

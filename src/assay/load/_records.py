@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from assay.errors import InputFormatError, Location, Problem
-from assay.load._json import read_json, read_jsonl
+from assay.load._json import JsonLines, read_json, read_jsonl
 from assay.load._limits import (
     MAX_CSV_CELL,
     MAX_DEPTH,
@@ -227,3 +228,37 @@ def read_records(
     if suffix == ".csv":
         return _csv(path, text)
     raise _fail(path, f"unknown file type '{suffix}'; use one of {', '.join(SUFFIXES)}")
+
+
+T = TypeVar("T")
+
+
+def stream_records(
+    path: Path, key: str, allow_empty: bool = False
+) -> tuple[Iterable[tuple[Location, Any]], dict[str, Any], JsonLines | None]:
+    """``read_records``, but the records of a JSON Lines file are decoded as they are
+    iterated (``JsonLines``, returned third: give it to ``parsed``), so that each line's
+    raw record is freed once its value is made."""
+    if path.suffix.lower() != ".jsonl":
+        records, header = read_records(path, key, allow_empty)
+        return records, header, None
+    text = read_text(path, allow_empty=allow_empty)
+    if not text.strip():
+        return [], {}, None
+    lines = JsonLines(path, text)
+    return lines, {}, lines
+
+
+def parsed(lines: JsonLines | None, parse: Callable[[], T]) -> T:
+    """``parse()`` of records from ``stream_records``, raising what ``read_records``
+    would have raised first: the lines that could not be decoded, whatever else ``parse``
+    found wrong."""
+    try:
+        value = parse()
+    except Exception:
+        if lines is not None:
+            lines.check()
+        raise
+    if lines is not None:
+        lines.check()
+    return value

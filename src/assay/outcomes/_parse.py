@@ -3,12 +3,13 @@ dataset before anything is scored."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from assay._compact import checked_instance, shared_field_names
 from assay._validation import parse_located, problems_from
 from assay.errors import (
     DuplicateResultError,
@@ -17,7 +18,7 @@ from assay.errors import (
     UnknownResultIdError,
     did_you_mean,
 )
-from assay.outcomes._outcome import Answer, Outcome
+from assay.outcomes._outcome import Abstain, Answer, Error, Outcome
 from assay.outcomes._record import Record
 
 _OUTCOME: TypeAdapter[Outcome] = TypeAdapter(Outcome)
@@ -97,6 +98,9 @@ def parse_result_line(raw: Any, location: Location) -> Record | list[Problem]:
     problems = _shape_problems(raw, location)
     if problems:
         return problems
+    plain = _plain_record(raw)
+    if plain is not None:
+        return plain
     raw = dict(raw)
     case_id = raw.pop("id")
     record_fields = {k: raw.pop(k) for k in list(raw) if k in _RECORD_FIELDS}
@@ -109,8 +113,44 @@ def parse_result_line(raw: Any, location: Location) -> Record | list[Problem]:
         return problems_from(err, location)
 
 
-def parse_results(records: Sequence[tuple[Location, Any]], source: str) -> Results:
-    """Results from located raw lines; every problem in every line is reported at once."""
+_OUTCOME_FIELDS: dict[str, tuple[type[Answer | Abstain | Error], dict[str, Any]]] = {
+    "answer": (Answer, {"kind": "answer", "fact": None, "text": None, "citations": ()}),
+    "abstain": (Abstain, {"kind": "abstain", "reason": None, "text": None}),
+    "error": (Error, {"kind": "error", "error_class": None, "message": None, "raw": None}),
+}
+_GIVEN_RECORD = shared_field_names(frozenset({"case_id", "outcome"}))
+
+
+def _plain_record(raw: dict[str, Any]) -> Record | None:
+    """The record of a line that passed ``_shape_problems`` and holds nothing but its id,
+    its kind and text fields of that kind (the usual line), made without validating it
+    again; None for any other line, which pydantic validates."""
+    kind = raw["kind"]
+    model, defaults = _OUTCOME_FIELDS[kind]
+    values = dict(defaults)
+    given = ["kind"]
+    for key, value in raw.items():
+        if key == "id" or key == "kind":
+            continue
+        if type(value) is not str or key == "citations":
+            return None
+        if key == "class":
+            if "error_class" in raw:
+                return None  # the slow path says which of the two is kept
+            key = "error_class"
+        if key not in values:
+            return None
+        values[key] = value
+        given.append(key)
+    outcome = checked_instance(model, values, shared_field_names(frozenset(given)))
+    fields = {"case_id": raw["id"], "trial": 1, "outcome": outcome, "attempts": 1}
+    fields |= {"latency_ms": None, "usage": None, "trace_id": None, "extra": {}}
+    return checked_instance(Record, fields, _GIVEN_RECORD)
+
+
+def parse_results(records: Iterable[tuple[Location, Any]], source: str) -> Results:
+    """Results from located raw lines (iterated once); every problem in every line is
+    reported at once."""
     parsed, locations = parse_located(records, parse_result_line, f"{source}: invalid results")
     return Results(tuple(parsed), tuple(locations), source)
 

@@ -13,6 +13,7 @@ from assay.metrics import (
     IntervalMethod,
     IntervalSetting,
     Rate,
+    Summary,
     TrialPolicy,
     group_by,
     rate,
@@ -35,7 +36,7 @@ from assay.report._model import (
     SyntheticSection,
 )
 from assay.report._rows import CaseRows, row_of
-from assay.report._usage import UsageSummary, judge_usage
+from assay.report._usage import JudgeUsage, UsageSummary, judge_usage
 
 
 def _row_values(
@@ -175,6 +176,43 @@ def build_report(
         {(r.judgment.grader, r.judgment.grader_version) for r in graded if r.record}
         - {("assay", "1")}
     )
+    splits = _split_blocks(graded, interval, policy)
+    dimensions = judge_dimensions(graded, interval)
+    cache = cache_summary(graded, cache_key_version)
+    judged_usage = judge_usage(
+        [r.judgment.labels for r in graded if r.record is not None], JUDGE_CACHE_HIT
+    )
+    made = _rows(graded, dataset.case_hashes, compact) if rows else []
+    return assemble_report(
+        dataset,
+        summary,
+        made,
+        graders=graders,
+        splits=splits,
+        dimensions=dimensions,
+        cache=cache,
+        judged_usage=judged_usage,
+        run_id=run_id,
+        metadata=metadata,
+        usage=usage,
+    )
+
+
+def assemble_report(
+    dataset: Dataset,
+    summary: Summary,
+    rows: list[CaseRow] | CaseRows,
+    *,
+    graders: list[tuple[str, str]],
+    splits: list[SplitBlock] | None,
+    dimensions: dict[str, Rate],
+    cache: CacheSummary | None,
+    judged_usage: JudgeUsage | None,
+    run_id: str | None = None,
+    metadata: dict[str, Any] | None = None,
+    usage: UsageSummary | None = None,
+) -> Report:
+    """The report of ``dataset`` from its summary, case rows and the figures beside them."""
     synthetic = None
     if summary.synthetic is not None:
         s = summary.synthetic
@@ -187,13 +225,6 @@ def build_report(
         )
     revisions = sorted({c.source_revision for c in dataset.cases if c.source_revision})
     held = [c for c in dataset.real if c.split == "heldout"]
-    splits = _split_blocks(graded, interval, policy)
-    dimensions = judge_dimensions(graded, interval)
-    cache = cache_summary(graded, cache_key_version)
-    judged_usage = judge_usage(
-        [r.judgment.labels for r in graded if r.record is not None], JUDGE_CACHE_HIT
-    )
-    made = _rows(graded, dataset.case_hashes, compact) if rows else []
     report = Report.from_summary(
         summary,
         assay_version=__version__,
@@ -206,7 +237,7 @@ def build_report(
             change=DatasetChange.model_validate(dataset.change) if dataset.change else None,
         ),
         graders=[GraderInfo(name=n, version=v) for n, v in graders],
-        cases=made if isinstance(made, list) else [],
+        cases=rows if isinstance(rows, list) else [],
         synthetic=synthetic,
         splits=splits,
         heldout=HeldoutNote(cases=len(held)) if held else None,
@@ -216,9 +247,9 @@ def build_report(
         judge_usage=judged_usage,
         cache=cache,
     )
-    if isinstance(made, CaseRows):
+    if isinstance(rows, CaseRows):
         # Not validated again: every row was made from values of its fields' types.
-        report = report.model_copy(update={"cases": made})
+        report = report.model_copy(update={"cases": rows})
     return report
 
 

@@ -48,7 +48,7 @@ def _always(r: CaseRow) -> bool:
 
 
 def _rate_at(r: Rate, units: Units, interval: IntervalSetting) -> Rate:
-    """``r``'s counts with the interval recomputed at ``confidence`` by ``method``, clustered
+    """``r``'s counts with the interval recomputed at the ``interval`` setting, clustered
     by case when a case has several units."""
     fresh = rate(
         r.numerator,
@@ -83,7 +83,7 @@ def _trial_rate_at(
 
 def at_level(report: Report, interval: IntervalSetting) -> Report:
     """``report`` with every interval recomputed from its counts and case rows at
-    ``confidence`` by ``method`` (raises ``ValueError`` when its trial policy is unknown)."""
+    the ``interval`` setting (raises ``ValueError`` when its trial policy is unknown)."""
     real = [c for c in report.cases if not c.synthetic]
     fake = [c for c in report.cases if c.synthetic]
     update: dict[str, object] = {

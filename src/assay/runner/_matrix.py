@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from assay._collector import run_collection
 from assay._version import __version__
 from assay.cases import Dataset, content_hash
 from assay.compare import MatrixReport, VariantInput, build_matrix
@@ -20,7 +21,6 @@ from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting
 from assay.metrics._setting import chosen_interval
 from assay.outcomes import Record
 from assay.report import Report
-from assay.runner._collector import run_collection
 from assay.runner._execute import EndpointLimits
 from assay.runner._options import RateLimiter, RunOptions
 from assay.runner._plan import Plan, RunControl, execute_plan, hook_signals

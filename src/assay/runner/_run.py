@@ -12,13 +12,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from assay._collector import run_collection
 from assay._version import __version__
 from assay.cases import Dataset, content_hash
 from assay.errors import AssayConfigError, StoreError
 from assay.load import Suite, grader_provenance, load_prices, load_suite
 from assay.report import GateResult, Report, evaluate_gates, parse_rule
 from assay.runner._cache import CACHE_KEY_VERSION, CacheUse, ResponseCache, default_cache_path
-from assay.runner._collector import run_collection
 from assay.runner._guard import LoopBlocked
 from assay.runner._options import RunOptions
 from assay.runner._plan import Plan, Progress, RunControl, execute_plan

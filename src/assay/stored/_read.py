@@ -30,8 +30,8 @@ def stored_report(
     confidence: float | None = None,
     method: IntervalMethod | None = None,
 ) -> Report:
-    """The report of stored run ``run_id`` (an id or a unique prefix), intervals at
-    ``confidence`` by ``method``: what ``assay report RUN`` prints. Trials combine by
+    """The report of stored run ``run_id`` (an id or a unique prefix), intervals at the
+    ``interval`` setting: what ``assay report RUN`` prints. Trials combine by
     ``policy`` when given, else as the run's suite stated; the cost is priced with
     ``prices`` when given, else with the table stored with the run. ``compact``: its
     rows are kept as ``CaseRows``, for a report that is only rendered or gated;

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 import re
 
@@ -9,7 +11,8 @@ import pytest
 
 from assay.outcomes import Span
 from assay.report import Report
-from assay.report.render import FORMATS, render
+from assay.report.render import FORMATS, render, render_chunks
+from assay.report.render import html as html_module
 from assay.report.render.html import page_data, page_json, render_html, script_json
 
 from .conftest import synthetic_report
@@ -163,3 +166,68 @@ def test_page_json_is_page_data(report: Report) -> None:
     text = str(page_json(report, spans, "/case?id="))
     assert json.loads(text) == page_data(report, spans, "/case?id=")
     assert text == str(script_json(page_data(report, spans, "/case?id=")))
+
+
+def _unpacked(data: dict[str, object]) -> list[object]:
+    packing = data["packed"]
+    assert isinstance(packing, dict)
+    rows: list[object] = []
+    for part in packing["parts"]:
+        rows += json.loads(gzip.decompress(base64.b64decode(part)))
+    assert len(rows) == packing["rows"]
+    return rows
+
+
+def test_packed_rows_unpack_to_the_plain_rows(report: Report) -> None:
+    plain = _embedded(render_html(report))
+    packed = _embedded(render_html(report, packed=True))
+    assert packed["cases"] == [] and plain["cases"]
+    assert _unpacked(packed) == plain["cases"]
+    assert {k: v for k, v in packed.items() if k not in ("cases", "packed")} == {
+        k: v for k, v in plain.items() if k != "cases"
+    }
+    assert render_html(report, packed=True) == render_html(report, packed=True)  # no timestamp
+
+
+def test_packed_parts_hold_a_bounded_number_of_rows(
+    report: Report, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(html_module, "PACKED_PART_ROWS", 2)
+    parts = list(html_module.packed_rows(report.cases))
+    assert len(parts) == -(-len(report.cases) // 2)
+    assert [len(json.loads(gzip.decompress(base64.b64decode(p)))) for p in parts[:-1]] == [2] * (
+        len(parts) - 1
+    )
+
+
+def test_a_large_report_is_packed_by_default(
+    report: Report, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert not html_module.is_packed(report)
+    assert "packed" not in _embedded(render_html(report))
+    monkeypatch.setattr(html_module, "PACKED_ABOVE", len(report.cases) - 1)
+    page = render_html(report)
+    assert _unpacked(_embedded(page)) == _embedded(render_html(report, packed=False))["cases"]
+    script, digest = html_module.packed_page_script()
+    assert f"'{digest}'" in page and str(script) in page
+    plain, _ = html_module.page_script()
+    assert f"'{html_module.page_script()[1]}'" not in page
+    assert str(plain).replace(html_module._DATA_LINE, "var DATA = LOADED;") in str(script)
+
+
+def test_a_packed_page_without_rows_has_no_parts(report: Report) -> None:
+    empty = report.model_copy(update={"cases": []})
+    data = json.loads(str(page_json(empty, packed=True)))
+    assert data["cases"] == [] and data["packed"] == {"rows": 0, "parts": []}
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_the_page_in_pieces_is_the_page(report: Report, packed: bool) -> None:
+    spans = [Span(trace_id="t", span_id="a", name="x", start_ns=0, end_ns=5, case_id="E2")]
+    pieces = list(
+        html_module.render_html_chunks(report, spans=spans, case_link="/c?a=1&b=<", packed=packed)
+    )
+    whole = render_html(report, spans=spans, case_link="/c?a=1&b=<", packed=packed)
+    assert "".join(pieces) == whole
+    assert len(pieces) == (1 if not packed else 2 + -(-len(report.cases) // 10_000) + 2)
+    assert "".join(render_chunks(report, "html")) == render(report, "html")

@@ -7,9 +7,9 @@ import gc
 import json
 from pathlib import Path
 
+from assay._collector import RUN_THRESHOLD, run_collection
 from assay.outcomes import Answer
 from assay.runner import run_suite
-from assay.runner._collector import RUN_THRESHOLD, run_collection
 from assay.store import open_store
 
 

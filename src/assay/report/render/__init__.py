@@ -127,12 +127,17 @@ def _render_report(report: Report, fmt: str, *, color: bool) -> str:
 
 
 def render_chunks(report: Report, fmt: str, *, color: bool = False) -> Iterator[str]:
-    """``render``'s text in pieces (a JSON report a few thousand cases at a time), for
-    writing a large report without holding it whole."""
+    """``render``'s text in pieces (a JSON report a few thousand cases at a time, a packed
+    HTML page a compressed part at a time), for writing a large report without holding it
+    whole."""
     if fmt == "json":
         from assay.report.render.json import render_json_chunks
 
         yield from render_json_chunks(report)
+    elif fmt == "html":
+        from assay.report.render.html import render_html_chunks
+
+        yield from render_html_chunks(report)
     else:
         yield render(report, fmt, color=color)
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import base64
 import functools
+import gzip
 import hashlib
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import jinja2
@@ -55,6 +56,48 @@ def page_script() -> tuple[Markup, str]:
     source, _, _ = env.loader.get_source(env, "report.js")
     digest = base64.b64encode(hashlib.sha256(source.encode("utf-8")).digest()).decode("ascii")
     return Markup(source), f"sha256-{digest}"
+
+
+_DATA_LINE = 'var DATA = JSON.parse(document.getElementById("assay-data").textContent);'
+_REPORT_SLOT = "/* the report script */"
+
+
+@functools.cache
+def packed_page_script() -> tuple[Markup, str]:
+    """The script of a page whose case rows are packed (see ``PACKED_ABOVE``) and its CSP
+    hash: it unpacks the rows, then runs the page's script on them."""
+    env = environment()
+    assert env.loader is not None
+    report, _, _ = env.loader.get_source(env, "report.js")
+    wrapper, _, _ = env.loader.get_source(env, "report_packed.js")
+    if report.count(_DATA_LINE) != 1 or wrapper.count(_REPORT_SLOT) != 1:
+        raise RuntimeError("report.js no longer reads its data in the one expected line")
+    source = wrapper.replace(_REPORT_SLOT, report.replace(_DATA_LINE, "var DATA = LOADED;"))
+    digest = base64.b64encode(hashlib.sha256(source.encode("utf-8")).digest()).decode("ascii")
+    return Markup(source), f"sha256-{digest}"
+
+
+PACKED_ABOVE = 20_000
+"""A report with more case rows than this embeds them compressed (``packed_rows``): the
+page stays a few bytes per row instead of about 600, and the browser unpacks them."""
+
+PACKED_PART_ROWS = 10_000
+"""Rows per compressed part: each part is unpacked and parsed on its own, so no string
+the browser makes is larger than one part's JSON."""
+
+
+def packed_rows(rows: Sequence[CaseRow]) -> Iterator[str]:
+    """The rows as JSON arrays of ``PACKED_PART_ROWS`` rows, each gzip-compressed (no
+    timestamp: the same rows give the same bytes) and base64-encoded."""
+    adapter = _rows_adapter()
+    for start in range(0, len(rows), PACKED_PART_ROWS):
+        part = adapter.dump_json(list(rows[start : start + PACKED_PART_ROWS]))
+        yield base64.b64encode(gzip.compress(part, compresslevel=6, mtime=0)).decode("ascii")
+
+
+def is_packed(report: Report) -> bool:
+    """Whether the page of ``report`` embeds its case rows packed."""
+    return len(report.cases) > PACKED_ABOVE
 
 
 def script_json(value: object) -> Markup:
@@ -242,13 +285,64 @@ def _rows_adapter() -> TypeAdapter[list[SerializeAsAny[CaseRow]]]:
     return TypeAdapter(list[SerializeAsAny[CaseRow]])
 
 
-def page_json(report: Report, spans: Sequence[Span] = (), case_link: str | None = None) -> Markup:
+def page_json(
+    report: Report,
+    spans: Sequence[Span] = (),
+    case_link: str | None = None,
+    packed: bool = False,
+) -> Markup:
     """``page_data`` as script-safe JSON, the case rows serialized in one pass (a report of
-    100,000 cases renders in about a second)."""
+    100,000 cases renders in about a second); ``packed``: the rows as ``packed_rows``
+    parts under ``packed`` (``cases`` empty), for the packed page script to unpack."""
     head = json.dumps(_page_head(report, case_link), ensure_ascii=False, separators=(",", ":"))
-    rows = _rows_adapter().dump_json(list(report.cases)).decode("utf-8")
     spans_text = json.dumps(_span_data(spans), ensure_ascii=False, separators=(",", ":"))
+    if packed:
+        return Markup("".join(_packed_pieces(report, spans, case_link)))
+    rows = _rows_adapter().dump_json(list(report.cases)).decode("utf-8")
     return _script_safe(f'{head[:-1]},"cases":{rows},"spans":{spans_text}}}')
+
+
+def _packed_pieces(report: Report, spans: Sequence[Span], case_link: str | None) -> Iterator[str]:
+    """``page_json(packed=True)``'s text in pieces, script-safe each: the head, then each
+    compressed part of the rows as it is made, then the rest."""
+    head = json.dumps(_page_head(report, case_link), ensure_ascii=False, separators=(",", ":"))
+    rows = len(report.cases)
+    yield _script_safe(f'{head[:-1]},"cases":[],"packed":{{"rows":{rows},"parts":[')
+    count = 0
+    for part in packed_rows(report.cases):  # base64: nothing in it to make script-safe
+        yield ('"' if count == 0 else '","') + part
+        count += 1
+    spans_text = json.dumps(_span_data(spans), ensure_ascii=False, separators=(",", ":"))
+    yield _script_safe(("]" if count == 0 else '"]') + f'}},"spans":{spans_text}}}')
+
+
+# Where the packed rows go in a page rendered in pieces: a "<" from the data is always
+# escaped on the page, so this text can only be the slot.
+_ROWS_SLOT = "<assay-packed-rows>"
+
+
+def render_html_chunks(
+    report: Report,
+    *,
+    spans: Sequence[Span] = (),
+    links: Mapping[str, str] | None = None,
+    case_link: str | None = None,
+    packed: bool | None = None,
+) -> Iterator[str]:
+    """``render_html``'s text in pieces: a packed page's compressed rows a part at a time,
+    so that a report of a million rows is written without its page whole in memory."""
+    if packed is None:
+        packed = is_packed(report)
+    if not packed:
+        yield render_html(report, spans=spans, links=links, case_link=case_link, packed=False)
+        return
+    page = _page(report, Markup(_ROWS_SLOT), links=links, packed=True)
+    if page.count(_ROWS_SLOT) != 1:
+        raise RuntimeError("the page template no longer holds its data exactly once")
+    head, tail = page.split(_ROWS_SLOT)
+    yield head
+    yield from _packed_pieces(report, spans, case_link)
+    yield tail
 
 
 def _split_line(report: Report) -> str | None:
@@ -268,15 +362,32 @@ def render_html(
     spans: Sequence[Span] = (),
     links: Mapping[str, str] | None = None,
     case_link: str | None = None,
+    packed: bool | None = None,
 ) -> str:
     """The report as a self-contained HTML page.
 
     ``spans`` (a run's recorded spans) are drawn as a waterfall in each case's drawer;
     ``links`` (label -> URL) adds a navigation bar and ``case_link`` (a URL prefix the case
     id is appended to) a link from each drawer to the case across runs, as the viewer does.
+    ``packed`` embeds the case rows compressed; by default a report of more than
+    ``PACKED_ABOVE`` rows is packed.
     """
+    if packed is None:
+        packed = is_packed(report)
+    data = page_json(report, spans, case_link, packed=packed)
+    return _page(report, data, links=links, packed=packed)
+
+
+def _page(
+    report: Report,
+    data: Markup,
+    *,
+    links: Mapping[str, str] | None,
+    packed: bool,
+) -> str:
+    """The page of ``report`` with ``data`` (``page_json``) as its data element's text."""
     template = environment().get_template("report.html.j2")
-    script, script_hash = page_script()
+    script, script_hash = packed_page_script() if packed else page_script()
     clustered = report.trial_summary is not None
     synthetic = report.synthetic
     return template.render(
@@ -314,7 +425,7 @@ def render_html(
         metadata=_metadata(report),
         trial_lines=trial_lines(report),
         trial_sections=trial_sections(report),
-        data=page_json(report, spans, case_link),
+        data=data,
         script=script,
         script_hash=script_hash,
         links={label: safe_url(url) for label, url in (links or {}).items()},

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from itertools import chain, islice
 
 from assay.report._imported import imported_line
 from assay.report._model import CaseRow, Report
@@ -101,11 +102,13 @@ def rates_table(
 
 
 def _cases(report: Report) -> list[Block]:
-    not_passed = [c for c in report.cases if not c.synthetic and c.status != "passed"]
+    # Streamed: a long list is grouped as it is read, never held as rows.
+    stream = (c for c in report.cases if not c.synthetic and c.status != "passed")
+    not_passed = list(islice(stream, TABLE_ROWS + 1))
     if not not_passed:
         return []
     if len(not_passed) > TABLE_ROWS:
-        return [Gap(), _grouped("Cases not passed", not_passed, report.trials)]
+        return [Gap(), _grouped("Cases not passed", chain(not_passed, stream), report.trials)]
     rows: list[list[Cell]] = [
         [f.case_label(c, report.trials), c.slice, status_cell(c.status), f.reason_with_raw(c)]
         for c in not_passed
@@ -114,15 +117,17 @@ def _cases(report: Report) -> list[Block]:
     return [Gap(), table(columns, rows, title="Cases not passed")]
 
 
-def _grouped(title: str, cases: list[CaseRow], trials: int) -> Groups:
+def _grouped(title: str, cases: Iterable[CaseRow], trials: int) -> Groups:
     """Every case of a long list, named once, grouped by status and reason: a summary a
     reader can take in, that still lists each case (a table of thousands of rows is not
     read, and takes rich seconds to draw)."""
     groups: dict[tuple[str, str], list[str]] = {}
+    count = 0
     for c in cases:
         groups.setdefault((c.status, c.reason), []).append(f.case_label(c, trials))
+        count += 1
     return Groups(
-        f"{title}: {len(cases):,}, grouped by status and reason",
+        f"{title}: {count:,}, grouped by status and reason",
         tuple(
             (f"{status} ({len(labels):,}): {reason}", tuple(labels))
             for (status, reason), labels in sorted(groups.items(), key=lambda g: -len(g[1]))

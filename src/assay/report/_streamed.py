@@ -1,0 +1,114 @@
+"""A report made while the records are read: each record graded and made its case row as
+it arrives, so that no record or judgment outlives its row.
+
+For the usual large results file (one trial, outcomes only): a report of a million cases
+then holds its cases, their rows and one small tally per case instead of every record and
+judgment at once. Anything this path does not cover makes it give up (None) before
+anything is reported, and the caller reports the usual way, which says what is wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from assay.cases import Case, Dataset
+from assay.grading import CaseResult, Grader, Status
+from assay.grading._grade import judge_record
+from assay.grading._rules import missing_judgment
+from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy, summarize_results
+from assay.outcomes import Record
+from assay.report._build import _row_values, _split_blocks, assemble_report
+from assay.report._model import Report
+from assay.report._rows import ROW_FIELDS, CaseRows
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """What the summary reads of one case-trial (``CaseResult``'s ``case``, ``trial``,
+    ``status`` and ``answered``), kept once its record and judgment are gone."""
+
+    case: Case
+    trial: int
+    status: Status
+    answered: bool
+
+
+def streamed_report(
+    dataset: Dataset,
+    records: Iterable[Record],
+    grader: Grader,
+    *,
+    interval: IntervalSetting = DEFAULT_INTERVAL,
+    policy: TrialPolicy | None = None,
+) -> Report | None:
+    """The report ``build_report(dataset, grade_all(dataset, records, grader))`` makes,
+    for records of trial 1 with no usage, latency or extra data, graded as they come; None
+    when a record is not such a record, names an unknown case or repeats one, or a
+    judgment carries labels (then nothing is reported: use the usual path)."""
+    cases = dataset.cases
+    where = {case.id: i for i, case in enumerate(cases)}
+    hashes = dataset.case_hashes
+    labels: dict[tuple[str, str], str] = {}
+    rows: list[tuple[Any, ...] | None] = [None] * len(cases)
+    answered = bytearray(len(cases))
+    graders: set[tuple[str, str]] = set()
+    reasons: dict[str, str] = {}
+    for record in records:
+        i = where.get(record.case_id)
+        if i is None or rows[i] is not None or not _plain(record):
+            return None
+        case = cases[i]
+        judgment = judge_record(case, record, grader)
+        if judgment.labels:
+            return None
+        graders.add((judgment.grader, judgment.grader_version))
+        values = _row_values(CaseResult(case, 1, record, judgment), hashes, labels)
+        rows[i] = _shared_reason(values, reasons)
+        answered[i] = record.outcome.kind == "answer"
+    del where
+    tallies: list[Tally] = []
+    for i, case in enumerate(cases):
+        made = rows[i]
+        if made is None:
+            result = CaseResult(case, 1, None, missing_judgment(case.id, 1))
+            made = rows[i] = _shared_reason(_row_values(result, hashes, labels), reasons)
+        tallies.append(Tally(case, 1, made[_STATUS], bool(answered[i])))
+    # The summary reads only the four fields a Tally has (tests/unit/report/test_streamed.py
+    # holds the two reports equal).
+    graded = cast("Sequence[CaseResult]", tallies)
+    summary = summarize_results(graded, interval=interval, policy=policy)
+    return assemble_report(
+        dataset,
+        summary,
+        CaseRows(cast("list[tuple[Any, ...]]", rows)),
+        graders=sorted(graders - {("assay", "1")}),
+        splits=_split_blocks(graded, interval, policy),
+        dimensions={},  # every judgment was without labels
+        cache=None,  # no record carried a cache note
+        judged_usage=None,  # nor a judge's labels
+    )
+
+
+def _shared_reason(values: tuple[Any, ...], reasons: dict[str, str]) -> tuple[Any, ...]:
+    """``values`` with its grader's reason the one string object of that text: the same
+    few reasons ("abstained, as expected") are written for most of a million rows."""
+    reason = values[_REASON]
+    shared = reasons.setdefault(reason, reason)
+    if shared is reason:
+        return values
+    return (*values[:_REASON], shared, *values[_REASON + 1 :])
+
+
+def _plain(record: Record) -> bool:
+    return (
+        record.trial == 1
+        and record.usage is None
+        and record.latency_ms is None
+        and not record.extra
+    )
+
+
+_STATUS = ROW_FIELDS.index("status")
+_REASON = ROW_FIELDS.index("reason")

@@ -1,0 +1,133 @@
+"""A large HTML report in a real browser: its case rows embedded compressed, unpacked by
+the page, then paged, filtered and searched across every part, as a small report is."""
+
+from __future__ import annotations
+
+import gc
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+from tests.conftest import RunAssay
+
+from assay.cases import Case, Dataset
+from assay.grading import grade_all
+from assay.outcomes import Abstain, Answer, Error, Record
+from assay.report import Report, build_report
+from assay.report.render.html import PACKED_ABOVE, PACKED_PART_ROWS, render_html
+
+from .conftest import Watch
+
+pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parents[3]
+N = 200_000
+
+
+def _rows(page: Page) -> list[str]:
+    return page.locator("#cases-table tbody tr[data-index] td.id").all_inner_texts()
+
+
+@pytest.fixture(scope="module")
+def large(tmp_path_factory: pytest.TempPathFactory) -> tuple[Report, Path]:
+    gc.disable()  # as `assay score` does: each collection would walk every case and row
+    try:
+        return _large(tmp_path_factory)
+    finally:
+        gc.enable()
+
+
+def _large(tmp_path_factory: pytest.TempPathFactory) -> tuple[Report, Path]:
+    cases = tuple(
+        Case(id=f"C{i:06d}", slice=f"s{i % 7}", question=f"question {i}",
+             expected_behavior="abstain" if i % 5 == 0 else "answer",
+             expected_fact=None if i % 5 == 0 else "f")
+        for i in range(N)
+    )  # fmt: skip
+    records = []
+    for i, case in enumerate(cases):
+        if i % 97 == 0:
+            continue  # missing
+        outcome: Answer | Abstain | Error
+        if i % 53 == 0:
+            outcome = Error(message=f"timeout {i}")
+        elif i % 5 == 0:
+            outcome = Abstain()
+        else:
+            outcome = Answer(fact="f" if i % 3 else "g")
+        records.append(Record(case_id=case.id, outcome=outcome))
+    data = Dataset(name="large", cases=cases)
+    report = build_report(data, grade_all(data, records), compact=True)
+    assert len(report.cases) > PACKED_ABOVE
+    path = tmp_path_factory.mktemp("packed") / "large.html"
+    path.write_text(render_html(report), encoding="utf-8")
+    return report, path
+
+
+def test_a_large_report_opens_pages_and_filters_across_every_part(
+    page: Page, watch: Watch, large: tuple[Report, Path]
+) -> None:
+    report, path = large
+    html = path.read_text(encoding="utf-8")
+    assert len(html) < N * 100  # compressed: a plain page holds ~700 bytes a row
+    page.goto(path.as_uri())
+    expect(page.locator("html[data-ready=true]")).to_have_count(1, timeout=120_000)
+    pager = page.locator("#cases-pager [data-field=count]")
+    expect(pager).to_have_text(f"Showing 1–100 of {N:,} matching ({N:,} cases)")
+    assert _rows(page)[:2] == ["C000000", "C000001"]
+    page.locator("#cases-pager [data-page=next]").click()
+    expect(pager).to_have_text(f"Showing 101–200 of {N:,} matching ({N:,} cases)")
+    assert _rows(page)[0] == "C000100"
+    expect(page.locator("#cases-pager [data-field=page]")).to_have_text(f"page 2 of {N // 100}")
+
+    missing = page.locator('#cases-status .chip[data-status="missing"]')
+    expect(missing).to_contain_text(f"missing {report.statuses.missing}")
+    missing.click()
+    expect(pager).to_contain_text(f"of {report.statuses.missing:,} matching")
+    page.select_option("#cases-slice", "s3")
+    in_s3 = sum(1 for r in report.cases if r.status == "missing" and r.slice == "s3")
+    expect(pager).to_contain_text(f"of {in_s3:,} matching")
+    missing.click()
+    page.select_option("#cases-slice", "")
+
+    last = f"C{N - 1:06d}"  # in the last compressed part
+    assert N - 1 >= PACKED_PART_ROWS * (N // PACKED_PART_ROWS - 1)
+    page.fill("#cases-search", last)
+    expect(page.locator("#cases-table tbody tr[data-index]")).to_have_count(1)
+    page.locator("#cases-table tbody tr", has_text=last).click()
+    drawer = page.locator("#drawer")
+    expect(drawer).to_be_visible()
+    expect(drawer.locator("[data-field=title]")).to_have_text(last)
+    expect(drawer).to_contain_text(f"question {N - 1}")
+    assert watch.errors == []
+
+
+def test_a_packed_page_behaves_as_the_plain_page(
+    page: Page, watch: Watch, tmp_path: Path, run_assay: RunAssay
+) -> None:
+    policy = ROOT / "examples" / "policy"
+    out = tmp_path / "report.json"
+    done = run_assay(
+        "score", str(policy / "policy-e7.jsonl"), str(policy / "results.jsonl"),
+        "--format", "json", "--output", str(out),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    report = Report.model_validate(json.loads(out.read_text(encoding="utf-8")))
+    seen = {}
+    for packed in (False, True):
+        path = tmp_path / f"page-{packed}.html"
+        path.write_text(render_html(report, packed=packed), encoding="utf-8")
+        page.goto(path.as_uri() + "#case=E2")
+        expect(page.locator("html[data-ready=true]")).to_have_count(1)
+        expect(page.locator("#drawer [data-field=title]")).to_have_text("E2")
+        page.keyboard.press("Escape")
+        page.locator('#cases-status .chip[data-status="failed"]').click()
+        failed = _rows(page)
+        page.locator('#cases-status .chip[data-status="failed"]').click()
+        page.fill("#cases-search", "mug")
+        expect(page.locator("#cases-table tbody tr[data-index]")).to_have_count(1)
+        seen[packed] = (failed, _rows(page), page.locator("#cases-status").inner_text())
+    assert seen[True] == seen[False]
+    assert seen[True][0] == ["E2", "E4", "E6"]
+    assert page.locator("script").count() == 2
+    assert watch.errors == []

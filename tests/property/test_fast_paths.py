@@ -1,0 +1,128 @@
+"""The hot paths that skip a validation give exactly what the validating path gives."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from assay._controls import escape_controls
+from assay.cases import Case
+from assay.errors import Location
+from assay.grading import Judgment
+from assay.grading._structured import StructuredGrader
+from assay.outcomes import Abstain, Answer, Error, Record, _parse
+
+HERE = Location("r.jsonl", 3)
+_CONTROL_CLASS = (
+    "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+)
+_CONTROLS = re.compile(f"[{_CONTROL_CLASS}]")
+
+values = st.one_of(st.none(), st.text(max_size=8), st.integers(), st.lists(st.text(max_size=3)))
+keys = st.sampled_from(
+    ["fact", "text", "citations", "reason", "class", "error_class", "message", "raw",
+     "trial", "attempts", "latency_ms", "usage", "trace_id", "other"]
+)  # fmt: skip
+lines = st.builds(
+    lambda case_id, kind, rest: {"id": case_id, "kind": kind, **rest},
+    st.sampled_from(["C1", "", 3]),
+    st.sampled_from(["answer", "abstain", "error", "other"]),
+    st.dictionaries(keys, values, max_size=4),
+)
+
+
+def _validated(raw: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    with monkeypatch.context() as patched:
+        patched.setattr(_parse, "_plain_record", lambda raw: None)
+        return _parse.parse_result_line(raw, HERE)
+
+
+def _same(fast: Any, slow: Any) -> None:
+    if isinstance(slow, list):
+        assert fast == slow
+        return
+    assert isinstance(fast, Record)
+    assert fast == slow
+    assert list(fast.__dict__) == list(slow.__dict__)
+    assert fast.model_fields_set == slow.model_fields_set
+    assert fast.outcome.model_fields_set == slow.outcome.model_fields_set
+    assert list(fast.outcome.__dict__) == list(slow.outcome.__dict__)
+    assert fast.model_dump_json() == slow.model_dump_json()
+
+
+@settings(max_examples=400, deadline=None)
+@given(lines)
+def test_a_result_line_parses_as_validation_parses_it(raw: dict[str, Any]) -> None:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _same(_parse.parse_result_line(raw, HERE), _validated(raw, monkeypatch))
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"id": "C1", "kind": "answer", "fact": "f"},
+        {"id": "C1", "kind": "answer", "text": "t", "fact": "f"},
+        {"id": "C1", "kind": "abstain"},
+        {"id": "C1", "kind": "abstain", "reason": "r", "text": "t"},
+        {"id": "C1", "kind": "error", "message": "timeout"},
+        {"id": "C1", "kind": "error", "class": "timeout", "raw": "x"},
+        {"id": "C1", "kind": "error", "error_class": "a", "class": "b"},
+        {"id": "C1", "kind": "error", "class": "b", "error_class": "a"},
+    ],
+)
+def test_the_usual_lines_take_the_fast_path_and_match(
+    raw: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain = _parse._plain_record(raw)
+    both = "class" in raw and "error_class" in raw
+    assert (plain is None) == both
+    _same(_parse.parse_result_line(raw, HERE), _validated(raw, monkeypatch))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["abstain", "answer"]),
+    st.sampled_from([None, "f", "g", "return_window_30_days"]),
+    st.sampled_from(
+        [Abstain(), Answer(fact="f"), Answer(fact="g"), Answer(text="t"), Error(message="m")]
+    ),
+    st.integers(min_value=1, max_value=5),
+)
+def test_a_structured_judgment_is_the_validated_judgment(
+    behavior: str, fact: str | None, outcome: Any, trial: int
+) -> None:
+    if behavior == "answer" and fact is None:
+        fact = "f"
+    case = Case(
+        id="C1", slice="s", question="q", expected_behavior=behavior,
+        expected_fact=fact if behavior == "answer" else None,
+    )  # fmt: skip
+    record = Record(case_id="C1", trial=trial, outcome=outcome)
+    try:
+        made = StructuredGrader().grade(case, record)
+    except TypeError:
+        assert isinstance(outcome, Error)
+        return
+    validated = Judgment.model_validate(made.model_dump(exclude={"labels"}))
+    assert made == validated
+    assert list(made.__dict__) == list(validated.__dict__)
+    assert made.model_fields_set == validated.model_fields_set
+    assert json.loads(made.model_dump_json()) == json.loads(validated.model_dump_json())
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=0x2100), max_size=40))
+def test_escaping_controls_matches_the_regex(text: str) -> None:
+    expected = _CONTROLS.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+    assert escape_controls(text) == expected
+
+
+def test_every_ascii_character_is_escaped_as_the_regex_escapes_it() -> None:
+    for code in range(128):
+        text = f"a{chr(code)}b"
+        assert escape_controls(text) == _CONTROLS.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)

@@ -1,0 +1,81 @@
+"""The report made as records are read equals the report made from every graded record."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from assay.cases import Case, Dataset
+from assay.grading import grade_all
+from assay.grading._structured import StructuredGrader
+from assay.metrics import IntervalSetting
+from assay.outcomes import Abstain, Answer, Error, Record, Usage
+from assay.report import build_report
+from assay.report._streamed import streamed_report
+from assay.report.render.json import render_json
+from assay.report.render.text import render_text
+
+cases = st.lists(
+    st.builds(
+        lambda i, sl, abstain, fact, synthetic, split: Case(
+            id=f"C{i}",
+            slice=f"s{sl}",
+            question=f"q{i}",
+            expected_behavior="abstain" if abstain else "answer",
+            expected_fact=None if abstain else fact,
+            synthetic=synthetic,
+            split=split,
+        ),
+        st.integers(0, 40),
+        st.integers(0, 3),
+        st.booleans(),
+        st.sampled_from(["f", "g"]),
+        st.booleans(),
+        st.sampled_from(["dev", "heldout"]),
+    ),
+    min_size=1,
+    max_size=25,
+    unique_by=lambda c: c.id,
+)
+outcomes = st.sampled_from(
+    [Answer(fact="f"), Answer(fact="g"), Answer(text="free"), Abstain(), Error(message="boom")]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(cases, st.data())
+def test_the_streamed_report_is_the_built_report(cases: list[Case], data: st.DataObject) -> None:
+    dataset = Dataset(name="d", cases=tuple(cases))
+    chosen = data.draw(st.lists(st.sampled_from(cases), unique_by=lambda c: c.id))
+    records = [Record(case_id=c.id, outcome=data.draw(outcomes)) for c in chosen]
+    interval = IntervalSetting(confidence=0.9, method="wilson")
+    streamed = streamed_report(dataset, iter(records), StructuredGrader(), interval=interval)
+    assert streamed is not None
+    built = build_report(dataset, grade_all(dataset, records), interval=interval, compact=True)
+    assert render_json(streamed) == render_json(built)
+    assert render_text(streamed) == render_text(built)
+
+
+def _case(i: int) -> Case:
+    return Case(id=f"C{i}", slice="s", question="q", expected_behavior="answer", expected_fact="f")
+
+
+def test_records_it_does_not_cover_make_it_give_up() -> None:
+    dataset = Dataset(name="d", cases=(_case(1), _case(2)))
+    answer = Answer(fact="f")
+    for records in (
+        [Record(case_id="C9", outcome=answer)],  # an unknown case
+        [Record(case_id="C1", outcome=answer), Record(case_id="C1", outcome=answer)],
+        [Record(case_id="C1", trial=2, outcome=answer)],
+        [Record(case_id="C1", outcome=answer, usage=Usage(input_tokens=3))],
+        [Record(case_id="C1", outcome=answer, latency_ms=4.0)],
+        [Record(case_id="C1", outcome=answer, extra={"cache": {"hit": True}})],
+    ):
+        assert streamed_report(dataset, iter(records), StructuredGrader()) is None
+
+
+def test_no_record_at_all_reports_every_case_missing() -> None:
+    dataset = Dataset(name="d", cases=(_case(1), _case(2)))
+    streamed = streamed_report(dataset, iter([]), StructuredGrader())
+    assert streamed is not None
+    assert render_json(streamed) == render_json(build_report(dataset, grade_all(dataset, [])))
