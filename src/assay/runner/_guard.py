@@ -58,6 +58,7 @@ class SignalGuard:
         self.blocked_message: str | None = None
         self._held: list[int] = []
         self._holding = False
+        self._recording = False
         self._previous: dict[int, Any] = {}
 
     @property
@@ -76,7 +77,7 @@ class SignalGuard:
         self._previous.clear()
 
     def _handle(self, signum: int, _frame: FrameType | None) -> None:
-        if self._holding:
+        if self._holding or (self._recording and not self._held):
             self._held.append(signum)
             return
         if self.blocked_message is not None:
@@ -96,13 +97,28 @@ class SignalGuard:
 
     @contextlib.contextmanager
     def deferred(self) -> Iterator[None]:
-        """Hold signals back while the block runs; raise ``Interrupted`` after it if one came."""
-        self._holding, self._held = True, []
+        """Hold signals back while the block runs; raise ``Interrupted`` after it if one came
+        (once the recording ends, when the block is part of it)."""
+        self._holding = True
         try:
             yield
         finally:
             self._holding = False
-        if self._held:
+        self._raise_held()
+
+    def start_recording(self) -> None:
+        """The work has ended: hold signals back until ``end_recording()``."""
+        self._recording = True
+
+    def end_recording(self) -> None:
+        """The run's end is recorded: stop holding signals back, and raise ``Interrupted``
+        if one came meanwhile."""
+        self._recording = False
+        self._raise_held()
+
+    def _raise_held(self) -> None:
+        if self._held and not self._recording:
+            self._held = []
             raise Interrupted("interrupted while the run was being recorded")
 
     def block_detected(self, message: str) -> None:

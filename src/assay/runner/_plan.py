@@ -158,6 +158,7 @@ async def _drive(
             leftovers = await execute(ex, items, emit, stop)
     finally:
         guard.on_stop = None
+        guard.start_recording()  # from here on, what finished is written
     for done in leftovers:
         emit(done)
     return stop.is_set()

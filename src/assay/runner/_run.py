@@ -212,6 +212,7 @@ def _run_plan(plan: Plan, control: RunControl, create: RunInfo | None) -> RunRes
         finally:
             if plan.started and not store_failed:
                 report = _finish(plan)
+    plan.guard.end_recording()  # a signal held back while the end was recorded: exit now
     assert report is not None  # the run was created, or an exception went up
     return RunResult(plan.run_id, plan.status, report, plan.written, len(plan.done))
 

@@ -55,3 +55,36 @@ def test_a_second_signal_raises_from_the_loop_when_the_loop_is_running() -> None
         guard.responsive = lambda: False  # a blocked loop: raised right where it lands
         with pytest.raises(Interrupted, match="twice"):
             _ctrl_c()
+
+
+def test_a_signal_after_the_work_waits_until_the_end_is_recorded() -> None:
+    written: list[str] = []
+    with SignalGuard() as guard:
+        guard.on_stop = lambda: None
+        _ctrl_c()  # the run stops taking calls
+        guard.on_stop = None
+        guard.start_recording()
+        _ctrl_c()  # lands while what finished is written: held, not raised inside the write
+        written.append("records")
+        with guard.deferred():
+            written.append("final status")  # not raised at this block's end either
+        written.append("headline")
+        with pytest.raises(Interrupted, match="being recorded"):
+            guard.end_recording()
+    assert written == ["records", "final status", "headline"]
+
+
+def test_one_more_signal_while_the_end_is_recorded_stops_at_once() -> None:
+    with SignalGuard() as guard:
+        guard.start_recording()
+        _ctrl_c()  # held
+        with pytest.raises(Interrupted):  # a clean-up that hangs can still be stopped
+            _ctrl_c()
+
+
+def test_nothing_is_raised_when_the_end_is_recorded_undisturbed() -> None:
+    with SignalGuard() as guard:
+        guard.start_recording()
+        with guard.deferred():
+            pass
+        guard.end_recording()
