@@ -252,6 +252,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "assay._compact",
         "assay._controls",
         "assay._json_schema",
+        "assay._lazy",
         "assay._validation",
         "assay._version",
         "assay.errors",

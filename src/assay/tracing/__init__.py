@@ -6,8 +6,9 @@ a run's aggregate metrics (outcomes, latency) over OTLP.
 >>> session.close()                                  # doctest: +SKIP
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from assay._lazy import lazy_exports
 from assay.tracing._export import SpanSink, StoreSpanExporter
 from assay.tracing._otlp import otlp_metrics_url, otlp_traces_url, reachable_collector
 from assay.tracing._propagation import inject_traceparent, traceparent
@@ -18,14 +19,7 @@ if TYPE_CHECKING:
 
 # OpenTelemetry's metrics SDK loads only when a run exports metrics.
 _METRICS = ("DIMENSIONS", "RunMetrics", "dimensions", "start_metrics")
-
-
-def __getattr__(name: str) -> Any:
-    if name in _METRICS:
-        from assay.tracing import _metrics
-
-        return getattr(_metrics, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__, __dir__ = lazy_exports(globals(), dict.fromkeys(_METRICS, "assay.tracing._metrics"))
 
 
 __all__ = [
