@@ -1,6 +1,7 @@
 """The response cache's key, written around a request encoded once, is the content hash
-of the key's mapping it has always been, and a stored reply reads back, the short way,
-exactly as the long way reads it: no cached reply is lost, misattributed or altered."""
+of the key's mapping it has always been (also when a request's text is made around its
+chat messages), and a stored reply reads back, the short way, exactly as the long way reads
+it, into the record validation makes: no cached reply is lost, misattributed or altered."""
 
 from __future__ import annotations
 
@@ -10,14 +11,18 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.cases import content_hash
-from assay.outcomes import Abstain, Answer, Usage
+from assay.cases import canonical_json, content_hash
+from assay.outcomes import Abstain, Answer, Record, Usage
 from assay.runner._cache import (
+    _SLOT,
     CACHE_KEY_VERSION,
+    CachedReply,
+    RequestFrames,
     ResponseCache,
     _cached,
     _cached_slowly,
     cache_key,
+    served_record,
 )
 from assay.targets import Reply
 
@@ -83,3 +88,81 @@ def test_a_stored_reply_reads_back_as_the_long_way_reads_it(
     assert fast.reply.outcome == outcome and fast.reply.usage == usage
     assert (fast.latency_ms, fast.attempts, fast.run_id) == (latency, attempts, "r")
     cache.close()
+
+
+# Values that are equal in Python yet encode differently (0, 0.0, -0.0, False), and the
+# marker the frames put in place of the messages, so that reusing a frame wrongly shows.
+TRICKY: st.SearchStrategy[Any] = st.sampled_from(
+    [0, 0.0, -0.0, False, 1, 1.0, True, None, "", "0", _SLOT, float("nan"), float("inf")]
+)
+VALUE: st.SearchStrategy[Any] = st.recursive(
+    TRICKY | st.integers() | st.floats() | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["a", "b", _SLOT, "messages"]), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+MESSAGES = st.lists(
+    st.dictionaries(st.sampled_from(["role", "content"]), VALUE, max_size=2), max_size=3
+)
+
+
+@st.composite
+def requests(draw: st.DrawFn) -> dict[str, Any]:
+    """A request shaped as the ``openai`` target's, any of whose parts may vary."""
+    body = draw(st.dictionaries(st.sampled_from(["model", "seed", "temperature"]), VALUE))
+    body["messages"] = draw(MESSAGES | VALUE)
+    request = draw(st.dictionaries(st.sampled_from(["method", "url", "headers"]), VALUE))
+    request["body"] = draw(st.just(body) | VALUE)
+    return request
+
+
+@settings(max_examples=300, deadline=None)
+@given(first=requests(), others=st.lists(requests() | VALUE, max_size=5), messages=MESSAGES)
+def test_requests_encoded_around_their_messages_are_their_canonical_json(
+    first: dict[str, Any], others: list[Any], messages: list[Any]
+) -> None:
+    frames = RequestFrames()
+    sequence = [first, *others]
+    if isinstance(first.get("body"), dict):  # the usual run: only the messages vary
+        sequence.append({**first, "body": {**first["body"], "messages": messages}})
+    for request in sequence:
+        assert frames.encode(request) == canonical_json(request)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    outcome=OUTCOMES,
+    usage=USAGE,
+    extra=st.dictionaries(st.text(), JSON, max_size=4),
+    latency=st.none() | st.floats(allow_nan=False) | st.integers(),
+    attempts=st.integers(min_value=1, max_value=20),
+    case_id=st.text(min_size=1, max_size=5),
+    trial=st.integers(min_value=1, max_value=9),
+)
+def test_a_served_record_is_the_record_validation_makes(
+    outcome: Answer | Abstain,
+    usage: Usage | None,
+    extra: dict[str, Any],
+    latency: float | None,
+    attempts: int,
+    case_id: str,
+    trial: int,
+) -> None:
+    hit = CachedReply(Reply(outcome, usage, None, extra), latency, attempts, "2026-12-01", "r")
+    made = served_record(hit, case_id, trial)
+    note = {"hit": True, "key_version": CACHE_KEY_VERSION, "created_at": "2026-12-01"}
+    validated = Record(
+        case_id=case_id,
+        trial=trial,
+        outcome=outcome,
+        attempts=attempts,
+        latency_ms=latency,
+        usage=usage,
+        extra={**extra, "cache": {**note, "run_id": "r"}},
+    )
+    assert made == validated
+    assert made.model_fields_set == validated.model_fields_set
+    assert made.model_dump_json() == validated.model_dump_json()
+    assert type(made.latency_ms) is type(validated.latency_ms)

@@ -22,10 +22,11 @@ from typing import Annotated, Any, Protocol
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 
+from assay._compact import checked_instance, shared_field_names
 from assay.cases import Case
 from assay.cases._canonical import canonical_json
 from assay.errors import AssayConfigError
-from assay.outcomes import Error, Outcome, Usage
+from assay.outcomes import Error, Outcome, Record, Usage
 from assay.targets import Reply, Target
 
 CACHE_KEY_VERSION = 1
@@ -75,6 +76,47 @@ class CachedReply:
     attempts: int
     created_at: str
     run_id: str
+
+
+def served_record(hit: CachedReply, case_id: str, trial: int) -> Record:
+    """The record of ``case_id`` at ``trial`` served from the cache: the reply's outcome,
+    usage and extra with its original latency and attempts, marked ``cache.hit``."""
+    note = {
+        "hit": True,
+        "key_version": CACHE_KEY_VERSION,
+        "created_at": hit.created_at,
+        "run_id": hit.run_id,
+    }
+    extra = {**hit.reply.extra, "cache": note}
+    latency, attempts = hit.latency_ms, hit.attempts
+    if (latency is None or type(latency) is float) and type(attempts) is int and attempts >= 1:
+        # What validating these values would make: the outcome and usage were read by
+        # pydantic from the entry, the case id and trial come from the run's plan.
+        values = {
+            "case_id": case_id,
+            "trial": trial,
+            "outcome": hit.reply.outcome,
+            "attempts": attempts,
+            "latency_ms": latency,
+            "usage": hit.reply.usage,
+            "trace_id": None,
+            "extra": extra,
+        }
+        return checked_instance(Record, values, _SERVED_FIELDS)
+    return Record(
+        case_id=case_id,
+        trial=trial,
+        outcome=hit.reply.outcome,
+        attempts=attempts,
+        latency_ms=latency,
+        usage=hit.reply.usage,
+        extra=extra,
+    )
+
+
+_SERVED_FIELDS = shared_field_names(
+    frozenset({"case_id", "trial", "outcome", "attempts", "latency_ms", "usage", "extra"})
+)
 
 
 @dataclass(frozen=True)
@@ -244,6 +286,78 @@ class ResponseCache:
         return _Tx()
 
 
+_SLOT = "\x00assay:messages\x00"
+_SLOT_JSON = canonical_json(_SLOT)
+
+
+class RequestFrames:
+    """``canonical_json`` of many requests that differ only in their chat messages (the
+    ``openai`` target's: the same method, URL, headers and body but for ``messages``).
+
+    The text around the messages is encoded once and kept with the request it came from
+    (its frame); a request whose every other value is the same as the frame's, value by
+    value and type by type, is encoded as that text with its own messages' JSON in place;
+    any other request is encoded whole (and frames the ones after it).
+    """
+
+    def __init__(self) -> None:
+        self._frame: dict[str, Any] | None = None
+        self._head = ""
+        self._tail = ""
+
+    def encode(self, request: Any) -> str:
+        """``canonical_json(request)``."""
+        if type(request) is not dict:
+            return canonical_json(request)
+        body = request.get("body")
+        if type(body) is not dict or type(body.get("messages")) is not list:
+            return canonical_json(request)
+        inner = dict(body)
+        messages = inner.pop("messages")
+        rest = {**request, "body": inner}
+        if (self._frame is None or not _same(self._frame, rest)) and not self._reframe(rest):
+            return canonical_json(request)
+        return self._head + canonical_json(messages) + self._tail
+
+    def _reframe(self, rest: dict[str, Any]) -> bool:
+        self._frame = None
+        if not _plain(rest):
+            return False
+        text = canonical_json({**rest, "body": {**rest["body"], "messages": _SLOT}})
+        parts = text.split(_SLOT_JSON)
+        if len(parts) != 2:  # the marker's text also stands elsewhere in the request
+            return False
+        self._frame, self._head, self._tail = rest, parts[0], parts[1]
+        return True
+
+
+def _plain(value: Any) -> bool:
+    """Only JSON's own types, every key a string: values ``_same`` compares exactly."""
+    t = type(value)
+    if t is dict:
+        return all(type(k) is str and _plain(v) for k, v in value.items())
+    if t is list:
+        return all(_plain(v) for v in value)
+    return t is str or t is int or t is float or t is bool or value is None
+
+
+def _same(a: Any, b: Any) -> bool:
+    """``a`` and ``b`` have the same canonical JSON (``a`` being ``_plain``): equal and of
+    the same types throughout (``0 == 0.0 == False`` and ``0.0 == -0.0`` are not)."""
+    if a is b:
+        return True
+    t = type(a)
+    if t is not type(b):
+        return False
+    if t is dict:
+        return bool(a.keys() == b.keys()) and all(_same(v, b[k]) for k, v in a.items())
+    if t is list:
+        return len(a) == len(b) and all(map(_same, a, b))
+    if t is float:
+        return float.__repr__(a) == float.__repr__(b)
+    return (t is str or t is int or t is bool) and bool(a == b)
+
+
 _QUERY_KEYS = 500  # keys per query: within every SQLite's limit of bound parameters
 READ_AHEAD = 500
 """Case-trials whose keys are made, and entries read, at once."""
@@ -265,6 +379,7 @@ class _Ahead:
 
     items: Sequence[Planned]
     windows: dict[int, list[str]] = field(default_factory=dict)
+    frames: RequestFrames = field(default_factory=RequestFrames)
 
 
 @dataclass
@@ -307,7 +422,7 @@ class CacheUse:
         for planned in ahead.items[start : start + READ_AHEAD]:
             request = encoded.get(id(planned.case))
             if request is None:
-                request = encoded[id(planned.case)] = canonical_json(
+                request = encoded[id(planned.case)] = ahead.frames.encode(
                     request_of(target, planned.case)
                 )
             keys.append(_key_of(config_json, request, self._trial(planned.trial)))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from assay.cases import Case
 from assay.grading import Grader, Judgment, judge_record
 from assay.outcomes import Error, Record
-from assay.runner._cache import CACHE_KEY_VERSION, CacheUse
+from assay.runner._cache import CacheUse, served_record
 from assay.runner._guard import Interrupted
 from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
 from assay.runner._tracing import RequestTrace, evaluation_span, mark_outcome, request_span
@@ -208,21 +208,7 @@ async def _served(ex: Execution, item: WorkItem) -> tuple[str, Record | None]:
     hit = ex.cache.cache.get(key)
     if hit is None:
         return key, None
-    note = {
-        "hit": True,
-        "key_version": CACHE_KEY_VERSION,
-        "created_at": hit.created_at,
-        "run_id": hit.run_id,
-    }
-    record = Record(
-        case_id=item.case.id,
-        trial=item.trial,
-        outcome=hit.reply.outcome,
-        attempts=hit.attempts,
-        latency_ms=hit.latency_ms,
-        usage=hit.reply.usage,
-        extra={**hit.reply.extra, "cache": note},
-    )
+    record = served_record(hit, item.case.id, item.trial)
     return key, record
 
 
