@@ -108,6 +108,16 @@ def _shared_limits(plans: list[Plan], options: RunOptions, control: RunControl) 
         plan.shared = limits[key]
 
 
+def _shared_writes(plans: list[Plan]) -> None:
+    """The variants together write as often as one run does: each writes its batches
+    ``len(plans)`` times larger, or that many times less often, than one run alone (a
+    transaction costs the store about as much for a few records as for a batch)."""
+    n = len(plans)
+    for plan in plans:
+        o = plan.options
+        plan.options = replace(o, batch_size=o.batch_size * n, flush_s=o.flush_s * n)
+
+
 async def _execute_all(entries: list[tuple[Plan, RunInfo | None]], control: RunControl) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -244,6 +254,7 @@ def run_matrix(
         plan = Plan(store, info.id, chosen, target, grader, options, trace, cache=cache)
         entries.append((plan, info))
     _shared_limits([p for p, _ in entries], options, control)
+    _shared_writes([p for p, _ in entries])
     try:
         names = [(v.name, v.overrides) for v in variants]
         result = _run_all(entries, names, control, matrix_id)
@@ -356,6 +367,7 @@ def resume_matrix(
     try:
         if entries:
             _shared_limits([p for p, _ in entries], options, control)
+            _shared_writes([p for p, _ in entries])
             ran = _run_all(entries, names, control, str(mx["id"]))
         else:
             ran = MatrixResult(str(mx["id"]))

@@ -260,3 +260,28 @@ def test_endpoints_are_told_apart_by_url() -> None:
     assert endpoint_of({"base_url": "http://h:1/v1/"}) == endpoint_of({"base_url": "http://h:1/v1"})
     assert endpoint_of({"url": "http://a/x"}) != endpoint_of({"url": "http://b/x"})
     assert endpoint_of({"type": "function", "callable": "m:f"}) == "function:m:f"
+
+
+def test_variants_write_as_few_batches_as_one_run(
+    tmp_path: Path, store: RunStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from assay.runner import RunControl, Timing
+
+    batches: dict[str, list[int]] = {}
+    add_results = store.add_results
+
+    def counted(run_id: str, batch: list[Record], judged: list[object]) -> None:
+        batches.setdefault(run_id, []).append(len(batch))
+        add_results(run_id, batch, judged)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "add_results", counted)
+    body = "target:\n  type: scripted\n  default: {kind: answer, fact: f}\n"
+    path = _suite(tmp_path, body)
+    _dataset(tmp_path, 250)
+    # A clock that never moves: batches are written when full (or at the end) only.
+    control = RunControl(timing=Timing(clock=lambda: 0.0))
+    result = run_matrix(path, store, sets=("target.delay_s=0,0.0001,0.0002",), control=control)
+    # One run alone writes 200 records at a time; three variants, 600 each.
+    assert [batches[r.run_id] for r in result.runs] == [[250], [250], [250]]
+    assert all(store.count_records(r.run_id) == 250 for r in result.runs)
+    assert all(r.report.task_success.numerator == 250 for r in result.runs)
