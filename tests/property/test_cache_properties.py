@@ -166,3 +166,25 @@ def test_a_served_record_is_the_record_validation_makes(
     assert made.model_fields_set == validated.model_fields_set
     assert made.model_dump_json() == validated.model_dump_json()
     assert type(made.latency_ms) is type(validated.latency_ms)
+
+
+def test_a_request_changed_in_place_or_by_type_is_encoded_as_it_is_now() -> None:
+    frames = RequestFrames()
+    schema = {"type": "object", "strict": True, "limits": [1, 2.5]}
+    body: dict[str, Any] = {"model": "m", "temperature": 0, "format": schema, "messages": []}
+    request = {"url": "http://h/v1", "body": body}
+    texts = []
+    for change in (
+        lambda: None,
+        lambda: body.update(temperature=0.0),
+        lambda: body.update(temperature=-0.0),
+        lambda: body.update(temperature=False),
+        lambda: schema.update(strict=1),
+        lambda: schema["limits"].append(3),  # type: ignore[attr-defined]
+        lambda: body.update(messages=[{"role": "user", "content": "hi"}]),
+        lambda: body.update(model=_SLOT),
+    ):
+        change()  # the same objects, changed in place, as a target reusing them might
+        texts.append(frames.encode(request))
+        assert texts[-1] == canonical_json(request)
+    assert len(set(texts)) == len(texts)

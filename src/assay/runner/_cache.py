@@ -289,19 +289,23 @@ class ResponseCache:
 _SLOT = "\x00assay:messages\x00"
 _SLOT_JSON = canonical_json(_SLOT)
 
+Path_ = tuple[str | int, ...]
+
 
 class RequestFrames:
     """``canonical_json`` of many requests that differ only in their chat messages (the
     ``openai`` target's: the same method, URL, headers and body but for ``messages``).
 
-    The text around the messages is encoded once and kept with the request it came from
-    (its frame); a request whose every other value is the same as the frame's, value by
-    value and type by type, is encoded as that text with its own messages' JSON in place;
-    any other request is encoded whole (and frames the ones after it).
+    The text around the messages is encoded once, with a copy of the request it came from
+    (its frame); a request equal to the frame but for its messages, with numbers and
+    booleans of the same types and floats of the same text (``0 == 0.0 == False`` and
+    ``0.0 == -0.0`` encode differently), is encoded as that text with its own messages'
+    JSON in place; any other request is encoded whole (and frames the ones after it).
     """
 
     def __init__(self) -> None:
         self._frame: dict[str, Any] | None = None
+        self._numbers: list[tuple[Path_, type, str]] = []
         self._head = ""
         self._tail = ""
 
@@ -310,29 +314,51 @@ class RequestFrames:
         if type(request) is not dict:
             return canonical_json(request)
         body = request.get("body")
-        if type(body) is not dict or type(body.get("messages")) is not list:
+        if type(body) is not dict:
             return canonical_json(request)
-        inner = dict(body)
-        messages = inner.pop("messages")
-        rest = {**request, "body": inner}
-        if (self._frame is None or not _same(self._frame, rest)) and not self._reframe(rest):
+        messages = body.get("messages")
+        if type(messages) is not list:
+            return canonical_json(request)
+        if not self._fits(request, body) and not self._reframe(request):
             return canonical_json(request)
         return self._head + canonical_json(messages) + self._tail
 
-    def _reframe(self, rest: dict[str, Any]) -> bool:
-        self._frame = None
-        if not _plain(rest):
+    def _fits(self, request: dict[str, Any], body: dict[str, Any]) -> bool:
+        frame = self._frame
+        if frame is None or request.keys() != frame.keys():
             return False
-        text = canonical_json({**rest, "body": {**rest["body"], "messages": _SLOT}})
-        parts = text.split(_SLOT_JSON)
+        framed = frame["body"]
+        if body.keys() != framed.keys():
+            return False
+        for key, value in request.items():
+            if key != "body" and value != frame[key]:
+                return False
+        for key, value in body.items():
+            if key != "messages" and value != framed[key]:
+                return False
+        for path, kind, text in self._numbers:
+            found: Any = request
+            for step in path:
+                found = found[step]
+            if type(found) is not kind or (kind is float and float.__repr__(found) != text):
+                return False
+        return True
+
+    def _reframe(self, request: dict[str, Any]) -> bool:
+        self._frame = None
+        shape = {**request, "body": {**request["body"], "messages": _SLOT}}
+        if not _plain(shape):
+            return False
+        parts = canonical_json(shape).split(_SLOT_JSON)
         if len(parts) != 2:  # the marker's text also stands elsewhere in the request
             return False
-        self._frame, self._head, self._tail = rest, parts[0], parts[1]
+        self._frame, self._head, self._tail = _copy(shape), parts[0], parts[1]
+        self._numbers = list(_numbers(self._frame, ()))
         return True
 
 
 def _plain(value: Any) -> bool:
-    """Only JSON's own types, every key a string: values ``_same`` compares exactly."""
+    """Only JSON's own types (no subclass), every key a string."""
     t = type(value)
     if t is dict:
         return all(type(k) is str and _plain(v) for k, v in value.items())
@@ -341,21 +367,26 @@ def _plain(value: Any) -> bool:
     return t is str or t is int or t is float or t is bool or value is None
 
 
-def _same(a: Any, b: Any) -> bool:
-    """``a`` and ``b`` have the same canonical JSON (``a`` being ``_plain``): equal and of
-    the same types throughout (``0 == 0.0 == False`` and ``0.0 == -0.0`` are not)."""
-    if a is b:
-        return True
-    t = type(a)
-    if t is not type(b):
-        return False
+def _copy(value: Any) -> Any:
+    """A copy of plain JSON data that nothing else holds (a target may reuse its own)."""
+    if type(value) is dict:
+        return {k: _copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_copy(v) for v in value]
+    return value
+
+
+def _numbers(value: Any, path: Path_) -> Iterator[tuple[Path_, type, str]]:
+    """Where plain JSON data holds a number or boolean: path, type, and a float's text."""
+    t = type(value)
     if t is dict:
-        return bool(a.keys() == b.keys()) and all(_same(v, b[k]) for k, v in a.items())
-    if t is list:
-        return len(a) == len(b) and all(map(_same, a, b))
-    if t is float:
-        return float.__repr__(a) == float.__repr__(b)
-    return (t is str or t is int or t is bool) and bool(a == b)
+        for key, item in value.items():
+            yield from _numbers(item, (*path, key))
+    elif t is list:
+        for index, item in enumerate(value):
+            yield from _numbers(item, (*path, index))
+    elif t is int or t is float or t is bool:
+        yield path, t, float.__repr__(value) if t is float else ""
 
 
 _QUERY_KEYS = 500  # keys per query: within every SQLite's limit of bound parameters
