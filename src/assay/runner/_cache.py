@@ -289,7 +289,7 @@ class ResponseCache:
 _SLOT = "\x00assay:messages\x00"
 _SLOT_JSON = canonical_json(_SLOT)
 
-Path_ = tuple[str | int, ...]
+_Where = tuple[str | int, ...]
 
 
 class RequestFrames:
@@ -305,7 +305,7 @@ class RequestFrames:
 
     def __init__(self) -> None:
         self._frame: dict[str, Any] | None = None
-        self._numbers: list[tuple[Path_, type, str]] = []
+        self._numbers: list[tuple[_Where, type, str]] = []
         self._head = ""
         self._tail = ""
 
@@ -376,7 +376,7 @@ def _copy(value: Any) -> Any:
     return value
 
 
-def _numbers(value: Any, path: Path_) -> Iterator[tuple[Path_, type, str]]:
+def _numbers(value: Any, path: _Where) -> Iterator[tuple[_Where, type, str]]:
     """Where plain JSON data holds a number or boolean: path, type, and a float's text."""
     t = type(value)
     if t is dict:
