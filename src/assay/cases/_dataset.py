@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from assay.cases._canonical import hash_cases
+from assay.cases._canonical import canonical_json, hash_cases
 from assay.cases._case import Case
 from assay.cases._sources import EMPTY_SOURCES, SourceLibrary
 from assay.errors import DuplicateCaseIdError, Location
@@ -60,6 +61,29 @@ class Dataset:
     def case_hashes(self) -> dict[str, str]:
         """Each case's content hash (``case_hash``), by id."""
         return {c.id: h for c, h in zip(self.cases, self._hashes[1], strict=True)}
+
+    def cases_json(self) -> str:
+        """The canonical JSON of the cases' full records (every field, defaults included),
+        in order: what the store keeps as a run's cases. Within ``sharing_json()`` it is
+        made once for all the runs that store these cases (the variants of a matrix)."""
+        kept: str | None = self.__dict__.get("_cases_json")
+        if kept is not None:
+            return kept
+        text = canonical_json([c.model_dump(mode="json") for c in self.cases])
+        if self.__dict__.get("_sharing_json"):
+            self.__dict__["_cases_json"] = text
+        return text
+
+    @contextmanager
+    def sharing_json(self) -> Iterator[None]:
+        """Keep ``cases_json()`` once made, until the block ends (then it is let go: a big
+        dataset's text is not held longer than the runs that share it need it)."""
+        self.__dict__["_sharing_json"] = True
+        try:
+            yield
+        finally:
+            self.__dict__.pop("_sharing_json", None)
+            self.__dict__.pop("_cases_json", None)
 
     @property
     def ids(self) -> tuple[str, ...]:

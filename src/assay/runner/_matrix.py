@@ -257,7 +257,8 @@ def run_matrix(
     _shared_writes([p for p, _ in entries])
     try:
         names = [(v.name, v.overrides) for v in variants]
-        result = _run_all(entries, names, control, matrix_id)
+        with chosen.sharing_json():  # every variant stores these cases: encoded once
+            result = _run_all(entries, names, control, matrix_id)
     finally:
         if cache is not None:
             cache.cache.close()
@@ -368,7 +369,8 @@ def resume_matrix(
         if entries:
             _shared_limits([p for p, _ in entries], options, control)
             _shared_writes([p for p, _ in entries])
-            ran = _run_all(entries, names, control, str(mx["id"]))
+            with dataset.sharing_json():
+                ran = _run_all(entries, names, control, str(mx["id"]))
         else:
             ran = MatrixResult(str(mx["id"]))
     finally:

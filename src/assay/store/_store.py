@@ -77,7 +77,11 @@ class RunStore:
             "suite": dump(info.suite),
             "dataset_name": info.dataset_name,
             "dataset_version": info.dataset_version,
-            "cases": canonical_json([c.model_dump(mode="json") for c in cases]),
+            "cases": (
+                dataset.cases_json()
+                if dataset is not None
+                else canonical_json([c.model_dump(mode="json") for c in cases])
+            ),
             "target": dump(info.target),
             "target_hash": info.target_hash,
             "graders": dump(info.graders),

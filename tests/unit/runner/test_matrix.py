@@ -285,3 +285,18 @@ def test_variants_write_as_few_batches_as_one_run(
     assert [batches[r.run_id] for r in result.runs] == [[250], [250], [250]]
     assert all(store.count_records(r.run_id) == 250 for r in result.runs)
     assert all(r.report.task_success.numerator == 250 for r in result.runs)
+
+
+def test_every_variant_stores_the_cases_as_one_run_would(tmp_path: Path, store: RunStore) -> None:
+    from sqlalchemy import select
+
+    from assay.runner import run_suite
+
+    result = run_matrix(_suite(tmp_path, THREE), store)
+    single = run_suite(tmp_path / "suite.yaml", store)
+    ids = [r.run_id for r in result.runs] + [single.run_id]
+    with store.engine.connect() as conn:
+        rows = conn.execute(select(runs_table.c.id, runs_table.c.cases)).all()
+    stored = {row.id: row.cases for row in rows}
+    assert len({stored[i] for i in ids}) == 1  # the same text, byte for byte
+    assert [c["id"] for c in json.loads(stored[ids[0]])] == [f"c{i}" for i in range(1, 11)]
