@@ -11,7 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assay._controls import escape_controls
-from assay.cases import Case
+from assay.cases import Case, canonical_json, canonical_record
+from assay.cases import _parse as case_parse
+from assay.cases._canonical import canonical_text
 from assay.errors import Location
 from assay.grading import Judgment
 from assay.grading._structured import StructuredGrader
@@ -126,3 +128,79 @@ def test_every_ascii_character_is_escaped_as_the_regex_escapes_it() -> None:
     for code in range(128):
         text = f"a{chr(code)}b"
         assert escape_controls(text) == _CONTROLS.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+
+
+case_values = st.sampled_from(
+    [None, "", "a", "é\u2028\"", "answer", "abstain", "dev", "heldout", True, False, 0, 1,
+     ["f"], [], {"k": 1}, {"role": "user"}]
+)  # fmt: skip
+case_keys = st.sampled_from(
+    [*Case.model_fields, "extra", "expected"]
+)  # fmt: skip
+case_records = st.builds(
+    lambda given, rest: {**given, **rest},
+    st.fixed_dictionaries(
+        {"id": st.sampled_from(["C1", "", 2]), "question": st.sampled_from(["q", None])},
+        optional={
+            "slice": st.sampled_from(["s", "", None]),
+            "expected_behavior": st.sampled_from(["answer", "abstain", "other"]),
+            "expected_fact": st.sampled_from(["f", "", None]),
+        },
+    ),
+    st.dictionaries(case_keys, case_values, max_size=4),
+)
+
+
+def _validated_case(raw: Any) -> Any:
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(case_parse, "_plain_case", lambda raw: None)
+        return case_parse.parse_case(raw, HERE)
+
+
+@settings(max_examples=600, deadline=None)
+@given(case_records)
+def test_a_case_record_parses_as_validation_parses_it(raw: dict[str, Any]) -> None:
+    fast, slow = case_parse.parse_case(raw, HERE), _validated_case(raw)
+    if isinstance(slow, list):
+        assert fast == slow
+        return
+    assert isinstance(fast, Case)
+    assert fast == slow
+    assert list(fast.__dict__) == list(slow.__dict__)
+    assert fast.model_fields_set == slow.model_fields_set
+    assert fast.model_dump_json() == slow.model_dump_json()
+    assert canonical_text(fast) == canonical_json(canonical_record(slow))
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"id": "C1", "slice": "s", "question": "q", "expected_behavior": "abstain"},
+        {"id": "C1", "slice": "s", "question": "q", "expected_behavior": "answer",
+         "expected_fact": "f", "rationale": None, "synthetic": True, "split": "heldout",
+         "group": "g", "source_revision": "r"},
+    ],
+)  # fmt: skip
+def test_the_usual_case_records_take_the_fast_path(raw: dict[str, Any]) -> None:
+    assert case_parse._plain_case(raw) == Case.model_validate(raw)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {"id": st.text(min_size=1, max_size=5), "slice": st.text(min_size=1, max_size=5)},
+        optional={
+            "question": st.text(max_size=5),
+            "rationale": st.none() | st.text(max_size=5),
+            "accepted_facts": st.lists(st.text(max_size=3), max_size=2),
+            "metadata": st.dictionaries(st.text(max_size=2), st.integers(), max_size=1),
+            "messages": st.just([{"role": "user", "content": "hi"}]),
+            "requires_citation": st.booleans(),
+            "group": st.none() | st.text(max_size=3),
+        },
+    )
+)
+def test_a_cases_canonical_text_is_its_records_json(raw: dict[str, Any]) -> None:
+    raw = {"question": "q", **raw, "expected_behavior": "answer", "expected_fact": "f"}
+    case = Case.model_validate(raw)
+    assert canonical_text(case) == canonical_json(canonical_record(case))
