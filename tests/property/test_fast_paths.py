@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +18,8 @@ from assay.cases._canonical import canonical_text
 from assay.errors import Location
 from assay.grading import Judgment
 from assay.grading._structured import StructuredGrader
+from assay.load import _json as json_lines_module
+from assay.load._json import JsonLines
 from assay.outcomes import Abstain, Answer, Error, Record, _parse
 
 HERE = Location("r.jsonl", 3)
@@ -204,3 +207,49 @@ def test_a_cases_canonical_text_is_its_records_json(raw: dict[str, Any]) -> None
     raw = {"question": "q", **raw, "expected_behavior": "answer", "expected_fact": "f"}
     case = Case.model_validate(raw)
     assert canonical_text(case) == canonical_json(canonical_record(case))
+
+
+json_scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=False),
+    st.text(max_size=6), st.text(alphabet='"\\\u2028é', max_size=3),
+)  # fmt: skip
+json_lines = st.lists(
+    st.one_of(
+        st.lists(st.tuples(st.sampled_from(["id", "kind", "fact", "é"]), json_scalars)).map(
+            lambda pairs: "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in pairs)
+            + "}"
+        ),
+        st.sampled_from(
+            ['{"a": [1]}', '{"a": {"b": 1}}', '\ufeff{"a": 1}', '{"a": 1} ', '{"a": 1}\r',
+             '{"a": NaN}', '{"a": 1e400}', '{"a": "\\ud800"}', '{"a": 1,}', "[1]", "", "  ",
+             '{"a": "x\ty"}', '{"a":1, "a":1}', '{"a": 01}', '{"a": -0}', "{}"]
+        ),
+    ),
+    max_size=6,
+)  # fmt: skip
+
+
+def _decoded(text: str) -> tuple[list[Any], list[Any]]:
+    lines = JsonLines(Path("f.jsonl"), text)
+    values = [(where, value, json.dumps(value)) for where, value in lines]
+    return values, lines.problems
+
+
+@settings(max_examples=500, deadline=None)
+@given(json_lines)
+def test_a_json_line_decodes_as_the_checking_decoder_decodes_it(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(json_lines_module, "_quick_decoder", lambda memo, plain: lambda line: None)
+        slow = _decoded(text)
+    assert _decoded(text) == slow
+
+
+def test_the_usual_lines_take_the_quick_decoder_and_repeated_keys_do_not() -> None:
+    quick = json_lines_module._quick_decoder({}, plain=True)
+    assert quick('{"id": "C1", "kind": "answer", "fact": "f"}') == {
+        "id": "C1", "kind": "answer", "fact": "f"
+    }  # fmt: skip
+    assert quick('{"id": "C1", "synthetic": true, "fact": null, "n": 3}') is not None
+    assert quick('{"id": "C1", "id": "C2"}') is None
+    assert quick('{"id": "C1", "n": 1.5}') is None

@@ -30,7 +30,7 @@ def parse_case(raw: Any, location: Location) -> Case | list[Problem]:
 
 
 _TEXT = (str, type(None))
-_PLAIN_FIELDS = {
+_PLAIN_FIELDS: dict[str, type | tuple[type, ...]] = {
     "id": str,
     "slice": str,
     "question": _TEXT,

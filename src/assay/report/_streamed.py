@@ -63,11 +63,11 @@ def streamed_report(
             return None
         case = cases[i]
         if structured:
-            made = _structured_row(case, record, hashes[case.id])
-            if made[_GRADER] is _STRUCTURED_LABEL:
+            row = _structured_row(case, record, hashes[case.id])
+            if row[_GRADER] is _STRUCTURED_LABEL:
                 graders.add((StructuredGrader.name, StructuredGrader.version))
-            rows[i] = _shared_reason(made, reasons)
-            answered[i] = made[_OUTCOME] == "answer"
+            rows[i] = _shared_reason(row, reasons)
+            answered[i] = row[_OUTCOME] == "answer"
             continue
         judgment = judge_record(case, record, grader)
         if judgment.labels:
