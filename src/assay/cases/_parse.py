@@ -29,48 +29,49 @@ def parse_case(raw: Any, location: Location) -> Case | list[Problem]:
         return problems_from(err, location, Case)
 
 
-_TEXT = (str, type(None))
-_PLAIN_FIELDS: dict[str, type | tuple[type, ...]] = {
-    "id": str,
-    "slice": str,
-    "question": _TEXT,
-    "source_revision": _TEXT,
-    "expected_behavior": str,
-    "expected_fact": _TEXT,
-    "rationale": _TEXT,
-    "synthetic": bool,
-    "split": str,
-    "group": _TEXT,
-}
-_FIELD_ORDER = tuple(Case.model_fields)
+_PLAIN_KEYS = frozenset(
+    {"id", "slice", "question", "source_revision", "expected_behavior", "expected_fact"}
+    | {"rationale", "synthetic", "split", "group"}
+)
+_OPTIONAL_TEXT = ("source_revision", "rationale", "group")
+_SPLITS = ("dev", "heldout")
+_DEFAULTS: dict[str, Any] = dict.fromkeys(Case.model_fields)
+_DEFAULTS |= {"accepted_facts": (), "synthetic": False, "split": "dev"}
+_DEFAULTS |= {"required": (), "disallowed": (), "requires_citation": False}
 
 
 def _plain_case(raw: dict[str, Any]) -> Case | None:
     """The case of a record of text fields alone that validation would accept (the usual
     record), made without validating it again; None for any other record, which pydantic
     validates (and names what is wrong with it)."""
-    for key, value in raw.items():
-        kind = _PLAIN_FIELDS.get(key)
-        if kind is None or not isinstance(value, kind) or type(value) not in _EXACT:
-            return None
-    behavior = raw.get("expected_behavior")
-    fact = raw.get("expected_fact")
+    if not raw.keys() <= _PLAIN_KEYS:
+        return None
+    get = raw.get
+    case_id, part, behavior = get("id"), get("slice"), get("expected_behavior")
     if (
-        not raw.get("id")
-        or not raw.get("slice")
-        or raw.get("question") is None
-        or raw.get("split", "dev") not in ("dev", "heldout")
-        or not (fact if behavior == "answer" else behavior == "abstain" and fact is None)
+        type(case_id) is not str
+        or not case_id
+        or type(part) is not str
+        or not part
+        or type(get("question")) is not str
+        or type(get("synthetic", False)) is not bool
+        or get("split", "dev") not in _SPLITS
     ):
         return None
-    values = dict.fromkeys(_FIELD_ORDER)
-    values |= {"accepted_facts": (), "synthetic": False, "split": "dev", "metadata": {}}
-    values |= {"required": (), "disallowed": (), "requires_citation": False}
+    fact = get("expected_fact")
+    if behavior == "answer":
+        if type(fact) is not str or not fact:
+            return None
+    elif behavior != "abstain" or fact is not None:
+        return None
+    for name in _OPTIONAL_TEXT:
+        value = get(name)
+        if value is not None and type(value) is not str:
+            return None
+    values = dict(_DEFAULTS)
+    values["metadata"] = {}
     values.update(raw)
     return checked_instance(Case, values, shared_field_names(frozenset(raw)))
-
-
-_EXACT = frozenset({str, bool, type(None)})
 
 
 def parse_dataset(name: str, records: Iterable[RawRecord], source: str) -> Dataset:

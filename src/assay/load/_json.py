@@ -147,7 +147,8 @@ class JsonLines:
                 break
 
 
-_QUICK_TYPES = frozenset({str, int, bool, type(None)})
+_NONE = type(None)
+_QUICK_TYPES = frozenset({str, int, bool, _NONE})
 
 
 def _quick_decoder(memo: dict[str, str], plain: bool) -> Callable[[str], dict[str, Any] | None]:
@@ -181,10 +182,12 @@ def _quick_decoder(memo: dict[str, str], plain: bool) -> Callable[[str], dict[st
         strings = kinds.count(str)
         if not types(kinds) or line.count('"') != 2 * (len(value) + strings):
             return None
-        items = value.values()
-        if strings == len(kinds) and max(map(len, items), default=0) <= _SHARED_VALUE_LENGTH:
-            # Every value a short string: each shared without a Python loop.
-            return dict(zip(value, map(share, items, items), strict=True))
+        if strings == len(kinds) - kinds.count(_NONE):
+            # Strings and nulls alone (a null shares as itself; a boolean would not, True
+            # being equal to 1): each short string shared without a Python loop.
+            items = value.values()
+            if max(map(len, filter(None, items)), default=0) <= _SHARED_VALUE_LENGTH:
+                return dict(zip(value, map(share, items, items), strict=True))
         for key, item in value.items():
             if type(item) is str and len(item) <= _SHARED_VALUE_LENGTH:
                 value[key] = share(item, item)

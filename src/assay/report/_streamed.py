@@ -10,8 +10,7 @@ anything is reported, and the caller reports the usual way, which says what is w
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from assay.cases import Case, Dataset
 from assay.grading import CaseResult, Grader, Status
@@ -25,10 +24,10 @@ from assay.report._model import Report
 from assay.report._rows import ROW_FIELDS, CaseRows
 
 
-@dataclass(frozen=True, slots=True)
-class Tally:
+class Tally(NamedTuple):
     """What the summary reads of one case-trial (``CaseResult``'s ``case``, ``trial``,
-    ``status`` and ``answered``), kept once its record and judgment are gone."""
+    ``status`` and ``answered``), kept once its record and judgment are gone (a named
+    tuple: made a million times, it costs a fifth of a frozen dataclass)."""
 
     case: Case
     trial: int
