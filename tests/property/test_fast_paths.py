@@ -156,7 +156,7 @@ case_records = st.builds(
 
 def _validated_case(raw: Any) -> Any:
     with pytest.MonkeyPatch.context() as patched:
-        patched.setattr(case_parse, "_plain_case", lambda raw: None)
+        patched.setattr(case_parse, "_plain_case", lambda raw, shared: None)
         return case_parse.parse_case(raw, HERE)
 
 

@@ -100,13 +100,15 @@ def streamed_report(
 
 
 def _shared_reason(values: tuple[Any, ...], reasons: dict[str, str]) -> tuple[Any, ...]:
-    """``values`` with its grader's reason the one string object of that text: the same
-    few reasons ("abstained, as expected") are written for most of a million rows."""
-    reason = values[_REASON]
+    """``values`` with its fact and its grader's reason the one string object of that
+    text: the same few facts and reasons ("abstained, as expected") are written for most
+    of a million rows."""
+    reason, fact = values[_REASON], values[_FACT]
     shared = reasons.setdefault(reason, reason)
-    if shared is reason:
+    said = fact if fact is None else reasons.setdefault(fact, fact)
+    if shared is reason and said is fact:
         return values
-    return (*values[:_REASON], shared, *values[_REASON + 1 :])
+    return (*values[:_FACT], said, *values[_FACT + 1 : _REASON], shared, *values[_REASON + 1 :])
 
 
 def _structured_row(case: Case, record: Record, case_hash: str) -> tuple[Any, ...]:
@@ -165,5 +167,6 @@ def _plain(record: Record) -> bool:
 
 _STATUS = ROW_FIELDS.index("status")
 _OUTCOME = ROW_FIELDS.index("outcome")
+_FACT = ROW_FIELDS.index("fact")
 _GRADER = ROW_FIELDS.index("grader")
 _REASON = ROW_FIELDS.index("reason")
