@@ -99,7 +99,6 @@ def parse_dataset(name: str, records: Iterable[RawRecord], source: str) -> Datas
         return parse_case(raw, location, shared)
 
     cases, locations = parse_located(records, parse, f"{source}: invalid dataset")
-    del shared
     if not cases:
         raise InputFormatError(
             [Problem("the dataset has no cases", Location(source))],

@@ -136,8 +136,9 @@ class NotStreamable(Exception):
 
 def plain_records(path: str | Path) -> Iterator[Record]:
     """The records of a JSON Lines results file, each parsed as its line is read (see
-    ``streamed_report``, which shares the strings it keeps); raises ``NotStreamable`` as soon as a line is not a valid result,
-    or at the end when no line was. A file of another type is not streamed."""
+    ``streamed_report``, which shares the strings it keeps); raises ``NotStreamable`` as
+    soon as a line is not a valid result, or at the end when no line was. A file of
+    another type is not streamed."""
     p = Path(path)
     _, _, lines = stream_records(p, "results", allow_empty=True, shared=False)
     if lines is None:
