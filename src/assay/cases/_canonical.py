@@ -104,19 +104,19 @@ def _plain_text(case: Case) -> str | None:
             '],"expected_behavior":',
             encode_basestring(v["expected_behavior"]),
             ',"expected_fact":',
-            _text(v["expected_fact"]),
+            "null" if v["expected_fact"] is None else encode_basestring(v["expected_fact"]),
             ',"group":',
-            _text(v["group"]),
+            "null" if v["group"] is None else encode_basestring(v["group"]),
             ',"id":',
             encode_basestring(v["id"]),
             ',"messages":null,"metadata":{},"question":',
-            _text(v["question"]),
+            "null" if v["question"] is None else encode_basestring(v["question"]),
             ',"rationale":',
-            _text(v["rationale"]),
+            "null" if v["rationale"] is None else encode_basestring(v["rationale"]),
             ',"slice":',
             encode_basestring(v["slice"]),
             ',"source_revision":',
-            _text(v["source_revision"]),
+            "null" if v["source_revision"] is None else encode_basestring(v["source_revision"]),
             ',"split":',
             encode_basestring(v["split"]),
             ',"synthetic":',
@@ -124,7 +124,3 @@ def _plain_text(case: Case) -> str | None:
             "}",
         )
     )
-
-
-def _text(value: str | None) -> str:
-    return "null" if value is None else encode_basestring(value)
