@@ -62,10 +62,9 @@ def streamed_report(
             return None
         case = cases[i]
         if structured:
-            row = _structured_row(case, record, hashes[case.id])
+            row = rows[i] = _structured_row(case, record, hashes[case.id], reasons)
             if row[_GRADER] is _STRUCTURED_LABEL:
                 graders.add((StructuredGrader.name, StructuredGrader.version))
-            rows[i] = _shared_reason(row, reasons)
             answered[i] = row[_OUTCOME] == "answer"
             continue
         judgment = judge_record(case, record, grader)
@@ -111,9 +110,12 @@ def _shared_reason(values: tuple[Any, ...], reasons: dict[str, str]) -> tuple[An
     return (*values[:_FACT], said, *values[_FACT + 1 : _REASON], shared, *values[_REASON + 1 :])
 
 
-def _structured_row(case: Case, record: Record, case_hash: str) -> tuple[Any, ...]:
-    """The row ``_row_values`` makes of this record's judgment by the structured grader
-    (``judge_record``), made without the judgment: the usual row of ``assay score``."""
+def _structured_row(
+    case: Case, record: Record, case_hash: str, shared: dict[str, str]
+) -> tuple[Any, ...]:
+    """The row ``_shared_reason(_row_values(…), shared)`` makes of this record's judgment
+    by the structured grader (``judge_record``), made without the judgment: the usual row
+    of ``assay score``."""
     outcome = record.outcome
     fact = text = reason = raw = None
     if type(outcome) is Error:
@@ -127,6 +129,9 @@ def _structured_row(case: Case, record: Record, case_hash: str) -> tuple[Any, ..
             fact, text = outcome.fact, outcome.text
         elif type(outcome) is Abstain:
             text, reason = outcome.text, outcome.reason
+    said = shared.setdefault(said, said)
+    if fact is not None:
+        fact = shared.setdefault(fact, fact)
     return (
         case.id,
         case.slice,
