@@ -1,7 +1,8 @@
 """Reading stored runs: one place that turns what the run store holds into a run's report
 (``report_for_run``, which the runner, the CLI and the viewer all call), its summary
 counted by the database (``stored_summary``), its side of a comparison, the comparison
-of two stored runs, its outcomes as composite scoring's inputs, and one case's outcome, judgment and finding (``StoredRun``).
+of two stored runs, its outcomes as composite scoring's inputs, and one case's outcome,
+judgment and finding (``StoredRun``).
 
 ``assay compare``, ``composite``, ``trace`` and ``diagnose`` and the viewer read through
 here, so that the same store gives the same answer everywhere.

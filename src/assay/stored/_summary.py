@@ -70,7 +70,10 @@ _SUMS = """
     SUM(CASE WHEN {status} = 'missing' THEN 1 ELSE 0 END),
     SUM(CASE WHEN {status} = '?' THEN 1 ELSE 0 END),
     SUM(CASE WHEN {kind} = 'answer' THEN 1 ELSE 0 END),
-    SUM(CASE WHEN {kind} = 'answer' AND {status} = 'passed' THEN 1 ELSE 0 END)"""
+    SUM(CASE WHEN {kind} = 'answer' AND {status} = 'passed' THEN 1 ELSE 0 END),
+    SUM(CASE WHEN {kind} = 'error' THEN 1 ELSE 0 END),
+    SUM(CASE WHEN {kind} <> 'error' AND COALESCE(jd.labels, '[]') <> '[]' THEN 1 ELSE 0 END),
+    SUM(CASE WHEN rec.extra LIKE '%"cache"%' THEN 1 ELSE 0 END)"""
 # The run's case-trials of the dataset's cases, counted by ``{key}``.
 _COUNTED = """
 SELECT {key} AS k, {sums}
@@ -86,7 +89,7 @@ GROUP BY {key}
 _STRING = r'"(?:[^"\\]|\\.)*"'
 _GROUP_KEYS = re.compile(
     rf'"requires_citation":(?:true|false),"slice":({_STRING}),"source_revision":'
-    rf'(?:null|{_STRING}),"sources":(?:null|\{{(?:{_STRING}:{_STRING},?)*\}}),'
+    rf'(null|{_STRING}),"sources":(?:null|\{{(?:{_STRING}:{_STRING},?)*\}}),'
     rf'"split":({_STRING}),"synthetic":(true|false)\}}'
 )
 
@@ -109,16 +112,27 @@ class Counts:
     judged_missing: int = 0
     answered: int = 0
     correct: int = 0
+    errored: int = 0  # error outcomes
+    labelled: int = 0  # judgments with labels
+    cache_notes: int = 0  # records that say whether the cache served them
+
+
+@dataclass(frozen=True, slots=True)
+class CountedRun:
+    """A run's counts (per case, or per group of cases) and its cases' source revisions."""
+
+    items: list[Counts]
+    revisions: list[str]
 
 
 Group = tuple[str, bool, str]  # slice, synthetic, split
 
 
-def _scanned_groups(text: str) -> tuple[list[Group], list[int]] | None:
+def _scanned_groups(text: str) -> tuple[list[Group], list[int], list[str]] | None:
     """Each case's group read off the snapshot's text without parsing each case (a
-    million cases parse in seconds), as the distinct groups and each case's index into
-    them, when no case has metadata (the one field that may hold any keys); None
-    otherwise.
+    million cases parse in seconds), as the distinct groups, each case's index into
+    them and the cases' source revisions, when no case has metadata (the one field that
+    may hold any keys); None otherwise.
 
     Without metadata, only a case's own ``requires_citation`` key can have a true or false
     value (``sources`` maps strings to strings), so their number is the number of cases;
@@ -131,30 +145,45 @@ def _scanned_groups(text: str) -> tuple[list[Group], list[int]] | None:
     if len(found) != cases:
         return None
     code: dict[tuple[str, str, str], int] = {}
-    codes = [code.setdefault(key, len(code)) for key in found]
-    distinct = [(json.loads(k[0]), k[2] == "true", json.loads(k[1])) for k in code]
-    return distinct, codes
+    codes = [code.setdefault((k[0], k[3], k[2]), len(code)) for k in found]
+    distinct = [(json.loads(k[0]), k[1] == "true", json.loads(k[2])) for k in code]
+    revisions = {k[1] for k in found} - {"null"}
+    return distinct, codes, [json.loads(r) for r in revisions]
 
 
-def _parsed_cases(text: str) -> tuple[list[str], list[Group]]:
-    """Each case's id and group, each case parsed."""
+def _parsed_cases(text: str) -> tuple[list[str], list[Group], list[str]]:
+    """Each case's id and group, and the cases' source revisions, each case parsed."""
     from assay.store._rows import json_items
 
     ids: list[str] = []
     groups: list[Group] = []
+    revisions: set[str] = set()
     for item in json_items(text):
         ids.append(str(item["id"]))
+        if item.get("source_revision"):
+            revisions.add(str(item["source_revision"]))
         groups.append(
             (str(item["slice"]), bool(item.get("synthetic")), str(item.get("split", "dev")))
         )
-    return ids, groups
+    return ids, groups, list(revisions)
 
 
 def _sums(row: Sequence[Any]) -> tuple[dict[str, int], int]:
     """A counted row's sums by ``Counts`` field, and its case-trials that need grading."""
-    rec, passed, failed, error, ungraded, judged_missing, unjudged, answered, correct = (
-        int(x or 0) for x in row[1:]
-    )
+    (
+        rec,
+        passed,
+        failed,
+        error,
+        ungraded,
+        judged_missing,
+        unjudged,
+        answered,
+        correct,
+        errored,
+        labelled,
+        cache_notes,
+    ) = (int(x or 0) for x in row[1:])
     sums = {
         "recorded": rec,
         "passed": passed,
@@ -164,6 +193,9 @@ def _sums(row: Sequence[Any]) -> tuple[dict[str, int], int]:
         "judged_missing": judged_missing,
         "answered": answered,
         "correct": correct,
+        "errored": errored,
+        "labelled": labelled,
+        "cache_notes": cache_notes,
     }
     return sums, unjudged
 
@@ -174,7 +206,7 @@ def case_counts(
     grader: str,
     version: str,
     absent: str | None,
-) -> list[Counts] | None:
+) -> CountedRun | None:
     """The run's case-trials counted by the database, in dataset order: one ``Counts``
     per case when the run has several trials, else one per (slice, synthetic, split)
     group. ``absent`` is the status of a recorded answer without ``grader``'s judgment
@@ -192,12 +224,12 @@ def case_counts(
         ids: list[str] = []
         scanned = None if per_case else _scanned_groups(snapshot)
         if scanned is None:
-            ids, groups = _parsed_cases(snapshot)
+            ids, groups, revisions = _parsed_cases(snapshot)
             distinct = list(dict.fromkeys(groups))
             index = {g: i for i, g in enumerate(distinct)}
             codes = [index[g] for g in groups]
         else:
-            distinct, codes = scanned
+            distinct, codes, revisions = scanned
         del snapshot
         params: dict[str, Any] = {
             "run": info.id,
@@ -220,8 +252,10 @@ def case_counts(
         query = _COUNTED.format(key=key, sums=sums)
         rows = conn.execute(text(query), params).fetchall()
     if per_case:
-        return _per_case(rows, ids, groups)
-    return _per_group(rows, distinct, codes, params.get("codes", b""), width)
+        items = _per_case(rows, ids, groups)
+    else:
+        items = _per_group(rows, distinct, codes, params.get("codes", b""), width)
+    return None if items is None else CountedRun(items, sorted(revisions))
 
 
 def _per_case(rows: Sequence[Any], ids: list[str], groups: list[Group]) -> list[Counts] | None:
@@ -433,7 +467,7 @@ def counted_summary(
     counts = case_counts(store, info, grader.name, grader.version, absent)
     if counts is None:
         return None
-    return summary_from_counts(counts, info.trials, interval=interval, policy=policy)
+    return summary_from_counts(counts.items, info.trials, interval=interval, policy=policy)
 
 
 def stored_summary(

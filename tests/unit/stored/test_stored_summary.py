@@ -19,7 +19,7 @@ from tests.pg_cluster import ClusterUnavailable, fresh_database, postgres_cluste
 from assay.cases import Case, Dataset
 from assay.grading import Judgment, StructuredGrader, grade
 from assay.metrics import IntervalSetting, Summary, TrialPolicy, summarize_results
-from assay.outcomes import Abstain, Answer, Error, Record, Results
+from assay.outcomes import Abstain, Answer, Error, Record, Results, Usage
 from assay.store import RunInfo, RunStore, open_store
 from assay.stored import stored_summary
 from assay.stored._report import StoredGrader, _fallback, trial_policy
@@ -136,7 +136,8 @@ def _fill(
                 status = "missing"
             else:
                 good = isinstance(outcome, Answer) and outcome.fact == case.expected_fact
-                status = "passed" if good or isinstance(outcome, Abstain) and roll < 0.5 else "failed"
+                kept = good or (isinstance(outcome, Abstain) and roll < 0.5)
+                status = "passed" if kept else "failed"
             judged.append(_judgment(case, trial, status, entry))
             if rng.random() < 0.2:  # another grader's verdict is not the run's
                 judged.append(_judgment(case, trial, "passed", {"name": "other", "version": "1"}))
@@ -236,5 +237,107 @@ def test_an_empty_run_counts_every_case_missing(tmp_path: Path) -> None:
         assert summary == _graded(store, "empty", None, IntervalSetting())
         assert summary.missing == summary.total and summary.task_success.value == 0.0
         assert summary.answered_accuracy.value is None  # no substantive answer: n/a
+    finally:
+        store.close()
+
+
+def _plain_cases(n: int, split: str) -> list[Case]:
+    return [
+        Case(
+            id=f"P{i:03d}",
+            slice=f"slice-{i % 4}",
+            question=f"What is the window for order {i}?",
+            expected_behavior="abstain" if i % 5 == 0 else "answer",
+            expected_fact=None if i % 5 == 0 else "window_30",
+            split=split,  # type: ignore[arg-type]
+            source_revision=f"rev-{i % 2}" if i % 3 else None,
+        )
+        for i in range(n)
+    ]
+
+
+def _fill_plain(store: RunStore, run_id: str, trials: int, split: str, priced: bool) -> None:
+    """A run whose every figure the database can count: usage, latency and a price table."""
+    rng = random.Random(trials)
+    cases = _plain_cases(50, split)
+    dataset = Dataset("plain", tuple(cases))
+    metadata: dict[str, Any] = {"dataset_change": {"who": "ann", "why": "fix"}}
+    if priced:
+        metadata["prices"] = {
+            "table": {"demo": {"input": 0.3, "output": 1.2}},
+            "source": "prices.yaml",
+            "hash": "abc",
+        }
+    if split == "heldout":
+        metadata["heldout_runs"] = 3
+    info = RunInfo(
+        id=run_id,
+        started_at=datetime(2026, 11, trials, 9, 30, tzinfo=UTC),
+        dataset_name=dataset.name,
+        dataset_version=dataset.version,
+        target={"type": "scripted", "model": "demo"},
+        graders=[{"name": "structured", "version": "1"}],
+        trials=trials,
+        assay_version="0.1.0",
+        metadata=metadata,
+    )
+    store.create_run(info, dataset)
+    batch: list[Record] = []
+    judged: list[Judgment] = []
+    for case in cases:
+        for trial in range(1, trials + 1):
+            if rng.random() < 0.1:
+                continue
+            outcome = _outcome(rng, case)
+            tokens = rng.random()
+            batch.append(
+                Record(
+                    case_id=case.id,
+                    trial=trial,
+                    outcome=outcome,
+                    latency_ms=rng.choice((None, 12.5, 340.25, 99.0, rng.uniform(1, 900))),
+                    usage=Usage(
+                        input_tokens=rng.randrange(10, 90),
+                        output_tokens=None if tokens < 0.3 else rng.randrange(1, 40),
+                    )
+                    if tokens < 0.8
+                    else None,
+                )
+            )
+            if not isinstance(outcome, Error):
+                good = isinstance(outcome, Answer) and outcome.fact == case.expected_fact
+                status = "ungraded" if rng.random() < 0.1 else "passed" if good else "failed"
+                entry = {"name": "structured", "version": "1"}
+                judged.append(_judgment(case, trial, status, entry))
+    store.add_results(run_id, batch, judged)
+    store.finish_run(run_id, "completed")
+
+
+def test_a_figures_only_report_is_counted_and_equals_the_graded_one(store_url: str) -> None:
+    from assay.stored import report_for_run
+    from assay.stored._figures import counted_report
+
+    store = open_store(store_url)
+    try:
+        _fill_plain(store, "plain-1", 1, "dev", True)
+        _fill_plain(store, "plain-3", 3, "heldout", False)
+        _fill(store, "rich", 4, _cases(30, False), 2)  # synthetic cases: graded
+        for run_id in ("plain-1", "plain-3", "rich"):
+            info = store.get_run(run_id)
+            records = store.records(run_id)
+            judged = store.graders_judgments(run_id, "structured", "1")
+            for spec in (None, "majority", "pass^k"):
+                policy = TrialPolicy.parse(spec) if spec is not None else None
+                counted = counted_report(store, info, policy=policy)
+                assert (counted is None) == (run_id == "rich")
+                fast = report_for_run(store, run_id, rows=False, policy=policy)
+                graded = report_for_run(
+                    store, run_id, rows=False, policy=policy, results=(records, judged)
+                )
+                assert fast.model_dump() == graded.model_dump(), (run_id, spec)
+        plain = report_for_run(store, "plain-1", rows=False)
+        assert plain.usage is not None and plain.usage.cost_usd is not None
+        assert plain.usage.latency is not None and plain.dataset.source_revisions
+        assert report_for_run(store, "plain-3", rows=False).heldout is not None
     finally:
         store.close()
