@@ -60,29 +60,37 @@ _GROUP = {
 # A recorded answer or abstention without the current grader's judgment: only grading
 # can say its status.
 _UNJUDGED = "?"
-_STATUS = "CASE WHEN {kind} = 'error' THEN 'error' ELSE COALESCE(jd.status, :absent) END"
-_SUMS = """
-    COUNT(*),
-    SUM(CASE WHEN {status} = 'passed' THEN 1 ELSE 0 END),
-    SUM(CASE WHEN {status} = 'failed' THEN 1 ELSE 0 END),
-    SUM(CASE WHEN {status} = 'error' THEN 1 ELSE 0 END),
-    SUM(CASE WHEN {status} = 'ungraded' THEN 1 ELSE 0 END),
-    SUM(CASE WHEN {status} = 'missing' THEN 1 ELSE 0 END),
-    SUM(CASE WHEN {status} = '?' THEN 1 ELSE 0 END),
-    SUM(CASE WHEN {kind} = 'answer' THEN 1 ELSE 0 END),
-    SUM(CASE WHEN {kind} = 'answer' AND {status} = 'passed' THEN 1 ELSE 0 END),
-    SUM(CASE WHEN {kind} = 'error' THEN 1 ELSE 0 END),
-    SUM(CASE WHEN {kind} <> 'error' AND COALESCE(jd.labels, '[]') <> '[]' THEN 1 ELSE 0 END),
-    SUM(CASE WHEN rec.extra LIKE '%"cache"%' THEN 1 ELSE 0 END)"""
-# The run's case-trials of the dataset's cases, counted by ``{key}``.
-_COUNTED = """
-SELECT {key} AS k, {sums}
+# The run's case-trials of the dataset's cases, each once with what is counted of it.
+_CASE_TRIALS = """
+SELECT {key} AS k, {kind} AS kind,
+       CASE WHEN {kind} = 'error' THEN 'error' ELSE COALESCE(jd.status, :absent) END AS status,
+       CASE WHEN COALESCE(jd.labels, '[]') <> '[]' THEN 1 ELSE 0 END AS labelled,
+       CASE WHEN rec.extra LIKE '%"cache"%' THEN 1 ELSE 0 END AS noted
 FROM records rec
 LEFT JOIN judgments jd
   ON jd.run_id = rec.run_id AND jd.case_id = rec.case_id AND jd.trial = rec.trial
      AND jd.grader = :grader AND jd.grader_version = :version
 WHERE rec.run_id = :run AND rec.trial BETWEEN 1 AND :trials AND rec.position < :cases
-GROUP BY {key}
+"""
+# SQLite would copy each case-trial's expressions into every sum below (reading the
+# outcome's kind a dozen times); a limit keeps the inner query apart.
+_APART = {"sqlite": " LIMIT -1", "postgresql": ""}
+# Counted by ``k``: what ``_sums`` reads, in its order.
+_COUNTED = """
+SELECT k, COUNT(*),
+    SUM(CASE WHEN status = 'passed' THEN 1 ELSE 0 END),
+    SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END),
+    SUM(CASE WHEN status = 'error' THEN 1 ELSE 0 END),
+    SUM(CASE WHEN status = 'ungraded' THEN 1 ELSE 0 END),
+    SUM(CASE WHEN status = 'missing' THEN 1 ELSE 0 END),
+    SUM(CASE WHEN status = '?' THEN 1 ELSE 0 END),
+    SUM(CASE WHEN kind = 'answer' THEN 1 ELSE 0 END),
+    SUM(CASE WHEN kind = 'answer' AND status = 'passed' THEN 1 ELSE 0 END),
+    SUM(CASE WHEN kind = 'error' THEN 1 ELSE 0 END),
+    SUM(CASE WHEN kind <> 'error' THEN labelled ELSE 0 END),
+    SUM(noted)
+FROM ({case_trials}{apart}) AS t
+GROUP BY k
 """
 # The keys of a case's group in the snapshot (keys sorted, every field present), and the
 # keys between them.
@@ -215,9 +223,6 @@ def case_counts(
     dialect = store.engine.dialect.name
     if dialect not in _KIND:
         return None
-    kind = _KIND[dialect]
-    status = _STATUS.format(kind=kind)
-    sums = _SUMS.format(status=status, kind=kind)
     with store.engine.connect() as conn:
         snapshot = conn.execute(select(runs.c.cases).where(runs.c.id == info.id)).scalar_one()
         per_case = info.trials > 1
@@ -249,7 +254,8 @@ def case_counts(
                 bytes(codes) if width == 1 else b"".join(c.to_bytes(2, "big") for c in codes)
             )
             key = _GROUP[dialect].format(width=width)
-        query = _COUNTED.format(key=key, sums=sums)
+        case_trials = _CASE_TRIALS.format(key=key, kind=_KIND[dialect])
+        query = _COUNTED.format(case_trials=case_trials, apart=_APART[dialect])
         rows = conn.execute(text(query), params).fetchall()
     if per_case:
         items = _per_case(rows, ids, groups)
