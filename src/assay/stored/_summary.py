@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select, text
+from sqlalchemy.exc import OperationalError
 
 from assay.metrics import (
     DEFAULT_INTERVAL,
@@ -256,7 +257,12 @@ def case_counts(
             key = _GROUP[dialect].format(width=width)
         case_trials = _CASE_TRIALS.format(key=key, kind=_KIND[dialect])
         query = _COUNTED.format(case_trials=case_trials, apart=_APART[dialect])
-        rows = conn.execute(text(query), params).fetchall()
+        try:
+            rows = conn.execute(text(query), params).fetchall()
+        except OperationalError:
+            # e.g. a SQLite built without its JSON functions: the rows are graded instead,
+            # and a store that cannot be read says so there
+            return None
     if per_case:
         items = _per_case(rows, ids, groups)
     else:

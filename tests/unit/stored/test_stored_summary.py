@@ -341,3 +341,19 @@ def test_a_figures_only_report_is_counted_and_equals_the_graded_one(store_url: s
         assert report_for_run(store, "plain-3", rows=False).heldout is not None
     finally:
         store.close()
+
+
+def test_a_database_that_cannot_count_gives_the_graded_summary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from assay.stored import _summary
+
+    store = open_store(f"sqlite:///{tmp_path / 'assay.db'}")
+    try:
+        _fill(store, "one", 1, _cases(20, False), 1)
+        # as on a SQLite built without its JSON functions
+        monkeypatch.setitem(_summary._KIND, "sqlite", "no_such_function(rec.outcome)")
+        assert counted_summary(store, store.get_run("one")) is None
+        assert stored_summary(store, "one") == _graded(store, "one", None, IntervalSetting())
+    finally:
+        store.close()
