@@ -101,6 +101,7 @@ _GROUP_KEYS = re.compile(
     rf'(null|{_STRING}),"sources":(?:null|\{{(?:{_STRING}:{_STRING},?)*\}}),'
     rf'"split":({_STRING}),"synthetic":(true|false)\}}'
 )
+_ID = re.compile(rf'"group":(?:null|{_STRING}),"id":({_STRING}),"messages":')
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +159,16 @@ def _scanned_groups(text: str) -> tuple[list[Group], list[int], list[str]] | Non
     distinct = [(json.loads(k[0]), k[1] == "true", json.loads(k[2])) for k in code]
     revisions = {k[1] for k in found} - {"null"}
     return distinct, codes, [json.loads(r) for r in revisions]
+
+
+def _scanned_ids(text: str, cases: int) -> list[str] | None:
+    """Each case's id read off the snapshot's text, when ``_scanned_groups`` could read
+    its ``cases`` groups (no case has metadata): None when the keys around an id occur
+    other than once per case (a case's ``sources`` naming them)."""
+    found = _ID.findall(text)
+    if len(found) != cases:
+        return None
+    return [raw[1:-1] if "\\" not in raw else json.loads(raw) for raw in found]
 
 
 def _parsed_cases(text: str) -> tuple[list[str], list[Group], list[str]]:
@@ -227,15 +238,18 @@ def case_counts(
     with store.engine.connect() as conn:
         snapshot = conn.execute(select(runs.c.cases).where(runs.c.id == info.id)).scalar_one()
         per_case = info.trials > 1
-        ids: list[str] = []
-        scanned = None if per_case else _scanned_groups(snapshot)
-        if scanned is None:
+        ids: list[str] | None = []
+        scanned = _scanned_groups(snapshot)
+        if scanned is not None and per_case:
+            ids = _scanned_ids(snapshot, len(scanned[1]))
+        if scanned is None or ids is None:
             ids, groups, revisions = _parsed_cases(snapshot)
             distinct = list(dict.fromkeys(groups))
             index = {g: i for i, g in enumerate(distinct)}
             codes = [index[g] for g in groups]
         else:
             distinct, codes, revisions = scanned
+            groups = [distinct[c] for c in codes] if per_case else []
         del snapshot
         params: dict[str, Any] = {
             "run": info.id,

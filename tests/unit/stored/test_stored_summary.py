@@ -357,3 +357,34 @@ def test_a_database_that_cannot_count_gives_the_graded_summary(
         assert stored_summary(store, "one") == _graded(store, "one", None, IntervalSetting())
     finally:
         store.close()
+
+
+def test_case_groups_and_ids_read_off_the_snapshot_equal_the_parsed_ones() -> None:
+    from assay.cases import canonical_json
+    from assay.stored._summary import _parsed_cases, _scanned_groups, _scanned_ids
+
+    def snapshot(cases: list[Case]) -> str:
+        return canonical_json([c.model_dump(mode="json") for c in cases])
+
+    odd = Case(id='Q"1é', slice='odd "slice"', question="q", expected_behavior="abstain")
+    plain = [*_cases(40, False), odd]
+    text = snapshot(plain)
+    ids, groups, revisions = _parsed_cases(text)
+    scanned = _scanned_groups(text)
+    assert scanned is not None
+    distinct, codes, found = scanned
+    assert [distinct[c] for c in codes] == groups and sorted(found) == sorted(revisions)
+    assert _scanned_ids(text, len(codes)) == ids
+    # a case's metadata may hold any keys: the groups are then parsed
+    assert _scanned_groups(snapshot(_cases(40, True))) is None
+    # sources naming the keys around an id: the ids are then parsed
+    fake = Case(
+        id="S",
+        slice="s",
+        question="q",
+        expected_behavior="abstain",
+        sources={"group": "g", "id": "x", "messages": "m"},
+    )
+    faked = [*plain, fake]
+    assert _scanned_groups(snapshot(faked)) is not None
+    assert _scanned_ids(snapshot(faked), len(faked)) is None
