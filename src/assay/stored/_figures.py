@@ -1,32 +1,46 @@
 """A stored run's report without case rows, from what the database counts: the figures a
 gate reads, for a million case-trials without making a million records.
 
-Made only when every figure can be counted: no synthetic cases and no held-out split
-beside the dev one (their sections list case ids), no judgment labels (judge dimensions
-and usage), no response cache. Otherwise None, and the report is built by grading.
+Made only when every figure can be counted: no judgment labels (judge dimensions and
+usage) and no response cache. Otherwise None, and the report is built by grading.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from sqlalchemy import text
 
 from assay._version import __version__
 from assay.load import PriceTable
-from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy
+from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, Rate, TrialPolicy
 from assay.report import (
     DatasetChange,
     Price,
     Report,
     UsageSummary,
 )
-from assay.report._model import DatasetInfo, GraderInfo, HeldoutNote
+from assay.report._model import (
+    DatasetInfo,
+    GraderInfo,
+    HeldoutNote,
+    SplitBlock,
+    SyntheticSection,
+)
 from assay.report._usage import Latency, PriceInfo
 from assay.store import RunInfo, RunStore
 from assay.stored._report import UnavailableGrader, _fallback, run_metadata, trial_policy
-from assay.stored._summary import case_counts, summary_from_counts
+from assay.stored._summary import (
+    CountedRun,
+    Counts,
+    Group,
+    case_counts,
+    summary_from_counts,
+    summary_of_counts,
+)
 
 _USAGE = """
 SELECT COUNT(*),
@@ -60,25 +74,31 @@ def counted_report(
         return None
     grader = _fallback(info)
     absent = "ungraded" if isinstance(grader, UnavailableGrader) else None
-    counted = case_counts(store, info, grader.name, grader.version, absent)
+    counted = case_counts(store, info, grader.name, grader.version, absent, ids_apart=True)
     if counted is None:
         return None
     items = counted.items
-    splits = {c.split for c in items if not c.synthetic}
-    if (
-        any(c.synthetic for c in items)
-        or {"dev", "heldout"} <= splits
-        or any(c.labelled or c.cache_notes for c in items)
-    ):
+    if any(c.labelled or c.cache_notes for c in items):
         return None
     usage = counted_usage(store, info, prices)
     if usage is None:
         return None
     chosen = policy if policy is not None else trial_policy(info)
     summary = summary_from_counts(items, info.trials, interval=interval, policy=chosen)
-    judged = sum(c.recorded - c.errored for c in items)
+    real = [c for c in items if not c.synthetic]
+    judged = sum(c.recorded - c.errored for c in items)  # synthetic cases too
     graders = [] if not judged or (grader.name, grader.version) == ("assay", "1") else [grader]
-    held = sum(c.cases for c in items if c.split == "heldout")
+    held = sum(c.cases for c in real if c.split == "heldout")
+    synthetic = None
+    if summary.synthetic is not None:
+        s = summary.synthetic
+        synthetic = SyntheticSection(
+            total=s.total,
+            success=s.success,
+            statuses=s.statuses,
+            task_success=s.task_success,
+            case_ids=_ids(counted, lambda g: g[1]),
+        )
     change = info.metadata.get("dataset_change")
     runs = info.metadata.get("heldout_runs")
     return Report.from_summary(
@@ -88,11 +108,13 @@ def counted_report(
         dataset=DatasetInfo(
             name=info.dataset_name,
             version=info.dataset_version,
-            cases=sum(c.cases for c in items),
+            cases=sum(c.cases for c in real),
             source_revisions=counted.revisions,
             change=DatasetChange.model_validate(change) if isinstance(change, dict) else None,
         ),
         graders=[GraderInfo(name=g.name, version=g.version) for g in graders],
+        synthetic=synthetic,
+        splits=_splits(counted, real, info.trials, interval, chosen),
         heldout=(
             HeldoutNote(cases=held, **({"runs": runs} if isinstance(runs, int) else {}))
             if held
@@ -101,6 +123,53 @@ def counted_report(
         metadata=run_metadata(info),
         usage=usage,
     )
+
+
+def _ids(counted: CountedRun, chosen: Callable[[Group], bool]) -> list[str]:
+    """The ids of the cases whose group is ``chosen``, in dataset order."""
+    picked = {i for i, g in enumerate(counted.groups) if chosen(g)}
+    pairs = zip(counted.ids, counted.codes, strict=True)
+    return [case_id for case_id, code in pairs if code in picked]
+
+
+def _splits(
+    counted: CountedRun,
+    real: list[Counts],
+    trials: int,
+    interval: IntervalSetting,
+    policy: TrialPolicy | None,
+) -> list[SplitBlock] | None:
+    """Dev and held-out summarized apart (real cases only), when both are present
+    (``_split_blocks``)."""
+    if {c.split for c in real} != {"dev", "heldout"}:
+        return None
+    blocks = []
+    for name in ("dev", "heldout"):
+        part = [c for c in real if c.split == name]
+        s = summary_of_counts(part, trials=trials, interval=interval, policy=policy)
+        label = "dev" if name == "dev" else "held-out"
+
+        def named(r: Rate, label: str = label) -> Rate:
+            where = r.denominator_name.replace("in the dataset", f"in the {label} split")
+            return r.model_copy(update={"denominator_name": where})
+
+        blocks.append(
+            SplitBlock(
+                split=name,
+                total=s.total,
+                success=s.success,
+                statuses=s.statuses,
+                task_success=named(s.task_success),
+                answer_coverage=named(s.answer_coverage),
+                answered_accuracy=named(s.answered_accuracy),
+                case_ids=_ids(counted, partial(_in_split, name)),
+            )
+        )
+    return blocks
+
+
+def _in_split(split: str, group: Group) -> bool:
+    return not group[1] and group[2] == split
 
 
 def counted_usage(

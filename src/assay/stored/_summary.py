@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select, text
@@ -129,10 +129,14 @@ class Counts:
 
 @dataclass(frozen=True, slots=True)
 class CountedRun:
-    """A run's counts (per case, or per group of cases) and its cases' source revisions."""
+    """A run's counts (per case, or per group of cases) and its cases' source revisions;
+    with ``ids``, each case's id and its group's index in ``groups``."""
 
     items: list[Counts]
     revisions: list[str]
+    ids: list[str] = field(default_factory=list)
+    codes: list[int] = field(default_factory=list)
+    groups: list[Group] = field(default_factory=list)
 
 
 Group = tuple[str, bool, str]  # slice, synthetic, split
@@ -226,12 +230,15 @@ def case_counts(
     grader: str,
     version: str,
     absent: str | None,
+    ids_apart: bool = False,
 ) -> CountedRun | None:
     """The run's case-trials counted by the database, in dataset order: one ``Counts``
     per case when the run has several trials, else one per (slice, synthetic, split)
     group. ``absent`` is the status of a recorded answer without ``grader``'s judgment
     (``ungraded``), or None when it must be graded. None when some case-trial needs
-    grading or the store's database cannot count them."""
+    grading or the store's database cannot count them. ``ids_apart``: the case ids too
+    when there are synthetic cases or both a dev and a held-out split (their sections
+    list them)."""
     dialect = store.engine.dialect.name
     if dialect not in _KIND:
         return None
@@ -250,6 +257,12 @@ def case_counts(
         else:
             distinct, codes, revisions = scanned
             groups = [distinct[c] for c in codes] if per_case else []
+            real = {g[2] for g in distinct if not g[1]}
+            apart = any(g[1] for g in distinct) or {"dev", "heldout"} <= real
+            if ids_apart and apart and not per_case:
+                ids = _scanned_ids(snapshot, len(codes))
+                if ids is None:
+                    ids = _parsed_cases(snapshot)[0]
         del snapshot
         params: dict[str, Any] = {
             "run": info.id,
@@ -281,7 +294,9 @@ def case_counts(
         items = _per_case(rows, ids, groups)
     else:
         items = _per_group(rows, distinct, codes, params.get("codes", b""), width)
-    return None if items is None else CountedRun(items, sorted(revisions))
+    if items is None:
+        return None
+    return CountedRun(items, sorted(revisions), ids, codes, distinct)
 
 
 def _per_case(rows: Sequence[Any], ids: list[str], groups: list[Group]) -> list[Counts] | None:

@@ -321,15 +321,16 @@ def test_a_figures_only_report_is_counted_and_equals_the_graded_one(store_url: s
     try:
         _fill_plain(store, "plain-1", 1, "dev", True)
         _fill_plain(store, "plain-3", 3, "heldout", False)
-        _fill(store, "rich", 4, _cases(30, False), 2)  # synthetic cases: graded
-        for run_id in ("plain-1", "plain-3", "rich"):
+        _fill(store, "rich", 4, _cases(30, False), 2)  # synthetic cases, both splits
+        _fill(store, "rich-1", 5, _cases(30, False), 1)
+        for run_id in ("plain-1", "plain-3", "rich", "rich-1"):
             info = store.get_run(run_id)
             records = store.records(run_id)
             judged = store.graders_judgments(run_id, "structured", "1")
             for spec in (None, "majority", "pass^k"):
                 policy = TrialPolicy.parse(spec) if spec is not None else None
                 counted = counted_report(store, info, policy=policy)
-                assert (counted is None) == (run_id == "rich")
+                assert counted is not None, run_id
                 fast = report_for_run(store, run_id, rows=False, policy=policy)
                 graded = report_for_run(
                     store, run_id, rows=False, policy=policy, results=(records, judged)
@@ -339,6 +340,10 @@ def test_a_figures_only_report_is_counted_and_equals_the_graded_one(store_url: s
         assert plain.usage is not None and plain.usage.cost_usd is not None
         assert plain.usage.latency is not None and plain.dataset.source_revisions
         assert report_for_run(store, "plain-3", rows=False).heldout is not None
+        for run_id in ("rich", "rich-1"):
+            rich = report_for_run(store, run_id, rows=False)
+            assert rich.synthetic is not None and rich.synthetic.case_ids
+            assert rich.splits is not None and all(b.case_ids for b in rich.splits)
     finally:
         store.close()
 
