@@ -53,7 +53,7 @@ class GraderSettings(BaseModel):
 
     # A judge takes its settings inline: grader_problems checks them, and refuses extra
     # keys for every other grader.
-    model_config = ConfigDict(frozen=True, extra="allow")
+    model_config = ConfigDict(frozen=True, extra="allow", defer_build=True)
 
     type: str = Field(default="structured", min_length=1)
     profile: str | None = Field(default=None, min_length=1)
