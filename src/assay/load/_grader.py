@@ -23,6 +23,7 @@ and its other keys are that type's settings.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -264,10 +265,10 @@ JUDGE_GRADER = _type_of(_judge_problems, _judge, reads_sources=True)
 def grader_provenance(grader: Grader) -> dict[str, str]:
     """What a run records about its grader: name and version, and a composite scorer's
     profile (as JSON) and the content hash of its source snapshots, if it has any."""
-    from assay.grading.judge import JudgeGrader
-
+    # A judge grader exists only once its module is loaded: no other grader loads it.
+    judge = sys.modules.get("assay.grading.judge._grader")
     entry = {"name": grader.name, "version": grader.version}
-    if isinstance(grader, JudgeGrader):
+    if judge is not None and isinstance(grader, judge.JudgeGrader):
         entry.update({k: str(v) for k, v in grader.identity().items()})
         entry["config"] = grader.config.model_dump_json()
         entry["rubric"] = grader.rubric.model_dump_json()
