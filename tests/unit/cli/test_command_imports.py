@@ -113,3 +113,21 @@ def test_report_of_a_stored_run_loads_no_module_of_another_command(tmp_path: Pat
         (run_id,) = conn.execute("SELECT id FROM runs").fetchone()
     got = _loaded(["report", run_id, "--store", store], OTHER_WORK)
     assert got == {"code": 0, "loaded": []}
+
+
+def test_a_run_without_a_judge_loads_no_judge_and_no_dataset_tooling(tmp_path: Path) -> None:
+    watched = (
+        "assay.grading.judge",
+        "assay.cases._coverage",
+        "assay.cases._diff",
+        "assay.cases._lint",
+        "assay.cases._near",
+        "assay.cases._split",
+        "assay.metrics._agreement",
+        "assay.metrics._paired",
+        "assay.report._composite",
+    )
+    suite = str(POLICY / "suite.yaml")
+    store = f"sqlite:///{tmp_path / 'assay.db'}"
+    got = _loaded(["run", suite, "--format", "json", "--store", store], watched)
+    assert got == {"code": 0, "loaded": []}
