@@ -229,3 +229,30 @@ def test_regrade_without_a_grader_rebuilds_the_structured_grader(
     assert {row["grader"] for row in regraded["cases"]} == {row["grader"] for row in first["cases"]}
     assert _statuses(regraded) == _statuses(first)
     assert len(_run_ids(tmp_path)) == 2
+
+
+def test_a_grader_that_raises_on_a_reply_leaves_it_ungraded(site: Path, serve: Serve) -> None:
+    import assay_yesno
+
+    from assay.cases import Case
+    from assay.outcomes import Answer, Record
+    from assay.runner import JudgeRunner, judge_all
+
+    class Brittle(assay_yesno.YesNoGrader):  # type: ignore[misc]
+        def conclude(self, case: Case, call: Any, answer: Any) -> Any:
+            raise KeyError("verdict")
+
+    async def handler(request: web.Request) -> web.Response:
+        return web.json_response({"choices": [{"message": {"content": "{}"}}]})
+
+    case = Case(id="E1", slice="s", question="q", expected_behavior="answer", expected_fact="f")
+    record = Record(case_id="E1", outcome=Answer(fact="f", text="it is f"))
+
+    async def scenario() -> Any:
+        async with serve(handler) as base:
+            settings = assay_yesno.YesNoSettings(base_url=base + "/v1", model="m", retries=0)
+            return await judge_all(JudgeRunner(Brittle(settings)), [(case, record)])
+
+    [judgment] = asyncio.run(scenario())
+    assert judgment.status == "ungraded" and judgment.score is None
+    assert judgment.reason == "the grader failed: KeyError: 'verdict'"
