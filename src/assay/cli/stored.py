@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -63,46 +62,6 @@ def _row(info: Any) -> dict[str, Any]:
     }
 
 
-def _usage(row: dict[str, Any]) -> str:
-    """'in 12,345 / out 1,210 (38 of 40 reported) · $0.0026'; '–' for runs stored before
-    usage was summarized, 'n/a' when no case-trial reported usage."""
-    n = row["case_trials"]
-    if n is None:
-        return "–"
-    if not row["usage_reported"]:
-        text = f"n/a (0 of {n} reported)"
-    else:
-        tokens = [row["input_tokens"], row["output_tokens"]]
-        shown = ["n/a" if t is None else f"{t:,}" for t in tokens]
-        text = f"in {shown[0]} / out {shown[1]} ({row['usage_reported']} of {n} reported)"
-    cost = row["cost_usd"]
-    text += f" · ${cost:.4g}" if cost is not None else ""
-    if row["cached"]:
-        avoided = row["cost_avoided_usd"]
-        saved = f"; ${avoided:.4g} avoided" if avoided is not None else ""
-        text += f" · {row['cached']} cached{saved}"
-    return text
-
-
-def _success(row: dict[str, Any]) -> str:
-    """'22/44 (50.0%) 95% CI [28.2%, 71.8%]'; runs stored before intervals were kept say
-    where to find theirs."""
-    from assay.metrics._display import percent
-
-    value = row["task_success"]
-    if value is None:
-        return "–" if row["status"] == "running" else "n/a"
-    text = f"{row['task_success_fraction']} ({percent(value)})"
-    ci, level = row["task_success_ci95"], row["task_success_confidence"]
-    if ci is None or level is None:
-        text = f"{text} (interval: assay report)"
-    else:
-        text = f"{text} {level:.0%} CI [{percent(ci[0])}, {percent(ci[1])}]"
-    if row.get("task_success_policy"):
-        text += f" {row['task_success_policy']}; per trial {row['per_trial_task_success_fraction']}"
-    return text
-
-
 runs_app = typer.Typer(
     name="runs",
     help="List stored runs; tag one (e.g. as the baseline) or untag it.",
@@ -126,11 +85,10 @@ def runs(
     `latest` is the newest run and `latest~1` the one before it."""
     if ctx.invoked_subcommand is not None:
         return
-    from rich.table import Table
-
     from assay.cli._options import check_format
     from assay.formats import formats
-    from assay.report.render._terminal import SafeConsole
+    from assay.report._listings import RunListing
+    from assay.report.render import render
     from assay.store import open_store
 
     check_format(format, formats("runs"))
@@ -139,40 +97,7 @@ def runs(
         rows = [_row(info) for info in opened.list_runs()[:limit]]
     finally:
         opened.close()
-    if format == "json":
-        emit(json.dumps(rows, indent=2) + "\n", None)
-        return
-    if not rows:
-        typer.echo("no stored runs (run a suite with `assay run SUITE`)")
-        return
-    table = Table(box=None, header_style="bold", pad_edge=False)
-    columns = (
-        "Run",
-        "Started (UTC)",
-        "Suite",
-        "Dataset",
-        "Target",
-        "Split",
-        "Status",
-        "Task success",
-        "Tags",
-    )
-    for column in (*columns, "Tokens · cost"):
-        table.add_column(column)
-    for r in rows:
-        table.add_row(
-            r["id"] + (f" ({r['name']})" if r["name"] else ""),
-            r["started_at"][:19].replace("T", " "),
-            r["suite_name"] or r["suite"] or "–",
-            f"{r['dataset']} {r['dataset_version'].removeprefix('sha256:')[:12]}",
-            r["target"],
-            r["split_label"] or "–",
-            r["status"],
-            _success(r),
-            ", ".join(r["tags"]) or "–",
-            _usage(r),
-        )
-    SafeConsole(width=200).print(table)
+    emit(render(RunListing(tuple(rows)), format, color=wants_color(None)), None)
 
 
 @runs_app.command("tag")

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from assay.compare import Comparison, MatrixReport
     from assay.report._calibration import CalibrationReport
     from assay.report._composite import CompositeReport
+    from assay.report.render.listings import Listing
     from assay.trend import Trend
 
 Format = Literal["text", "json", "markdown", "html", "junit"]
@@ -29,9 +30,11 @@ Rendered = Union[
     "CalibrationReport",
     "Trend",
     "Coverage",
+    "Listing",
 ]
 """What ``render`` draws: a report, a comparison, a composite report, a matrix, a
-calibration report, a trend or a coverage matrix."""
+calibration report, a trend, a coverage matrix, or a listing (``assay.report._listings``:
+stored runs, a dataset's problems, duplicates or changes, the response cache)."""
 
 
 def kind_of(obj: Rendered) -> str:
@@ -57,6 +60,9 @@ def kind_of(obj: Rendered) -> str:
         return "trend"
     if isinstance(obj, Coverage):
         return "coverage"
+    listing = _listing_kind(obj)
+    if listing is not None:
+        return listing
     raise TypeError(f"assay cannot render a {type(obj).__name__}")
 
 
@@ -88,9 +94,29 @@ def render(obj: Rendered, fmt: str, *, color: bool = False, links: str | None = 
         return render_calibration(cast("CalibrationReport", obj), fmt)
     if kind == "trend":
         return _render_trend(cast("Trend", obj), fmt, links)
+    if kind in LISTINGS:
+        from assay.report.render.listings import render_listing
+
+        return render_listing(cast("Listing", obj), fmt, color=color)
     from assay.report.render.coverage import render_coverage
 
     return render_coverage(cast("Coverage", obj), fmt)
+
+
+LISTINGS = ("runs", "validation", "duplicates", "dataset-diff", "cache-stats")
+
+
+def _listing_kind(obj: object) -> str | None:
+    from assay.report import _listings as listings
+
+    kinds: dict[type, str] = {
+        listings.RunListing: "runs",
+        listings.Validation: "validation",
+        listings.Duplicates: "duplicates",
+        listings.DatasetChanges: "dataset-diff",
+        listings.CacheContents: "cache-stats",
+    }
+    return kinds.get(type(obj))
 
 
 def _render_trend(trend: Trend, fmt: str, links: str | None) -> str:

@@ -16,6 +16,7 @@ Layout = Literal["wrap", "whole", "clauses"]
 """How a terminal lays out a long line: wrapped at its width, kept whole, or broken after
 its ``; `` clauses (so a sentence never wraps in the middle of a phrase)."""
 Emphasis = Literal["plain", "strong", "emph", "code", "figure"]
+Overflow = Literal["fold", "ellipsis"]
 
 
 @dataclass(frozen=True)
@@ -80,11 +81,13 @@ class Banner:
 @dataclass(frozen=True)
 class Column:
     """A table column. A ``whole`` column is never narrowed on a terminal (a figure or an
-    id is never cut); every other column folds long words onto several lines."""
+    id is never cut); every other column folds long words onto several lines, or cuts
+    them with an ellipsis when its ``overflow`` says so."""
 
     name: str | Span
     align: Align = "left"
     whole: bool = False
+    overflow: Overflow = "fold"
 
     @property
     def title(self) -> str:
@@ -102,7 +105,9 @@ class Table:
 
     In Markdown the title is a bold line, or a heading of ``title_level`` when one is
     given; ``pad_edge`` puts a space at a terminal table's outer edges. A ``plain`` table
-    is drawn on a terminal as aligned columns two spaces apart, nothing cut or folded."""
+    is drawn on a terminal as aligned columns two spaces apart, nothing cut or folded; a
+    ``padded`` one keeps every row padded with blanks to the table's width (as
+    ``assay runs`` has always printed it)."""
 
     columns: tuple[Column, ...]
     rows: Sequence[Sequence[Cell]]
@@ -111,6 +116,7 @@ class Table:
     title_color: str | None = None
     pad_edge: bool = False
     plain: bool = False
+    padded: bool = False
 
 
 @dataclass(frozen=True)
@@ -184,10 +190,11 @@ def table(
     title_color: str | None = None,
     pad_edge: bool = False,
     plain: bool = False,
+    padded: bool = False,
 ) -> Table:
     """A ``Table`` whose columns may be given by name alone (left-aligned text)."""
     cols = tuple(c if isinstance(c, Column) else Column(c) for c in columns)
-    return Table(cols, rows, title, title_level, title_color, pad_edge, plain)
+    return Table(cols, rows, title, title_level, title_color, pad_edge, plain, padded)
 
 
 __all__ = [
@@ -206,6 +213,7 @@ __all__ = [
     "Layout",
     "Lines",
     "Only",
+    "Overflow",
     "Paragraph",
     "Preformatted",
     "Span",
