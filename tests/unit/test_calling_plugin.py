@@ -159,6 +159,14 @@ def test_a_calling_plugin_grader_judges_a_run_and_regrade_builds_it_again(
     assert f"a regrade of run {run_id}" in regraded.stderr
     assert _statuses(json.loads(again.read_text(encoding="utf-8"))) == statuses
     assert len(seen) == 8  # every call made again, by the rebuilt grader
+    [regrade_id] = [r for r in _run_ids(tmp_path) if r != run_id]
+    store = open_store(f"sqlite:///{tmp_path / 'r.db'}", create=False)
+    try:
+        regrade_run = store.get_run(regrade_id)
+    finally:
+        store.close()
+    assert regrade_run.graders == [entry]  # its own record builds the same grader again
+    assert regrade_run.metadata["regrade_of"] == run_id
 
 
 def test_an_endpoint_that_is_down_leaves_every_answer_ungraded(

@@ -47,20 +47,23 @@ def _new_run(source: RunInfo, grader: Grader, provenance: dict[str, str] | None)
 def recorded_grader(source: RunInfo) -> tuple[Grader, dict[str, str]]:
     """The grader run ``source`` recorded, built again from its provenance (a plugin grader
     by its registered type and recorded settings, paths relative to the suite's directory),
-    with that provenance entry; ``AssayConfigError`` naming the grader when it cannot be
-    built here (a plugin not installed, settings that no longer fit, no grader recorded)."""
+    with what the new run records about it; ``AssayConfigError`` naming the grader when it
+    cannot be built here (a plugin not installed, settings that no longer fit, a judge
+    whose endpoint was not recorded, a scorer that read source snapshots, no grader)."""
     from pathlib import Path
 
-    from assay.load import grader_from_provenance
+    from assay.load import grader_from_provenance, grader_provenance
     from assay.load._grader import PluginNotInstalled, plugin_grader
 
     base_dir = Path(source.suite_path).parent if source.suite_path else Path(".")
     for entry in source.graders:
         if "type" in entry:
             try:
-                return plugin_grader(entry, base_dir), entry
+                plugin = plugin_grader(entry, base_dir)
             except PluginNotInstalled as err:
                 raise AssayConfigError(f"run {source.id}: {err}") from None
+            # The type and settings as recorded; the name and version of the grader now.
+            return plugin, {**entry, "name": plugin.name, "version": plugin.version}
         if "sources_version" in entry:
             raise AssayConfigError(
                 f'run {source.id}: its grader "{entry.get("name", "?")}" read source '
@@ -74,7 +77,7 @@ def recorded_grader(source: RunInfo) -> tuple[Grader, dict[str, str]]:
                 "is; name the judge's settings with --grader"
             )
         if grader is not None:
-            return grader, entry
+            return grader, grader_provenance(grader)
     names = ", ".join(f'"{e.get("name", "?")}"' for e in source.graders) or "none"
     raise AssayConfigError(
         f"run {source.id}: its grader ({names}) cannot be built again from what the run "
