@@ -264,3 +264,25 @@ def test_a_grader_that_raises_on_a_reply_leaves_it_ungraded(site: Path, serve: S
     [judgment] = asyncio.run(scenario())
     assert judgment.status == "ungraded" and judgment.score is None
     assert judgment.reason == "the grader failed: KeyError: 'verdict'"
+
+
+def test_a_plugin_grader_is_built_again_only_from_settings_that_fit_it(site: Path) -> None:
+    from assay.errors import AssayConfigError
+    from assay.load import grader_from_provenance
+    from assay.load._grader import PluginNotInstalled, plugin_grader
+
+    def entry(settings: dict[str, Any], kind: str = "yes_no") -> dict[str, str]:
+        return {"name": "yes_no", "version": "1", "type": kind, "settings": json.dumps(settings)}
+
+    good = {"base_url": "http://127.0.0.1:9/v1", "model": "m"}
+    grader = plugin_grader(entry(good), Path("."))
+    assert grader.name == "yes_no" and grader.endpoint.base_url == good["base_url"]  # type: ignore[attr-defined]
+    with pytest.raises(AssayConfigError, match=r'grader "yes_no" .*: model: Field required'):
+        plugin_grader(entry({"base_url": "http://127.0.0.1:9/v1"}), Path("."))
+    with pytest.raises(AssayConfigError, match="a secret in its settings was not recorded"):
+        plugin_grader(entry({**good, "model": "<redacted>"}), Path("."))
+    with pytest.raises(PluginNotInstalled, match=r'grader type "yes_nope"\) is a plugin'):
+        plugin_grader(entry(good, "yes_nope"), Path("."))
+    # A stored run's report falls back to the stored judgments instead.
+    assert grader_from_provenance(entry(good, "yes_nope")) is None
+    assert grader_from_provenance(entry({"base_url": "x"})) is None

@@ -306,16 +306,27 @@ class PluginNotInstalled(LookupError):
 def plugin_grader(entry: dict[str, str], base_dir: Path) -> Grader:
     """The plugin grader a run recorded (``type`` and ``settings`` in its provenance),
     built again by its registered type; ``PluginNotInstalled`` when no installed package
-    declares that type, ``AssayConfigError`` when the recorded settings no longer fit it."""
+    declares that type, ``AssayConfigError`` when the recorded settings no longer fit it
+    or held a secret (recorded redacted)."""
     name, kind_name = entry.get("name", "?"), entry["type"]
     kind = grader_type(kind_name)
     if kind is None or isinstance(kind, SuiteGraderType):
         raise PluginNotInstalled(name, entry.get("version", "?"), kind_name)
+    recorded = entry.get("settings", "{}")
+    if '"<redacted>"' in recorded:
+        raise AssayConfigError(
+            f'grader "{name}" (grader type "{kind_name}"): a secret in its settings was not '
+            "recorded, so it cannot be built again from the run; read secrets from an "
+            "environment variable the settings name"
+        )
     try:
-        settings = kind.settings.model_validate_json(entry.get("settings", "{}"))
+        settings = kind.settings.model_validate_json(recorded)
         return kind.build(settings, base_dir)
-    except (ValidationError, ValueError) as err:
+    except ValueError as err:
         first = str(err).splitlines()[0]
+        if isinstance(err, ValidationError) and err.errors():
+            problem = err.errors()[0]
+            first = f"{'.'.join(map(str, problem['loc'])) or 'settings'}: {problem['msg']}"
         raise AssayConfigError(
             f'grader "{name}" (grader type "{kind_name}"): its recorded settings cannot '
             f"build it here: {first}"
