@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import typer
 
@@ -17,49 +16,6 @@ from assay.cli._flags import (
 from assay.cli._output import described, emit, wants_color
 
 STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
-
-
-def _target_label(target: dict[str, Any]) -> str:
-    kind = str(target.get("type", "?"))
-    detail = target.get("model") or target.get("callable") or target.get("url")
-    return f"{kind}:{detail}" if detail else kind
-
-
-def _row(info: Any) -> dict[str, Any]:
-    from assay.report.render._format import run_split
-
-    summary = info.summary or {}
-    value = summary.get("task_success")
-    return {
-        "id": info.id,
-        "started_at": info.started_at.isoformat(timespec="seconds"),
-        "suite": Path(info.suite_path).name if info.suite_path else None,
-        "suite_name": info.suite_name,
-        "name": info.name,
-        "tags": info.tags,
-        "dataset": info.dataset_name,
-        "dataset_version": info.dataset_version,
-        "target": _target_label(info.target),
-        "split": info.metadata.get("split"),
-        "heldout_run": info.metadata.get("heldout_runs"),
-        "split_label": run_split(info.metadata),
-        "trials": info.trials,
-        "status": info.status,
-        "task_success": value,
-        "task_success_fraction": summary.get("task_success_fraction"),
-        "task_success_ci95": summary.get("task_success_ci95"),
-        "task_success_confidence": summary.get("task_success_confidence"),
-        "task_success_policy": summary.get("task_success_policy"),
-        "per_trial_task_success_fraction": summary.get("per_trial_task_success_fraction"),
-        "case_trials": summary.get("case_trials"),
-        "usage_reported": summary.get("usage_reported"),
-        "input_tokens": summary.get("input_tokens"),
-        "output_tokens": summary.get("output_tokens"),
-        "cost_usd": summary.get("cost_usd"),
-        "latency_p95_s": summary.get("latency_p95_s"),
-        "cached": summary.get("cached") or 0,
-        "cost_avoided_usd": summary.get("cost_avoided_usd"),
-    }
 
 
 runs_app = typer.Typer(
@@ -87,17 +43,17 @@ def runs(
         return
     from assay.cli._options import check_format
     from assay.formats import formats
-    from assay.report._listings import RunListing
     from assay.report.render import render
     from assay.store import open_store
+    from assay.stored._listing import run_listing
 
     check_format(format, formats("runs"))
     opened = open_store(store, create=False)
     try:
-        rows = [_row(info) for info in opened.list_runs()[:limit]]
+        listing = run_listing(opened.list_runs()[:limit])
     finally:
         opened.close()
-    emit(render(RunListing(tuple(rows)), format, color=wants_color(None)), None)
+    emit(render(listing, format, color=wants_color(None)), None)
 
 
 @runs_app.command("tag")
