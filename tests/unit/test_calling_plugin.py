@@ -286,3 +286,24 @@ def test_a_plugin_grader_is_built_again_only_from_settings_that_fit_it(site: Pat
     # A stored run's report falls back to the stored judgments instead.
     assert grader_from_provenance(entry(good, "yes_nope")) is None
     assert grader_from_provenance(entry({"base_url": "x"})) is None
+
+
+def test_with_the_response_cache_a_rerun_asks_the_model_only_what_it_could_not_judge(
+    site: Path, tmp_path: Path, serve: Serve, run_assay: RunAssay
+) -> None:
+    seen: list[dict[str, Any]] = []
+    counts: list[int] = []
+
+    async def scenario() -> None:
+        async with serve(scripted_model(seen)) as base:
+            path = suite(tmp_path, base + "/v1")
+            path.write_text(path.read_text(encoding="utf-8") + "cache: true\n", encoding="utf-8")
+            for _ in range(2):
+                run = ["run", path, "--store", "r.db"]
+                done = await asyncio.to_thread(run_assay, *run, cwd=tmp_path)
+                assert done.returncode in (0, 1), done.stderr
+                counts.append(len(seen))
+
+    asyncio.run(scenario())
+    # E1 and E2's verdicts are kept; E5's failed call and E6's unreadable reply are not.
+    assert counts == [4, 6]
