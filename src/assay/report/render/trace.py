@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from assay.diagnose import TreeRow
+from assay.diagnose import TraceView, TreeRow
 from assay.outcomes import span_names
 from assay.report.render.document import Document, Paragraph, Preformatted
 from assay.report.render.text_writer import write_text
@@ -88,4 +89,62 @@ def render_trace(head: str, rows: list[TreeRow], every_attribute: bool = False) 
     return write_text(trace_document(head, rows, every_attribute))
 
 
-__all__ = ["KEY_ATTRIBUTES", "render_trace", "render_tree", "trace_document"]
+def transcript_text(view: TraceView) -> str:
+    """The transcript (messages sent, raw reply) and the raised traceback a case-trial's
+    record kept, as text."""
+    parts: list[str] = []
+    transcript = view.transcript
+    if transcript is not None:
+        parts.append("\ntranscript")
+        for message in transcript.get("messages") or []:
+            parts.append(f"--- {message.get('role')}\n{message.get('content')}")
+        finish = transcript.get("finish_reason")
+        model = transcript.get("response_model")
+        said = ", ".join(p for p in (f"finish_reason {finish}" if finish else "", model or "") if p)
+        parts.append(f"--- reply{f' ({said})' if said else ''}\n{transcript.get('reply', '')}")
+    if view.traceback is not None:
+        parts.append(f"\ntraceback (last frames)\n{view.traceback.rstrip()}")
+    return "\n".join(parts) + "\n" if parts else ""
+
+
+def _trace_json(view: TraceView) -> dict[str, Any]:
+    items = [
+        {
+            "depth": r.depth,
+            "offset_ms": r.offset_ms,
+            "duration_ms": r.duration_ms,
+            "concurrent": r.concurrent,
+            **r.span.model_dump(mode="json"),
+        }
+        for r in view.rows
+    ]
+    return {
+        "run_id": view.run_id,
+        "case_id": view.case_id,
+        "trial": view.trial,
+        "spans": items,
+        "transcript": view.transcript,
+        "traceback": view.traceback,
+    }
+
+
+def render_trace_view(view: TraceView, fmt: str) -> str:
+    """``view`` as text (the tree, then the transcript) or JSON."""
+    if fmt == "json":
+        return json.dumps(_trace_json(view), indent=2) + "\n"
+    head = (
+        f"trace of {view.case_id} (trial {view.trial}) in run {view.run_id}: "
+        f"{view.span_count} spans"
+    )
+    rows = list(view.rows)
+    return render_trace(head, rows, view.every_attribute) + transcript_text(view)
+
+
+__all__ = [
+    "KEY_ATTRIBUTES",
+    "render_trace",
+    "render_trace_view",
+    "render_tree",
+    "trace_document",
+    "transcript_text",
+]
