@@ -102,3 +102,30 @@ def test_a_report_with_traces_draws_them_only_on_its_page() -> None:
     assert render(traced, "html") != render(report, "html")
     for fmt in ("text", "json", "markdown", "junit"):
         assert render(traced, fmt) == render(report, fmt), fmt
+
+
+def test_an_aside_is_assay_s_own_sentence_in_italics_and_plain_on_a_terminal() -> None:
+    from assay.report.render.document import Document, Paragraph, Span
+    from assay.report.render.markdown_writer import write_markdown
+    from assay.report.render.text_writer import write_text
+
+    doc = Document((Paragraph.of(Span("flagged when p < alpha\x1b", "aside")),))
+    assert write_markdown(doc) == "_flagged when p < alpha\\u001b_\n"
+    assert write_text(doc) == "flagged when p < alpha\\u001b\n"
+
+
+def test_the_trend_is_one_document_both_writers_draw() -> None:
+    from tests.golden.test_diagnostic_pages import _trend
+
+    from assay.report.render.document import Only
+    from assay.report.render.trend import trend_document
+
+    trend = _trend()
+    blocks = trend_document(trend).blocks
+    assert [b.fmt for b in blocks if isinstance(b, Only)] == ["text", "markdown"]
+    text, markdown = render(trend, "text"), render(trend, "markdown")
+    for point in trend.points:
+        assert point.shown in text
+        assert point.shown.replace("[", "\\[").replace("]", "\\]") in markdown
+    assert trend.summary in text and f"**{trend.summary}**" in markdown
+    assert f"_{trend.rule}_" in markdown and trend.rule not in text
