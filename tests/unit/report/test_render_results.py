@@ -129,3 +129,24 @@ def test_the_trend_is_one_document_both_writers_draw() -> None:
         assert point.shown.replace("[", "\\[").replace("]", "\\]") in markdown
     assert trend.summary in text and f"**{trend.summary}**" in markdown
     assert f"_{trend.rule}_" in markdown and trend.rule not in text
+
+
+def test_the_calibration_s_text_is_blocks_the_writer_lays_out() -> None:
+    from tests.unit.report.test_calibration import _report
+
+    from assay.report.render.calibration import calibration_document
+    from assay.report.render.document import BulletList, Only, Preformatted, Table
+
+    text = calibration_document(_report()).blocks[0]
+    assert isinstance(text, Only) and text.fmt == "text"
+    tables = [b for b in text.blocks if isinstance(b, Table)]
+    assert [c.title for c in tables[0].columns][:3] == ["Metric", "Fraction", "Value"]
+    # Only the confusion grid is laid out by hand.
+    grids = [b for b in text.blocks if isinstance(b, Preformatted)]
+    assert len(grids) == 1 and grids[0].lines[1].strip() == "judge 0  judge 1  judge 2"
+    titles = [b.title for b in text.blocks if isinstance(b, BulletList) and b.title]
+    assert titles == [
+        "Agreement per slice",
+        "Without a judgment (count in no rate; investigate)",
+        "Disagreements",
+    ]
