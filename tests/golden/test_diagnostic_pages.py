@@ -137,3 +137,24 @@ def test_the_trace_page_matches_its_snapshot(every: bool) -> None:
     rows = span_tree(SPANS)
     head = "trace of c1 (trial 1) in run run-1: 5 spans"
     _check(render_trace(head, rows, every), f"trace{'-all' if every else ''}.txt")
+
+
+def test_a_trace_with_its_transcript_and_traceback_matches_its_snapshot() -> None:
+    from assay.diagnose import TraceView
+
+    extra = {
+        "transcript": {
+            "messages": [
+                {"role": "system", "content": "Answer from the context.\nCite sections."},
+                {"role": "user", "content": "Can I return it? [s1] *now*"},
+            ],
+            "reply": "Yes, within 30 days [s1].\n",
+            "finish_reason": "stop",
+            "response_model": "m-1",
+        },
+        "traceback": 'Traceback (most recent call last):\n  File "t.py", line 3\nValueError: x\n',
+    }
+    view = TraceView.of("run-1", "c1", 2, tuple(span_tree(SPANS)), 5, extra)
+    _check(render(view, "text"), "trace-transcript.txt")
+    bare = TraceView.of("run-1", "c1", 1, (), 0, {"traceback": "Traceback: boom"})
+    _check(render(bare, "text"), "trace-traceback-only.txt")
