@@ -150,3 +150,11 @@ def test_the_calibration_s_text_is_blocks_the_writer_lays_out() -> None:
         "Without a judgment (count in no rate; investigate)",
         "Disagreements",
     ]
+
+
+def test_a_transcript_s_control_characters_are_shown_escaped() -> None:
+    extra = {"transcript": {"messages": [], "reply": "ok\x1b[2J\r\nbye"}, "traceback": "\x07"}
+    view = TraceView.of("run-1", "c1", 1, (), 0, extra)
+    assert render(view, "text").endswith(
+        "\ntranscript\n--- reply\nok\\u001b[2J\\u000d\nbye\n\ntraceback (last frames)\n\\u0007\n"
+    )

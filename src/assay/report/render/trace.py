@@ -7,7 +7,7 @@ from typing import Any
 
 from assay.diagnose import TraceView, TreeRow
 from assay.outcomes import span_names
-from assay.report.render.document import Document, Paragraph, Preformatted
+from assay.report.render.document import Block, Document, Gap, Paragraph, Preformatted
 from assay.report.render.text_writer import write_text
 
 # The attributes worth reading in a tree; --all-attributes shows every one.
@@ -89,22 +89,42 @@ def render_trace(head: str, rows: list[TreeRow], every_attribute: bool = False) 
     return write_text(trace_document(head, rows, every_attribute))
 
 
-def transcript_text(view: TraceView) -> str:
+def _verbatim(text: object) -> list[str]:
+    return str(text).split("\n")
+
+
+def transcript_blocks(view: TraceView) -> list[Block]:
     """The transcript (messages sent, raw reply) and the raised traceback a case-trial's
-    record kept, as text."""
-    parts: list[str] = []
+    record kept, each under its title, verbatim."""
+    blocks: list[Block] = []
     transcript = view.transcript
     if transcript is not None:
-        parts.append("\ntranscript")
+        lines: list[str] = []
         for message in transcript.get("messages") or []:
-            parts.append(f"--- {message.get('role')}\n{message.get('content')}")
+            lines += [f"--- {message.get('role')}", *_verbatim(message.get("content"))]
         finish = transcript.get("finish_reason")
         model = transcript.get("response_model")
         said = ", ".join(p for p in (f"finish_reason {finish}" if finish else "", model or "") if p)
-        parts.append(f"--- reply{f' ({said})' if said else ''}\n{transcript.get('reply', '')}")
+        lines.append(f"--- reply{f' ({said})' if said else ''}")
+        lines += _verbatim(transcript.get("reply", ""))
+        blocks += [Gap(), Paragraph.of("transcript", layout="whole"), Preformatted(tuple(lines))]
     if view.traceback is not None:
-        parts.append(f"\ntraceback (last frames)\n{view.traceback.rstrip()}")
-    return "\n".join(parts) + "\n" if parts else ""
+        blocks += [
+            Gap(),
+            Paragraph.of("traceback (last frames)", layout="whole"),
+            Preformatted(tuple(_verbatim(view.traceback.rstrip()))),
+        ]
+    return blocks
+
+
+def trace_view_document(view: TraceView) -> Document:
+    """What was traced, the span tree, then the transcript and the traceback."""
+    head = (
+        f"trace of {view.case_id} (trial {view.trial}) in run {view.run_id}: "
+        f"{view.span_count} spans"
+    )
+    tree = trace_document(head, list(view.rows), view.every_attribute)
+    return Document((*tree.blocks, *transcript_blocks(view)))
 
 
 def _trace_json(view: TraceView) -> dict[str, Any]:
@@ -132,12 +152,7 @@ def render_trace_view(view: TraceView, fmt: str) -> str:
     """``view`` as text (the tree, then the transcript) or JSON."""
     if fmt == "json":
         return json.dumps(_trace_json(view), indent=2) + "\n"
-    head = (
-        f"trace of {view.case_id} (trial {view.trial}) in run {view.run_id}: "
-        f"{view.span_count} spans"
-    )
-    rows = list(view.rows)
-    return render_trace(head, rows, view.every_attribute) + transcript_text(view)
+    return write_text(trace_view_document(view))
 
 
 __all__ = [
@@ -146,5 +161,6 @@ __all__ = [
     "render_trace_view",
     "render_tree",
     "trace_document",
-    "transcript_text",
+    "trace_view_document",
+    "transcript_blocks",
 ]
