@@ -155,6 +155,7 @@ def report(
     from assay._collector import no_cycle_collection
     from assay.cli._options import check_policy, interval_setting, output_format
     from assay.load import load_prices
+    from assay.report import TracedReport
     from assay.report.render import render_chunks
     from assay.store import open_store
     from assay.stored import stored_report
@@ -172,20 +173,16 @@ def report(
             built = stored_report(
                 opened, run_id, setting, policy=policy, prices=table, compact=True
             )
-        spans = opened.spans(built.run_id or run_id) if format == "html" else []
+        # The page draws each case's trace; every other format is the report alone.
+        shown = (
+            TracedReport(built, tuple(opened.spans(built.run_id or run_id)))
+            if format == "html"
+            else built
+        )
     finally:
         opened.close()
-    if format == "html":
-        from assay.report.render.html import render_html
-
-        emit(
-            render_html(built, spans=spans),
-            output,
-            what=described(built, format, f"run {built.run_id}"),
-        )
-        return
     emit(
-        render_chunks(built, format, color=wants_color(output)),
+        render_chunks(shown, format, color=wants_color(output)),
         output,
         what=described(built, format, f"run {built.run_id}"),
     )

@@ -6,6 +6,7 @@ from assay.report._composite import (
     build_composite_report,
     composite_schema,
 )
+from assay.report._gate_outcome import GateOutcome
 from assay.report._gates import (
     OPERATORS,
     GateResult,
@@ -30,6 +31,7 @@ from assay.report._model import (
 from assay.report._recompute import at_level, report_problems
 from assay.report._schema import report_schema
 from assay.report._summarize import summarize
+from assay.report._traced import TracedReport
 from assay.report._usage import (
     Price,
     UsageSummary,
@@ -45,11 +47,13 @@ __all__ = [
     "CaseRow",
     "CompositeReport",
     "DatasetChange",
+    "GateOutcome",
     "GateResult",
     "Price",
     "Report",
     "Rule",
     "RuleParts",
+    "TracedReport",
     "UsageSummary",
     "at_level",
     "build_composite_report",

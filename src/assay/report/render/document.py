@@ -15,7 +15,7 @@ Align = Literal["left", "right"]
 Layout = Literal["wrap", "whole", "clauses"]
 """How a terminal lays out a long line: wrapped at its width, kept whole, or broken after
 its ``; `` clauses (so a sentence never wraps in the middle of a phrase)."""
-Emphasis = Literal["plain", "strong", "emph", "code", "figure"]
+Emphasis = Literal["plain", "strong", "emph", "code", "figure", "aside"]
 Overflow = Literal["fold", "ellipsis"]
 
 
@@ -26,7 +26,8 @@ class Span:
     ``strong`` is bold on a colour terminal and ``**bold**`` in Markdown; ``emph`` and
     ``code`` show only in Markdown. A ``figure`` is text assay formatted itself, never
     data (a number, an interval ``[4.3%, 77.7%]``, a fixed label): Markdown writes it as
-    it is."""
+    it is. An ``aside`` is a sentence assay wrote itself (a rule it applies), never data:
+    Markdown sets it in ``_…_`` as it is, a terminal shows it plain."""
 
     text: str
     emphasis: Emphasis = "plain"
