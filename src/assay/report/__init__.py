@@ -13,6 +13,7 @@ if TYPE_CHECKING:
         build_composite_report,
         composite_schema,
     )
+    from assay.report._gate_outcome import GateOutcome
     from assay.report._gates import (
         OPERATORS,
         GateResult,
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from assay.report._recompute import at_level, report_problems
     from assay.report._schema import report_schema
     from assay.report._summarize import summarize
+    from assay.report._traced import TracedReport
     from assay.report._usage import (
         Price,
         UsageSummary,
@@ -50,6 +52,7 @@ _WHERE: dict[str, str] = {
     "CompositeReport": "assay.report._composite",
     "build_composite_report": "assay.report._composite",
     "composite_schema": "assay.report._composite",
+    "GateOutcome": "assay.report._gate_outcome",
     "OPERATORS": "assay.report._gates",
     "GateResult": "assay.report._gates",
     "Rule": "assay.report._gates",
@@ -71,6 +74,7 @@ _WHERE: dict[str, str] = {
     "report_problems": "assay.report._recompute",
     "report_schema": "assay.report._schema",
     "summarize": "assay.report._summarize",
+    "TracedReport": "assay.report._traced",
     "Price": "assay.report._usage",
     "UsageSummary": "assay.report._usage",
     "summarize_usage": "assay.report._usage",
@@ -88,11 +92,13 @@ __all__ = [
     "CaseRow",
     "CompositeReport",
     "DatasetChange",
+    "GateOutcome",
     "GateResult",
     "Price",
     "Report",
     "Rule",
     "RuleParts",
+    "TracedReport",
     "UsageSummary",
     "at_level",
     "build_composite_report",
