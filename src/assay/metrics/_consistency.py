@@ -24,7 +24,7 @@ class TrialRate(BaseModel):
     the case as the independent unit, never the K·N trials.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     policy: str
     label: str
@@ -48,7 +48,7 @@ class TrialRate(BaseModel):
 class CaseConsistency(BaseModel):
     """How many of a case's trials passed, and its score under the policy."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: str
     slice: str
@@ -71,7 +71,7 @@ class TrialSummary(BaseModel):
     (task success over case-trials, coverage, accuracy, slices) were computed.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     policy: str
     label: str

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from assay.cases import Case
@@ -72,13 +73,17 @@ def _fallback(info: RunInfo) -> Grader:
     from assay.load import grader_from_provenance
 
     for entry in info.graders:
-        grader = grader_from_provenance(entry)
+        grader = grader_from_provenance(entry, _suite_dir(info))
         if grader is not None:
             return grader
     for entry in info.graders:
         if entry.get("name"):
             return UnavailableGrader(entry["name"], str(entry.get("version", "?")))
     return StructuredGrader()
+
+
+def _suite_dir(info: RunInfo) -> Path | None:
+    return Path(info.suite_path).parent if info.suite_path else None
 
 
 def run_metadata(info: RunInfo) -> dict[str, Any]:
