@@ -1,6 +1,7 @@
 """A stored run's summary counted where its rows are: SQL ``GROUP BY`` queries over the
-run's records and judgments, joined to the dataset snapshot the run stored, give the same
-``Summary`` as grading every case-trial and counting them in Python.
+run's records joined to their judgments, grouped by the slice, synthetic flag and split
+the run's stored case definitions give each case (or by case, with several trials), give
+the same ``Summary`` as grading every case-trial and counting them in Python.
 
 A case-trial's status is what grading it again would give: ``missing`` with no record,
 ``error`` for an error outcome, else the judgment stored by the grader that would judge
@@ -76,7 +77,7 @@ WHERE rec.run_id = :run AND rec.trial BETWEEN 1 AND :trials AND rec.position < :
 # SQLite would copy each case-trial's expressions into every sum below (reading the
 # outcome's kind a dozen times); a limit keeps the inner query apart.
 _APART = {"sqlite": " LIMIT -1", "postgresql": ""}
-# Counted by ``k``: what ``_sums`` reads, in its order.
+# Counted by ``k``: what ``_sums`` reads, in its order ('?' is ``_UNJUDGED``).
 _COUNTED = """
 SELECT k, COUNT(*),
     SUM(CASE WHEN status = 'passed' THEN 1 ELSE 0 END),
