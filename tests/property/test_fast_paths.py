@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,10 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assay._controls import escape_controls
-from assay.cases import Case
+from assay.cases import Case, canonical_json, canonical_record
+from assay.cases import _parse as case_parse
+from assay.cases._canonical import canonical_text
 from assay.errors import Location
 from assay.grading import Judgment
 from assay.grading._structured import StructuredGrader
+from assay.load import _json as json_lines_module
+from assay.load._json import JsonLines
 from assay.outcomes import Abstain, Answer, Error, Record, _parse
 
 HERE = Location("r.jsonl", 3)
@@ -126,3 +131,125 @@ def test_every_ascii_character_is_escaped_as_the_regex_escapes_it() -> None:
     for code in range(128):
         text = f"a{chr(code)}b"
         assert escape_controls(text) == _CONTROLS.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+
+
+case_values = st.sampled_from(
+    [None, "", "a", "é\u2028\"", "answer", "abstain", "dev", "heldout", True, False, 0, 1,
+     ["f"], [], {"k": 1}, {"role": "user"}]
+)  # fmt: skip
+case_keys = st.sampled_from(
+    [*Case.model_fields, "extra", "expected"]
+)  # fmt: skip
+case_records = st.builds(
+    lambda given, rest: {**given, **rest},
+    st.fixed_dictionaries(
+        {"id": st.sampled_from(["C1", "", 2]), "question": st.sampled_from(["q", None])},
+        optional={
+            "slice": st.sampled_from(["s", "", None]),
+            "expected_behavior": st.sampled_from(["answer", "abstain", "other"]),
+            "expected_fact": st.sampled_from(["f", "", None]),
+        },
+    ),
+    st.dictionaries(case_keys, case_values, max_size=4),
+)
+
+
+def _validated_case(raw: Any) -> Any:
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(case_parse, "_plain_case", lambda raw, shared: None)
+        return case_parse.parse_case(raw, HERE)
+
+
+@settings(max_examples=600, deadline=None)
+@given(case_records)
+def test_a_case_record_parses_as_validation_parses_it(raw: dict[str, Any]) -> None:
+    fast, slow = case_parse.parse_case(raw, HERE), _validated_case(raw)
+    if isinstance(slow, list):
+        assert fast == slow
+        return
+    assert isinstance(fast, Case)
+    assert fast == slow
+    assert list(fast.__dict__) == list(slow.__dict__)
+    assert fast.model_fields_set == slow.model_fields_set
+    assert fast.model_dump_json() == slow.model_dump_json()
+    assert canonical_text(fast) == canonical_json(canonical_record(slow))
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"id": "C1", "slice": "s", "question": "q", "expected_behavior": "abstain"},
+        {"id": "C1", "slice": "s", "question": "q", "expected_behavior": "answer",
+         "expected_fact": "f", "rationale": None, "synthetic": True, "split": "heldout",
+         "group": "g", "source_revision": "r"},
+    ],
+)  # fmt: skip
+def test_the_usual_case_records_take_the_fast_path(raw: dict[str, Any]) -> None:
+    assert case_parse._plain_case(raw) == Case.model_validate(raw)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {"id": st.text(min_size=1, max_size=5), "slice": st.text(min_size=1, max_size=5)},
+        optional={
+            "question": st.text(max_size=5),
+            "rationale": st.none() | st.text(max_size=5),
+            "accepted_facts": st.lists(st.text(max_size=3), max_size=2),
+            "metadata": st.dictionaries(st.text(max_size=2), st.integers(), max_size=1),
+            "messages": st.just([{"role": "user", "content": "hi"}]),
+            "requires_citation": st.booleans(),
+            "group": st.none() | st.text(max_size=3),
+        },
+    )
+)
+def test_a_cases_canonical_text_is_its_records_json(raw: dict[str, Any]) -> None:
+    raw = {"question": "q", **raw, "expected_behavior": "answer", "expected_fact": "f"}
+    case = Case.model_validate(raw)
+    assert canonical_text(case) == canonical_json(canonical_record(case))
+
+
+json_scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=False),
+    st.text(max_size=6), st.text(alphabet='"\\\u2028é', max_size=3),
+)  # fmt: skip
+json_lines = st.lists(
+    st.one_of(
+        st.lists(st.tuples(st.sampled_from(["id", "kind", "fact", "é"]), json_scalars)).map(
+            lambda pairs: "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in pairs)
+            + "}"
+        ),
+        st.sampled_from(
+            ['{"a": [1]}', '{"a": {"b": 1}}', '\ufeff{"a": 1}', '{"a": 1} ', '{"a": 1}\r',
+             '{"a": NaN}', '{"a": 1e400}', '{"a": "\\ud800"}', '{"a": 1,}', "[1]", "", "  ",
+             '{"a": "x\ty"}', '{"a":1, "a":1}', '{"a": 01}', '{"a": -0}', "{}"]
+        ),
+    ),
+    max_size=6,
+)  # fmt: skip
+
+
+def _decoded(text: str) -> tuple[list[Any], list[Any]]:
+    lines = JsonLines(Path("f.jsonl"), text)
+    values = [(where, value, json.dumps(value)) for where, value in lines]
+    return values, lines.problems
+
+
+@settings(max_examples=500, deadline=None)
+@given(json_lines)
+def test_a_json_line_decodes_as_the_checking_decoder_decodes_it(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(json_lines_module, "_quick_decoder", lambda memo, plain: lambda line: None)
+        slow = _decoded(text)
+    assert _decoded(text) == slow
+
+
+def test_the_usual_lines_take_the_quick_decoder_and_repeated_keys_do_not() -> None:
+    quick = json_lines_module._quick_decoder({}, plain=True)
+    assert quick('{"id": "C1", "kind": "answer", "fact": "f"}') == {
+        "id": "C1", "kind": "answer", "fact": "f"
+    }  # fmt: skip
+    assert quick('{"id": "C1", "synthetic": true, "fact": null, "n": 3}') is not None
+    assert quick('{"id": "C1", "id": "C2"}') is None
+    assert quick('{"id": "C1", "n": 1.5}') is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
+from json.encoder import encode_basestring
 from typing import Any
 
 from assay.cases._case import Case
@@ -62,7 +63,7 @@ def hash_cases(cases: Iterable[Case]) -> tuple[str, list[str]]:
     whole = hashlib.sha256(b"[")
     hashes: list[str] = []
     for i, case in enumerate(cases):
-        text = canonical_json(canonical_record(case)).encode("utf-8")
+        text = canonical_text(case).encode("utf-8")
         whole.update(b"," + text if i else text)
         hashes.append(f"sha256:{hashlib.sha256(text).hexdigest()}")
     whole.update(b"]")
@@ -71,4 +72,55 @@ def hash_cases(cases: Iterable[Case]) -> tuple[str, list[str]]:
 
 def case_hash(case: Case) -> str:
     """The content hash of one case's definition, used to pair cases across runs."""
-    return content_hash(canonical_record(case))
+    digest = hashlib.sha256(canonical_text(case).encode("utf-8")).hexdigest()
+    return f"sha256:{digest}"
+
+
+def canonical_text(case: Case) -> str:
+    """``canonical_json(canonical_record(case))``: the text a case's hash is taken of."""
+    return _plain_text(case) or canonical_json(canonical_record(case))
+
+
+def _plain_text(case: Case) -> str | None:
+    """The canonical text of a case of text fields alone (no messages, metadata or
+    rubric: the usual case), written field by field in key order, which is several times
+    quicker than encoding its record; None for any other case."""
+    v = case.__dict__
+    if (
+        v["messages"] is not None
+        or v["metadata"]
+        or v["required"]
+        or v["disallowed"]
+        or v["requires_citation"]
+        or v["sources"] is not None
+        or v["provenance"] is not None
+    ):
+        return None
+    facts = v["accepted_facts"]
+    return "".join(
+        (
+            '{"accepted_facts":[',
+            ",".join(map(encode_basestring, facts)) if facts else "",
+            '],"expected_behavior":',
+            encode_basestring(v["expected_behavior"]),
+            ',"expected_fact":',
+            "null" if v["expected_fact"] is None else encode_basestring(v["expected_fact"]),
+            ',"group":',
+            "null" if v["group"] is None else encode_basestring(v["group"]),
+            ',"id":',
+            encode_basestring(v["id"]),
+            ',"messages":null,"metadata":{},"question":',
+            "null" if v["question"] is None else encode_basestring(v["question"]),
+            ',"rationale":',
+            "null" if v["rationale"] is None else encode_basestring(v["rationale"]),
+            ',"slice":',
+            encode_basestring(v["slice"]),
+            ',"source_revision":',
+            "null" if v["source_revision"] is None else encode_basestring(v["source_revision"]),
+            ',"split":',
+            encode_basestring(v["split"]),
+            ',"synthetic":',
+            "true" if v["synthetic"] else "false",
+            "}",
+        )
+    )

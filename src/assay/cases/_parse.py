@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from assay._compact import checked_instance, shared_field_names
 from assay._validation import parse_located, problems_from
 from assay.cases._case import Case
 from assay.cases._dataset import Dataset, check_unique_ids
@@ -15,14 +16,74 @@ from assay.errors import InputFormatError, Location, Problem
 RawRecord = tuple[Location, Any]
 
 
-def parse_case(raw: Any, location: Location) -> Case | list[Problem]:
-    """A validated case, or the problems that stop ``raw`` from being one."""
+def parse_case(
+    raw: Any, location: Location, shared: dict[str, str] | None = None
+) -> Case | list[Problem]:
+    """A validated case, or the problems that stop ``raw`` from being one. ``shared``:
+    the labels repeated from case to case (slice, expected fact, …) are kept as one string
+    object per value, the one this memo holds."""
     if not isinstance(raw, dict):
         return [Problem(f"a case must be an object, got {type(raw).__name__}", location)]
+    plain = _plain_case(raw, shared)
+    if plain is not None:
+        return plain
     try:
         return Case.model_validate(raw)
     except ValidationError as err:
         return problems_from(err, location, Case)
+
+
+_PLAIN_KEYS = frozenset(
+    {"id", "slice", "question", "source_revision", "expected_behavior", "expected_fact"}
+    | {"rationale", "synthetic", "split", "group"}
+)
+_OPTIONAL_TEXT = ("source_revision", "rationale", "group")
+_SPLITS = ("dev", "heldout")
+_REPEATED = ("slice", "expected_behavior", "expected_fact", "rationale", "group")
+"""The fields whose values repeat from case to case."""
+_DEFAULTS: dict[str, Any] = dict.fromkeys(Case.model_fields)
+_DEFAULTS |= {"accepted_facts": (), "synthetic": False, "split": "dev"}
+_DEFAULTS |= {"required": (), "disallowed": (), "requires_citation": False}
+
+
+def _plain_case(raw: dict[str, Any], shared: dict[str, str] | None = None) -> Case | None:
+    """The case of a record of text fields alone that validation would accept (the usual
+    record), made without validating it again; None for any other record, which pydantic
+    validates (and names what is wrong with it)."""
+    if not raw.keys() <= _PLAIN_KEYS:
+        return None
+    get = raw.get
+    case_id, part, behavior = get("id"), get("slice"), get("expected_behavior")
+    if (
+        type(case_id) is not str
+        or not case_id
+        or type(part) is not str
+        or not part
+        or type(get("question")) is not str
+        or type(get("synthetic", False)) is not bool
+        or get("split", "dev") not in _SPLITS
+    ):
+        return None
+    fact = get("expected_fact")
+    if behavior == "answer":
+        if type(fact) is not str or not fact:
+            return None
+    elif behavior != "abstain" or fact is not None:
+        return None
+    for name in _OPTIONAL_TEXT:
+        value = get(name)
+        if value is not None and type(value) is not str:
+            return None
+    values = dict(_DEFAULTS)
+    values["metadata"] = {}
+    values.update(raw)
+    if shared is not None:
+        share = shared.setdefault
+        for name in _REPEATED:
+            value = values[name]
+            if value is not None:
+                values[name] = share(value, value)
+    return checked_instance(Case, values, shared_field_names(frozenset(raw)))
 
 
 def parse_dataset(name: str, records: Iterable[RawRecord], source: str) -> Dataset:
@@ -32,7 +93,12 @@ def parse_dataset(name: str, records: Iterable[RawRecord], source: str) -> Datas
     ``DuplicateCaseIdError`` when ids repeat. ``records`` is iterated once: each raw
     record may be freed as soon as its case is made.
     """
-    cases, locations = parse_located(records, parse_case, f"{source}: invalid dataset")
+    shared: dict[str, str] = {}
+
+    def parse(raw: Any, location: Location) -> Case | list[Problem]:
+        return parse_case(raw, location, shared)
+
+    cases, locations = parse_located(records, parse, f"{source}: invalid dataset")
     if not cases:
         raise InputFormatError(
             [Problem("the dataset has no cases", Location(source))],

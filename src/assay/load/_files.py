@@ -49,7 +49,7 @@ def load_dataset(path: str | Path, name: str | None = None) -> Dataset:
     (see ``load_sources``). Every problem is reported at once with file and line.
     """
     p = Path(path)
-    records, header, lines = stream_records(p, "cases")
+    records, header, lines = stream_records(p, "cases", shared=False)  # parse_dataset shares
     if p.suffix.lower() == ".csv":
         _check_columns(p, header.get("columns", []))
         records = [(loc, _csv_case(raw)) for loc, raw in records]
@@ -136,10 +136,11 @@ class NotStreamable(Exception):
 
 def plain_records(path: str | Path) -> Iterator[Record]:
     """The records of a JSON Lines results file, each parsed as its line is read (see
-    ``streamed_report``); raises ``NotStreamable`` as soon as a line is not a valid result,
-    or at the end when no line was. A file of another type is not streamed."""
+    ``streamed_report``, which shares the strings it keeps); raises ``NotStreamable`` as
+    soon as a line is not a valid result, or at the end when no line was. A file of
+    another type is not streamed."""
     p = Path(path)
-    _, _, lines = stream_records(p, "results", allow_empty=True)
+    _, _, lines = stream_records(p, "results", allow_empty=True, shared=False)
     if lines is None:
         raise NotStreamable(p)
     count = 0

@@ -90,10 +90,11 @@ class JsonLines:
     ``read_jsonl`` does, and they take precedence over what is wrong with the records.
     """
 
-    def __init__(self, path: Path, text: str) -> None:
+    def __init__(self, path: Path, text: str, shared: bool = True) -> None:
         self.path = path
         self.problems: list[Problem] = []
         self._text: str | None = text
+        self._shared = shared
 
     def check(self) -> None:
         """Raise the problems of the lines read so far, every one at once."""
@@ -107,16 +108,22 @@ class JsonLines:
         problems = self.problems
         surrogates = may_hold_surrogates(text)
         source = str(self.path)
-        hook = _sharing({})
+        memo: dict[str, str] = {}
+        hook = _sharing(memo)
         # One decoder for every line: what json.loads(line, object_pairs_hook=hook) does
         # but refuse a leading byte-order mark, which such lines are left to json.loads for.
         decode = json.JSONDecoder(object_pairs_hook=hook).decode
+        quick = _quick_decoder(memo if self._shared else None, plain="\\" not in text)
         # Split on newlines only: str.splitlines() also breaks at U+0085, U+2028 and other
         # characters a JSON string may legally contain unescaped.
         for number, line in enumerate(_lines(text), start=1):
+            where = Location(source, number)
+            value = quick(line)
+            if value is not None:
+                yield where, value
+                continue
             if not line.strip():
                 continue
-            where = Location(source, number)
             try:
                 if line.startswith("\ufeff"):
                     value = json.loads(line, object_pairs_hook=hook)
@@ -139,6 +146,72 @@ class JsonLines:
             if len(problems) >= _MAX_PROBLEMS:
                 problems.append(Problem("… and possibly more; fix these first", where))
                 break
+
+
+_NONE = type(None)
+_QUICK_TYPES = frozenset({str, int, bool, _NONE})
+
+
+def _quick_decoder(
+    memo: dict[str, str] | None, plain: bool
+) -> Callable[[str], dict[str, Any] | None]:
+    """A decoder for the usual line, an object of strings, integers, booleans and nulls
+    without a backslash: the object ``decode`` with ``_sharing(memo)`` makes of it (memo
+    None: each string its own object), or None for any other line (which is then decoded
+    the usual way, with the usual messages). ``plain``: the text holds no backslash."""
+    if memo is None:
+        return _quick_lines(None, plain)
+    return _quick_lines(memo.setdefault, plain)
+
+
+def _quick_lines(
+    share: Callable[[str, str], str] | None, plain: bool
+) -> Callable[[str], dict[str, Any] | None]:
+    """``_quick_decoder``'s decoder, sharing strings through ``share`` when given.
+
+    orjson decodes such a line several times quicker but keeps the last of a repeated key;
+    without a backslash every quote of the line opens or closes a string, so the line
+    names a key twice exactly when it holds more quotes than the object's keys and string
+    values need. Floats are left to Python's decoder, whose rounding is the reference.
+    """
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - a declared dependency
+        return _no_quick_line
+    loads, error = orjson.loads, orjson.JSONDecodeError
+    types = _QUICK_TYPES.issuperset
+
+    def quick(line: str) -> dict[str, Any] | None:
+        if not line.startswith("{") or not (plain or "\\" not in line):
+            return None
+        try:
+            value = loads(line)
+        except error:
+            return None
+        if type(value) is not dict:
+            return None
+        kinds = list(map(type, value.values()))
+        strings = kinds.count(str)
+        if not types(kinds) or line.count('"') != 2 * (len(value) + strings):
+            return None
+        if share is None:
+            return value
+        if strings == len(kinds) - kinds.count(_NONE):
+            # Strings and nulls alone (a null shares as itself; a boolean would not, True
+            # being equal to 1): each short string shared without a Python loop.
+            items = value.values()
+            if max(map(len, filter(None, items)), default=0) <= _SHARED_VALUE_LENGTH:
+                return dict(zip(value, map(share, items, items), strict=True))
+        for key, item in value.items():
+            if type(item) is str and len(item) <= _SHARED_VALUE_LENGTH:
+                value[key] = share(item, item)
+        return value
+
+    return quick
+
+
+def _no_quick_line(line: str) -> None:
+    return None
 
 
 def _lines(text: str) -> Iterator[str]:

@@ -234,18 +234,18 @@ T = TypeVar("T")
 
 
 def stream_records(
-    path: Path, key: str, allow_empty: bool = False
+    path: Path, key: str, allow_empty: bool = False, shared: bool = True
 ) -> tuple[Iterable[tuple[Location, Any]], dict[str, Any], JsonLines | None]:
     """``read_records``, but the records of a JSON Lines file are decoded as they are
     iterated (``JsonLines``, returned third: give it to ``parsed``), so that each line's
-    raw record is freed once its value is made."""
+    raw record is freed once its value is made (``shared``: see ``JsonLines``)."""
     if path.suffix.lower() != ".jsonl":
         records, header = read_records(path, key, allow_empty)
         return records, header, None
     text = read_text(path, allow_empty=allow_empty)
     if not text.strip():
         return [], {}, None
-    lines = JsonLines(path, text)
+    lines = JsonLines(path, text, shared)
     return lines, {}, lines
 
 

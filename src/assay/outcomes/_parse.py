@@ -95,6 +95,10 @@ def parse_result_line(raw: Any, location: Location) -> Record | list[Problem]:
     """
     if not isinstance(raw, dict):
         return [Problem(f"a result must be an object, got {type(raw).__name__}", location)]
+    if _usual_shape(raw):
+        plain = _plain_record(raw)
+        if plain is not None:
+            return plain
     problems = _shape_problems(raw, location)
     if problems:
         return problems
@@ -111,6 +115,24 @@ def parse_result_line(raw: Any, location: Location) -> Record | list[Problem]:
         return Record(case_id=case_id, outcome=outcome, **record_fields)
     except ValidationError as err:
         return problems_from(err, location)
+
+
+def _usual_shape(raw: dict[str, Any]) -> bool:
+    """Whether ``_shape_problems`` finds nothing wrong with ``raw``, for the usual line
+    alone (a non-empty id, a known kind, the fields of that kind; an answer's fact or
+    text): False says nothing about any other line."""
+    case_id, kind = raw.get("id"), raw.get("kind")
+    if type(case_id) is not str or not case_id or type(kind) is not str:
+        return False
+    fields = _USUAL_KEYS.get(kind)
+    return (
+        fields is not None
+        and raw.keys() <= fields
+        and (kind != "answer" or raw.get("fact") is not None or raw.get("text") is not None)
+    )
+
+
+_USUAL_KEYS = {kind: frozenset(_COMMON_FIELDS | _KIND_FIELDS[kind]) for kind in KINDS}
 
 
 _OUTCOME_FIELDS: dict[str, tuple[type[Answer | Abstain | Error], dict[str, Any]]] = {

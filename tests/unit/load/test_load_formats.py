@@ -245,3 +245,20 @@ def test_yaml_that_cannot_become_plain_data_is_located(
         load_dataset(tmp_path / "c.yaml")
     location = info.value.problems[0].location
     assert location is not None and location.line == line
+
+
+def test_the_labels_cases_repeat_are_one_string_each(tmp_path: Path) -> None:
+    # A million cases keep each repeated label once: what keeps `assay score` under 1.5 GB.
+    lines = [
+        {"id": f"C{i}", "slice": "standard", "question": f"q{i}", "expected_behavior": "answer",
+         "expected_fact": "return_window_30_days", "rationale": "policy, section 2"}
+        for i in range(3)
+    ]  # fmt: skip
+    path = tmp_path / "cases.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    first, *rest = load_dataset(path).cases
+    for case in rest:
+        assert case.slice is first.slice
+        assert case.expected_fact is first.expected_fact
+        assert case.rationale is first.rationale
+        assert case.expected_behavior is first.expected_behavior

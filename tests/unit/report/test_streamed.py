@@ -38,7 +38,17 @@ cases = st.lists(
     unique_by=lambda c: c.id,
 )
 outcomes = st.sampled_from(
-    [Answer(fact="f"), Answer(fact="g"), Answer(text="free"), Abstain(), Error(message="boom")]
+    [
+        Answer(fact="f"),
+        Answer(fact="g"),
+        Answer(text="free"),
+        Answer(fact="f", text="said"),
+        Abstain(),
+        Abstain(reason="unsure", text="cannot say"),
+        Error(message="boom"),
+        Error(error_class="Timeout", raw="partial"),
+        Error(),
+    ]
 )
 
 
