@@ -101,6 +101,15 @@ class StoreSpan(trace.Span):
 
     def _put(self, key: str, value: Any) -> None:
         """Clean and store one value (the caller holds the lock and checked the key)."""
+        found = self._attributes
+        kind = type(value)
+        if (
+            (kind in _SIMPLE or (kind is str and self._tracer.max_length is None))
+            and key not in found
+            and len(found) < (self._tracer.max_attributes or 0)
+        ):
+            found[key] = value  # what the general case does with a plain new value
+            return
         self._put_all({key: value})
 
     def _put_all(self, attributes: Mapping[str, Any]) -> None:
@@ -111,11 +120,25 @@ class StoreSpan(trace.Span):
         if limit == 0:
             return
         max_length = tracer.max_length
+        found = self._attributes
         for key in attributes:
             if type(key) is not str or not key:
                 attributes = _clean_attribute_value(attributes, max_length)
                 break
-        found = self._attributes
+        else:
+            if (
+                limit is not None
+                and len(found) + len(attributes) <= limit
+                and found.keys().isdisjoint(attributes)
+            ):  # new keys within the limit: nothing moves or is dropped
+                for key, value in attributes.items():
+                    kind = type(value)
+                    if kind not in _SIMPLE and (kind is not str or max_length is not None):
+                        value = _clean_attribute_value(value, max_length)
+                        if type(value) is tuple:
+                            self._tuples = True
+                    found[key] = value
+                return
         for key, value in attributes.items():
             kind = type(value)
             if kind not in _SIMPLE and (kind is not str or max_length is not None):
@@ -263,6 +286,7 @@ class StoreSpan(trace.Span):
         context = self._context
         parent = self._parent
         status = self._status
+        unset = status is _UNSET  # most spans: no status looked up
         return (
             f"{context.trace_id:032x}",
             f"{context.span_id:016x}",
@@ -270,8 +294,8 @@ class StoreSpan(trace.Span):
             self._name,
             self._start_ns,
             self._end_ns or self._start_ns,
-            STATUS[status.status_code],
-            status.description,
+            "unset" if unset else STATUS[status.status_code],
+            None if unset else status.description,
             attributes,
             case_id,
             trial,
