@@ -419,11 +419,13 @@ class StoreTracer(trace.Tracer):
         set_status_on_exception: bool = True,
     ) -> trace.Span:
         current = (context if context is not None else get_current()).get(_SPAN_KEY)
-        parent: SpanContext | None = (
-            current.get_span_context() if isinstance(current, trace.Span) else None
-        )
-        if parent is not None and not isinstance(parent, SpanContext):
-            raise TypeError("parent_span_context must be a SpanContext or None.")
+        parent: SpanContext | None
+        if type(current) is StoreSpan:  # the usual parent: valid, local, a SpanContext
+            parent = current._context
+        else:
+            parent = current.get_span_context() if isinstance(current, trace.Span) else None
+            if parent is not None and not isinstance(parent, SpanContext):
+                raise TypeError("parent_span_context must be a SpanContext or None.")
         if parent is None or not parent.is_valid:
             parent = None
             span_context = SpanContext(
