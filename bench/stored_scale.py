@@ -5,7 +5,9 @@ answers, 15% abstentions, 10% errors, 5% missing; the second run with other draw
 SQLite store through the store API, then runs each command once as a child process and
 records its wall time, CPU time and peak resident memory against the goals at 1,000,000
 case-trials (the report under 10 s and 1.5 GB). The library's ``summarize`` on the same
-dataset and records is timed in a child process of its own (goal: under 2 s).
+dataset and records is timed in a child process of its own (goal: under 2 s), and beside
+it ``assay.stored.stored_summary`` on the stored run: the same summary counted by SQL
+``GROUP BY`` queries where the rows are.
 
     .venv/bin/python bench/stored_scale.py [-n 100000] [--write FILE]
 
@@ -127,12 +129,32 @@ def summarize_child(n: int) -> None:
     sys.stdout.write(json.dumps(took) + "\n")
 
 
-def measure_summarize(n: int) -> dict[str, float | int]:
-    """``summarize`` on ``n`` case-trials in a child: its own wall and CPU seconds, and
-    the child's peak RSS (MB, with the inputs it built first)."""
+def stored_summary_child(url: str) -> None:
+    """In a child process: ``stored_summary`` of run ``base`` timed alone (the store
+    opened and the interval code loaded first); prints its wall and CPU seconds as JSON."""
     import json
 
-    command = [sys.executable, str(Path(__file__)), "--summarize-child", str(n)]
+    from assay.metrics import rate
+    from assay.store import open_store
+    from assay.stored import stored_summary
+
+    store = open_store(url, create=False)
+    store.get_run("base")
+    rate(1, 2, "cases")  # imports (scipy) are not what is measured
+    wall, cpu = time.perf_counter(), time.process_time()
+    summary = stored_summary(store, "base")
+    took = {"wall_s": time.perf_counter() - wall, "cpu_s": time.process_time() - cpu}
+    store.close()
+    assert summary.total > 0
+    sys.stdout.write(json.dumps(took) + "\n")
+
+
+def measure_child(flag: str, value: str) -> dict[str, float | int]:
+    """One timed child of this script (``flag value``): its own wall and CPU seconds as
+    it printed them, and the child's peak RSS (MB)."""
+    import json
+
+    command = [sys.executable, str(Path(__file__)), flag, value]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None
     out = proc.stdout.read()
@@ -140,6 +162,12 @@ def measure_summarize(n: int) -> dict[str, float | int]:
     code = os.waitstatus_to_exitcode(status)
     took = json.loads(out) if code == 0 else {"wall_s": float("nan"), "cpu_s": float("nan")}
     return {**took, "peak_mb": usage.ru_maxrss / 1024, "exit": code}
+
+
+def measure_summarize(n: int) -> dict[str, float | int]:
+    """``summarize`` on ``n`` case-trials in a child: its own wall and CPU seconds, and
+    the child's peak RSS (MB, with the inputs it built first)."""
+    return measure_child("--summarize-child", str(n))
 
 
 def measure(args: list[str], cwd: Path) -> dict[str, float | int]:
@@ -176,7 +204,9 @@ def render(n: int, filled_s: float, rows: dict[str, dict[str, Any]], load: str) 
         f"comparable figures. Goals at 1,000,000 case-trials: `assay report RUN` under "
         f"{REPORT_GOAL_S:g} s end to end and every command under {GOAL_MB:,} MB; the "
         f"library's `summarize` under {SUMMARIZE_GOAL_S:g} s (timed alone in a child process "
-        "that first builds the dataset and records: its peak memory includes them).",
+        "that first builds the dataset and records: its peak memory includes them); beside "
+        "it `stored_summary`, the same summary counted by SQL from the stored run (timed "
+        "alone in a child process that opened the store).",
         "",
         "| Command | Wall | CPU | Peak memory | Exit |",
         "|---|---:|---:|---:|---:|",
@@ -196,12 +226,13 @@ COMMANDS = {
     "assay gate cand -r task_success>=0.5": ["gate", "cand", "-r", "task_success>=0.5"],
 }
 SUMMARIZE = "summarize(dataset, records)"
+STORED_SUMMARY = "stored_summary(store, run) (SQL)"
 
 
 def measure_all(n: int, only: list[str] | None = None) -> tuple[float, dict[str, dict[str, Any]]]:
     """Fill a store of two runs of ``n`` case-trials; measure ``summarize`` and each
     command (those whose name contains one of ``only``, when given)."""
-    chosen = [SUMMARIZE, *COMMANDS]
+    chosen = [SUMMARIZE, STORED_SUMMARY, *COMMANDS]
     if only:
         chosen = [name for name in chosen if any(word in name for word in only)]
     rows: dict[str, dict[str, Any]] = {}
@@ -212,8 +243,11 @@ def measure_all(n: int, only: list[str] | None = None) -> tuple[float, dict[str,
     with tempfile.TemporaryDirectory() as tmp:
         here = Path(tmp)
         url = f"sqlite:///{here / 'assay.db'}"
-        if any(name in COMMANDS for name in chosen):
+        if any(name in COMMANDS or name == STORED_SUMMARY for name in chosen):
             filled = fill_in_child(url, n)
+        if STORED_SUMMARY in chosen:
+            rows[STORED_SUMMARY] = measure_child("--stored-summary-child", url)
+            sys.stderr.write(f"{n:,} {STORED_SUMMARY}: {rows[STORED_SUMMARY]}\n")
         for name, command in COMMANDS.items():
             if name in chosen:
                 rows[name] = measure([*command, "--store", url], here)
@@ -233,7 +267,9 @@ def render_growth(table: dict[int, dict[str, dict[str, Any]]], loads: dict[int, 
         "",
         f"`bench/stored_scale.py --growth`: at {sizes} case-trials, the library's "
         "`summarize` (timed alone, in a child process that first builds the dataset and "
-        "records; its peak includes them) and each command run once as a child process on "
+        "records; its peak includes them), `stored_summary` (the same summary counted by "
+        "SQL from the stored run, timed alone in a child process that opened the store) "
+        "and each command run once as a child process on "
         f"a SQLite store of two such runs, at {_commit()}. Goals at 1,000,000 case-trials: "
         f"`summarize` under {SUMMARIZE_GOAL_S:g} s, `assay report RUN` under "
         f"{REPORT_GOAL_S:g} s end to end, every command under {GOAL_MB:,} MB. Wall times "
@@ -277,9 +313,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--summarize-child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--fill-child", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--stored-summary-child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.fill_child:
         sys.stdout.write(f"{fill(args.fill_child[1], int(args.fill_child[0]))}\n")
+        return 0
+    if args.stored_summary_child:
+        stored_summary_child(args.stored_summary_child)
         return 0
     if args.summarize_child:
         summarize_child(args.summarize_child)

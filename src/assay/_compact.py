@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -46,6 +46,8 @@ def shared_field_names(names: frozenset[str]) -> SharedFieldNames:
 
 class CompactModel(BaseModel):
     """A frozen model made by the hundred thousand: its field-name set is shared."""
+
+    model_config = ConfigDict(defer_build=True)
 
     def model_post_init(self, context: Any, /) -> None:
         object.__setattr__(

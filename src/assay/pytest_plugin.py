@@ -198,8 +198,8 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     if state is None or not state.reports:
         return
     from assay.cli._gating import suite_rules
-    from assay.report import evaluate_gates
-    from assay.report.render.gates import render_gates_text
+    from assay.report import GateOutcome, evaluate_gates
+    from assay.report.render import render
 
     terminalreporter.section("assay")
     for key, report in state.reports.items():
@@ -212,7 +212,8 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         )
         rules = suite_rules(state.suites[key])
         if rules:
-            for line in render_gates_text(evaluate_gates(report, rules)).splitlines():
+            outcome = GateOutcome.of(evaluate_gates(report, rules), report)
+            for line in render(outcome, "text").splitlines():
                 terminalreporter.write_line(f"  {line}")
     if state.gates_failed:
         terminalreporter.write_line(f"assay gates failed: {', '.join(state.gates_failed)}")

@@ -101,3 +101,24 @@ def test_report_json_by_extension(tmp_path: Path, capsys: pytest.CaptureFixture[
     reported = run_inprocess(capsys, "report", run_id, "--store", store, "-o", out)
     assert reported.returncode == 0, reported.stderr
     assert json.loads(out.read_text(encoding="utf-8"))["run_id"] == run_id
+
+
+def test_run_html_and_report_html_are_the_same_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = f"sqlite:///{tmp_path / 'assay.db'}"
+    ran = tmp_path / "run.html"
+    done = run_inprocess(
+        capsys, "run", POLICY / "suite.yaml", "--trace", "--store", store, "-f", "html", "-o", ran
+    )
+    assert done.returncode in (0, 1), done.stderr
+    run_id = re.search(r"run (\S+) \(", done.stderr)
+    assert run_id is not None, done.stderr
+    again = tmp_path / "report.html"
+    reported = run_inprocess(
+        capsys, "report", run_id.group(1), "--store", store, "-f", "html", "-o", again
+    )
+    assert reported.returncode == 0, reported.stderr
+    page = ran.read_text(encoding="utf-8")
+    assert _spans_in(page)
+    assert page == again.read_text(encoding="utf-8")

@@ -1,48 +1,112 @@
 """Cases and datasets: the labelled questions a system under test is evaluated on."""
 
-from assay.cases._canonical import (
-    canonical_json,
-    canonical_record,
-    case_hash,
-    content_hash,
-    dataset_version,
-)
-from assay.cases._case import Case, Split
-from assay.cases._coverage import (
-    Cell,
-    Coverage,
-    CoverageProblem,
-    cell_count,
-    coverage_columns,
-    coverage_html,
-    coverage_json,
-    coverage_matrix,
-)
-from assay.cases._dataset import Dataset, check_unique_ids
-from assay.cases._diff import (
-    FIELD_KINDS,
-    KINDS,
-    CaseChange,
-    DatasetDiff,
-    FieldChange,
-    diff_datasets,
-    diff_json,
-    diff_lines,
-)
-from assay.cases._lint import Finding, lint_cases
-from assay.cases._near import (
-    Cluster,
-    Member,
-    NearSettings,
-    find_clusters,
-    jaccard,
-    normalize_input,
-    shingles,
-)
-from assay.cases._parse import RawRecord, parse_case, parse_dataset
-from assay.cases._rubric import RUBRIC_FIELDS, DisallowedClaim, Provenance, RequiredFact
-from assay.cases._sources import EMPTY_SOURCES, Snapshot, SourceLibrary
-from assay.cases._split import Leak, Unit, assign_splits, find_leaks, units_of
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from assay._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from assay.cases._canonical import (
+        canonical_json,
+        canonical_record,
+        case_hash,
+        content_hash,
+        dataset_version,
+    )
+    from assay.cases._case import Case, Split
+    from assay.cases._coverage import (
+        Cell,
+        Coverage,
+        CoverageProblem,
+        cell_count,
+        coverage_columns,
+        coverage_html,
+        coverage_json,
+        coverage_matrix,
+    )
+    from assay.cases._dataset import Dataset, check_unique_ids
+    from assay.cases._diff import (
+        FIELD_KINDS,
+        KINDS,
+        CaseChange,
+        DatasetDiff,
+        FieldChange,
+        diff_datasets,
+        diff_json,
+        diff_lines,
+    )
+    from assay.cases._lint import Finding, lint_cases
+    from assay.cases._near import (
+        Cluster,
+        Member,
+        NearSettings,
+        find_clusters,
+        jaccard,
+        normalize_input,
+        shingles,
+    )
+    from assay.cases._parse import RawRecord, parse_case, parse_dataset
+    from assay.cases._rubric import RUBRIC_FIELDS, DisallowedClaim, Provenance, RequiredFact
+    from assay.cases._sources import EMPTY_SOURCES, Snapshot, SourceLibrary
+    from assay.cases._split import Leak, Unit, assign_splits, find_leaks, units_of
+
+# Each name is imported from its module on first use: a command that only reads cases
+# does not load the coverage, diff, lint, near-duplicate and split modules.
+_WHERE: dict[str, str] = {
+    "canonical_json": "assay.cases._canonical",
+    "canonical_record": "assay.cases._canonical",
+    "case_hash": "assay.cases._canonical",
+    "content_hash": "assay.cases._canonical",
+    "dataset_version": "assay.cases._canonical",
+    "Case": "assay.cases._case",
+    "Split": "assay.cases._case",
+    "Cell": "assay.cases._coverage",
+    "Coverage": "assay.cases._coverage",
+    "CoverageProblem": "assay.cases._coverage",
+    "cell_count": "assay.cases._coverage",
+    "coverage_columns": "assay.cases._coverage",
+    "coverage_html": "assay.cases._coverage",
+    "coverage_json": "assay.cases._coverage",
+    "coverage_matrix": "assay.cases._coverage",
+    "Dataset": "assay.cases._dataset",
+    "check_unique_ids": "assay.cases._dataset",
+    "FIELD_KINDS": "assay.cases._diff",
+    "KINDS": "assay.cases._diff",
+    "CaseChange": "assay.cases._diff",
+    "DatasetDiff": "assay.cases._diff",
+    "FieldChange": "assay.cases._diff",
+    "diff_datasets": "assay.cases._diff",
+    "diff_json": "assay.cases._diff",
+    "diff_lines": "assay.cases._diff",
+    "Finding": "assay.cases._lint",
+    "lint_cases": "assay.cases._lint",
+    "Cluster": "assay.cases._near",
+    "Member": "assay.cases._near",
+    "NearSettings": "assay.cases._near",
+    "find_clusters": "assay.cases._near",
+    "jaccard": "assay.cases._near",
+    "normalize_input": "assay.cases._near",
+    "shingles": "assay.cases._near",
+    "RawRecord": "assay.cases._parse",
+    "parse_case": "assay.cases._parse",
+    "parse_dataset": "assay.cases._parse",
+    "RUBRIC_FIELDS": "assay.cases._rubric",
+    "DisallowedClaim": "assay.cases._rubric",
+    "Provenance": "assay.cases._rubric",
+    "RequiredFact": "assay.cases._rubric",
+    "EMPTY_SOURCES": "assay.cases._sources",
+    "Snapshot": "assay.cases._sources",
+    "SourceLibrary": "assay.cases._sources",
+    "Leak": "assay.cases._split",
+    "Unit": "assay.cases._split",
+    "assign_splits": "assay.cases._split",
+    "find_leaks": "assay.cases._split",
+    "units_of": "assay.cases._split",
+}
+
+__getattr__, __dir__ = lazy_exports(globals(), _WHERE)
+
 
 __all__ = [
     "EMPTY_SOURCES",

@@ -16,7 +16,7 @@ Split = Literal["dev", "heldout"]
 class Message(CompactModel):
     """One chat message of a case given as a conversation instead of a single question."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     role: Literal["system", "user", "assistant", "tool"]
     content: str
@@ -30,7 +30,7 @@ class Case(CompactModel):
     free data belongs under ``metadata``.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: str = Field(min_length=1)
     slice: str = Field(min_length=1)

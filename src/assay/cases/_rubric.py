@@ -20,7 +20,7 @@ class RequiredFact(BaseModel):
     ["thirty days"]}``. Matching ignores case, whitespace and punctuation.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     fact: str = Field(min_length=1)
     variations: tuple[str, ...] = ()
@@ -42,7 +42,7 @@ class DisallowedClaim(BaseModel):
     Written as a string (``"$10"``) or as ``{"claim": "shipping fee", "variations": [...]}``.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     claim: str = Field(min_length=1)
     variations: tuple[str, ...] = ()
@@ -65,7 +65,7 @@ class Provenance(BaseModel):
     ``from_value`` and ``to_value`` the recorded result before and after.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     source_case: str = Field(min_length=1)
     method: str = Field(min_length=1)

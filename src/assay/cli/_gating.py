@@ -116,8 +116,8 @@ def check_gates(report: Report, rules: list[Rule], blocked: str | None = None) -
 
     ``blocked`` (a judge's missing calibration) fails every gate before any is checked.
     """
-    from assay.report import evaluate_gates, gates_passed
-    from assay.report.render.gates import render_gates_text
+    from assay.report import GateOutcome, evaluate_gates
+    from assay.report.render import render
 
     if blocked is not None:
         verdict = "FAILED" if rules else "note"
@@ -126,6 +126,6 @@ def check_gates(report: Report, rules: list[Rule], blocked: str | None = None) -
             return False
     if not rules:
         return True
-    results = evaluate_gates(report, rules)
-    sys.stderr.write(render_gates_text(results))
-    return gates_passed(results)
+    outcome = GateOutcome.of(evaluate_gates(report, rules), report)
+    sys.stderr.write(render(outcome, "text"))
+    return outcome.passed

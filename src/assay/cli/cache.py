@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import typer
 
@@ -38,44 +37,28 @@ def stats(
     format: str = format_option("cache-stats", from_output=False),
 ) -> None:
     """Entries, size, oldest and newest entry, and entries per key version."""
-    import json
-
     from assay.cli._options import check_format
+    from assay.cli._output import emit
     from assay.formats import formats
+    from assay.report._listings import CacheContents
+    from assay.report.render import render
     from assay.runner._cache import CACHE_KEY_VERSION, ResponseCache
 
     check_format(format, formats("cache-stats"))
     path = _path(store, cache_path)
-    data: dict[str, Any]
     if not path.exists():
-        found = {"path": str(path), "entries": 0, "bytes": 0, "oldest": None, "newest": None}
-        data = {**found, "by_key_version": {}, "key_version": CACHE_KEY_VERSION}
+        held = CacheContents(str(path), 0, 0, None, None, CACHE_KEY_VERSION)
     else:
         cache = ResponseCache(path)
         try:
             s = cache.stats()
         finally:
             cache.close()
-        data = {
-            "path": s.path,
-            "entries": s.entries,
-            "bytes": s.bytes,
-            "oldest": s.oldest,
-            "newest": s.newest,
-            "by_key_version": {str(k): v for k, v in s.by_key_version.items()},
-            "key_version": CACHE_KEY_VERSION,
-        }
-    if format == "json":
-        typer.echo(json.dumps(data, indent=2))
-        return
-    versions = ", ".join(f"v{k}: {v}" for k, v in data["by_key_version"].items()) or "none"
-    typer.echo(
-        f"assay cache · {data['path']}\n"
-        f"entries: {data['entries']} ({versions}; current key version {CACHE_KEY_VERSION})\n"
-        f"size: {data['bytes']} bytes\n"
-        f"oldest: {data['oldest'] or '—'}\n"
-        f"newest: {data['newest'] or '—'}"
-    )
+        by_version = {str(k): v for k, v in s.by_key_version.items()}
+        held = CacheContents(
+            s.path, s.entries, s.bytes, s.oldest, s.newest, CACHE_KEY_VERSION, by_version
+        )
+    emit(render(held, format), None)
 
 
 @app.command("clear")

@@ -32,13 +32,14 @@ def dedupe(
     compared by Jaccard similarity; MinHash/LSH proposes candidates and every reported
     similarity is measured exactly. Each cluster's first case (in file order) is the one kept.
     """
-    import json
-
     from assay.cases import find_clusters
     from assay.cli._dataset import near_settings, progress_bar
     from assay.cli._options import check_format
+    from assay.cli._output import emit
     from assay.formats import formats
     from assay.load import load_dataset
+    from assay.report._listings import Duplicates
+    from assay.report.render import render
 
     check_format(format, formats("duplicates"))
     near = near_settings(shingle, threshold)
@@ -50,35 +51,8 @@ def dedupe(
     data = load_dataset(dataset)
     with progress_bar("dedupe", len(data)) as advance:
         clusters = find_clusters(data.cases, near, advance)
-    dropped = sum(len(c.members) - 1 for c in clusters)
-    if format == "json":
-        body = {
-            "dataset": str(dataset),
-            "cases": len(data),
-            "shingle": near.shingle,
-            "threshold": near.threshold,
-            "clusters": [
-                {
-                    "kept": c.members[0].case_id,
-                    "members": [{"id": m.case_id, "similarity": m.similarity} for m in c.members],
-                }
-                for c in clusters
-            ],
-            "duplicates": dropped,
-        }
-        typer.echo(json.dumps(body, indent=2, ensure_ascii=False))
-    else:
-        typer.echo(
-            f"assay dedupe · {dataset} · {len(data)} cases · shingle {near.shingle} · "
-            f"threshold {near.threshold}"
-        )
-        for n, cluster in enumerate(clusters, start=1):
-            typer.echo(f"cluster {n} ({len(cluster.members)} cases):")
-            head = cluster.members[0]
-            typer.echo(f"  {head.case_id}  kept")
-            for m in cluster.members[1:]:
-                typer.echo(f"  {m.case_id}  similarity {m.similarity:.2f}")
-        typer.echo(f"{len(clusters)} cluster(s); {dropped} case(s) would be dropped")
+    found = Duplicates(str(dataset), len(data), near.shingle, near.threshold, clusters)
+    emit(render(found, format), None)
     if write is not None:
         _write(dataset, write, clusters)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -29,21 +28,6 @@ def _all(opened: RunStore, stored: StoredRun) -> list[Finding]:
     ]
 
 
-def _groups_json(run_id: str, findings: list[Finding]) -> dict[str, Any]:
-    from assay.diagnose import group_by_stage
-
-    groups = group_by_stage(findings)
-    return {
-        "run": run_id,
-        "case_trials": len(findings),
-        "not_passed": sum(len(g) for g in groups.values()),
-        "groups": [
-            {"stage": stage, "cases": [{**f.contract(), "trial": f.trial} for f in members]}
-            for stage, members in groups.items()
-        ],
-    }
-
-
 def diagnose(
     run: str = typer.Argument(..., help="Run id (or a unique prefix)."),
     case: str | None = typer.Argument(None, help="Case id (omit with --all)."),
@@ -55,8 +39,10 @@ def diagnose(
     """Name the stage that caused CASE to fail in RUN, with the evidence from its spans and
     the next thing to inspect; with --all, every failed case grouped by stage."""
     from assay.cli._options import check_format
+    from assay.diagnose import Diagnosis
     from assay.errors import AssayConfigError
     from assay.formats import formats
+    from assay.report.render import render
     from assay.store import open_store
     from assay.stored import StoredRun
 
@@ -75,16 +61,4 @@ def diagnose(
             finding = stored.diagnose(found, trial, spans)
     finally:
         opened.close()
-    if all_:
-        if format == "json":
-            emit(json.dumps(_groups_json(stored.run_id, findings), indent=2) + "\n", None)
-        else:
-            from assay.report.render.diagnosis import render_groups
-
-            emit(render_groups(stored.run_id, findings), None)
-    elif format == "json":
-        emit(json.dumps(finding.contract(), indent=2) + "\n", None)
-    else:
-        from assay.report.render.diagnosis import render_finding
-
-        emit(render_finding(finding), None)
+    emit(render(Diagnosis(stored.run_id, tuple(findings)) if all_ else finding, format), None)

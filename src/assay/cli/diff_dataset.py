@@ -19,26 +19,19 @@ def diff_dataset(
 
     A score change between runs on OLD and NEW can be traced to the label changes listed.
     """
-    import json
-
-    from assay.cases import diff_datasets, diff_json, diff_lines
+    from assay.cases import diff_datasets
     from assay.cli._options import check_format
+    from assay.cli._output import emit
     from assay.formats import formats
     from assay.load import load_dataset
+    from assay.report._listings import DatasetChanges, DatasetSide
+    from assay.report.render import render
 
     check_format(format, formats("dataset-diff"))
     before, after = load_dataset(old), load_dataset(new)
-    diff = diff_datasets(before.cases, after.cases)
-    if format == "json":
-        body = {
-            "old": {"path": str(old), "version": before.version, "cases": len(before)},
-            "new": {"path": str(new), "version": after.version, "cases": len(after)},
-            **diff_json(diff),
-        }
-        typer.echo(json.dumps(body, indent=2, ensure_ascii=False))
-        return
-    typer.echo(
-        f"assay diff-dataset · {old} ({before.version[:19]}) -> {new} ({after.version[:19]})"
+    changes = DatasetChanges(
+        DatasetSide(str(old), before.version, len(before)),
+        DatasetSide(str(new), after.version, len(after)),
+        diff_datasets(before.cases, after.cases),
     )
-    for line in diff_lines(diff):
-        typer.echo(line)
+    emit(render(changes, format), None)

@@ -222,9 +222,8 @@ def gate(
     from assay.errors import AssayConfigError
     from assay.load import names_a_file
     from assay.metrics import IntervalSetting
-    from assay.report import evaluate_gates, gates_passed, parse_rule
-    from assay.report.render.gates import render_gates_markdown, render_gates_text
-    from assay.report.render.junit import render_junit
+    from assay.report import GateOutcome, evaluate_gates, parse_rule
+    from assay.report.render import render
 
     method = check_method(interval) if interval is not None else None
     if (calibration is None) != (max_false_accept_upper is None):
@@ -300,17 +299,18 @@ def gate(
         check = _calibration_check(report, source, bool(inputs), store, calibration, bounds)
         if check is not None:
             results = [*check.results(), *results]
+    outcome = GateOutcome.of(results, report)
     if junit is not None:
-        emit(render_junit(report, results), junit, inputs)
-    summary = render_gates_markdown(report, results)
+        emit(render(outcome, "junit"), junit, inputs)
+    summary = render(outcome, "markdown")
     if markdown is not None:
         emit(summary, markdown, inputs)
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if step_summary:
         with open(step_summary, "a", encoding="utf-8") as handle:
             handle.write(summary + "\n")
-    sys.stdout.write(render_gates_text(results))
-    if not gates_passed(results):
+    sys.stdout.write(render(outcome, "text"))
+    if not outcome.passed:
         raise typer.Exit(1)
 
 
@@ -328,8 +328,8 @@ def _gate_composite(
     import sys
 
     from assay.errors import AssayConfigError
-    from assay.report import CompositeReport, evaluate_gates, gates_passed, parse_rule
-    from assay.report.render.gates import render_gates_text
+    from assay.report import CompositeReport, GateOutcome, evaluate_gates, parse_rule
+    from assay.report.render import render
 
     if junit is not None or markdown is not None:
         raise AssayConfigError(
@@ -342,7 +342,7 @@ def _gate_composite(
             "with `assay composite --confidence/--interval` for another level"
         )
     parsed = [parse_rule(text, CompositeReport) for text in rules]
-    results = evaluate_gates(report, parsed)
-    sys.stdout.write(render_gates_text(results))
-    if not gates_passed(results):
+    outcome = GateOutcome.of(evaluate_gates(report, parsed))
+    sys.stdout.write(render(outcome, "text"))
+    if not outcome.passed:
         raise typer.Exit(1)

@@ -12,10 +12,12 @@ from assay.cli._output import emit, wants_color
 
 def regrade(
     run_id: str = typer.Argument(..., help="The stored run whose recorded answers to judge."),
-    grader: Path = typer.Option(
-        ...,
+    grader: Path | None = typer.Option(
+        None,
         "--grader",
-        help="Judge settings (YAML: base_url, model, rubric, …; see docs/judge.md).",
+        help="Judge settings (YAML: base_url, model, rubric, …; see docs/judge.md). "
+        "Without it, the run's own grader is built again from what the run recorded "
+        "(a plugin grader by its registered type and settings).",
     ),
     resume: str | None = typer.Option(
         None,
@@ -37,29 +39,34 @@ def regrade(
         None, "--store", help="Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
     ),
 ) -> None:
-    """Judge every recorded answer of stored run RUN_ID with the judge of --grader, into a
-    new run linked to it (metadata regrade_of); the target is not called again. Judge
-    failures are ungraded, with the reason."""
+    """Judge every recorded answer of stored run RUN_ID with the judge of --grader (or the
+    run's own grader, built again), into a new run linked to it (metadata regrade_of); the
+    target is not called again. Judge failures are ungraded, with the reason."""
     from assay.cli._options import interval_setting, output_format
     from assay.load import load_judge
     from assay.metrics import DEFAULT_INTERVAL
     from assay.report.render import render
-    from assay.runner._regrade import regrade_run
+    from assay.runner._regrade import recorded_grader, regrade_run
     from assay.store import open_store
     from assay.stored import report_for_run
 
     format = output_format(format, output)
     setting = interval_setting(confidence, interval)
+    inputs = [grader] if grader is not None else []
     if output is not None:
         from assay.cli._output import check_output
 
-        check_output(output, [grader])
-    settings = load_judge(grader)
+        check_output(output, inputs)
+    settings = load_judge(grader) if grader is not None else None
     runs = open_store(store, create=False)
     try:
         source = runs.get_run(run_id)
-        judge = settings.grader(runs.load_dataset(source.id).sources)
-        result = regrade_run(runs, source.id, judge, resume=resume)
+        if settings is not None:
+            judge = settings.grader(runs.load_dataset(source.id).sources)
+            result = regrade_run(runs, source.id, judge, resume=resume)
+        else:
+            recorded, entry = recorded_grader(source)
+            result = regrade_run(runs, source.id, recorded, resume=resume, provenance=entry)
         report = result.report
         if setting != DEFAULT_INTERVAL:
             report = report_for_run(runs, result.run_id, interval=setting)
@@ -71,11 +78,12 @@ def regrade(
         text = f"{head}\n\n{text}"
     else:
         typer.echo(head, err=True)
-    emit(text, output, [grader])
+    emit(text, output, inputs)
     if result.status == "interrupted":
+        again = f" --grader {grader}" if grader is not None else ""
         typer.echo(
             f"assay: regrade {result.run_id} interrupted; finish it with "
-            f"`assay regrade {source.id} --grader {grader} --resume {result.run_id}`",
+            f"`assay regrade {source.id}{again} --resume {result.run_id}`",
             err=True,
         )
         raise typer.Exit(130)

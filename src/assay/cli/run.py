@@ -307,14 +307,14 @@ def run(
             _stop_receiver(receiver)
         runs.close()
     if format == "html":  # with the trace waterfalls, as `assay report -f html` draws them
-        from assay.report.render.html import render_html
+        from assay.report import TracedReport
 
         again = open_store(store, create=False)  # after the receiver stored what it got
         try:
             spans = again.spans(result.run_id)
         finally:
             again.close()
-        text = render_html(report, spans=spans)
+        text = render(TracedReport(report, tuple(spans)), format)
     else:
         text = render(report, format, color=wants_color(output))
     if resume is not None and result.ran == 0:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import typer
 
@@ -18,89 +16,6 @@ from assay.cli._flags import (
 from assay.cli._output import described, emit, wants_color
 
 STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
-
-
-def _target_label(target: dict[str, Any]) -> str:
-    kind = str(target.get("type", "?"))
-    detail = target.get("model") or target.get("callable") or target.get("url")
-    return f"{kind}:{detail}" if detail else kind
-
-
-def _row(info: Any) -> dict[str, Any]:
-    from assay.report.render._format import run_split
-
-    summary = info.summary or {}
-    value = summary.get("task_success")
-    return {
-        "id": info.id,
-        "started_at": info.started_at.isoformat(timespec="seconds"),
-        "suite": Path(info.suite_path).name if info.suite_path else None,
-        "suite_name": info.suite_name,
-        "name": info.name,
-        "tags": info.tags,
-        "dataset": info.dataset_name,
-        "dataset_version": info.dataset_version,
-        "target": _target_label(info.target),
-        "split": info.metadata.get("split"),
-        "heldout_run": info.metadata.get("heldout_runs"),
-        "split_label": run_split(info.metadata),
-        "trials": info.trials,
-        "status": info.status,
-        "task_success": value,
-        "task_success_fraction": summary.get("task_success_fraction"),
-        "task_success_ci95": summary.get("task_success_ci95"),
-        "task_success_confidence": summary.get("task_success_confidence"),
-        "task_success_policy": summary.get("task_success_policy"),
-        "per_trial_task_success_fraction": summary.get("per_trial_task_success_fraction"),
-        "case_trials": summary.get("case_trials"),
-        "usage_reported": summary.get("usage_reported"),
-        "input_tokens": summary.get("input_tokens"),
-        "output_tokens": summary.get("output_tokens"),
-        "cost_usd": summary.get("cost_usd"),
-        "latency_p95_s": summary.get("latency_p95_s"),
-        "cached": summary.get("cached") or 0,
-        "cost_avoided_usd": summary.get("cost_avoided_usd"),
-    }
-
-
-def _usage(row: dict[str, Any]) -> str:
-    """'in 12,345 / out 1,210 (38 of 40 reported) · $0.0026'; '–' for runs stored before
-    usage was summarized, 'n/a' when no case-trial reported usage."""
-    n = row["case_trials"]
-    if n is None:
-        return "–"
-    if not row["usage_reported"]:
-        text = f"n/a (0 of {n} reported)"
-    else:
-        tokens = [row["input_tokens"], row["output_tokens"]]
-        shown = ["n/a" if t is None else f"{t:,}" for t in tokens]
-        text = f"in {shown[0]} / out {shown[1]} ({row['usage_reported']} of {n} reported)"
-    cost = row["cost_usd"]
-    text += f" · ${cost:.4g}" if cost is not None else ""
-    if row["cached"]:
-        avoided = row["cost_avoided_usd"]
-        saved = f"; ${avoided:.4g} avoided" if avoided is not None else ""
-        text += f" · {row['cached']} cached{saved}"
-    return text
-
-
-def _success(row: dict[str, Any]) -> str:
-    """'22/44 (50.0%) 95% CI [28.2%, 71.8%]'; runs stored before intervals were kept say
-    where to find theirs."""
-    from assay.metrics._display import percent
-
-    value = row["task_success"]
-    if value is None:
-        return "–" if row["status"] == "running" else "n/a"
-    text = f"{row['task_success_fraction']} ({percent(value)})"
-    ci, level = row["task_success_ci95"], row["task_success_confidence"]
-    if ci is None or level is None:
-        text = f"{text} (interval: assay report)"
-    else:
-        text = f"{text} {level:.0%} CI [{percent(ci[0])}, {percent(ci[1])}]"
-    if row.get("task_success_policy"):
-        text += f" {row['task_success_policy']}; per trial {row['per_trial_task_success_fraction']}"
-    return text
 
 
 runs_app = typer.Typer(
@@ -126,53 +41,19 @@ def runs(
     `latest` is the newest run and `latest~1` the one before it."""
     if ctx.invoked_subcommand is not None:
         return
-    from rich.table import Table
-
     from assay.cli._options import check_format
     from assay.formats import formats
-    from assay.report.render._terminal import SafeConsole
+    from assay.report.render import render
     from assay.store import open_store
+    from assay.stored._listing import run_listing
 
     check_format(format, formats("runs"))
     opened = open_store(store, create=False)
     try:
-        rows = [_row(info) for info in opened.list_runs()[:limit]]
+        listing = run_listing(opened.list_runs()[:limit])
     finally:
         opened.close()
-    if format == "json":
-        emit(json.dumps(rows, indent=2) + "\n", None)
-        return
-    if not rows:
-        typer.echo("no stored runs (run a suite with `assay run SUITE`)")
-        return
-    table = Table(box=None, header_style="bold", pad_edge=False)
-    columns = (
-        "Run",
-        "Started (UTC)",
-        "Suite",
-        "Dataset",
-        "Target",
-        "Split",
-        "Status",
-        "Task success",
-        "Tags",
-    )
-    for column in (*columns, "Tokens · cost"):
-        table.add_column(column)
-    for r in rows:
-        table.add_row(
-            r["id"] + (f" ({r['name']})" if r["name"] else ""),
-            r["started_at"][:19].replace("T", " "),
-            r["suite_name"] or r["suite"] or "–",
-            f"{r['dataset']} {r['dataset_version'].removeprefix('sha256:')[:12]}",
-            r["target"],
-            r["split_label"] or "–",
-            r["status"],
-            _success(r),
-            ", ".join(r["tags"]) or "–",
-            _usage(r),
-        )
-    SafeConsole(width=200).print(table)
+    emit(render(listing, format, color=wants_color(None)), None)
 
 
 @runs_app.command("tag")
@@ -274,6 +155,7 @@ def report(
     from assay._collector import no_cycle_collection
     from assay.cli._options import check_policy, interval_setting, output_format
     from assay.load import load_prices
+    from assay.report import TracedReport
     from assay.report.render import render_chunks
     from assay.store import open_store
     from assay.stored import stored_report
@@ -291,20 +173,16 @@ def report(
             built = stored_report(
                 opened, run_id, setting, policy=policy, prices=table, compact=True
             )
-        spans = opened.spans(built.run_id or run_id) if format == "html" else []
+        # The page draws each case's trace; every other format is the report alone.
+        shown = (
+            TracedReport(built, tuple(opened.spans(built.run_id or run_id)))
+            if format == "html"
+            else built
+        )
     finally:
         opened.close()
-    if format == "html":
-        from assay.report.render.html import render_html
-
-        emit(
-            render_html(built, spans=spans),
-            output,
-            what=described(built, format, f"run {built.run_id}"),
-        )
-        return
     emit(
-        render_chunks(built, format, color=wants_color(output)),
+        render_chunks(shown, format, color=wants_color(output)),
         output,
         what=described(built, format, f"run {built.run_id}"),
     )

@@ -29,38 +29,27 @@ def validate(
     Exit 0 when clean (warnings allowed), 1 with warnings under --strict, 2 on errors.
     On a terminal, a large dataset (1,000 cases or more) shows a progress bar on stderr.
     """
-    import json
-
     from assay.cli._dataset import near_settings, progress_sized_later
     from assay.cli._options import check_format
+    from assay.cli._output import emit
     from assay.formats import formats
     from assay.load._lint import lint_file
+    from assay.report._listings import Validation
+    from assay.report.render import render
 
     check_format(format, formats("validation"))
     near = near_settings(shingle, threshold)
     with progress_sized_later("validate") as bar:
         result = lint_file(dataset, sources, strict, near, progress=bar, sized=bar.size)
-    if format == "json":
-        body = {
-            "dataset": str(dataset),
-            "cases": len(result.cases),
-            "errors": result.errors,
-            "warnings": result.warnings,
-            "strict": strict,
-            "problems": [f.as_json() for f in result.findings],
-        }
-        typer.echo(json.dumps(body, indent=2, ensure_ascii=False))
-    else:
-        for f in result.findings:
-            where = f"{f.location}: " if f.location is not None else ""
-            typer.echo(f"{where}{f.severity} [{f.code}] {f.message}")
-            typer.echo(f"    fix: {f.fix}")
-        verdict = (
-            "clean"
-            if not result.findings
-            else (f"{result.errors} error(s), {result.warnings} warning(s)")
-        )
-        typer.echo(f"assay validate · {dataset} · {len(result.cases)} valid case(s) · {verdict}")
+    found = Validation(
+        str(dataset),
+        len(result.cases),
+        result.errors,
+        result.warnings,
+        strict,
+        tuple(result.findings),
+    )
+    emit(render(found, format), None)
     if result.errors:
         raise typer.Exit(2)
     if strict and result.warnings:

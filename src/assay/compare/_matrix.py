@@ -34,7 +34,7 @@ HOLM_NOTE = (
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class UsageTotals(_Frozen):

@@ -13,7 +13,7 @@ COMPARE_SCHEMA_VERSION = 1
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class RunRef(_Frozen):
@@ -56,7 +56,7 @@ class Moved(_Frozen):
     from_: str = Field(alias="from", serialization_alias="from")
     to: str
 
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, defer_build=True)
 
 
 class Excluded(_Frozen):

@@ -18,7 +18,7 @@ from assay.errors import AssayConfigError, did_you_mean
 class DemoConfig(BaseModel):
     """Every setting of the demo assistant (recorded with each run)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     name: str
     description: str

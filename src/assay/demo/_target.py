@@ -20,7 +20,7 @@ DEFAULT_TENANT = "acme"
 class DemoSettings(BaseModel):
     """Suite settings of a ``demo`` target: which configuration to run."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     type: str = "demo"
     config: str = "v1"

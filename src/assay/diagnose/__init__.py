@@ -10,10 +10,13 @@ Pure: spans, records and judgments in, a ``Finding`` out (rules in docs/diagnose
 from assay.diagnose._finding import Finding, Stage, group_by_stage
 from assay.diagnose._rules import diagnose
 from assay.diagnose._tree import TreeRow, span_tree
+from assay.diagnose._views import Diagnosis, TraceView
 
 __all__ = [
+    "Diagnosis",
     "Finding",
     "Stage",
+    "TraceView",
     "TreeRow",
     "diagnose",
     "group_by_stage",

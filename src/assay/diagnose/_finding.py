@@ -23,7 +23,7 @@ class Finding(BaseModel):
     lists the observations the conclusion rests on, each readable on its own.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     case: str
     trial: int = 1

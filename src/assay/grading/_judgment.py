@@ -22,7 +22,7 @@ class Judgment(CompactModel):
     A grader that cannot judge returns ``ungraded`` with the reason, never a default score.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     case_id: str
     trial: int = 1

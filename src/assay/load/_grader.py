@@ -23,6 +23,7 @@ and its other keys are that type's settings.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +36,7 @@ from assay.cases import SourceLibrary
 from assay.errors import AssayConfigError, InputFormatError, Location, Problem, did_you_mean
 from assay.grading import Grader, GraderType, StructuredGrader
 from assay.grading.checks import CompositeScorer, Profile
-from assay.load._grader_types import grader_type, grader_type_names
+from assay.load._grader_types import BUILTIN_GRADERS, grader_type, grader_type_names
 
 if TYPE_CHECKING:
     from assay.load._judge import JudgeSettings
@@ -53,7 +54,7 @@ class GraderSettings(BaseModel):
 
     # A judge takes its settings inline: grader_problems checks them, and refuses extra
     # keys for every other grader.
-    model_config = ConfigDict(frozen=True, extra="allow")
+    model_config = ConfigDict(frozen=True, extra="allow", defer_build=True)
 
     type: str = Field(default="structured", min_length=1)
     profile: str | None = Field(default=None, min_length=1)
@@ -261,13 +262,25 @@ COMPOSITE_GRADER = _type_of(_unread_keys, _composite, reads_sources=True)
 JUDGE_GRADER = _type_of(_judge_problems, _judge, reads_sources=True)
 
 
-def grader_provenance(grader: Grader) -> dict[str, str]:
+def grader_provenance(grader: Grader, spec: GraderSettings | None = None) -> dict[str, str]:
     """What a run records about its grader: name and version, and a composite scorer's
-    profile (as JSON) and the content hash of its source snapshots, if it has any."""
-    from assay.grading.judge import JudgeGrader
-
+    profile (as JSON) and the content hash of its source snapshots, if it has any. A plugin
+    grader (``spec`` names a type assay does not build in) also records its registered
+    ``type`` and its validated ``settings`` (as JSON, secret-looking keys redacted), from
+    which ``grader_from_provenance`` builds it again."""
+    # A judge grader exists only once its module is loaded: no other grader loads it.
+    judge = sys.modules.get("assay.grading.judge._grader")
     entry = {"name": grader.name, "version": grader.version}
-    if isinstance(grader, JudgeGrader):
+    if spec is not None and spec.type not in BUILTIN_GRADERS:
+        kind = grader_type(spec.type)
+        if kind is not None and not isinstance(kind, SuiteGraderType):
+            from assay.store import redact
+
+            settings = kind.settings.model_validate(spec.plugin_keys())
+            entry["type"] = spec.type
+            entry["settings"] = json.dumps(redact(settings.model_dump(mode="json")))
+        return entry
+    if judge is not None and isinstance(grader, judge.JudgeGrader):
         entry.update({k: str(v) for k, v in grader.identity().items()})
         entry["config"] = grader.config.model_dump_json()
         entry["rubric"] = grader.rubric.model_dump_json()
@@ -279,10 +292,58 @@ def grader_provenance(grader: Grader) -> dict[str, str]:
     return entry
 
 
-def grader_from_provenance(entry: dict[str, str]) -> Grader | None:
+class PluginNotInstalled(LookupError):
+    """A stored run's grader is a plugin type no installed package declares here."""
+
+    def __init__(self, name: str, version: str, kind: str) -> None:
+        self.name, self.version, self.kind = name, version, kind
+        super().__init__(
+            f'grader "{name}" v{version} (grader type "{kind}") is a plugin that is not '
+            f'installed here: install the package declaring "{kind}" in its '
+            '"assay.graders" entry points'
+        )
+
+
+def plugin_grader(entry: dict[str, str], base_dir: Path) -> Grader:
+    """The plugin grader a run recorded (``type`` and ``settings`` in its provenance),
+    built again by its registered type; ``PluginNotInstalled`` when no installed package
+    declares that type, ``AssayConfigError`` when the recorded settings no longer fit it
+    or held a secret (recorded redacted)."""
+    name, kind_name = entry.get("name", "?"), entry["type"]
+    kind = grader_type(kind_name)
+    if kind is None or isinstance(kind, SuiteGraderType):
+        raise PluginNotInstalled(name, entry.get("version", "?"), kind_name)
+    recorded = entry.get("settings", "{}")
+    if '"<redacted>"' in recorded:
+        raise AssayConfigError(
+            f'grader "{name}" (grader type "{kind_name}"): a secret in its settings was not '
+            "recorded, so it cannot be built again from the run; read secrets from an "
+            "environment variable the settings name"
+        )
+    try:
+        settings = kind.settings.model_validate_json(recorded)
+        return kind.build(settings, base_dir)
+    except ValueError as err:
+        first = str(err).splitlines()[0]
+        if isinstance(err, ValidationError) and err.errors():
+            problem = err.errors()[0]
+            first = f"{'.'.join(map(str, problem['loc'])) or 'settings'}: {problem['msg']}"
+        raise AssayConfigError(
+            f'grader "{name}" (grader type "{kind_name}"): its recorded settings cannot '
+            f"build it here: {first}"
+        ) from None
+
+
+def grader_from_provenance(entry: dict[str, str], base_dir: Path | None = None) -> Grader | None:
     """A grader rebuilt from ``grader_provenance`` (a composite scorer with the recorded
-    profile, without source snapshots: its citation checks cannot be evaluated), or None
-    for an unknown grader."""
+    profile, without source snapshots: its citation checks cannot be evaluated; a plugin
+    grader by its registered type and recorded settings, with paths relative to
+    ``base_dir``), or None for an unknown grader or a plugin not installed here."""
+    if "type" in entry:
+        try:
+            return plugin_grader(entry, base_dir or Path("."))
+        except (PluginNotInstalled, AssayConfigError):
+            return None
     if entry.get("name") == JUDGE and "config" in entry:
         from assay.grading.judge import JudgeConfig, JudgeGrader, JudgeRubric
 

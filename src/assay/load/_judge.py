@@ -57,7 +57,7 @@ class CalibrationRequirement(CalibrationBounds):
 class JudgeSettings(BaseModel):
     """Every key of a judge's settings (model, request, endpoint and rubric)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     type: Literal["judge"] = "judge"
     base_url: str = Field(pattern=r"^https?://")

@@ -40,7 +40,7 @@ from assay.targets import Target, build_target
 class CoverageSettings(BaseModel):
     """What a suite's dataset must cover (``assay coverage SUITE``; see docs/datasets.md)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     required_slices: tuple[str, ...] = ()
     min_cases: int = Field(default=3, ge=1)
@@ -49,7 +49,7 @@ class CoverageSettings(BaseModel):
 class CacheSettings(BaseModel):
     """The ``cache:`` key in its long form (``cache: true`` is ``{enabled: true}``)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     enabled: bool = True
     path: str | None = Field(
@@ -68,7 +68,7 @@ class VariantSettings(BaseModel):
     """One entry of ``variants:``: overrides of the target's settings and, optionally, the
     grader; everything else (dataset, trials, run settings) is the suite's."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     description: str | None = None
     target: dict[str, Any] = Field(default_factory=dict)
@@ -78,7 +78,7 @@ class VariantSettings(BaseModel):
 class SuiteSettings(BaseModel):
     """The keys of a suite file (see docs/running.md)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     name: str | None = None
     description: str | None = None

@@ -22,7 +22,7 @@ class Kappa(BaseModel):
     fewer than two pairs.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     value: float | None
     interval: tuple[float, float] | None

@@ -159,6 +159,13 @@ def clustered_by_case(r: Rate, units: Iterable[tuple[str, bool]]) -> Rate:
     With one unit per case the interval is unchanged (the ordinary one).
     """
     hits, sizes = per_case(units)
+    return clustered_counts(r, hits, sizes)
+
+
+def clustered_counts(r: Rate, hits: Sequence[int], sizes: Sequence[int]) -> Rate:
+    """``r`` with its interval clustered by case from each case's count in the numerator
+    (``hits``) and its units in the denominator (``sizes``, every one at least 1), cases
+    in the order they first appear; unchanged with one unit per case."""
     if all(n == 1 for n in sizes):
         return r
     est = clustered_rate(hits, sizes, interval=IntervalSetting(r.confidence, r.method))

@@ -24,7 +24,7 @@ class TrialRate(BaseModel):
     the case as the independent unit, never the K·N trials.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     policy: str
     label: str
@@ -48,7 +48,7 @@ class TrialRate(BaseModel):
 class CaseConsistency(BaseModel):
     """How many of a case's trials passed, and its score under the policy."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: str
     slice: str
@@ -71,7 +71,7 @@ class TrialSummary(BaseModel):
     (task success over case-trials, coverage, accuracy, slices) were computed.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     policy: str
     label: str
@@ -151,6 +151,20 @@ def summarize_trials(
         _consistency(cid, items, resolved)
         for cid, items in group_by(graded, lambda r: r.case.id).items()
     ]
+    return trial_summary(consistency, resolved, trials, interval=interval, declared=declared)
+
+
+def trial_summary(
+    consistency: list[CaseConsistency],
+    policy: TrialPolicy,
+    trials: int,
+    *,
+    interval: IntervalSetting = DEFAULT_INTERVAL,
+    declared: bool = False,
+) -> TrialSummary:
+    """The trial summary of each case's consistency (in dataset order) under ``policy``
+    (K trials per case); ``declared`` says the user stated the policy."""
+    resolved = policy.resolved(trials)
     counts: dict[str, int] = {}
     for c in sorted(consistency, key=lambda c: (-c.passed, c.trials)):
         key = f"{c.passed}/{c.trials}"

@@ -16,7 +16,7 @@ class Rate(BaseModel):
     ``method``; None when the denominator is 0.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     numerator: int
     denominator: int

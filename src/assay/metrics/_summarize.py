@@ -27,7 +27,7 @@ SLICE_TRIALS = ("passing case-trials", "case-trials in the slice")
 class StatusCounts(BaseModel):
     """How many case-trials ended in each status; they add up to the total."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     passed: int = 0
     failed: int = 0
@@ -43,7 +43,7 @@ class StatusCounts(BaseModel):
 class SliceSummary(BaseModel):
     """One slice: its cases, how many passed, and the rate with its interval."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     total: int
     success: int
@@ -58,7 +58,7 @@ class Summary(BaseModel):
     never counted here: they are summarized apart in ``synthetic``.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     total: int
     success: int

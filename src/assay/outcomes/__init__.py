@@ -1,17 +1,46 @@
 """Outcomes and records: what the system under test produced for each case and trial."""
 
-from assay.outcomes._outcome import Abstain, Answer, Error, Outcome
-from assay.outcomes._parse import (
-    Results,
-    as_results,
-    check_results,
-    parse_result_line,
-    parse_results,
-    result_line,
-    trial_gaps,
-)
-from assay.outcomes._record import Record, Usage
-from assay.outcomes._span import Span
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from assay._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from assay.outcomes._outcome import Abstain, Answer, Error, Outcome
+    from assay.outcomes._parse import (
+        Results,
+        as_results,
+        check_results,
+        parse_result_line,
+        parse_results,
+        result_line,
+        trial_gaps,
+    )
+    from assay.outcomes._record import Record, Usage
+    from assay.outcomes._span import Span
+
+# Each name is imported from its module on first use: a command loads only the modules
+# whose names it reads.
+_WHERE: dict[str, str] = {
+    "Abstain": "assay.outcomes._outcome",
+    "Answer": "assay.outcomes._outcome",
+    "Error": "assay.outcomes._outcome",
+    "Outcome": "assay.outcomes._outcome",
+    "Results": "assay.outcomes._parse",
+    "as_results": "assay.outcomes._parse",
+    "check_results": "assay.outcomes._parse",
+    "parse_result_line": "assay.outcomes._parse",
+    "parse_results": "assay.outcomes._parse",
+    "result_line": "assay.outcomes._parse",
+    "trial_gaps": "assay.outcomes._parse",
+    "Record": "assay.outcomes._record",
+    "Usage": "assay.outcomes._record",
+    "Span": "assay.outcomes._span",
+}
+
+__getattr__, __dir__ = lazy_exports(globals(), _WHERE)
+
 
 __all__ = [
     "Abstain",

@@ -16,7 +16,7 @@ from assay._compact import CompactModel
 class Answer(CompactModel):
     """A substantive answer: a structured ``fact`` key and/or free ``text``, with citations."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     kind: Literal["answer"] = "answer"
     fact: str | None = None
@@ -33,7 +33,7 @@ class Answer(CompactModel):
 class Abstain(CompactModel):
     """The system declined to answer, optionally saying why."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     kind: Literal["abstain"] = "abstain"
     reason: str | None = None
@@ -47,7 +47,7 @@ class Error(CompactModel):
     ``http_5xx``, ``parse_error``, ``exception:<Type>``); ``raw`` keeps an unparsable reply.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     kind: Literal["error"] = "error"
     error_class: str | None = None

@@ -13,7 +13,7 @@ from assay.outcomes._outcome import Outcome
 class Usage(CompactModel):
     """Token usage reported by a model, when known."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     input_tokens: int | None = None
     output_tokens: int | None = None
@@ -26,7 +26,7 @@ class Record(CompactModel):
     results read from a file usually carry only the outcome.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     case_id: str = Field(min_length=1)
     trial: int = Field(default=1, ge=1)

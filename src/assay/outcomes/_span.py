@@ -16,7 +16,7 @@ class Span(BaseModel):
     the ``assay.*`` namespace otherwise. ``case_id`` and ``trial`` tie the span to a record.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     trace_id: str
     span_id: str

@@ -31,7 +31,7 @@ CALIBRATION_SCHEMA_VERSION = 1
 class HumanLabel(BaseModel):
     """One human-reviewed case: a score on the 0–2 scale, or just pass/fail."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: str = Field(min_length=1)
     human_score: int | None = Field(default=None, ge=0, le=2)
@@ -54,7 +54,7 @@ class HumanLabel(BaseModel):
 class JudgedRow(BaseModel):
     """What the grader said about one case-trial (from a report or a stored run)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: str
     trial: int = 1
@@ -67,7 +67,7 @@ class JudgedRow(BaseModel):
 class Disagreement(BaseModel):
     """A labelled case where the grader and the person differ, with both explanations."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: str
     trial: int
@@ -85,7 +85,7 @@ class Disagreement(BaseModel):
 class Unjudged(BaseModel):
     """A labelled case without a usable judgment: ungraded, error or missing, or absent."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: str
     trial: int | None
@@ -96,7 +96,7 @@ class Unjudged(BaseModel):
 class SliceAgreement(BaseModel):
     """Pass/fail agreement in one slice, over its judged labelled cases."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     slice: str
     agreement: Rate
@@ -114,7 +114,7 @@ class CalibrationReport(BaseModel):
     kappa over them.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     schema_version: int = CALIBRATION_SCHEMA_VERSION
     assay_version: str = __version__

@@ -33,7 +33,7 @@ InputKind = Literal["recorded checks", "free-text answers", "mixed"]
 class ProfileInfo(BaseModel):
     """The profile a composite report was scored with."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     name: str
     weights: dict[str, float]
@@ -48,7 +48,7 @@ class CompositeCaseRow(BaseModel):
     outcome is a fail with ``status`` error or missing and no checks.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: str
     trial: int = 1
@@ -80,7 +80,7 @@ class CompositeCaseRow(BaseModel):
 class CheckFailures(BaseModel):
     """How often one check failed, and could not be evaluated, over real case-trials."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     failed: int
     not_evaluated: int
@@ -91,7 +91,7 @@ class CheckFailures(BaseModel):
 class CompositeSynthetic(BaseModel):
     """Synthetic cases, scored the same way and never counted in the real figures."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     banner: str = SYNTHETIC_BANNER
     case_ids: list[str]
@@ -107,7 +107,7 @@ class CompositeReport(BaseModel):
     ``synthetic: true`` and are summarized in ``synthetic``.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     schema_version: int = SCHEMA_VERSION
     report: Literal["composite"] = "composite"

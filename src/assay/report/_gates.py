@@ -55,7 +55,7 @@ ALIASES = {
 class Rule(BaseModel):
     """One parsed gate rule: ``path op threshold``, optionally letting an n/a value pass."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     text: str
     path: str
@@ -67,7 +67,7 @@ class Rule(BaseModel):
 class GateResult(BaseModel):
     """A rule applied to a report: whether it passed, the value seen and why."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     rule: Rule
     passed: bool

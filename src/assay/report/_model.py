@@ -18,7 +18,7 @@ HELDOUT_BANNER = "HELD-OUT RESULT"
 class DatasetChange(BaseModel):
     """Who changed a dataset version and why (``assay cases changelog``)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     who: str
     why: str
@@ -28,7 +28,7 @@ class DatasetChange(BaseModel):
 class DatasetInfo(BaseModel):
     """The dataset a report was scored on: its name, content-hash version and size."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     name: str
     version: str
@@ -42,7 +42,7 @@ class DatasetInfo(BaseModel):
 class GraderInfo(BaseModel):
     """A grader that produced judgments in the report."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     name: str
     version: str
@@ -51,7 +51,7 @@ class GraderInfo(BaseModel):
 class JudgeDetail(CompactModel):
     """What a model judge said about one case-trial beyond its status and reason."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     score: int | None = Field(
         default=None, description="The judge's 0-2 score; null when the reply was rejected"
@@ -66,7 +66,7 @@ class JudgeDetail(CompactModel):
 class CaseRow(CompactModel):
     """One case at one trial as reported: labels, outcome, status and the grader's reason."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: str
     slice: str
@@ -121,7 +121,7 @@ class CaseRow(CompactModel):
 class SyntheticSection(BaseModel):
     """Synthetic cases, summarized apart from real ones and labelled as such."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     banner: str = SYNTHETIC_BANNER
     total: int
@@ -134,7 +134,7 @@ class SyntheticSection(BaseModel):
 class SplitBlock(BaseModel):
     """The real cases of one split (dev or heldout), with their own denominators."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     split: str
     total: int
@@ -151,7 +151,7 @@ class SplitBlock(BaseModel):
 class HeldoutNote(BaseModel):
     """Marks a result that used held-out cases, and how often that held-out split was run."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     banner: str = HELDOUT_BANNER
     cases: int = Field(description="Held-out cases in this report (real ones)")
@@ -169,7 +169,7 @@ class CacheSummary(BaseModel):
     here as avoided, not as spent again.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     key_version: int | None = Field(description="The cache key version the run used")
     served: int = Field(description="Recorded case-trials served from the cache")
@@ -195,7 +195,7 @@ class Report(BaseModel):
     ``cases`` flagged ``synthetic: true``. ``statuses`` always add up to ``total``.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     schema_version: int = SCHEMA_VERSION
     assay_version: str

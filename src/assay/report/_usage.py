@@ -15,7 +15,7 @@ from assay.outcomes import Record
 class Price(BaseModel):
     """One model's price in US dollars per million input and output tokens."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     input: float = Field(ge=0, description="USD per million input (prompt) tokens")
     output: float = Field(ge=0, description="USD per million output (completion) tokens")
@@ -25,7 +25,7 @@ class PriceInfo(BaseModel):
     """The price table a cost was computed with: where it came from, its hash, the price
     used (null when the table has no price for the run's model)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     source: str | None = None
     hash: str
@@ -36,7 +36,7 @@ class PriceInfo(BaseModel):
 class Latency(BaseModel):
     """Latency of the final attempt of each case-trial that recorded one, in seconds."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     count: int
     p50_s: float
@@ -58,7 +58,7 @@ class UsageSummary(BaseModel):
     latency measured when it was made).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     case_trials: int = Field(description="Case-trials with a recorded outcome")
     cached: int = Field(
@@ -108,7 +108,7 @@ class JudgeUsage(BaseModel):
     counts every HTTP attempt of the sent calls, retries included.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     asked: int
     cached: int = 0

@@ -332,7 +332,7 @@ class _Entry(BaseModel):
     """A stored reply as ``put`` writes it: the outcome is read straight from the JSON
     text; the rest is plain JSON data, as ``json.loads`` reads it."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     outcome: Outcome
     usage: Annotated[Usage | None, BeforeValidator(lambda v: v or None)] = None

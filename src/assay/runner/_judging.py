@@ -140,13 +140,17 @@ class JudgeRunner:
         """The judgment on one record: error outcomes are ``error`` without a call. With
         a tracer, the call has its own ``assay.judge`` span (model, usage, attempts)."""
         from assay.grading import judge_record
+        from assay.grading._rules import ungraded_judgment
         from assay.runner._execute import WorkItem, call
         from assay.runner._tracing import judge_span
 
         if record.outcome.kind == "error":
             return judge_record(case, record, self.grader)
         nonce = self.nonce()
-        prepared = self.grader.prepare(case, record, nonce)
+        try:
+            prepared = self.grader.prepare(case, record, nonce)
+        except Exception as err:  # a grader failure is ungraded, never a default score
+            return ungraded_judgment(case.id, record.trial, self.grader, err)
         if isinstance(prepared, Judgment):
             return prepared
         cache_at = self._cache_key(prepared.body, nonce, record.trial)
@@ -154,7 +158,7 @@ class JudgeRunner:
             assert self.cache is not None
             hit = self.cache.cache.get(cache_at)
             if hit is not None:
-                judged = self.grader.conclude(case, prepared, _answer(hit.reply, hit.attempts))
+                judged = self._conclude(case, record, prepared, _answer(hit.reply, hit.attempts))
                 return judged.model_copy(update={"labels": (*judged.labels, JUDGE_CACHE_HIT)})
         key = (case.id, record.trial)
         self.transport.pending[key] = prepared.body
@@ -166,7 +170,7 @@ class JudgeRunner:
                 reply, attempts, _, latency_ms = await call(self.execution, item, traceparent)
             finally:
                 self.transport.pending.pop(key, None)
-            judgment = self.grader.conclude(case, prepared, _answer(reply, attempts))
+            judgment = self._conclude(case, record, prepared, _answer(reply, attempts))
             if cache_at is not None and judgment.status in ("passed", "failed"):
                 # Only a usable verdict is kept: a failed call (never kept, as for a
                 # target) and a reply the judge's checks refused are asked again.
@@ -176,6 +180,14 @@ class JudgeRunner:
                 self.cache.cache.put(cache_at, "judge", reply, latency, attempts, self.run_id, when)
             attributes.update(_span_attributes(reply, attempts, judgment))
         return judgment
+
+    def _conclude(self, case: Case, record: Record, prepared: Any, answer: JudgeAnswer) -> Judgment:
+        from assay.grading._rules import ungraded_judgment
+
+        try:
+            return self.grader.conclude(case, prepared, answer)
+        except Exception as err:  # a reply the grader cannot read is ungraded, never a score
+            return ungraded_judgment(case.id, record.trial, self.grader, err)
 
     def _cache_key(self, body: Any, nonce: str, trial: int) -> str | None:
         """The response cache's key of a judge request (None without a cache): the judge's

@@ -186,7 +186,7 @@ def _info(
         dataset_version=dataset.version,
         target=redact(target.config()),
         target_hash=content_hash(target.config()),
-        graders=[grader_provenance(grader)],
+        graders=[grader_provenance(grader, suite.settings.grader)],
         trials=options.trials,
         trial_policy=suite.settings.trial_policy or "per-trial",
         assay_version=__version__,

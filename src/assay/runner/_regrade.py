@@ -1,5 +1,6 @@
-"""Re-judging a stored run's recorded answers with another grader, without calling the
-target again: a new run, linked to the old one, that can itself be resumed."""
+"""Re-judging a stored run's recorded answers with another grader (or its own, built again
+from its provenance), without calling the target again: a new run, linked to the old one,
+that can itself be resumed."""
 
 from __future__ import annotations
 
@@ -9,8 +10,7 @@ from typing import Any
 
 from assay._version import __version__
 from assay.errors import AssayConfigError
-from assay.grading import Judgment
-from assay.grading.judge import JudgeGrader
+from assay.grading import CallingGrader, Grader, Judgment, judge_record
 from assay.outcomes import Record
 from assay.runner._judging import JudgeRunner, judge_all
 from assay.runner._options import Timing
@@ -22,7 +22,7 @@ from assay.stored._report import headline, report_for_run, run_metadata
 REGRADE_KEY = "regrade_of"
 
 
-def _new_run(source: RunInfo, grader: JudgeGrader) -> RunInfo:
+def _new_run(source: RunInfo, grader: Grader, provenance: dict[str, str] | None) -> RunInfo:
     from assay.load import grader_provenance
 
     now = datetime.now(UTC)
@@ -35,7 +35,7 @@ def _new_run(source: RunInfo, grader: JudgeGrader) -> RunInfo:
         dataset_version=source.dataset_version,
         target=source.target,
         target_hash=source.target_hash,
-        graders=[grader_provenance(grader)],
+        graders=[provenance or grader_provenance(grader)],
         trials=source.trials,
         trial_policy=source.trial_policy,
         assay_version=__version__,
@@ -44,16 +44,61 @@ def _new_run(source: RunInfo, grader: JudgeGrader) -> RunInfo:
     )
 
 
+def recorded_grader(source: RunInfo) -> tuple[Grader, dict[str, str]]:
+    """The grader run ``source`` recorded, built again from its provenance (a plugin grader
+    by its registered type and recorded settings, paths relative to the suite's directory),
+    with what the new run records about it; ``AssayConfigError`` naming the grader when it
+    cannot be built here (a plugin not installed, settings that no longer fit, a judge
+    whose endpoint was not recorded, a scorer that read source snapshots, no grader)."""
+    from pathlib import Path
+
+    from assay.load import grader_from_provenance, grader_provenance
+    from assay.load._grader import PluginNotInstalled, plugin_grader
+
+    base_dir = Path(source.suite_path).parent if source.suite_path else Path(".")
+    for entry in source.graders:
+        if "type" in entry:
+            try:
+                plugin = plugin_grader(entry, base_dir)
+            except PluginNotInstalled as err:
+                raise AssayConfigError(f"run {source.id}: {err}") from None
+            # The type and settings as recorded; the name and version of the grader now.
+            return plugin, {**entry, "name": plugin.name, "version": plugin.version}
+        if "sources_version" in entry:
+            raise AssayConfigError(
+                f'run {source.id}: its grader "{entry.get("name", "?")}" read source '
+                f"snapshots ({entry['sources_version']}) that the store does not keep, so it "
+                "cannot be built again from the run; run the suite again instead"
+            )
+        grader = grader_from_provenance(entry, base_dir)
+        if isinstance(grader, CallingGrader) and grader.endpoint is None:
+            raise AssayConfigError(
+                f'run {source.id}: its grader "{grader.name}" did not record where its model '
+                "is; name the judge's settings with --grader"
+            )
+        if grader is not None:
+            return grader, grader_provenance(grader)
+    names = ", ".join(f'"{e.get("name", "?")}"' for e in source.graders) or "none"
+    raise AssayConfigError(
+        f"run {source.id}: its grader ({names}) cannot be built again from what the run "
+        "recorded; name a judge with --grader"
+    )
+
+
 def regrade_run(
     store: RunStore,
     run_id: str,
-    grader: JudgeGrader,
+    grader: Grader,
     *,
     resume: str | None = None,
     timing: Timing | None = None,
+    provenance: dict[str, str] | None = None,
 ) -> RunResult:
     """Judge every recorded outcome of run ``run_id`` into a new run (or, with ``resume``,
-    the outcomes a previous, interrupted regrade of it has not judged yet)."""
+    the outcomes a previous, interrupted regrade of it has not judged yet). A calling
+    grader's requests are sent through ``JudgeRunner``; any other grader judges in
+    process. ``provenance``: what the new run records about ``grader`` (default: what
+    ``grader_provenance`` says; a plugin grader rebuilt from a run passes that run's entry)."""
     source = store.get_run(run_id)
     dataset = store.load_dataset(source.id)
     records = store.records(source.id)
@@ -66,7 +111,7 @@ def regrade_run(
         done = store.recorded_keys(target.id)
         store.set_status(target.id, "running")
     else:
-        target = _new_run(source, grader)
+        target = _new_run(source, grader, provenance)
         store.create_run(target, dataset.cases)
         done = set()
     by_id = {c.id: c for c in dataset.cases}
@@ -82,7 +127,11 @@ def regrade_run(
 
     status = "failed"
     try:
-        asyncio.run(judge_all(JudgeRunner(grader, timing), pending, write))
+        if isinstance(grader, CallingGrader):
+            asyncio.run(judge_all(JudgeRunner(grader, timing), pending, write))
+        else:
+            for case, record in pending:
+                write(judge_record(case, record, grader))
         status = "completed"
     except KeyboardInterrupt:
         status = "interrupted"

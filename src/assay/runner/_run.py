@@ -292,7 +292,7 @@ def run_suite(
         dataset_version=chosen.version,
         target=config,
         target_hash=content_hash(target.config()),
-        graders=[grader_provenance(grader)],
+        graders=[grader_provenance(grader, suite.settings.grader)],
         trials=options.trials,
         trial_policy=suite.settings.trial_policy or "per-trial",
         assay_version=__version__,

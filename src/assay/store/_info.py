@@ -23,7 +23,7 @@ class RunInfo(BaseModel):
     for listings once the run has ended.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: str
     started_at: datetime

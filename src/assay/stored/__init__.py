@@ -1,7 +1,8 @@
 """Reading stored runs: one place that turns what the run store holds into a run's report
-(``report_for_run``, which the runner, the CLI and the viewer all call),
-its side of a comparison, the comparison of two stored runs, its outcomes as composite
-scoring's inputs, and one case's outcome, judgment and finding (``StoredRun``).
+(``report_for_run``, which the runner, the CLI and the viewer all call), its summary
+counted by the database (``stored_summary``), its side of a comparison, the comparison
+of two stored runs, its outcomes as composite scoring's inputs, and one case's outcome,
+judgment and finding (``StoredRun``).
 
 ``assay compare``, ``composite``, ``trace`` and ``diagnose`` and the viewer read through
 here, so that the same store gives the same answer everywhere.
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from assay.stored._composite import StoredInputs, composite_inputs
     from assay.stored._read import compare_stored, run_side, stored_report
     from assay.stored._report import headline, report_for_run
+    from assay.stored._summary import stored_summary
 
 # Each name is imported from its module on first use: `assay run` and `assay report` build
 # a report without loading the comparison, composite and diagnosis readers.
@@ -34,6 +36,7 @@ _WHERE: dict[str, str] = {
     "report_for_run": "assay.stored._report",
     "run_side": "assay.stored._read",
     "stored_report": "assay.stored._read",
+    "stored_summary": "assay.stored._summary",
 }
 
 
@@ -49,4 +52,5 @@ __all__ = [
     "report_for_run",
     "run_side",
     "stored_report",
+    "stored_summary",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from assay.cases import Case
@@ -72,13 +73,17 @@ def _fallback(info: RunInfo) -> Grader:
     from assay.load import grader_from_provenance
 
     for entry in info.graders:
-        grader = grader_from_provenance(entry)
+        grader = grader_from_provenance(entry, _suite_dir(info))
         if grader is not None:
             return grader
     for entry in info.graders:
         if entry.get("name"):
             return UnavailableGrader(entry["name"], str(entry.get("version", "?")))
     return StructuredGrader()
+
+
+def _suite_dir(info: RunInfo) -> Path | None:
+    return Path(info.suite_path).parent if info.suite_path else None
 
 
 def run_metadata(info: RunInfo) -> dict[str, Any]:
@@ -130,13 +135,20 @@ def report_for_run(
 
     ``compact``: for a report that is only rendered or gated, its rows are kept as
     ``CaseRows`` (see ``build_report``), so a run of a million case-trials fits in memory;
-    ``rows=False`` leaves the case rows out, for a report only its figures are read from.
+    ``rows=False`` leaves the case rows out, for a report only its figures are read from
+    (counted by the database when it can: see ``assay.stored._figures``).
     ``results``: the run's records (in dataset order, then trial) and judgments exactly as
     stored, held by the caller that just wrote them; the report is the same, without
     reading them back.
     """
     interval = chosen_interval(interval, confidence, method, "report_for_run")
     info = store.get_run(run_id)
+    if not rows and results is None:
+        from assay.stored._figures import counted_report
+
+        counted = counted_report(store, info, interval=interval, policy=policy, prices=prices)
+        if counted is not None:
+            return counted
     dataset = store.load_dataset(info.id)
     fallback = _fallback(info)
     judgments: Sequence[Judgment] | dict[tuple[str, int], Judgment]

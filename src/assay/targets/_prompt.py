@@ -25,7 +25,7 @@ VARIABLES = ("question", "case", "context", "sections", "facts", "vars", "messag
 class MessageTemplate(BaseModel):
     """One message of a prompt: its role and a Jinja2 template for its content."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     role: Literal["system", "user", "assistant"]
     content: str
@@ -39,7 +39,7 @@ class MessageTemplate(BaseModel):
 class PromptSettings(BaseModel):
     """A prompt: ``system`` and/or ``user`` templates, or a list of ``messages``."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     system: str | None = None
     user: str | None = None

@@ -37,7 +37,7 @@ from assay.targets._replies import as_reply, exception_reply
 class FunctionSettings(BaseModel):
     """Suite settings of a ``function`` target."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     type: str = "function"
     callable: str = Field(

@@ -40,7 +40,7 @@ DEFAULT_REQUEST: dict[str, Any] = {"id": "{{id}}", "question": "{{prompt}}"}
 class ResponseMapping(BaseModel):
     """Where each outcome field is in the reply (dotted paths)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     kind: str | None = None
     abstain: str | None = None
@@ -55,7 +55,7 @@ class ResponseMapping(BaseModel):
 class HttpSettings(BaseModel):
     """Suite settings of an ``http`` target."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     type: str = "http"
     url: str = Field(pattern=r"^https?://")

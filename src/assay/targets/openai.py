@@ -69,7 +69,7 @@ TRANSCRIPT_LIMIT = 20_000  # characters of a raw reply kept in the transcript
 class OpenAISettings(BaseModel):
     """Suite settings of an ``openai`` target."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     type: str = "openai"
     base_url: str = Field(pattern=r"^https?://")

@@ -32,7 +32,7 @@ Entry = Mapping[str, Any] | Outcome
 class ScriptedSettings(BaseModel):
     """Suite settings of a ``scripted`` target."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     type: str = "scripted"
     outcomes: dict[str, dict[str, Any] | list[dict[str, Any]]] = {}

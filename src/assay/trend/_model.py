@@ -15,7 +15,7 @@ MetricKind = Literal["rate", "seconds", "usd"]
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class DatasetChange(_Frozen):

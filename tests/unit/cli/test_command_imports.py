@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -77,3 +78,56 @@ def test_tracing_without_metrics_export_leaves_the_metrics_sdk_unloaded() -> Non
         check=True,
     )
     assert done.stdout.split() == ["False", "True"]
+
+
+# Modules of other commands' work: scoring a results file or re-rendering a stored run
+# reads no suite, calls no target and no judge, and builds no coverage, diff or comparison.
+OTHER_WORK = (
+    "assay.cases._coverage",
+    "assay.cases._diff",
+    "assay.cases._lint",
+    "assay.cases._near",
+    "assay.cases._split",
+    "assay.grading.judge",
+    "assay.load._suite",
+    "assay.load._judge",
+    "assay.metrics._agreement",
+    "assay.metrics._paired",
+    "assay.report._composite",
+    "assay.targets",
+)
+
+
+def test_score_loads_no_module_of_another_command() -> None:
+    seed = [str(POLICY / "policy.jsonl"), str(POLICY / "results.jsonl")]
+    got = _loaded(["score", *seed], OTHER_WORK)
+    assert got == {"code": 0, "loaded": []}
+
+
+def test_report_of_a_stored_run_loads_no_module_of_another_command(tmp_path: Path) -> None:
+    database = tmp_path / "assay.db"
+    store = f"sqlite:///{database}"
+    ran = _loaded(["run", str(POLICY / "suite.yaml"), "--store", store], ())
+    assert ran["code"] in (0, 1)
+    with sqlite3.connect(database) as conn:
+        (run_id,) = conn.execute("SELECT id FROM runs").fetchone()
+    got = _loaded(["report", run_id, "--store", store], OTHER_WORK)
+    assert got == {"code": 0, "loaded": []}
+
+
+def test_a_run_without_a_judge_loads_no_judge_and_no_dataset_tooling(tmp_path: Path) -> None:
+    watched = (
+        "assay.grading.judge",
+        "assay.cases._coverage",
+        "assay.cases._diff",
+        "assay.cases._lint",
+        "assay.cases._near",
+        "assay.cases._split",
+        "assay.metrics._agreement",
+        "assay.metrics._paired",
+        "assay.report._composite",
+    )
+    suite = str(POLICY / "suite.yaml")
+    store = f"sqlite:///{tmp_path / 'assay.db'}"
+    got = _loaded(["run", suite, "--format", "json", "--store", store], watched)
+    assert got == {"code": 0, "loaded": []}

@@ -29,7 +29,7 @@ class Profile(BaseModel):
     Build one with ``make_profile`` so it is validated against the known check names.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     name: str = "default"
     weights: dict[str, float]

@@ -26,7 +26,7 @@ CHECKS_LINE_FIELDS = ("id", "trial", "checks")
 class RecordedChecks(BaseModel):
     """The check results recorded for one case and trial, by check name."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     case_id: str = Field(min_length=1)
     trial: int = Field(default=1, ge=1)

@@ -31,7 +31,7 @@ class CompositeResult(BaseModel):
     makes both verdicts ``ungraded`` and ``ungraded_reason`` says which and why.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     case_id: str
     trial: int = 1

@@ -28,7 +28,7 @@ class CheckResult(BaseModel):
     answer; not found". A None verdict makes the whole case ``ungraded``.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     passed: bool | None
     reason: str

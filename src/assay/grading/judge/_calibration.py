@@ -10,7 +10,7 @@ class CalibrationBounds(BaseModel):
     false-accept and (optionally) false-reject intervals may be, and (optionally) the
     least the lower end of its weighted kappa's interval may be."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     max_false_accept_upper: float = Field(gt=0, le=1)
     max_false_reject_upper: float | None = Field(default=None, gt=0, le=1)

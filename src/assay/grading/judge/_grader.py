@@ -30,7 +30,7 @@ class JudgeEndpoint(BaseModel):
     name of the environment variable holding its key (read by the caller, never stored),
     and the same concurrency, timeout, retry and rate settings as a target."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     base_url: str = Field(pattern=r"^https?://")
     api_key_env: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")

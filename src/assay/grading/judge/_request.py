@@ -28,7 +28,7 @@ ResponseMode = Literal["json_schema", "json_object_schema", "json_object", "text
 class JudgeConfig(BaseModel):
     """The judge model's request settings (the transport's base URL and key live apart)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     model: str = Field(min_length=1)
     temperature: float | None = Field(default=0.0, ge=0, le=2)

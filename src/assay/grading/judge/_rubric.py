@@ -24,7 +24,7 @@ class JudgeRubric(BaseModel):
     dimensions, each reported on its own.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     required: tuple[RequiredFact, ...] = ()
     disallowed: tuple[DisallowedClaim, ...] = ()

@@ -1,6 +1,6 @@
-"""Renderers: each turns a report, a comparison, a composite report, a matrix, a
-calibration report, a trend or a coverage matrix into a string in one of the formats
-``assay.formats`` lists for it."""
+"""Renderers: each turns a report (with or without its traces), a comparison, a composite
+report, a matrix, a calibration report, a trend, a coverage matrix, a gate's outcome, a
+diagnosis or a trace into a string in one of the formats ``assay.formats`` lists for it."""
 
 from __future__ import annotations
 
@@ -9,12 +9,16 @@ from typing import TYPE_CHECKING, Literal, Union, cast
 
 from assay.formats import formats
 from assay.report._model import Report
+from assay.report._traced import TracedReport
 
 if TYPE_CHECKING:
     from assay.cases import Coverage
     from assay.compare import Comparison, MatrixReport
+    from assay.diagnose import Diagnosis, Finding, TraceView
     from assay.report._calibration import CalibrationReport
     from assay.report._composite import CompositeReport
+    from assay.report._gate_outcome import GateOutcome
+    from assay.report.render.listings import Listing
     from assay.trend import Trend
 
 Format = Literal["text", "json", "markdown", "html", "junit"]
@@ -23,28 +27,45 @@ FORMATS: tuple[str, ...] = formats("report")
 
 Rendered = Union[
     Report,
+    TracedReport,
     "Comparison",
     "CompositeReport",
     "MatrixReport",
     "CalibrationReport",
     "Trend",
     "Coverage",
+    "GateOutcome",
+    "Finding",
+    "Diagnosis",
+    "TraceView",
+    "Listing",
 ]
-"""What ``render`` draws: a report, a comparison, a composite report, a matrix, a
-calibration report, a trend or a coverage matrix."""
+"""What ``render`` draws: a report (or a report with its run's spans), a comparison, a
+composite report, a matrix, a calibration report, a trend, a coverage matrix, a gate's
+outcome, one case-trial's finding or a run's diagnosis, one case-trial's trace, or a
+listing (``assay.report._listings``: stored runs, a dataset's problems, duplicates or
+changes, the response cache)."""
 
 
 def kind_of(obj: Rendered) -> str:
     """The key of ``obj``'s kind in ``assay.formats.FORMATS``."""
-    if isinstance(obj, Report):
+    if isinstance(obj, Report | TracedReport):
         return "report"
     # Imported here: a report's renderer need not load the comparison's model.
     from assay.cases import Coverage
     from assay.compare import Comparison, MatrixReport
+    from assay.diagnose import Diagnosis, Finding, TraceView
     from assay.report._calibration import CalibrationReport
     from assay.report._composite import CompositeReport
+    from assay.report._gate_outcome import GateOutcome
     from assay.trend import Trend
 
+    if isinstance(obj, GateOutcome):
+        return "gate"
+    if isinstance(obj, Finding | Diagnosis):
+        return "diagnosis"
+    if isinstance(obj, TraceView):
+        return "trace"
     if isinstance(obj, Comparison):
         return "comparison"
     if isinstance(obj, CompositeReport):
@@ -57,6 +78,9 @@ def kind_of(obj: Rendered) -> str:
         return "trend"
     if isinstance(obj, Coverage):
         return "coverage"
+    listing = _listing_kind(obj)
+    if listing is not None:
+        return listing
     raise TypeError(f"assay cannot render a {type(obj).__name__}")
 
 
@@ -70,6 +94,24 @@ def render(obj: Rendered, fmt: str, *, color: bool = False, links: str | None = 
         raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(formats(kind))}")
     if isinstance(obj, Report):
         return _render_report(obj, fmt, color=color)
+    if isinstance(obj, TracedReport):
+        if fmt == "html":  # the one format that draws the traces
+            from assay.report.render.html import render_html
+
+            return render_html(obj.report, spans=obj.spans)
+        return _render_report(obj.report, fmt, color=color)
+    if kind == "gate":
+        from assay.report.render.gates import render_gate_outcome
+
+        return render_gate_outcome(cast("GateOutcome", obj), fmt)
+    if kind == "diagnosis":
+        from assay.report.render.diagnosis import render_diagnosis
+
+        return render_diagnosis(cast("Finding | Diagnosis", obj), fmt)
+    if kind == "trace":
+        from assay.report.render.trace import render_trace_view
+
+        return render_trace_view(cast("TraceView", obj), fmt)
     if kind == "comparison":
         from assay.report.render.comparison import render_comparison
 
@@ -88,9 +130,29 @@ def render(obj: Rendered, fmt: str, *, color: bool = False, links: str | None = 
         return render_calibration(cast("CalibrationReport", obj), fmt)
     if kind == "trend":
         return _render_trend(cast("Trend", obj), fmt, links)
+    if kind in LISTINGS:
+        from assay.report.render.listings import render_listing
+
+        return render_listing(cast("Listing", obj), fmt, color=color)
     from assay.report.render.coverage import render_coverage
 
     return render_coverage(cast("Coverage", obj), fmt)
+
+
+LISTINGS = ("runs", "validation", "duplicates", "dataset-diff", "cache-stats")
+
+
+def _listing_kind(obj: object) -> str | None:
+    from assay.report import _listings as listings
+
+    kinds: dict[type, str] = {
+        listings.RunListing: "runs",
+        listings.Validation: "validation",
+        listings.Duplicates: "duplicates",
+        listings.DatasetChanges: "dataset-diff",
+        listings.CacheContents: "cache-stats",
+    }
+    return kinds.get(type(obj))
 
 
 def _render_trend(trend: Trend, fmt: str, links: str | None) -> str:
@@ -126,10 +188,17 @@ def _render_report(report: Report, fmt: str, *, color: bool) -> str:
     return render_junit(report)
 
 
-def render_chunks(report: Report, fmt: str, *, color: bool = False) -> Iterator[str]:
+def render_chunks(report: Report | TracedReport, fmt: str, *, color: bool = False) -> Iterator[str]:
     """``render``'s text in pieces (a JSON report a few thousand cases at a time, a packed
     HTML page a compressed part at a time), for writing a large report without holding it
     whole."""
+    if isinstance(report, TracedReport):
+        if fmt == "html":
+            from assay.report.render.html import render_html_chunks
+
+            yield from render_html_chunks(report.report, spans=report.spans)
+            return
+        report = report.report
     if fmt == "json":
         from assay.report.render.json import render_json_chunks
 

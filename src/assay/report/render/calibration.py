@@ -7,10 +7,11 @@ import html
 
 from assay.formats import formats
 from assay.metrics import Kappa, Rate
-from assay.report._calibration import CalibrationReport
+from assay.report._calibration import CalibrationReport, Disagreement
 from assay.report.render import _format as f
 from assay.report.render.document import (
     Block,
+    BulletList,
     Cell,
     Column,
     Document,
@@ -20,6 +21,7 @@ from assay.report.render.document import (
     Paragraph,
     Preformatted,
     Span,
+    Table,
     table,
 )
 
@@ -77,59 +79,68 @@ def _confusion_lines(report: CalibrationReport) -> list[str]:
     return lines
 
 
-def _rate_lines(report: CalibrationReport) -> list[str]:
-    label = f.ci_label(report.false_accepts)
-    rates = _rates(report)
-    wide = max(len(f.value(r)) for _, r in rates)
-    ci_wide = max(len(label), *(len(f.ci(r)) for _, r in rates))
-    lines = [f"{'Metric':<18} {'Fraction':>8}  {'Value':<{wide}}  {label:<{ci_wide}}  Denominator"]
-    for name, r in rates:
-        lines.append(
-            f"{name:<18} {f.fraction(r):>8}  {f.value(r):<{wide}}  {f.ci(r):<{ci_wide}}  "
-            f"{f.named(r)}"
-        )
-    return lines
+def _rate_table(report: CalibrationReport) -> Table:
+    columns = [
+        Column("Metric"),
+        Column("Fraction", "right"),
+        Column("Value"),
+        Column(f.ci_label(report.false_accepts)),
+        Column("Denominator"),
+    ]
+    rows: list[list[Cell]] = [
+        [name, f.fraction(r), f.value(r), f.ci(r), f.named(r)] for name, r in _rates(report)
+    ]
+    return table(columns, rows, plain=True)
+
+
+def _disagreement(d: Disagreement, title: str | None) -> list[Block]:
+    head = (
+        f"{d.id} [{d.slice}] {d.kind}: human {_score(d.human_score, d.human_pass)}, "
+        f"judge {_score(d.judge_score, d.judge_pass)}"
+    )
+    said = (
+        f"human ({d.reviewer or 'reviewer unknown'}): {d.human_note or '—'}",
+        f"judge: {d.judge_reason}",
+    )
+    return [
+        BulletList((head,), title, layout="whole", marker="  "),
+        BulletList(said, layout="whole", marker="      "),
+    ]
 
 
 def _text_blocks(report: CalibrationReport) -> list[Block]:
-    """The rates, kappa, the confusion and the lists as the terminal's aligned lines."""
+    """The rates, kappa, the confusion and the lists for a terminal."""
     first, second = _head(report)
     blocks: list[Block] = [
         _line(f"assay calibration · {first}"),
         _line(second),
         Gap(),
-        Preformatted(tuple(_rate_lines(report))),
+        _rate_table(report),
         Gap(),
         _line(f"Weighted kappa: {kappa_text(report.kappa)}"),
         Gap(),
         Preformatted(tuple(_confusion_lines(report))),
     ]
     if report.slices:
-        lines = []
-        for s in report.slices.values():
-            r = s.agreement
-            lines.append(
-                f"  {s.slice:<22} {f.fraction(r):>6}  {f.value(r):<8} {f.ci(r):<18} "
-                f"false accepts {s.false_accepts}, false rejects {s.false_rejects}"
-            )
-        blocks += [Gap(), _line("Agreement per slice"), Preformatted(tuple(lines))]
+        slices = tuple(
+            f"{s.slice:<22} {f.fraction(s.agreement):>6}  {f.value(s.agreement):<8} "
+            f"{f.ci(s.agreement):<18} false accepts {s.false_accepts}, "
+            f"false rejects {s.false_rejects}"
+            for s in report.slices.values()
+        )
+        blocks += [Gap(), BulletList(slices, "Agreement per slice", "whole", "  ")]
     if report.ungraded:
-        lines = []
-        for u in report.ungraded:
-            trial = f" trial {u.trial}" if u.trial and u.trial > 1 else ""
-            lines.append(f"  {u.id}{trial}  {u.status}: {u.reason}")
+        unjudged = tuple(
+            f"{u.id}{f' trial {u.trial}' if u.trial and u.trial > 1 else ''}  "
+            f"{u.status}: {u.reason}"
+            for u in report.ungraded
+        )
         title = "Without a judgment (count in no rate; investigate)"
-        blocks += [Gap(), _line(title), Preformatted(tuple(lines))]
+        blocks += [Gap(), BulletList(unjudged, title, "whole", "  ")]
     if report.disagreements:
-        lines = []
-        for d in report.disagreements:
-            lines.append(
-                f"  {d.id} [{d.slice}] {d.kind}: human {_score(d.human_score, d.human_pass)}, "
-                f"judge {_score(d.judge_score, d.judge_pass)}"
-            )
-            lines.append(f"      human ({d.reviewer or 'reviewer unknown'}): {d.human_note or '—'}")
-            lines.append(f"      judge: {d.judge_reason}")
-        blocks += [Gap(), _line("Disagreements"), Preformatted(tuple(lines))]
+        blocks.append(Gap())
+        for i, d in enumerate(report.disagreements):
+            blocks += _disagreement(d, "Disagreements" if i == 0 else None)
     return blocks
 
 

@@ -3,7 +3,10 @@ every not-passed case-trial grouped by the stage implicated."""
 
 from __future__ import annotations
 
-from assay.diagnose import Finding, group_by_stage
+import json
+from typing import Any
+
+from assay.diagnose import Diagnosis, Finding, group_by_stage
 from assay.report.render.document import Block, BulletList, Document, Gap, Paragraph
 from assay.report.render.text_writer import write_text
 
@@ -71,4 +74,35 @@ def render_groups(run_id: str, findings: list[Finding]) -> str:
     return write_text(groups_document(run_id, findings))
 
 
-__all__ = ["finding_document", "groups_document", "render_finding", "render_groups"]
+def _groups_json(diagnosis: Diagnosis) -> dict[str, Any]:
+    findings = list(diagnosis.findings)
+    groups = group_by_stage(findings)
+    return {
+        "run": diagnosis.run_id,
+        "case_trials": len(findings),
+        "not_passed": sum(len(g) for g in groups.values()),
+        "groups": [
+            {"stage": stage, "cases": [{**f.contract(), "trial": f.trial} for f in members]}
+            for stage, members in groups.items()
+        ],
+    }
+
+
+def render_diagnosis(found: Finding | Diagnosis, fmt: str) -> str:
+    """One finding, or a run's findings grouped by stage, as text or JSON."""
+    if isinstance(found, Diagnosis):
+        if fmt == "json":
+            return json.dumps(_groups_json(found), indent=2) + "\n"
+        return render_groups(found.run_id, list(found.findings))
+    if fmt == "json":
+        return json.dumps(found.contract(), indent=2) + "\n"
+    return render_finding(found)
+
+
+__all__ = [
+    "finding_document",
+    "groups_document",
+    "render_diagnosis",
+    "render_finding",
+    "render_groups",
+]

@@ -15,7 +15,8 @@ Align = Literal["left", "right"]
 Layout = Literal["wrap", "whole", "clauses"]
 """How a terminal lays out a long line: wrapped at its width, kept whole, or broken after
 its ``; `` clauses (so a sentence never wraps in the middle of a phrase)."""
-Emphasis = Literal["plain", "strong", "emph", "code", "figure"]
+Emphasis = Literal["plain", "strong", "emph", "code", "figure", "aside"]
+Overflow = Literal["fold", "ellipsis"]
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,8 @@ class Span:
     ``strong`` is bold on a colour terminal and ``**bold**`` in Markdown; ``emph`` and
     ``code`` show only in Markdown. A ``figure`` is text assay formatted itself, never
     data (a number, an interval ``[4.3%, 77.7%]``, a fixed label): Markdown writes it as
-    it is."""
+    it is. An ``aside`` is a sentence assay wrote itself (a rule it applies), never data:
+    Markdown sets it in ``_…_`` as it is, a terminal shows it plain."""
 
     text: str
     emphasis: Emphasis = "plain"
@@ -80,11 +82,13 @@ class Banner:
 @dataclass(frozen=True)
 class Column:
     """A table column. A ``whole`` column is never narrowed on a terminal (a figure or an
-    id is never cut); every other column folds long words onto several lines."""
+    id is never cut); every other column folds long words onto several lines, or cuts
+    them with an ellipsis when its ``overflow`` says so."""
 
     name: str | Span
     align: Align = "left"
     whole: bool = False
+    overflow: Overflow = "fold"
 
     @property
     def title(self) -> str:
@@ -102,7 +106,9 @@ class Table:
 
     In Markdown the title is a bold line, or a heading of ``title_level`` when one is
     given; ``pad_edge`` puts a space at a terminal table's outer edges. A ``plain`` table
-    is drawn on a terminal as aligned columns two spaces apart, nothing cut or folded."""
+    is drawn on a terminal as aligned columns two spaces apart, nothing cut or folded; a
+    ``padded`` one keeps every row padded with blanks to the table's width (as
+    ``assay runs`` has always printed it)."""
 
     columns: tuple[Column, ...]
     rows: Sequence[Sequence[Cell]]
@@ -111,6 +117,7 @@ class Table:
     title_color: str | None = None
     pad_edge: bool = False
     plain: bool = False
+    padded: bool = False
 
 
 @dataclass(frozen=True)
@@ -184,10 +191,11 @@ def table(
     title_color: str | None = None,
     pad_edge: bool = False,
     plain: bool = False,
+    padded: bool = False,
 ) -> Table:
     """A ``Table`` whose columns may be given by name alone (left-aligned text)."""
     cols = tuple(c if isinstance(c, Column) else Column(c) for c in columns)
-    return Table(cols, rows, title, title_level, title_color, pad_edge, plain)
+    return Table(cols, rows, title, title_level, title_color, pad_edge, plain, padded)
 
 
 __all__ = [
@@ -206,6 +214,7 @@ __all__ = [
     "Layout",
     "Lines",
     "Only",
+    "Overflow",
     "Paragraph",
     "Preformatted",
     "Span",

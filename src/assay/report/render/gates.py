@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from assay.report._gate_outcome import GateOutcome
 from assay.report._gates import GateResult, gates_passed
 from assay.report._model import Report
 from assay.report.render import _format as f
@@ -105,3 +106,27 @@ def render_gates_markdown(report: Report, results: Sequence[GateResult]) -> str:
     from assay.report.render.markdown_writer import write_markdown
 
     return f"{MARKER}\n" + write_markdown(gates_markdown_document(report, results))
+
+
+def render_gate_outcome(outcome: GateOutcome, fmt: str) -> str:
+    """``outcome`` as the terminal summary (text), the Markdown summary or JUnit XML; the
+    last two need the report the rules read."""
+    if fmt == "text":
+        return render_gates_text(outcome.results)
+    if outcome.report is None:
+        raise ValueError(f"a gate of a composite report has no {fmt} summary; use text")
+    if fmt == "markdown":
+        return render_gates_markdown(outcome.report, outcome.results)
+    from assay.report.render.junit import render_junit
+
+    return render_junit(outcome.report, outcome.results)
+
+
+__all__ = [
+    "MARKER",
+    "gates_markdown_document",
+    "gates_text_document",
+    "render_gate_outcome",
+    "render_gates_markdown",
+    "render_gates_text",
+]

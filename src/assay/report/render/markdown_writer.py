@@ -35,6 +35,8 @@ def _inline(piece: Inline) -> str:
         return code(piece.text)
     if piece.emphasis == "figure":
         return escape_controls(piece.text)
+    if piece.emphasis == "aside":
+        return f"_{escape_controls(piece.text)}_"
     if piece.emphasis == "strong":
         return f"**{text(piece.text)}**"
     if piece.emphasis == "emph":

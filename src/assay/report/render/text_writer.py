@@ -75,7 +75,7 @@ def _table(t: Table) -> RichTable:
             width = max([len(col.title), *(_width(row[i]) for row in t.rows)])
             table.add_column(col.title, justify=justify, no_wrap=True, min_width=width)
         else:
-            table.add_column(col.title, justify=justify, overflow="fold")
+            table.add_column(col.title, justify=justify, overflow=col.overflow)
     for row in t.rows:
         table.add_row(*(_text(c) for c in row))
     return table
@@ -173,6 +173,11 @@ class _Writer:
         elif isinstance(b, Table) and b.plain:
             self.flush()
             self.parts.extend(line + "\n" for line in _plain_table(b))
+        elif isinstance(b, Table) and b.padded:
+            self.flush()
+            self.console.print(_table(b))
+            self.parts.append(self.buffer.getvalue())
+            self._fresh()
         elif isinstance(b, Table):
             console.print(_table(b))
         elif isinstance(b, Lines):

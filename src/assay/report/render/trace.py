@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from assay.diagnose import TreeRow
+from assay.diagnose import TraceView, TreeRow
 from assay.outcomes import span_names
-from assay.report.render.document import Document, Paragraph, Preformatted
+from assay.report.render.document import Block, Document, Gap, Paragraph, Preformatted
 from assay.report.render.text_writer import write_text
 
 # The attributes worth reading in a tree; --all-attributes shows every one.
@@ -88,4 +89,78 @@ def render_trace(head: str, rows: list[TreeRow], every_attribute: bool = False) 
     return write_text(trace_document(head, rows, every_attribute))
 
 
-__all__ = ["KEY_ATTRIBUTES", "render_trace", "render_tree", "trace_document"]
+def _verbatim(text: object) -> list[str]:
+    return str(text).split("\n")
+
+
+def transcript_blocks(view: TraceView) -> list[Block]:
+    """The transcript (messages sent, raw reply) and the raised traceback a case-trial's
+    record kept, each under its title, verbatim."""
+    blocks: list[Block] = []
+    transcript = view.transcript
+    if transcript is not None:
+        lines: list[str] = []
+        for message in transcript.get("messages") or []:
+            lines += [f"--- {message.get('role')}", *_verbatim(message.get("content"))]
+        finish = transcript.get("finish_reason")
+        model = transcript.get("response_model")
+        said = ", ".join(p for p in (f"finish_reason {finish}" if finish else "", model or "") if p)
+        lines.append(f"--- reply{f' ({said})' if said else ''}")
+        lines += _verbatim(transcript.get("reply", ""))
+        blocks += [Gap(), Paragraph.of("transcript", layout="whole"), Preformatted(tuple(lines))]
+    if view.traceback is not None:
+        blocks += [
+            Gap(),
+            Paragraph.of("traceback (last frames)", layout="whole"),
+            Preformatted(tuple(_verbatim(view.traceback.rstrip()))),
+        ]
+    return blocks
+
+
+def trace_view_document(view: TraceView) -> Document:
+    """What was traced, the span tree, then the transcript and the traceback."""
+    head = (
+        f"trace of {view.case_id} (trial {view.trial}) in run {view.run_id}: "
+        f"{view.span_count} spans"
+    )
+    tree = trace_document(head, list(view.rows), view.every_attribute)
+    return Document((*tree.blocks, *transcript_blocks(view)))
+
+
+def _trace_json(view: TraceView) -> dict[str, Any]:
+    items = [
+        {
+            "depth": r.depth,
+            "offset_ms": r.offset_ms,
+            "duration_ms": r.duration_ms,
+            "concurrent": r.concurrent,
+            **r.span.model_dump(mode="json"),
+        }
+        for r in view.rows
+    ]
+    return {
+        "run_id": view.run_id,
+        "case_id": view.case_id,
+        "trial": view.trial,
+        "spans": items,
+        "transcript": view.transcript,
+        "traceback": view.traceback,
+    }
+
+
+def render_trace_view(view: TraceView, fmt: str) -> str:
+    """``view`` as text (the tree, then the transcript) or JSON."""
+    if fmt == "json":
+        return json.dumps(_trace_json(view), indent=2) + "\n"
+    return write_text(trace_view_document(view))
+
+
+__all__ = [
+    "KEY_ATTRIBUTES",
+    "render_trace",
+    "render_trace_view",
+    "render_tree",
+    "trace_document",
+    "trace_view_document",
+    "transcript_blocks",
+]

@@ -1,4 +1,4 @@
-"""A trend as text (with a sparkline), Markdown or JSON."""
+"""A trend as a document (terminal text with a sparkline, Markdown with a table) or JSON."""
 
 from __future__ import annotations
 
@@ -6,6 +6,19 @@ import json
 
 from assay.formats import formats
 from assay.report.render import _format as f
+from assay.report.render.document import (
+    Block,
+    BulletList,
+    Cell,
+    Document,
+    Gap,
+    Heading,
+    Lines,
+    Only,
+    Paragraph,
+    Span,
+    table,
+)
 from assay.trend._model import Point, Trend
 
 FORMATS = formats("trend")
@@ -67,40 +80,49 @@ def _heading(trend: Trend) -> str:
     return f"{trend.suite} · {trend.metric}{named} · {level} intervals ({trend.method})"
 
 
-def render_text(trend: Trend) -> str:
-    """Rows of runs, oldest first, under a sparkline of the values."""
-    lines = [f"assay trend · {_heading(trend)}"]
+def _since(trend: Trend) -> str:
+    return f"{trend.since[:19].replace('T', ' ')} UTC" if trend.since else ""
+
+
+def _run_line(p: Point) -> str:
+    tags = f" [{', '.join(p.tags)}]" if p.tags else ""
+    commit = (p.git_commit or "-")[:10]
+    return (
+        f"{_marker(p) or ' '} {_when(p)}  {p.run_id}{tags}  {p.status}  "
+        f"dataset {f.short_version(p.dataset_version)}  config "
+        f"{f.short_version(p.config_hash)}  commit {commit}"
+    )
+
+
+def _text_blocks(trend: Trend) -> list[Block]:
+    """Runs oldest first under a sparkline, each with its value and its change, then the
+    noise of each repeated configuration and the verdict on the latest run."""
+    blocks: list[Block] = [Paragraph.of(f"assay trend · {_heading(trend)}", layout="whole")]
     if trend.since:
-        lines.append(f"since {trend.since[:19].replace('T', ' ')} UTC")
+        blocks.append(Paragraph.of(f"since {_since(trend)}", layout="whole"))
     if not trend.points:
-        lines.append(trend.summary)
-        return "\n".join(lines) + "\n"
+        return [*blocks, Paragraph.of(trend.summary, layout="whole")]
     values = [p.value for p in trend.points]
     marks = "".join(_marker(p) or " " for p in trend.points)
-    lines.append(f"  {sparkline(values)}   oldest → newest")
+    blocks.append(Paragraph.of(f"  {sparkline(values)}   oldest → newest", layout="whole"))
     if marks.strip():
-        lines.append(f"  {marks}   | not paired with the previous run, ! changed beyond noise")
-    lines.append("")
+        legend = f"  {marks}   | not paired with the previous run, ! changed beyond noise"
+        blocks.append(Paragraph.of(legend, layout="whole"))
+    blocks.append(Gap())
     for p in trend.points:
-        tags = f" [{', '.join(p.tags)}]" if p.tags else ""
-        commit = (p.git_commit or "-")[:10]
-        lines.append(
-            f"{_marker(p) or ' '} {_when(p)}  {p.run_id}{tags}  {p.status}  "
-            f"dataset {f.short_version(p.dataset_version)}  config "
-            f"{f.short_version(p.config_hash)}  commit {commit}"
-        )
         replicas = f"  ({p.replicates} runs of this configuration)" if p.replicates > 1 else ""
-        lines.append(f"    {trend.metric} {p.shown}{replicas}")
-        lines.append(f"    {_change_text(p)}")
-    for g in trend.groups:
-        spread = "n/a" if g.spread is None else _amount(trend, g.spread)
-        lines.append(
-            f"noise: {len(g.runs)} runs of config {f.short_version(g.config_hash)} on dataset "
-            f"{f.short_version(g.dataset_version)} spread {spread}"
-        )
-    lines.append("")
-    lines.append(trend.summary)
-    return "\n".join(lines) + "\n"
+        said = (f"{trend.metric} {p.shown}{replicas}", _change_text(p))
+        blocks += [
+            Paragraph.of(_run_line(p), layout="whole"),
+            BulletList(said, layout="whole", marker="    "),
+        ]
+    noise = tuple(
+        f"noise: {len(g.runs)} runs of config {f.short_version(g.config_hash)} on dataset "
+        f"{f.short_version(g.dataset_version)} spread "
+        f"{'n/a' if g.spread is None else _amount(trend, g.spread)}"
+        for g in trend.groups
+    )
+    return [*blocks, Lines(noise), Gap(), Paragraph.of(trend.summary, layout="whole")]
 
 
 def _amount(trend: Trend, value: float) -> str:
@@ -111,28 +133,57 @@ def _amount(trend: Trend, value: float) -> str:
     return f"{value:.3f} s"
 
 
-def render_markdown(trend: Trend) -> str:
-    """A Markdown table: one row per run, with its change from the previous run."""
-    lines = [f"## assay trend: {f.cell(_heading(trend))}", ""]
+def _markdown_blocks(trend: Trend) -> list[Block]:
+    """A table of the runs, one row each with its change from the run before, between the
+    sparkline and the verdict, above the rule that flags a change."""
+    blocks: list[Block] = [Heading(f"assay trend: {_heading(trend)}")]
     if trend.since:
-        lines += [f"Since {trend.since[:19].replace('T', ' ')} UTC.", ""]
-    lines += [f"`{sparkline([p.value for p in trend.points])}`", ""]
-    lines += [
-        "| Started (UTC) | Run | Status | Dataset | Config | Commit | Value | Change |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
+        blocks.append(Paragraph.of(f"Since {_since(trend)}."))
+    blocks.append(Paragraph.of(Span(sparkline([p.value for p in trend.points]), "code")))
+    rows: list[list[Cell]] = []
     for p in trend.points:
         tags = f" ({', '.join(p.tags)})" if p.tags else ""
         flagged = p.change is not None and p.change.flagged
-        change = f"**{f.cell(_change_text(p))}**" if flagged else f.cell(_change_text(p))
-        lines.append(
-            f"| {_when(p)} | `{p.run_id}`{f.cell(tags)} | {p.status} | "
-            f"{f.short_version(p.dataset_version)} | {f.short_version(p.config_hash)} | "
-            f"{f.cell((p.git_commit or '-')[:10])} | {f.cell(p.shown)} | "
-            f"{change} |"
+        rows.append(
+            [
+                _when(p),
+                (Span(p.run_id, "code"), tags),
+                Span(p.status, "figure"),
+                Span(f.short_version(p.dataset_version), "figure"),
+                Span(f.short_version(p.config_hash), "figure"),
+                (p.git_commit or "-")[:10],
+                p.shown,
+                Span(_change_text(p), "strong") if flagged else _change_text(p),
+            ]
         )
-    lines += ["", f"**{f.cell(trend.summary)}**", "", f"_{trend.rule}_", ""]
-    return "\n".join(lines)
+    columns = ["Started (UTC)", "Run", "Status", "Dataset", "Config", "Commit", "Value", "Change"]
+    return [
+        *blocks,
+        table(columns, rows),
+        Paragraph.of(Span(trend.summary, "strong")),
+        Paragraph.of(Span(trend.rule, "aside")),
+    ]
+
+
+def trend_document(trend: Trend) -> Document:
+    """The trend: what terminal text and Markdown each show of it."""
+    return Document(
+        (Only("text", tuple(_text_blocks(trend))), Only("markdown", tuple(_markdown_blocks(trend))))
+    )
+
+
+def render_text(trend: Trend) -> str:
+    """Rows of runs, oldest first, under a sparkline of the values."""
+    from assay.report.render.text_writer import write_text
+
+    return write_text(trend_document(trend))
+
+
+def render_markdown(trend: Trend) -> str:
+    """A Markdown table: one row per run, with its change from the previous run."""
+    from assay.report.render.markdown_writer import write_markdown
+
+    return write_markdown(trend_document(trend))
 
 
 def render_json(trend: Trend) -> str:

@@ -1,0 +1,250 @@
+"""A stored run's report without case rows, from what the database counts: the figures a
+gate reads, for a million case-trials without making a million records.
+
+Made only when every figure can be counted: no judgment labels (judge dimensions and
+usage) and no response cache. Otherwise None, and the report is built by grading.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from sqlalchemy import text
+
+from assay._version import __version__
+from assay.load import PriceTable
+from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, Rate, TrialPolicy
+from assay.report import (
+    DatasetChange,
+    Price,
+    Report,
+    UsageSummary,
+)
+from assay.report._model import (
+    DatasetInfo,
+    GraderInfo,
+    HeldoutNote,
+    SplitBlock,
+    SyntheticSection,
+)
+from assay.report._usage import Latency, PriceInfo
+from assay.store import RunInfo, RunStore
+from assay.stored._report import UnavailableGrader, _fallback, run_metadata, trial_policy
+from assay.stored._summary import (
+    CountedRun,
+    Counts,
+    Group,
+    case_counts,
+    summary_from_counts,
+    summary_of_counts,
+)
+
+_USAGE = """
+SELECT COUNT(*),
+       SUM(CASE WHEN input_tokens IS NOT NULL OR output_tokens IS NOT NULL THEN 1 ELSE 0 END),
+       COUNT(input_tokens), SUM(input_tokens), COUNT(output_tokens), SUM(output_tokens),
+       COUNT(latency_ms), MAX(latency_ms),
+       SUM(CASE WHEN extra LIKE '%"cache"%' THEN 1 ELSE 0 END)
+FROM records WHERE run_id = :run
+"""
+_LATENCIES = """
+SELECT latency_ms FROM records WHERE run_id = :run AND latency_ms IS NOT NULL
+ORDER BY latency_ms
+"""
+_TOKENS = """
+SELECT input_tokens, output_tokens FROM records
+WHERE run_id = :run AND input_tokens IS NOT NULL AND output_tokens IS NOT NULL
+"""
+
+
+def counted_report(
+    store: RunStore,
+    info: RunInfo,
+    *,
+    interval: IntervalSetting = DEFAULT_INTERVAL,
+    policy: TrialPolicy | None = None,
+    prices: PriceTable | None = None,
+) -> Report | None:
+    """The report of stored run ``info`` without case rows (what ``report_for_run`` gives
+    with ``rows=False``), from counts; None when some figure needs the rows."""
+    if (info.metadata.get("cache") or {}).get("key_version") is not None:
+        return None
+    grader = _fallback(info)
+    absent = "ungraded" if isinstance(grader, UnavailableGrader) else None
+    counted = case_counts(store, info, grader.name, grader.version, absent, ids_apart=True)
+    if counted is None:
+        return None
+    items = counted.items
+    if any(c.labelled or c.cache_notes for c in items):
+        return None
+    usage = counted_usage(store, info, prices)
+    if usage is None:
+        return None
+    chosen = policy if policy is not None else trial_policy(info)
+    summary = summary_from_counts(items, info.trials, interval=interval, policy=chosen)
+    real = [c for c in items if not c.synthetic]
+    judged = sum(c.recorded - c.errored for c in items)  # synthetic cases too
+    graders = [] if not judged or (grader.name, grader.version) == ("assay", "1") else [grader]
+    held = sum(c.cases for c in real if c.split == "heldout")
+    synthetic = None
+    if summary.synthetic is not None:
+        s = summary.synthetic
+        synthetic = SyntheticSection(
+            total=s.total,
+            success=s.success,
+            statuses=s.statuses,
+            task_success=s.task_success,
+            case_ids=_ids(counted, lambda g: g[1]),
+        )
+    change = info.metadata.get("dataset_change")
+    runs = info.metadata.get("heldout_runs")
+    return Report.from_summary(
+        summary,
+        assay_version=__version__,
+        run_id=info.id,
+        dataset=DatasetInfo(
+            name=info.dataset_name,
+            version=info.dataset_version,
+            cases=sum(c.cases for c in real),
+            source_revisions=counted.revisions,
+            change=DatasetChange.model_validate(change) if isinstance(change, dict) else None,
+        ),
+        graders=[GraderInfo(name=g.name, version=g.version) for g in graders],
+        synthetic=synthetic,
+        splits=_splits(counted, real, info.trials, interval, chosen),
+        heldout=(
+            HeldoutNote(cases=held, **({"runs": runs} if isinstance(runs, int) else {}))
+            if held
+            else None
+        ),
+        metadata=run_metadata(info),
+        usage=usage,
+    )
+
+
+def _ids(counted: CountedRun, chosen: Callable[[Group], bool]) -> list[str]:
+    """The ids of the cases whose group is ``chosen``, in dataset order."""
+    picked = {i for i, g in enumerate(counted.groups) if chosen(g)}
+    pairs = zip(counted.ids, counted.codes, strict=True)
+    return [case_id for case_id, code in pairs if code in picked]
+
+
+def _splits(
+    counted: CountedRun,
+    real: list[Counts],
+    trials: int,
+    interval: IntervalSetting,
+    policy: TrialPolicy | None,
+) -> list[SplitBlock] | None:
+    """Dev and held-out summarized apart (real cases only), when both are present
+    (``_split_blocks``)."""
+    if {c.split for c in real} != {"dev", "heldout"}:
+        return None
+    blocks = []
+    for name in ("dev", "heldout"):
+        part = [c for c in real if c.split == name]
+        s = summary_of_counts(part, trials=trials, interval=interval, policy=policy)
+        label = "dev" if name == "dev" else "held-out"
+
+        def named(r: Rate, label: str = label) -> Rate:
+            where = r.denominator_name.replace("in the dataset", f"in the {label} split")
+            return r.model_copy(update={"denominator_name": where})
+
+        blocks.append(
+            SplitBlock(
+                split=name,
+                total=s.total,
+                success=s.success,
+                statuses=s.statuses,
+                task_success=named(s.task_success),
+                answer_coverage=named(s.answer_coverage),
+                answered_accuracy=named(s.answered_accuracy),
+                case_ids=_ids(counted, partial(_in_split, name)),
+            )
+        )
+    return blocks
+
+
+def _in_split(split: str, group: Group) -> bool:
+    return not group[1] and group[2] == split
+
+
+def counted_usage(
+    store: RunStore, info: RunInfo, prices: PriceTable | None = None
+) -> UsageSummary | None:
+    """The run's usage section (``usage_of_run``) from sums over its records; None when
+    some record was served from the response cache."""
+    params: dict[str, Any] = {"run": info.id}
+    with store.engine.connect() as conn:
+        row = conn.execute(text(_USAGE), params).one()
+        (records, reported, n_in, sum_in, n_out, sum_out, n_latency, top, noted) = (
+            int(x or 0) if i != 7 else x for i, x in enumerate(row)
+        )
+        if noted:
+            return None
+        latency = None
+        if n_latency:
+            ordered = [ms for (ms,) in conn.execute(text(_LATENCIES), params)]
+            latency = Latency(
+                count=n_latency,
+                p50_s=round(_seconds_at(ordered, 0.5), 6),
+                p95_s=round(_seconds_at(ordered, 0.95), 6),
+                max_s=round(float(top) / 1000, 6),
+            )
+        stored = prices.stored() if prices is not None else info.metadata.get("prices")
+        model = info.target.get("model")
+        model = model if isinstance(model, str) else None
+        cost: float | None = None
+        counted = 0
+        note: str | None = None
+        price_info: PriceInfo | None = None
+        if not isinstance(stored, dict) or not isinstance(stored.get("table"), dict):
+            note = "no price table (give one with the suite's prices key or --prices)"
+        else:
+            table = {name: Price.model_validate(p) for name, p in stored["table"].items()}
+            price = table.get(model) if model is not None else None
+            price_info = PriceInfo(
+                source=stored.get("source"), hash=stored.get("hash") or "", model=model, price=price
+            )
+            if price is None:
+                note = f"the price table has no price for model {model!r}" if model else "no model"
+            else:
+                costs = [
+                    (i * price.input + o * price.output) / 1_000_000
+                    for i, o in conn.execute(text(_TOKENS), params)
+                ]
+                cost = round(math.fsum(costs), 10) if costs else None
+                counted = len(costs)
+                if not records:
+                    cost, note = 0.0, "every case-trial was served from the cache: no call was paid"
+                elif cost is None:
+                    note = "no case-trial reported both input and output tokens"
+    return UsageSummary(
+        case_trials=records,
+        cached=0,
+        usage_reported=reported,
+        input_tokens=sum_in if n_in else None,
+        input_reported=n_in,
+        output_tokens=sum_out if n_out else None,
+        output_reported=n_out,
+        latency=latency,
+        cost_usd=cost,
+        cost_reported=counted,
+        cost_note=note,
+        cost_avoided_usd=None,
+        cost_avoided_reported=0,
+        prices=price_info,
+    )
+
+
+def _seconds_at(ordered_ms: list[float], q: float) -> float:
+    """``percentile`` of the latencies in seconds, from them in milliseconds, ordered:
+    the same arithmetic on the two values it interpolates between."""
+    position = (len(ordered_ms) - 1) * q
+    low = math.floor(position)
+    high = min(low + 1, len(ordered_ms) - 1)
+    below, above = ordered_ms[low] / 1000, ordered_ms[high] / 1000
+    return below + (above - below) * (position - low)

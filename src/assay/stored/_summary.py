@@ -1,0 +1,546 @@
+"""A stored run's summary counted where its rows are: SQL ``GROUP BY`` queries over the
+run's records joined to their judgments, grouped by the slice, synthetic flag and split
+the run's stored case definitions give each case (or by case, with several trials), give
+the same ``Summary`` as grading every case-trial and counting them in Python.
+
+A case-trial's status is what grading it again would give: ``missing`` with no record,
+``error`` for an error outcome, else the judgment stored by the grader that would judge
+it now (same name and version). When a recorded answer has no such judgment and that
+grader could judge it, only grading can say its status: the summary is then made by
+grading (``stored_summary`` falls back; ``counted_summary`` returns None).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select, text
+from sqlalchemy.exc import OperationalError
+
+from assay.metrics import (
+    DEFAULT_INTERVAL,
+    IntervalMethod,
+    IntervalSetting,
+    Rate,
+    Summary,
+    TrialPolicy,
+    rate,
+    summarize_results,
+)
+from assay.metrics._cluster import clustered_counts
+from assay.metrics._consistency import CaseConsistency, trial_summary
+from assay.metrics._setting import chosen_interval
+from assay.metrics._summarize import (
+    ANSWERED_TRIALS,
+    ANSWERS,
+    CASES,
+    PASSING_ANSWERS,
+    PASSING_CASES,
+    SLICE_CASES,
+    SLICE_TRIALS,
+    TRIALS,
+    SliceSummary,
+    StatusCounts,
+    _fits,
+)
+from assay.store import RunInfo, RunStore
+from assay.store._schema import runs
+
+_KIND = {
+    "sqlite": "json_extract(rec.outcome, '$.kind')",
+    "postgresql": "(CAST(rec.outcome AS json) ->> 'kind')",
+}
+# The group of the case at a record's position: ``width`` bytes of the codes parameter.
+_GROUP = {
+    "sqlite": "substr(:codes, rec.position * {width} + 1, {width})",
+    "postgresql": "substring(CAST(:codes AS bytea) FROM rec.position * {width} + 1 FOR {width})",
+}
+# A recorded answer or abstention without the current grader's judgment: only grading
+# can say its status.
+_UNJUDGED = "?"
+# The run's case-trials of the dataset's cases, each once with what is counted of it.
+_CASE_TRIALS = """
+SELECT {key} AS k, {kind} AS kind,
+       CASE WHEN {kind} = 'error' THEN 'error' ELSE COALESCE(jd.status, :absent) END AS status,
+       CASE WHEN COALESCE(jd.labels, '[]') <> '[]' THEN 1 ELSE 0 END AS labelled,
+       CASE WHEN rec.extra LIKE '%"cache"%' THEN 1 ELSE 0 END AS noted
+FROM records rec
+LEFT JOIN judgments jd
+  ON jd.run_id = rec.run_id AND jd.case_id = rec.case_id AND jd.trial = rec.trial
+     AND jd.grader = :grader AND jd.grader_version = :version
+WHERE rec.run_id = :run AND rec.trial BETWEEN 1 AND :trials AND rec.position < :cases
+"""
+# SQLite would copy each case-trial's expressions into every sum below (reading the
+# outcome's kind a dozen times); a limit keeps the inner query apart.
+_APART = {"sqlite": " LIMIT -1", "postgresql": ""}
+# Counted by ``k``: what ``_sums`` reads, in its order ('?' is ``_UNJUDGED``).
+_COUNTED = """
+SELECT k, COUNT(*),
+    SUM(CASE WHEN status = 'passed' THEN 1 ELSE 0 END),
+    SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END),
+    SUM(CASE WHEN status = 'error' THEN 1 ELSE 0 END),
+    SUM(CASE WHEN status = 'ungraded' THEN 1 ELSE 0 END),
+    SUM(CASE WHEN status = 'missing' THEN 1 ELSE 0 END),
+    SUM(CASE WHEN status = '?' THEN 1 ELSE 0 END),
+    SUM(CASE WHEN kind = 'answer' THEN 1 ELSE 0 END),
+    SUM(CASE WHEN kind = 'answer' AND status = 'passed' THEN 1 ELSE 0 END),
+    SUM(CASE WHEN kind = 'error' THEN 1 ELSE 0 END),
+    SUM(CASE WHEN kind <> 'error' THEN labelled ELSE 0 END),
+    SUM(noted)
+FROM ({case_trials}{apart}) AS t
+GROUP BY k
+"""
+# The keys of a case's group in the snapshot (keys sorted, every field present), and the
+# keys between them.
+_STRING = r'"(?:[^"\\]|\\.)*"'
+_GROUP_KEYS = re.compile(
+    rf'"requires_citation":(?:true|false),"slice":({_STRING}),"source_revision":'
+    rf'(null|{_STRING}),"sources":(?:null|\{{(?:{_STRING}:{_STRING},?)*\}}),'
+    rf'"split":({_STRING}),"synthetic":(true|false)\}}'
+)
+_ID = re.compile(rf'"group":(?:null|{_STRING}),"id":({_STRING}),"messages":')
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """Case-trials of one case (or one group of cases) by status, from the store."""
+
+    first: int  # the position of the first case, for dataset order
+    cases: int
+    case_id: str
+    slice: str
+    synthetic: bool
+    split: str
+    recorded: int = 0
+    passed: int = 0
+    failed: int = 0
+    error: int = 0
+    ungraded: int = 0
+    judged_missing: int = 0
+    answered: int = 0
+    correct: int = 0
+    errored: int = 0  # error outcomes
+    labelled: int = 0  # judgments with labels
+    cache_notes: int = 0  # records that say whether the cache served them
+
+
+@dataclass(frozen=True, slots=True)
+class CountedRun:
+    """A run's counts (per case, or per group of cases) and its cases' source revisions;
+    with ``ids``, each case's id and its group's index in ``groups``."""
+
+    items: list[Counts]
+    revisions: list[str]
+    ids: list[str] = field(default_factory=list)
+    codes: list[int] = field(default_factory=list)
+    groups: list[Group] = field(default_factory=list)
+
+
+Group = tuple[str, bool, str]  # slice, synthetic, split
+
+
+def _scanned_groups(text: str) -> tuple[list[Group], list[int], list[str]] | None:
+    """Each case's group read off the snapshot's text without parsing each case (a
+    million cases parse in seconds), as the distinct groups, each case's index into
+    them and the cases' source revisions, when no case has metadata (the one field that
+    may hold any keys); None otherwise.
+
+    Without metadata, only a case's own ``requires_citation`` key can have a true or false
+    value (``sources`` maps strings to strings), so their number is the number of cases;
+    when it equals the cases with empty metadata, none has any, and when the group keys
+    match as many times, the i-th match is case i's."""
+    cases = text.count('"requires_citation":true') + text.count('"requires_citation":false')
+    if text.count('"metadata":{}') != cases:
+        return None
+    found = _GROUP_KEYS.findall(text)
+    if len(found) != cases:
+        return None
+    code: dict[tuple[str, str, str], int] = {}
+    codes = [code.setdefault((k[0], k[3], k[2]), len(code)) for k in found]
+    distinct = [(json.loads(k[0]), k[1] == "true", json.loads(k[2])) for k in code]
+    revisions = {k[1] for k in found} - {"null"}
+    return distinct, codes, [json.loads(r) for r in revisions]
+
+
+def _scanned_ids(text: str, cases: int) -> list[str] | None:
+    """Each case's id read off the snapshot's text, when ``_scanned_groups`` could read
+    its ``cases`` groups (no case has metadata): None when the keys around an id occur
+    other than once per case (a case's ``sources`` naming them)."""
+    found = _ID.findall(text)
+    if len(found) != cases:
+        return None
+    return [raw[1:-1] if "\\" not in raw else json.loads(raw) for raw in found]
+
+
+def _parsed_cases(text: str) -> tuple[list[str], list[Group], list[str]]:
+    """Each case's id and group, and the cases' source revisions, each case parsed."""
+    from assay.store._rows import json_items
+
+    ids: list[str] = []
+    groups: list[Group] = []
+    revisions: set[str] = set()
+    for item in json_items(text):
+        ids.append(str(item["id"]))
+        if item.get("source_revision"):
+            revisions.add(str(item["source_revision"]))
+        groups.append(
+            (str(item["slice"]), bool(item.get("synthetic")), str(item.get("split", "dev")))
+        )
+    return ids, groups, list(revisions)
+
+
+def _sums(row: Sequence[Any]) -> tuple[dict[str, int], int]:
+    """A counted row's sums by ``Counts`` field, and its case-trials that need grading."""
+    (
+        rec,
+        passed,
+        failed,
+        error,
+        ungraded,
+        judged_missing,
+        unjudged,
+        answered,
+        correct,
+        errored,
+        labelled,
+        cache_notes,
+    ) = (int(x or 0) for x in row[1:])
+    sums = {
+        "recorded": rec,
+        "passed": passed,
+        "failed": failed,
+        "error": error,
+        "ungraded": ungraded,
+        "judged_missing": judged_missing,
+        "answered": answered,
+        "correct": correct,
+        "errored": errored,
+        "labelled": labelled,
+        "cache_notes": cache_notes,
+    }
+    return sums, unjudged
+
+
+def case_counts(
+    store: RunStore,
+    info: RunInfo,
+    grader: str,
+    version: str,
+    absent: str | None,
+    ids_apart: bool = False,
+) -> CountedRun | None:
+    """The run's case-trials counted by the database, in dataset order: one ``Counts``
+    per case when the run has several trials, else one per (slice, synthetic, split)
+    group. ``absent`` is the status of a recorded answer without ``grader``'s judgment
+    (``ungraded``), or None when it must be graded. None when some case-trial needs
+    grading or the store's database cannot count them. ``ids_apart``: the case ids too
+    when there are synthetic cases or both a dev and a held-out split (their sections
+    list them)."""
+    dialect = store.engine.dialect.name
+    if dialect not in _KIND:
+        return None
+    with store.engine.connect() as conn:
+        snapshot = conn.execute(select(runs.c.cases).where(runs.c.id == info.id)).scalar_one()
+        per_case = info.trials > 1
+        ids: list[str] | None = []
+        scanned = _scanned_groups(snapshot)
+        if scanned is not None and per_case:
+            ids = _scanned_ids(snapshot, len(scanned[1]))
+        if scanned is None or ids is None:
+            ids, groups, revisions = _parsed_cases(snapshot)
+            distinct = list(dict.fromkeys(groups))
+            index = {g: i for i, g in enumerate(distinct)}
+            codes = [index[g] for g in groups]
+        else:
+            distinct, codes, revisions = scanned
+            groups = [distinct[c] for c in codes] if per_case else []
+            real = {g[2] for g in distinct if not g[1]}
+            apart = any(g[1] for g in distinct) or {"dev", "heldout"} <= real
+            if ids_apart and apart and not per_case:
+                ids = _scanned_ids(snapshot, len(codes))
+                if ids is None:
+                    ids = _parsed_cases(snapshot)[0]
+        del snapshot
+        params: dict[str, Any] = {
+            "run": info.id,
+            "trials": info.trials,
+            "grader": grader,
+            "version": version,
+            "absent": _UNJUDGED if absent is None else absent,
+            "cases": len(codes),
+        }
+        width = 1 if len(distinct) <= 256 else 2
+        if per_case:
+            key = "rec.position"
+        elif len(distinct) > 65_536:
+            return None
+        else:
+            params["codes"] = (
+                bytes(codes) if width == 1 else b"".join(c.to_bytes(2, "big") for c in codes)
+            )
+            key = _GROUP[dialect].format(width=width)
+        case_trials = _CASE_TRIALS.format(key=key, kind=_KIND[dialect])
+        query = _COUNTED.format(case_trials=case_trials, apart=_APART[dialect])
+        try:
+            rows = conn.execute(text(query), params).fetchall()
+        except OperationalError:
+            # e.g. a SQLite built without its JSON functions: the rows are graded instead,
+            # and a store that cannot be read says so there
+            return None
+    if per_case:
+        items = _per_case(rows, ids, groups)
+    else:
+        items = _per_group(rows, distinct, codes, params.get("codes", b""), width)
+    if items is None:
+        return None
+    return CountedRun(items, sorted(revisions), ids, codes, distinct)
+
+
+def _per_case(rows: Sequence[Any], ids: list[str], groups: list[Group]) -> list[Counts] | None:
+    counted: dict[int, dict[str, int]] = {}
+    for row in rows:
+        sums, unjudged = _sums(row)
+        if unjudged:
+            return None
+        counted[int(row[0])] = sums
+    made = []
+    for i, (case_id, (slice_, synthetic, split)) in enumerate(zip(ids, groups, strict=True)):
+        made.append(Counts(i, 1, case_id, slice_, synthetic, split, **counted.get(i, {})))
+    return made
+
+
+def _per_group(
+    rows: Sequence[Any], distinct: list[Group], codes: list[int], packed: bytes, width: int
+) -> list[Counts] | None:
+    if width == 1:
+        first = [packed.index(i) for i in range(len(distinct))]
+        sizes = [packed.count(i) for i in range(len(distinct))]
+    else:
+        first = [-1] * len(distinct)
+        sizes = [0] * len(distinct)
+        for at, c in enumerate(codes):
+            if first[c] < 0:
+                first[c] = at
+            sizes[c] += 1
+    counted: dict[int, dict[str, int]] = {}
+    for row in rows:
+        sums, unjudged = _sums(row)
+        if unjudged:
+            return None
+        counted[int.from_bytes(bytes(row[0]), "big")] = sums
+    made = [
+        Counts(first[i], sizes[i], "", g[0], g[1], g[2], **counted.get(i, {}))
+        for i, g in enumerate(distinct)
+    ]
+    return sorted(made, key=lambda c: c.first)
+
+
+def _statuses(items: Sequence[Counts], trials: int) -> StatusCounts:
+    recorded = sum(c.recorded for c in items)
+    return StatusCounts(
+        passed=sum(c.passed for c in items),
+        failed=sum(c.failed for c in items),
+        error=sum(c.error for c in items),
+        missing=sum(c.cases for c in items) * trials
+        - recorded
+        + sum(c.judged_missing for c in items),
+        ungraded=sum(c.ungraded for c in items),
+    )
+
+
+def _by_slice(items: Sequence[Counts]) -> dict[str, list[Counts]]:
+    groups: dict[str, list[Counts]] = {}
+    for c in items:
+        groups.setdefault(c.slice, []).append(c)
+    return groups
+
+
+def summary_of_counts(
+    items: Sequence[Counts],
+    *,
+    trials: int,
+    interval: IntervalSetting = DEFAULT_INTERVAL,
+    policy: TrialPolicy | None = None,
+) -> Summary:
+    """``summarize_graded`` of the case-trials ``items`` count (all real, or all
+    synthetic; one ``Counts`` per case when ``trials`` > 1), in dataset order."""
+
+    def ratio(num: int, den: int, den_name: str, num_name: str) -> Rate:
+        return rate(num, den, den_name, numerator_name=num_name, interval=interval)
+
+    statuses = _statuses(items, trials)
+    total = statuses.total
+    answered = sum(c.answered for c in items)
+    correct = sum(c.correct for c in items)
+    by_slice = _by_slice(items)
+    slices = {}
+    for name, group in by_slice.items():
+        counted = _statuses(group, trials)
+        slices[name] = SliceSummary(
+            total=counted.total,
+            success=counted.passed,
+            task_success=ratio(counted.passed, counted.total, SLICE_CASES, PASSING_CASES),
+            statuses=counted,
+        )
+    summary = Summary(
+        total=total,
+        success=statuses.passed,
+        answered=answered,
+        correct_answers=correct,
+        errors=statuses.error,
+        missing=statuses.missing,
+        ungraded=statuses.ungraded,
+        statuses=statuses,
+        task_success=ratio(statuses.passed, total, CASES, PASSING_CASES),
+        answer_coverage=ratio(answered, total, CASES, ANSWERS),
+        answered_accuracy=ratio(correct, answered, ANSWERS, PASSING_ANSWERS),
+        slices=slices,
+        trials=trials,
+    )
+    if trials > 1 and total:
+        chosen = policy if policy is not None else TrialPolicy("mean")
+        summary = _with_trials(summary, items, by_slice, chosen, interval, policy is not None)
+    return summary
+
+
+def _named(r: Rate, names: tuple[str, str] | None) -> Rate:
+    if names is None:
+        return r
+    return r.model_copy(update={"numerator_name": names[0], "denominator_name": names[1]})
+
+
+def _with_trials(
+    summary: Summary,
+    items: Sequence[Counts],
+    by_slice: dict[str, list[Counts]],
+    policy: TrialPolicy,
+    interval: IntervalSetting,
+    declared: bool,
+) -> Summary:
+    """The case-clustered intervals and the trial summary, from one ``Counts`` per case."""
+    k = summary.trials
+
+    def every(r: Rate, group: Sequence[Counts], names: tuple[str, str]) -> Rate:
+        return _named(clustered_counts(r, [c.passed for c in group], [k] * len(group)), names)
+
+    answering = [c for c in items if c.answered]
+    slices = {
+        name: sl.model_copy(
+            update={"task_success": every(sl.task_success, by_slice[name], SLICE_TRIALS)}
+        )
+        for name, sl in summary.slices.items()
+    }
+    resolved = policy.resolved(k)
+    consistency = [
+        CaseConsistency(
+            id=c.case_id,
+            slice=c.slice,
+            passed=c.passed,
+            trials=k,
+            score=resolved.case_score(k, c.passed),
+            missing=k - c.recorded + c.judged_missing,
+        )
+        for c in items
+    ]
+    return summary.model_copy(
+        update={
+            "task_success": every(summary.task_success, items, TRIALS),
+            "answer_coverage": _named(
+                clustered_counts(
+                    summary.answer_coverage, [c.answered for c in items], [k] * len(items)
+                ),
+                ANSWERED_TRIALS,
+            ),
+            "answered_accuracy": clustered_counts(
+                summary.answered_accuracy,
+                [c.correct for c in answering],
+                [c.answered for c in answering],
+            ),
+            "slices": slices,
+            "trial_summary": trial_summary(
+                consistency, policy, k, interval=interval, declared=declared
+            ),
+        }
+    )
+
+
+def summary_from_counts(
+    items: Sequence[Counts],
+    trials: int,
+    *,
+    interval: IntervalSetting = DEFAULT_INTERVAL,
+    policy: TrialPolicy | None = None,
+) -> Summary:
+    """``summarize_results`` of a run's case-trials from their counts: real cases
+    summarized, synthetic ones apart."""
+    real = [c for c in items if not c.synthetic]
+    synthetic = [c for c in items if c.synthetic]
+    summary = summary_of_counts(
+        real, trials=trials if real else 1, interval=interval, policy=policy
+    )
+    if synthetic:
+        apart = summary_of_counts(
+            synthetic,
+            trials=trials,
+            interval=interval,
+            policy=policy if policy is None or _fits(policy, trials) else None,
+        )
+        summary = summary.model_copy(update={"synthetic": apart})
+    return summary
+
+
+def counted_summary(
+    store: RunStore,
+    info: RunInfo,
+    *,
+    interval: IntervalSetting = DEFAULT_INTERVAL,
+    policy: TrialPolicy | None = None,
+) -> Summary | None:
+    """The summary of stored run ``info`` counted by the database (trials combined by
+    ``policy``, none: the mean), or None when some case-trial must be graded first."""
+    from assay.stored._report import UnavailableGrader, _fallback
+
+    grader = _fallback(info)
+    absent = "ungraded" if isinstance(grader, UnavailableGrader) else None
+    counts = case_counts(store, info, grader.name, grader.version, absent)
+    if counts is None:
+        return None
+    return summary_from_counts(counts.items, info.trials, interval=interval, policy=policy)
+
+
+def stored_summary(
+    store: RunStore,
+    run_id: str,
+    *,
+    interval: IntervalSetting = DEFAULT_INTERVAL,
+    policy: TrialPolicy | None = None,
+    confidence: float | None = None,
+    method: IntervalMethod | None = None,
+) -> Summary:
+    """The summary of stored run ``run_id`` (an id or a unique prefix): the figures of
+    ``assay report RUN``, counted by the database where it can (a million case-trials in
+    a few seconds), else by grading the records read back. Trials combine by ``policy``
+    when given, else as the run's suite stated."""
+    from assay.grading import grade
+    from assay.outcomes import Results
+    from assay.stored._report import StoredGrader, _fallback, trial_policy
+
+    interval = chosen_interval(interval, confidence, method, "stored_summary")
+    info = store.get_run(run_id)
+    chosen = policy if policy is not None else trial_policy(info)
+    counted = counted_summary(store, info, interval=interval, policy=chosen)
+    if counted is not None:
+        return counted
+    fallback = _fallback(info)
+    judged = store.graders_judgments(info.id, fallback.name, fallback.version)
+    graded = grade(
+        store.load_dataset(info.id).cases,
+        Results(tuple(store.records(info.id))),
+        StoredGrader(judged, fallback),
+        trials=info.trials,
+    )
+    return summarize_results(graded, interval=interval, policy=chosen)

@@ -1,0 +1,89 @@
+"""Every pydantic model of assay builds its validator on first use, not at import: a
+command pays only for the models it validates or serializes."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "assay"
+MODEL_BASES = {"BaseModel", "CompactModel"}
+
+
+def _eager_models(tree: ast.Module, where: str) -> list[str]:
+    """The classes of ``tree`` that derive from a pydantic base by name, declare fields,
+    and do not set ``defer_build=True`` in their ``model_config``."""
+    eager = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        bases = {base.id for base in node.bases if isinstance(base, ast.Name)}
+        if not bases & MODEL_BASES:
+            continue
+        if not any(isinstance(item, ast.AnnAssign) for item in node.body):
+            continue
+        deferred = False
+        for item in node.body:
+            if (
+                isinstance(item, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == "model_config" for t in item.targets)
+                and isinstance(item.value, ast.Call)
+            ):
+                deferred = any(
+                    kw.arg == "defer_build"
+                    and isinstance(kw.value, ast.Constant)
+                    and kw.value.value is True
+                    for kw in item.value.keywords
+                )
+        if not deferred:
+            eager.append(f"{where}:{node.lineno} {node.name}")
+    return eager
+
+
+def test_every_model_defers_its_build() -> None:
+    eager = []
+    models = 0
+    for path in sorted(SRC.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        models += sum(
+            1
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ClassDef)
+            and {b.id for b in node.bases if isinstance(b, ast.Name)} & MODEL_BASES
+        )
+        eager += _eager_models(tree, str(path.relative_to(SRC.parent)))
+    assert models > 50
+    assert eager == []
+
+
+def test_the_check_finds_an_eager_model() -> None:
+    tree = ast.parse(
+        "class A(BaseModel):\n"
+        "    model_config = ConfigDict(frozen=True)\n"
+        "    x: int\n"
+        "class B(CompactModel):\n"
+        "    model_config = ConfigDict(frozen=True, defer_build=True)\n"
+        "    x: int\n"
+        "class C(BaseModel):\n"
+        "    x: int\n"
+    )
+    assert _eager_models(tree, "m.py") == ["m.py:1 A", "m.py:7 C"]
+
+
+def test_a_deferred_model_validates_and_serializes_as_before() -> None:
+    # In a fresh interpreter, so the model is still unbuilt when first used.
+    probe = (
+        "from assay.metrics import Rate\n"
+        "assert not Rate.__pydantic_complete__\n"
+        "rate = Rate.model_validate({'numerator': 3, 'denominator': 4, 'denominator_name': "
+        "'graded case-trials', 'value': 0.75, 'ci95': [0.19, 0.99]})\n"
+        "print(rate.model_dump_json())\n"
+        "assert Rate.__pydantic_complete__\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert '"numerator":3' in done.stdout
