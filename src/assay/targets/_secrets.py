@@ -137,7 +137,10 @@ class Masker:
         if given.get(id(reply)) is reply:
             return reply
         found = self._masked(reply)
-        given[id(found)] = found
+        try:
+            given[id(found)] = found
+        except TypeError:  # a reply-like value that has no weak reference
+            return found
         return found
 
     def _masked(self, reply: Reply) -> Reply:
