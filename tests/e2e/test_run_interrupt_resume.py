@@ -142,7 +142,9 @@ def test_a_double_ctrl_c_leaves_the_run_interrupted_and_resumable(
 
 
 def test_a_second_resume_of_a_run_being_resumed_is_refused(tmp_path: Path) -> None:
-    suite = _suite(tmp_path, delay_s=0.6)
+    # Slow enough that the resume is still working while two more processes start, even
+    # on a loaded machine (each spends seconds importing there).
+    suite = _suite(tmp_path, delay_s=1.0)
     db = tmp_path / ".assay" / "assay.db"
     first = _assay("run", suite, cwd=tmp_path)
     _wait_for_records(db, first, at_least=4)
@@ -156,11 +158,12 @@ def test_a_second_resume_of_a_run_being_resumed_is_refused(tmp_path: Path) -> No
     _wait_for_records(db, resuming, at_least=len(kept) + 2)
     assert resuming.poll() is None, "the resume ended before a second one could start"
     second = _assay("run", "--resume", run_id, cwd=tmp_path)
+    during = _assay("run", "--resume", run_id[:12], cwd=tmp_path)  # a prefix names it too
     _, err = second.communicate(timeout=120)
     assert second.returncode == 2, err
     assert f"run {run_id} is being run by another process" in err and "Traceback" not in err
-    during = _assay("run", "--resume", run_id[:12], cwd=tmp_path)  # a prefix names it too
-    assert during.wait(timeout=120) == 2
+    _, err = during.communicate(timeout=120)
+    assert during.returncode == 2, err
 
     out, err = resuming.communicate(timeout=120)
     assert resuming.returncode == 0, err

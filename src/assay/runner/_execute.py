@@ -97,21 +97,49 @@ async def bounded(
     is a ``timeout`` error and an exception an error outcome keeping its traceback."""
     if limiter is not None:
         await limiter.acquire()
+    task = asyncio.current_task()
+    if task is None:
+        raise RuntimeError("a call is bounded only inside a task")
+    # What ``async with asyncio.timeout(timeout_s)`` does, without its two awaited methods
+    # and state machine on every call.
+    expiry = _Expiry(task)
+    handle = asyncio.get_running_loop().call_later(timeout_s, expiry.fire)
+    expired = False
     try:
-        async with asyncio.timeout(timeout_s):
+        try:
             return await send()
+        finally:
+            handle.cancel()
+            # the cancellation pending is the deadline's own, not the runner's
+            expired = expiry.fired and task.uncancel() <= expiry.cancelling
     except TimeoutError:
         return error_reply("timeout", f"no reply within {timeout_s:g} s")
     except Interrupted:  # the user (or the watchdog) stops the run: not the target's fault
         raise
     except asyncio.CancelledError as err:
-        task = asyncio.current_task()
-        if task is not None and task.cancelling():  # the runner cancelled this call
+        if expired:
+            return error_reply("timeout", f"no reply within {timeout_s:g} s")
+        if task.cancelling():  # the runner cancelled this call
             raise
         return with_traceback(exception_reply(err), err)  # the target raised it itself
     except BaseException as err:  # SystemExit, KeyboardInterrupt, GeneratorExit
         # from the system under test are its failures: an error outcome, never a crash
         return with_traceback(exception_reply(err), err)
+
+
+class _Expiry:
+    """A call's deadline: when it passes, the call's task is cancelled (once)."""
+
+    __slots__ = ("cancelling", "fired", "task")
+
+    def __init__(self, task: asyncio.Task[Any]) -> None:
+        self.task = task
+        self.cancelling = task.cancelling()  # cancellations already requested
+        self.fired = False
+
+    def fire(self) -> None:
+        self.fired = True
+        self.task.cancel()
 
 
 @dataclass(frozen=True)

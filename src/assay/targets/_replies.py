@@ -104,7 +104,9 @@ def _masker(secrets: tuple[str, ...]) -> Masker:
 def scrub(reply: Reply, secrets: Sequence[str]) -> Reply:
     """``reply`` with each secret masked (``<redacted>``) wherever it appears: in any
     outcome kind and in the extra data, raw or in any encoding a server may echo (see
-    ``Masker``): a server that echoes a request's key must not put it in the store."""
+    ``Masker``): a server that echoes a request's key must not put it in the store. A
+    reply ``scrub`` returned is returned as it is by a later call with the same secrets,
+    so no reply's data may change once it is masked."""
     if not secrets:
         return reply
     return _masker(tuple(secrets)).reply(reply)

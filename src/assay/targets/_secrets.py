@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -28,6 +29,7 @@ MIN_TOKEN = 8
 # masked: masking it would rewrite ordinary words and field names of every reply.
 MIN_SECRET = 6
 _OUTCOME: TypeAdapter[Outcome] = TypeAdapter(Outcome)
+_TO_JSON = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(…, ensure_ascii=False)
 
 
 def _encodings(value: str) -> set[str]:
@@ -89,6 +91,9 @@ class Masker:
             if all(f.isascii() for f in inside_json)
             else None
         )
+        # The replies this masker gave out, by identity: a reply masked by the target and
+        # handed to the runner is not screened a second time.
+        self._given: weakref.WeakValueDictionary[int, Reply] = weakref.WeakValueDictionary()
 
     def __bool__(self) -> bool:
         return self._pattern is not None
@@ -114,7 +119,7 @@ class Masker:
         if self._screen is None:
             return True
         try:
-            document = json.dumps(values, ensure_ascii=False)
+            document = _TO_JSON(values)
         except (TypeError, ValueError):  # not plain JSON data: walk it instead
             return True
         if self._lowered is not None and document.isascii():
@@ -123,9 +128,22 @@ class Masker:
         return self._screen.search(document) is not None
 
     def reply(self, reply: Reply) -> Reply:
-        """``reply`` with every secret masked in its outcome (any kind) and extra data."""
+        """``reply`` with every secret masked in its outcome (any kind) and extra data; a
+        reply this masker returned before is returned as it is (its data is not changed
+        after masking)."""
         if self._pattern is None:
             return reply
+        given = self._given
+        if given.get(id(reply)) is reply:
+            return reply
+        found = self._masked(reply)
+        try:
+            given[id(found)] = found
+        except TypeError:  # a reply-like value that has no weak reference
+            return found
+        return found
+
+    def _masked(self, reply: Reply) -> Reply:
         dumped = reply.outcome.model_dump(mode="json")
         if not self._may_hold_secret(dumped, reply.extra):
             return reply

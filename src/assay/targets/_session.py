@@ -17,6 +17,8 @@ from assay.targets._replies import (
 if TYPE_CHECKING:
     import aiohttp
 
+_TO_JSON = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(…, ensure_ascii=False)
+
 
 def _why(err: Exception) -> str:
     """Why a connection failed, in a few words (aiohttp's own text repeats itself)."""
@@ -72,7 +74,7 @@ class HttpClient:
             await self.start()
         assert self._session is not None
         headers = self.headers if not extra_headers else {**self.headers, **extra_headers}
-        data = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        data = _TO_JSON(body).encode("utf-8")
         try:
             async with self._session.post(url, data=data, headers=headers) as response:
                 payload = await response.read()

@@ -289,12 +289,14 @@ class OpenAITarget(BaseTarget):
         else:
             assert got.completion is not None
             s = self.settings
-            reply = scrub(
-                outcome_reply(got.completion, s.output, s.response_format, self.abstain),
-                self.endpoint.secrets,
-            )
+            reply = outcome_reply(got.completion, s.output, s.response_format, self.abstain)
+        # Masked once with its transcript; the runner's own masking knows this reply.
+        reply = scrub(
+            _with_transcript(reply, body["messages"], got.completion, got.raw),
+            self.endpoint.secrets,
+        )
         _record_span(span, body, got.completion, reply)
-        return _with_transcript(reply, body["messages"], got.completion, got.raw)
+        return reply
 
 
 def _with_transcript(

@@ -40,6 +40,8 @@ logger = logging.getLogger(__name__)
 
 # Values the SDK stores as given (a string only while no length limit applies).
 _SIMPLE = frozenset({bool, int, float, type(None)})
+_PLAIN = _SIMPLE | {str}  # values stored as given while no length limit applies
+_STR = frozenset({str})
 _SAMPLED = TraceFlags.SAMPLED
 _RANDOM = TraceFlags.RANDOM_TRACE_ID
 _UNSET = Status(StatusCode.UNSET)
@@ -66,10 +68,12 @@ class StoreSpan(trace.Span):
         "_lock",
         "_name",
         "_parent",
+        "_parent_hex",
         "_record_exception",
         "_set_status_on_exception",
         "_start_ns",
         "_status",
+        "_trace_id",
         "_tracer",
         "_tuples",
     )
@@ -82,11 +86,18 @@ class StoreSpan(trace.Span):
         parent: SpanContext | None,
         record_exception: bool,
         set_status_on_exception: bool,
+        trace_id: int | None = None,
+        parent_hex: str | None = None,
     ) -> None:
         self._tracer = tracer
         self._name = name
         self._context = context
         self._parent = parent
+        # Read once here: SpanContext's fields are properties.
+        self._trace_id = trace_id if trace_id is not None else context.trace_id
+        self._parent_hex = (
+            parent_hex if parent_hex is not None or parent is None else f"{parent.span_id:016x}"
+        )
         self._record_exception = record_exception
         self._set_status_on_exception = set_status_on_exception
         self._attributes: dict[str, Any] = {}
@@ -101,6 +112,15 @@ class StoreSpan(trace.Span):
 
     def _put(self, key: str, value: Any) -> None:
         """Clean and store one value (the caller holds the lock and checked the key)."""
+        found = self._attributes
+        kind = type(value)
+        if (
+            (kind in _SIMPLE or (kind is str and self._tracer.max_length is None))
+            and key not in found
+            and len(found) < (self._tracer.max_attributes or 0)
+        ):
+            found[key] = value  # what the general case does with a plain new value
+            return
         self._put_all({key: value})
 
     def _put_all(self, attributes: Mapping[str, Any]) -> None:
@@ -111,11 +131,29 @@ class StoreSpan(trace.Span):
         if limit == 0:
             return
         max_length = tracer.max_length
+        found = self._attributes
+        if (
+            limit is not None
+            and len(found) + len(attributes) <= limit
+            and "" not in attributes
+            and _STR.issuperset(map(type, attributes))
+            and found.keys().isdisjoint(attributes)
+        ):  # new, valid keys within the limit: nothing moves or is dropped
+            if max_length is None and _PLAIN.issuperset(map(type, attributes.values())):
+                found.update(attributes)  # nothing to clean either
+                return
+            for key, value in attributes.items():
+                kind = type(value)
+                if kind not in _SIMPLE and (kind is not str or max_length is not None):
+                    value = _clean_attribute_value(value, max_length)
+                    if type(value) is tuple:
+                        self._tuples = True
+                found[key] = value
+            return
         for key in attributes:
             if type(key) is not str or not key:
                 attributes = _clean_attribute_value(attributes, max_length)
                 break
-        found = self._attributes
         for key, value in attributes.items():
             kind = type(value)
             if kind not in _SIMPLE and (kind is not str or max_length is not None):
@@ -260,18 +298,17 @@ class StoreSpan(trace.Span):
             own_case, own_trial = case_of_attributes(self._attributes)
             case_id = own_case or case_id
             trial = own_trial if own_trial is not None else trial
-        context = self._context
-        parent = self._parent
         status = self._status
+        unset = status is _UNSET  # most spans: no status looked up
         return (
-            f"{context.trace_id:032x}",
-            f"{context.span_id:016x}",
-            f"{parent.span_id:016x}" if parent is not None else None,
+            f"{self._trace_id:032x}",
+            f"{self._context.span_id:016x}",
+            self._parent_hex,
             self._name,
             self._start_ns,
             self._end_ns or self._start_ns,
-            STATUS[status.status_code],
-            status.description,
+            "unset" if unset else STATUS[status.status_code],
+            None if unset else status.description,
             attributes,
             case_id,
             trial,
@@ -311,22 +348,34 @@ class _Current(ContextDecorator):
     """A span started on entry and current inside the block: what ``trace.use_span``
     does around ``start_span``, without two generator-based context managers."""
 
-    __slots__ = ("_end_on_exit", "_record", "_set_status", "_span", "_start", "_token")
+    __slots__ = (
+        "_context",
+        "_end_on_exit",
+        "_record",
+        "_set_status",
+        "_span",
+        "_start",
+        "_token",
+    )
 
     def __init__(
         self,
-        start: Callable[[], trace.Span],
+        start: Callable[[Context], trace.Span],
+        context: Context | None,
         end_on_exit: bool,
         record_exception: bool,
         set_status_on_exception: bool,
     ) -> None:
-        self._start = start
+        self._start = start  # the span, started in the given parent context
+        self._context = context
         self._end_on_exit = end_on_exit
         self._record = record_exception
         self._set_status = set_status_on_exception
 
     def _recreate_cm(self) -> _Current:
-        return _Current(self._start, self._end_on_exit, self._record, self._set_status)
+        return _Current(
+            self._start, self._context, self._end_on_exit, self._record, self._set_status
+        )
 
     def __call__(self, func: Any) -> Any:
         """As a decorator: a span around each call, awaited to the end for a coroutine."""
@@ -341,8 +390,10 @@ class _Current(ContextDecorator):
         return super().__call__(func)
 
     def __enter__(self) -> trace.Span:
-        span = self._span = self._start()
-        self._token = context_api.attach(context_api.set_value(_SPAN_KEY, span))
+        current = get_current()
+        span = self._span = self._start(current if self._context is None else self._context)
+        # Current in the current context, whatever context it was started in.
+        self._token = context_api.attach(context_api.set_value(_SPAN_KEY, span, current))
         return span
 
     def __exit__(
@@ -395,6 +446,30 @@ class StoreTracer(trace.Tracer):
         set_status_on_exception: bool = True,
     ) -> trace.Span:
         current = (context if context is not None else get_current()).get(_SPAN_KEY)
+        if type(current) is StoreSpan:  # the usual parent: valid and local
+            above = current._context
+            trace_id = current._trace_id
+            span_id = getrandbits(64) or _random_id(64)
+            span = StoreSpan(
+                self,
+                name,
+                SpanContext(
+                    trace_id,
+                    span_id,
+                    False,
+                    _ROOT_FLAGS if above.trace_flags.random_trace_id else _CHILD_FLAGS,
+                    above.trace_state,
+                ),
+                above,
+                record_exception,
+                set_status_on_exception,
+                trace_id,
+                f"{above.span_id:016x}",
+            )
+            if attributes:
+                span._put_all(attributes)
+            span._start_ns = start_time if start_time is not None else time.time_ns()
+            return span
         parent: SpanContext | None = (
             current.get_span_context() if isinstance(current, trace.Span) else None
         )
@@ -437,9 +512,9 @@ class StoreTracer(trace.Tracer):
         end_on_exit: bool = True,
     ) -> _Current:
         return _Current(
-            lambda: self.start_span(
+            lambda parent: self.start_span(
                 name,
-                context,
+                parent,
                 kind,
                 attributes,
                 links,
@@ -447,6 +522,7 @@ class StoreTracer(trace.Tracer):
                 record_exception,
                 set_status_on_exception,
             ),
+            context,
             end_on_exit,
             record_exception,
             set_status_on_exception,
@@ -460,7 +536,7 @@ class StoreTracer(trace.Tracer):
             self.force_flush()
 
     def case_of(self, span: StoreSpan) -> tuple[str | None, int | None]:
-        root = self.roots.get(span._context.trace_id)
+        root = self.roots.get(span._trace_id)
         return case_of_attributes(root._attributes if root is not None else None)
 
     def force_flush(self, timeout_millis: int = 30000) -> bool:
@@ -477,7 +553,7 @@ class StoreTracer(trace.Tracer):
             self.sink.add_spans(self.run_id, [s.stored(*self.case_of(s)) for s in batch])
         roots = self.roots
         for span in batch:
-            trace_id = span._context.trace_id
+            trace_id = span._trace_id
             root = roots.get(trace_id)
             if root is span:
                 del roots[trace_id]
@@ -488,7 +564,7 @@ class StoreTracer(trace.Tracer):
         cases: dict[int, tuple[str | None, int | None]] = {}
         rows = []
         for span in batch:
-            trace_id = span._context.trace_id
+            trace_id = span._trace_id
             case = cases.get(trace_id)
             if case is None:
                 case = cases[trace_id] = self.case_of(span)

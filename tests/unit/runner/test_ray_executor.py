@@ -243,8 +243,14 @@ def test_faults_retries_and_retry_after_behave_as_locally(
     assert result.status == "completed"
     keys = [r.key for r in records]
     assert len(keys) == len(set(keys)) == 60
-    assert sum(r.attempts for r in records) == seen["requests"]
     failed = [a for r in records for a in r.extra.get("failed_attempts", [])]
+    # Every request the server saw is an attempt the run recorded. On a loaded machine an
+    # attempt can also time out (1 s) before its request reaches the server: only those
+    # attempts may go unseen.
+    timeouts = sum(1 for a in failed if a["error_class"] == "timeout") + sum(
+        1 for r in records if getattr(r.outcome, "error_class", None) == "timeout"
+    )
+    assert seen["requests"] <= sum(r.attempts for r in records) <= seen["requests"] + timeouts
     waited = [a for a in failed if a["error_class"] == "http_429"]
     assert waited and all(a["waited_s"] >= a["retry_after_s"] == 0.2 for a in waited)
     assert result.report.statuses.total == 60

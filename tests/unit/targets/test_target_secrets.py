@@ -64,6 +64,28 @@ def test_a_reply_without_a_secret_is_returned_unchanged() -> None:
     assert scrub(reply, []) is reply
 
 
+def test_a_reply_masked_once_is_not_screened_again_but_a_new_one_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    masker = Masker([HEADER])
+    screened: list[Reply] = []
+    masked_once = masker._masked
+
+    def counted(reply: Reply) -> Reply:
+        screened.append(reply)
+        return masked_once(reply)
+
+    monkeypatch.setattr(masker, "_masked", counted)
+    leaky = Reply(Answer(fact="f", text=f"key {KEY}"), extra={"echo": HEADER})
+    clean = Reply(Answer(fact="f", text="nothing"), extra={"transcript": {"reply": "ok"}})
+    for reply in (leaky, clean):
+        first = masker.reply(reply)
+        assert masker.reply(first) is first
+    assert screened == [leaky, clean]
+    assert KEY not in json.dumps(masker.reply(leaky).extra)  # an unmasked reply: masked again
+    assert len(screened) == 3
+
+
 @pytest.mark.parametrize("placeholder", ["x", "k", "text", "sk-no"])
 def test_a_placeholder_key_too_short_to_be_a_secret_leaves_replies_intact(
     placeholder: str,
