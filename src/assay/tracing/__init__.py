@@ -9,17 +9,20 @@ a run's aggregate metrics (outcomes, latency) over OTLP.
 from typing import TYPE_CHECKING
 
 from assay._lazy import lazy_exports
-from assay.tracing._export import SpanSink, StoreSpanExporter
 from assay.tracing._otlp import otlp_metrics_url, otlp_traces_url, reachable_collector
 from assay.tracing._propagation import inject_traceparent, traceparent
 from assay.tracing._session import TracingSession, start_tracing
+from assay.tracing._sink import SpanSink
 
 if TYPE_CHECKING:
+    from assay.tracing._export import StoreSpanExporter
     from assay.tracing._metrics import DIMENSIONS, RunMetrics, dimensions, start_metrics
 
-# OpenTelemetry's metrics SDK loads only when a run exports metrics.
+# OpenTelemetry's SDK loads only when a run exports metrics or sends spans to a collector.
 _METRICS = ("DIMENSIONS", "RunMetrics", "dimensions", "start_metrics")
-__getattr__, __dir__ = lazy_exports(globals(), dict.fromkeys(_METRICS, "assay.tracing._metrics"))
+_LAZY = {**dict.fromkeys(_METRICS, "assay.tracing._metrics")}
+_LAZY["StoreSpanExporter"] = "assay.tracing._export"
+__getattr__, __dir__ = lazy_exports(globals(), _LAZY)
 
 
 __all__ = [

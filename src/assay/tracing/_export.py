@@ -8,43 +8,20 @@ reads the case id and trial from it when the batch is written.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
-from typing import Any, Literal, Protocol
+from collections.abc import Sequence
+from typing import Any
 
 from opentelemetry.context import Context
 from opentelemetry.sdk.trace import ReadableSpan, SpanProcessor
 from opentelemetry.sdk.trace import Span as SdkSpan
 from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
-from opentelemetry.trace import StatusCode
 
-from assay.outcomes import Span, span_names
-
-CASE_ID = span_names.CASE_ID
-TRIAL = span_names.TRIAL
-STATUS: dict[StatusCode, Literal["unset", "ok", "error"]] = {
-    StatusCode.UNSET: "unset",
-    StatusCode.OK: "ok",
-    StatusCode.ERROR: "error",
-}
-
-
-class SpanSink(Protocol):
-    """Where spans go: the run store's ``add_spans``. A sink that also has
-    ``add_span_rows(run_id, rows)`` (the run store does) gets the store tracer's spans as
-    rows instead (``assay.outcomes._span.SpanRow``)."""
-
-    def add_spans(self, run_id: str, spans: Sequence[Span]) -> None: ...
+from assay.outcomes import Span
+from assay.tracing._sink import STATUS, SpanSink, case_of_attributes
 
 
 def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
-
-
-def case_of_attributes(attributes: Mapping[str, Any] | None) -> tuple[str | None, int | None]:
-    if not attributes or CASE_ID not in attributes:
-        return None, None
-    trial = attributes.get(TRIAL)
-    return str(attributes[CASE_ID]), int(trial) if isinstance(trial, int) else None
 
 
 def to_span(span: ReadableSpan, case_id: str | None = None, trial: int | None = None) -> Span:

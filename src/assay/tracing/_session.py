@@ -4,14 +4,17 @@ an OTLP/HTTP collector too."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from opentelemetry.trace import Tracer
 
 from assay._version import __version__
 from assay.outcomes import span_names
-from assay.tracing._export import SpanSink, StoreSpanExporter, StoreSpanProcessor
+from assay.tracing._sink import SpanSink
 from assay.tracing._store_tracer import StoreTracer
+
+if TYPE_CHECKING:
+    from assay.tracing._export import StoreSpanExporter
 
 RUN_ID = span_names.RUN_ID
 
@@ -76,6 +79,7 @@ def sdk_tracing(
     from opentelemetry.sdk.trace.export import BatchSpanProcessor
     from opentelemetry.sdk.trace.sampling import ALWAYS_ON
 
+    from assay.tracing._export import StoreSpanExporter, StoreSpanProcessor
     from assay.tracing._otlp import otlp_exporter
 
     resource = Resource({"service.name": "assay", "service.version": __version__, RUN_ID: run_id})

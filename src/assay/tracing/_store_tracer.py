@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
+import os
 import threading
 import time
 import traceback
@@ -21,20 +22,23 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import ContextDecorator
 from random import getrandbits
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from opentelemetry import context as context_api
 from opentelemetry import trace
 from opentelemetry.attributes import BoundedAttributes, _clean_attribute_value
 from opentelemetry.context import Context, get_current
-from opentelemetry.sdk.trace import SpanLimits
 from opentelemetry.trace import SpanContext, SpanKind, Status, StatusCode, TraceFlags
 from opentelemetry.trace.propagation import _SPAN_KEY
 from opentelemetry.util import types
 
 from assay.outcomes import Span
 from assay.outcomes._span import SpanRow
-from assay.tracing._export import CASE_ID, STATUS, SpanSink, case_of_attributes
+from assay.tracing._limits import StoreLimits
+from assay.tracing._sink import CASE_ID, STATUS, SpanSink, case_of_attributes
+
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace import SpanLimits
 
 logger = logging.getLogger(__name__)
 
@@ -422,12 +426,16 @@ class StoreTracer(trace.Tracer):
     in the thread that ends them (a SQLite store is only used from its own thread)."""
 
     def __init__(
-        self, sink: SpanSink, run_id: str, batch_size: int = 256, limits: SpanLimits | None = None
+        self,
+        sink: SpanSink,
+        run_id: str,
+        batch_size: int = 256,
+        limits: StoreLimits | SpanLimits | None = None,
     ) -> None:
         self.sink = sink
         self.run_id = run_id
         self.batch_size = batch_size
-        self.limits = limits or SpanLimits()
+        self.limits = limits or StoreLimits.from_environ(os.environ)
         self.max_attributes: int | None = self.limits.max_span_attributes
         self.max_length: int | None = self.limits.max_span_attribute_length
         self.roots: dict[int, StoreSpan] = {}

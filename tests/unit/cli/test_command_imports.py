@@ -131,3 +131,14 @@ def test_a_run_without_a_judge_loads_no_judge_and_no_dataset_tooling(tmp_path: P
     store = f"sqlite:///{tmp_path / 'assay.db'}"
     got = _loaded(["run", suite, "--format", "json", "--store", store], watched)
     assert got == {"code": 0, "loaded": []}
+
+
+def test_a_traced_run_without_a_collector_loads_no_opentelemetry_sdk(tmp_path: Path) -> None:
+    watched = ("opentelemetry.sdk", "opentelemetry.sdk.trace", "opentelemetry.sdk.resources")
+    database = tmp_path / "assay.db"
+    suite = str(POLICY / "suite.yaml")
+    got = _loaded(["run", suite, "--format", "json", "--store", f"sqlite:///{database}"], watched)
+    assert got == {"code": 0, "loaded": []}
+    with sqlite3.connect(database) as conn:
+        (spans,) = conn.execute("SELECT count(*) FROM spans").fetchone()
+    assert spans > 0  # the run was traced, by the store's own tracer
