@@ -137,3 +137,26 @@ def test_the_store_can_come_from_assay_store(policy_dir: Path, tmp_path: Path) -
     listed = assay("runs")
     assert run_id in listed.stdout and "completed" in listed.stdout
     assert "1/1 (100.0%)" in listed.stdout
+
+
+def test_a_bad_span_limit_in_the_environment_is_bad_input_and_nothing_runs(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    (tmp_path / "cases.jsonl").write_text(
+        '{"id": "C1", "slice": "s", "question": "q", "expected_behavior": "answer", '
+        '"expected_fact": "f"}\n'
+    )
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        "dataset: cases.jsonl\ntarget:\n  type: scripted\n  default: {kind: answer, fact: f}\n"
+    )
+    store = f"sqlite:///{tmp_path / 'runs.db'}"
+    bad = {"OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT": "abc"}
+    done = run_assay("run", suite, "--store", store, cwd=tmp_path, env=bad)
+    assert done.returncode == 2, done.stderr
+    assert "OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT must be a non-negative integer" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert "no stored runs" in run_assay("runs", "--store", store, cwd=tmp_path).stdout
+    # Without tracing the limits are not read, and the run goes ahead.
+    untraced = run_assay("run", suite, "--store", store, "--no-trace", cwd=tmp_path, env=bad)
+    assert untraced.returncode == 0, untraced.stderr

@@ -204,6 +204,10 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
     is formatted by asyncio's signal handling, which costs noticeable time.
     """
     endpoint = _collector(control.otlp_endpoint)  # a bad address fails before the run starts
+    if plan.trace:  # so does a bad span limit in the environment
+        from assay.tracing._limits import check_span_limits
+
+        check_span_limits()
     judge = _judge_runner(plan.grader, control, plan.cache, plan.run_id)
     if judge is not None:
         await judge.start()  # a missing judge key fails before the target is started

@@ -9,8 +9,11 @@ with the SDK's message.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+
+from assay.errors import AssayConfigError
 
 _DEFAULT_COUNT = 128  # the SDK's default for every count limit
 
@@ -67,3 +70,16 @@ class StoreLimits:
             max_attribute_length=max_length,
             max_span_attribute_length=max_span_length,
         )
+
+
+def check_span_limits(environ: Mapping[str, str] | None = None) -> None:
+    """Raise ``AssayConfigError`` naming the variable when an ``OTEL_*`` span limit in
+    ``environ`` (the process's by default) is not a non-negative integer: bad input,
+    reported before a run starts rather than as a failure inside it."""
+    try:
+        StoreLimits.from_environ(os.environ if environ is None else environ)
+    except ValueError as err:
+        raise AssayConfigError(
+            f"environment: {err} (an OpenTelemetry span limit: unset it, or set a whole "
+            "number of 0 or more)"
+        ) from None

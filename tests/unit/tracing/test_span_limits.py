@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from opentelemetry.sdk.trace import SpanLimits
 
-from assay.tracing._limits import StoreLimits
+from assay.errors import AssayConfigError
+from assay.tracing._limits import StoreLimits, check_span_limits
 from assay.tracing._store_tracer import StoreTracer
 
 VARIABLES = (
@@ -123,3 +124,9 @@ def test_the_store_tracer_reads_its_limits_when_made(monkeypatch: pytest.MonkeyP
     tracer = StoreTracer(sink=None, run_id="r")  # type: ignore[arg-type]
     assert (tracer.max_attributes, tracer.max_length, tracer.limits.max_events) == (5, None, None)
     assert outcome(lambda: tracer.limits) == outcome(SpanLimits)
+
+
+def test_a_bad_limit_is_reported_as_bad_input_naming_the_variable() -> None:
+    with pytest.raises(AssayConfigError, match="OTEL_SPAN_EVENT_COUNT_LIMIT must be a non-neg"):
+        check_span_limits({"OTEL_SPAN_EVENT_COUNT_LIMIT": "-1"})
+    check_span_limits({"OTEL_SPAN_EVENT_COUNT_LIMIT": "", "OTEL_ATTRIBUTE_COUNT_LIMIT": "3"})
