@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from assay.outcomes import Abstain, Answer, Error, Record, Usage
 from assay.runner._record import called_record
+from assay.targets._replies import usage_from
 
 
 class Text(str):
@@ -121,3 +122,24 @@ def test_the_usual_shape_is_not_validated_again(monkeypatch: pytest.MonkeyPatch)
     assert made == expected
     assert made.model_dump_json() == expected.model_dump_json()
     assert made.outcome.model_fields_set == expected.outcome.model_fields_set
+
+
+COUNTS: st.SearchStrategy[Any] = st.one_of(
+    st.none(), st.integers(), st.sampled_from([True, False, 2.0, "3", 2**70, -1])
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(input_tokens=COUNTS, output_tokens=COUNTS)
+def test_a_replys_usage_is_the_validated_usage(input_tokens: Any, output_tokens: Any) -> None:
+    made = usage_from(input_tokens, output_tokens)
+    i = input_tokens if isinstance(input_tokens, int) else None
+    o = output_tokens if isinstance(output_tokens, int) else None
+    if i is None and o is None:
+        assert made is None
+        return
+    expected = Usage(input_tokens=i, output_tokens=o)
+    assert type(made) is Usage
+    assert made == expected
+    assert made.model_fields_set == expected.model_fields_set
+    assert made.model_dump_json() == expected.model_dump_json()
