@@ -17,6 +17,7 @@ from assay.outcomes import Error, Record
 from assay.runner._cache import CacheUse, served_record
 from assay.runner._guard import Interrupted
 from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
+from assay.runner._record import called_record
 from assay.runner._tracing import RequestTrace, evaluation_span, mark_outcome, request_span
 from assay.targets import (
     Reply,
@@ -284,15 +285,15 @@ async def run_item(ex: Execution, item: WorkItem) -> Done:
         extra = _with_attempts(reply.extra, retried) if retried else reply.extra
         if cached:
             extra = {**extra, "cache": cached}
-        record = Record(
-            case_id=case.id,
-            trial=item.trial,
-            outcome=reply.outcome,
-            attempts=attempts,
-            latency_ms=latency_ms,
-            usage=reply.usage,
-            trace_id=trace.trace_id,
-            extra=extra,
+        record = called_record(
+            case.id,
+            item.trial,
+            reply.outcome,
+            attempts,
+            latency_ms,
+            reply.usage,
+            trace.trace_id,
+            extra,
         )
         judged: list[Judgment] = []
         with evaluation_span(ex.tracer, judged):

@@ -478,6 +478,22 @@ class StoreTracer(trace.Tracer):
                 span._put_all(attributes)
             span._start_ns = start_time if start_time is not None else time.time_ns()
             return span
+        if current is None:  # no span current: the root of a new trace
+            trace_id = getrandbits(128) or _random_id(128)
+            span = StoreSpan(
+                self,
+                name,
+                SpanContext(trace_id, getrandbits(64) or _random_id(64), False, _ROOT_FLAGS),
+                None,
+                record_exception,
+                set_status_on_exception,
+                trace_id,
+            )
+            if attributes:
+                span._put_all(attributes)
+            span._start_ns = start_time if start_time is not None else time.time_ns()
+            self.roots[trace_id] = span
+            return span
         parent: SpanContext | None = (
             current.get_span_context() if isinstance(current, trace.Span) else None
         )

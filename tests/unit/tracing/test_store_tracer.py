@@ -210,3 +210,21 @@ def test_the_store_holds_the_same_span_rows_from_either_tracer(tmp_path: Path) -
         found.append((rows, len(seen)))
     assert found[0] == found[1]
     assert len(found[0][0]) == 8
+
+
+def test_a_span_started_with_none_current_is_the_root_of_a_new_trace() -> None:
+    sink = Sink()
+    tracer = StoreTracer(sink, "run-1")  # type: ignore[arg-type]
+    first = tracer.start_span("assay.request", attributes={"assay.case.id": "C1"})
+    second = tracer.start_span("assay.request")
+    for span in (first, second):
+        ctx = span.get_span_context()
+        assert ctx.is_valid and not ctx.is_remote
+        assert ctx.trace_flags == TraceFlags(TraceFlags.SAMPLED | TraceFlags.RANDOM_TRACE_ID)
+        assert tracer.roots[ctx.trace_id] is span
+    assert first.get_span_context().trace_id != second.get_span_context().trace_id
+    first.end()
+    second.end()
+    tracer.force_flush()
+    assert tracer.roots == {}
+    assert [(s.parent_id, s.case_id) for s in sink.spans] == [(None, "C1"), (None, None)]
