@@ -101,25 +101,29 @@ def _split_blocks(
     for name in ("dev", "heldout"):
         part = by_split[name]
         s = summarize_graded(part, trials=trials, interval=interval, policy=policy)
-        label = "dev" if name == "dev" else "held-out"
-
-        def named(r: Rate, label: str = label) -> Rate:
-            where = r.denominator_name.replace("in the dataset", f"in the {label} split")
-            return r.model_copy(update={"denominator_name": where})
-
-        blocks.append(
-            SplitBlock(
-                split=name,
-                total=s.total,
-                success=s.success,
-                statuses=s.statuses,
-                task_success=named(s.task_success),
-                answer_coverage=named(s.answer_coverage),
-                answered_accuracy=named(s.answered_accuracy),
-                case_ids=list(dict.fromkeys(r.case.id for r in part)),
-            )
-        )
+        blocks.append(split_block(name, s, list(dict.fromkeys(r.case.id for r in part))))
     return blocks
+
+
+def split_block(name: str, s: Summary, case_ids: list[str]) -> SplitBlock:
+    """The ``name`` split's block of a report: its summary ``s``, with every "in the
+    dataset" denominator named for the split."""
+    label = "dev" if name == "dev" else "held-out"
+
+    def named(r: Rate) -> Rate:
+        where = r.denominator_name.replace("in the dataset", f"in the {label} split")
+        return r.model_copy(update={"denominator_name": where})
+
+    return SplitBlock(
+        split=name,
+        total=s.total,
+        success=s.success,
+        statuses=s.statuses,
+        task_success=named(s.task_success),
+        answer_coverage=named(s.answer_coverage),
+        answered_accuracy=named(s.answered_accuracy),
+        case_ids=case_ids,
+    )
 
 
 def _traceback(record: Record | None) -> str | None:

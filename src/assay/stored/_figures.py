@@ -16,13 +16,14 @@ from sqlalchemy import text
 
 from assay._version import __version__
 from assay.load import PriceTable
-from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, Rate, TrialPolicy
+from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy
 from assay.report import (
     DatasetChange,
     Price,
     Report,
     UsageSummary,
 )
+from assay.report._build import split_block
 from assay.report._model import (
     DatasetInfo,
     GraderInfo,
@@ -147,24 +148,7 @@ def _splits(
     for name in ("dev", "heldout"):
         part = [c for c in real if c.split == name]
         s = summary_of_counts(part, trials=trials, interval=interval, policy=policy)
-        label = "dev" if name == "dev" else "held-out"
-
-        def named(r: Rate, label: str = label) -> Rate:
-            where = r.denominator_name.replace("in the dataset", f"in the {label} split")
-            return r.model_copy(update={"denominator_name": where})
-
-        blocks.append(
-            SplitBlock(
-                split=name,
-                total=s.total,
-                success=s.success,
-                statuses=s.statuses,
-                task_success=named(s.task_success),
-                answer_coverage=named(s.answer_coverage),
-                answered_accuracy=named(s.answered_accuracy),
-                case_ids=_ids(counted, partial(_in_split, name)),
-            )
-        )
+        blocks.append(split_block(name, s, _ids(counted, partial(_in_split, name))))
     return blocks
 
 
