@@ -161,3 +161,14 @@ def test_a_traced_run_without_a_collector_loads_no_opentelemetry_sdk(tmp_path: P
     with sqlite3.connect(database) as conn:
         (spans,) = conn.execute("SELECT count(*) FROM spans").fetchone()
     assert spans > 0  # the run was traced, by the store's own tracer
+
+
+def test_a_command_imports_no_other_command_module() -> None:
+    from assay.cli._app import COMMANDS
+
+    others = tuple(
+        sorted({f"assay.cli.{module}" for _, module, _, _ in COMMANDS} - {"assay.cli.score"})
+    )
+    seed = [str(POLICY / "policy.jsonl"), str(POLICY / "results.jsonl")]
+    got = _loaded(["score", *seed, "--format", "json"], (*others, "assay.cli.score"))
+    assert got == {"code": 0, "loaded": ["assay.cli.score"]}
