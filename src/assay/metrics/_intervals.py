@@ -62,10 +62,11 @@ def _tabled() -> tuple[float, ...]:
 
 def score_limits(x: float, n: float, confidence: float) -> tuple[float, float]:
     """Wilson's score limits, clipped to [0, 1]; x and n may be non-integer. Arguments are
-    not checked."""
-    ndtri = special().ndtri
-
-    z = float(ndtri(1 - (1 - confidence) / 2))
+    not checked. At 95% the normal quantile is scipy's own, read from ``_beta_table``."""
+    if confidence == _beta_table.CONFIDENCE:
+        z = _beta_table.NORMAL_QUANTILE  # scipy's own ndtri at this level
+    else:
+        z = float(special().ndtri(1 - (1 - confidence) / 2))
     p = x / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom

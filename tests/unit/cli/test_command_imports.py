@@ -48,6 +48,9 @@ def test_score_of_a_small_dataset_loads_neither_numpy_nor_the_comparison() -> No
     seed = [str(POLICY / "policy.jsonl"), str(POLICY / "results.jsonl")]
     got = _loaded(["score", *seed, "--format", "json"], watched)
     assert got == {"code": 0, "loaded": []}
+    # Wilson's interval at 95% needs only the normal quantile, also read from the table.
+    got = _loaded(["score", *seed, "--format", "json", "--interval", "wilson"], watched)
+    assert got == {"code": 0, "loaded": []}
 
 
 def test_score_at_another_level_loads_the_special_functions_without_their_package() -> None:
