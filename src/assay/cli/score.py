@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -81,8 +80,7 @@ def score(
         with _aside(results if streams else None) as aside:
             data = load_dataset(dataset)
             if streams:
-                # Where each case was read only served the checks made as it was loaded.
-                data = dataclasses.replace(data, locations=())
+                data = data.without_locations()
                 streamed = _streamed(data, results, setting, aside)
         if streamed is not None:
             _emit(streamed, format, output, dataset, results, grader)

@@ -101,7 +101,7 @@ def streamed_lines_report(
     None when a line names an unknown case or repeats one."""
     cases = dataset.cases
     where = {case.id: i for i, case in enumerate(cases)}
-    hashes = dataset.case_hashes
+    hashes = dataset.hashes_in_order
     rows: list[tuple[Any, ...] | None] = [None] * len(cases)
     answered = bytearray(len(cases))
     reasons: dict[str, str] = {}
@@ -110,8 +110,7 @@ def streamed_lines_report(
         i = where.get(line["id"])
         if i is None or rows[i] is not None:
             return None
-        case = cases[i]
-        row = rows[i] = _line_row(case, line, hashes[case.id], reasons)
+        row = rows[i] = _line_row(cases[i], line, hashes[i], reasons)
         structured = structured or row[_GRADER] is _STRUCTURED_LABEL
         answered[i] = row[_OUTCOME] == "answer"
     del where
@@ -130,13 +129,14 @@ def _assembled(
     policy: TrialPolicy | None,
 ) -> Report:
     """The report of the rows made so far, the cases without one missing."""
-    cases, hashes = dataset.cases, dataset.case_hashes
+    cases, hashes = dataset.cases, dataset.hashes_in_order
     tallies: list[Tally] = []
     for i, case in enumerate(cases):
         made = rows[i]
         if made is None:
             result = CaseResult(case, 1, None, missing_judgment(case.id, 1))
-            made = rows[i] = _shared_reason(_row_values(result, hashes, labels), reasons)
+            values = _row_values(result, {case.id: hashes[i]}, labels)
+            made = rows[i] = _shared_reason(values, reasons)
         tallies.append(Tally(case, 1, made[_STATUS], bool(answered[i])))
     # The summary reads only the four fields a Tally has (tests/unit/report/test_streamed.py
     # holds the two reports equal).
