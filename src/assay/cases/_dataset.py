@@ -63,13 +63,6 @@ class Dataset:
         """Each case's content hash (``case_hash``), in the order of ``cases``."""
         return self._hashes[1]
 
-    def keep_hashes(self, version: str, hashes: list[str]) -> None:
-        """Take ``hash_cases(self.cases)``, made elsewhere (by a process sharing these
-        cases), as this dataset's version and case hashes, unless they were made here."""
-        if len(hashes) != len(self.cases):
-            raise ValueError(f"{len(hashes)} hashes for {len(self.cases)} cases")
-        self.__dict__.setdefault("_hashes", (version, hashes))
-
     def without_locations(self) -> Dataset:
         """This dataset keeping no locations (they serve the checks made as it is loaded),
         made without checking its ids again."""

@@ -19,7 +19,6 @@ from assay.cli._flags import (
 from assay.cli._output import described, emit, wants_color
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from contextlib import AbstractContextManager
 
     from assay.cases import Dataset
@@ -78,13 +77,11 @@ def score(
     with no_cycle_collection():
         streams = grader is None and trials in (None, 1) and not trial_policy
         streamed = None
-        with contextlib.ExitStack() as asides:
-            aside = asides.enter_context(_aside(results if streams else None))
+        with _aside(results if streams else None) as aside:
             data = load_dataset(dataset)
             if streams:
                 data = data.without_locations()
-                hashing = None if aside is None else _hashing(data, asides)
-                streamed = _streamed(data, results, setting, aside, hashing)
+                streamed = _streamed(data, results, setting, aside)
         if streamed is not None:
             _emit(streamed, format, output, dataset, results, grader)
             return
@@ -147,30 +144,8 @@ def _aside(results: Path | None) -> AbstractContextManager[ResultsAside | None]:
     return contextlib.nullcontext() if (aside := ResultsAside.start(results)) is None else aside
 
 
-def _hashing(data: Dataset, asides: contextlib.ExitStack) -> Callable[[], None] | None:
-    """A call that gives ``data`` its case hashes, taken by a second process from now
-    (when one can be started), while the rows are made here."""
-    from assay.load._aside import HashesAside
-
-    aside = HashesAside.start(data)
-    if aside is None:
-        return None
-    asides.enter_context(aside)
-
-    def hashed() -> None:
-        made = aside.hashes()
-        if made is not None:
-            data.keep_hashes(*made)
-
-    return hashed
-
-
 def _streamed(
-    data: Dataset,
-    results: Path,
-    interval: IntervalSetting,
-    aside: ResultsAside | None,
-    hashed: Callable[[], None] | None = None,
+    data: Dataset, results: Path, interval: IntervalSetting, aside: ResultsAside | None
 ) -> Report | None:
     """The report made as the results file is read (``streamed_report``; from the lines
     read aside when they are the usual ones), when it is the usual file that path covers;
@@ -182,7 +157,7 @@ def _streamed(
 
     lines = aside.plain_lines() if aside is not None else None
     if lines is not None:
-        report = streamed_lines_report(data, lines, interval=interval, hashed=hashed)
+        report = streamed_lines_report(data, lines, interval=interval)
         if report is not None:
             return report
     try:

@@ -9,7 +9,7 @@ anything is reported, and the caller reports the usual way, which says what is w
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple, cast
 
 from assay.cases import Case, Dataset
@@ -94,19 +94,14 @@ def streamed_lines_report(
     lines: Iterable[dict[str, Any]],
     *,
     interval: IntervalSetting = DEFAULT_INTERVAL,
-    hashed: Callable[[], object] | None = None,
 ) -> Report | None:
     """``streamed_report(dataset, records, StructuredGrader(), interval=interval)`` of the
     records of the usual result lines (each a decoded line of which ``_plain_record``
     makes a record: see ``assay.load._aside``), made from the lines without the records;
-    None when a line names an unknown case or repeats one.
-
-    ``hashed``: called once every line is read, before the dataset's case hashes are
-    first needed (to hand it hashes taken aside: ``Dataset.keep_hashes``); the rows are
-    then made first and given their hashes after."""
+    None when a line names an unknown case or repeats one."""
     cases = dataset.cases
     where = {case.id: i for i, case in enumerate(cases)}
-    hashes = dataset.hashes_in_order if hashed is None else [None] * len(cases)
+    hashes = dataset.hashes_in_order
     rows: list[tuple[Any, ...] | None] = [None] * len(cases)
     answered = bytearray(len(cases))
     reasons: dict[str, str] = {}
@@ -119,13 +114,6 @@ def streamed_lines_report(
         structured = structured or row[_GRADER] is _STRUCTURED_LABEL
         answered[i] = row[_OUTCOME] == "answer"
     del where
-    if hashed is not None:
-        hashed()
-        hashes = dataset.hashes_in_order
-        at = _HASH
-        for i, made in enumerate(rows):
-            if made is not None:
-                rows[i] = (*made[:at], hashes[i], *made[at + 1 :])
     graders = {(StructuredGrader.name, StructuredGrader.version)} if structured else set()
     return _assembled(dataset, rows, answered, graders, reasons, {}, interval, None)
 
@@ -224,7 +212,7 @@ def _structured_row(
 
 
 def _line_row(
-    case: Case, line: dict[str, Any], case_hash: str | None, shared: dict[str, str]
+    case: Case, line: dict[str, Any], case_hash: str, shared: dict[str, str]
 ) -> tuple[Any, ...]:
     """``_structured_row(case, _plain_record(line), case_hash, shared)``, made from the
     decoded line: its kind, and text fields of that kind alone."""
@@ -290,4 +278,3 @@ _OUTCOME = ROW_FIELDS.index("outcome")
 _FACT = ROW_FIELDS.index("fact")
 _GRADER = ROW_FIELDS.index("grader")
 _REASON = ROW_FIELDS.index("reason")
-_HASH = ROW_FIELDS.index("case_hash")

@@ -11,9 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from assay.cases import Case, Dataset
-from assay.cases._canonical import hash_cases
-from assay.load._aside import HashesAside, ResultsAside
+from assay.load._aside import ResultsAside
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks on Linux")
 
@@ -103,48 +101,3 @@ def test_closing_stops_and_reaps_the_process(tmp_path: Path) -> None:
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)  # reaped: no process of that id is left
     assert aside.plain_lines() is None
-
-
-def _dataset(n: int) -> Dataset:
-    return Dataset(
-        name="d",
-        cases=tuple(
-            Case(id=f"C{i}", slice="s", question=f"q {i} é", expected_behavior="abstain")
-            for i in range(n)
-        ),
-    )
-
-
-def test_the_hashes_taken_aside_are_those_taken_here() -> None:
-    data = _dataset(500)
-    aside = HashesAside.start(data)
-    assert aside is not None
-    with aside:
-        made = aside.hashes()
-        assert made == hash_cases(data.cases)
-        assert aside.hashes() is None  # given once
-    assert "_hashes" not in data.__dict__  # nothing was hashed here
-    assert made is not None
-    data.keep_hashes(*made)
-    assert data.version == _dataset(500).version
-    assert data.case_hashes == _dataset(500).case_hashes
-
-
-def test_hashes_given_are_kept_only_when_none_were_made_here() -> None:
-    data = _dataset(3)
-    with pytest.raises(ValueError, match="2 hashes for 3 cases"):
-        data.keep_hashes("v", ["a", "b"])
-    version = data.version
-    data.keep_hashes("v", ["a", "b", "c"])
-    assert data.version == version and data.hashes_in_order != ["a", "b", "c"]
-
-
-def test_closing_stops_the_hashing() -> None:
-    aside = HashesAside.start(_dataset(200_000))
-    assert aside is not None
-    pid = aside._pid
-    assert pid is not None
-    aside.close()
-    with pytest.raises(ChildProcessError):
-        os.waitpid(pid, os.WNOHANG)
-    assert aside.hashes() is None
