@@ -90,8 +90,8 @@ os._exit(code)
 
 
 def measure(cases: Path, results: Path, fmt: str, out: Path) -> dict[str, float | int]:
-    """Run ``assay score`` once; its wall and CPU seconds (with the processes it starts
-    to read and hash aside, and of its main process alone), peak RSS (MB) and exit code."""
+    """Run ``assay score`` once; its wall and CPU seconds (with the process it starts to
+    read the results aside, and of its main process alone), peak RSS (MB) and exit code."""
     command = [sys.executable, "-c", _OWN_CPU, "score", str(cases), str(results), "-f", fmt]
     command += ["-o", str(out)]
     started = time.perf_counter()
@@ -154,10 +154,10 @@ def render(n: int, rows: dict[str, dict[str, float | int]], load: str) -> str:
         "",
         f"Measured at {_commit()}; when the machine is shared, wall "
         "times are inflated by the other jobs and CPU time and peak memory are the "
-        "comparable figures. CPU counts the processes `assay score` starts to read the "
-        "results file and hash the cases beside its main process (a large JSON Lines "
-        "file, on Linux); on a machine with two idle cores the wall time follows the main "
-        "process's CPU.",
+        "comparable figures. CPU counts the process `assay score` starts to read the "
+        "results file beside its main process (a large JSON Lines file, on Linux); on a "
+        "machine with two idle cores the wall time follows the main process's CPU; peak "
+        "memory is the larger process's.",
     ]
     return "\n".join(lines) + "\n"
 
