@@ -1,5 +1,6 @@
 """``assay score`` with its results file read by a second process prints what it prints
-reading the file itself, and says the same about a file it cannot score."""
+reading the file itself, and says the same about a file it cannot score. Run in this
+process (``run_cli``), whatever ``ASSAY_TEST_PROCESS`` says: the threshold is patched."""
 
 from __future__ import annotations
 
@@ -10,11 +11,19 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tests.inprocess import run_cli
 
 from assay.load import _aside
 from assay.report import _streamed
 
 RunAssay = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def run_assay() -> RunAssay:
+    return run_cli
+
+
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks on Linux")
 
 
