@@ -8,6 +8,7 @@ from functools import cache
 from pydantic import TypeAdapter
 
 from assay.report._model import CaseRow, Report
+from assay.report._rows import CaseRows
 
 # With indent=2 a top-level key starts a line with two spaces, and no JSON string holds a
 # raw newline, so this text occurs exactly once: where the case rows go.
@@ -31,9 +32,12 @@ def render_json_chunks(report: Report) -> Iterator[str]:
     yield head + '\n  "cases": [\n'
     rows = report.cases
     for start in range(0, len(rows), _ROWS_PER_CHUNK):
-        part = rows[start : start + _ROWS_PER_CHUNK]
+        stop = start + _ROWS_PER_CHUNK
+        written = rows.json_lines(start, stop) if isinstance(rows, CaseRows) else None
+        if written is None:
+            written = _rows_adapter().dump_json(rows[start:stop], indent=2)
         # One dump per chunk: "[\n  {row},\n  {row}\n]", each line moved two levels in.
-        dumped = _rows_adapter().dump_json(part, indent=2).decode("utf-8")
+        dumped = written.decode("utf-8")
         text = "  " + dumped[2:-2].replace("\n", "\n  ")
         yield text + (",\n" if start + _ROWS_PER_CHUNK < len(rows) else "\n")
     yield "  ],\n" + tail
