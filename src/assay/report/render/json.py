@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
+from itertools import islice
 
 from pydantic import TypeAdapter
 
@@ -29,13 +30,15 @@ def render_json_chunks(report: Report) -> Iterator[str]:
     frame = report.model_copy(update={"cases": []}).model_dump_json(indent=2) + "\n"
     head, tail = frame.split(_EMPTY_CASES)
     yield head + '\n  "cases": [\n'
-    rows = report.cases
-    for start in range(0, len(rows), _ROWS_PER_CHUNK):
-        part = rows[start : start + _ROWS_PER_CHUNK]
+    # Read in order, a chunk at a time: rows read from a store are made as they come.
+    rows = iter(report.cases)
+    joint = ""
+    while part := list(islice(rows, _ROWS_PER_CHUNK)):
         # One dump per chunk: "[\n  {row},\n  {row}\n]", each line moved two levels in.
         dumped = _rows_adapter().dump_json(part, indent=2).decode("utf-8")
-        text = "  " + dumped[2:-2].replace("\n", "\n  ")
-        yield text + (",\n" if start + _ROWS_PER_CHUNK < len(rows) else "\n")
+        yield joint + "  " + dumped[2:-2].replace("\n", "\n  ")
+        joint = ",\n"
+    yield "\n"
     yield "  ],\n" + tail
 
 
