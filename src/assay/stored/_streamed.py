@@ -58,8 +58,10 @@ def streamed_report(
     if counted is None:
         return None
     synthetic = counted.synthetic.total if counted.synthetic is not None else 0
-    rows = StoredRows(store, info, _fallback(info), counted.total + synthetic)
-    return counted.model_copy(update={"cases": rows})
+    count = counted.total + synthetic
+    if not count:
+        return counted
+    return counted.model_copy(update={"cases": StoredRows(store, info, _fallback(info), count)})
 
 
 class StoredRows(Sequence[CaseRow]):

@@ -24,10 +24,10 @@ def render_json(report: Report) -> str:
 def render_json_chunks(report: Report) -> Iterator[str]:
     """``render_json``'s text in pieces of a few thousand case rows: a report of a million
     rows is written without its whole text (or its bytes) ever in memory."""
-    if not report.cases:
-        yield report.model_dump_json(indent=2) + "\n"
-        return
     frame = report.model_copy(update={"cases": []}).model_dump_json(indent=2) + "\n"
+    if not report.cases:
+        yield frame
+        return
     head, tail = frame.split(_EMPTY_CASES)
     yield head + '\n  "cases": [\n'
     # Read in order, a chunk at a time: rows read from a store are made as they come.
