@@ -66,6 +66,10 @@ class CaseRows(Sequence[CaseRow]):
         for values in self._values:
             yield row_of(values)
 
+    def values(self) -> Iterator[tuple[Any, ...]]:
+        """Each row's values in ``ROW_FIELDS`` order, without making the rows."""
+        return iter(self._values)
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, CaseRows):
             return self._values == other._values
