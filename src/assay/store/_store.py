@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 import re
+import sqlite3
 from collections.abc import Generator, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -376,6 +377,19 @@ class RunStore:
         }
         try:
             with self.engine.connect() as conn:
+                if self.engine.dialect.name == "sqlite":
+                    # the driver's own cursor: its rows are tuples already
+                    cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+                    try:
+                        cursor.execute(_JUDGED_RECORDS, params)
+                        while found := cursor.fetchmany(_READ_BATCH):
+                            yield list(found)
+                    except sqlite3.Error as err:
+                        failure = DBAPIError(_JUDGED_RECORDS, params, err)
+                        raise store_failure(failure, self.url) from None
+                    finally:
+                        cursor.close()
+                    return
                 rows = conn.execution_options(stream_results=True).execute(query, params)
                 while batch := rows.fetchmany(_READ_BATCH):
                     yield [tuple(row) for row in batch]

@@ -202,31 +202,27 @@ def _plain_values(raw: Any) -> tuple[Any, ...] | None:
     None for any other item (it is validated)."""
     if type(raw) is not dict or raw.keys() != _FIELDS:
         return None
-    get = raw.get
-    case_id, part, question, behavior, fact = (
-        get("id"),
-        get("slice"),
-        get("question"),
-        get("expected_behavior"),
-        get("expected_fact"),
-    )
-    facts = get("accepted_facts")
     if (
-        get("messages") is not None
-        or get("metadata") != {}
-        or get("required") != []
-        or get("disallowed") != []
-        or get("requires_citation") is not False
-        or get("sources") is not None
-        or get("provenance") is not None
-        or type(case_id) is not str
+        raw["messages"] is not None
+        or raw["sources"] is not None
+        or raw["provenance"] is not None
+        or raw["requires_citation"] is not False
+        or raw["metadata"] != {}
+        or raw["required"] != []
+        or raw["disallowed"] != []
+        or raw["accepted_facts"] != []
+    ):
+        return None
+    case_id, part, question = raw["id"], raw["slice"], raw["question"]
+    behavior, fact, synthetic = raw["expected_behavior"], raw["expected_fact"], raw["synthetic"]
+    if (
+        type(case_id) is not str
         or not case_id
         or type(part) is not str
         or not part
         or type(question) is not str
-        or type(get("synthetic")) is not bool
-        or get("split") not in _SPLITS
-        or facts != []
+        or (synthetic is not True and synthetic is not False)
+        or raw["split"] not in _SPLITS
     ):
         return None
     if behavior == "answer":
@@ -234,11 +230,14 @@ def _plain_values(raw: Any) -> tuple[Any, ...] | None:
             return None
     elif behavior != "abstain" or fact is not None:
         return None
-    rationale = get("rationale")
-    for value in (rationale, get("source_revision"), get("group")):
-        if value is not None and type(value) is not str:
-            return None
-    return (case_id, part, get("synthetic"), question, behavior, fact, rationale)
+    rationale, revision, group = raw["rationale"], raw["source_revision"], raw["group"]
+    if (
+        (rationale is not None and type(rationale) is not str)
+        or (revision is not None and type(revision) is not str)
+        or (group is not None and type(group) is not str)
+    ):
+        return None
+    return (case_id, part, synthetic, question, behavior, fact, rationale)
 
 
 _SPLITS = ("dev", "heldout")
