@@ -68,3 +68,28 @@ def test_report_to_a_file_is_the_same(run_assay: RunAssay, store_url: str, tmp_p
     assert done.returncode == 0, done.stderr
     printed = run_assay("report", "three", "--store", store_url, "-f", "json")
     assert out.read_text(encoding="utf-8") == printed.stdout
+
+
+def test_a_record_out_of_its_place_is_named_not_reported(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'assay.db'}"
+    store = open_store(url)
+    try:
+        _fill(store, "one", 1, _cases(10, False), 1)
+        with store.engine.begin() as conn:
+            conn.exec_driver_sql(
+                "UPDATE records SET position = 0 WHERE run_id = 'one' AND case_id = 'C001'"
+            )
+            conn.exec_driver_sql(
+                "UPDATE records SET position = 1 WHERE run_id = 'one' AND case_id = 'C000'"
+            )
+    finally:
+        store.close()
+    out = tmp_path / "r.json"
+    done = run_assay("report", "one", "--store", url, "-f", "json", "-o", str(out))
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert "'C001' at the position of case 'C000'" in done.stderr
+    assert "changed outside assay or is damaged" in done.stderr
+    assert not out.exists()
