@@ -116,6 +116,8 @@ class StoredRows(Sequence[CaseRow]):
                     found = None
                     if ahead is not None and ahead[0] == i and ahead[2] == trial:
                         found, ahead = ahead, next(joined, None)
+                    if keep is not None and case is None and _unwanted(raw, found, keep):
+                        continue
                     if case is None:
                         case = _CaseAt(raw)
                     if found is not None and found[1] != case.id:
@@ -246,6 +248,34 @@ _SPLITS = ("dev", "heldout")
 def _case_of(raw: Any) -> Case:
     """The case a stored snapshot's item is, as ``load_dataset`` makes it."""
     return Case.model_validate(raw)
+
+
+def _unwanted(raw: Any, found: tuple[Any, ...] | None, keep: Keep) -> bool:
+    """Whether ``keep`` surely does not want this row, told from the stored case and the
+    joined record as they are (the case is not made, nor the outcome read): a missing
+    case-trial, an error, or a stored verdict on an answer or abstention of the usual
+    shape. False when that cannot be told so (the row is made and asked about)."""
+    if type(raw) is not dict:
+        return False
+    synthetic = raw.get("synthetic")
+    if synthetic is not True and synthetic is not False:
+        return False
+    if found is None:
+        return not keep("missing", synthetic)
+    if found[1] != raw.get("id") or found[9] is not None:
+        return False
+    text, status = found[3], found[10]
+    if type(text) is not str:
+        return False
+    if text.startswith(_ERROR):
+        return not keep("error", synthetic)
+    if status in _STATUSES and text.startswith(_JUDGED) and type(found[11]) is str:
+        return not keep(status, synthetic)
+    return False
+
+
+_ERROR = ('{"kind":"error",', '{"kind":"error"}')
+_JUDGED = ('{"kind":"answer",', '{"kind":"answer"}', '{"kind":"abstain",', '{"kind":"abstain"}')
 
 
 def _row(
