@@ -117,10 +117,6 @@ def delete(
         opened.close()
 
 
-_STREAMED = ("json", "text", "markdown")
-"""The formats whose case rows are written as they are read from the store."""
-
-
 @runs_app.command("untag")
 def untag(
     run_id: str = typer.Argument(..., help="Run id (or a unique prefix)."),
@@ -140,6 +136,10 @@ def untag(
         typer.echo(f"removed tag {name!r} from {info.id}")
     else:
         typer.echo(f"{info.id} has no tag {name!r}; nothing changed")
+
+
+_STREAMED = ("json", "text", "markdown")
+"""The formats whose case rows are written as they are read from the store."""
 
 
 def report(
