@@ -11,6 +11,9 @@ it ``assay.stored.stored_summary`` on the stored run: the same summary counted b
 
     .venv/bin/python bench/stored_scale.py [-n 100000] [--write FILE]
 
+``--store sqlite:///PATH`` measures a store this script filled before (runs ``base`` and
+``cand`` of ``-n`` case-trials each) instead of filling one: only read commands run on it.
+
 With ``--growth 10000 100000 1000000`` it measures every size, one after the other, and
 writes the section on how each cost grows (``--only`` picks commands for the largest
 sizes when the others would take too long on a shared machine).
@@ -194,11 +197,12 @@ def _commit() -> str:
 
 def render(n: int, filled_s: float, rows: dict[str, dict[str, Any]], load: str) -> str:
     """The Markdown section for ``bench/RESULTS.md``."""
+    took = f"{filled_s:.0f} s" if filled_s else "filled before, by this script"
     lines = [
         "## Stored runs at scale",
         "",
         f"`bench/stored_scale.py -n {n}`: two runs of {n:,} case-trials each written to a "
-        f"SQLite store through the store API ({filled_s:.0f} s), then each command run once "
+        f"SQLite store through the store API ({took}), then each command run once "
         f"as a child process, at {_commit()}. Load average when measured: {load}; wall "
         "times are inflated when the machine is shared, CPU time and peak memory are the "
         f"comparable figures. Goals at 1,000,000 case-trials: `assay report RUN` under "
@@ -222,6 +226,7 @@ def render(n: int, filled_s: float, rows: dict[str, dict[str, Any]], load: str) 
 COMMANDS = {
     "assay report base -f json": ["report", "base", "-f", "json", "-o", "report.json"],
     "assay report base -f text": ["report", "base", "-f", "text", "-o", "report.txt"],
+    "assay report base -f markdown": ["report", "base", "-f", "markdown", "-o", "report.md"],
     "assay compare base cand -f json": ["compare", "base", "cand", "-f", "json", "-o", "c.json"],
     "assay gate cand -r task_success>=0.5": ["gate", "cand", "-r", "task_success>=0.5"],
 }
@@ -229,9 +234,12 @@ SUMMARIZE = "summarize(dataset, records)"
 STORED_SUMMARY = "stored_summary(store, run) (SQL)"
 
 
-def measure_all(n: int, only: list[str] | None = None) -> tuple[float, dict[str, dict[str, Any]]]:
-    """Fill a store of two runs of ``n`` case-trials; measure ``summarize`` and each
-    command (those whose name contains one of ``only``, when given)."""
+def measure_all(
+    n: int, only: list[str] | None = None, store: str | None = None
+) -> tuple[float, dict[str, dict[str, Any]]]:
+    """Fill a store of two runs of ``n`` case-trials (or read ``store``, filled so
+    before); measure ``summarize`` and each command (those whose name contains one of
+    ``only``, when given)."""
     chosen = [SUMMARIZE, STORED_SUMMARY, *COMMANDS]
     if only:
         chosen = [name for name in chosen if any(word in name for word in only)]
@@ -242,8 +250,8 @@ def measure_all(n: int, only: list[str] | None = None) -> tuple[float, dict[str,
     filled = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         here = Path(tmp)
-        url = f"sqlite:///{here / 'assay.db'}"
-        if any(name in COMMANDS or name == STORED_SUMMARY for name in chosen):
+        url = store or f"sqlite:///{here / 'assay.db'}"
+        if store is None and any(name in COMMANDS or name == STORED_SUMMARY for name in chosen):
             filled = fill_in_child(url, n)
         if STORED_SUMMARY in chosen:
             rows[STORED_SUMMARY] = measure_child("--stored-summary-child", url)
@@ -311,6 +319,7 @@ def main(argv: list[str] | None = None) -> int:
         help="at the largest growth size, only what names one of these words "
         "(e.g. summarize report)",
     )
+    parser.add_argument("--store", help="measure this store filled before (no fill)")
     parser.add_argument("--summarize-child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--fill-child", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--stored-summary-child", help=argparse.SUPPRESS)
@@ -336,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.write:
             write_section(args.write, "stored_growth", section)
         return 0
-    filled, rows = measure_all(args.n)
+    filled, rows = measure_all(args.n, args.only, args.store)
     section = render(args.n, filled, rows, _load())
     sys.stdout.write(section)
     if args.write:

@@ -7,7 +7,7 @@ that is only rendered keeps its rows this way (see ``build_report(compact=True)`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, overload
 
 from assay._compact import shared_field_names
@@ -66,6 +66,10 @@ class CaseRows(Sequence[CaseRow]):
         for values in self._values:
             yield row_of(values)
 
+    def values(self) -> Iterator[tuple[Any, ...]]:
+        """Each row's values in ``ROW_FIELDS`` order, without making the rows."""
+        return iter(self._values)
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, CaseRows):
             return self._values == other._values
@@ -78,34 +82,12 @@ class CaseRows(Sequence[CaseRow]):
     def __repr__(self) -> str:
         return f"CaseRows({len(self._values)} rows)"
 
-    def json_lines(self, start: int, stop: int) -> bytes | None:
-        """Rows ``start`` to ``stop`` as the JSON text ``TypeAdapter(list[CaseRow])``
-        writes with ``indent=2``, or None when a value is not a plain scalar (then only
-        the model writes them as it does)."""
-        return plain_rows_json(self._values[start:stop])
 
-
-_PLAIN_VALUES = frozenset({str, int, bool, type(None)})
-"""Values orjson writes exactly as pydantic does: no floats (their text is pydantic's),
-no nested values (their fields are the models')."""
-
-
-def plain_rows_json(rows: Sequence[tuple[Any, ...]]) -> bytes | None:
-    """``rows`` as the indented JSON list pydantic writes of their ``CaseRow``s (the
-    same escapes, separators and indentation), when every value is a string, an
-    integer that fits 64 bits, a boolean or null; None otherwise."""
-    plain = _PLAIN_VALUES.issuperset
-    if not all(plain(map(type, values)) for values in rows):
-        return None
-    try:
-        import orjson
-    except ImportError:  # pragma: no cover - a declared dependency
-        return None
-    fields = ROW_FIELDS
-    try:
-        return orjson.dumps(
-            [dict(zip(fields, values, strict=True)) for values in rows],
-            option=orjson.OPT_INDENT_2,
-        )
-    except (TypeError, orjson.JSONEncodeError):  # an integer past 64 bits, a lone surrogate
-        return None
+def rows_where(rows: Sequence[CaseRow], keep: Callable[[str, bool], bool]) -> Iterator[CaseRow]:
+    """The rows that ``keep`` wants, from each row's status and synthetic flag, in order.
+    Rows read from a store (they have a ``where``) are picked before they are made."""
+    where = getattr(rows, "where", None)
+    if where is not None:
+        picked: Iterator[CaseRow] = where(keep)
+        return picked
+    return (row for row in rows if keep(row.status, row.synthetic))

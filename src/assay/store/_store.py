@@ -5,11 +5,13 @@ from __future__ import annotations
 import errno
 import json
 import re
-from collections.abc import Sequence
+import sqlite3
+from collections.abc import Generator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, func, select, update
+from sqlalchemy import Engine, func, select, text, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from assay.cases import Case, Dataset, canonical_json
 from assay.errors import AssayInputError, StoreError, did_you_mean
@@ -18,7 +20,7 @@ from assay.outcomes import Record, Span
 from assay.outcomes._span import SpanRow, span_row
 from assay.store import _reserve
 from assay.store._claims import RunClaim, claim_run
-from assay.store._failures import guarded
+from assay.store._failures import guarded, store_failure
 from assay.store._info import NAME_KEY, TAGS_KEY, RunInfo
 from assay.store._insert import insert_rows
 from assay.store._rows import (
@@ -41,6 +43,17 @@ from assay.store._schema import judgments, records, runs, spans
 # Rows fetched from the database at a time when a run's records or judgments are read.
 _READ_BATCH = 5_000
 _JUDGMENT_COLUMNS = [judgments.c[name] for name in JUDGMENT_COLUMNS]
+_JUDGED_RECORDS = f"""
+SELECT rec.position, {", ".join(f"rec.{name}" for name in RECORD_COLUMNS)},
+       jd.status, jd.reason, jd.grader, jd.grader_version, jd.score, jd.labels
+FROM records rec
+LEFT JOIN judgments jd
+  ON jd.run_id = rec.run_id AND jd.case_id = rec.case_id AND jd.trial = rec.trial
+     AND jd.grader = :grader AND jd.grader_version = :version
+WHERE rec.run_id = :run AND rec.trial BETWEEN 1 AND :trials
+  AND rec.position >= 0 AND rec.position < :cases
+ORDER BY rec.position, rec.trial
+"""
 
 # ``latest`` is the newest run, ``latest~1`` the one before it, and so on.
 _LATEST = re.compile(r"latest(?:~(?P<back>\d{1,6}))?")
@@ -270,6 +283,15 @@ class RunStore:
             self._datasets[full] = Dataset(name=row.dataset_name, cases=cases)
         return self._datasets[full]
 
+    @guarded
+    def cases_snapshot(self, run_id: str) -> str:
+        """The JSON array of the cases as the run ran them, as stored (each case's fields
+        all present, keys sorted): for reading a large run's cases one at a time
+        (``json_items``) instead of all at once (``load_dataset``)."""
+        full = self._resolve(run_id)
+        with self.engine.connect() as conn:
+            return str(conn.execute(select(runs.c.cases).where(runs.c.id == full)).scalar_one())
+
     # -- records ----------------------------------------------------------------------
     def _position_map(self, run_id: str) -> dict[str, int]:
         if run_id not in self._positions:
@@ -333,6 +355,48 @@ class RunStore:
         with self.engine.connect() as conn:
             rows = conn.execution_options(yield_per=_READ_BATCH).execute(query)
             return [record_of(row) for row in rows]
+
+    def judged_records(
+        self, run_id: str, grader: str, version: str, trials: int, cases: int
+    ) -> Generator[list[tuple[Any, ...]]]:
+        """The run's records of trials 1 to ``trials`` at dataset positions below
+        ``cases``, each with the judgment ``grader`` at ``version`` made on it, ordered by
+        position, then trial, in batches of plain tuples (a run of a million case-trials is
+        read without holding them): ``(position, *RECORD_COLUMNS values, status, reason,
+        grader, grader_version, score, labels)``, the judgment's six None when it has none.
+
+        Read through one connection held until the batches are exhausted or closed."""
+        full = self._resolve(run_id)
+        query = text(_JUDGED_RECORDS)
+        params = {
+            "run": full,
+            "grader": grader,
+            "version": version,
+            "trials": trials,
+            "cases": cases,
+        }
+        try:
+            with self.engine.connect() as conn:
+                if self.engine.dialect.name == "sqlite":
+                    # the driver's own cursor: its rows are tuples already
+                    cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+                    try:
+                        cursor.execute(_JUDGED_RECORDS, params)
+                        while found := cursor.fetchmany(_READ_BATCH):
+                            yield list(found)
+                    except sqlite3.Error as err:
+                        failure = DBAPIError(_JUDGED_RECORDS, params, err)
+                        raise store_failure(failure, self.url) from None
+                    finally:
+                        cursor.close()
+                    return
+                rows = conn.execution_options(stream_results=True).execute(query, params)
+                while batch := rows.fetchmany(_READ_BATCH):
+                    yield [tuple(row) for row in batch]
+        except IntegrityError:
+            raise
+        except DBAPIError as err:
+            raise store_failure(err, self.url) from None
 
     @guarded
     def case_records(self, case_id: str) -> list[tuple[str, Record]]:
