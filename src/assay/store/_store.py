@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, func, select, update
+from sqlalchemy import Engine, Select, func, select, update
 
 from assay.cases import Case, Dataset, canonical_json
 from assay.errors import AssayInputError, StoreError, did_you_mean
@@ -43,6 +43,14 @@ _READ_BATCH = 5_000
 _JUDGMENT_COLUMNS = [judgments.c[name] for name in JUDGMENT_COLUMNS]
 
 # ``latest`` is the newest run, ``latest~1`` the one before it, and so on.
+
+
+def _info_query() -> Select[Any]:
+    """The runs' columns ``run_info`` reads: every one but the cases, which are read only
+    where they are used (a million cases' snapshot is hundreds of megabytes)."""
+    return select(*(c for c in runs.c if c.name != "cases"))
+
+
 _LATEST = re.compile(r"latest(?:~(?P<back>\d{1,6}))?")
 
 
@@ -205,7 +213,7 @@ class RunStore:
         """The run with this id (or unique id prefix)."""
         full = self._resolve(run_id)
         with self.engine.connect() as conn:
-            row = conn.execute(select(runs).where(runs.c.id == full)).mappings().one()
+            row = conn.execute(_info_query().where(runs.c.id == full)).mappings().one()
         return run_info(row)
 
     @guarded
@@ -213,7 +221,7 @@ class RunStore:
         """Every stored run, newest first."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(runs).order_by(runs.c.started_at.desc(), runs.c.id.desc())
+                _info_query().order_by(runs.c.started_at.desc(), runs.c.id.desc())
             ).mappings()
             return [run_info(r) for r in rows]
 
@@ -248,7 +256,7 @@ class RunStore:
         return True
 
     def _suite_runs(self, conn: Any, suite: str) -> list[RunInfo]:
-        rows = conn.execute(select(runs)).mappings()
+        rows = conn.execute(_info_query()).mappings()
         return [info for info in map(run_info, rows) if info.suite_name == suite]
 
     def _write_tags(self, conn: Any, info: RunInfo, tags: list[str]) -> None:
