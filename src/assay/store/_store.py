@@ -17,6 +17,7 @@ from assay.grading import Judgment
 from assay.outcomes import Record, Span
 from assay.outcomes._span import SpanRow, span_row
 from assay.store import _reserve
+from assay.store._case_index import case_index_row
 from assay.store._claims import RunClaim, claim_run
 from assay.store._failures import guarded
 from assay.store._info import NAME_KEY, TAGS_KEY, RunInfo
@@ -36,7 +37,7 @@ from assay.store._rows import (
     span,
     span_values,
 )
-from assay.store._schema import judgments, records, runs, spans
+from assay.store._schema import case_index, judgments, records, runs, spans
 
 # Rows fetched from the database at a time when a run's records or judgments are read.
 _READ_BATCH = 5_000
@@ -103,6 +104,7 @@ class RunStore:
         }
         with self.engine.begin() as conn:
             conn.execute(runs.insert(), row)
+            conn.execute(case_index.insert(), case_index_row(info.id, cases))
         self._datasets[info.id] = dataset or Dataset(name=info.dataset_name, cases=cases)
 
     @guarded
@@ -201,7 +203,7 @@ class RunStore:
         claim = self.claim(info.id)
         try:
             with self.engine.begin() as conn:
-                for table in (spans, judgments, records):
+                for table in (spans, judgments, records, case_index):
                     conn.execute(table.delete().where(table.c.run_id == info.id))
                 conn.execute(runs.delete().where(runs.c.id == info.id))
         finally:

@@ -33,11 +33,11 @@ from assay.report._model import (
 )
 from assay.report._usage import Latency, PriceInfo
 from assay.store import RunInfo, RunStore
+from assay.store._case_index import Group
 from assay.stored._report import UnavailableGrader, _fallback, run_metadata, trial_policy
 from assay.stored._summary import (
     CountedRun,
     Counts,
-    Group,
     case_counts,
     summary_from_counts,
     summary_of_counts,

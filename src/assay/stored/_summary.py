@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select, text
+from sqlalchemy import Connection, select, text
 from sqlalchemy.exc import OperationalError
 
 from assay.metrics import (
@@ -48,6 +48,7 @@ from assay.metrics._summarize import (
     _fits,
 )
 from assay.store import RunInfo, RunStore
+from assay.store._case_index import Group, read_case_ids, read_case_index
 from assay.store._schema import runs
 
 _KIND = {
@@ -140,9 +141,6 @@ class CountedRun:
     groups: list[Group] = field(default_factory=list)
 
 
-Group = tuple[str, bool, str]  # slice, synthetic, split
-
-
 def _scanned_groups(text: str) -> tuple[list[Group], list[int], list[str]] | None:
     """Each case's group read off the snapshot's text without parsing each case (a
     million cases parse in seconds), as the distinct groups, each case's index into
@@ -191,6 +189,39 @@ def _parsed_cases(text: str) -> tuple[list[str], list[Group], list[str]]:
             (str(item["slice"]), bool(item.get("synthetic")), str(item.get("split", "dev")))
         )
     return ids, groups, list(revisions)
+
+
+def _snapshot_cases(
+    conn: Connection, run_id: str, per_case: bool, ids_apart: bool
+) -> tuple[list[Group], list[int], list[str], list[str], list[Group]]:
+    """What ``read_case_index`` gives, read off the run's cases' snapshot (a run stored
+    before the index existed): the distinct groups, each case's index into them, the
+    source revisions, the case ids (when ``per_case``, or ``ids_apart`` and the report
+    lists them) and each case's group (when ``per_case``)."""
+    snapshot = conn.execute(select(runs.c.cases).where(runs.c.id == run_id)).scalar_one()
+    ids: list[str] | None = []
+    scanned = _scanned_groups(snapshot)
+    if scanned is not None and per_case:
+        ids = _scanned_ids(snapshot, len(scanned[1]))
+    if scanned is None or ids is None:
+        ids, groups, revisions = _parsed_cases(snapshot)
+        distinct = list(dict.fromkeys(groups))
+        index = {g: i for i, g in enumerate(distinct)}
+        return distinct, [index[g] for g in groups], revisions, ids, groups
+    distinct, codes, revisions = scanned
+    groups = [distinct[c] for c in codes] if per_case else []
+    if ids_apart and _apart(distinct) and not per_case:
+        ids = _scanned_ids(snapshot, len(codes))
+        if ids is None:
+            ids = _parsed_cases(snapshot)[0]
+    return distinct, codes, revisions, ids, groups
+
+
+def _apart(groups: list[Group]) -> bool:
+    """Whether a report lists case ids by group: synthetic cases, or real cases of both
+    splits."""
+    real = {g[2] for g in groups if not g[1]}
+    return any(g[1] for g in groups) or {"dev", "heldout"} <= real
 
 
 def _sums(row: Sequence[Any]) -> tuple[dict[str, int], int]:
@@ -244,27 +275,17 @@ def case_counts(
     if dialect not in _KIND:
         return None
     with store.engine.connect() as conn:
-        snapshot = conn.execute(select(runs.c.cases).where(runs.c.id == info.id)).scalar_one()
         per_case = info.trials > 1
-        ids: list[str] | None = []
-        scanned = _scanned_groups(snapshot)
-        if scanned is not None and per_case:
-            ids = _scanned_ids(snapshot, len(scanned[1]))
-        if scanned is None or ids is None:
-            ids, groups, revisions = _parsed_cases(snapshot)
-            distinct = list(dict.fromkeys(groups))
-            index = {g: i for i, g in enumerate(distinct)}
-            codes = [index[g] for g in groups]
-        else:
-            distinct, codes, revisions = scanned
+        indexed = read_case_index(conn, info.id)
+        if indexed is not None:
+            distinct, codes, revisions = indexed.groups, indexed.codes, indexed.revisions
             groups = [distinct[c] for c in codes] if per_case else []
-            real = {g[2] for g in distinct if not g[1]}
-            apart = any(g[1] for g in distinct) or {"dev", "heldout"} <= real
-            if ids_apart and apart and not per_case:
-                ids = _scanned_ids(snapshot, len(codes))
-                if ids is None:
-                    ids = _parsed_cases(snapshot)[0]
-        del snapshot
+            listed = per_case or (ids_apart and _apart(distinct))
+            ids = read_case_ids(conn, info.id) if listed else []
+        else:
+            distinct, codes, revisions, ids, groups = _snapshot_cases(
+                conn, info.id, per_case, ids_apart
+            )
         params: dict[str, Any] = {
             "run": info.id,
             "trials": info.trials,

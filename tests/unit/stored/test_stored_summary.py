@@ -3,7 +3,8 @@ case-trial read back, on SQLite and PostgreSQL: errors, missing and ungraded cas
 several trials under each policy, slices, synthetic cases, split, a slice with no
 substantive answer, records of unknown cases and extra trials, an unavailable grader,
 cases with and without metadata; and the count gives way to grading when a recorded
-answer has no judgment of the current grader."""
+answer has no judgment of the current grader. Runs stored before the case index existed
+(schema version 4) are counted from their cases' snapshot, to the same summary."""
 
 from __future__ import annotations
 
@@ -159,6 +160,14 @@ def _judgment(case: Case, trial: int, status: str, grader: dict[str, str]) -> Ju
     )
 
 
+def _drop_index(store: RunStore, run_id: str) -> None:
+    """Run ``run_id`` as stored before the case index existed: without its row."""
+    from assay.store._schema import case_index
+
+    with store.engine.begin() as conn:
+        conn.execute(case_index.delete().where(case_index.c.run_id == run_id))
+
+
 def _graded(store: RunStore, run_id: str, policy: TrialPolicy | None, level: Any) -> Summary:
     """The reference: every case-trial graded from the records read back."""
     info = store.get_run(run_id)
@@ -199,6 +208,10 @@ def test_counted_summaries_equal_graded_ones(store_url: str, metadata: bool) -> 
             assert summary.synthetic is not None and summary.synthetic.total > 0
             assert summary.slices["errors-only"].statuses.error > 0
             assert summary.statuses.total == summary.total
+        for run_id in ("one", "three", "declared", "plugin"):
+            indexed = stored_summary(store, run_id)
+            _drop_index(store, run_id)
+            assert stored_summary(store, run_id) == indexed, run_id
         one = stored_summary(store, "one")
         assert one.ungraded and one.missing and one.errors
         assert stored_summary(store, "plugin").ungraded > 0
@@ -336,6 +349,10 @@ def test_a_figures_only_report_is_counted_and_equals_the_graded_one(store_url: s
                     store, run_id, rows=False, policy=policy, results=(records, judged)
                 )
                 assert fast.model_dump() == graded.model_dump(), (run_id, spec)
+        for run_id in ("plain-1", "plain-3", "rich", "rich-1"):
+            indexed = report_for_run(store, run_id, rows=False)
+            _drop_index(store, run_id)
+            assert report_for_run(store, run_id, rows=False) == indexed, run_id
         plain = report_for_run(store, "plain-1", rows=False)
         assert plain.usage is not None and plain.usage.cost_usd is not None
         assert plain.usage.latency is not None and plain.dataset.source_revisions
@@ -393,3 +410,32 @@ def test_case_groups_and_ids_read_off_the_snapshot_equal_the_parsed_ones() -> No
     faked = [*plain, fake]
     assert _scanned_groups(snapshot(faked)) is not None
     assert _scanned_ids(snapshot(faked), len(faked)) is None
+
+
+def test_the_case_index_gives_what_the_snapshot_gives(store_url: str) -> None:
+    from sqlalchemy import select
+
+    from assay.store._case_index import read_case_ids, read_case_index
+    from assay.store._schema import runs
+    from assay.stored._summary import _parsed_cases
+
+    odd = Case(id='Q"1é\\', slice='odd "slice" ü', question="q", expected_behavior="abstain")
+    cases = [*_cases(40, True), odd, *_plain_cases(12, "heldout")]
+    store = open_store(store_url)
+    try:
+        _fill(store, "one", 1, cases, 1)
+        with store.engine.connect() as conn:
+            index = read_case_index(conn, "one")
+            ids = read_case_ids(conn, "one")
+            snapshot = conn.execute(select(runs.c.cases).where(runs.c.id == "one")).scalar_one()
+        assert index is not None
+        parsed_ids, groups, revisions = _parsed_cases(snapshot)
+        assert ids == parsed_ids
+        assert [index.groups[c] for c in index.codes] == groups
+        assert index.groups == list(dict.fromkeys(groups))
+        assert index.revisions == sorted(revisions) == ["rev-0", "rev-1"]
+        store.delete_run("one")
+        with store.engine.connect() as conn:
+            assert read_case_index(conn, "one") is None
+    finally:
+        store.close()
