@@ -50,6 +50,7 @@ from assay.metrics._summarize import (
 from assay.store import RunInfo, RunStore
 from assay.store._case_index import Group, read_case_ids, read_case_index
 from assay.store._schema import runs
+from assay.stored._tally import MOST, PACKED, tallies
 
 _KIND = {
     "sqlite": "json_extract(rec.outcome, '$.kind')",
@@ -294,34 +295,23 @@ def case_counts(
             "absent": _UNJUDGED if absent is None else absent,
             "cases": len(codes),
         }
-        width = 1 if len(distinct) <= 256 else 2
-        if per_case:
-            key = "rec.position"
-        elif len(distinct) > 65_536:
-            return None
-        else:
-            params["codes"] = (
-                bytes(codes) if width == 1 else b"".join(c.to_bytes(2, "big") for c in codes)
-            )
-            key = _GROUP[dialect].format(width=width)
-        case_trials = _CASE_TRIALS.format(key=key, kind=_KIND[dialect])
-        query = _COUNTED.format(case_trials=case_trials, apart=_APART[dialect])
         try:
-            rows = conn.execute(text(query), params).fetchall()
+            rows = _counted_rows(conn, dialect, params, codes, len(distinct), per_case, absent)
         except OperationalError:
             # e.g. a SQLite built without its JSON functions: the rows are graded instead,
             # and a store that cannot be read says so there
             return None
-    if per_case:
-        items = _per_case(rows, ids, groups)
-    else:
-        items = _per_group(rows, distinct, codes, params.get("codes", b""), width)
+    if rows is None:
+        return None
+    items = _per_case(rows, ids, groups) if per_case else _per_group(rows, distinct, codes)
     if items is None:
         return None
     return CountedRun(items, sorted(revisions), ids, codes, distinct)
 
 
-def _per_case(rows: Sequence[Any], ids: list[str], groups: list[Group]) -> list[Counts] | None:
+def _per_case(
+    rows: Sequence[Sequence[Any]], ids: list[str], groups: list[Group]
+) -> list[Counts] | None:
     counted: dict[int, dict[str, int]] = {}
     for row in rows:
         sums, unjudged = _sums(row)
@@ -334,25 +324,55 @@ def _per_case(rows: Sequence[Any], ids: list[str], groups: list[Group]) -> list[
     return made
 
 
-def _per_group(
-    rows: Sequence[Any], distinct: list[Group], codes: list[int], packed: bytes, width: int
-) -> list[Counts] | None:
-    if width == 1:
-        first = [packed.index(i) for i in range(len(distinct))]
-        sizes = [packed.count(i) for i in range(len(distinct))]
+def _counted_rows(
+    conn: Connection,
+    dialect: str,
+    params: dict[str, Any],
+    codes: list[int],
+    groups: int,
+    per_case: bool,
+    absent: str | None,
+) -> Sequence[Sequence[Any]] | None:
+    """``_COUNTED``'s rows, keyed by group index or (``per_case``) position: on SQLite
+    from one packed text (``_tally``), unless a run is too large for it; None when some
+    case-trial must be graded."""
+    if dialect == "sqlite" and params["cases"] * params["trials"] <= MOST:
+        count, packed = conn.execute(text(PACKED), params).one()
+        keys = None if per_case else codes
+        return tallies(count, packed, keys, params["cases"] if per_case else groups, absent)
+    width = 1 if groups <= 256 else 2
+    if per_case:
+        key = "rec.position"
+    elif groups > 65_536:
+        return None
     else:
-        first = [-1] * len(distinct)
-        sizes = [0] * len(distinct)
-        for at, c in enumerate(codes):
-            if first[c] < 0:
-                first[c] = at
-            sizes[c] += 1
+        params["codes"] = (
+            bytes(codes) if width == 1 else b"".join(c.to_bytes(2, "big") for c in codes)
+        )
+        key = _GROUP[dialect].format(width=width)
+    case_trials = _CASE_TRIALS.format(key=key, kind=_KIND[dialect])
+    query = _COUNTED.format(case_trials=case_trials, apart=_APART[dialect])
+    rows = conn.execute(text(query), params).fetchall()
+    if per_case:
+        return rows
+    return [(int.from_bytes(bytes(row[0]), "big"), *row[1:]) for row in rows]
+
+
+def _per_group(
+    rows: Sequence[Sequence[Any]], distinct: list[Group], codes: list[int]
+) -> list[Counts] | None:
+    first = [-1] * len(distinct)
+    sizes = [0] * len(distinct)
+    for at, c in enumerate(codes):
+        if first[c] < 0:
+            first[c] = at
+        sizes[c] += 1
     counted: dict[int, dict[str, int]] = {}
     for row in rows:
         sums, unjudged = _sums(row)
         if unjudged:
             return None
-        counted[int.from_bytes(bytes(row[0]), "big")] = sums
+        counted[int(row[0])] = sums
     made = [
         Counts(first[i], sizes[i], "", g[0], g[1], g[2], **counted.get(i, {}))
         for i, g in enumerate(distinct)

@@ -8,6 +8,7 @@ answer has no judgment of the current grader. Runs stored before the case index 
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -375,6 +376,8 @@ def test_a_database_that_cannot_count_gives_the_graded_summary(
         _fill(store, "one", 1, _cases(20, False), 1)
         # as on a SQLite built without its JSON functions
         monkeypatch.setitem(_summary._KIND, "sqlite", "no_such_function(rec.outcome)")
+        packed = _summary.PACKED.replace("json_extract", "no_such_function")
+        monkeypatch.setattr(_summary, "PACKED", packed)
         assert counted_summary(store, store.get_run("one")) is None
         assert stored_summary(store, "one") == _graded(store, "one", None, IntervalSetting())
     finally:
@@ -437,5 +440,99 @@ def test_the_case_index_gives_what_the_snapshot_gives(store_url: str) -> None:
         store.delete_run("one")
         with store.engine.connect() as conn:
             assert read_case_index(conn, "one") is None
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("trials", [1, 3])
+def test_sqlite_s_packed_count_equals_its_group_by(tmp_path: Path, trials: int) -> None:
+    """The two ways SQLite counts (one packed text counted by numpy; ``GROUP BY`` for
+    runs too large for one text) give the same rows, for every kind of outcome (one
+    without a kind too), stored status (unknown ones too), labels and cache notes."""
+    from sqlalchemy import insert
+
+    from assay.store._schema import judgments, records
+    from assay.stored import _summary
+
+    store = open_store(f"sqlite:///{tmp_path / 'assay.db'}")
+    rng = random.Random(trials)
+    cases = _cases(300, False)
+    try:
+        _fill(store, "run", 1, cases, trials)
+        with store.engine.begin() as conn:
+            conn.execute(judgments.delete())
+            conn.execute(records.delete())
+            rows, verdicts = [], []
+            for position, case in enumerate(cases):
+                for trial in range(1, trials + 1):
+                    kind = rng.choice(["answer", "abstain", "error", None, 7])
+                    outcome = "{}" if kind is None else f'{{"kind":{json.dumps(kind)}}}'
+                    extra = rng.choice([None, '{"cache":{"hit":true}}', '{"x":1}'])
+                    rows.append(
+                        {
+                            "run_id": "run",
+                            "case_id": case.id,
+                            "trial": trial,
+                            "position": position,
+                            "outcome": outcome,
+                            "attempts": 1,
+                            "extra": extra,
+                        }
+                    )
+                    status = rng.choice(
+                        [None, "passed", "failed", "ungraded", "missing", "error", "odd", "?"]
+                    )
+                    if status is not None:
+                        verdicts.append(
+                            {
+                                "run_id": "run",
+                                "case_id": case.id,
+                                "trial": trial,
+                                "grader": "structured",
+                                "grader_version": rng.choice(["1", "1", "1", "0"]),
+                                "status": status,
+                                "reason": "r",
+                                "labels": rng.choice([None, "[]", '["tone"]']),
+                            }
+                        )
+            conn.execute(insert(records), rows)
+            conn.execute(insert(judgments), verdicts)
+        info = store.get_run("run")
+        for absent in ("ungraded", "?"):
+            params = {
+                "run": "run",
+                "trials": trials,
+                "grader": "structured",
+                "version": "1",
+                "absent": absent,
+                "cases": len(cases),
+            }
+            index = [c.slice for c in cases]
+            distinct = list(dict.fromkeys(index))
+            codes = [distinct.index(s) for s in index]
+            with store.engine.connect() as conn:
+                found = []
+                for most in (_summary.MOST, -1):
+                    with pytest.MonkeyPatch.context() as patch:
+                        patch.setattr(_summary, "MOST", most)
+                        found.append(
+                            _summary._counted_rows(
+                                conn,
+                                "sqlite",
+                                dict(params),
+                                codes,
+                                len(distinct),
+                                trials > 1,
+                                "ungraded" if absent == "ungraded" else None,
+                            )
+                        )
+            packed, grouped = found
+            assert grouped is not None and len(grouped) > 3
+            if absent == "?":  # some answers have no judgment: they must be graded
+                assert packed is None
+                assert any(row[7] for row in grouped)
+            else:
+                assert packed == [tuple(int(x) for x in row) for row in grouped]
+        assert info.trials == trials
     finally:
         store.close()
