@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+import numpy as np
 from sqlalchemy import text
 
 from assay._version import __version__
@@ -51,9 +52,10 @@ SELECT COUNT(*),
        SUM(CASE WHEN extra LIKE '%"cache"%' THEN 1 ELSE 0 END)
 FROM records WHERE run_id = :run
 """
+# Ordered by numpy, not SQLite: a million values fetched as they are stored and sorted
+# take about half the time of SQLite's sort.
 _LATENCIES = """
 SELECT latency_ms FROM records WHERE run_id = :run AND latency_ms IS NOT NULL
-ORDER BY latency_ms
 """
 _TOKENS = """
 SELECT input_tokens, output_tokens FROM records
@@ -171,7 +173,8 @@ def counted_usage(
             return None
         latency = None
         if n_latency:
-            ordered = [ms for (ms,) in conn.execute(text(_LATENCIES), params)]
+            found = conn.execute(text(_LATENCIES), params).fetchall()
+            ordered = np.sort(np.array(found, dtype=np.float64).ravel())
             latency = Latency(
                 count=n_latency,
                 p50_s=round(_seconds_at(ordered, 0.5), 6),
@@ -224,11 +227,11 @@ def counted_usage(
     )
 
 
-def _seconds_at(ordered_ms: list[float], q: float) -> float:
-    """``percentile`` of the latencies in seconds, from them in milliseconds, ordered:
-    the same arithmetic on the two values it interpolates between."""
+def _seconds_at(ordered_ms: Any, q: float) -> float:
+    """``percentile`` of the latencies in seconds, from them in milliseconds, ordered (a
+    numpy array): the same arithmetic on the two values it interpolates between."""
     position = (len(ordered_ms) - 1) * q
     low = math.floor(position)
     high = min(low + 1, len(ordered_ms) - 1)
-    below, above = ordered_ms[low] / 1000, ordered_ms[high] / 1000
+    below, above = float(ordered_ms[low]) / 1000, float(ordered_ms[high]) / 1000
     return below + (above - below) * (position - low)

@@ -50,7 +50,7 @@ from assay.metrics._summarize import (
 from assay.store import RunInfo, RunStore
 from assay.store._case_index import Group, read_case_ids, read_case_index
 from assay.store._schema import runs
-from assay.stored._tally import MOST, PACKED, tallies
+from assay.stored._tally import MOST, PACKED, group_extent, tallies
 
 _KIND = {
     "sqlite": "json_extract(rec.outcome, '$.kind')",
@@ -74,7 +74,8 @@ FROM records rec
 LEFT JOIN judgments jd
   ON jd.run_id = rec.run_id AND jd.case_id = rec.case_id AND jd.trial = rec.trial
      AND jd.grader = :grader AND jd.grader_version = :version
-WHERE rec.run_id = :run AND rec.trial BETWEEN 1 AND :trials AND rec.position < :cases
+WHERE rec.run_id = :run AND rec.trial BETWEEN 1 AND :trials
+  AND rec.position >= 0 AND rec.position < :cases
 """
 # SQLite would copy each case-trial's expressions into every sum below (reading the
 # outcome's kind a dozen times); a limit keeps the inner query apart.
@@ -361,12 +362,7 @@ def _counted_rows(
 def _per_group(
     rows: Sequence[Sequence[Any]], distinct: list[Group], codes: list[int]
 ) -> list[Counts] | None:
-    first = [-1] * len(distinct)
-    sizes = [0] * len(distinct)
-    for at, c in enumerate(codes):
-        if first[c] < 0:
-            first[c] = at
-        sizes[c] += 1
+    first, sizes = group_extent(codes, len(distinct))
     counted: dict[int, dict[str, int]] = {}
     for row in rows:
         sums, unjudged = _sums(row)

@@ -56,12 +56,7 @@ def tallies(
     if len(values) != count:
         raise ValueError(f"read {len(values)} of {count} counted case-trials")
     positions = values >> 8
-    if codes is None:
-        keys = positions
-    elif size <= 256:
-        keys = np.frombuffer(bytes(codes), dtype=np.uint8)[positions]
-    else:
-        keys = np.asarray(codes, dtype=np.int64)[positions]
+    keys = positions if codes is None else code_array(codes, size)[positions]
     kind = (values >> 6) & 3
     status = (values >> 2) & 15
     judged = kind != _ERROR_KIND
@@ -91,3 +86,21 @@ def tallies(
     ]
     counted = [np.bincount(keys[mask], minlength=size).tolist() for mask in sums]
     return [(key, *row) for key, row in enumerate(zip(*counted, strict=True)) if row[0]]
+
+
+def code_array(codes: list[int], size: int) -> Any:
+    """``codes`` (each below ``size``) as a numpy array."""
+    if size <= 256:
+        return np.frombuffer(bytes(codes), dtype=np.uint8)
+    return np.asarray(codes, dtype=np.int64)
+
+
+def group_extent(codes: list[int], size: int) -> tuple[list[int], list[int]]:
+    """The position of each group's first case and its number of cases, from each case's
+    group in ``codes`` (``size`` groups)."""
+    array = code_array(codes, size)
+    sizes = np.bincount(array, minlength=size)
+    first = np.full(size, -1, dtype=np.int64)
+    present, found = np.unique(array, return_index=True)
+    first[present] = found
+    return first.tolist(), sizes.tolist()
