@@ -16,7 +16,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, select, text
 from sqlalchemy.exc import OperationalError
@@ -108,9 +108,9 @@ _GROUP_KEYS = re.compile(
 _ID = re.compile(rf'"group":(?:null|{_STRING}),"id":({_STRING}),"messages":')
 
 
-@dataclass(frozen=True, slots=True)
-class Counts:
-    """Case-trials of one case (or one group of cases) by status, from the store."""
+class Counts(NamedTuple):
+    """Case-trials of one case (or one group of cases) by status, from the store (a
+    tuple: a million cases' are made in a fraction of the time of a frozen dataclass)."""
 
     first: int  # the position of the first case, for dataset order
     cases: int
@@ -313,16 +313,17 @@ def case_counts(
 def _per_case(
     rows: Sequence[Sequence[Any]], ids: list[str], groups: list[Group]
 ) -> list[Counts] | None:
-    counted: dict[int, dict[str, int]] = {}
+    counted: dict[int, tuple[int, ...]] = {}
     for row in rows:
-        sums, unjudged = _sums(row)
-        if unjudged:
+        sums = [int(x or 0) for x in row[1:]]
+        if sums[6]:  # case-trials that need grading
             return None
-        counted[int(row[0])] = sums
-    made = []
-    for i, (case_id, (slice_, synthetic, split)) in enumerate(zip(ids, groups, strict=True)):
-        made.append(Counts(i, 1, case_id, slice_, synthetic, split, **counted.get(i, {})))
-    return made
+        counted[int(row[0])] = (*sums[:6], *sums[7:])
+    none = (0,) * 11
+    return [
+        Counts(i, 1, case_id, group[0], group[1], group[2], *counted.get(i, none))
+        for i, (case_id, group) in enumerate(zip(ids, groups, strict=True))
+    ]
 
 
 def _counted_rows(
