@@ -100,6 +100,9 @@ def group_extent(codes: list[int], size: int) -> tuple[list[int], list[int]]:
     group in ``codes`` (``size`` groups)."""
     array = code_array(codes, size)
     sizes = np.bincount(array, minlength=size)
+    if size <= 256:  # a byte each: found by memchr
+        packed = array.tobytes()
+        return [packed.find(bytes([c])) for c in range(size)], sizes.tolist()
     first = np.full(size, -1, dtype=np.int64)
     present, found = np.unique(array, return_index=True)
     first[present] = found
