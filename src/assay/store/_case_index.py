@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
 from sqlalchemy import Connection, select
 
 from assay.cases import Case
@@ -48,6 +47,8 @@ def case_index_row(run_id: str, cases: Sequence[Case]) -> dict[str, Any]:
 def read_case_index(conn: Connection, run_id: str) -> CaseIndex | None:
     """Run ``run_id``'s case index without its case ids, or None for a run stored before
     the index existed."""
+    import orjson  # loaded only where an index is read: every command opens a store
+
     columns = (case_index.c.groups, case_index.c.codes, case_index.c.revisions)
     row = conn.execute(select(*columns).where(case_index.c.run_id == run_id)).first()
     if row is None:
@@ -58,5 +59,7 @@ def read_case_index(conn: Connection, run_id: str) -> CaseIndex | None:
 
 def read_case_ids(conn: Connection, run_id: str) -> list[str]:
     """The case ids of run ``run_id``'s case index, in dataset order."""
+    import orjson
+
     found = conn.execute(select(case_index.c.ids).where(case_index.c.run_id == run_id)).scalar_one()
     return [str(i) for i in orjson.loads(found)]
