@@ -61,6 +61,12 @@ _TOKENS = """
 SELECT input_tokens, output_tokens FROM records
 WHERE run_id = :run AND input_tokens IS NOT NULL AND output_tokens IS NOT NULL
 """
+# On SQLite the same tokens as two texts (one scan gives both in the same order): a
+# million rows are not made one Python tuple each.
+_TOKEN_TEXTS = """
+SELECT COUNT(*), group_concat(input_tokens), group_concat(output_tokens) FROM records
+WHERE run_id = :run AND input_tokens IS NOT NULL AND output_tokens IS NOT NULL
+"""
 
 
 def counted_report(
@@ -199,10 +205,7 @@ def counted_usage(
             if price is None:
                 note = f"the price table has no price for model {model!r}" if model else "no model"
             else:
-                costs = [
-                    (i * price.input + o * price.output) / 1_000_000
-                    for i, o in conn.execute(text(_TOKENS), params)
-                ]
+                costs = _costs(conn, params, price)
                 cost = round(math.fsum(costs), 10) if costs else None
                 counted = len(costs)
                 if not records:
@@ -225,6 +228,24 @@ def counted_usage(
         cost_avoided_reported=0,
         prices=price_info,
     )
+
+
+def _costs(conn: Any, params: dict[str, Any], price: Price) -> list[float]:
+    """Each record's cost at ``price`` (records that reported both token counts): what
+    ``(i * price.input + o * price.output) / 1_000_000`` gives, in numpy on SQLite (the
+    same float operations, so the same values)."""
+    if conn.engine.dialect.name != "sqlite":
+        return [
+            (i * price.input + o * price.output) / 1_000_000
+            for i, o in conn.execute(text(_TOKENS), params)
+        ]
+    count, inputs, outputs = conn.execute(text(_TOKEN_TEXTS), params).one()
+    i = np.fromstring(inputs or "", dtype=np.int64, sep=",")
+    o = np.fromstring(outputs or "", dtype=np.int64, sep=",")
+    if not len(i) == len(o) == count:
+        raise ValueError(f"read {len(i)} and {len(o)} of {count} token counts")
+    costs: list[float] = ((i * float(price.input) + o * float(price.output)) / 1_000_000).tolist()
+    return costs
 
 
 def _seconds_at(ordered_ms: Any, q: float) -> float:
