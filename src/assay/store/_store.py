@@ -10,7 +10,7 @@ from collections.abc import Generator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, func, select, text, update
+from sqlalchemy import Engine, Select, func, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from assay.cases import Case, Dataset, canonical_json
@@ -19,6 +19,7 @@ from assay.grading import Judgment
 from assay.outcomes import Record, Span
 from assay.outcomes._span import SpanRow, span_row
 from assay.store import _reserve
+from assay.store._case_index import case_index_row
 from assay.store._claims import RunClaim, claim_run
 from assay.store._failures import guarded, store_failure
 from assay.store._info import NAME_KEY, TAGS_KEY, RunInfo
@@ -38,7 +39,7 @@ from assay.store._rows import (
     span,
     span_values,
 )
-from assay.store._schema import judgments, records, runs, spans
+from assay.store._schema import case_index, judgments, records, runs, spans
 
 # Rows fetched from the database at a time when a run's records or judgments are read.
 _READ_BATCH = 5_000
@@ -54,6 +55,13 @@ WHERE rec.run_id = :run AND rec.trial BETWEEN 1 AND :trials
   AND rec.position >= 0 AND rec.position < :cases
 ORDER BY rec.position, rec.trial
 """
+
+
+def _info_query() -> Select[Any]:
+    """The runs' columns ``run_info`` reads: every one but the cases, which are read only
+    where they are used (a million cases' snapshot is hundreds of megabytes)."""
+    return select(*(c for c in runs.c if c.name != "cases"))
+
 
 # ``latest`` is the newest run, ``latest~1`` the one before it, and so on.
 _LATEST = re.compile(r"latest(?:~(?P<back>\d{1,6}))?")
@@ -108,6 +116,7 @@ class RunStore:
         }
         with self.engine.begin() as conn:
             conn.execute(runs.insert(), row)
+            conn.execute(case_index.insert(), case_index_row(info.id, cases))
         self._datasets[info.id] = dataset or Dataset(name=info.dataset_name, cases=cases)
 
     @guarded
@@ -206,7 +215,7 @@ class RunStore:
         claim = self.claim(info.id)
         try:
             with self.engine.begin() as conn:
-                for table in (spans, judgments, records):
+                for table in (spans, judgments, records, case_index):
                     conn.execute(table.delete().where(table.c.run_id == info.id))
                 conn.execute(runs.delete().where(runs.c.id == info.id))
         finally:
@@ -218,7 +227,7 @@ class RunStore:
         """The run with this id (or unique id prefix)."""
         full = self._resolve(run_id)
         with self.engine.connect() as conn:
-            row = conn.execute(select(runs).where(runs.c.id == full)).mappings().one()
+            row = conn.execute(_info_query().where(runs.c.id == full)).mappings().one()
         return run_info(row)
 
     @guarded
@@ -226,7 +235,7 @@ class RunStore:
         """Every stored run, newest first."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(runs).order_by(runs.c.started_at.desc(), runs.c.id.desc())
+                _info_query().order_by(runs.c.started_at.desc(), runs.c.id.desc())
             ).mappings()
             return [run_info(r) for r in rows]
 
@@ -261,7 +270,7 @@ class RunStore:
         return True
 
     def _suite_runs(self, conn: Any, suite: str) -> list[RunInfo]:
-        rows = conn.execute(select(runs)).mappings()
+        rows = conn.execute(_info_query()).mappings()
         return [info for info in map(run_info, rows) if info.suite_name == suite]
 
     def _write_tags(self, conn: Any, info: RunInfo, tags: list[str]) -> None:
