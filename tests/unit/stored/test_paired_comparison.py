@@ -127,7 +127,7 @@ def _fill(
                 left_unjudged = False
                 judged.append(_verdict(case.id, trial, "passed", {**entry, "version": "0"}))
                 continue
-            status = rng.choice(STATUSES + ("passed", "failed"))
+            status = rng.choice((*STATUSES, "passed", "failed"))
             judged.append(_verdict(case.id, trial, status, entry, f"because {roll:.3f}"))
             if rng.random() < 0.2:
                 judged.append(_verdict(case.id, trial, "failed", {"name": "other", "version": "1"}))
