@@ -209,8 +209,12 @@ def compare(
         )
     results = [check_gate(comparison, rule) for rule in gate]
     inputs = [Path(ref) for ref in (baseline, candidate) if names_a_file(Path(ref))]
+    from assay._collector import no_cycle_collection
+
+    with no_cycle_collection():  # a comparison's many objects are acyclic
+        document = render(comparison, format)
     emit(
-        render(comparison, format),
+        document,
         output,
         inputs,
         what=f"{format} comparison of {baseline} and {candidate} ({comparison.paired} paired)",

@@ -24,7 +24,9 @@ from assay.compare._compare import check_same_judge
 from assay.compare._pairing import RunSide
 from assay.compare._tally import PairItem, SideFacts, tally_comparison
 from assay.metrics import IntervalSetting
+from assay.outcomes import Answer
 from assay.store import RunInfo, RunStore
+from assay.store._rows import _outcome as stored_outcome
 from assay.store._schema import runs
 from assay.stored._figures import counted_usage
 from assay.stored._read import run_config
@@ -108,11 +110,9 @@ def paired_comparison(
         for case_id in sorted({case_id for case_id, s in zip(ids, synthetic, strict=True) if s})
     ]
     with store.engine.connect() as b_conn, store.engine.connect() as c_conn:
-        streams = [
-            _statuses(conn, info, ids, trials)
-            for conn, info in zip((b_conn, c_conn), infos, strict=True)
-        ]
-        pairs = _pairs(streams[0], streams[1], ids, slices, synthetic, trials)
+        b_side = _Side(b_conn, b_info, len(ids), trials)
+        c_side = _Side(c_conn, c_info, len(ids), trials)
+        pairs = _pairs(b_side, c_side, ids, slices, synthetic, trials)
         try:
             return tally_comparison(facts[0], facts[1], pairs, excluded, _outcome, interval)
         except (_NotPaired, OperationalError):
@@ -146,40 +146,42 @@ def _cases(store: RunStore, info: RunInfo) -> tuple[list[str], list[str], list[b
     return ids, [distinct[c][0] for c in codes], [distinct[c][1] for c in codes]
 
 
-def _statuses(conn: Any, info: RunInfo, ids: Sequence[str], trials: int) -> Iterator[Any]:
-    """Each case-trial's (status, detail) in dataset order, then trial: the detail is the
-    stored outcome and the judgment's reason when a judgment gave the status."""
-    grader = _fallback(info)
-    absent = "ungraded" if isinstance(grader, UnavailableGrader) else None
-    params = {
-        "run": info.id,
-        "grader": grader.name,
-        "version": grader.version,
-        "trials": trials,
-        "cases": len(ids),
-    }
-    query = text(_CASE_TRIALS.format(kind=_KIND[conn.dialect.name]))
-    result = conn.execution_options(stream_results=True).execute(query, params)
-    rows = _rows(result)
-    row = next(rows, None)
-    for position, case_id in enumerate(ids):
-        for trial in range(1, trials + 1):
-            if row is None or (row[0], row[1]) > (position, trial):
-                yield "missing", None
-                continue
-            if row[0] != position or row[1] != trial or row[2] != case_id:
-                raise _NotPaired  # records out of step with the run's cases
-            if row[3] == "error":
-                yield "error", None
-            elif row[4] is not None:
-                yield row[4], row
-            elif absent is not None:
-                yield absent, None
-            else:
-                raise _NotPaired  # only grading can say this answer's status
-            row = next(rows, None)
-    if row is not None:
-        raise _NotPaired
+class _Side:
+    """One run's case-trials as stored, read in dataset order, then trial, a batch at a
+    time (``row`` is the next one not yet paired)."""
+
+    __slots__ = ("absent", "row", "rows")
+
+    def __init__(self, conn: Any, info: RunInfo, cases: int, trials: int) -> None:
+        grader = _fallback(info)
+        self.absent = "ungraded" if isinstance(grader, UnavailableGrader) else None
+        params = {
+            "run": info.id,
+            "grader": grader.name,
+            "version": grader.version,
+            "trials": trials,
+            "cases": cases,
+        }
+        query = text(_CASE_TRIALS.format(kind=_KIND[conn.dialect.name]))
+        result = conn.execution_options(stream_results=True).execute(query, params)
+        self.rows = _rows(result)
+        self.row: Any = next(self.rows, None)
+
+    def take(self, position: int, trial: int, case_id: str) -> tuple[str, Any]:
+        """The case-trial's status and, when a judgment gave it, its stored row."""
+        row = self.row
+        if row is None or row[0] > position or (row[0] == position and row[1] > trial):
+            return "missing", None
+        if row[0] != position or row[1] != trial or row[2] != case_id:
+            raise _NotPaired  # records out of step with the run's cases
+        self.row = next(self.rows, None)
+        if row[3] == "error":
+            return "error", None
+        if row[4] is not None:
+            return row[4], row
+        if self.absent is None:
+            raise _NotPaired  # only grading can say this answer's status
+        return self.absent, None
 
 
 def _rows(result: Any) -> Iterator[Any]:
@@ -188,28 +190,70 @@ def _rows(result: Any) -> Iterator[Any]:
 
 
 def _pairs(
-    baseline: Iterator[Any],
-    candidate: Iterator[Any],
+    baseline: _Side,
+    candidate: _Side,
     ids: Sequence[str],
     slices: Sequence[str],
     synthetic: Sequence[bool],
     trials: int,
 ) -> Iterator[PairItem]:
+    """Both runs' case-trials side by side in dataset order, then trial, synthetic cases
+    left out. The usual case-trial (the next row of each run is the one asked about, its
+    status judged) is told here; ``take`` tells every other."""
+    b_take, c_take = baseline.take, candidate.take
+    b_rows, c_rows = baseline.rows, candidate.rows
+    b_row, c_row = baseline.row, candidate.row
+    position = -1
     for case_id, slice_, apart in zip(ids, slices, synthetic, strict=True):
+        position += 1
         for trial in range(1, trials + 1):
-            b, b_detail = next(baseline)
-            c, c_detail = next(candidate)
+            if (
+                b_row is not None
+                and b_row[0] == position
+                and b_row[1] == trial
+                and b_row[4] is not None
+                and b_row[3] != "error"
+                and b_row[2] == case_id
+            ):
+                b, b_detail = b_row[4], b_row
+                b_row = next(b_rows, None)
+            else:
+                baseline.row = b_row
+                b, b_detail = b_take(position, trial, case_id)
+                b_row = baseline.row
+            if (
+                c_row is not None
+                and c_row[0] == position
+                and c_row[1] == trial
+                and c_row[4] is not None
+                and c_row[3] != "error"
+                and c_row[2] == case_id
+            ):
+                c, c_detail = c_row[4], c_row
+                c_row = next(c_rows, None)
+            else:
+                candidate.row = c_row
+                c, c_detail = c_take(position, trial, case_id)
+                c_row = candidate.row
             if not apart:
                 yield case_id, trial, slice_, b, c, b_detail, c_detail
-    for rest in (baseline, candidate):
-        next(rest, None)  # each stream's last checks
+    if b_row is not None or c_row is not None:
+        raise _NotPaired  # records the run's cases do not account for
+
+
+_SIDES: dict[tuple[str, str, str], SideOutcome] = {}
 
 
 def _outcome(row: Any, status: str) -> SideOutcome:
-    """A listed case-trial's side: its stored outcome, decoded as its report row's is."""
-    from assay.outcomes import Answer
-    from assay.store._rows import _OUTCOME
-
-    outcome = _OUTCOME.validate_json(row[6])
-    fact = outcome.fact if isinstance(outcome, Answer) else None
-    return SideOutcome(status=status, outcome=outcome.kind, fact=fact, reason=row[5])
+    """A listed case-trial's side: its stored outcome, decoded as its report row's is.
+    Sides are immutable: the many alike (one fact, one reason) share one instance."""
+    key = (status, row[6], row[5])
+    found = _SIDES.get(key)
+    if found is None:
+        outcome = stored_outcome(row[6])
+        fact = outcome.fact if isinstance(outcome, Answer) else None
+        found = SideOutcome(status=status, outcome=outcome.kind, fact=fact, reason=row[5])
+        if len(_SIDES) >= 4_096:
+            _SIDES.clear()
+        _SIDES[key] = found
+    return found
