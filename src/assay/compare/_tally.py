@@ -76,14 +76,14 @@ class _Tally:
         self.cells = [0, 0, 0, 0]
         self.tables: dict[str, list[int]] = {}
 
-    def add(self, case_id: str, cell: int, clustered: bool) -> None:
-        self.paired += 1
-        self.cells[cell] += 1
-        if clustered:
-            table = self.tables.get(case_id)
-            if table is None:
-                table = self.tables[case_id] = [0, 0, 0, 0]
-            table[cell] += 1
+    def count(self, b: str, c: str, pairs: int) -> None:
+        """``pairs`` case-trials went from status ``b`` to ``c``."""
+        self.paired += pairs
+        self.cells[_CELL[b == "passed", c == "passed"]] += pairs
+        if b == "failed" and c == "passed":
+            self.fixed += pairs
+        elif b == "passed" and c == "failed":
+            self.broken += pairs
 
     def task_success(self, side: int, trials: int, interval: IntervalSetting) -> Rate:
         """Passing case-trials of one side (0 baseline, 1 candidate) over the paired ones,
@@ -102,28 +102,33 @@ class _Tally:
         assert est is not None
         return plain.model_copy(update={"ci95": est.ci})
 
-    def delta(self, trials: int, confidence: float) -> tuple[Delta, McNemar]:
-        """Candidate minus baseline task success with its interval, and the exact McNemar
-        test (by case, the sign test, with several trials)."""
+    def delta(self, trials: int, confidence: float) -> Delta:
+        """Candidate minus baseline task success with its interval."""
         if not self.paired:
-            return (
-                Delta(value=None, ci95=None, confidence=confidence, method=NEWCOMBE),
-                McNemar(fixed=0, broken=0, p_value=1.0),
-            )
+            return Delta(value=None, ci95=None, confidence=confidence, method=NEWCOMBE)
         if trials == 1:
             both, fixed, broken, neither = self.cells
             ci = paired_delta_interval(
                 both=both, fixed=fixed, broken=broken, neither=neither, confidence=confidence
             )
-            test = McNemar(fixed=fixed, broken=broken, p_value=mcnemar_exact(fixed, broken))
             value = (fixed - broken) / self.paired
-            return Delta(value=value, ci95=ci, confidence=confidence, method=NEWCOMBE), test
+            return Delta(value=value, ci95=ci, confidence=confidence, method=NEWCOMBE)
+        tables = [(t[0], t[1], t[2], t[3]) for t in self.tables.values()]
+        value, ci, _ = clustered_delta(tables, confidence)
+        return Delta(value=value, ci95=ci, confidence=confidence, method=CLUSTERED)
+
+    def test(self, trials: int) -> McNemar:
+        """The exact McNemar test on the discordant pairs (by case, the sign test, with
+        several trials)."""
+        if not self.paired:
+            return McNemar(fixed=0, broken=0, p_value=1.0)
+        if trials == 1:
+            _, fixed, broken, _ = self.cells
+            return McNemar(fixed=fixed, broken=broken, p_value=mcnemar_exact(fixed, broken))
         tables = self.tables.values()
-        value, ci, _ = clustered_delta([(t[0], t[1], t[2], t[3]) for t in tables], confidence)
         up = sum(1 for t in tables if t[1] > t[2])
         down = sum(1 for t in tables if t[1] < t[2])
-        test = McNemar(fixed=up, broken=down, p_value=mcnemar_exact(up, down), unit="cases")
-        return Delta(value=value, ci95=ci, confidence=confidence, method=CLUSTERED), test
+        return McNemar(fixed=up, broken=down, p_value=mcnemar_exact(up, down), unit="cases")
 
 
 def tally_comparison(
@@ -140,32 +145,45 @@ def tally_comparison(
 
     trials = max(baseline.trials, candidate.trials)
     clustered = trials > 1
-    whole = _Tally()
-    slices: dict[str, _Tally] = {}
+    # How many case-trials of each slice went from one status to another, in the order
+    # each slice first appears; with several trials, each case's paired table too.
+    moves: dict[tuple[str, str, str], int] = {}
+    whole_tables: dict[str, list[int]] = {}
+    slice_tables: dict[str, dict[str, list[int]]] = {}
     fixed: list[ChangedCase] = []
     broken: list[ChangedCase] = []
     moved: list[Moved] = []
-    unchanged: dict[str, int] = {}
     paired_trials: set[int] = set()
     for case_id, trial, slice_, b, c, b_detail, c_detail in pairs:
-        part = slices.get(slice_)
-        if part is None:
-            part = slices[slice_] = _Tally()
-        cell = _CELL[b == "passed", c == "passed"]
-        whole.add(case_id, cell, clustered)
-        part.add(case_id, cell, clustered)
+        key = (slice_, b, c)
+        moves[key] = moves.get(key, 0) + 1
         paired_trials.add(trial)
+        if clustered:
+            cell = _CELL[b == "passed", c == "passed"]
+            _table(whole_tables, case_id)[cell] += 1
+            _table(slice_tables.setdefault(slice_, {}), case_id)[cell] += 1
         if b == c:
-            unchanged[b] = unchanged.get(b, 0) + 1
-        elif b == "failed" and c == "passed":
-            part.fixed += 1
+            continue
+        if b == "failed" and c == "passed":
             fixed.append(_changed(case_id, trial, slice_, b_detail, b, c_detail, c, outcome))
         elif b == "passed" and c == "failed":
-            part.broken += 1
             broken.append(_changed(case_id, trial, slice_, b_detail, b, c_detail, c, outcome))
         else:
             moved.append(Moved(id=case_id, trial=trial, slice=slice_, from_=b, to=c))
-    delta, test = whole.delta(trials, interval.confidence)
+    whole = _Tally()
+    whole.tables = whole_tables
+    slices: dict[str, _Tally] = {}
+    unchanged: dict[str, int] = {}
+    for (slice_, b, c), n in moves.items():
+        part = slices.get(slice_)
+        if part is None:
+            part = slices[slice_] = _Tally()
+            part.tables = slice_tables.get(slice_, {})
+        part.count(b, c, n)
+        whole.count(b, c, n)
+        if b == c:
+            unchanged[b] = unchanged.get(b, 0) + n
+    delta, test = whole.delta(trials, interval.confidence), whole.test(trials)
     return Comparison(
         assay_version=__version__,
         baseline=_ref(baseline, whole.task_success(0, trials, interval)),
@@ -195,6 +213,13 @@ def tally_comparison(
     )
 
 
+def _table(tables: dict[str, list[int]], case_id: str) -> list[int]:
+    found = tables.get(case_id)
+    if found is None:
+        found = tables[case_id] = [0, 0, 0, 0]
+    return found
+
+
 def _changed(
     case_id: str,
     trial: int,
@@ -215,7 +240,7 @@ def _changed(
 
 
 def _slice(name: str, part: _Tally, trials: int, interval: IntervalSetting) -> SliceDelta:
-    delta, _ = part.delta(trials, interval.confidence)
+    delta = part.delta(trials, interval.confidence)
     return SliceDelta(
         slice=name,
         paired=part.paired,

@@ -14,6 +14,8 @@ here (None) and the runs' reports are compared instead.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import partial
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select, text
@@ -185,8 +187,7 @@ class _Side:
 
 
 def _rows(result: Any) -> Iterator[Any]:
-    while batch := result.fetchmany(_BATCH):
-        yield from batch
+    return chain.from_iterable(iter(partial(result.fetchmany, _BATCH), []))
 
 
 def _pairs(
