@@ -38,10 +38,13 @@ from assay.stored._summary import _KIND, _parsed_cases, _scanned_groups, _scanne
 if TYPE_CHECKING:
     from assay.compare import Comparison
 
-# One run's case-trials of the dataset's cases in dataset order, then trial: what its
-# report would say of each (a null status: the grader's judgment is not stored).
+# One run's case-trials of the dataset's cases in dataset order, then trial (``slot``
+# counts them so), with what its report would say of each: ``error`` for an error
+# outcome, else the grader's stored judgment (null: none is stored).
 _CASE_TRIALS = """
-SELECT rec.position, rec.trial, rec.case_id, {kind}, jd.status, jd.reason, rec.outcome
+SELECT rec.position * :trials + rec.trial - 1 AS slot,
+       CASE WHEN {kind} = 'error' THEN 'error' ELSE jd.status END AS status,
+       rec.case_id, jd.reason, rec.outcome
 FROM records rec
 LEFT JOIN judgments jd
   ON jd.run_id = rec.run_id AND jd.case_id = rec.case_id AND jd.trial = rec.trial
@@ -169,18 +172,16 @@ class _Side:
         self.rows = _rows(result)
         self.row: Any = next(self.rows, None)
 
-    def take(self, position: int, trial: int, case_id: str) -> tuple[str, Any]:
-        """The case-trial's status and, when a judgment gave it, its stored row."""
+    def take(self, slot: int, case_id: str) -> tuple[str, Any]:
+        """The status of the case-trial at ``slot`` and its stored row."""
         row = self.row
-        if row is None or row[0] > position or (row[0] == position and row[1] > trial):
+        if row is None or row[0] > slot:
             return "missing", None
-        if row[0] != position or row[1] != trial or row[2] != case_id:
+        if row[0] != slot or row[2] != case_id:
             raise _NotPaired  # records out of step with the run's cases
         self.row = next(self.rows, None)
-        if row[3] == "error":
-            return "error", None
-        if row[4] is not None:
-            return row[4], row
+        if row[1] is not None:
+            return row[1], row
         if self.absent is None:
             raise _NotPaired  # only grading can say this answer's status
         return self.absent, None
@@ -199,42 +200,28 @@ def _pairs(
     trials: int,
 ) -> Iterator[PairItem]:
     """Both runs' case-trials side by side in dataset order, then trial, synthetic cases
-    left out. The usual case-trial (the next row of each run is the one asked about, its
-    status judged) is told here; ``take`` tells every other."""
+    left out. The usual case-trial (the next row of each run is the one asked about, with
+    a status) is told here; ``take`` tells every other."""
     b_take, c_take = baseline.take, candidate.take
     b_rows, c_rows = baseline.rows, candidate.rows
     b_row, c_row = baseline.row, candidate.row
-    position = -1
+    slot = -1
     for case_id, slice_, apart in zip(ids, slices, synthetic, strict=True):
-        position += 1
         for trial in range(1, trials + 1):
-            if (
-                b_row is not None
-                and b_row[0] == position
-                and b_row[1] == trial
-                and b_row[4] is not None
-                and b_row[3] != "error"
-                and b_row[2] == case_id
-            ):
-                b, b_detail = b_row[4], b_row
+            slot += 1
+            if b_row is not None and b_row[0] == slot and b_row[1] and b_row[2] == case_id:
+                b, b_detail = b_row[1], b_row
                 b_row = next(b_rows, None)
             else:
                 baseline.row = b_row
-                b, b_detail = b_take(position, trial, case_id)
+                b, b_detail = b_take(slot, case_id)
                 b_row = baseline.row
-            if (
-                c_row is not None
-                and c_row[0] == position
-                and c_row[1] == trial
-                and c_row[4] is not None
-                and c_row[3] != "error"
-                and c_row[2] == case_id
-            ):
-                c, c_detail = c_row[4], c_row
+            if c_row is not None and c_row[0] == slot and c_row[1] and c_row[2] == case_id:
+                c, c_detail = c_row[1], c_row
                 c_row = next(c_rows, None)
             else:
                 candidate.row = c_row
-                c, c_detail = c_take(position, trial, case_id)
+                c, c_detail = c_take(slot, case_id)
                 c_row = candidate.row
             if not apart:
                 yield case_id, trial, slice_, b, c, b_detail, c_detail
@@ -248,12 +235,12 @@ _SIDES: dict[tuple[str, str, str], SideOutcome] = {}
 def _outcome(row: Any, status: str) -> SideOutcome:
     """A listed case-trial's side: its stored outcome, decoded as its report row's is.
     Sides are immutable: the many alike (one fact, one reason) share one instance."""
-    key = (status, row[6], row[5])
+    key = (status, row[4], row[3])
     found = _SIDES.get(key)
     if found is None:
-        outcome = stored_outcome(row[6])
+        outcome = stored_outcome(row[4])
         fact = outcome.fact if isinstance(outcome, Answer) else None
-        found = SideOutcome(status=status, outcome=outcome.kind, fact=fact, reason=row[5])
+        found = SideOutcome(status=status, outcome=outcome.kind, fact=fact, reason=row[3])
         if len(_SIDES) >= 4_096:
             _SIDES.clear()
         _SIDES[key] = found
