@@ -275,14 +275,15 @@ def measure_store(url: str, only: list[str] | None) -> dict[str, dict[str, Any]]
     return rows
 
 
-def render_store(url: str, rows: dict[str, dict[str, Any]], load: str) -> str:
-    """The Markdown section for commands measured on an existing store."""
+def render_store(url: str, n: int, rows: dict[str, dict[str, Any]], load: str) -> str:
+    """The Markdown section for commands measured on an existing store of two runs of
+    ``n`` case-trials each."""
     lines = [
-        "## Stored runs at scale: commands on a filled store",
+        f"## Stored runs at scale: commands on a filled store of {n:,} case-trials per run",
         "",
-        f"`bench/stored_scale.py --store {url}`: each command run once as a child process "
-        "on the runs `base` and `cand` of a store filled before by this script "
-        f"(`--fill-child`), at {_commit()}. Load average when measured: {load}; wall "
+        f"`bench/stored_scale.py --store {url} -n {n}`: each command run once as a child "
+        "process on the runs `base` and `cand` of a store filled before by this script "
+        f"(`--fill-child {n} URL`), at {_commit()}. Load average when measured: {load}; wall "
         "times are inflated when the machine is shared, CPU time and peak memory are the "
         f"comparable figures. Goal at 1,000,000 case-trials: every command under "
         f"{GOAL_MB:,} MB.",
@@ -357,7 +358,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--store",
         help="measure the read commands (--only: those naming a word) on the runs base "
-        "and cand of this existing store, filled before; nothing is filled or written to it",
+        "and cand of -n case-trials each of this existing store, filled before; nothing is "
+        "filled or written to it",
     )
     parser.add_argument(
         "--section", default="stored_store", help="the section --store writes (--write)"
@@ -377,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.store:
         rows = measure_store(args.store, args.only)
-        section = render_store(args.store, rows, _load())
+        section = render_store(args.store, args.n, rows, _load())
         sys.stdout.write(section)
         if args.write:
             write_section(args.write, args.section, section)

@@ -80,6 +80,7 @@ def paired_comparison(
         infos = [store.get_run(ref) for ref in (baseline, candidate)]
     except Exception:
         return None  # the reports' path says what is wrong, as it always has
+    graders = [_fallback(i) for i in infos]  # what would judge each run's answers now
     b_info, c_info = infos
     if b_info.dataset_version != c_info.dataset_version or b_info.trials != c_info.trials:
         return None
@@ -93,10 +94,7 @@ def paired_comparison(
     usages = [counted_usage(store, i) for i in infos]
     if usages[0] is None or usages[1] is None:
         return None
-    cases = _cases(store, b_info)
-    if cases is None:
-        return None
-    ids, slices, synthetic = cases
+    ids, slices, synthetic = _cases(store, b_info)
     trials = b_info.trials
     facts = [
         SideFacts(
@@ -115,10 +113,10 @@ def paired_comparison(
         for case_id in sorted({case_id for case_id, s in zip(ids, synthetic, strict=True) if s})
     ]
     with store.engine.connect() as b_conn, store.engine.connect() as c_conn:
-        b_side = _Side(b_conn, b_info, len(ids), trials)
-        c_side = _Side(c_conn, c_info, len(ids), trials)
-        pairs = _pairs(b_side, c_side, ids, slices, synthetic, trials)
         try:
+            b_side = _Side(b_conn, b_info, graders[0], len(ids), trials)
+            c_side = _Side(c_conn, c_info, graders[1], len(ids), trials)
+            pairs = _pairs(b_side, c_side, ids, slices, synthetic, trials)
             return tally_comparison(facts[0], facts[1], pairs, excluded, _outcome, interval)
         except (_NotPaired, OperationalError):
             return None  # e.g. a SQLite built without its JSON functions
@@ -135,7 +133,7 @@ def _judged(info: RunInfo, config: dict[str, Any]) -> RunSide:
     )
 
 
-def _cases(store: RunStore, info: RunInfo) -> tuple[list[str], list[str], list[bool]] | None:
+def _cases(store: RunStore, info: RunInfo) -> tuple[list[str], list[str], list[bool]]:
     """Each case's id, slice and synthetic flag in dataset order, from the run's snapshot
     of its cases."""
     with store.engine.connect() as conn:
@@ -157,8 +155,7 @@ class _Side:
 
     __slots__ = ("absent", "row", "rows")
 
-    def __init__(self, conn: Any, info: RunInfo, cases: int, trials: int) -> None:
-        grader = _fallback(info)
+    def __init__(self, conn: Any, info: RunInfo, grader: Any, cases: int, trials: int) -> None:
         self.absent = "ungraded" if isinstance(grader, UnavailableGrader) else None
         params = {
             "run": info.id,
