@@ -46,6 +46,7 @@ def _outputs(url: str, cwd: Path, *args: str) -> list[tuple[int, str, str]]:
         ("cand", "base", "--gate", "no-new-failures"),
         ("base", "cand", "--gate", "task_success_delta>=-0.5", "--confidence", "0.9"),
         ("triple-a", "triple-b", "--interval", "wilson"),
+        ("triple-a", "triple-b", "--matching-only", "--across-graders"),
         ("base", "late"),
     ],
 )
