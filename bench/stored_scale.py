@@ -11,8 +11,8 @@ it ``assay.stored.stored_summary`` on the stored run: the same summary counted b
 
     .venv/bin/python bench/stored_scale.py [-n 100000] [--write FILE]
 
-``--store sqlite:///PATH`` measures a store this script filled before (runs ``base`` and
-``cand`` of ``-n`` case-trials each) instead of filling one: only read commands run on it.
+With ``--store URL`` it measures the read commands on the runs ``base`` and ``cand`` of a
+store filled before (e.g. by ``--fill-child N URL``), without filling one.
 
 With ``--growth 10000 100000 1000000`` it measures every size, one after the other, and
 writes the section on how each cost grows (``--only`` picks commands for the largest
@@ -197,12 +197,11 @@ def _commit() -> str:
 
 def render(n: int, filled_s: float, rows: dict[str, dict[str, Any]], load: str) -> str:
     """The Markdown section for ``bench/RESULTS.md``."""
-    took = f"{filled_s:.0f} s" if filled_s else "filled before, by this script"
     lines = [
         "## Stored runs at scale",
         "",
         f"`bench/stored_scale.py -n {n}`: two runs of {n:,} case-trials each written to a "
-        f"SQLite store through the store API ({took}), then each command run once "
+        f"SQLite store through the store API ({filled_s:.0f} s), then each command run once "
         f"as a child process, at {_commit()}. Load average when measured: {load}; wall "
         "times are inflated when the machine is shared, CPU time and peak memory are the "
         f"comparable figures. Goals at 1,000,000 case-trials: `assay report RUN` under "
@@ -226,20 +225,21 @@ def render(n: int, filled_s: float, rows: dict[str, dict[str, Any]], load: str) 
 COMMANDS = {
     "assay report base -f json": ["report", "base", "-f", "json", "-o", "report.json"],
     "assay report base -f text": ["report", "base", "-f", "text", "-o", "report.txt"],
-    "assay report base -f markdown": ["report", "base", "-f", "markdown", "-o", "report.md"],
     "assay compare base cand -f json": ["compare", "base", "cand", "-f", "json", "-o", "c.json"],
     "assay gate cand -r task_success>=0.5": ["gate", "cand", "-r", "task_success>=0.5"],
+}
+# Measured on a store given with --store only (the table of COMMANDS keeps its rows).
+STORE_ONLY = {
+    "assay report base -f markdown": ["report", "base", "-f", "markdown", "-o", "report.md"],
+    "assay compare base cand -f text": ["compare", "base", "cand", "-f", "text", "-o", "c.txt"],
 }
 SUMMARIZE = "summarize(dataset, records)"
 STORED_SUMMARY = "stored_summary(store, run) (SQL)"
 
 
-def measure_all(
-    n: int, only: list[str] | None = None, store: str | None = None
-) -> tuple[float, dict[str, dict[str, Any]]]:
-    """Fill a store of two runs of ``n`` case-trials (or read ``store``, filled so
-    before); measure ``summarize`` and each command (those whose name contains one of
-    ``only``, when given)."""
+def measure_all(n: int, only: list[str] | None = None) -> tuple[float, dict[str, dict[str, Any]]]:
+    """Fill a store of two runs of ``n`` case-trials; measure ``summarize`` and each
+    command (those whose name contains one of ``only``, when given)."""
     chosen = [SUMMARIZE, STORED_SUMMARY, *COMMANDS]
     if only:
         chosen = [name for name in chosen if any(word in name for word in only)]
@@ -250,8 +250,8 @@ def measure_all(
     filled = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         here = Path(tmp)
-        url = store or f"sqlite:///{here / 'assay.db'}"
-        if store is None and any(name in COMMANDS or name == STORED_SUMMARY for name in chosen):
+        url = f"sqlite:///{here / 'assay.db'}"
+        if any(name in COMMANDS or name == STORED_SUMMARY for name in chosen):
             filled = fill_in_child(url, n)
         if STORED_SUMMARY in chosen:
             rows[STORED_SUMMARY] = measure_child("--stored-summary-child", url)
@@ -261,6 +261,43 @@ def measure_all(
                 rows[name] = measure([*command, "--store", url], here)
                 sys.stderr.write(f"{n:,} {name}: {rows[name]}\n")
     return filled, rows
+
+
+def measure_store(url: str, only: list[str] | None) -> dict[str, dict[str, Any]]:
+    """Each read command (those whose name contains one of ``only``, when given) on the
+    runs ``base`` and ``cand`` of an existing store, which no command writes to."""
+    rows: dict[str, dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, command in {**COMMANDS, **STORE_ONLY}.items():
+            if only and not any(word in name for word in only):
+                continue
+            rows[name] = measure([*command, "--store", url], Path(tmp))
+            sys.stderr.write(f"{name}: {rows[name]}\n")
+    return rows
+
+
+def render_store(url: str, n: int, rows: dict[str, dict[str, Any]], load: str) -> str:
+    """The Markdown section for commands measured on an existing store of two runs of
+    ``n`` case-trials each."""
+    lines = [
+        f"## Stored runs at scale: commands on a filled store of {n:,} case-trials per run",
+        "",
+        f"`bench/stored_scale.py --store {url} -n {n}`: each command run once as a child "
+        "process on the runs `base` and `cand` of a store filled before by this script "
+        f"(`--fill-child {n} URL`), at {_commit()}. Load average when measured: {load}; wall "
+        "times are inflated when the machine is shared, CPU time and peak memory are the "
+        f"comparable figures. Goal at 1,000,000 case-trials: every command under "
+        f"{GOAL_MB:,} MB.",
+        "",
+        "| Command | Wall | CPU | Peak memory | Exit |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name, r in rows.items():
+        lines.append(
+            f"| `{name}` | {r['wall_s']:.1f} s | {r['cpu_s']:.1f} s "
+            f"| {r['peak_mb']:,.0f} MB | {r['exit']} |"
+        )
+    return "\n".join(lines) + "\n"
 
 
 def _load() -> str:
@@ -319,7 +356,15 @@ def main(argv: list[str] | None = None) -> int:
         help="at the largest growth size, only what names one of these words "
         "(e.g. summarize report)",
     )
-    parser.add_argument("--store", help="measure this store filled before (no fill)")
+    parser.add_argument(
+        "--store",
+        help="measure the read commands (--only: those naming a word) on the runs base "
+        "and cand of -n case-trials each of this existing store, filled before; nothing is "
+        "filled or written to it",
+    )
+    parser.add_argument(
+        "--section", default="stored_store", help="the section --store writes (--write)"
+    )
     parser.add_argument("--summarize-child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--fill-child", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--stored-summary-child", help=argparse.SUPPRESS)
@@ -333,6 +378,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.summarize_child:
         summarize_child(args.summarize_child)
         return 0
+    if args.store:
+        rows = measure_store(args.store, args.only)
+        section = render_store(args.store, args.n, rows, _load())
+        sys.stdout.write(section)
+        if args.write:
+            write_section(args.write, args.section, section)
+        return 0
     if args.growth:
         sizes = sorted(args.growth)
         table: dict[int, dict[str, dict[str, Any]]] = {}
@@ -345,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.write:
             write_section(args.write, "stored_growth", section)
         return 0
-    filled, rows = measure_all(args.n, args.only, args.store)
+    filled, rows = measure_all(args.n)
     section = render(args.n, filled, rows, _load())
     sys.stdout.write(section)
     if args.write:
