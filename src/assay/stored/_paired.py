@@ -28,6 +28,7 @@ from assay.compare._tally import PairItem, SideFacts, tally_comparison
 from assay.metrics import IntervalSetting
 from assay.outcomes import Answer
 from assay.store import RunInfo, RunStore
+from assay.store._case_index import read_case_ids, read_case_index
 from assay.store._rows import _outcome as stored_outcome
 from assay.store._schema import runs
 from assay.stored._figures import counted_usage
@@ -134,9 +135,14 @@ def _judged(info: RunInfo, config: dict[str, Any]) -> RunSide:
 
 
 def _cases(store: RunStore, info: RunInfo) -> tuple[list[str], list[str], list[bool]]:
-    """Each case's id, slice and synthetic flag in dataset order, from the run's snapshot
-    of its cases."""
+    """Each case's id, slice and synthetic flag in dataset order, from the run's case
+    index, or its snapshot of its cases when it was stored before the index existed."""
     with store.engine.connect() as conn:
+        indexed = read_case_index(conn, info.id)
+        if indexed is not None:
+            groups = [indexed.groups[code] for code in indexed.codes]
+            ids = read_case_ids(conn, info.id)
+            return ids, [g[0] for g in groups], [g[1] for g in groups]
         snapshot = conn.execute(select(runs.c.cases).where(runs.c.id == info.id)).scalar_one()
     scanned = _scanned_groups(snapshot)
     ids = None if scanned is None else _scanned_ids(snapshot, len(scanned[1]))

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import delete
 from tests.pg_cluster import ClusterUnavailable, fresh_database, postgres_cluster
 
 from assay.cases import Case, Dataset
@@ -26,6 +27,7 @@ from assay.metrics import IntervalSetting
 from assay.outcomes import Abstain, Answer, Error, Record
 from assay.report.render import render
 from assay.store import RunInfo, RunStore, open_store
+from assay.store._schema import case_index
 from assay.stored import run_side
 from assay.stored._paired import paired_comparison
 
@@ -193,6 +195,11 @@ def test_streamed_pairing_equals_the_reports(store_url: str, metadata: bool) -> 
         _assert_same(store, "one-b", "alpha", interval=IntervalSetting(0.9, "wilson"))
         _assert_same(store, "alp", "one-b")  # a unique prefix names a run
         _assert_same(store, "alpha", "alpha")
+        # Runs stored before the case index existed are paired from their cases' snapshot.
+        with store.engine.begin() as conn:
+            conn.execute(delete(case_index))
+        _assert_same(store, "alpha", "one-b")
+        _assert_same(store, "three-a", "three-b")
     finally:
         store.close()
 
