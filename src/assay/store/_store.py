@@ -18,6 +18,7 @@ from assay.outcomes import Record, Span
 from assay.outcomes._span import SpanRow, span_row
 from assay.store import _reserve
 from assay.store._claims import RunClaim, claim_run
+from assay.store._dump import dump
 from assay.store._failures import guarded
 from assay.store._info import NAME_KEY, TAGS_KEY, RunInfo
 from assay.store._insert import insert_rows
@@ -25,7 +26,6 @@ from assay.store._rows import (
     JUDGMENT_COLUMNS,
     RECORD_COLUMNS,
     SharedTexts,
-    dump,
     iso_time,
     json_items,
     judgment_of,
