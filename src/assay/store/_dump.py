@@ -17,6 +17,7 @@ from typing import Any
 
 _JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 _ATOMS = frozenset({str, int, bool, type(None)})
+_STR = frozenset({str})
 _INF = float("inf")
 _DEPTH = 64  # deeper values are left to ``json`` (orjson stops at 255 levels)
 
@@ -56,6 +57,8 @@ def _plain(value: Any, depth: int) -> bool:
     if depth >= _DEPTH:
         return False
     if kind is dict:
+        if _STR.issuperset(map(type, value)) and _ATOMS.issuperset(map(type, value.values())):
+            return True  # the usual flat mapping, checked without a loop in Python
         for key, item in value.items():
             if type(key) is not str:
                 return False
