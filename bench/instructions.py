@@ -29,7 +29,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from _bytecode import precompile_src
+from _bytecode import precompile, precompile_src
 from _mockproc import mock_server
 from _sections import write_section
 
@@ -133,13 +133,12 @@ def main(argv: list[str] | None = None) -> None:
     sizes = sorted(set(args.sizes))
     if len(sizes) != 2:
         parser.error("--sizes takes two different sizes")
-    note = ""
+    note = precompile()  # compiling modules under callgrind would take most of its time
     if args.baseline is not None:
         if not (args.baseline / "assay" / "__init__.py").is_file():
             parser.error(f"--baseline {args.baseline}: no assay package in that directory")
-        note = f"The baseline is the assay in `{args.baseline}`; " + precompile_src(
-            sys.executable, args.baseline.resolve()
-        )
+        compiled = precompile_src(sys.executable, args.baseline.resolve())
+        note += f" The baseline is the assay in `{args.baseline}`; {compiled}."
     before = load_average()
     rows = measure(sizes, args.baseline.resolve() if args.baseline else None)
     text = section(rows, sizes, (before, load_average()), note)
