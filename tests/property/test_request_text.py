@@ -36,7 +36,7 @@ _MODELS = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(model=_MODELS, options=_SETTINGS, messages=_MESSAGES, second=_MESSAGES)
 def test_the_body_text_is_what_json_writes(
     model: str, options: dict[str, Any], messages: Any, second: Any

@@ -69,13 +69,13 @@ _VALUES = st.recursive(
 )
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(_VALUES)
 def test_dump_writes_what_json_writes(value: Any) -> None:
     assert _got(value) == _expected(value)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.dictionaries(st.text(max_size=30), st.one_of(st.text(), _INTS, _FLOATS), max_size=12))
 def test_span_attributes_are_written_as_json_writes_them(value: dict[str, Any]) -> None:
     assert _got(value) == _expected(value)
