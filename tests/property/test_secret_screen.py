@@ -3,6 +3,7 @@ change anything, the screen says the reply may hold a secret."""
 
 from __future__ import annotations
 
+import enum
 import json
 from typing import Any
 
@@ -74,6 +75,52 @@ def test_the_substring_screen_of_ascii_text_says_what_the_regular_expression_say
     masker = Masker([secret])
     assert masker._lowered is not None and masker._screen is not None
     value = data.draw(_data_with(sorted(secret_forms(secret))))
-    document = json.dumps([value], ensure_ascii=False)
+    document = json.dumps([value], ensure_ascii=False, separators=(",", ":"))
     by_expression = masker._screen.search(document) is not None
     assert masker._may_hold_secret(value) == by_expression or not document.isascii()
+
+
+class _Kind(enum.Enum):
+    TOKEN = "a token"
+
+
+@st.composite
+def _any_data_with(draw: st.DrawFn, forms: list[str]) -> Any:
+    """Data of every kind a target may put in a reply's extra: floats of any value,
+    tuples, keys that are not strings, lone surrogates, an enum, a set."""
+    text = st.one_of(
+        st.text(max_size=16),
+        st.tuples(st.text(max_size=6), st.sampled_from(forms), st.text(max_size=6)).map("".join),
+    )
+    leaves = st.one_of(
+        text,
+        st.integers(min_value=-(2**70), max_value=2**70),
+        st.floats(),
+        st.none(),
+        st.booleans(),
+        st.sampled_from([_Kind.TOKEN, b"bytes", frozenset({"x"})]),
+    )
+    keys = st.one_of(text, st.integers(), st.floats(allow_nan=False), st.none())
+    tree = st.recursive(
+        leaves,
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=4),
+            st.lists(inner, max_size=4).map(tuple),
+            st.dictionaries(keys, inner, max_size=4),
+        ),
+        max_leaves=12,
+    )
+    return draw(tree)
+
+
+@settings(max_examples=200, deadline=None)
+@given(secret=SECRETS, data=st.data())
+def test_the_screen_never_misses_what_masking_would_change_in_any_data(
+    secret: str, data: st.DataObject
+) -> None:
+    masker = Masker([secret])
+    forms = sorted(secret_forms(secret))
+    outcome = data.draw(_any_data_with(forms))
+    extra = data.draw(_any_data_with(forms))
+    if masker.data(outcome) != outcome or masker.data(extra) != extra:
+        assert masker._may_hold_secret(outcome, extra)

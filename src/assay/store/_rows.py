@@ -13,17 +13,10 @@ from assay.grading import STATUSES, Judgment
 from assay.outcomes import Outcome, Record, Span, Usage
 from assay.outcomes._outcome import OUTCOME_ADAPTER
 from assay.outcomes._span import SpanRow
+from assay.store._dump import dump
 from assay.store._info import RunInfo
 
 _OUTCOME = OUTCOME_ADAPTER
-
-
-_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
-
-
-def dump(value: Any) -> str:
-    """Compact JSON text, non-ASCII characters kept as they are."""
-    return _JSON.encode(value)
 
 
 def iso_time(value: datetime | None) -> str | None:
@@ -70,9 +63,8 @@ def span_rows(run_id: str, batch: Sequence[Span]) -> list[dict[str, Any]]:
 
 def span_values(run_id: str, batch: Sequence[SpanRow]) -> list[tuple[Any, ...]]:
     """The spans table's values of each row, in its column order."""
-    encode = _JSON.encode
     return [
-        (run_id, t, s, p, name, start, end, status, message, encode(attributes), case, trial)
+        (run_id, t, s, p, name, start, end, status, message, dump(attributes), case, trial)
         for t, s, p, name, start, end, status, message, attributes, case, trial in batch
     ]
 

@@ -21,6 +21,7 @@ from assay.outcomes._span import SpanRow, span_row
 from assay.store import _reserve
 from assay.store._case_index import case_index_row
 from assay.store._claims import RunClaim, claim_run
+from assay.store._dump import dump
 from assay.store._failures import guarded, store_failure
 from assay.store._info import NAME_KEY, TAGS_KEY, RunInfo
 from assay.store._insert import insert_rows
@@ -28,7 +29,6 @@ from assay.store._rows import (
     JUDGMENT_COLUMNS,
     RECORD_COLUMNS,
     SharedTexts,
-    dump,
     iso_time,
     json_items,
     judgment_of,

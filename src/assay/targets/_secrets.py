@@ -12,7 +12,7 @@ import base64
 import json
 import re
 import weakref
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 from urllib.parse import quote, quote_plus
@@ -28,6 +28,30 @@ MIN_TOKEN = 8
 MIN_SECRET = 6
 _OUTCOME = OUTCOME_ADAPTER
 _TO_JSON = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(…, ensure_ascii=False)
+
+
+def _document(values: Any) -> str | None:
+    """One JSON text holding every string of ``values`` as ``json`` writes a string (its
+    numbers may read otherwise: they are never masked), or None when ``values`` is not
+    plain JSON data. orjson writes it (several times quicker); what orjson refuses, json."""
+    try:
+        return (_ORJSON[0] if _ORJSON else _orjson())(values).decode("utf-8")
+    except TypeError:  # orjson.JSONEncodeError: a key not a string, a lone surrogate…
+        pass
+    try:
+        return _TO_JSON(values)
+    except (TypeError, ValueError):
+        return None
+
+
+_ORJSON: list[Callable[[Any], bytes]] = []  # orjson.dumps, imported on first use
+
+
+def _orjson() -> Callable[[Any], bytes]:
+    import orjson
+
+    _ORJSON.append(orjson.dumps)
+    return orjson.dumps
 
 
 def _encodings(value: str) -> set[str]:
@@ -116,9 +140,8 @@ class Masker:
         """False only when no string in ``values`` can hold a secret form."""
         if self._screen is None:
             return True
-        try:
-            document = _TO_JSON(values)
-        except (TypeError, ValueError):  # not plain JSON data: walk it instead
+        document = _document(values)
+        if document is None:  # not plain JSON data: walk it instead
             return True
         if self._lowered is not None and document.isascii():
             lowered = document.lower()

@@ -17,7 +17,8 @@ from assay.targets._replies import (
 if TYPE_CHECKING:
     import aiohttp
 
-_TO_JSON = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(…, ensure_ascii=False)
+to_json = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(…, ensure_ascii=False)
+"""The JSON text of a request body (``json.dumps(body, ensure_ascii=False)``)."""
 
 
 def _why(err: Exception) -> str:
@@ -63,18 +64,23 @@ class HttpClient:
             self._session = None
 
     async def post_json(
-        self, url: str, body: Any, extra_headers: dict[str, str] | None = None
+        self,
+        url: str,
+        body: Any,
+        extra_headers: dict[str, str] | None = None,
+        encoded: bytes | None = None,
     ) -> tuple[Any, str] | Reply:
         """The decoded JSON body and its text, or an ``Error`` reply for an HTTP failure
         (``http_429``/``http_5xx``/``http_4xx``, with Retry-After), a connection that failed
-        (``connection_error``: refused, reset, unknown host) or a non-JSON body."""
+        (``connection_error``: refused, reset, unknown host) or a non-JSON body.
+        ``encoded``, when given, is ``body``'s JSON text as ``to_json`` writes it, in UTF-8."""
         import aiohttp
 
         if self._session is None:
             await self.start()
         assert self._session is not None
         headers = self.headers if not extra_headers else {**self.headers, **extra_headers}
-        data = _TO_JSON(body).encode("utf-8")
+        data = to_json(body).encode("utf-8") if encoded is None else encoded
         try:
             async with self._session.post(url, data=data, headers=headers) as response:
                 payload = await response.read()

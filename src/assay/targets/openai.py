@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from json.encoder import encode_basestring as _string  # what to_json writes a string with
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from assay.outcomes import span_names
 from assay.targets._base import BaseTarget, Reply, TargetContext, TargetType
 from assay.targets._prompt import Prompt, PromptSettings
 from assay.targets._replies import ENV_NAME, scrub, secret_from_env
-from assay.targets._session import HttpClient
+from assay.targets._session import HttpClient, to_json
 from assay.targets.chat import (
     DEFAULT_ABSTAIN_PATTERNS,
     OUTCOME_SCHEMA,
@@ -170,10 +171,13 @@ class ChatEndpoint:
         self.client.headers.pop("Authorization", None)
         self.secrets = ()
 
-    async def send(self, body: dict[str, Any], traceparent: str | None = None) -> Exchange:
-        """POST ``body``; the reply's completion, or the failure as an error reply."""
+    async def send(
+        self, body: dict[str, Any], traceparent: str | None = None, text: bytes | None = None
+    ) -> Exchange:
+        """POST ``body`` (whose JSON text is ``text`` when given); the reply's completion,
+        or the failure as an error reply."""
         extra = {"traceparent": traceparent} if traceparent else None
-        got = await self.client.post_json(self.url, body, extra)
+        got = await self.client.post_json(self.url, body, extra, text)
         if isinstance(got, Reply):
             failed = scrub(got, self.secrets)
             return Exchange(failed, None, getattr(failed.outcome, "raw", None))
@@ -200,6 +204,7 @@ class OpenAITarget(BaseTarget):
         self._sources: SourceLibrary = SourceLibrary()
         self._facts: list[str] = []
         self._rendered: dict[str, list[dict[str, str]]] = {}
+        self._text_parts: tuple[OpenAISettings, str, str] | None = None
 
     @classmethod
     def from_settings(cls, settings: OpenAISettings, base_dir: Path | None) -> OpenAITarget:
@@ -249,10 +254,22 @@ class OpenAITarget(BaseTarget):
 
     def body(self, case: Case) -> dict[str, Any]:
         """The request body for ``case`` (exposed for tests, ``--dry-run`` and inspection)."""
+        return self.body_for(self.messages(case))
+
+    def body_text(self, body: dict[str, Any]) -> bytes:
+        """The JSON text ``post_json`` sends for ``body``, a body this target made: its
+        items other than the messages, the same for every case, are written once."""
+        parts = self._text_parts
+        if parts is None or parts[0] is not self.settings:
+            parts = self._text_parts = (self.settings, *_text_around_messages(self.body_for([])))
+        return (parts[1] + _messages_text(body["messages"]) + parts[2]).encode("utf-8")
+
+    def body_for(self, messages: list[dict[str, str]]) -> dict[str, Any]:
+        """The request body of ``messages``."""
         s = self.settings
         return request_body(
             s.model,
-            self.messages(case),
+            messages,
             output=s.output,
             response_format=s.response_format,
             temperature=s.temperature,
@@ -283,7 +300,7 @@ class OpenAITarget(BaseTarget):
             return await self._call(body, ctx, span)
 
     async def _call(self, body: dict[str, Any], ctx: TargetContext, span: Any) -> Reply:
-        got = await self.endpoint.send(body, ctx.traceparent)
+        got = await self.endpoint.send(body, ctx.traceparent, self.body_text(body))
         if got.failure is not None:
             reply = got.failure
         else:
@@ -297,6 +314,35 @@ class OpenAITarget(BaseTarget):
         )
         _record_span(span, body, got.completion, reply)
         return reply
+
+
+_MESSAGES = '"messages": []'
+
+
+def _text_around_messages(body: dict[str, Any]) -> tuple[str, str]:
+    """The JSON text of ``body``, whose messages are ``[]``, before and after the
+    messages' text. The first ``"messages": []`` in it is that item: only the model, a
+    string, comes before it, and a ``"`` inside a string is written ``\\"``."""
+    text = to_json(body)
+    at = text.index(_MESSAGES) + len(_MESSAGES) - 2
+    return text[:at], text[at + 2 :]
+
+
+def _messages_text(messages: Any) -> str:
+    """``to_json(messages)``, written directly for a list of dicts of strings."""
+    if type(messages) is not list:
+        return to_json(messages)
+    written = []
+    for message in messages:
+        if type(message) is not dict:
+            return to_json(messages)
+        items = []
+        for key, value in message.items():
+            if type(key) is not str or type(value) is not str:
+                return to_json(messages)
+            items.append(f"{_string(key)}: {_string(value)}")
+        written.append("{" + ", ".join(items) + "}")
+    return "[" + ", ".join(written) + "]"
 
 
 def _with_transcript(

@@ -13,6 +13,7 @@ from assay.cases import Case
 from assay.errors import AssayConfigError
 from assay.outcomes import Abstain, Answer, Error
 from assay.targets import Reply, TargetContext, build_target
+from assay.targets.openai import OpenAITarget
 
 CTX = TargetContext(run_id="r1")
 KEY = "sk-test-do-not-store-4242"
@@ -77,6 +78,36 @@ def test_asks_for_the_structured_outcome_and_parses_it(
     )
     assert reply.usage is not None
     assert (reply.usage.input_tokens, reply.usage.output_tokens) == (20, 5)
+
+
+def test_the_request_goes_out_as_json_writes_its_body(serve: Any, case: Case) -> None:
+    """The body's bytes on the wire, for two settings of one target: the text of the items
+    other than the messages is made again when the target's settings change."""
+    sent: list[bytes] = []
+
+    async def handler(request: web.Request) -> web.Response:
+        sent.append(await request.read())
+        return web.json_response(_completion('{"kind": "abstain"}'))
+
+    async def scenario() -> list[bytes]:
+        async with serve(handler) as base:
+            target = build_target({"type": "openai", "base_url": f"{base}/v1", "model": "m-1"})
+            assert isinstance(target, OpenAITarget)
+            expected = []
+            await target.start()
+            try:
+                for update in ({}, {"model": "m-2", "temperature": 0.5, "seed": 3}):
+                    target.settings = target.settings.model_copy(update=update)
+                    body = target.body(case)
+                    expected.append(json.dumps(body, ensure_ascii=False).encode())
+                    await target.run(case, CTX)
+            finally:
+                await target.aclose()
+            return expected
+
+    expected = asyncio.run(scenario())
+    assert sent == expected
+    assert b'"model": "m-2"' in sent[1] and b'"seed": 3' in sent[1]
 
 
 def test_an_abstention_drops_the_null_fact(serve: Any, case: Case) -> None:
