@@ -8,12 +8,15 @@ autoescaping or as JSON inside ``<script type="application/json">`` (with ``<``,
 
 from __future__ import annotations
 
+import array
 import base64
 import functools
 import gzip
 import hashlib
 import json
+import operator
 import re
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -59,31 +62,74 @@ def page_script() -> tuple[Markup, str]:
 
 
 _DATA_LINE = 'var DATA = JSON.parse(document.getElementById("assay-data").textContent);'
-_REPORT_SLOT = "/* the report script */"
+_HELPERS = ("  var STATUSES = DATA.statuses;", "  function CaseTable(")
+_DRAWER = ("  // ---- the case drawer ----", "  var real = DATA.cases.filter(")
+
+
+def _between(source: str, start: str, end: str) -> str:
+    if (
+        source.count(start) != 1
+        or source.count(end) != 1
+        or source.index(start) > source.index(end)
+    ):
+        raise RuntimeError(f"report.js no longer has {start!r} once before {end!r}")
+    return source[source.index(start) : source.index(end)]
 
 
 @functools.cache
 def packed_page_script() -> tuple[Markup, str]:
     """The script of a page whose case rows are packed (see ``PACKED_ABOVE``) and its CSP
-    hash: it unpacks the rows, then runs the page's script on them."""
+    hash: the plain page's helpers and case drawer around a table that keeps a few columns
+    in memory and unpacks a part of full rows only when it needs one."""
     env = environment()
     assert env.loader is not None
     report, _, _ = env.loader.get_source(env, "report.js")
     wrapper, _, _ = env.loader.get_source(env, "report_packed.js")
-    if report.count(_DATA_LINE) != 1 or wrapper.count(_REPORT_SLOT) != 1:
+    if report.count(_DATA_LINE) != 1:
         raise RuntimeError("report.js no longer reads its data in the one expected line")
-    source = wrapper.replace(_REPORT_SLOT, report.replace(_DATA_LINE, "var DATA = LOADED;"))
+    source = wrapper
+    for slot, piece in (
+        ("  /* the shared helpers */\n", _between(report, *_HELPERS)),
+        ("  /* the case drawer */\n", _between(report, *_DRAWER)),
+    ):
+        if source.count(slot) != 1:
+            raise RuntimeError(f"report_packed.js no longer has the slot {slot.strip()!r}")
+        source = source.replace(slot, piece)
     digest = base64.b64encode(hashlib.sha256(source.encode("utf-8")).digest()).decode("ascii")
     return Markup(source), f"sha256-{digest}"
 
 
 PACKED_ABOVE = 20_000
-"""A report with more case rows than this embeds them compressed (``packed_rows``): the
-page stays a few bytes per row instead of about 600, and the browser unpacks them."""
+"""A report with more case rows than this embeds them packed: a few columns of codes the
+page keeps in memory (``packed_index``), and the full rows compressed in parts
+(``packed_rows``) that the page unpacks one at a time, when it needs one."""
 
 PACKED_PART_ROWS = 10_000
-"""Rows per compressed part: each part is unpacked and parsed on its own, so no string
-the browser makes is larger than one part's JSON."""
+"""Rows per compressed part: the page unpacks one part to show one case, so no string it
+makes is larger than one part's JSON."""
+
+_LEVEL = 6
+
+INDEX_COLUMNS: dict[str, tuple[str, ...]] = {
+    "id": ("id",),
+    "trial": ("trial",),
+    "synthetic": ("synthetic",),
+    "slice": ("slice",),
+    "status": ("status",),
+    "reason": ("reason",),
+    "expected": ("expected_label", "expected_behavior", "expected_fact"),
+    "got": ("outcome_label", "outcome", "fact"),
+}
+"""The columns a packed page keeps in memory: what the case table shows, filters and sorts
+by. A column of several fields has objects of those fields as its distinct values."""
+
+SEARCH_FIELDS = ("question", "text", "rationale")
+"""The fields the search box reads besides the index columns: a packed page holds them in
+parts of their own, unpacked while it searches and not kept."""
+
+
+def _compress(data: bytes) -> str:
+    return base64.b64encode(gzip.compress(data, compresslevel=_LEVEL, mtime=0)).decode("ascii")
 
 
 def packed_rows(rows: Sequence[CaseRow]) -> Iterator[str]:
@@ -91,8 +137,51 @@ def packed_rows(rows: Sequence[CaseRow]) -> Iterator[str]:
     timestamp: the same rows give the same bytes) and base64-encoded."""
     adapter = _rows_adapter()
     for start in range(0, len(rows), PACKED_PART_ROWS):
-        part = adapter.dump_json(list(rows[start : start + PACKED_PART_ROWS]))
-        yield base64.b64encode(gzip.compress(part, compresslevel=6, mtime=0)).decode("ascii")
+        yield _compress(adapter.dump_json(list(rows[start : start + PACKED_PART_ROWS])))
+
+
+def packed_search(rows: Sequence[CaseRow]) -> Iterator[str]:
+    """Per part of ``packed_rows``: a JSON array of each row's ``SEARCH_FIELDS`` joined by
+    newlines (a missing one as empty), compressed as the rows are."""
+    for start in range(0, len(rows), PACKED_PART_ROWS):
+        texts = [
+            f"{r.question}\n{r.text or ''}\n{r.rationale or ''}"
+            for r in rows[start : start + PACKED_PART_ROWS]
+        ]
+        yield _compress(json.dumps(texts, ensure_ascii=False, separators=(",", ":")).encode())
+
+
+def _key(fields: tuple[str, ...]) -> Any:
+    if len(fields) == 1:
+        return operator.attrgetter(fields[0])
+    return lambda row: tuple(getattr(row, name, None) for name in fields)
+
+
+def packed_index(
+    rows: Sequence[CaseRow],
+) -> tuple[dict[str, list[Any]], dict[str, tuple[int, str]]]:
+    """The ``INDEX_COLUMNS`` of ``rows``: each column's distinct values in order of first
+    appearance, and its codes (the index of each row's value) as (bytes per code,
+    little-endian unsigned integers compressed); no codes for a column whose every value is
+    distinct (the codes would be 0, 1, 2, …)."""
+    values: dict[str, list[Any]] = {}
+    codes: dict[str, tuple[int, str]] = {}
+    for name, fields in INDEX_COLUMNS.items():
+        key = _key(fields)
+        seen: dict[Any, int] = {}
+        coded = [seen.setdefault(key(row), len(seen)) for row in rows]
+        distinct = list(seen)
+        values[name] = (
+            distinct if len(fields) == 1 else [dict(zip(fields, v, strict=True)) for v in distinct]
+        )
+        if len(distinct) == len(rows):
+            continue
+        kind = "B" if len(distinct) <= 1 << 8 else "H" if len(distinct) <= 1 << 16 else "I"
+        packed = array.array(kind, coded)
+        if sys.byteorder == "big":
+            packed.byteswap()
+        codes[name] = (packed.itemsize, _compress(packed.tobytes()))
+    return values, codes
 
 
 def is_packed(report: Report) -> bool:
@@ -292,33 +381,44 @@ def page_json(
     packed: bool = False,
 ) -> Markup:
     """``page_data`` as script-safe JSON, the case rows serialized in one pass (a report of
-    100,000 cases renders in about a second); ``packed``: the rows as ``packed_rows``
-    parts under ``packed`` (``cases`` empty), for the packed page script to unpack."""
+    100,000 cases renders in about a second); ``packed``: no rows (``cases`` empty) but
+    ``packed``, what the packed page script needs to read them from ``packed_blocks``."""
     head = json.dumps(_page_head(report, case_link), ensure_ascii=False, separators=(",", ":"))
     spans_text = json.dumps(_span_data(spans), ensure_ascii=False, separators=(",", ":"))
     if packed:
-        return Markup("".join(_packed_pieces(report, spans, case_link)))
-    rows = _rows_adapter().dump_json(list(report.cases)).decode("utf-8")
-    return _script_safe(f'{head[:-1]},"cases":{rows},"spans":{spans_text}}}')
+        rows = len(report.cases)
+        meta = {"rows": rows, "part_rows": PACKED_PART_ROWS, "parts": -(-rows // PACKED_PART_ROWS)}
+        packing = json.dumps(meta, separators=(",", ":"))
+        return _script_safe(f'{head[:-1]},"cases":[],"packed":{packing},"spans":{spans_text}}}')
+    rows_text = _rows_adapter().dump_json(list(report.cases)).decode("utf-8")
+    return _script_safe(f'{head[:-1]},"cases":{rows_text},"spans":{spans_text}}}')
 
 
-def _packed_pieces(report: Report, spans: Sequence[Span], case_link: str | None) -> Iterator[str]:
-    """``page_json(packed=True)``'s text in pieces, script-safe each: the head, then each
-    compressed part of the rows as it is made, then the rest."""
-    head = json.dumps(_page_head(report, case_link), ensure_ascii=False, separators=(",", ":"))
-    rows = len(report.cases)
-    yield _script_safe(f'{head[:-1]},"cases":[],"packed":{{"rows":{rows},"parts":[')
-    count = 0
-    for part in packed_rows(report.cases):  # base64: nothing in it to make script-safe
-        yield ('"' if count == 0 else '","') + part
-        count += 1
-    spans_text = json.dumps(_span_data(spans), ensure_ascii=False, separators=(",", ":"))
-    yield _script_safe(("]" if count == 0 else '"]') + f'}},"spans":{spans_text}}}')
+def _block(name: str, text: str) -> str:
+    # base64 text: nothing in it can end the element
+    return f'<script type="application/octet-stream" id="assay-{name}">{text}</script>\n'
 
 
-# Where the packed rows go in a page rendered in pieces: a "<" from the data is always
+def packed_blocks(report: Report) -> Iterator[str]:
+    """The packed rows of ``report`` as the page's data blocks, one at a time: ``index``
+    (each index column's distinct values), ``codes-<column>``, then per part
+    ``search-<k>`` and ``rows-<k>``. Base64 in elements of their own: the page reads one
+    when it needs it, so its script never holds the whole page's data."""
+    values, codes = packed_index(report.cases)
+    widths = {name: width for name, (width, _) in codes.items()}
+    index = json.dumps({"values": values, "widths": widths}, ensure_ascii=False)
+    yield _block("index", _compress(index.encode()))
+    for name, (_, text) in codes.items():
+        yield _block(f"codes-{name}", text)
+    parts = zip(packed_search(report.cases), packed_rows(report.cases), strict=True)
+    for k, (search, rows) in enumerate(parts):
+        yield _block(f"search-{k}", search)
+        yield _block(f"rows-{k}", rows)
+
+
+# Where the packed blocks go in a page rendered in pieces: a "<" from the data is always
 # escaped on the page, so this text can only be the slot.
-_ROWS_SLOT = "<assay-packed-rows>"
+_BLOCKS_SLOT = "<assay-packed-rows>"
 
 
 def render_html_chunks(
@@ -329,19 +429,20 @@ def render_html_chunks(
     case_link: str | None = None,
     packed: bool | None = None,
 ) -> Iterator[str]:
-    """``render_html``'s text in pieces: a packed page's compressed rows a part at a time,
-    so that a report of a million rows is written without its page whole in memory."""
+    """``render_html``'s text in pieces: a packed page's data blocks one at a time, so
+    that a report of a million rows is written without its page whole in memory."""
     if packed is None:
         packed = is_packed(report)
     if not packed:
         yield render_html(report, spans=spans, links=links, case_link=case_link, packed=False)
         return
-    page = _page(report, Markup(_ROWS_SLOT), links=links, packed=True)
-    if page.count(_ROWS_SLOT) != 1:
-        raise RuntimeError("the page template no longer holds its data exactly once")
-    head, tail = page.split(_ROWS_SLOT)
+    data = page_json(report, spans, case_link, packed=True)
+    page = _page(report, data, links=links, blocks=Markup(_BLOCKS_SLOT))
+    if page.count(_BLOCKS_SLOT) != 1:
+        raise RuntimeError("the page template no longer holds its data blocks exactly once")
+    head, tail = page.split(_BLOCKS_SLOT)
     yield head
-    yield from _packed_pieces(report, spans, case_link)
+    yield from packed_blocks(report)
     yield tail
 
 
@@ -369,13 +470,17 @@ def render_html(
     ``spans`` (a run's recorded spans) are drawn as a waterfall in each case's drawer;
     ``links`` (label -> URL) adds a navigation bar and ``case_link`` (a URL prefix the case
     id is appended to) a link from each drawer to the case across runs, as the viewer does.
-    ``packed`` embeds the case rows compressed; by default a report of more than
-    ``PACKED_ABOVE`` rows is packed.
+    ``packed`` embeds the case rows compressed (``packed_blocks``); by default a report of
+    more than ``PACKED_ABOVE`` rows is packed.
     """
     if packed is None:
         packed = is_packed(report)
-    data = page_json(report, spans, case_link, packed=packed)
-    return _page(report, data, links=links, packed=packed)
+    if packed:
+        return "".join(
+            render_html_chunks(report, spans=spans, links=links, case_link=case_link, packed=True)
+        )
+    data = page_json(report, spans, case_link)
+    return _page(report, data, links=links, blocks=None)
 
 
 def _page(
@@ -383,11 +488,12 @@ def _page(
     data: Markup,
     *,
     links: Mapping[str, str] | None,
-    packed: bool,
+    blocks: Markup | None,
 ) -> str:
-    """The page of ``report`` with ``data`` (``page_json``) as its data element's text."""
+    """The page of ``report`` with ``data`` (``page_json``) as its data element's text and
+    ``blocks`` (a packed page's data blocks) after it."""
     template = environment().get_template("report.html.j2")
-    script, script_hash = packed_page_script() if packed else page_script()
+    script, script_hash = packed_page_script() if blocks is not None else page_script()
     clustered = report.trial_summary is not None
     synthetic = report.synthetic
     return template.render(
@@ -426,6 +532,7 @@ def _page(
         trial_lines=trial_lines(report),
         trial_sections=trial_sections(report),
         data=data,
+        blocks=blocks,
         script=script,
         script_hash=script_hash,
         links={label: safe_url(url) for label, url in (links or {}).items()},
