@@ -1,7 +1,7 @@
 """A large HTML report in a real browser: its case rows embedded packed (columns in
 memory, full rows and searched text in compressed parts unpacked when needed), then paged,
 filtered, sorted and searched across every part, as a small report is. A few thousand rows
-in small parts stand for a million in parts of ten thousand (bench/html_scale.py measures
+in small parts stand for a million in parts of two thousand (bench/html_scale.py measures
 the large page)."""
 
 from __future__ import annotations
@@ -66,6 +66,7 @@ def _large(tmp_path_factory: pytest.TempPathFactory) -> tuple[Report, Path]:
     path = tmp_path_factory.mktemp("packed") / "large.html"
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(html_module, "PACKED_PART_ROWS", PART)
+        patch.setattr(html_module, "SEARCH_PART_ROWS", 700)
         path.write_text(render_html(report, packed=True), encoding="utf-8")
     return report, path
 

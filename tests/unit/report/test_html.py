@@ -232,7 +232,7 @@ def test_the_index_columns_hold_each_rows_table_fields(report: Report) -> None:
                 assert isinstance(value, dict)
                 assert value == {f: row.get(f) for f in fields}
     texts = []
-    for k in range(-(-len(rows) // html_module.PACKED_PART_ROWS)):
+    for k in range(-(-len(rows) // html_module.SEARCH_PART_ROWS)):
         texts += json.loads(_inflate(_blocks(page)[f"search-{k}"]))
     assert texts == ["\n".join(str(r[f] or "") for f in html_module.SEARCH_FIELDS) for r in rows]
 
@@ -257,13 +257,16 @@ def test_packed_parts_hold_a_bounded_number_of_rows(
     report: Report, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(html_module, "PACKED_PART_ROWS", 2)
+    monkeypatch.setattr(html_module, "SEARCH_PART_ROWS", 4)
     parts = list(html_module.packed_rows(report.cases))
+    searched = list(html_module.packed_search(report.cases))
+    assert [len(json.loads(_inflate(p))) for p in searched] == [4, 2]
     assert len(parts) == -(-len(report.cases) // 2)
     assert [len(json.loads(_inflate(p))) for p in parts[:-1]] == [2] * (len(parts) - 1)
     page = render_html(report, packed=True)
     assert _unpacked(page) == _embedded(render_html(report))["cases"]
     widths = json.loads(_inflate(_blocks(page)["index"]))["widths"]
-    assert len(_blocks(page)) == 1 + len(widths) + 2 * len(parts)
+    assert len(_blocks(page)) == 1 + len(widths) + len(parts) + len(searched)
 
 
 def test_a_large_report_is_packed_by_default(
@@ -286,7 +289,9 @@ def test_a_large_report_is_packed_by_default(
 def test_a_packed_page_without_rows_has_no_parts(report: Report) -> None:
     empty = report.model_copy(update={"cases": []})
     data = json.loads(str(page_json(empty, packed=True)))
-    assert data["cases"] == [] and data["packed"] == {"rows": 0, "part_rows": 10_000, "parts": 0}
+    assert data["cases"] == [] and data["packed"] == {
+        "rows": 0, "part_rows": 2_000, "parts": 0, "search_rows": 20_000, "search_parts": 0
+    }  # fmt: skip
     page = render_html(empty, packed=True)
     assert _unpacked(page) == [] and set(_blocks(page)) == {"index"}  # no parts, no codes
 

@@ -75,23 +75,33 @@
       for (var i = 0; i < N; i++) { if (hit[code(name, i)]) { hits[i] = 1; } }
     });
     var plain = !JSON_ESCAPED.test(query);  // then a part without it in its JSON has no match
-    var parts = Math.ceil(N / PART);
-    function step(k) {
-      if (generation !== searching) { return Promise.resolve(null); }
-      if (k >= parts) { return Promise.resolve(hits); }
-      progress(k * PART);
+    var parts = PACKED.search_parts;
+    var size = PACKED.search_rows;
+    var read = 0;
+    function scan(k) {
       return inflate("search-" + k).text().then(function (text) {
+        if (generation !== searching) { return; }
         text = text.toLowerCase();
         if (!plain || text.indexOf(query) >= 0) {
           var texts = JSON.parse(text);
           for (var j = 0; j < texts.length; j++) {
-            if (texts[j].indexOf(query) >= 0) { hits[k * PART + j] = 1; }
+            if (texts[j].indexOf(query) >= 0) { hits[k * size + j] = 1; }
           }
         }
-        return step(k + 1);
+        read += 1;
+        progress(Math.min(read * size, N));
       });
     }
-    return step(0);
+    // A few parts at a time: unpacking one mostly waits, and all at once would hold them all.
+    var next = 0;
+    progress(0);
+    function lane() {
+      if (next >= parts || generation !== searching) { return Promise.resolve(); }
+      return scan(next++).then(lane);
+    }
+    return Promise.all([lane(), lane(), lane()]).then(function () {
+      return generation === searching ? hits : null;
+    });
   }
 
   // ---- sorting: each column's distinct values ranked once, rows placed by rank ----
