@@ -154,15 +154,18 @@ def packed_search(rows: Sequence[CaseRow]) -> Iterator[str]:
         yield _compress(json.dumps(texts, ensure_ascii=False, separators=(",", ":")).encode())
 
 
-def _keys(rows: Sequence[CaseRow], fields: tuple[str, ...]) -> list[Any]:
-    """Each row's value of ``fields`` (a tuple of them for several; a field a row's class
-    lacks is None), read from the rows' own dictionaries in C-level loops."""
+def _keys(rows: Sequence[CaseRow], fields: tuple[str, ...]) -> tuple[tuple[str, ...], list[Any]]:
+    """The fields of ``fields`` the rows' classes have, and each row's value of them (a tuple
+    of them for several), read in C-level loops; a field no row's class has is left out."""
     if len(fields) == 1:
-        return list(map(operator.attrgetter(fields[0]), rows))
-    dicts = [row.__dict__ for row in rows]
-    return list(
-        zip(*(map(operator.methodcaller("get", name), dicts) for name in fields), strict=True)
-    )
+        return fields, list(map(operator.attrgetter(fields[0]), rows))
+    classes: set[type[CaseRow]] = set(map(type, rows))
+    held = tuple(f for f in fields if any(f in c.model_fields for c in classes))
+    if len(held) > 1 and all(f in c.model_fields for c in classes for f in held):
+        return held, list(map(operator.attrgetter(*held), rows))
+    dicts = [row.__dict__ for row in rows]  # some classes lack a field: None for those
+    getters = (map(operator.methodcaller("get", name), dicts) for name in held)
+    return held, list(zip(*getters, strict=True))
 
 
 def packed_index(
@@ -175,12 +178,14 @@ def packed_index(
     values: dict[str, list[Any]] = {}
     codes: dict[str, tuple[int, str]] = {}
     for name, fields in INDEX_COLUMNS.items():
-        keys = _keys(rows, fields)
+        held, keys = _keys(rows, fields)
         distinct = list(dict.fromkeys(keys))
         coded = list(map({value: code for code, value in enumerate(distinct)}.__getitem__, keys))
-        values[name] = (
-            distinct if len(fields) == 1 else [dict(zip(fields, v, strict=True)) for v in distinct]
-        )
+        if len(fields) == 1:
+            values[name] = distinct
+        else:
+            blank = dict.fromkeys(fields)
+            values[name] = [blank | dict(zip(held, v, strict=True)) for v in distinct]
         if len(distinct) == len(rows):
             continue
         kind = "B" if len(distinct) <= 1 << 8 else "H" if len(distinct) <= 1 << 16 else "I"
@@ -415,8 +420,9 @@ def _block(name: str, text: str) -> str:
 def packed_blocks(report: Report) -> Iterator[str]:
     """The packed rows of ``report`` as the page's data blocks, one at a time: ``index``
     (each index column's distinct values), ``codes-<column>``, the parts of searched text
-    ``search-<k>``, then the parts of full rows ``rows-<k>``. Base64 in elements of their own: the page reads one
-    when it needs it, so its script never holds the whole page's data."""
+    ``search-<k>``, then the parts of full rows ``rows-<k>``. Base64 in elements of their
+    own: the page reads one when it needs it, so its script never holds the whole page's
+    data."""
     values, codes = packed_index(report.cases)
     widths = {name: width for name, (width, _) in codes.items()}
     index = json.dumps({"values": values, "widths": widths}, ensure_ascii=False)
