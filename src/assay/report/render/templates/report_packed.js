@@ -54,12 +54,18 @@
   var SEARCHED = { id: [null], slice: [null], reason: [null], expected: ["expected_fact"],
     got: ["fact", "outcome"] };
   var JSON_ESCAPED = /["\\\u0000-\u001f]/;
-  var found = { query: null, hits: null };
-  var searching = 0;
-  function contains(v, query) { return v !== null && v !== undefined && String(v).toLowerCase().indexOf(query) >= 0; }
-  function search(query, progress) {
-    var generation = ++searching;
-    var hits = new Uint8Array(N);
+  // The search of the last query: its hits so far, how many rows it has read, and a promise
+  // of its end; every table draws from it, so paging or sorting never starts it again.
+  var found = { query: null };
+  var onPart = null;  // called after each part the search reads
+  function contains(v, query) {
+    return v !== null && v !== undefined && String(v).toLowerCase().indexOf(query) >= 0;
+  }
+  function search(query) {
+    if (found.query === query) { return found; }
+    var state = { query: query, hits: new Uint8Array(N), read: 0, version: 0, done: false };
+    found = state;
+    var hits = state.hits;
     Object.keys(SEARCHED).forEach(function (name) {
       var fields = SEARCHED[name];
       var values = COLS[name].values;
@@ -75,12 +81,10 @@
       for (var i = 0; i < N; i++) { if (hit[code(name, i)]) { hits[i] = 1; } }
     });
     var plain = !JSON_ESCAPED.test(query);  // then a part without it in its JSON has no match
-    var parts = PACKED.search_parts;
     var size = PACKED.search_rows;
-    var read = 0;
     function scan(k) {
       return inflate("search-" + k).text().then(function (text) {
-        if (generation !== searching) { return; }
+        if (found !== state) { return; }
         text = text.toLowerCase();
         if (!plain || text.indexOf(query) >= 0) {
           var texts = JSON.parse(text);
@@ -88,20 +92,21 @@
             if (texts[j].indexOf(query) >= 0) { hits[k * size + j] = 1; }
           }
         }
-        read += 1;
-        progress(Math.min(read * size, N));
+        state.read += Math.min(size, N - k * size);
+        state.version += 1;
+        if (onPart) { onPart(state); }
       });
     }
     // A few parts at a time: unpacking one mostly waits, and all at once would hold them all.
     var next = 0;
-    progress(0);
     function lane() {
-      if (next >= parts || generation !== searching) { return Promise.resolve(); }
+      if (next >= PACKED.search_parts || found !== state) { return Promise.resolve(); }
       return scan(next++).then(lane);
     }
-    return Promise.all([lane(), lane(), lane()]).then(function () {
-      return generation === searching ? hits : null;
+    state.end = Promise.all([lane(), lane(), lane()]).then(function () {
+      if (found === state) { state.done = true; state.version += 1; }
     });
+    return state;
   }
 
   // ---- sorting: each column's distinct values ranked once, rows placed by rank ----
@@ -268,30 +273,33 @@
     return this.sortKey ? sortRows(out, SORT_COLUMN[this.sortKey], this.sortDir) : out;
   };
 
-  // Draws the table now, or once the search for a new query has read every part.
+  // Draws the table now; with a query, again as the search reads its parts (at most four
+  // times a second) and when it ends, which the promise it returns waits for.
   CaseTable.prototype.render = function () {
     var self = this;
-    if (this.query && found.query !== this.query) {
-      var query = this.query;
-      var total = N.toLocaleString("en");
-      return search(query, function (done) {
-        self.pager.querySelector("[data-field=count]").textContent =
-          "Searching… " + done.toLocaleString("en") + " of " + total + " rows read";
-      }).then(function (hits) {
-        if (hits === null || self.query !== query) { return; }
-        found = { query: query, hits: hits };
-        self.draw();
-      });
+    if (!this.query) {
+      this.draw(null);
+      return Promise.resolve();
     }
-    this.draw();
-    return Promise.resolve();
+    var query = this.query;
+    var state = search(query);
+    var drawn = performance.now();
+    onPart = function (s) {
+      if (self.query !== query || s !== found || performance.now() - drawn < 250) { return; }
+      drawn = performance.now();
+      self.draw(s);
+    };
+    this.draw(state);
+    return state.end.then(function () {
+      if (self.query === query && found === state) { self.draw(state); }
+    });
   };
 
-  CaseTable.prototype.draw = function () {
-    var key = [Array.from(this.only).sort().join(","), this.slice, this.query, this.sortKey,
-      this.sortDir].join("\u0000");
+  CaseTable.prototype.draw = function (state) {
+    var key = [Array.from(this.only).sort().join(","), this.slice, this.sortKey, this.sortDir,
+      state ? state.query + "\u0000" + state.version : ""].join("\u0000");
     if (this.matchedFor !== key) {
-      this.matched = this.matching(this.query ? found.hits : null);
+      this.matched = this.matching(state ? state.hits : null);
       this.matchedFor = key;
     }
     var matching = this.matched;
@@ -331,6 +339,10 @@
         matching.length.toLocaleString("en") + " matching (" +
         this.rows.length.toLocaleString("en") + unit + ")"
       : "0 matching (" + this.rows.length.toLocaleString("en") + unit + ")";
+    if (state && !state.done) {
+      this.pager.querySelector("[data-field=count]").textContent += " · searching, " +
+        state.read.toLocaleString("en") + " of " + N.toLocaleString("en") + " rows read…";
+    }
     this.pager.querySelector("[data-field=page]").textContent =
       "page " + (this.page + 1) + " of " + pages;
     this.pager.querySelector("[data-page=prev]").disabled = this.page === 0;
