@@ -55,6 +55,10 @@ ACTIONS = {
         const t = performance.now(); table.query = 'question 77'; table.page = 0;
         await table.render();
         const d = performance.now() - t; table.query = ''; await table.render(); return d; }""",
+    "search again (another query)": """async () => { const table = window.assayTables.cases;
+        const t = performance.now(); table.query = 'item 78'; table.page = 0;
+        await table.render();
+        const d = performance.now() - t; table.query = ''; await table.render(); return d; }""",
     "sort by status": """() => {
         const th = document.querySelector('#cases-table th[data-sort=status]');
         const t = performance.now(); th.click(); return performance.now() - t; }""",

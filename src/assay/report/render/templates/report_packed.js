@@ -61,6 +61,19 @@
   function contains(v, query) {
     return v !== null && v !== undefined && String(v).toLowerCase().indexOf(query) >= 0;
   }
+  // The searched text of the parts read so far, lowercased, while it fits in TEXT_BUDGET
+  // characters: a later query reads those parts without unpacking them again.
+  var TEXT_BUDGET = 48e6;
+  var texts = {};
+  var kept = 0;
+  function searchText(k) {
+    if (texts[k] !== undefined) { return Promise.resolve(texts[k]); }
+    return inflate("search-" + k).text().then(function (text) {
+      text = text.toLowerCase();
+      if (kept + text.length <= TEXT_BUDGET) { texts[k] = text; kept += text.length; }
+      return text;
+    });
+  }
   function search(query) {
     if (found.query === query) { return found; }
     var state = { query: query, hits: new Uint8Array(N), read: 0, version: 0, done: false };
@@ -83,9 +96,8 @@
     var plain = !JSON_ESCAPED.test(query);  // then a part without it in its JSON has no match
     var size = PACKED.search_rows;
     function scan(k) {
-      return inflate("search-" + k).text().then(function (text) {
+      return searchText(k).then(function (text) {
         if (found !== state) { return; }
-        text = text.toLowerCase();
         if (!plain || text.indexOf(query) >= 0) {
           var texts = JSON.parse(text);
           for (var j = 0; j < texts.length; j++) {
