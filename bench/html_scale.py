@@ -1,12 +1,15 @@
 """How the HTML report handles many cases: render time, file size, and in Chromium the
 time to a usable page, to filter, search, sort and open a case (medians of several runs).
 
-    .venv/bin/python bench/html_scale.py [--cases 10000 200000] [--reps 5] [--write FILE]
+    .venv/bin/python bench/html_scale.py [--cases 10000 200000 1000000] [--reps 3] [--write FILE]
 
 Needs Debian's Chromium at /usr/bin/chromium (scripts/setup-browser.sh installs it).
 Prints a Markdown table, one column per size (a report of more than 20,000 rows embeds
-them packed: gzip-compressed, unpacked by the page); ``--write`` puts it in a section of
-bench/RESULTS.md. Figures are for the machine it runs on.
+them packed: index columns the page keeps in memory, full rows and searched text in
+compressed parts it unpacks when it needs one); ``--write`` puts it in a section of
+bench/RESULTS.md. Figures are for the machine it runs on; render_html's CPU time is the
+figure to compare on a shared machine. A search is timed to its end (a packed page's
+search reads every text part), "search again" a second query on the same page.
 """
 
 from __future__ import annotations
