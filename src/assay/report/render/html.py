@@ -128,7 +128,8 @@ by. A column of several fields has objects of those fields as its distinct value
 
 SEARCH_FIELDS = ("question", "text", "rationale")
 """The fields the search box reads besides the index columns: a packed page holds them in
-parts of their own, unpacked while it searches and not kept."""
+parts of their own, unpacked when it searches (and kept, up to a bound, for the next
+query)."""
 
 
 def _compress(data: bytes) -> str:
