@@ -66,7 +66,7 @@ def _large(tmp_path_factory: pytest.TempPathFactory) -> tuple[Report, Path]:
     path = tmp_path_factory.mktemp("packed") / "large.html"
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(html_module, "PACKED_PART_ROWS", PART)
-        patch.setattr(html_module, "SEARCH_PART_ROWS", 700)
+        patch.setattr(html_module, "SEARCH_PART_ROWS", 1_200)
         path.write_text(render_html(report, packed=True), encoding="utf-8")
     return report, path
 

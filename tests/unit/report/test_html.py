@@ -218,7 +218,12 @@ def test_packed_rows_unpack_to_the_plain_rows(report: Report) -> None:
     assert render_html(report, packed=True) == page  # no timestamp
 
 
-def test_the_index_columns_hold_each_rows_table_fields(report: Report) -> None:
+@pytest.mark.parametrize("chunk", [2, 20_000])
+def test_the_index_columns_hold_each_rows_table_fields(
+    report: Report, chunk: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(html_module, "PACKED_PART_ROWS", 2)
+    monkeypatch.setattr(html_module, "SEARCH_PART_ROWS", chunk)  # the rows read a chunk at a time
     page = render_html(report, packed=True)
     rows = _unpacked(page)
     columns = _columns(page)
@@ -251,6 +256,14 @@ def test_index_codes_widen_with_the_distinct_values() -> None:
     }  # fmt: skip
     assert len(_inflate(codes["reason"][1])) == 4 * len(rows)
     assert values["got"] == [{"outcome_label": None, "outcome": None, "fact": None}]
+
+
+def test_search_parts_hold_whole_parts_of_rows(
+    report: Report, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(html_module, "SEARCH_PART_ROWS", 3_000)
+    with pytest.raises(ValueError, match="multiple of PACKED_PART_ROWS"):
+        render_html(report, packed=True)
 
 
 def test_packed_parts_hold_a_bounded_number_of_rows(

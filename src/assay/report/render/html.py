@@ -144,29 +144,78 @@ def packed_rows(rows: Sequence[CaseRow]) -> Iterator[str]:
         yield _compress(adapter.dump_json(list(rows[start : start + PACKED_PART_ROWS])))
 
 
+def _search_part(rows: Sequence[CaseRow]) -> str:
+    texts = [f"{r.question}\n{r.text or ''}\n{r.rationale or ''}" for r in rows]
+    return _compress(json.dumps(texts, ensure_ascii=False, separators=(",", ":")).encode())
+
+
 def packed_search(rows: Sequence[CaseRow]) -> Iterator[str]:
     """Per ``SEARCH_PART_ROWS`` rows: a JSON array of each row's ``SEARCH_FIELDS`` joined
     by newlines (a missing one as empty), compressed as the rows are."""
     for start in range(0, len(rows), SEARCH_PART_ROWS):
-        texts = [
-            f"{r.question}\n{r.text or ''}\n{r.rationale or ''}"
-            for r in rows[start : start + SEARCH_PART_ROWS]
-        ]
-        yield _compress(json.dumps(texts, ensure_ascii=False, separators=(",", ":")).encode())
+        yield _search_part(rows[start : start + SEARCH_PART_ROWS])
 
 
-def _keys(rows: Sequence[CaseRow], fields: tuple[str, ...]) -> tuple[tuple[str, ...], list[Any]]:
-    """The fields of ``fields`` the rows' classes have, and each row's value of them (a tuple
-    of them for several), read in C-level loops; a field no row's class has is left out."""
-    if len(fields) == 1:
-        return fields, list(map(operator.attrgetter(fields[0]), rows))
-    classes: set[type[CaseRow]] = set(map(type, rows))
-    held = tuple(f for f in fields if any(f in c.model_fields for c in classes))
-    if len(held) > 1 and all(f in c.model_fields for c in classes for f in held):
-        return held, list(map(operator.attrgetter(*held), rows))
-    dicts = [row.__dict__ for row in rows]  # some classes lack a field: None for those
-    getters = (map(operator.methodcaller("get", name), dicts) for name in held)
-    return held, list(zip(*getters, strict=True))
+class _IndexColumns:
+    """The ``INDEX_COLUMNS`` of rows given a chunk at a time: each row's value read in
+    C-level loops, only each chunk's distinct values in Python."""
+
+    def __init__(self) -> None:
+        self.distinct: dict[str, dict[Any, int]] = {name: {} for name in INDEX_COLUMNS}
+        self.codes = {name: array.array("I") for name in INDEX_COLUMNS}
+        self.rows = 0
+
+    def add(self, chunk: Sequence[CaseRow]) -> None:
+        classes: set[type[CaseRow]] = set(map(type, chunk))
+        self.rows += len(chunk)
+        for name, fields in INDEX_COLUMNS.items():
+            distinct = self.distinct[name]
+            if len(fields) == 1:
+                keys = list(map(operator.attrgetter(fields[0]), chunk))
+                local = {
+                    key: distinct.setdefault(key, len(distinct)) for key in dict.fromkeys(keys)
+                }
+            else:
+                held, keys = _held_keys(chunk, fields, classes)
+                local = {}
+                for key in dict.fromkeys(keys):
+                    given = dict(zip(held, key if len(held) > 1 else (key,), strict=True))
+                    full = tuple(given.get(field) for field in fields)
+                    local[key] = distinct.setdefault(full, len(distinct))
+            self.codes[name].extend(map(local.__getitem__, keys))
+
+    def finish(self) -> tuple[dict[str, list[Any]], dict[str, tuple[int, str]]]:
+        values: dict[str, list[Any]] = {}
+        codes: dict[str, tuple[int, str]] = {}
+        for name, fields in INDEX_COLUMNS.items():
+            distinct = list(self.distinct[name])
+            if len(fields) == 1:
+                values[name] = distinct
+            else:
+                values[name] = [dict(zip(fields, v, strict=True)) for v in distinct]
+            if len(distinct) == self.rows:
+                continue  # every value distinct: the codes would be 0, 1, 2, …
+            kind = "B" if len(distinct) <= 1 << 8 else "H" if len(distinct) <= 1 << 16 else "I"
+            packed = array.array(kind, self.codes[name])
+            if sys.byteorder == "big":
+                packed.byteswap()
+            codes[name] = (packed.itemsize, _compress(packed.tobytes()))
+        return values, codes
+
+
+def _held_keys(
+    rows: Sequence[CaseRow], fields: tuple[str, ...], classes: set[type[CaseRow]]
+) -> tuple[tuple[str, ...], list[Any]]:
+    """The fields of ``fields`` the rows' classes have and each row's value of them (a
+    tuple for several); a field only some classes have is read as None where missing."""
+    held = tuple(f for f in fields if all(f in c.model_fields for c in classes))
+    if any(f in c.model_fields for c in classes for f in fields if f not in held):
+        dicts = [row.__dict__ for row in rows]
+        getters = (map(operator.methodcaller("get", name), dicts) for name in fields)
+        return fields, list(zip(*getters, strict=True))
+    if not held:
+        return held, [()] * len(rows)
+    return held, list(map(operator.attrgetter(*held), rows))
 
 
 def packed_index(
@@ -176,25 +225,10 @@ def packed_index(
     appearance, and its codes (the index of each row's value) as (bytes per code,
     little-endian unsigned integers compressed); no codes for a column whose every value is
     distinct (the codes would be 0, 1, 2, …)."""
-    values: dict[str, list[Any]] = {}
-    codes: dict[str, tuple[int, str]] = {}
-    for name, fields in INDEX_COLUMNS.items():
-        held, keys = _keys(rows, fields)
-        distinct = list(dict.fromkeys(keys))
-        coded = list(map({value: code for code, value in enumerate(distinct)}.__getitem__, keys))
-        if len(fields) == 1:
-            values[name] = distinct
-        else:
-            blank = dict.fromkeys(fields)
-            values[name] = [blank | dict(zip(held, v, strict=True)) for v in distinct]
-        if len(distinct) == len(rows):
-            continue
-        kind = "B" if len(distinct) <= 1 << 8 else "H" if len(distinct) <= 1 << 16 else "I"
-        packed = array.array(kind, coded)
-        if sys.byteorder == "big":
-            packed.byteswap()
-        codes[name] = (packed.itemsize, _compress(packed.tobytes()))
-    return values, codes
+    index = _IndexColumns()
+    for start in range(0, len(rows), SEARCH_PART_ROWS):
+        index.add(rows[start : start + SEARCH_PART_ROWS])
+    return index.finish()
 
 
 def is_packed(report: Report) -> bool:
@@ -419,21 +453,33 @@ def _block(name: str, text: str) -> str:
 
 
 def packed_blocks(report: Report) -> Iterator[str]:
-    """The packed rows of ``report`` as the page's data blocks, one at a time: ``index``
-    (each index column's distinct values), ``codes-<column>``, the parts of searched text
-    ``search-<k>``, then the parts of full rows ``rows-<k>``. Base64 in elements of their
-    own: the page reads one when it needs it, so its script never holds the whole page's
-    data."""
-    values, codes = packed_index(report.cases)
+    """The packed rows of ``report`` as the page's data blocks, one at a time, from one
+    pass over the rows: the parts of full rows ``rows-<k>``, then the parts of searched
+    text ``search-<k>``, ``index`` (each index column's distinct values) and
+    ``codes-<column>``. Base64 in elements of their own: the page reads one when it needs
+    it, so its script never holds the whole page's data."""
+    if SEARCH_PART_ROWS % PACKED_PART_ROWS:
+        raise ValueError("SEARCH_PART_ROWS must be a multiple of PACKED_PART_ROWS")
+    rows = report.cases
+    adapter = _rows_adapter()
+    index = _IndexColumns()
+    searched = []
+    part = 0
+    for start in range(0, len(rows), SEARCH_PART_ROWS):
+        chunk = list(rows[start : start + SEARCH_PART_ROWS])
+        index.add(chunk)
+        searched.append(_search_part(chunk))
+        for at in range(0, len(chunk), PACKED_PART_ROWS):
+            text = _compress(adapter.dump_json(chunk[at : at + PACKED_PART_ROWS]))
+            yield _block(f"rows-{part}", text)
+            part += 1
+    for k, text in enumerate(searched):
+        yield _block(f"search-{k}", text)
+    values, codes = index.finish()
     widths = {name: width for name, (width, _) in codes.items()}
-    index = json.dumps({"values": values, "widths": widths}, ensure_ascii=False)
-    yield _block("index", _compress(index.encode()))
+    yield _block("index", _compress(json.dumps({"values": values, "widths": widths}).encode()))
     for name, (_, text) in codes.items():
         yield _block(f"codes-{name}", text)
-    for k, search in enumerate(packed_search(report.cases)):
-        yield _block(f"search-{k}", search)
-    for k, rows in enumerate(packed_rows(report.cases)):
-        yield _block(f"rows-{k}", rows)
 
 
 # Where the packed blocks go in a page rendered in pieces: a "<" from the data is always
