@@ -11,6 +11,9 @@ it ``assay.stored.stored_summary`` on the stored run: the same summary counted b
 
     .venv/bin/python bench/stored_scale.py [-n 100000] [--write FILE]
 
+With ``--store URL`` it measures the read commands on the runs ``base`` and ``cand`` of a
+store filled before (e.g. by ``--fill-child N URL``), without filling one.
+
 With ``--growth 10000 100000 1000000`` it measures every size, one after the other, and
 writes the section on how each cost grows (``--only`` picks commands for the largest
 sizes when the others would take too long on a shared machine).
@@ -225,6 +228,11 @@ COMMANDS = {
     "assay compare base cand -f json": ["compare", "base", "cand", "-f", "json", "-o", "c.json"],
     "assay gate cand -r task_success>=0.5": ["gate", "cand", "-r", "task_success>=0.5"],
 }
+# Measured on a store given with --store only (the table of COMMANDS keeps its rows).
+STORE_ONLY = {
+    "assay report base -f markdown": ["report", "base", "-f", "markdown", "-o", "report.md"],
+    "assay compare base cand -f text": ["compare", "base", "cand", "-f", "text", "-o", "c.txt"],
+}
 SUMMARIZE = "summarize(dataset, records)"
 STORED_SUMMARY = "stored_summary(store, run) (SQL)"
 
@@ -253,6 +261,43 @@ def measure_all(n: int, only: list[str] | None = None) -> tuple[float, dict[str,
                 rows[name] = measure([*command, "--store", url], here)
                 sys.stderr.write(f"{n:,} {name}: {rows[name]}\n")
     return filled, rows
+
+
+def measure_store(url: str, only: list[str] | None) -> dict[str, dict[str, Any]]:
+    """Each read command (those whose name contains one of ``only``, when given) on the
+    runs ``base`` and ``cand`` of an existing store, which no command writes to."""
+    rows: dict[str, dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, command in {**COMMANDS, **STORE_ONLY}.items():
+            if only and not any(word in name for word in only):
+                continue
+            rows[name] = measure([*command, "--store", url], Path(tmp))
+            sys.stderr.write(f"{name}: {rows[name]}\n")
+    return rows
+
+
+def render_store(url: str, n: int, rows: dict[str, dict[str, Any]], load: str) -> str:
+    """The Markdown section for commands measured on an existing store of two runs of
+    ``n`` case-trials each."""
+    lines = [
+        f"## Stored runs at scale: commands on a filled store of {n:,} case-trials per run",
+        "",
+        f"`bench/stored_scale.py --store {url} -n {n}`: each command run once as a child "
+        "process on the runs `base` and `cand` of a store filled before by this script "
+        f"(`--fill-child {n} URL`), at {_commit()}. Load average when measured: {load}; wall "
+        "times are inflated when the machine is shared, CPU time and peak memory are the "
+        f"comparable figures. Goal at 1,000,000 case-trials: every command under "
+        f"{GOAL_MB:,} MB.",
+        "",
+        "| Command | Wall | CPU | Peak memory | Exit |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name, r in rows.items():
+        lines.append(
+            f"| `{name}` | {r['wall_s']:.1f} s | {r['cpu_s']:.1f} s "
+            f"| {r['peak_mb']:,.0f} MB | {r['exit']} |"
+        )
+    return "\n".join(lines) + "\n"
 
 
 def _load() -> str:
@@ -311,6 +356,15 @@ def main(argv: list[str] | None = None) -> int:
         help="at the largest growth size, only what names one of these words "
         "(e.g. summarize report)",
     )
+    parser.add_argument(
+        "--store",
+        help="measure the read commands (--only: those naming a word) on the runs base "
+        "and cand of -n case-trials each of this existing store, filled before; nothing is "
+        "filled or written to it",
+    )
+    parser.add_argument(
+        "--section", default="stored_store", help="the section --store writes (--write)"
+    )
     parser.add_argument("--summarize-child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--fill-child", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--stored-summary-child", help=argparse.SUPPRESS)
@@ -323,6 +377,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.summarize_child:
         summarize_child(args.summarize_child)
+        return 0
+    if args.store:
+        rows = measure_store(args.store, args.only)
+        section = render_store(args.store, args.n, rows, _load())
+        sys.stdout.write(section)
+        if args.write:
+            write_section(args.write, args.section, section)
         return 0
     if args.growth:
         sizes = sorted(args.growth)

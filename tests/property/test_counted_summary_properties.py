@@ -11,6 +11,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sqlalchemy import text
 
 from assay.cases import Case, Dataset
 from assay.grading import Judgment, grade
@@ -138,6 +139,12 @@ def test_counted_figures_equal_graded_ones(run: dict[str, Any]) -> None:
                     store, "r", rows=False, policy=policy, results=(records, judgments)
                 )
                 assert report.model_dump() == reference.model_dump()
+            # a run stored before the case index existed is counted from its snapshot
+            with store.engine.begin() as conn:
+                conn.execute(text("DELETE FROM case_index"))
+            assert counted_summary(store, info, interval=level, policy=chosen) == counted
+            unindexed = counted_report(store, info, interval=level, policy=policy)
+            assert (unindexed and unindexed.model_dump()) == (report and report.model_dump())
             # every recorded answer judged (or no grader to judge it): always counted
             unjudged = any(
                 event in ("abstain", "right", "wrong") and verdict is None

@@ -87,3 +87,42 @@ def test_a_deferred_model_validates_and_serializes_as_before() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert '"numerator":3' in done.stdout
+
+
+def test_the_outcome_adapter_is_shared_and_built_on_first_use() -> None:
+    probe = (
+        "import json\n"
+        "from pydantic import TypeAdapter\n"
+        "from pydantic._internal._mock_val_ser import MockValSer\n"
+        "from assay.outcomes._outcome import OUTCOME_ADAPTER, Outcome\n"
+        "import assay.outcomes._parse, assay.store._rows, assay.targets._replies\n"
+        "import assay.targets._secrets, assay.interop._inspect\n"
+        "users = [assay.outcomes._parse, assay.store._rows, assay.targets._replies,\n"
+        "         assay.targets._secrets, assay.interop._inspect]\n"
+        "assert all(m._OUTCOME is OUTCOME_ADAPTER for m in users)\n"
+        "assert isinstance(OUTCOME_ADAPTER.validator, MockValSer)\n"
+        "raw = [{'kind': 'answer', 'fact': 'x', 'text': 'y'}, {'kind': 'abstain'},\n"
+        "       {'kind': 'error', 'error_class': 'timeout', 'message': 'm'}]\n"
+        "eager = TypeAdapter(Outcome)\n"
+        "for value in raw:\n"
+        "    got = OUTCOME_ADAPTER.validate_python(value)\n"
+        "    assert got == eager.validate_python(value)\n"
+        "    assert OUTCOME_ADAPTER.dump_json(got) == eager.dump_json(got)\n"
+        "    again = OUTCOME_ADAPTER.validate_json(eager.dump_json(got))\n"
+        "    assert again == got\n"
+        "assert not isinstance(OUTCOME_ADAPTER.validator, MockValSer)\n"
+        "from pydantic import ValidationError\n"
+        "errors = []\n"
+        "for adapter in (OUTCOME_ADAPTER, eager):\n"
+        "    try:\n"
+        "        adapter.validate_python({'kind': 'nope'})\n"
+        "    except ValidationError as err:\n"
+        "        errors.append(str(err))\n"
+        "assert len(errors) == 2 and errors[0] == errors[1], errors\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -56,6 +57,18 @@ class Dataset:
     def version(self) -> str:
         """Content hash of the canonical case records, independent of key order and layout."""
         return self._hashes[0]
+
+    @property
+    def hashes_in_order(self) -> list[str]:
+        """Each case's content hash (``case_hash``), in the order of ``cases``."""
+        return self._hashes[1]
+
+    def without_locations(self) -> Dataset:
+        """This dataset keeping no locations (they serve the checks made as it is loaded),
+        made without checking its ids again."""
+        kept = copy.copy(self)
+        object.__setattr__(kept, "locations", ())
+        return kept
 
     @cached_property
     def case_hashes(self) -> dict[str, str]:

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from assay._compact import checked_instance, shared_field_names
 from assay._validation import parse_located, problems_from
 from assay.cases._case import Case
-from assay.cases._dataset import Dataset, check_unique_ids
+from assay.cases._dataset import Dataset
 from assay.errors import InputFormatError, Location, Problem
 
 RawRecord = tuple[Location, Any]
@@ -104,5 +104,5 @@ def parse_dataset(name: str, records: Iterable[RawRecord], source: str) -> Datas
             [Problem("the dataset has no cases", Location(source))],
             summary=f"{source}: cannot load dataset",
         )
-    check_unique_ids(cases, locations)
+    # Making the dataset checks its ids (check_unique_ids), naming where each repeat is.
     return Dataset(name=name, cases=tuple(cases), locations=tuple(locations))

@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-import copy
+import importlib
+from typing import Any
 
 import typer
-
-app = typer.Typer(
-    name="assay",
-    help="Evaluate LLM applications with numbers you can trust.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
 
 
 def _print_version(value: bool) -> None:
@@ -24,7 +16,6 @@ def _print_version(value: bool) -> None:
         raise typer.Exit(0)
 
 
-@app.callback()
 def _root(
     version: bool = typer.Option(
         False,
@@ -37,76 +28,83 @@ def _root(
     """Evaluate LLM applications with numbers you can trust."""
 
 
-def _register() -> None:
-    # Each command module imports its heavy dependencies inside the command function,
-    # so `assay --help` stays fast. Commands are listed in the order a user meets them.
-    from assay.cli import (
-        cache,
-        calibrate,
-        cases,
-        compare,
-        composite,
-        coverage,
-        dedupe,
-        diagnose,
-        diff_dataset,
-        export,
-        gate,
-        init,
-        interop,
-        matrix,
-        regrade,
-        run,
-        score,
-        split,
-        stored,
-        synthesize,
-        trace,
-        trend,
-        validate,
-        view,
+# Every command, in the order a user meets them: its name, the module of assay.cli that
+# defines it, the function (or sub-app) there, and whether it is a group of subcommands.
+# Each command module imports its heavy dependencies inside the command function, so
+# `assay --help` stays fast; a command's own run imports its module alone (``app_for``).
+COMMANDS: tuple[tuple[str, str, str, bool], ...] = (
+    ("init", "init", "init", False),
+    ("validate", "validate", "validate", False),
+    ("dedupe", "dedupe", "dedupe", False),
+    ("coverage", "coverage", "coverage", False),
+    ("split", "split", "split", False),
+    ("diff-dataset", "diff_dataset", "diff_dataset", False),
+    ("cases", "cases", "app", True),
+    ("run", "run", "run", False),
+    ("runs", "stored", "runs_app", True),
+    ("report", "stored", "report", False),
+    ("score", "score", "score", False),
+    ("composite", "composite", "composite", False),
+    ("regrade", "regrade", "regrade", False),
+    ("calibrate", "calibrate", "calibrate", False),
+    ("synthesize", "synthesize", "app", True),
+    ("import", "interop", "import_app", True),
+    ("compare", "compare", "compare", False),
+    ("matrix", "matrix", "matrix", False),
+    ("gate", "gate", "gate", False),
+    ("trace", "trace", "trace", False),
+    ("diagnose", "diagnose", "diagnose", False),
+    ("trend", "trend", "trend", False),
+    ("export", "export", "export", False),
+    ("view", "view", "view", False),
+    ("cache", "cache", "app", True),
+)
+
+
+def _app(names: frozenset[str] | None = None) -> typer.Typer:
+    """The app with the commands ``names`` lists (every command when None)."""
+    made = typer.Typer(
+        name="assay",
+        help="Evaluate LLM applications with numbers you can trust.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
     )
-
-    app.command("init")(init.init)
-    app.command("validate")(validate.validate)
-    app.command("dedupe")(dedupe.dedupe)
-    app.command("coverage")(coverage.coverage)
-    app.command("split")(split.split)
-    app.command("diff-dataset")(diff_dataset.diff_dataset)
-    app.add_typer(cases.app, name="cases")
-    app.command("run")(run.run)
-    app.add_typer(stored.runs_app, name="runs")
-    app.command("report")(stored.report)
-    app.command("score")(score.score)
-    app.command("composite")(composite.composite)
-    app.command("regrade")(regrade.regrade)
-    app.command("calibrate")(calibrate.calibrate)
-    app.add_typer(synthesize.app, name="synthesize")
-    app.add_typer(interop.import_app, name="import")
-    app.command("compare")(compare.compare)
-    app.command("matrix")(matrix.matrix)
-    app.command("gate")(gate.gate)
-    app.command("trace")(trace.trace)
-    app.command("diagnose")(diagnose.diagnose)
-    app.command("trend")(trend.trend)
-    app.command("export")(export.export)
-    app.command("view")(view.view)
-    app.add_typer(cache.app, name="cache")
+    made.callback()(_root)
+    for name, module, attribute, group in COMMANDS:
+        if names is not None and name not in names:
+            continue
+        command: Any = getattr(importlib.import_module(f"assay.cli.{module}"), attribute)
+        if group:
+            made.add_typer(command, name=name)
+        else:
+            made.command(name)(command)
+    return made
 
 
-_register()
+_WHOLE: list[typer.Typer] = []
+
+
+def whole_app() -> typer.Typer:
+    """The app with every command (made once)."""
+    if not _WHOLE:
+        _WHOLE.append(_app())
+    return _WHOLE[0]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":  # the whole app, made when first asked for
+        return whole_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def app_for(args: list[str]) -> typer.Typer:
     """The app with only the command that ``args`` name, as the whole app would run it:
-    turning every command's options into click's costs tens of milliseconds a process.
-    The whole app when ``args`` name no command (``--help``, ``--version``, a typo)."""
+    importing every command's module and turning every command's options into click's
+    costs tens of milliseconds a process. The whole app when ``args`` name no command
+    (``--help``, ``--version``, a typo)."""
     name = args[0] if args else ""
-    commands = [c for c in app.registered_commands if c.name == name]
-    groups = [g for g in app.registered_groups if g.name == name]
-    if not (commands or groups) or name.startswith("-"):
-        return app
-    one = copy.copy(app)
-    one.registered_commands = commands
-    one.registered_groups = groups
-    return one
+    if name.startswith("-") or not any(name == known for known, *_ in COMMANDS):
+        return whole_app()
+    return _app(frozenset({name}))

@@ -11,7 +11,7 @@ import typer
 from assay.cli._flags import CONFIDENCE, INTERVAL, format_option
 
 if TYPE_CHECKING:
-    from assay.compare import RunSide
+    from assay.compare import Comparison, RunSide
     from assay.metrics import IntervalSetting
 
 
@@ -39,6 +39,39 @@ def _from_store(ref: str, store_url: str | None, interval: IntervalSetting) -> R
     try:
         with no_cycle_collection():
             return run_side(store, ref, interval)
+    finally:
+        store.close()
+
+
+def _stored_comparison(
+    baseline: str,
+    candidate: str,
+    store_url: str | None,
+    matching_only: bool,
+    across_graders: bool,
+    interval: IntervalSetting,
+) -> Comparison | None:
+    """Two stored runs paired in the store as they are read (``paired_comparison``), or
+    None when their reports must be compared."""
+    try:
+        from assay.cli._sources import open_run_store
+        from assay.stored._paired import paired_comparison
+
+        store = open_run_store(baseline, store_url)
+    except Exception:
+        return None  # the reports' path says what is wrong
+    from assay._collector import no_cycle_collection
+
+    try:
+        with no_cycle_collection():
+            return paired_comparison(
+                store,
+                baseline,
+                candidate,
+                matching_only=matching_only,
+                across_graders=across_graders,
+                interval=interval,
+            )
     finally:
         store.close()
 
@@ -93,6 +126,36 @@ def _from_composite(report: Any, ref: str) -> RunSide:
     )
 
 
+def _compared_sides(
+    baseline: str,
+    candidate: str,
+    store: str | None,
+    matching_only: bool,
+    across_graders: bool,
+    setting: IntervalSetting,
+) -> Comparison:
+    """The comparison of the two sides' reports (files or stored runs)."""
+    from assay.compare import compare_runs
+
+    sides = [_side(ref, store, setting) for ref in (baseline, candidate)]
+    kinds = [side.config.get("report") == "composite" for side in sides]
+    if kinds[0] != kinds[1]:
+        from assay.errors import AssayConfigError
+
+        raise AssayConfigError(
+            f"{baseline if kinds[0] else candidate} is a composite report and the other side "
+            "is not: their statuses come from different graders; compare composite with "
+            "composite"
+        )
+    return compare_runs(
+        sides[0],
+        sides[1],
+        matching_only=matching_only,
+        across_graders=across_graders,
+        interval=setting,
+    )
+
+
 def compare(
     baseline: str = typer.Argument(..., help="Baseline: a run id or a JSON report file."),
     candidate: str = typer.Argument(..., help="Candidate: a run id or a JSON report file."),
@@ -127,7 +190,7 @@ def compare(
     the model judge differs (see --across-graders)."""
     from assay.cli._options import interval_setting, output_format
     from assay.cli._output import emit
-    from assay.compare import check_gate, compare_runs
+    from assay.compare import check_gate
     from assay.formats import formats
     from assay.load import names_a_file
     from assay.report.render import render
@@ -135,27 +198,23 @@ def compare(
     named = [Path(ref) for ref in (baseline, candidate) if names_a_file(Path(ref))]
     format = output_format(format, output, formats("comparison"), named)
     setting = interval_setting(confidence, interval)
-    sides = [_side(ref, store, setting) for ref in (baseline, candidate)]
-    kinds = [side.config.get("report") == "composite" for side in sides]
-    if kinds[0] != kinds[1]:
-        from assay.errors import AssayConfigError
-
-        raise AssayConfigError(
-            f"{baseline if kinds[0] else candidate} is a composite report and the other side "
-            "is not: their statuses come from different graders; compare composite with "
-            "composite"
+    comparison = None
+    if not named:
+        comparison = _stored_comparison(
+            baseline, candidate, store, matching_only, across_graders, setting
         )
-    comparison = compare_runs(
-        sides[0],
-        sides[1],
-        matching_only=matching_only,
-        across_graders=across_graders,
-        interval=setting,
-    )
+    if comparison is None:
+        comparison = _compared_sides(
+            baseline, candidate, store, matching_only, across_graders, setting
+        )
     results = [check_gate(comparison, rule) for rule in gate]
     inputs = [Path(ref) for ref in (baseline, candidate) if names_a_file(Path(ref))]
+    from assay._collector import no_cycle_collection
+
+    with no_cycle_collection():  # a comparison's many objects are acyclic
+        document = render(comparison, format)
     emit(
-        render(comparison, format),
+        document,
         output,
         inputs,
         what=f"{format} comparison of {baseline} and {candidate} ({comparison.paired} paired)",

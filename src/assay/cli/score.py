@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
+import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,8 +19,11 @@ from assay.cli._flags import (
 from assay.cli._output import described, emit, wants_color
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
     from assay.cases import Dataset
     from assay.grading import CaseResult
+    from assay.load._aside import ResultsAside
     from assay.metrics import IntervalSetting
     from assay.outcomes import Results
     from assay.report import Report
@@ -72,12 +75,13 @@ def score(
     if output is not None:
         check_output(output, (dataset, results))
     with no_cycle_collection():
-        data = load_dataset(dataset)
+        streams = grader is None and trials in (None, 1) and not trial_policy
         streamed = None
-        if grader is None and trials in (None, 1) and not trial_policy:
-            # Where each case was read only served the checks made as it was loaded.
-            data = dataclasses.replace(data, locations=())
-            streamed = _streamed(data, results, setting)
+        with _aside(results if streams else None) as aside:
+            data = load_dataset(dataset)
+            if streams:
+                data = data.without_locations()
+                streamed = _streamed(data, results, setting, aside)
         if streamed is not None:
             _emit(streamed, format, output, dataset, results, grader)
             return
@@ -130,14 +134,32 @@ def _emit(
     )
 
 
-def _streamed(data: Dataset, results: Path, interval: IntervalSetting) -> Report | None:
-    """The report made as the results file is read (``streamed_report``), when it is the
-    usual file that path covers; None otherwise (nothing is said: the usual path reads it
-    again and says what, if anything, is wrong with it)."""
+def _aside(results: Path | None) -> AbstractContextManager[ResultsAside | None]:
+    """The results file read by a second process while the dataset is read (a large
+    JSON Lines file on Linux), or None."""
+    if results is None:
+        return contextlib.nullcontext()
+    from assay.load._aside import ResultsAside
+
+    return contextlib.nullcontext() if (aside := ResultsAside.start(results)) is None else aside
+
+
+def _streamed(
+    data: Dataset, results: Path, interval: IntervalSetting, aside: ResultsAside | None
+) -> Report | None:
+    """The report made as the results file is read (``streamed_report``; from the lines
+    read aside when they are the usual ones), when it is the usual file that path covers;
+    None otherwise (nothing is said: the usual path reads it again and says what, if
+    anything, is wrong with it)."""
     from assay.grading._structured import StructuredGrader
     from assay.load._files import NotStreamable, plain_records
-    from assay.report._streamed import streamed_report
+    from assay.report._streamed import streamed_lines_report, streamed_report
 
+    lines = aside.plain_lines() if aside is not None else None
+    if lines is not None:
+        report = streamed_lines_report(data, lines, interval=interval)
+        if report is not None:
+            return report
     try:
         return streamed_report(
             data,

@@ -138,6 +138,10 @@ def untag(
         typer.echo(f"{info.id} has no tag {name!r}; nothing changed")
 
 
+_STREAMED = ("json", "text", "markdown")
+"""The formats whose case rows are written as they are read from the store."""
+
+
 def report(
     run_id: str = typer.Argument(..., help="Run id (or a unique prefix)."),
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
@@ -159,6 +163,7 @@ def report(
     from assay.report.render import render_chunks
     from assay.store import open_store
     from assay.stored import stored_report
+    from assay.stored._streamed import streamed_report
 
     format = output_format(format, output)
     setting = interval_setting(confidence, interval)
@@ -170,19 +175,27 @@ def report(
             trials = opened.get_run(run_id).trials
             policy = check_policy(trial_policy, trials, product_selects_best)
         with no_cycle_collection():
-            built = stored_report(
-                opened, run_id, setting, policy=policy, prices=table, compact=True
+            # Rows read from the store as they are written, when the figures can be
+            # counted; the page (which draws traces) and junit take the report whole.
+            built = (
+                streamed_report(opened, run_id, interval=setting, policy=policy, prices=table)
+                if format in _STREAMED
+                else None
             )
-        # The page draws each case's trace; every other format is the report alone.
-        shown = (
-            TracedReport(built, tuple(opened.spans(built.run_id or run_id)))
-            if format == "html"
-            else built
+            if built is None:
+                built = stored_report(
+                    opened, run_id, setting, policy=policy, prices=table, compact=True
+                )
+            # The page draws each case's trace; every other format is the report alone.
+            shown = (
+                TracedReport(built, tuple(opened.spans(built.run_id or run_id)))
+                if format == "html"
+                else built
+            )
+        emit(
+            render_chunks(shown, format, color=wants_color(output)),
+            output,
+            what=described(built, format, f"run {built.run_id}"),
         )
     finally:
         opened.close()
-    emit(
-        render_chunks(shown, format, color=wants_color(output)),
-        output,
-        what=described(built, format, f"run {built.run_id}"),
-    )

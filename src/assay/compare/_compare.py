@@ -2,57 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from assay._version import __version__
 from assay.compare._model import (
-    ChangedCase,
-    Comparison,
     ConfigChange,
     Delta,
     McNemar,
-    Moved,
-    RunRef,
     SideOutcome,
-    SliceDelta,
     UsageComparison,
     UsageSide,
 )
 from assay.compare._pairing import ComparisonRefusedError, RunSide, pair_runs
-from assay.metrics import (
-    DEFAULT_INTERVAL,
-    IntervalMethod,
-    IntervalSetting,
-    Rate,
-    clustered_delta,
-    clustered_rate,
-    group_by,
-    mcnemar_exact,
-    paired_delta_interval,
-    per_case,
-    rate,
-)
+from assay.compare._tally import SideFacts, tally_comparison
+from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting
 from assay.metrics._setting import chosen_interval
 from assay.report import CaseRow, UsageSummary
 
-GRADED = ("passed", "failed")
-PAIRED = "paired case-trials"
-NEWCOMBE = "Newcombe hybrid score, paired (Newcombe 1998, method 10)"
-CLUSTERED = (
-    "Newcombe hybrid score on the table divided by the design effect, clustered by case "
-    "(Rao & Scott 1992)"
-)
-
-Pair = tuple[CaseRow, CaseRow]
-
-
-def _side(row: CaseRow) -> SideOutcome:
-    return SideOutcome(status=row.status, outcome=row.outcome, fact=row.fact, reason=row.reason)
-
-
-def _changed(b: CaseRow, c: CaseRow) -> ChangedCase:
-    return ChangedCase(id=b.id, trial=b.trial, slice=b.slice, baseline=_side(b), candidate=_side(c))
+if TYPE_CHECKING:
+    from assay.compare._model import Comparison
 
 
 def classify(b: str, c: str) -> str:
@@ -68,55 +36,6 @@ def classify(b: str, c: str) -> str:
     if (b, c) == ("passed", "failed"):
         return "broken"
     return "moved"
-
-
-def _rate_of(pairs: Sequence[Pair], side: int, trials: int, interval: IntervalSetting) -> Rate:
-    passed = sum(1 for p in pairs if p[side].status == "passed")
-    plain = rate(
-        passed,
-        len(pairs),
-        PAIRED,
-        numerator_name="passing case-trials",
-        interval=interval,
-    )
-    if trials == 1 or not pairs:
-        return plain
-    hits, sizes = per_case((p[side].id, p[side].status == "passed") for p in pairs)
-    est = clustered_rate(hits, sizes, interval=interval)
-    assert est is not None
-    return plain.model_copy(update={"ci95": est.ci})
-
-
-def _delta(pairs: Sequence[Pair], trials: int, confidence: float) -> tuple[Delta, McNemar]:
-    if not pairs:
-        return (
-            Delta(value=None, ci95=None, confidence=confidence, method=NEWCOMBE),
-            McNemar(fixed=0, broken=0, p_value=1.0),
-        )
-    if trials == 1:
-        cells = {"both": 0, "fixed": 0, "broken": 0, "neither": 0}
-        for b, c in pairs:
-            bp, cp = b.status == "passed", c.status == "passed"
-            key = "both" if bp and cp else "fixed" if cp else "broken" if bp else "neither"
-            cells[key] += 1
-        ci = paired_delta_interval(**cells, confidence=confidence)
-        value = (cells["fixed"] - cells["broken"]) / len(pairs)
-        test = McNemar(
-            fixed=cells["fixed"],
-            broken=cells["broken"],
-            p_value=mcnemar_exact(cells["fixed"], cells["broken"]),
-        )
-        return Delta(value=value, ci95=ci, confidence=confidence, method=NEWCOMBE), test
-    tables: dict[str, list[int]] = {}
-    for b, c in pairs:
-        bp, cp = b.status == "passed", c.status == "passed"
-        cell = 0 if bp and cp else 1 if cp else 2 if bp else 3
-        tables.setdefault(b.id, [0, 0, 0, 0])[cell] += 1
-    value, ci, _ = clustered_delta([(t[0], t[1], t[2], t[3]) for t in tables.values()], confidence)
-    up = sum(1 for t in tables.values() if t[1] > t[2])
-    down = sum(1 for t in tables.values() if t[1] < t[2])
-    test = McNemar(fixed=up, broken=down, p_value=mcnemar_exact(up, down), unit="cases")
-    return Delta(value=value, ci95=ci, confidence=confidence, method=CLUSTERED), test
 
 
 def _flatten(config: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -202,26 +121,6 @@ def plain_words(
     return f"{head}; p = {p_text(test.p_value, alpha)}: {verdict}"
 
 
-def _slices(pairs: Sequence[Pair], trials: int, interval: IntervalSetting) -> list[SliceDelta]:
-    by_slice = group_by(pairs, lambda p: p[0].slice)
-    out = []
-    for name, items in by_slice.items():
-        delta, _ = _delta(items, trials, interval.confidence)
-        kinds = [classify(b.status, c.status) for b, c in items]
-        out.append(
-            SliceDelta(
-                slice=name,
-                paired=len(items),
-                fixed=kinds.count("fixed"),
-                broken=kinds.count("broken"),
-                baseline=_rate_of(items, 0, trials, interval),
-                candidate=_rate_of(items, 1, trials, interval),
-                delta=delta,
-            )
-        )
-    return out
-
-
 def _usage_side(usage: UsageSummary) -> UsageSide:
     return UsageSide(
         case_trials=usage.case_trials,
@@ -264,18 +163,6 @@ def usage_comparison(
 
 def _rounded(cost: float | None) -> float | None:
     return round(cost, 10) if cost is not None else None
-
-
-def _ref(side: RunSide, rate_: Rate) -> RunRef:
-    return RunRef(
-        ref=side.ref,
-        run_id=side.run_id,
-        dataset_name=side.dataset_name,
-        dataset_version=side.dataset_version,
-        trials=side.trials,
-        task_success=rate_,
-        config=dict(side.config),
-    )
 
 
 def _judge_version(side: RunSide) -> str | None:
@@ -327,45 +214,27 @@ def compare_runs(
     if not across_graders:
         check_same_judge(baseline, candidate)
     pairing = pair_runs(baseline, candidate, matching_only=matching_only)
-    pairs = pairing.pairs
-    trials = max(baseline.trials, candidate.trials)
-    fixed, broken, moved = [], [], []
-    unchanged: dict[str, int] = {}
-    for b, c in pairs:
-        kind = classify(b.status, c.status)
-        if kind == "fixed":
-            fixed.append(_changed(b, c))
-        elif kind == "broken":
-            broken.append(_changed(b, c))
-        elif kind == "moved":
-            moved.append(Moved(id=b.id, trial=b.trial, slice=b.slice, from_=b.status, to=c.status))
-        else:
-            unchanged[b.status] = unchanged.get(b.status, 0) + 1
-    delta, test = _delta(pairs, trials, interval.confidence)
-    return Comparison(
-        assay_version=__version__,
-        baseline=_ref(baseline, _rate_of(pairs, 0, trials, interval)),
-        candidate=_ref(candidate, _rate_of(pairs, 1, trials, interval)),
-        paired=len(pairs),
-        paired_trials=sorted({b.trial for b, _ in pairs}),
-        excluded=list(pairing.excluded),
-        newly_fixed=list(dict.fromkeys(f.id for f in fixed)),
-        newly_broken=list(dict.fromkeys(f.id for f in broken)),
-        moved=moved,
-        fixed=fixed,
-        broken=broken,
-        unchanged=unchanged,
-        mcnemar=test,
-        task_success_delta=delta,
-        slices=_slices(pairs, trials, interval),
-        config_diff=config_diff(baseline.config, candidate.config),
-        usage=usage_comparison(baseline.usage, candidate.usage),
-        summary=plain_words(
-            test,
-            delta,
-            len(pairs),
-            1 - interval.confidence,
-            sum(1 for m in moved if "passed" in (m.from_, m.to)),
-            (len(fixed), len(broken)),
-        ),
+    return tally_comparison(
+        _facts(baseline),
+        _facts(candidate),
+        ((b.id, b.trial, b.slice, b.status, c.status, b, c) for b, c in pairing.pairs),
+        pairing.excluded,
+        _row_outcome,
+        interval,
     )
+
+
+def _facts(side: RunSide) -> SideFacts:
+    return SideFacts(
+        ref=side.ref,
+        run_id=side.run_id,
+        dataset_name=side.dataset_name,
+        dataset_version=side.dataset_version,
+        trials=side.trials,
+        config=side.config,
+        usage=side.usage,
+    )
+
+
+def _row_outcome(row: CaseRow, status: str) -> SideOutcome:
+    return SideOutcome(status=status, outcome=row.outcome, fact=row.fact, reason=row.reason)

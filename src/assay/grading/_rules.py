@@ -14,7 +14,12 @@ MISSING_REASON = "no recorded outcome"
 
 def error_reason(outcome: Error) -> str:
     """The one-line reason an error outcome is judged ``error``: ``error: CLASS: MESSAGE``."""
-    detail = ": ".join(p for p in (outcome.error_class, outcome.message) if p)
+    return error_text(outcome.error_class, outcome.message)
+
+
+def error_text(error_class: str | None, message: str | None) -> str:
+    """``error_reason`` of an error of this class and message."""
+    detail = ": ".join(p for p in (error_class, message) if p)
     return f"error: {detail or 'no message'}"
 
 

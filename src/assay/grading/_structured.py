@@ -37,17 +37,28 @@ _GIVEN = shared_field_names(
 def _verdict(case: Case, record: Record) -> tuple[Status, str]:
     outcome = record.outcome
     if isinstance(outcome, Abstain):
-        if case.expected_behavior == "abstain":
-            return "passed", "abstained, as expected"
-        return "failed", f"expected an answer with fact '{case.expected_fact}'; abstained"
+        return abstained_verdict(case)
     if not isinstance(outcome, Answer):
         raise TypeError(f"the structured grader does not grade {outcome.kind} outcomes")
+    return answered_verdict(case, outcome.fact)
+
+
+def abstained_verdict(case: Case) -> tuple[Status, str]:
+    """The structured grader's status and reason for an abstention to ``case``."""
+    if case.expected_behavior == "abstain":
+        return "passed", "abstained, as expected"
+    return "failed", f"expected an answer with fact '{case.expected_fact}'; abstained"
+
+
+def answered_verdict(case: Case, fact: str | None) -> tuple[Status, str]:
+    """The structured grader's status and reason for an answer to ``case`` whose fact key
+    is ``fact``."""
     if case.expected_behavior == "abstain":
         # Any answer is wrong where an abstention is expected, with or without a fact key.
-        answered = f"'{outcome.fact}'" if outcome.fact is not None else "without a fact key"
+        answered = f"'{fact}'" if fact is not None else "without a fact key"
         return "failed", f"expected an abstention; answered {answered}"
-    if outcome.fact is None:
+    if fact is None:
         return "ungraded", "the answer carries no fact key; the structured grader needs one"
-    if outcome.fact in case.facts:
-        return "passed", f"answered the expected fact '{outcome.fact}'"
-    return "failed", f"expected fact '{case.expected_fact}'; answered '{outcome.fact}'"
+    if fact in case.facts:
+        return "passed", f"answered the expected fact '{fact}'"
+    return "failed", f"expected fact '{case.expected_fact}'; answered '{fact}'"

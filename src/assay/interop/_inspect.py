@@ -8,17 +8,18 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from assay.cases import Case, Dataset
 from assay.errors import AssayInputError
 from assay.grading import Judgment, Status
 from assay.interop._imported import ImportedRun, Source, file_sha256, parse_time
 from assay.interop._scores import ScoreRule, map_score
-from assay.outcomes import Abstain, Answer, Error, Outcome, Record, Usage
+from assay.outcomes import Abstain, Answer, Error, Record, Usage
+from assay.outcomes._outcome import OUTCOME_ADAPTER
 
 ASSAY_KEY = "assay"  # where a log exported by assay keeps each sample's case and outcome
-_OUTCOME: TypeAdapter[Answer | Abstain | Error] = TypeAdapter(Outcome)
+_OUTCOME = OUTCOME_ADAPTER
 
 TOOL = "inspect_ai"
 MAX_MEMBER_BYTES = 256 * 1024 * 1024

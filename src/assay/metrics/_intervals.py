@@ -8,9 +8,13 @@ and offered as an option (Wilson 1927; Brown, Cai & DasGupta 2001, Statistical S
 
 from __future__ import annotations
 
+import base64
 import math
+import struct
+from functools import cache
 from typing import Literal
 
+from assay.metrics import _beta_table
 from assay.metrics._special import special
 
 IntervalMethod = Literal["clopper-pearson", "wilson"]
@@ -26,7 +30,22 @@ def _check(x: int, n: int, confidence: float) -> None:
 
 def beta_limits(x: float, n: float, confidence: float) -> tuple[float, float]:
     """Clopper–Pearson's beta-quantile limits; x and n may be non-integer (Korn & Graubard's
-    effective counts). Arguments are not checked."""
+    effective counts). Arguments are not checked.
+
+    The 95% limits of whole counts up to ``_beta_table.LARGEST_N`` are scipy's own, read from
+    a table, so that a small report does not load numpy and scipy."""
+    if (
+        confidence == _beta_table.CONFIDENCE
+        and type(x) is int
+        and type(n) is int
+        and 0 <= x <= n <= _beta_table.LARGEST_N
+        and n > 0
+    ):
+        table = _tabled()
+        at = n * (n - 1)  # where n's limits start: n-1 lower and upper pairs before
+        lower = 0.0 if x == 0 else table[at + x - 1]
+        upper = 1.0 if x == n else table[at + n + x]
+        return lower, upper
     betaincinv = special().betaincinv
 
     alpha = 1.0 - confidence
@@ -35,12 +54,19 @@ def beta_limits(x: float, n: float, confidence: float) -> tuple[float, float]:
     return lower, upper
 
 
+@cache
+def _tabled() -> tuple[float, ...]:
+    data = base64.b64decode("".join(_beta_table.LIMITS))
+    return struct.unpack(f"<{len(data) // 8}d", data)
+
+
 def score_limits(x: float, n: float, confidence: float) -> tuple[float, float]:
     """Wilson's score limits, clipped to [0, 1]; x and n may be non-integer. Arguments are
-    not checked."""
-    ndtri = special().ndtri
-
-    z = float(ndtri(1 - (1 - confidence) / 2))
+    not checked. At 95% the normal quantile is scipy's own, read from ``_beta_table``."""
+    if confidence == _beta_table.CONFIDENCE:
+        z = _beta_table.NORMAL_QUANTILE  # scipy's own ndtri at this level
+    else:
+        z = float(special().ndtri(1 - (1 - confidence) / 2))
     p = x / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom

@@ -34,10 +34,49 @@ def mcnemar_exact(fixed: int, broken: int) -> float:
         return 1.0  # P(X <= low) >= 1/2: the doubled tail reaches 1 (also when n = 0)
     if _tail_underflows(n, low):
         return 0.0
+    if n > _BOUNDED_FROM:
+        bounded = _bounded_p(n, low)
+        if bounded is not None:
+            return bounded
     # p = 2·T / (Q·2^n) exactly, and int / int is correctly rounded, as float(Fraction) is.
     total, common = _binomial_sum(n, low)
     numerator, denominator = total, common << (n - 1)
     return 1.0 if numerator >= denominator else numerator / denominator
+
+
+# Above this many discordant pairs the p-value is first bounded (``_bounded_p``): the
+# exact sum's big integers take seconds at hundreds of thousands of pairs.
+_BOUNDED_FROM = 2_000
+_MANTISSA = 340  # bits each term keeps, at least
+
+
+def _bounded_p(n: int, low: int) -> float | None:
+    """min(1, 2·P(X ≤ low)), X ~ Bin(n, 1/2), correctly rounded, when bounds on it round
+    to the same float (else None, and it is computed exactly).
+
+    The terms C(n, i), i = 0 … low, are made by their ratios (n - i) / (i + 1) as
+    integers of at least ``_MANTISSA`` bits times a power of two, each rounded down, and
+    summed alike: the sum is below the true one by less than a relative 2^-300 plus a
+    unit per term, so it and that much more bound the tail from both sides.
+    """
+    term, total, scale = 1 << _MANTISSA, 1 << _MANTISSA, -_MANTISSA
+    keep = _MANTISSA + 64
+    for i in range(low):
+        term = term * (n - i) // (i + 1)
+        total += term
+        excess = term.bit_length() - keep
+        if excess > 0:
+            term >>= excess
+            total >>= excess
+            scale += excess
+    high = total + (total >> 300) + low + 2
+    shift = n - 1 - scale  # p = 2 · total · 2^scale / 2^n = total / 2^shift
+    if shift < 0:
+        return None
+    bounds = [t / (1 << shift) for t in (total, high)]  # int / int: correctly rounded
+    if bounds[0] != bounds[1]:
+        return None
+    return min(1.0, bounds[0])
 
 
 def _binomial_sum(n: int, low: int) -> tuple[int, int]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, TypeAdapter, model_validator
 
 from assay._compact import CompactModel
 
@@ -56,4 +56,6 @@ class Error(CompactModel):
 
 
 Outcome = Annotated[Answer | Abstain | Error, Field(discriminator="kind")]
+OUTCOME_ADAPTER: TypeAdapter[Outcome] = TypeAdapter(Outcome, config=ConfigDict(defer_build=True))
+"""Validates any outcome: one adapter for the process, built when first used."""
 OutcomeKind = Literal["answer", "abstain", "error"]

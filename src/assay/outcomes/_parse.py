@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from assay._compact import checked_instance, shared_field_names
 from assay._validation import parse_located, problems_from
@@ -18,10 +18,10 @@ from assay.errors import (
     UnknownResultIdError,
     did_you_mean,
 )
-from assay.outcomes._outcome import Abstain, Answer, Error, Outcome
+from assay.outcomes._outcome import OUTCOME_ADAPTER, Abstain, Answer, Error, Outcome
 from assay.outcomes._record import Record
 
-_OUTCOME: TypeAdapter[Outcome] = TypeAdapter(Outcome)
+_OUTCOME = OUTCOME_ADAPTER
 _RECORD_FIELDS = {"trial", "attempts", "latency_ms", "usage", "trace_id"}
 KINDS = ("answer", "abstain", "error")
 _KIND_FIELDS = {

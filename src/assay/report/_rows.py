@@ -7,7 +7,7 @@ that is only rendered keeps its rows this way (see ``build_report(compact=True)`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, overload
 
 from assay._compact import shared_field_names
@@ -66,6 +66,10 @@ class CaseRows(Sequence[CaseRow]):
         for values in self._values:
             yield row_of(values)
 
+    def values(self) -> Iterator[tuple[Any, ...]]:
+        """Each row's values in ``ROW_FIELDS`` order, without making the rows."""
+        return iter(self._values)
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, CaseRows):
             return self._values == other._values
@@ -77,3 +81,13 @@ class CaseRows(Sequence[CaseRow]):
 
     def __repr__(self) -> str:
         return f"CaseRows({len(self._values)} rows)"
+
+
+def rows_where(rows: Sequence[CaseRow], keep: Callable[[str, bool], bool]) -> Iterator[CaseRow]:
+    """The rows that ``keep`` wants, from each row's status and synthetic flag, in order.
+    Rows read from a store (they have a ``where``) are picked before they are made."""
+    where = getattr(rows, "where", None)
+    if where is not None:
+        picked: Iterator[CaseRow] = where(keep)
+        return picked
+    return (row for row in rows if keep(row.status, row.synthetic))

@@ -15,8 +15,19 @@ from typing import Any, NamedTuple, cast
 from assay.cases import Case, Dataset
 from assay.grading import CaseResult, Grader, Status
 from assay.grading._grade import judge_record
-from assay.grading._rules import GRADERLESS, RULES_VERSION, error_reason, missing_judgment
-from assay.grading._structured import StructuredGrader, _verdict
+from assay.grading._rules import (
+    GRADERLESS,
+    RULES_VERSION,
+    error_reason,
+    error_text,
+    missing_judgment,
+)
+from assay.grading._structured import (
+    StructuredGrader,
+    _verdict,
+    abstained_verdict,
+    answered_verdict,
+)
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy, summarize_results
 from assay.outcomes import Abstain, Answer, Error, Record
 from assay.report._build import _row_values, _split_blocks, assemble_report
@@ -75,12 +86,57 @@ def streamed_report(
         rows[i] = _shared_reason(values, reasons)
         answered[i] = record.outcome.kind == "answer"
     del where
+    return _assembled(dataset, rows, answered, graders, reasons, labels, interval, policy)
+
+
+def streamed_lines_report(
+    dataset: Dataset,
+    lines: Iterable[dict[str, Any]],
+    *,
+    interval: IntervalSetting = DEFAULT_INTERVAL,
+) -> Report | None:
+    """``streamed_report(dataset, records, StructuredGrader(), interval=interval)`` of the
+    records of the usual result lines (each a decoded line of which ``_plain_record``
+    makes a record: see ``assay.load._aside``), made from the lines without the records;
+    None when a line names an unknown case or repeats one."""
+    cases = dataset.cases
+    where = {case.id: i for i, case in enumerate(cases)}
+    hashes = dataset.hashes_in_order
+    rows: list[tuple[Any, ...] | None] = [None] * len(cases)
+    answered = bytearray(len(cases))
+    reasons: dict[str, str] = {}
+    structured = False
+    for line in lines:
+        i = where.get(line["id"])
+        if i is None or rows[i] is not None:
+            return None
+        row = rows[i] = _line_row(cases[i], line, hashes[i], reasons)
+        structured = structured or row[_GRADER] is _STRUCTURED_LABEL
+        answered[i] = row[_OUTCOME] == "answer"
+    del where
+    graders = {(StructuredGrader.name, StructuredGrader.version)} if structured else set()
+    return _assembled(dataset, rows, answered, graders, reasons, {}, interval, None)
+
+
+def _assembled(
+    dataset: Dataset,
+    rows: list[tuple[Any, ...] | None],
+    answered: bytearray,
+    graders: set[tuple[str, str]],
+    reasons: dict[str, str],
+    labels: dict[tuple[str, str], str],
+    interval: IntervalSetting,
+    policy: TrialPolicy | None,
+) -> Report:
+    """The report of the rows made so far, the cases without one missing."""
+    cases, hashes = dataset.cases, dataset.hashes_in_order
     tallies: list[Tally] = []
     for i, case in enumerate(cases):
         made = rows[i]
         if made is None:
             result = CaseResult(case, 1, None, missing_judgment(case.id, 1))
-            made = rows[i] = _shared_reason(_row_values(result, hashes, labels), reasons)
+            values = _row_values(result, {case.id: hashes[i]}, labels)
+            made = rows[i] = _shared_reason(values, reasons)
         tallies.append(Tally(case, 1, made[_STATUS], bool(answered[i])))
     # The summary reads only the four fields a Tally has (tests/unit/report/test_streamed.py
     # holds the two reports equal).
@@ -142,6 +198,53 @@ def _structured_row(
         case.expected_fact,
         case.rationale,
         outcome.kind,
+        fact,
+        text,
+        reason,
+        status,
+        said,
+        label,
+        case_hash,
+        case.source_revision,
+        raw,
+        *_NOTHING_MEASURED,
+    )
+
+
+def _line_row(
+    case: Case, line: dict[str, Any], case_hash: str, shared: dict[str, str]
+) -> tuple[Any, ...]:
+    """``_structured_row(case, _plain_record(line), case_hash, shared)``, made from the
+    decoded line: its kind, and text fields of that kind alone."""
+    kind = line["kind"]
+    get = line.get
+    fact = text = reason = raw = None
+    if kind == "error":
+        status: Status = "error"
+        said, label = error_text(get("error_class", get("class")), get("message")), _ASSAY_LABEL
+        raw = get("raw")
+    else:
+        label = _STRUCTURED_LABEL
+        text = get("text")
+        if kind == "answer":
+            fact = get("fact")
+            status, said = answered_verdict(case, fact)
+        else:
+            reason = get("reason")
+            status, said = abstained_verdict(case)
+    said = shared.setdefault(said, said)
+    if fact is not None:
+        fact = shared.setdefault(fact, fact)
+    return (
+        case.id,
+        case.slice,
+        1,
+        case.synthetic,
+        case.prompt,
+        case.expected_behavior,
+        case.expected_fact,
+        case.rationale,
+        kind,
         fact,
         text,
         reason,

@@ -15,7 +15,7 @@ from assay.runner._cache import CacheUse
 from assay.runner._execute import Done, EndpointLimits, Execution, WorkItem, execute
 from assay.runner._guard import SignalGuard, Watchdog, say_on_stderr
 from assay.runner._options import RunOptions, Timing
-from assay.runner._preload import preload
+from assay.runner._preload import preload, report_needs_special
 from assay.store import RunClaim, RunInfo, RunStore
 from assay.targets import Target
 
@@ -253,7 +253,8 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
     plan.finished = writer.kept
     if control.progress is not None:
         control.progress.start(len(items) + len(plan.done), len(plan.done))
-    preload()  # the report's imports, while the case-trials wait on the target
+    if report_needs_special(len(plan.dataset.cases), plan.options.trials):
+        preload()  # the report's imports, while the case-trials wait on the target
     try:
         interrupted = await _drive(ex, items, writer, control, metrics, plan.guard, plan.stop)
         writer.flush()

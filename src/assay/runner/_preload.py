@@ -1,9 +1,10 @@
 """Imports that the end of a run needs, done in a thread while the run waits on its target.
 
-Building the report needs scipy's special functions (the exact intervals), whose loading
-is a large part of a short run's fixed cost. Started when the case-trials start, the loading
-overlaps the network wait instead of following it. The report's own call then finds them
-loaded (or waits for the thread).
+Building the report of a big run, or of several trials, needs scipy's special functions (the
+exact intervals), whose loading is a large part of a short run's fixed cost. Started when the
+case-trials start, the loading overlaps the network wait instead of following it. The
+report's own call then finds them loaded (or waits for the thread). A small run's 95% limits
+are read from a table (``assay.metrics._beta_table``): it loads nothing.
 """
 
 from __future__ import annotations
@@ -13,6 +14,15 @@ import threading
 
 # "module" is imported; "module:function" is imported and its function called.
 REPORT_MODULES = ("assay.metrics._special:special",)
+
+
+def report_needs_special(cases: int, trials: int) -> bool:
+    """Whether the report of a run of ``cases`` cases, ``trials`` trials each, needs scipy
+    for its 95% intervals: more cases than the table of limits holds, or several trials
+    (their intervals are clustered by case)."""
+    from assay.metrics import _beta_table
+
+    return trials > 1 or cases > _beta_table.LARGEST_N
 
 
 def preload(modules: tuple[str, ...] = REPORT_MODULES) -> threading.Thread:

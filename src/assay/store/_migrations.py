@@ -9,6 +9,9 @@ PostgreSQL both accept, and runs in one transaction with its ``schema_version`` 
   selection that produced the cases) and ``records.trace_id`` (ties a record to its spans).
 - 3: indexes for listing runs newest first (``runs_by_start``) and for one case across
   runs (``records_by_case``, ``judgments_by_case``).
+- 4: ``case_index``: each run's cases by (slice, synthetic, split) group, their ids and
+  source revisions, written with the run, so that its summary is counted without reading
+  the cases' snapshot. Runs stored earlier have no row and are read as before.
 """
 
 from __future__ import annotations
@@ -96,7 +99,16 @@ _V3 = (
     "CREATE INDEX judgments_by_case ON judgments (case_id, run_id, trial)",
 )
 
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: _V1, 2: _V2, 3: _V3}
+_V4 = (
+    """CREATE TABLE case_index (
+        run_id VARCHAR(64) PRIMARY KEY,
+        groups TEXT NOT NULL,
+        codes TEXT NOT NULL,
+        ids TEXT NOT NULL,
+        revisions TEXT NOT NULL)""",
+)
+
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: _V1, 2: _V2, 3: _V3, 4: _V4}
 
 
 def _now() -> str:

@@ -8,15 +8,14 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from pydantic import TypeAdapter
-
 from assay._compact import shared_field_names
 from assay.grading import STATUSES, Judgment
 from assay.outcomes import Outcome, Record, Span, Usage
+from assay.outcomes._outcome import OUTCOME_ADAPTER
 from assay.outcomes._span import SpanRow
 from assay.store._info import RunInfo
 
-_OUTCOME: TypeAdapter[Outcome] = TypeAdapter(Outcome)
+_OUTCOME = OUTCOME_ADAPTER
 
 
 _JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)

@@ -19,7 +19,7 @@ from sqlalchemy import (
     Text,
 )
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 metadata = MetaData()
 
@@ -102,6 +102,18 @@ spans = Table(
     Column("case_id", Text),
     Column("trial", Integer),
     PrimaryKeyConstraint("run_id", "trace_id", "span_id"),
+)
+
+# Version 4: what a run's summary groups its cases by, read without its cases' snapshot
+# (``assay.store._case_index``). Runs stored before version 4 have no row.
+case_index = Table(
+    "case_index",
+    metadata,
+    Column("run_id", String(64), primary_key=True),
+    Column("groups", Text, nullable=False),
+    Column("codes", Text, nullable=False),
+    Column("ids", Text, nullable=False),
+    Column("revisions", Text, nullable=False),
 )
 
 # Version 3: listing runs newest first, and one case across runs.

@@ -5,11 +5,13 @@ from __future__ import annotations
 import errno
 import json
 import re
-from collections.abc import Sequence
+import sqlite3
+from collections.abc import Generator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, func, select, update
+from sqlalchemy import Engine, Select, func, select, text, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from assay.cases import Case, Dataset, canonical_json
 from assay.errors import AssayInputError, StoreError, did_you_mean
@@ -17,8 +19,9 @@ from assay.grading import Judgment
 from assay.outcomes import Record, Span
 from assay.outcomes._span import SpanRow, span_row
 from assay.store import _reserve
+from assay.store._case_index import case_index_row
 from assay.store._claims import RunClaim, claim_run
-from assay.store._failures import guarded
+from assay.store._failures import guarded, store_failure
 from assay.store._info import NAME_KEY, TAGS_KEY, RunInfo
 from assay.store._insert import insert_rows
 from assay.store._rows import (
@@ -36,11 +39,29 @@ from assay.store._rows import (
     span,
     span_values,
 )
-from assay.store._schema import judgments, records, runs, spans
+from assay.store._schema import case_index, judgments, records, runs, spans
 
 # Rows fetched from the database at a time when a run's records or judgments are read.
 _READ_BATCH = 5_000
 _JUDGMENT_COLUMNS = [judgments.c[name] for name in JUDGMENT_COLUMNS]
+_JUDGED_RECORDS = f"""
+SELECT rec.position, {", ".join(f"rec.{name}" for name in RECORD_COLUMNS)},
+       jd.status, jd.reason, jd.grader, jd.grader_version, jd.score, jd.labels
+FROM records rec
+LEFT JOIN judgments jd
+  ON jd.run_id = rec.run_id AND jd.case_id = rec.case_id AND jd.trial = rec.trial
+     AND jd.grader = :grader AND jd.grader_version = :version
+WHERE rec.run_id = :run AND rec.trial BETWEEN 1 AND :trials
+  AND rec.position >= 0 AND rec.position < :cases
+ORDER BY rec.position, rec.trial
+"""
+
+
+def _info_query() -> Select[Any]:
+    """The runs' columns ``run_info`` reads: every one but the cases, which are read only
+    where they are used (a million cases' snapshot is hundreds of megabytes)."""
+    return select(*(c for c in runs.c if c.name != "cases"))
+
 
 # ``latest`` is the newest run, ``latest~1`` the one before it, and so on.
 _LATEST = re.compile(r"latest(?:~(?P<back>\d{1,6}))?")
@@ -95,6 +116,7 @@ class RunStore:
         }
         with self.engine.begin() as conn:
             conn.execute(runs.insert(), row)
+            conn.execute(case_index.insert(), case_index_row(info.id, cases))
         self._datasets[info.id] = dataset or Dataset(name=info.dataset_name, cases=cases)
 
     @guarded
@@ -193,7 +215,7 @@ class RunStore:
         claim = self.claim(info.id)
         try:
             with self.engine.begin() as conn:
-                for table in (spans, judgments, records):
+                for table in (spans, judgments, records, case_index):
                     conn.execute(table.delete().where(table.c.run_id == info.id))
                 conn.execute(runs.delete().where(runs.c.id == info.id))
         finally:
@@ -205,7 +227,7 @@ class RunStore:
         """The run with this id (or unique id prefix)."""
         full = self._resolve(run_id)
         with self.engine.connect() as conn:
-            row = conn.execute(select(runs).where(runs.c.id == full)).mappings().one()
+            row = conn.execute(_info_query().where(runs.c.id == full)).mappings().one()
         return run_info(row)
 
     @guarded
@@ -213,7 +235,7 @@ class RunStore:
         """Every stored run, newest first."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(runs).order_by(runs.c.started_at.desc(), runs.c.id.desc())
+                _info_query().order_by(runs.c.started_at.desc(), runs.c.id.desc())
             ).mappings()
             return [run_info(r) for r in rows]
 
@@ -248,7 +270,7 @@ class RunStore:
         return True
 
     def _suite_runs(self, conn: Any, suite: str) -> list[RunInfo]:
-        rows = conn.execute(select(runs)).mappings()
+        rows = conn.execute(_info_query()).mappings()
         return [info for info in map(run_info, rows) if info.suite_name == suite]
 
     def _write_tags(self, conn: Any, info: RunInfo, tags: list[str]) -> None:
@@ -269,6 +291,15 @@ class RunStore:
             cases = tuple(Case.model_validate(c) for c in json_items(row.cases))
             self._datasets[full] = Dataset(name=row.dataset_name, cases=cases)
         return self._datasets[full]
+
+    @guarded
+    def cases_snapshot(self, run_id: str) -> str:
+        """The JSON array of the cases as the run ran them, as stored (each case's fields
+        all present, keys sorted): for reading a large run's cases one at a time
+        (``json_items``) instead of all at once (``load_dataset``)."""
+        full = self._resolve(run_id)
+        with self.engine.connect() as conn:
+            return str(conn.execute(select(runs.c.cases).where(runs.c.id == full)).scalar_one())
 
     # -- records ----------------------------------------------------------------------
     def _position_map(self, run_id: str) -> dict[str, int]:
@@ -333,6 +364,48 @@ class RunStore:
         with self.engine.connect() as conn:
             rows = conn.execution_options(yield_per=_READ_BATCH).execute(query)
             return [record_of(row) for row in rows]
+
+    def judged_records(
+        self, run_id: str, grader: str, version: str, trials: int, cases: int
+    ) -> Generator[list[tuple[Any, ...]]]:
+        """The run's records of trials 1 to ``trials`` at dataset positions below
+        ``cases``, each with the judgment ``grader`` at ``version`` made on it, ordered by
+        position, then trial, in batches of plain tuples (a run of a million case-trials is
+        read without holding them): ``(position, *RECORD_COLUMNS values, status, reason,
+        grader, grader_version, score, labels)``, the judgment's six None when it has none.
+
+        Read through one connection held until the batches are exhausted or closed."""
+        full = self._resolve(run_id)
+        query = text(_JUDGED_RECORDS)
+        params = {
+            "run": full,
+            "grader": grader,
+            "version": version,
+            "trials": trials,
+            "cases": cases,
+        }
+        try:
+            with self.engine.connect() as conn:
+                if self.engine.dialect.name == "sqlite":
+                    # the driver's own cursor: its rows are tuples already
+                    cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+                    try:
+                        cursor.execute(_JUDGED_RECORDS, params)
+                        while found := cursor.fetchmany(_READ_BATCH):
+                            yield list(found)
+                    except sqlite3.Error as err:
+                        failure = DBAPIError(_JUDGED_RECORDS, params, err)
+                        raise store_failure(failure, self.url) from None
+                    finally:
+                        cursor.close()
+                    return
+                rows = conn.execution_options(stream_results=True).execute(query, params)
+                while batch := rows.fetchmany(_READ_BATCH):
+                    yield [tuple(row) for row in batch]
+        except IntegrityError:
+            raise
+        except DBAPIError as err:
+            raise store_failure(err, self.url) from None
 
     @guarded
     def case_records(self, case_id: str) -> list[tuple[str, Record]]:

@@ -122,6 +122,19 @@ def compare_stored(
     from assay.compare import compare_runs
 
     interval = chosen_interval(interval, confidence, method, "compare_stored")
+    if reports == (None, None):
+        from assay.stored._paired import paired_comparison
+
+        paired = paired_comparison(
+            store,
+            baseline,
+            candidate,
+            matching_only=matching_only,
+            across_graders=across_graders,
+            interval=interval,
+        )
+        if paired is not None:
+            return paired
     sides = [
         run_side(store, ref, interval, report)
         for ref, report in zip((baseline, candidate), reports, strict=True)

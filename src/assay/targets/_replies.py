@@ -11,15 +11,16 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from assay._compact import checked_instance, shared_field_names
 from assay.errors import AssayConfigError
 from assay.outcomes import Abstain, Answer, Error, Outcome, Record, Usage
+from assay.outcomes._outcome import OUTCOME_ADAPTER
 from assay.targets._base import Reply
 from assay.targets._secrets import Masker
 
-_OUTCOME: TypeAdapter[Outcome] = TypeAdapter(Outcome)
+_OUTCOME = OUTCOME_ADAPTER
 RAW_LIMIT = 4000
 RETRYABLE: frozenset[str] = frozenset({"timeout", "http_429", "http_5xx", "connection_error"})
 

@@ -17,9 +17,7 @@ from dataclasses import replace
 from typing import Any
 from urllib.parse import quote, quote_plus
 
-from pydantic import TypeAdapter
-
-from assay.outcomes import Outcome
+from assay.outcomes._outcome import OUTCOME_ADAPTER
 from assay.targets._base import Reply
 
 MASK = "<redacted>"
@@ -28,7 +26,7 @@ MIN_TOKEN = 8
 # A secret shorter than this (a placeholder key such as ``x`` for a local server) is not
 # masked: masking it would rewrite ordinary words and field names of every reply.
 MIN_SECRET = 6
-_OUTCOME: TypeAdapter[Outcome] = TypeAdapter(Outcome)
+_OUTCOME = OUTCOME_ADAPTER
 _TO_JSON = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(…, ensure_ascii=False)
 
 

@@ -34,23 +34,35 @@ def _loaded(args: list[str], watched: tuple[str, ...]) -> dict[str, object]:
     return got
 
 
-def test_score_loads_the_special_functions_without_their_package_or_the_comparison() -> None:
+def test_score_of_a_small_dataset_loads_neither_numpy_nor_the_comparison() -> None:
+    # Its 95% intervals are read from the table of scipy's limits (assay.metrics._beta_table).
     watched = (
-        "scipy.special._ufuncs",  # the exact intervals need it
+        "numpy",
+        "scipy",
+        "scipy.special._ufuncs",
         "scipy.special",
-        "numpy.f2py",
-        "numpy.testing",
         "assay.compare",
         "opentelemetry.sdk.metrics",
         "aiohttp",
     )
     seed = [str(POLICY / "policy.jsonl"), str(POLICY / "results.jsonl")]
     got = _loaded(["score", *seed, "--format", "json"], watched)
+    assert got == {"code": 0, "loaded": []}
+    # Wilson's interval at 95% needs only the normal quantile, also read from the table.
+    got = _loaded(["score", *seed, "--format", "json", "--interval", "wilson"], watched)
+    assert got == {"code": 0, "loaded": []}
+
+
+def test_score_at_another_level_loads_the_special_functions_without_their_package() -> None:
+    watched = ("scipy.special._ufuncs", "scipy.special", "numpy.f2py", "numpy.testing")
+    seed = [str(POLICY / "policy.jsonl"), str(POLICY / "results.jsonl")]
+    got = _loaded(["score", *seed, "--format", "json", "--confidence", "0.9"], watched)
     assert got == {"code": 0, "loaded": ["scipy.special._ufuncs"]}
 
 
 def test_a_run_reported_as_json_loads_neither_rich_nor_the_metrics_sdk(tmp_path: Path) -> None:
     watched = (
+        "numpy",
         "scipy.special._ufuncs",
         "scipy.special",
         "rich",
@@ -60,6 +72,16 @@ def test_a_run_reported_as_json_loads_neither_rich_nor_the_metrics_sdk(tmp_path:
     suite = str(POLICY / "suite.yaml")
     store = f"sqlite:///{tmp_path / 'assay.db'}"
     got = _loaded(["run", suite, "--format", "json", "--store", store], watched)
+    assert got == {"code": 0, "loaded": []}
+
+
+def test_a_run_of_several_trials_loads_the_special_functions(tmp_path: Path) -> None:
+    # Its intervals are clustered by case (Student's t): scipy computes them.
+    watched = ("scipy.special._ufuncs", "scipy.special")
+    suite = str(POLICY / "suite.yaml")
+    store = f"sqlite:///{tmp_path / 'assay.db'}"
+    args = ["run", suite, "--format", "json", "--store", store, "--trials", "2"]
+    got = _loaded(args, watched)
     assert got == {"code": 0, "loaded": ["scipy.special._ufuncs"]}
 
 
@@ -142,3 +164,14 @@ def test_a_traced_run_without_a_collector_loads_no_opentelemetry_sdk(tmp_path: P
     with sqlite3.connect(database) as conn:
         (spans,) = conn.execute("SELECT count(*) FROM spans").fetchone()
     assert spans > 0  # the run was traced, by the store's own tracer
+
+
+def test_a_command_imports_no_other_command_module() -> None:
+    from assay.cli._app import COMMANDS
+
+    others = tuple(
+        sorted({f"assay.cli.{module}" for _, module, _, _ in COMMANDS} - {"assay.cli.score"})
+    )
+    seed = [str(POLICY / "policy.jsonl"), str(POLICY / "results.jsonl")]
+    got = _loaded(["score", *seed, "--format", "json"], (*others, "assay.cli.score"))
+    assert got == {"code": 0, "loaded": ["assay.cli.score"]}

@@ -10,8 +10,9 @@ from assay.grading import grade_all
 from assay.grading._structured import StructuredGrader
 from assay.metrics import IntervalSetting
 from assay.outcomes import Abstain, Answer, Error, Record, Usage
+from assay.outcomes._parse import _plain_record
 from assay.report import build_report
-from assay.report._streamed import streamed_report
+from assay.report._streamed import streamed_lines_report, streamed_report
 from assay.report.render.json import render_json
 from assay.report.render.text import render_text
 
@@ -89,3 +90,47 @@ def test_no_record_at_all_reports_every_case_missing() -> None:
     streamed = streamed_report(dataset, iter([]), StructuredGrader())
     assert streamed is not None
     assert render_json(streamed) == render_json(build_report(dataset, grade_all(dataset, [])))
+
+
+result_lines = st.sampled_from(
+    [
+        {"kind": "answer", "fact": "f"},
+        {"kind": "answer", "fact": "g"},
+        {"kind": "answer", "text": "free"},
+        {"kind": "answer", "fact": "f", "text": "said"},
+        {"kind": "abstain"},
+        {"kind": "abstain", "reason": "unsure", "text": "cannot say"},
+        {"kind": "error", "message": "boom"},
+        {"kind": "error", "class": "Timeout", "raw": "partial"},
+        {"kind": "error", "error_class": "http_500", "message": "m"},
+        {"kind": "error", "class": "", "message": ""},
+        {"kind": "error"},
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(cases, st.data())
+def test_the_report_of_decoded_lines_is_the_report_of_their_records(
+    cases: list[Case], data: st.DataObject
+) -> None:
+    dataset = Dataset(name="d", cases=tuple(cases))
+    chosen = data.draw(st.lists(st.sampled_from(cases), unique_by=lambda c: c.id))
+    lines = [{"id": c.id, **data.draw(result_lines)} for c in chosen]
+    records = [_plain_record(line) for line in lines]
+    assert all(isinstance(r, Record) for r in records)
+    interval = IntervalSetting(confidence=0.9, method="wilson")
+    of_lines = streamed_lines_report(dataset, iter(lines), interval=interval)
+    of_records = streamed_report(dataset, iter(records), StructuredGrader(), interval=interval)  # type: ignore[arg-type]
+    assert of_lines is not None and of_records is not None
+    assert of_lines == of_records
+    assert render_json(of_lines) == render_json(of_records)
+    assert render_text(of_lines) == render_text(of_records)
+
+
+def test_lines_of_unknown_or_repeated_cases_make_it_give_up() -> None:
+    dataset = Dataset(name="d", cases=(_case(1), _case(2)))
+    answer = {"kind": "answer", "fact": "f"}
+    assert streamed_lines_report(dataset, [{"id": "C9", **answer}]) is None
+    assert streamed_lines_report(dataset, [{"id": "C1", **answer}] * 2) is None
+    assert streamed_lines_report(dataset, [{"id": "C2", **answer}]) is not None

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from assay.runner._preload import preload
+from assay.runner._preload import preload, report_needs_special
 
 
 def test_preload_imports_the_modules_in_a_daemon_thread(
@@ -41,3 +41,13 @@ def test_a_named_function_is_called_after_the_import(
     thread = preload(("assay_preload_call:warm",))
     thread.join(timeout=30)
     assert sys.modules["assay_preload_call"].CALLED == [1]
+
+
+def test_only_a_big_or_repeated_run_needs_scipy_for_its_report() -> None:
+    from assay.metrics import _beta_table
+
+    largest = _beta_table.LARGEST_N
+    assert not report_needs_special(1, 1)
+    assert not report_needs_special(largest, 1)
+    assert report_needs_special(largest + 1, 1)
+    assert report_needs_special(1, 2)  # intervals clustered by case: Student's t

@@ -14,6 +14,7 @@ from assay.cases import canonical_json
 from assay.load import load_dataset, load_results
 from assay.runner import report_for_run
 from assay.store import SCHEMA_VERSION, current_version, migrate, open_store
+from assay.stored import stored_summary
 
 POLICY = Path(__file__).resolve().parents[3] / "examples" / "policy"
 EARLIER = range(1, SCHEMA_VERSION)
@@ -125,6 +126,12 @@ def test_a_store_at_every_earlier_version_upgrades_with_its_data_intact(
         report = report_for_run(store, "old")
         assert (report.task_success.numerator, report.task_success.denominator) == (2, 6)
         assert report.errors == 1
+        # stored before the case index existed: counted from the cases' snapshot
+        with store.engine.connect() as conn:
+            assert not conn.execute(text("SELECT * FROM case_index")).all()
+        summary = stored_summary(store, "old")
+        assert (summary.task_success.numerator, summary.task_success.denominator) == (2, 6)
+        assert summary.errors == 1 and summary.total == 6
         names = {
             index["name"]
             for table in ("runs", "records", "judgments")

@@ -3,10 +3,12 @@ case-trial read back, on SQLite and PostgreSQL: errors, missing and ungraded cas
 several trials under each policy, slices, synthetic cases, split, a slice with no
 substantive answer, records of unknown cases and extra trials, an unavailable grader,
 cases with and without metadata; and the count gives way to grading when a recorded
-answer has no judgment of the current grader."""
+answer has no judgment of the current grader. Runs stored before the case index existed
+(schema version 4) are counted from their cases' snapshot, to the same summary."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -159,6 +161,14 @@ def _judgment(case: Case, trial: int, status: str, grader: dict[str, str]) -> Ju
     )
 
 
+def _drop_index(store: RunStore, run_id: str) -> None:
+    """Run ``run_id`` as stored before the case index existed: without its row."""
+    from assay.store._schema import case_index
+
+    with store.engine.begin() as conn:
+        conn.execute(case_index.delete().where(case_index.c.run_id == run_id))
+
+
 def _graded(store: RunStore, run_id: str, policy: TrialPolicy | None, level: Any) -> Summary:
     """The reference: every case-trial graded from the records read back."""
     info = store.get_run(run_id)
@@ -199,6 +209,10 @@ def test_counted_summaries_equal_graded_ones(store_url: str, metadata: bool) -> 
             assert summary.synthetic is not None and summary.synthetic.total > 0
             assert summary.slices["errors-only"].statuses.error > 0
             assert summary.statuses.total == summary.total
+        for run_id in ("one", "three", "declared", "plugin"):
+            indexed = stored_summary(store, run_id)
+            _drop_index(store, run_id)
+            assert stored_summary(store, run_id) == indexed, run_id
         one = stored_summary(store, "one")
         assert one.ungraded and one.missing and one.errors
         assert stored_summary(store, "plugin").ungraded > 0
@@ -336,6 +350,10 @@ def test_a_figures_only_report_is_counted_and_equals_the_graded_one(store_url: s
                     store, run_id, rows=False, policy=policy, results=(records, judged)
                 )
                 assert fast.model_dump() == graded.model_dump(), (run_id, spec)
+        for run_id in ("plain-1", "plain-3", "rich", "rich-1"):
+            indexed = report_for_run(store, run_id, rows=False)
+            _drop_index(store, run_id)
+            assert report_for_run(store, run_id, rows=False) == indexed, run_id
         plain = report_for_run(store, "plain-1", rows=False)
         assert plain.usage is not None and plain.usage.cost_usd is not None
         assert plain.usage.latency is not None and plain.dataset.source_revisions
@@ -358,6 +376,8 @@ def test_a_database_that_cannot_count_gives_the_graded_summary(
         _fill(store, "one", 1, _cases(20, False), 1)
         # as on a SQLite built without its JSON functions
         monkeypatch.setitem(_summary._KIND, "sqlite", "no_such_function(rec.outcome)")
+        packed = _summary.PACKED.replace("json_extract", "no_such_function")
+        monkeypatch.setattr(_summary, "PACKED", packed)
         assert counted_summary(store, store.get_run("one")) is None
         assert stored_summary(store, "one") == _graded(store, "one", None, IntervalSetting())
     finally:
@@ -393,3 +413,126 @@ def test_case_groups_and_ids_read_off_the_snapshot_equal_the_parsed_ones() -> No
     faked = [*plain, fake]
     assert _scanned_groups(snapshot(faked)) is not None
     assert _scanned_ids(snapshot(faked), len(faked)) is None
+
+
+def test_the_case_index_gives_what_the_snapshot_gives(store_url: str) -> None:
+    from sqlalchemy import select
+
+    from assay.store._case_index import read_case_ids, read_case_index
+    from assay.store._schema import runs
+    from assay.stored._summary import _parsed_cases
+
+    odd = Case(id='Q"1é\\', slice='odd "slice" ü', question="q", expected_behavior="abstain")
+    cases = [*_cases(40, True), odd, *_plain_cases(12, "heldout")]
+    store = open_store(store_url)
+    try:
+        _fill(store, "one", 1, cases, 1)
+        with store.engine.connect() as conn:
+            index = read_case_index(conn, "one")
+            ids = read_case_ids(conn, "one")
+            snapshot = conn.execute(select(runs.c.cases).where(runs.c.id == "one")).scalar_one()
+        assert index is not None
+        parsed_ids, groups, revisions = _parsed_cases(snapshot)
+        assert ids == parsed_ids
+        assert [index.groups[c] for c in index.codes] == groups
+        assert index.groups == list(dict.fromkeys(groups))
+        assert index.revisions == sorted(revisions) == ["rev-0", "rev-1"]
+        store.delete_run("one")
+        with store.engine.connect() as conn:
+            assert read_case_index(conn, "one") is None
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("trials", [1, 3])
+def test_sqlite_s_packed_count_equals_its_group_by(tmp_path: Path, trials: int) -> None:
+    """The two ways SQLite counts (one packed text counted by numpy; ``GROUP BY`` for
+    runs too large for one text) give the same rows, for every kind of outcome (one
+    without a kind too), stored status (unknown ones too), labels and cache notes."""
+    from sqlalchemy import insert
+
+    from assay.store._schema import judgments, records
+    from assay.stored import _summary
+
+    store = open_store(f"sqlite:///{tmp_path / 'assay.db'}")
+    rng = random.Random(trials)
+    cases = _cases(300, False)
+    try:
+        _fill(store, "run", 1, cases, trials)
+        with store.engine.begin() as conn:
+            conn.execute(judgments.delete())
+            conn.execute(records.delete())
+            rows, verdicts = [], []
+            for position, case in enumerate(cases):
+                for trial in range(1, trials + 1):
+                    kind = rng.choice(["answer", "abstain", "error", None, 7])
+                    outcome = "{}" if kind is None else f'{{"kind":{json.dumps(kind)}}}'
+                    extra = rng.choice([None, '{"cache":{"hit":true}}', '{"x":1}'])
+                    rows.append(
+                        {
+                            "run_id": "run",
+                            "case_id": case.id,
+                            "trial": trial,
+                            "position": position,
+                            "outcome": outcome,
+                            "attempts": 1,
+                            "extra": extra,
+                        }
+                    )
+                    status = rng.choice(
+                        [None, "passed", "failed", "ungraded", "missing", "error", "odd", "?"]
+                    )
+                    if status is not None:
+                        verdicts.append(
+                            {
+                                "run_id": "run",
+                                "case_id": case.id,
+                                "trial": trial,
+                                "grader": "structured",
+                                "grader_version": rng.choice(["1", "1", "1", "0"]),
+                                "status": status,
+                                "reason": "r",
+                                "labels": rng.choice([None, "[]", '["tone"]']),
+                            }
+                        )
+            conn.execute(insert(records), rows)
+            conn.execute(insert(judgments), verdicts)
+        info = store.get_run("run")
+        for absent in ("ungraded", "?"):
+            params = {
+                "run": "run",
+                "trials": trials,
+                "grader": "structured",
+                "version": "1",
+                "absent": absent,
+                "cases": len(cases),
+            }
+            index = [c.slice for c in cases]
+            distinct = list(dict.fromkeys(index))
+            codes = [distinct.index(s) for s in index]
+            with store.engine.connect() as conn:
+                found = []
+                for most in (_summary.MOST, -1):
+                    with pytest.MonkeyPatch.context() as patch:
+                        patch.setattr(_summary, "MOST", most)
+                        found.append(
+                            _summary._counted_rows(
+                                conn,
+                                "sqlite",
+                                dict(params),
+                                codes,
+                                len(distinct),
+                                trials > 1,
+                                "ungraded" if absent == "ungraded" else None,
+                            )
+                        )
+            packed, grouped = found
+            assert grouped is not None and len(grouped) > 3
+            if absent == "?":  # some answers have no judgment: they must be graded
+                assert packed is None
+                assert any(row[7] for row in grouped)
+            else:
+                assert packed == [tuple(int(x) for x in row) for row in grouped]
+        assert info.trials == trials
+    finally:
+        store.close()

@@ -10,7 +10,7 @@ from assay.compare import ChangedCase, Comparison, Delta, SideOutcome, p_text
 from assay.formats import formats
 from assay.metrics import Rate
 from assay.metrics._display import percent
-from assay.report.render._lists import capped
+from assay.report.render._lists import LIST_ROWS, capped
 from assay.report.render.document import (
     Block,
     BulletList,
@@ -103,6 +103,8 @@ def _lines(c: Comparison) -> list[tuple[str, list[str], Sequence[Sequence[str]]]
         )
     )
 
+    # Only the rows a capped list shows are made: a million-case comparison lists
+    # hundreds of thousands of changes.
     def changed(title: str, items: Sequence[ChangedCase]) -> None:
         rows = [
             [
@@ -112,15 +114,21 @@ def _lines(c: Comparison) -> list[tuple[str, list[str], Sequence[Sequence[str]]]
                 _outcome(x.candidate),
                 x.candidate.reason,
             ]
-            for x in items
+            for x in items[:LIST_ROWS]
         ]
         head = ["Case", "Slice", "Baseline", "Candidate", "Reason (candidate)"]
-        sections.append((f"{title} ({len(items)})", head, capped(rows)))
+        sections.append((f"{title} ({len(items)})", head, capped(rows, len(items))))
 
     changed("Newly fixed", c.fixed)
     changed("Newly broken", c.broken)
-    moved = [[_label(m.id, m.trial, k), m.slice, m.from_, m.to] for m in c.moved]
-    sections.append((f"Moved ({len(moved)})", ["Case", "Slice", "From", "To"], capped(moved)))
+    moved = [[_label(m.id, m.trial, k), m.slice, m.from_, m.to] for m in c.moved[:LIST_ROWS]]
+    sections.append(
+        (
+            f"Moved ({len(c.moved)})",
+            ["Case", "Slice", "From", "To"],
+            capped(moved, len(c.moved)),
+        )
+    )
     slices = [
         [
             s.slice,

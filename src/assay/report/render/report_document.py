@@ -7,6 +7,7 @@ from itertools import chain, islice
 
 from assay.report._imported import imported_line
 from assay.report._model import CaseRow, Report
+from assay.report._rows import rows_where
 from assay.report.render import _format as f
 from assay.report.render._trials import trial_lines, trial_sections
 from assay.report.render.document import (
@@ -103,7 +104,7 @@ def rates_table(
 
 def _cases(report: Report) -> list[Block]:
     # Streamed: a long list is grouped as it is read, never held as rows.
-    stream = (c for c in report.cases if not c.synthetic and c.status != "passed")
+    stream = rows_where(report.cases, _not_passed)
     not_passed = list(islice(stream, TABLE_ROWS + 1))
     if not not_passed:
         return []
@@ -115,6 +116,14 @@ def _cases(report: Report) -> list[Block]:
     ]
     columns: list[Column | str] = ["Case", "Slice", Column("Status", whole=True), "Reason"]
     return [Gap(), table(columns, rows, title="Cases not passed")]
+
+
+def _not_passed(status: str, synthetic: bool) -> bool:
+    return not synthetic and status != "passed"
+
+
+def _synthetic_row(status: str, synthetic: bool) -> bool:
+    return synthetic
 
 
 def _grouped(title: str, cases: Iterable[CaseRow], trials: int) -> Groups:
@@ -139,7 +148,7 @@ def _synthetic(report: Report) -> list[Block]:
     s = report.synthetic
     if s is None:
         return []
-    fake = [c for c in report.cases if c.synthetic]
+    fake = list(rows_where(report.cases, _synthetic_row))
     several = any(c.trial > 1 for c in fake)
     rows: list[list[Cell]] = [
         [f"{c.id} #{c.trial}" if several else c.id, c.slice, status_cell(c.status), c.reason]

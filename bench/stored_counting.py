@@ -1,0 +1,189 @@
+"""How a stored run's summary is counted, each way measured side by side on one store.
+
+On a SQLite store holding run ``base`` (filled by ``stored_scale.py --fill-child N URL``),
+times in this process (CPU seconds, best of ``--repeat``):
+
+- the cases' groups (slice, synthetic, split): read off the cases' snapshot in
+  ``runs.cases`` (what a run stored before schema version 4 needs) against the run's row
+  in ``case_index``;
+- the case-trials counted by group: SQLite's ``GROUP BY`` (it sorts them) against one
+  packed text counted by numpy (``assay.stored._tally``, what assay does), and against
+  reading both tables' columns into pyarrow and joining and grouping there (the columnar
+  path this machine can run: DuckDB reads SQLite only through an extension it downloads);
+- ``stored_summary`` whole, with the run's case index and with its row taken away (a
+  copy of the store, so the store measured is never written).
+
+    .venv/bin/python bench/stored_counting.py sqlite:///STORE [--write bench/RESULTS.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+RUN = "base"
+
+
+def best(repeat: int, work: Callable[[], object]) -> float:
+    """The least CPU seconds ``work`` took in ``repeat`` calls."""
+    least = float("inf")
+    for _ in range(repeat):
+        started = time.process_time()
+        work()
+        least = min(least, time.process_time() - started)
+    return least
+
+
+def _arrow_counts(conn: Any, params: dict[str, Any]) -> object:
+    """Both tables' columns read into pyarrow, joined and grouped there."""
+    import pyarrow as pa
+    from sqlalchemy import text
+
+    rec = conn.execute(
+        text(
+            "SELECT case_id, trial, position, json_extract(outcome, '$.kind') "
+            "FROM records WHERE run_id = :run"
+        ),
+        params,
+    ).fetchall()
+    jd = conn.execute(
+        text(
+            "SELECT case_id, trial, status, labels FROM judgments "
+            "WHERE run_id = :run AND grader = :grader AND grader_version = :version"
+        ),
+        params,
+    ).fetchall()
+    left = pa.table([list(c) for c in zip(*rec, strict=True)], ["case_id", "trial", "pos", "kind"])
+    right = pa.table([list(c) for c in zip(*jd, strict=True)], ["case_id", "trial", "st", "lab"])
+    joined = left.join(right, keys=["case_id", "trial"], join_type="left outer")
+    return joined.group_by(["kind", "st"]).aggregate([("pos", "count")])
+
+
+def measure(url: str, repeat: int) -> tuple[int, dict[str, float]]:
+    """The case-trials of run ``base`` and each way's CPU seconds."""
+    from sqlalchemy import delete
+
+    from assay.metrics import rate
+    from assay.store import open_store
+    from assay.store._case_index import read_case_index
+    from assay.store._schema import case_index
+    from assay.stored import _summary, stored_summary
+
+    rate(1, 2, "cases")  # imports (scipy) are not what is measured
+    figures: dict[str, float] = {}
+    store = open_store(url, create=False)
+    try:
+        info = store.get_run(RUN)
+        with store.engine.connect() as conn:
+            index = read_case_index(conn, RUN)
+            if index is None:
+                raise SystemExit(f"run {RUN!r} of {url} has no case index: fill it with this tree")
+            figures["case groups: off the cases' snapshot"] = best(
+                repeat, lambda: _summary._snapshot_cases(conn, RUN, False, False)
+            )
+            figures["case groups: the run's case_index row"] = best(
+                repeat, lambda: read_case_index(conn, RUN)
+            )
+            params = {
+                "run": RUN,
+                "trials": info.trials,
+                "grader": "structured",
+                "version": "1",
+                "absent": "?",
+                "cases": len(index.codes),
+            }
+            groups = len(index.groups)
+
+            def counted(most: int) -> Callable[[], object]:
+                def work() -> object:
+                    kept = _summary.MOST
+                    _summary.MOST = most
+                    try:
+                        return _summary._counted_rows(
+                            conn, "sqlite", dict(params), index.codes, groups, False, None
+                        )
+                    finally:
+                        _summary.MOST = kept
+
+                return work
+
+            figures["counted: SQLite GROUP BY"] = best(repeat, counted(-1))
+            figures["counted: packed text + numpy (assay)"] = best(repeat, counted(_summary.MOST))
+            figures["counted: columns into pyarrow, joined and grouped there"] = best(
+                repeat, lambda: _arrow_counts(conn, params)
+            )
+        total = stored_summary(store, RUN).total
+        figures["stored_summary, with the case index"] = best(
+            repeat, lambda: stored_summary(store, RUN)
+        )
+    finally:
+        store.close()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(url.removeprefix("sqlite:///"))
+        copy = Path(tmp) / "copy.db"
+        shutil.copy(path, copy)
+        for side in ("-wal", "-shm"):
+            if Path(f"{path}{side}").exists():
+                shutil.copy(f"{path}{side}", f"{copy}{side}")
+        store = open_store(f"sqlite:///{copy}", create=False)
+        try:
+            with store.engine.begin() as conn:
+                conn.execute(delete(case_index).where(case_index.c.run_id == RUN))
+            figures["stored_summary, a run stored before the case index"] = best(
+                repeat, lambda: stored_summary(store, RUN)
+            )
+        finally:
+            store.close()
+    return total, figures
+
+
+def render(total: int, figures: dict[str, float], repeat: int, load: str) -> str:
+    """The Markdown section for ``bench/RESULTS.md``."""
+    from stored_scale import _commit
+
+    lines = [
+        "## Counting a stored run's summary, side by side",
+        "",
+        f"`bench/stored_counting.py`: run `base` of `stored_scale.py`'s workload, {total:,} "
+        f"case-trials on SQLite, at {_commit()}; CPU seconds in one process, best of "
+        f"{repeat}. Load average when measured: {load}. DuckDB reads a SQLite file only "
+        "through its sqlite extension, which it downloads at first use: not measured on this "
+        "machine, which cannot download it; the pyarrow row is the columnar path measured.",
+        "",
+        "| What | CPU |",
+        "|---|---:|",
+    ]
+    lines += [f"| {name} | {cpu:.3f} s |" for name, cpu in figures.items()]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure each way on the store at URL; print the section, write it into ``--write``."""
+    from _sections import write_section
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("url", help="a SQLite store holding run 'base' (sqlite:///PATH)")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--write", type=Path, help="results file to update (a section)")
+    args = parser.parse_args(argv)
+    total, figures = measure(args.url, args.repeat)
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    section = render(total, figures, args.repeat, load)
+    sys.stdout.write(section)
+    if args.write:
+        write_section(args.write, "stored_counting", section)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

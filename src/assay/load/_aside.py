@@ -1,0 +1,145 @@
+"""A results file read by a second process while this one reads the dataset.
+
+Decoding and checking a million result lines is about a quarter of ``assay score``'s
+work, and none of it needs the dataset: a forked process does it on the other core and
+hands back the usual lines (``plain_lines``) as their decoded objects, which the report
+reads without making a record of each (``streamed_lines_report``). Anything else about
+the file (a line that is not the usual one, a problem, no line at all, a process that
+could not be started or did not finish) gives nothing back, and the caller reads the
+file itself the usual way, which says what, if anything, is wrong with it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from assay.load._records import stream_records
+from assay.outcomes._parse import _plain_record, _usual_shape
+
+ASIDE_BYTES = 4 * 2**20
+"""Results files at least this large are read aside; a smaller one is read quicker than
+a process is started and its lines handed back."""
+
+_LINES_PER_BATCH = 20_000
+
+
+class ResultsAside:
+    """The usual lines of a JSON Lines results file, read by a forked process from the
+    moment it is made; ``plain_lines`` waits for it. Close it (a ``with`` block) so that
+    the process never outlives the command."""
+
+    def __init__(self, pid: int, out: IO[bytes]) -> None:
+        self._pid: int | None = pid
+        self._out = out
+        self._done = False
+
+    @classmethod
+    def start(cls, path: Path, at_least: int | None = None) -> ResultsAside | None:
+        """Start reading ``path`` aside, when it is a JSON Lines file of at least
+        ``at_least`` bytes (default ``ASIDE_BYTES``) on a system that forks; None
+        otherwise."""
+        if not sys.platform.startswith("linux") or path.suffix.lower() != ".jsonl":
+            return None
+        try:
+            if path.stat().st_size < (ASIDE_BYTES if at_least is None else at_least):
+                return None
+            import tempfile
+
+            out = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+        except OSError:
+            return None
+        try:
+            pid = os.fork()
+        except OSError:
+            out.close()
+            return None
+        if pid == 0:  # pragma: no cover - the forked process, measured by its output
+            status = 1
+            try:
+                status = 0 if _write_plain_lines(path, out) else 3
+                out.flush()
+            finally:
+                os._exit(status)
+        return cls(pid, out)
+
+    def plain_lines(self) -> Iterator[dict[str, Any]] | None:
+        """Every line of the file, decoded, when each is the usual result line (an id, a
+        kind and text fields of that kind) and the file was read whole; None otherwise.
+        Each batch of lines is unpickled as it is iterated."""
+        if self._done or not self._reap():
+            return None
+        self._done = True
+        out = self._out
+        out.seek(0)
+        return _batches(out)
+
+    def _reap(self) -> bool:
+        pid, self._pid = self._pid, None
+        if pid is None:
+            return False
+        while True:
+            try:
+                _, status = os.waitpid(pid, 0)
+            except InterruptedError:  # pragma: no cover - retried by Python itself
+                continue
+            return os.waitstatus_to_exitcode(status) == 0
+
+    def close(self) -> None:
+        """Stop the process if it is still reading, and drop what it wrote."""
+        if self._pid is not None:
+            with contextlib.suppress(ProcessLookupError):  # it ended on its own
+                os.kill(self._pid, signal.SIGKILL)
+            self._reap()
+        self._out.close()
+
+    def __enter__(self) -> ResultsAside:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _batches(out: IO[bytes]) -> Iterator[dict[str, Any]]:
+    import pickle
+
+    load = pickle.load
+    while True:
+        batch = load(out)
+        if batch is None:
+            return
+        yield from batch
+
+
+def _write_plain_lines(path: Path, out: IO[bytes]) -> bool:
+    """Write the usual lines of ``path`` to ``out`` in pickled batches closed by None;
+    False as soon as a line is not such a line, or at the end when none was read."""
+    import pickle
+
+    _, _, lines = stream_records(path, "results", allow_empty=True)
+    if lines is None:
+        return False
+    dump = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    batch: list[dict[str, Any]] = []
+    count = 0
+    for _, raw in lines:
+        if type(raw) is not dict or not _usual_shape(raw) or _plain_record(raw) is None:
+            return False
+        batch.append(raw)
+        if len(batch) == _LINES_PER_BATCH:
+            dump.dump(batch)
+            dump.clear_memo()
+            count += len(batch)
+            batch = []
+    count += len(batch)
+    if lines.problems or not count:
+        return False
+    if batch:
+        dump.dump(batch)
+    dump.dump(None)
+    return True

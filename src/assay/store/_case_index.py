@@ -1,0 +1,65 @@
+"""A run's case index: what its summary groups the cases by, stored beside the run so
+that the summary is counted without reading (and parsing) the cases' snapshot, hundreds
+of megabytes for a million cases.
+
+One row per run (schema version 4): the distinct (slice, synthetic, split) groups in the
+order their first case comes, each case's index into them in dataset order, the case ids
+in dataset order and the cases' source revisions (sorted), each as JSON text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, select
+
+from assay.cases import Case
+from assay.store._rows import dump
+from assay.store._schema import case_index
+
+Group = tuple[str, bool, str]  # slice, synthetic, split
+
+
+@dataclass(frozen=True, slots=True)
+class CaseIndex:
+    """A run's cases as its summary groups them."""
+
+    groups: list[Group]
+    codes: list[int]
+    revisions: list[str]
+
+
+def case_index_row(run_id: str, cases: Sequence[Case]) -> dict[str, Any]:
+    """The ``case_index`` row of run ``run_id`` running ``cases``, in order."""
+    code: dict[Group, int] = {}
+    codes = [code.setdefault((c.slice, c.synthetic, c.split), len(code)) for c in cases]
+    return {
+        "run_id": run_id,
+        "groups": dump([list(g) for g in code]),
+        "codes": dump(codes),
+        "ids": dump([c.id for c in cases]),
+        "revisions": dump(sorted({c.source_revision for c in cases if c.source_revision})),
+    }
+
+
+def read_case_index(conn: Connection, run_id: str) -> CaseIndex | None:
+    """Run ``run_id``'s case index without its case ids, or None for a run stored before
+    the index existed."""
+    import orjson  # loaded only where an index is read: every command opens a store
+
+    columns = (case_index.c.groups, case_index.c.codes, case_index.c.revisions)
+    row = conn.execute(select(*columns).where(case_index.c.run_id == run_id)).first()
+    if row is None:
+        return None
+    groups = [(str(g[0]), bool(g[1]), str(g[2])) for g in orjson.loads(row[0])]
+    return CaseIndex(groups=groups, codes=orjson.loads(row[1]), revisions=orjson.loads(row[2]))
+
+
+def read_case_ids(conn: Connection, run_id: str) -> list[str]:
+    """The case ids of run ``run_id``'s case index, in dataset order."""
+    import orjson
+
+    found = conn.execute(select(case_index.c.ids).where(case_index.c.run_id == run_id)).scalar_one()
+    return [str(i) for i in orjson.loads(found)]

@@ -1,0 +1,383 @@
+"""A stored run's report whose case rows are read from the database as they are drawn.
+
+Its figures are counted by the database (``counted_report``); its rows are a
+``StoredRows`` that, each time it is read, streams the run's records joined with their
+judgments in dataset order and makes each row's values directly: a report of a million
+case-trials is written without a million records, judgments, cases or rows in memory, and
+the rows a page does not show are never made. The rows are those ``report_for_run``
+makes, value for value (tests/property/test_streamed_rows.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, overload
+
+from assay.cases import Case
+from assay.cases._canonical import _plain_text, case_hash
+from assay.errors import StoreError
+from assay.grading import CaseResult, Grader
+from assay.grading._grade import judge_record
+from assay.grading._rules import GRADERLESS, MISSING_REASON, RULES_VERSION, error_reason
+from assay.load import PriceTable
+from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy
+from assay.outcomes import Abstain, Answer, Error
+from assay.report import Report
+from assay.report._build import _row_values
+from assay.report._model import CaseRow, JudgeDetail
+from assay.report._rows import row_of
+from assay.store import RunInfo, RunStore
+from assay.store._rows import _STATUSES, _outcome, json_items, judgment_of, record_of
+from assay.stored._report import _fallback
+
+Keep = Callable[[str, bool], bool]
+"""Whether a row is wanted, from its status and whether its case is synthetic."""
+
+_MISSING_LABEL = f"{GRADERLESS} v{RULES_VERSION}"
+_NO_MEASURES = (None,) * 7
+"""Tokens, latency, transcript, traceback, judge and cache of a missing case-trial."""
+
+
+def streamed_report(
+    store: RunStore,
+    run_id: str,
+    *,
+    interval: IntervalSetting = DEFAULT_INTERVAL,
+    policy: TrialPolicy | None = None,
+    prices: PriceTable | None = None,
+) -> Report | None:
+    """``report_for_run(store, run_id, …, compact=True)`` with its figures counted by the
+    database and its rows read from ``store`` each time they are read (keep the store
+    open until the report is rendered); None when some figure needs every case-trial
+    graded (then build the report the usual way)."""
+    from assay.stored._figures import counted_report
+
+    info = store.get_run(run_id)
+    counted = counted_report(store, info, interval=interval, policy=policy, prices=prices)
+    if counted is None:
+        return None
+    synthetic = counted.synthetic.total if counted.synthetic is not None else 0
+    count = counted.total + synthetic
+    if not count:
+        return counted
+    return counted.model_copy(update={"cases": StoredRows(store, info, _fallback(info), count)})
+
+
+class StoredRows(Sequence[CaseRow]):
+    """A stored run's case rows (every case at every trial, in dataset order), read from
+    the store each time they are iterated; ``where`` makes only the rows wanted."""
+
+    def __init__(self, store: RunStore, info: RunInfo, grader: Grader, count: int) -> None:
+        """``grader``: the one the run's records are judged with now (``_fallback``);
+        ``count``: how many rows there are (cases times trials)."""
+        self._store = store
+        self._info = info
+        self._grader = grader
+        self._count = count
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> CaseRow: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[CaseRow]: ...
+
+    def __getitem__(self, index: int | slice) -> CaseRow | list[CaseRow]:
+        rows = list(self)  # read whole: the writers iterate instead
+        return rows[index]
+
+    def __iter__(self) -> Iterator[CaseRow]:
+        return map(row_of, self.values())
+
+    def where(self, keep: Keep) -> Iterator[CaseRow]:
+        """The rows ``keep`` wants, in order; the others are not made."""
+        return map(row_of, self.values(keep))
+
+    def values(self, keep: Keep | None = None) -> Iterator[tuple[Any, ...]]:
+        """Each row's values in ``ROW_FIELDS`` order (those ``keep`` wants)."""
+        info, grader = self._info, self._grader
+        trials = info.trials
+        snapshot = self._store.cases_snapshot(info.id)
+        # The snapshot's length bounds its number of cases: records of other cases
+        # (there are none) would come after the last case's and be left out.
+        batches = self._store.judged_records(
+            info.id, grader.name, grader.version, trials, len(snapshot)
+        )
+        joined = (row for batch in batches for row in batch)
+        labels: dict[tuple[str, str], str] = {}
+        ahead = next(joined, None)
+        try:
+            for i, raw in enumerate(json_items(snapshot)):
+                case: _CaseAt | None = None
+                for trial in range(1, trials + 1):
+                    found = None
+                    if ahead is not None and ahead[0] == i and ahead[2] == trial:
+                        found, ahead = ahead, next(joined, None)
+                    if keep is not None and case is None and _unwanted(raw, found, keep):
+                        continue
+                    if case is None:
+                        case = _CaseAt(raw)
+                    if found is not None and found[1] != case.id:
+                        raise StoreError(
+                            f"the store {self._store.url} holds a record of case "
+                            f"{found[1]!r} at the position of case {case.id!r} in run "
+                            f"{info.id}: it was changed outside assay or is damaged",
+                            "damaged",
+                        )
+                    row = _row(case, trial, found, grader, labels, keep)
+                    if row is not None:
+                        yield row
+        finally:
+            batches.close()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"StoredRows({self._count} rows of run {self._info.id})"
+
+
+class _CaseAt:
+    """A case being reported, from its stored item: its row values and hash made once,
+    when first asked, and its ``Case`` made only when a record must be graded."""
+
+    __slots__ = ("_case", "_hash", "_raw", "_values", "id", "source_revision", "synthetic")
+
+    def __init__(self, raw: Any) -> None:
+        self._raw = raw
+        self._hash: str | None = None
+        self._values = _plain_values(raw)
+        self._case: Case | None = None
+        if self._values is None:
+            case = self.case
+            self._values = (case.id, case.slice, case.synthetic, case.prompt)
+            self._values += (case.expected_behavior, case.expected_fact, case.rationale)
+            self.source_revision = case.source_revision
+        else:
+            self.source_revision = raw["source_revision"]
+        self.id: str = self._values[0]
+        self.synthetic: bool = self._values[2]
+
+    @property
+    def case(self) -> Case:
+        if self._case is None:
+            self._case = _case_of(self._raw)
+        return self._case
+
+    @property
+    def hash(self) -> str:
+        if self._hash is None:
+            if self._case is None:
+                bare = _Bare()
+                bare.__dict__ = self._raw  # what ``_plain_text`` reads of a case
+                text = _plain_text(bare)  # type: ignore[arg-type]
+                if text is not None:
+                    self._hash = f"sha256:{hashlib.sha256(text.encode('utf-8')).hexdigest()}"
+                    return self._hash
+            self._hash = case_hash(self.case)
+        return self._hash
+
+    def values(self, trial: int) -> tuple[Any, ...]:
+        """A row's first eight values: the case's labels at ``trial``."""
+        head = self._values
+        assert head is not None
+        return (head[0], head[1], trial, *head[2:])
+
+
+class _Bare:
+    """An object whose attributes are a stored case's fields."""
+
+
+_FIELDS = frozenset(Case.model_fields)
+
+
+def _plain_values(raw: Any) -> tuple[Any, ...] | None:
+    """(id, slice, synthetic, prompt, expected_behavior, expected_fact, rationale) of a
+    stored case of text fields alone that validation accepts, read from it directly;
+    None for any other item (it is validated)."""
+    if type(raw) is not dict or raw.keys() != _FIELDS:
+        return None
+    if (
+        raw["messages"] is not None
+        or raw["sources"] is not None
+        or raw["provenance"] is not None
+        or raw["requires_citation"] is not False
+        or raw["metadata"] != {}
+        or raw["required"] != []
+        or raw["disallowed"] != []
+        or raw["accepted_facts"] != []
+    ):
+        return None
+    case_id, part, question = raw["id"], raw["slice"], raw["question"]
+    behavior, fact, synthetic = raw["expected_behavior"], raw["expected_fact"], raw["synthetic"]
+    if (
+        type(case_id) is not str
+        or not case_id
+        or type(part) is not str
+        or not part
+        or type(question) is not str
+        or (synthetic is not True and synthetic is not False)
+        or raw["split"] not in _SPLITS
+    ):
+        return None
+    if behavior == "answer":
+        if type(fact) is not str or not fact:
+            return None
+    elif behavior != "abstain" or fact is not None:
+        return None
+    rationale, revision, group = raw["rationale"], raw["source_revision"], raw["group"]
+    if (
+        (rationale is not None and type(rationale) is not str)
+        or (revision is not None and type(revision) is not str)
+        or (group is not None and type(group) is not str)
+    ):
+        return None
+    return (case_id, part, synthetic, question, behavior, fact, rationale)
+
+
+_SPLITS = ("dev", "heldout")
+
+
+def _case_of(raw: Any) -> Case:
+    """The case a stored snapshot's item is, as ``load_dataset`` makes it."""
+    return Case.model_validate(raw)
+
+
+def _unwanted(raw: Any, found: tuple[Any, ...] | None, keep: Keep) -> bool:
+    """Whether ``keep`` surely does not want this row, told from the stored case and the
+    joined record as they are (the case is not made, nor the outcome read): a missing
+    case-trial, an error, or a stored verdict on an answer or abstention of the usual
+    shape. False when that cannot be told so (the row is made and asked about)."""
+    if type(raw) is not dict:
+        return False
+    synthetic = raw.get("synthetic")
+    if synthetic is not True and synthetic is not False:
+        return False
+    if found is None:
+        return not keep("missing", synthetic)
+    if found[1] != raw.get("id") or found[9] is not None:
+        return False
+    text, status = found[3], found[10]
+    if type(text) is not str:
+        return False
+    if text.startswith(_ERROR):
+        return not keep("error", synthetic)
+    if status in _STATUSES and text.startswith(_JUDGED) and type(found[11]) is str:
+        return not keep(status, synthetic)
+    return False
+
+
+_ERROR = ('{"kind":"error",', '{"kind":"error"}')
+_JUDGED = ('{"kind":"answer",', '{"kind":"answer"}', '{"kind":"abstain",', '{"kind":"abstain"}')
+
+
+def _row(
+    case: _CaseAt,
+    trial: int,
+    found: tuple[Any, ...] | None,
+    grader: Grader,
+    labels: dict[tuple[str, str], str],
+    keep: Keep | None,
+) -> tuple[Any, ...] | None:
+    """The row of ``case`` at ``trial`` (``found``: its joined record, None when missing),
+    what ``_row_values`` makes of it graded as ``report_for_run`` grades; None when
+    ``keep`` does not want it."""
+    if found is None:
+        if keep is not None and not keep("missing", case.synthetic):
+            return None
+        return (
+            *case.values(trial),
+            None,
+            None,
+            None,
+            None,
+            "missing",
+            MISSING_REASON,
+            _MISSING_LABEL,
+            case.hash,
+            case.source_revision,
+            None,
+            *_NO_MEASURES,
+        )
+    (_, _, _, text, attempts, latency, tokens_in, tokens_out, trace_id, extra) = found[:10]
+    status, reason, name, version, score, said = found[10:]
+    if (
+        extra is not None
+        or type(text) is not str
+        or type(attempts) is not int
+        or attempts < 1
+        or (latency is not None and type(latency) is not float)
+        or (tokens_in is not None and type(tokens_in) is not int)
+        or (tokens_out is not None and type(tokens_out) is not int)
+        or (trace_id is not None and type(trace_id) is not str)
+        or (said is not None and said != "[]")
+        or (score is not None and type(score) is not float)
+    ):
+        return _graded_row(case, trial, found, grader, labels, keep)
+    outcome = _outcome(text)
+    kind = type(outcome)
+    if type(outcome) is Error:
+        status, reason, label = "error", error_reason(outcome), _MISSING_LABEL
+    elif status is None or status not in _STATUSES or type(reason) is not str:
+        return _graded_row(case, trial, found, grader, labels, keep)
+    else:
+        key = (name, version)
+        label = labels.get(key)  # type: ignore[assignment]
+        if label is None:
+            label = labels[key] = f"{name} v{version}"
+    if keep is not None and not keep(status, case.synthetic):
+        return None
+    judge = None
+    if kind is not Error and name == "judge":
+        judge = JudgeDetail(score=int(score) if score is not None else None, labels=[])
+    return (
+        *case.values(trial),
+        outcome.kind,
+        outcome.fact if kind is Answer else None,  # type: ignore[union-attr]
+        outcome.text if kind is Answer or kind is Abstain else None,  # type: ignore[union-attr]
+        outcome.reason if kind is Abstain else None,  # type: ignore[union-attr]
+        status,
+        reason,
+        label,
+        case.hash,
+        case.source_revision,
+        outcome.raw if kind is Error else None,  # type: ignore[union-attr]
+        tokens_in,
+        tokens_out,
+        latency,
+        None,
+        None,
+        judge,
+        None,
+    )
+
+
+def _graded_row(
+    at: _CaseAt,
+    trial: int,
+    found: tuple[Any, ...],
+    grader: Grader,
+    labels: dict[tuple[str, str], str],
+    keep: Keep | None,
+) -> tuple[Any, ...] | None:
+    """``_row`` of a record that is not of the usual shape, or that has no stored
+    judgment: made through the record and judgment models and graded like any other."""
+    from assay.stored._report import StoredGrader
+
+    case = at.case
+    record = record_of(found[1:10])
+    stored = {}
+    if found[10] is not None:
+        stored[(case.id, trial)] = judgment_of((case.id, trial, *found[10:]))
+    judgment = judge_record(case, record, StoredGrader(stored, grader))
+    if keep is not None and not keep(judgment.status, case.synthetic):
+        return None
+    result = CaseResult(case, trial, record, judgment)
+    return _row_values(result, {case.id: at.hash}, labels)

@@ -1,0 +1,109 @@
+"""A stored run's case-trials counted on SQLite without a ``GROUP BY``: SQLite sorts to
+group (most of a million-row count), so it gives each case-trial as one integer — its
+case's position and what is counted of it — in one text, and numpy counts them by group
+(or by case).
+
+What is counted of a case-trial is what ``_summary._COUNTED`` sums: the outcome's kind,
+the stored judgment's status, whether it has labels and whether the record says if the
+cache served it. ``tallies`` gives the same rows as that query, one per key.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+# The outcome's kind: error 0, answer 1, none 2, any other 3 (a missing kind is neither an
+# error nor something else: ``kind <> 'error'`` is not true of it).
+_KIND = (
+    "CASE COALESCE(json_extract(rec.outcome, '$.kind'), x'00') "
+    "WHEN 'error' THEN 0 WHEN 'answer' THEN 1 WHEN x'00' THEN 2 ELSE 3 END"
+)
+# The stored judgment's status: none 0, then by name; '?' (``_summary._UNJUDGED``) 7.
+_STATUS = (
+    "CASE WHEN jd.status IS NULL THEN 0 ELSE CASE jd.status WHEN 'passed' THEN 1 "
+    "WHEN 'failed' THEN 2 WHEN 'ungraded' THEN 3 WHEN 'missing' THEN 4 WHEN 'error' THEN 5 "
+    "WHEN '?' THEN 7 ELSE 6 END END"
+)
+_NONE, _PASSED, _FAILED, _UNGRADED, _MISSING, _ERROR, _OTHER, _UNJUDGED = range(8)
+_ERROR_KIND, _ANSWER_KIND, _NO_KIND = 0, 1, 2
+# Each case-trial of the run's cases: position * 256 + kind * 64 + status * 4 +
+# labelled * 2 + noted, in one comma-separated text (no row objects to make).
+PACKED = f"""
+SELECT COUNT(*), group_concat(rec.position * 256 + ({_KIND}) * 64 + ({_STATUS}) * 4
+    + (CASE WHEN jd.labels <> '[]' THEN 2 ELSE 0 END)
+    + (CASE WHEN rec.extra LIKE '%"cache"%' THEN 1 ELSE 0 END))
+FROM records rec
+LEFT JOIN judgments jd
+  ON jd.run_id = rec.run_id AND jd.case_id = rec.case_id AND jd.trial = rec.trial
+     AND jd.grader = :grader AND jd.grader_version = :version
+WHERE rec.run_id = :run AND rec.trial BETWEEN 1 AND :trials
+  AND rec.position >= 0 AND rec.position < :cases
+"""
+# More case-trials than this make a text too long for one value: counted by GROUP BY.
+MOST = 50_000_000
+
+
+def tallies(
+    count: int, packed: str | None, codes: list[int] | None, size: int, absent: str | None
+) -> list[tuple[int, ...]] | None:
+    """The rows of ``_summary._COUNTED`` (key, then its sums) from ``PACKED``'s ``count``
+    and text: keyed by the group in ``codes`` of each case-trial's position, or by
+    position when ``codes`` is None; ``size`` keys. None when ``absent`` is None and a
+    recorded answer or abstention has no judgment (it must be graded)."""
+    values = np.fromstring(packed or "", dtype=np.int64, sep=",")
+    if len(values) != count:
+        raise ValueError(f"read {len(values)} of {count} counted case-trials")
+    positions = values >> 8
+    keys = positions if codes is None else code_array(codes, size)[positions]
+    kind = (values >> 6) & 3
+    status = (values >> 2) & 15
+    judged = kind != _ERROR_KIND
+    none = judged & (status == _NONE)
+    unjudged = judged & (status == _UNJUDGED)
+    if absent is None:
+        unjudged |= none
+        if unjudged.any():
+            return None
+    ungraded = judged & (status == _UNGRADED)
+    if absent == "ungraded":
+        ungraded |= none
+    answered = kind == _ANSWER_KIND
+    sums: list[Any] = [
+        np.ones(len(values), dtype=bool),
+        judged & (status == _PASSED),
+        judged & (status == _FAILED),
+        ~judged | (status == _ERROR),
+        ungraded,
+        judged & (status == _MISSING),
+        unjudged,
+        answered,
+        answered & (status == _PASSED),
+        ~judged,
+        judged & (kind != _NO_KIND) & ((values & 2) != 0),
+        (values & 1) != 0,
+    ]
+    counted = [np.bincount(keys[mask], minlength=size).tolist() for mask in sums]
+    return [(key, *row) for key, row in enumerate(zip(*counted, strict=True)) if row[0]]
+
+
+def code_array(codes: list[int], size: int) -> Any:
+    """``codes`` (each below ``size``) as a numpy array."""
+    if size <= 256:
+        return np.frombuffer(bytes(codes), dtype=np.uint8)
+    return np.asarray(codes, dtype=np.int64)
+
+
+def group_extent(codes: list[int], size: int) -> tuple[list[int], list[int]]:
+    """The position of each group's first case and its number of cases, from each case's
+    group in ``codes`` (``size`` groups)."""
+    array = code_array(codes, size)
+    sizes = np.bincount(array, minlength=size)
+    if size <= 256:  # a byte each: found by memchr
+        packed = array.tobytes()
+        return [packed.find(bytes([c])) for c in range(size)], sizes.tolist()
+    first = np.full(size, -1, dtype=np.int64)
+    present, found = np.unique(array, return_index=True)
+    first[present] = found
+    return first.tolist(), sizes.tolist()

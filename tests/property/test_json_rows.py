@@ -1,0 +1,86 @@
+"""Case rows held as value tuples are written as JSON by orjson, byte for byte as pydantic
+writes the same rows as models: any text (quotes, control characters, non-ASCII), any
+float or integer, transcripts of nested JSON values, judge details; a row holding a value
+orjson would write otherwise (an integer past 64 bits, a date) is written by pydantic."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from assay.report._model import CaseRow, JudgeDetail
+from assay.report._rows import ROW_FIELDS, CaseRows
+from assay.report.render.json import _row_chunks, _rows_adapter
+
+_TEXT = st.text(st.characters(blacklist_categories=["Cs"]), max_size=12)
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | _TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@st.composite
+def _rows(draw: Any) -> tuple[Any, ...]:
+    values = {
+        "id": draw(_TEXT.filter(bool)),
+        "slice": draw(_TEXT.filter(bool)),
+        "trial": draw(st.integers(1, 5)),
+        "synthetic": draw(st.booleans()),
+        "question": draw(_TEXT),
+        "expected_behavior": draw(st.sampled_from(["answer", "abstain"])),
+        "expected_fact": draw(st.none() | _TEXT),
+        "rationale": draw(st.none() | _TEXT),
+        "outcome": draw(st.none() | st.sampled_from(["answer", "abstain", "error"])),
+        "fact": draw(st.none() | _TEXT),
+        "text": draw(st.none() | _TEXT),
+        "abstain_reason": draw(st.none() | _TEXT),
+        "status": draw(st.sampled_from(["passed", "failed", "error", "missing", "ungraded"])),
+        "reason": draw(_TEXT),
+        "grader": draw(_TEXT),
+        "case_hash": draw(st.none() | _TEXT),
+        "source_revision": draw(st.none() | _TEXT),
+        "raw": draw(st.none() | _TEXT),
+        "input_tokens": draw(st.none() | st.integers(0, 2**62)),
+        "output_tokens": draw(st.none() | st.integers(0, 2**62)),
+        "latency_ms": draw(st.none() | st.floats(allow_nan=False, allow_infinity=False)),
+        "transcript": draw(st.none() | st.dictionaries(_TEXT, _JSON, max_size=4)),
+        "traceback": draw(st.none() | _TEXT),
+        "judge": draw(
+            st.none()
+            | st.builds(
+                JudgeDetail,
+                score=st.none() | st.integers(0, 2),
+                labels=st.lists(_TEXT, max_size=3),
+            )
+        ),
+        "cached_from": draw(st.none() | _TEXT),
+    }
+    return tuple(values[name] for name in ROW_FIELDS)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_rows(), min_size=1, max_size=5))
+def test_rows_written_by_orjson_equal_pydantic(values: list[tuple[Any, ...]]) -> None:
+    rows = [CaseRow.model_validate(dict(zip(ROW_FIELDS, v, strict=True))) for v in values]
+    expected = _rows_adapter().dump_json(rows, indent=2).decode("utf-8")
+    assert "".join(_row_chunks(CaseRows(values))) == expected
+    assert "".join(_row_chunks(rows)) == expected
+
+
+def test_a_value_orjson_would_write_otherwise_is_written_by_pydantic() -> None:
+    base = dict.fromkeys(ROW_FIELDS)
+    base |= {"id": "c", "slice": "s", "trial": 1, "synthetic": False, "question": "q"}
+    base |= {"expected_behavior": "answer", "status": "passed", "reason": "r", "grader": "g"}
+    for transcript in ({"at": datetime(2026, 1, 2, tzinfo=UTC)}, {"n": 2**80}):
+        row = CaseRow.model_validate({**base, "transcript": transcript})
+        values = tuple(row.__dict__[name] for name in ROW_FIELDS)
+        expected = _rows_adapter().dump_json([row], indent=2).decode("utf-8")
+        assert "".join(_row_chunks(CaseRows([values]))) == expected
