@@ -11,6 +11,7 @@ import pytest
 
 from assay.outcomes import Span
 from assay.report import Report
+from assay.report._model import CaseRow
 from assay.report.render import FORMATS, render, render_chunks
 from assay.report.render import html as html_module
 from assay.report.render.html import page_data, page_json, render_html, script_json
@@ -168,36 +169,117 @@ def test_page_json_is_page_data(report: Report) -> None:
     assert text == str(script_json(page_data(report, spans, "/case?id=")))
 
 
-def _unpacked(data: dict[str, object]) -> list[object]:
-    packing = data["packed"]
+def _blocks(html: str) -> dict[str, str]:
+    block = r'<script type="application/octet-stream" id="assay-([a-z0-9-]+)">([A-Za-z0-9+/=]*)<'
+    return dict(re.findall(block, html))
+
+
+def _inflate(text: str) -> bytes:
+    return gzip.decompress(base64.b64decode(text))
+
+
+def _unpacked(html: str) -> list[dict[str, object]]:
+    packing = _embedded(html)["packed"]
     assert isinstance(packing, dict)
-    rows: list[object] = []
-    for part in packing["parts"]:
-        rows += json.loads(gzip.decompress(base64.b64decode(part)))
-    assert len(rows) == packing["rows"]
+    blocks = _blocks(html)
+    rows: list[dict[str, object]] = []
+    for k in range(packing["parts"]):
+        rows += json.loads(_inflate(blocks[f"rows-{k}"]))
+    assert len(rows) == packing["rows"] and f"rows-{packing['parts']}" not in blocks
     return rows
+
+
+def _columns(html: str) -> dict[str, list[object]]:
+    """Each index column's value per row, read back from its distinct values and codes."""
+    blocks = _blocks(html)
+    index = json.loads(_inflate(blocks["index"]))
+    columns: dict[str, list[object]] = {}
+    for name, values in index["values"].items():
+        width = index["widths"].get(name)
+        if width is None:
+            assert f"codes-{name}" not in blocks
+            columns[name] = values
+            continue
+        raw = _inflate(blocks[f"codes-{name}"])
+        codes = [int.from_bytes(raw[i : i + width], "little") for i in range(0, len(raw), width)]
+        columns[name] = [values[c] for c in codes]
+    return columns
 
 
 def test_packed_rows_unpack_to_the_plain_rows(report: Report) -> None:
     plain = _embedded(render_html(report))
-    packed = _embedded(render_html(report, packed=True))
+    page = render_html(report, packed=True)
+    packed = _embedded(page)
     assert packed["cases"] == [] and plain["cases"]
-    assert _unpacked(packed) == plain["cases"]
+    assert _unpacked(page) == plain["cases"]
     assert {k: v for k, v in packed.items() if k not in ("cases", "packed")} == {
         k: v for k, v in plain.items() if k != "cases"
     }
-    assert render_html(report, packed=True) == render_html(report, packed=True)  # no timestamp
+    assert render_html(report, packed=True) == page  # no timestamp
+
+
+@pytest.mark.parametrize("chunk", [2, 20_000])
+def test_the_index_columns_hold_each_rows_table_fields(
+    report: Report, chunk: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(html_module, "PACKED_PART_ROWS", 2)
+    monkeypatch.setattr(html_module, "SEARCH_PART_ROWS", chunk)  # the rows read a chunk at a time
+    page = render_html(report, packed=True)
+    rows = _unpacked(page)
+    columns = _columns(page)
+    assert set(columns) == set(html_module.INDEX_COLUMNS)
+    for name, fields in html_module.INDEX_COLUMNS.items():
+        assert len(columns[name]) == len(rows)
+        for row, value in zip(rows, columns[name], strict=True):
+            if len(fields) == 1:
+                assert value == row[fields[0]]
+            else:
+                assert isinstance(value, dict)
+                assert value == {f: row.get(f) for f in fields}
+    texts = []
+    for k in range(-(-len(rows) // html_module.SEARCH_PART_ROWS)):
+        texts += json.loads(_inflate(_blocks(page)[f"search-{k}"]))
+    assert texts == ["\n".join(str(r[f] or "") for f in html_module.SEARCH_FIELDS) for r in rows]
+
+
+def test_index_codes_widen_with_the_distinct_values() -> None:
+    rows = [
+        CaseRow(id=f"c{i}", slice=f"s{i % 300}", trial=1 + i % 2, expected_behavior="answer",
+                outcome=None, status="missing", reason=f"r{i % 70_000}", grader="g")
+        for i in range(70_002)
+    ]  # fmt: skip
+    values, codes = html_module.packed_index(rows)
+    assert "id" not in codes and len(values["id"]) == len(rows)  # every id distinct
+    assert {name: width for name, (width, _) in codes.items()} == {
+        "trial": 1, "synthetic": 1, "slice": 2, "status": 1, "reason": 4,
+        "expected": 1, "got": 1,
+    }  # fmt: skip
+    assert len(_inflate(codes["reason"][1])) == 4 * len(rows)
+    assert values["got"] == [{"outcome_label": None, "outcome": None, "fact": None}]
+
+
+def test_search_parts_hold_whole_parts_of_rows(
+    report: Report, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(html_module, "SEARCH_PART_ROWS", 3_000)
+    with pytest.raises(ValueError, match="multiple of PACKED_PART_ROWS"):
+        render_html(report, packed=True)
 
 
 def test_packed_parts_hold_a_bounded_number_of_rows(
     report: Report, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(html_module, "PACKED_PART_ROWS", 2)
+    monkeypatch.setattr(html_module, "SEARCH_PART_ROWS", 4)
     parts = list(html_module.packed_rows(report.cases))
+    searched = list(html_module.packed_search(report.cases))
+    assert [len(json.loads(_inflate(p))) for p in searched] == [4, 2]
     assert len(parts) == -(-len(report.cases) // 2)
-    assert [len(json.loads(gzip.decompress(base64.b64decode(p)))) for p in parts[:-1]] == [2] * (
-        len(parts) - 1
-    )
+    assert [len(json.loads(_inflate(p))) for p in parts[:-1]] == [2] * (len(parts) - 1)
+    page = render_html(report, packed=True)
+    assert _unpacked(page) == _embedded(render_html(report))["cases"]
+    widths = json.loads(_inflate(_blocks(page)["index"]))["widths"]
+    assert len(_blocks(page)) == 1 + len(widths) + len(parts) + len(searched)
 
 
 def test_a_large_report_is_packed_by_default(
@@ -207,18 +289,24 @@ def test_a_large_report_is_packed_by_default(
     assert "packed" not in _embedded(render_html(report))
     monkeypatch.setattr(html_module, "PACKED_ABOVE", len(report.cases) - 1)
     page = render_html(report)
-    assert _unpacked(_embedded(page)) == _embedded(render_html(report, packed=False))["cases"]
+    assert _unpacked(page) == _embedded(render_html(report, packed=False))["cases"]
     script, digest = html_module.packed_page_script()
     assert f"'{digest}'" in page and str(script) in page
     plain, _ = html_module.page_script()
     assert f"'{html_module.page_script()[1]}'" not in page
-    assert str(plain).replace(html_module._DATA_LINE, "var DATA = LOADED;") in str(script)
+    for start, end in (html_module._HELPERS, html_module._DRAWER):
+        shared = str(plain)[str(plain).index(start) : str(plain).index(end)]
+        assert shared in str(script)  # the plain page's helpers and drawer, not a copy
 
 
 def test_a_packed_page_without_rows_has_no_parts(report: Report) -> None:
     empty = report.model_copy(update={"cases": []})
     data = json.loads(str(page_json(empty, packed=True)))
-    assert data["cases"] == [] and data["packed"] == {"rows": 0, "parts": []}
+    assert data["cases"] == [] and data["packed"] == {
+        "rows": 0, "part_rows": 2_000, "parts": 0, "search_rows": 20_000, "search_parts": 0
+    }  # fmt: skip
+    page = render_html(empty, packed=True)
+    assert _unpacked(page) == [] and set(_blocks(page)) == {"index"}  # no parts, no codes
 
 
 @pytest.mark.parametrize("packed", [False, True])
@@ -229,5 +317,6 @@ def test_the_page_in_pieces_is_the_page(report: Report, packed: bool) -> None:
     )
     whole = render_html(report, spans=spans, case_link="/c?a=1&b=<", packed=packed)
     assert "".join(pieces) == whole
-    assert len(pieces) == (1 if not packed else 2 + -(-len(report.cases) // 10_000) + 2)
+    blocks = len(_blocks(whole))
+    assert len(pieces) == (2 + blocks if packed else 1) and (blocks > 2 if packed else not blocks)
     assert "".join(render_chunks(report, "html")) == render(report, "html")

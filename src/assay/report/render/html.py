@@ -8,12 +8,15 @@ autoescaping or as JSON inside ``<script type="application/json">`` (with ``<``,
 
 from __future__ import annotations
 
+import array
 import base64
 import functools
 import gzip
 import hashlib
 import json
+import operator
 import re
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -59,31 +62,78 @@ def page_script() -> tuple[Markup, str]:
 
 
 _DATA_LINE = 'var DATA = JSON.parse(document.getElementById("assay-data").textContent);'
-_REPORT_SLOT = "/* the report script */"
+_HELPERS = ("  var STATUSES = DATA.statuses;", "  function CaseTable(")
+_DRAWER = ("  // ---- the case drawer ----", "  var real = DATA.cases.filter(")
+
+
+def _between(source: str, start: str, end: str) -> str:
+    if (
+        source.count(start) != 1
+        or source.count(end) != 1
+        or source.index(start) > source.index(end)
+    ):
+        raise RuntimeError(f"report.js no longer has {start!r} once before {end!r}")
+    return source[source.index(start) : source.index(end)]
 
 
 @functools.cache
 def packed_page_script() -> tuple[Markup, str]:
     """The script of a page whose case rows are packed (see ``PACKED_ABOVE``) and its CSP
-    hash: it unpacks the rows, then runs the page's script on them."""
+    hash: the plain page's helpers and case drawer around a table that keeps a few columns
+    in memory and unpacks a part of full rows only when it needs one."""
     env = environment()
     assert env.loader is not None
     report, _, _ = env.loader.get_source(env, "report.js")
     wrapper, _, _ = env.loader.get_source(env, "report_packed.js")
-    if report.count(_DATA_LINE) != 1 or wrapper.count(_REPORT_SLOT) != 1:
+    if report.count(_DATA_LINE) != 1:
         raise RuntimeError("report.js no longer reads its data in the one expected line")
-    source = wrapper.replace(_REPORT_SLOT, report.replace(_DATA_LINE, "var DATA = LOADED;"))
+    source = wrapper
+    for slot, piece in (
+        ("  /* the shared helpers */\n", _between(report, *_HELPERS)),
+        ("  /* the case drawer */\n", _between(report, *_DRAWER)),
+    ):
+        if source.count(slot) != 1:
+            raise RuntimeError(f"report_packed.js no longer has the slot {slot.strip()!r}")
+        source = source.replace(slot, piece)
     digest = base64.b64encode(hashlib.sha256(source.encode("utf-8")).digest()).decode("ascii")
     return Markup(source), f"sha256-{digest}"
 
 
 PACKED_ABOVE = 20_000
-"""A report with more case rows than this embeds them compressed (``packed_rows``): the
-page stays a few bytes per row instead of about 600, and the browser unpacks them."""
+"""A report with more case rows than this embeds them packed: a few columns of codes the
+page keeps in memory (``packed_index``), and the full rows compressed in parts
+(``packed_rows``) that the page unpacks one at a time, when it needs one."""
 
-PACKED_PART_ROWS = 10_000
-"""Rows per compressed part: each part is unpacked and parsed on its own, so no string
-the browser makes is larger than one part's JSON."""
+PACKED_PART_ROWS = 2_000
+"""Rows per compressed part of full rows: the page unpacks one part to show one case."""
+
+SEARCH_PART_ROWS = 20_000
+"""Rows per compressed part of searched text: the page reads every part at each new
+query, and each part costs a fixed few milliseconds besides its size."""
+
+_LEVEL = 6
+
+INDEX_COLUMNS: dict[str, tuple[str, ...]] = {
+    "id": ("id",),
+    "trial": ("trial",),
+    "synthetic": ("synthetic",),
+    "slice": ("slice",),
+    "status": ("status",),
+    "reason": ("reason",),
+    "expected": ("expected_label", "expected_behavior", "expected_fact"),
+    "got": ("outcome_label", "outcome", "fact"),
+}
+"""The columns a packed page keeps in memory: what the case table shows, filters and sorts
+by. A column of several fields has objects of those fields as its distinct values."""
+
+SEARCH_FIELDS = ("question", "text", "rationale")
+"""The fields the search box reads besides the index columns: a packed page holds them in
+parts of their own, unpacked when it searches (and kept, up to a bound, for the next
+query)."""
+
+
+def _compress(data: bytes) -> str:
+    return base64.b64encode(gzip.compress(data, compresslevel=_LEVEL, mtime=0)).decode("ascii")
 
 
 def packed_rows(rows: Sequence[CaseRow]) -> Iterator[str]:
@@ -91,8 +141,94 @@ def packed_rows(rows: Sequence[CaseRow]) -> Iterator[str]:
     timestamp: the same rows give the same bytes) and base64-encoded."""
     adapter = _rows_adapter()
     for start in range(0, len(rows), PACKED_PART_ROWS):
-        part = adapter.dump_json(list(rows[start : start + PACKED_PART_ROWS]))
-        yield base64.b64encode(gzip.compress(part, compresslevel=6, mtime=0)).decode("ascii")
+        yield _compress(adapter.dump_json(list(rows[start : start + PACKED_PART_ROWS])))
+
+
+def _search_part(rows: Sequence[CaseRow]) -> str:
+    texts = [f"{r.question}\n{r.text or ''}\n{r.rationale or ''}" for r in rows]
+    return _compress(json.dumps(texts, ensure_ascii=False, separators=(",", ":")).encode())
+
+
+def packed_search(rows: Sequence[CaseRow]) -> Iterator[str]:
+    """Per ``SEARCH_PART_ROWS`` rows: a JSON array of each row's ``SEARCH_FIELDS`` joined
+    by newlines (a missing one as empty), compressed as the rows are."""
+    for start in range(0, len(rows), SEARCH_PART_ROWS):
+        yield _search_part(rows[start : start + SEARCH_PART_ROWS])
+
+
+class _IndexColumns:
+    """The ``INDEX_COLUMNS`` of rows given a chunk at a time: each row's value read in
+    C-level loops, only each chunk's distinct values in Python."""
+
+    def __init__(self) -> None:
+        self.distinct: dict[str, dict[Any, int]] = {name: {} for name in INDEX_COLUMNS}
+        self.codes = {name: array.array("I") for name in INDEX_COLUMNS}
+        self.rows = 0
+
+    def add(self, chunk: Sequence[CaseRow]) -> None:
+        classes: set[type[CaseRow]] = set(map(type, chunk))
+        self.rows += len(chunk)
+        for name, fields in INDEX_COLUMNS.items():
+            distinct = self.distinct[name]
+            if len(fields) == 1:
+                keys = list(map(operator.attrgetter(fields[0]), chunk))
+                local = {
+                    key: distinct.setdefault(key, len(distinct)) for key in dict.fromkeys(keys)
+                }
+            else:
+                held, keys = _held_keys(chunk, fields, classes)
+                local = {}
+                for key in dict.fromkeys(keys):
+                    given = dict(zip(held, key if len(held) > 1 else (key,), strict=True))
+                    full = tuple(given.get(field) for field in fields)
+                    local[key] = distinct.setdefault(full, len(distinct))
+            self.codes[name].extend(map(local.__getitem__, keys))
+
+    def finish(self) -> tuple[dict[str, list[Any]], dict[str, tuple[int, str]]]:
+        values: dict[str, list[Any]] = {}
+        codes: dict[str, tuple[int, str]] = {}
+        for name, fields in INDEX_COLUMNS.items():
+            distinct = list(self.distinct[name])
+            if len(fields) == 1:
+                values[name] = distinct
+            else:
+                values[name] = [dict(zip(fields, v, strict=True)) for v in distinct]
+            if len(distinct) == self.rows:
+                continue  # every value distinct: the codes would be 0, 1, 2, …
+            kind = "B" if len(distinct) <= 1 << 8 else "H" if len(distinct) <= 1 << 16 else "I"
+            packed = array.array(kind, self.codes[name])
+            if sys.byteorder == "big":
+                packed.byteswap()
+            codes[name] = (packed.itemsize, _compress(packed.tobytes()))
+        return values, codes
+
+
+def _held_keys(
+    rows: Sequence[CaseRow], fields: tuple[str, ...], classes: set[type[CaseRow]]
+) -> tuple[tuple[str, ...], list[Any]]:
+    """The fields of ``fields`` the rows' classes have and each row's value of them (a
+    tuple for several); a field only some classes have is read as None where missing."""
+    held = tuple(f for f in fields if all(f in c.model_fields for c in classes))
+    if any(f in c.model_fields for c in classes for f in fields if f not in held):
+        dicts = [row.__dict__ for row in rows]
+        getters = (map(operator.methodcaller("get", name), dicts) for name in fields)
+        return fields, list(zip(*getters, strict=True))
+    if not held:
+        return held, [()] * len(rows)
+    return held, list(map(operator.attrgetter(*held), rows))
+
+
+def packed_index(
+    rows: Sequence[CaseRow],
+) -> tuple[dict[str, list[Any]], dict[str, tuple[int, str]]]:
+    """The ``INDEX_COLUMNS`` of ``rows``: each column's distinct values in order of first
+    appearance, and its codes (the index of each row's value) as (bytes per code,
+    little-endian unsigned integers compressed); no codes for a column whose every value is
+    distinct (the codes would be 0, 1, 2, …)."""
+    index = _IndexColumns()
+    for start in range(0, len(rows), SEARCH_PART_ROWS):
+        index.add(rows[start : start + SEARCH_PART_ROWS])
+    return index.finish()
 
 
 def is_packed(report: Report) -> bool:
@@ -292,33 +428,63 @@ def page_json(
     packed: bool = False,
 ) -> Markup:
     """``page_data`` as script-safe JSON, the case rows serialized in one pass (a report of
-    100,000 cases renders in about a second); ``packed``: the rows as ``packed_rows``
-    parts under ``packed`` (``cases`` empty), for the packed page script to unpack."""
+    100,000 cases renders in about a second); ``packed``: no rows (``cases`` empty) but
+    ``packed``, what the packed page script needs to read them from ``packed_blocks``."""
     head = json.dumps(_page_head(report, case_link), ensure_ascii=False, separators=(",", ":"))
     spans_text = json.dumps(_span_data(spans), ensure_ascii=False, separators=(",", ":"))
     if packed:
-        return Markup("".join(_packed_pieces(report, spans, case_link)))
-    rows = _rows_adapter().dump_json(list(report.cases)).decode("utf-8")
-    return _script_safe(f'{head[:-1]},"cases":{rows},"spans":{spans_text}}}')
+        rows = len(report.cases)
+        meta = {
+            "rows": rows,
+            "part_rows": PACKED_PART_ROWS,
+            "parts": -(-rows // PACKED_PART_ROWS),
+            "search_rows": SEARCH_PART_ROWS,
+            "search_parts": -(-rows // SEARCH_PART_ROWS),
+        }
+        packing = json.dumps(meta, separators=(",", ":"))
+        return _script_safe(f'{head[:-1]},"cases":[],"packed":{packing},"spans":{spans_text}}}')
+    rows_text = _rows_adapter().dump_json(list(report.cases)).decode("utf-8")
+    return _script_safe(f'{head[:-1]},"cases":{rows_text},"spans":{spans_text}}}')
 
 
-def _packed_pieces(report: Report, spans: Sequence[Span], case_link: str | None) -> Iterator[str]:
-    """``page_json(packed=True)``'s text in pieces, script-safe each: the head, then each
-    compressed part of the rows as it is made, then the rest."""
-    head = json.dumps(_page_head(report, case_link), ensure_ascii=False, separators=(",", ":"))
-    rows = len(report.cases)
-    yield _script_safe(f'{head[:-1]},"cases":[],"packed":{{"rows":{rows},"parts":[')
-    count = 0
-    for part in packed_rows(report.cases):  # base64: nothing in it to make script-safe
-        yield ('"' if count == 0 else '","') + part
-        count += 1
-    spans_text = json.dumps(_span_data(spans), ensure_ascii=False, separators=(",", ":"))
-    yield _script_safe(("]" if count == 0 else '"]') + f'}},"spans":{spans_text}}}')
+def _block(name: str, text: str) -> str:
+    # base64 text: nothing in it can end the element
+    return f'<script type="application/octet-stream" id="assay-{name}">{text}</script>\n'
 
 
-# Where the packed rows go in a page rendered in pieces: a "<" from the data is always
+def packed_blocks(report: Report) -> Iterator[str]:
+    """The packed rows of ``report`` as the page's data blocks, one at a time, from one
+    pass over the rows: the parts of full rows ``rows-<k>``, then the parts of searched
+    text ``search-<k>``, ``index`` (each index column's distinct values) and
+    ``codes-<column>``. Base64 in elements of their own: the page reads one when it needs
+    it, so its script never holds the whole page's data."""
+    if SEARCH_PART_ROWS % PACKED_PART_ROWS:
+        raise ValueError("SEARCH_PART_ROWS must be a multiple of PACKED_PART_ROWS")
+    rows = report.cases
+    adapter = _rows_adapter()
+    index = _IndexColumns()
+    searched = []
+    part = 0
+    for start in range(0, len(rows), SEARCH_PART_ROWS):
+        chunk = list(rows[start : start + SEARCH_PART_ROWS])
+        index.add(chunk)
+        searched.append(_search_part(chunk))
+        for at in range(0, len(chunk), PACKED_PART_ROWS):
+            text = _compress(adapter.dump_json(chunk[at : at + PACKED_PART_ROWS]))
+            yield _block(f"rows-{part}", text)
+            part += 1
+    for k, text in enumerate(searched):
+        yield _block(f"search-{k}", text)
+    values, codes = index.finish()
+    widths = {name: width for name, (width, _) in codes.items()}
+    yield _block("index", _compress(json.dumps({"values": values, "widths": widths}).encode()))
+    for name, (_, text) in codes.items():
+        yield _block(f"codes-{name}", text)
+
+
+# Where the packed blocks go in a page rendered in pieces: a "<" from the data is always
 # escaped on the page, so this text can only be the slot.
-_ROWS_SLOT = "<assay-packed-rows>"
+_BLOCKS_SLOT = "<assay-packed-rows>"
 
 
 def render_html_chunks(
@@ -329,19 +495,20 @@ def render_html_chunks(
     case_link: str | None = None,
     packed: bool | None = None,
 ) -> Iterator[str]:
-    """``render_html``'s text in pieces: a packed page's compressed rows a part at a time,
-    so that a report of a million rows is written without its page whole in memory."""
+    """``render_html``'s text in pieces: a packed page's data blocks one at a time, so
+    that a report of a million rows is written without its page whole in memory."""
     if packed is None:
         packed = is_packed(report)
     if not packed:
         yield render_html(report, spans=spans, links=links, case_link=case_link, packed=False)
         return
-    page = _page(report, Markup(_ROWS_SLOT), links=links, packed=True)
-    if page.count(_ROWS_SLOT) != 1:
-        raise RuntimeError("the page template no longer holds its data exactly once")
-    head, tail = page.split(_ROWS_SLOT)
+    data = page_json(report, spans, case_link, packed=True)
+    page = _page(report, data, links=links, blocks=Markup(_BLOCKS_SLOT))
+    if page.count(_BLOCKS_SLOT) != 1:
+        raise RuntimeError("the page template no longer holds its data blocks exactly once")
+    head, tail = page.split(_BLOCKS_SLOT)
     yield head
-    yield from _packed_pieces(report, spans, case_link)
+    yield from packed_blocks(report)
     yield tail
 
 
@@ -369,13 +536,17 @@ def render_html(
     ``spans`` (a run's recorded spans) are drawn as a waterfall in each case's drawer;
     ``links`` (label -> URL) adds a navigation bar and ``case_link`` (a URL prefix the case
     id is appended to) a link from each drawer to the case across runs, as the viewer does.
-    ``packed`` embeds the case rows compressed; by default a report of more than
-    ``PACKED_ABOVE`` rows is packed.
+    ``packed`` embeds the case rows compressed (``packed_blocks``); by default a report of
+    more than ``PACKED_ABOVE`` rows is packed.
     """
     if packed is None:
         packed = is_packed(report)
-    data = page_json(report, spans, case_link, packed=packed)
-    return _page(report, data, links=links, packed=packed)
+    if packed:
+        return "".join(
+            render_html_chunks(report, spans=spans, links=links, case_link=case_link, packed=True)
+        )
+    data = page_json(report, spans, case_link)
+    return _page(report, data, links=links, blocks=None)
 
 
 def _page(
@@ -383,11 +554,12 @@ def _page(
     data: Markup,
     *,
     links: Mapping[str, str] | None,
-    packed: bool,
+    blocks: Markup | None,
 ) -> str:
-    """The page of ``report`` with ``data`` (``page_json``) as its data element's text."""
+    """The page of ``report`` with ``data`` (``page_json``) as its data element's text and
+    ``blocks`` (a packed page's data blocks) after it."""
     template = environment().get_template("report.html.j2")
-    script, script_hash = packed_page_script() if packed else page_script()
+    script, script_hash = packed_page_script() if blocks is not None else page_script()
     clustered = report.trial_summary is not None
     synthetic = report.synthetic
     return template.render(
@@ -426,6 +598,7 @@ def _page(
         trial_lines=trial_lines(report),
         trial_sections=trial_sections(report),
         data=data,
+        blocks=blocks,
         script=script,
         script_hash=script_hash,
         links={label: safe_url(url) for label, url in (links or {}).items()},
