@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from assay.cases import Case
-from assay.store._rows import dump
+from assay.store._dump import dump
 from assay.store._schema import case_index
 
 Group = tuple[str, bool, str]  # slice, synthetic, split
