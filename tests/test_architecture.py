@@ -271,6 +271,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("assay.report.render",),
     (
         "assay._collector",
+        "assay._interrupt",
         "assay._plugins",
         "assay.load",
         "assay.targets",

@@ -30,6 +30,10 @@ def _main(argv: list[str] | None, owns_process: bool) -> None:
     from assay.errors import AssayError
 
     install()  # no control character from data reaches the terminal
+    if owns_process:
+        from assay._interrupt import install as interrupt_outside_finalizers
+
+        interrupt_outside_finalizers()
     try:
         app_for(sys.argv[1:] if argv is None else argv)(args=argv, prog_name="assay")
     except SystemExit as done:

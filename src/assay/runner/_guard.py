@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Any
 
+from assay._interrupt import deliver_again, in_finalizer
+
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
 TICK_S = 0.1
 RESPONSIVE_S = 1.0  # a loop that ticked this recently is running its callbacks
@@ -76,23 +78,29 @@ class SignalGuard:
             signal.signal(sig, previous)
         self._previous.clear()
 
-    def _handle(self, signum: int, _frame: FrameType | None) -> None:
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
         if self._holding or (self._recording and not self._held):
             self._held.append(signum)
+            return
+        if self.blocked_message is None and self.on_stop is not None:
+            if not self.stopping:
+                self.stopping = True
+                self.on_stop()
+                return
+            if self.on_force is not None and self.responsive():
+                # Raised between two of the loop's callbacks rather than wherever this
+                # signal landed (inside a database call, a finalizer), so the stop is orderly.
+                self.on_force()
+                return
+        if in_finalizer(frame):
+            # Python prints an exception raised in a finalizer or a weakref callback as a
+            # traceback and drops it: the signal comes again once that code has returned.
+            deliver_again(signum)
             return
         if self.blocked_message is not None:
             raise LoopBlocked(self.blocked_message)
         if self.on_stop is None:
             raise Interrupted("interrupted")
-        if not self.stopping:
-            self.stopping = True
-            self.on_stop()
-            return
-        if self.on_force is not None and self.responsive():
-            # Raised between two of the loop's callbacks rather than wherever this signal
-            # landed (inside a database call, a finalizer), so the stop is orderly.
-            self.on_force()
-            return
         raise Interrupted("interrupted twice: stopping at once")
 
     @contextlib.contextmanager

@@ -88,3 +88,48 @@ def test_nothing_is_raised_when_the_end_is_recorded_undisturbed() -> None:
         with guard.deferred():
             pass
         guard.end_recording()
+
+
+def _python_call() -> None:
+    return None
+
+
+def test_a_signal_landing_in_a_finalizer_comes_again_after_it() -> None:
+    """Python reports an exception raised inside a finalizer (``__del__``, a WeakSet's
+    callback) as a traceback on stderr and drops it: the stop must not be lost that way."""
+    import time
+
+    finished: list[str] = []
+
+    class Finalized:
+        def __del__(self) -> None:
+            _ctrl_c()  # the second Ctrl-C lands inside the finalizer: handled at the
+            _python_call()  # first Python call after it, still inside
+            finished.append("the finalizer ran to its end")
+
+    with SignalGuard() as guard:
+        guard.on_stop = lambda: None
+        _ctrl_c()  # the run stops taking calls
+        with pytest.raises(Interrupted, match="twice"):
+            Finalized()
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                time.sleep(0.01)  # the signal comes again, outside the finalizer
+    assert finished == ["the finalizer ran to its end"]
+
+
+def test_frames_of_finalizers_are_recognised() -> None:
+    import sys
+
+    from assay._interrupt import in_finalizer
+
+    seen: list[bool] = []
+
+    class Finalized:
+        def __del__(self) -> None:
+            seen.append(in_finalizer(sys._getframe()))
+
+    Finalized()
+    assert seen == [True]
+    assert not in_finalizer(sys._getframe())
+    assert not in_finalizer(None)
