@@ -12,7 +12,7 @@ refuses (an integer beyond 64 bits, a lone surrogate, deep nesting), by ``json``
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 _JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
@@ -59,27 +59,22 @@ def _plain(value: Any, depth: int) -> bool:
     if kind is dict:
         if _STR.issuperset(map(type, value)) and _ATOMS.issuperset(map(type, value.values())):
             return True  # the usual flat mapping, checked without a loop in Python
-        for key, item in value.items():
-            if type(key) is not str:
-                return False
-            kind = type(item)
-            if kind is str or kind is int or kind is bool or item is None:
-                continue
-            if kind is float:
-                if not _number(item):
-                    return False
-            elif not _plain(item, depth + 1):
-                return False
-        return True
+        if not _STR.issuperset(map(type, value)):
+            return False
+        return _all_plain(value.values(), depth + 1)
     if kind is list or kind is tuple:
-        for item in value:
-            kind = type(item)
-            if kind is str or kind is int or kind is bool or item is None:
-                continue
-            if kind is float:
-                if not _number(item):
-                    return False
-            elif not _plain(item, depth + 1):
-                return False
-        return True
+        return _all_plain(value, depth + 1)
     return False
+
+
+def _all_plain(items: Iterable[Any], depth: int) -> bool:
+    for item in items:
+        kind = type(item)
+        if kind is str or kind is int or kind is bool or item is None:
+            continue
+        if kind is float:
+            if not _number(item):
+                return False
+        elif not _plain(item, depth):
+            return False
+    return True
