@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import tempfile
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import delete
-from tests.pg_cluster import ClusterUnavailable, fresh_database, postgres_cluster
 
 from assay.cases import Case, Dataset
 from assay.compare import Comparison, ComparisonRefusedError, compare_runs
@@ -32,26 +30,6 @@ from assay.stored import run_side
 from assay.stored._paired import paired_comparison
 
 STATUSES = ("passed", "failed", "ungraded", "missing")
-
-
-@pytest.fixture(scope="module")
-def postgres_server() -> Iterator[str]:
-    try:
-        cluster = postgres_cluster()
-        url = cluster.__enter__()
-    except ClusterUnavailable as err:
-        pytest.skip(str(err))
-    try:
-        yield url
-    finally:
-        cluster.__exit__(None, None, None)
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'assay.db'}"
-    return fresh_database(request.getfixturevalue("postgres_server"))
 
 
 def _cases(n: int, *, metadata: bool = False, seed: int = 0) -> list[Case]:

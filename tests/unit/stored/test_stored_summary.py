@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.pg_cluster import ClusterUnavailable, fresh_database, postgres_cluster
 
 from assay.cases import Case, Dataset
 from assay.grading import Judgment, StructuredGrader, grade
@@ -28,26 +26,6 @@ from assay.stored._report import StoredGrader, _fallback, trial_policy
 from assay.stored._summary import counted_summary
 
 POLICIES = (None, "mean", "majority", "pass@1", "pass^k", "pass@2")
-
-
-@pytest.fixture(scope="module")
-def postgres_server() -> Iterator[str]:
-    try:
-        cluster = postgres_cluster()
-        url = cluster.__enter__()
-    except ClusterUnavailable as err:
-        pytest.skip(str(err))
-    try:
-        yield url
-    finally:
-        cluster.__exit__(None, None, None)
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'assay.db'}"
-    return fresh_database(request.getfixturevalue("postgres_server"))
 
 
 def _cases(n: int, metadata: bool) -> list[Case]:

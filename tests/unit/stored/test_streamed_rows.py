@@ -7,12 +7,7 @@ whole."""
 from __future__ import annotations
 
 import pytest
-from tests.unit.stored.test_stored_summary import (  # noqa: F401  (fixtures)
-    _cases,
-    _fill,
-    postgres_server,
-    store_url,
-)
+from tests.unit.stored.test_stored_summary import _cases, _fill
 
 from assay.report.render import render
 from assay.store import open_store
@@ -26,7 +21,7 @@ def _not_passed(status: str, synthetic: bool) -> bool:
 
 
 @pytest.mark.parametrize("metadata", [False, True])
-def test_streamed_rows_equal_built_ones(store_url: str, metadata: bool) -> None:  # noqa: F811
+def test_streamed_rows_equal_built_ones(store_url: str, metadata: bool) -> None:
     store = open_store(store_url)
     try:
         cases = _cases(40, metadata)
