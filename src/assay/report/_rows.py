@@ -8,7 +8,7 @@ that is only rendered keeps its rows this way (see ``build_report(compact=True)`
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, overload
+from typing import Any, NamedTuple, overload
 
 from assay._compact import shared_field_names
 from assay.report._model import CaseRow
@@ -91,3 +91,27 @@ def rows_where(rows: Sequence[CaseRow], keep: Callable[[str, bool], bool]) -> It
         picked: Iterator[CaseRow] = where(keep)
         return picked
     return (row for row in rows if keep(row.status, row.synthetic))
+
+
+class Brief(NamedTuple):
+    """What a long list of cases prints of a row: its label's parts, status and reason."""
+
+    id: str
+    trial: int
+    status: str
+    reason: str
+    cached_from: str | None
+
+
+def brief_of(row: CaseRow) -> Brief:
+    return Brief(row.id, row.trial, row.status, row.reason, row.cached_from)
+
+
+def briefs(picked: Iterator[CaseRow]) -> Iterator[Brief]:
+    """The rest of ``picked`` (from ``rows_where``) as briefs; rows read from a store
+    (their iterator has ``briefs``) are then read without making them whole."""
+    rest = getattr(picked, "briefs", None)
+    if rest is not None:
+        made: Iterator[Brief] = rest()
+        return made
+    return map(brief_of, picked)

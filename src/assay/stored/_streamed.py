@@ -11,8 +11,11 @@ makes, value for value (tests/property/test_streamed_rows.py).
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, overload
+from typing import Any, cast, overload
+
+import orjson
 
 from assay.cases import Case
 from assay.cases._canonical import _plain_text, case_hash
@@ -26,8 +29,9 @@ from assay.outcomes import Abstain, Answer, Error
 from assay.report import Report
 from assay.report._build import _row_values
 from assay.report._model import CaseRow, JudgeDetail
-from assay.report._rows import row_of
+from assay.report._rows import ROW_FIELDS, Brief, row_of
 from assay.store import RunInfo, RunStore
+from assay.store._case_index import read_case_ids, read_case_index
 from assay.store._rows import _STATUSES, _outcome, json_items, judgment_of, record_of
 from assay.stored._report import _fallback
 
@@ -92,12 +96,79 @@ class StoredRows(Sequence[CaseRow]):
     def __iter__(self) -> Iterator[CaseRow]:
         return map(row_of, self.values())
 
-    def where(self, keep: Keep) -> Iterator[CaseRow]:
+    def where(self, keep: Keep) -> Picked:
         """The rows ``keep`` wants, in order; the others are not made."""
-        return map(row_of, self.values(keep))
+        return Picked(self, keep)
 
     def values(self, keep: Keep | None = None) -> Iterator[tuple[Any, ...]]:
         """Each row's values in ``ROW_FIELDS`` order (those ``keep`` wants)."""
+        return self.made(keep, [False])
+
+    def made(self, keep: Keep | None, brief: list[bool]) -> Iterator[tuple[Any, ...]]:
+        """``values(keep)``, each row a ``Brief`` instead while ``brief[0]`` is true."""
+        with self._store.engine.connect() as conn:
+            index = read_case_index(conn, self._info.id)
+            ids = None if index is None else read_case_ids(conn, self._info.id)
+        if index is None or ids is None:
+            scanned = self._scanned(keep)
+            return (_brief_of(v) if brief[0] else v for v in scanned)
+        synthetic = [index.groups[code][1] for code in index.codes]
+        return self._indexed(keep, brief, ids, synthetic)
+
+    def _indexed(
+        self, keep: Keep | None, brief: list[bool], ids: list[str], synthetic: list[bool]
+    ) -> Iterator[tuple[Any, ...]]:
+        """``made`` for a run with a case index: whether a row is wanted is told from the
+        index and its joined record, and a case's stored item is parsed only for a row
+        that is made."""
+        info, grader = self._info, self._grader
+        trials = info.trials
+        items = _Items(self._store.cases_snapshot(info.id), len(ids))
+        batches = self._store.judged_records(info.id, grader.name, grader.version, trials, len(ids))
+        joined = (row for batch in batches for row in batch)
+        labels: dict[tuple[str, str], str] = {}
+        ahead = next(joined, None)
+        try:
+            for i, case_id in enumerate(ids):
+                case: _CaseAt | None = None
+                fake = synthetic[i]
+                for trial in range(1, trials + 1):
+                    found = None
+                    if ahead is not None and ahead[0] == i and ahead[2] == trial:
+                        found, ahead = ahead, next(joined, None)
+                        if found[1] != case_id:
+                            raise self._misplaced(found[1], case_id)
+                    if keep is not None:
+                        status = _told(found)
+                        if status is not None:
+                            if not keep(status, fake):
+                                continue
+                            if brief[0]:
+                                told = _brief(case_id, trial, status, found)
+                                if told is not None:
+                                    yield told
+                                    continue
+                    if case is None:
+                        case = _CaseAt(items.at(i))
+                        if case.id != case_id:
+                            raise self._misplaced(case.id, case_id)
+                    row = _row(case, trial, found, grader, labels, keep)
+                    if row is not None:
+                        yield _brief_of(row) if brief[0] else row
+        finally:
+            batches.close()
+
+    def _misplaced(self, found: str, case_id: str) -> StoreError:
+        return StoreError(
+            f"the store {self._store.url} holds a record of case {found!r} at the "
+            f"position of case {case_id!r} in run {self._info.id}: it was changed outside "
+            "assay or is damaged",
+            "damaged",
+        )
+
+    def _scanned(self, keep: Keep | None) -> Iterator[tuple[Any, ...]]:
+        """``values`` of a run stored before the case index: each case read off the
+        snapshot of its cases."""
         info, grader = self._info, self._grader
         trials = info.trials
         snapshot = self._store.cases_snapshot(info.id)
@@ -142,6 +213,120 @@ class StoredRows(Sequence[CaseRow]):
 
     def __repr__(self) -> str:
         return f"StoredRows({self._count} rows of run {self._info.id})"
+
+
+class Picked(Iterator[CaseRow]):
+    """The rows of a ``StoredRows`` that a ``Keep`` wants, made as they are read; after
+    ``briefs()`` the rest come as ``Brief``s, which most rows are read without making."""
+
+    def __init__(self, rows: StoredRows, keep: Keep) -> None:
+        self._brief = [False]
+        self._made = rows.made(keep, self._brief)
+
+    def __next__(self) -> CaseRow:
+        return row_of(next(self._made))
+
+    def briefs(self) -> Iterator[Brief]:
+        self._brief[0] = True
+        return cast("Iterator[Brief]", self._made)
+
+
+_STATUS = ROW_FIELDS.index("status")
+_REASON = ROW_FIELDS.index("reason")
+_CACHED = ROW_FIELDS.index("cached_from")
+
+
+def _brief_of(values: tuple[Any, ...]) -> Brief:
+    return Brief(values[0], values[2], values[_STATUS], values[_REASON], values[_CACHED])
+
+
+def _told(found: tuple[Any, ...] | None) -> str | None:
+    """A row's status when its joined record tells it as it is (the case is not made,
+    nor the outcome read): a missing case-trial, an error, or a stored verdict on an
+    answer or abstention of the usual shape; None when it cannot be told so."""
+    if found is None:
+        return "missing"
+    text = found[3]
+    if found[9] is not None or type(text) is not str:
+        return None
+    if text.startswith(_ERROR):
+        return "error"
+    status = found[10]
+    if status in _STATUSES and text.startswith(_JUDGED) and type(found[11]) is str:
+        return str(status)
+    return None
+
+
+def _brief(case_id: str, trial: int, status: str, found: tuple[Any, ...] | None) -> Brief | None:
+    """The brief of a row whose status ``_told`` told, when it is told as plainly (what
+    ``_row`` would make of it); None when the row must be made to tell it."""
+    if found is None:
+        return Brief(case_id, trial, status, MISSING_REASON, None)
+    if status == "error":
+        return None
+    (_, _, _, _, attempts, latency, tokens_in, tokens_out, trace_id, _) = found[:10]
+    score, said = found[14], found[15]
+    if (
+        type(attempts) is not int
+        or attempts < 1
+        or (latency is not None and type(latency) is not float)
+        or (tokens_in is not None and type(tokens_in) is not int)
+        or (tokens_out is not None and type(tokens_out) is not int)
+        or (trace_id is not None and type(trace_id) is not str)
+        or (said is not None and said != "[]")
+        or (score is not None and type(score) is not float)
+    ):
+        return None
+    return Brief(case_id, trial, status, found[11], None)
+
+
+_JOINT = '},{"accepted_facts":'
+_HEAD = '{"accepted_facts":'
+
+
+class _Items:
+    """A run's stored cases, read forward by position: an item is parsed only when asked
+    for. In a snapshot as the store writes it (each item a key-sorted object whose first
+    key is ``accepted_facts``, no such key deeper), the items passed over are found by
+    their joints and never parsed; any other snapshot is parsed item by item."""
+
+    def __init__(self, text: str, count: int) -> None:
+        self._text = text
+        self._next = 0
+        self._at = 1
+        canonical = (
+            count > 0
+            and text.startswith("[" + _HEAD)
+            and text.endswith("}]")
+            and text.count(_HEAD) == count
+            and text.count(_JOINT) == count - 1
+        )
+        self._scan: Iterator[Any] | None = None if canonical else json_items(text)
+
+    def at(self, i: int) -> Any:
+        """Item ``i``, not before the last one asked for (None past the last)."""
+        if self._scan is not None:
+            for _ in range(i - self._next):
+                next(self._scan, None)
+            self._next = i + 1
+            return next(self._scan, None)
+        text, at = self._text, self._at
+        for _ in range(i - self._next):
+            at = text.find(_JOINT, at) + 2
+            if at == 1:
+                return None
+        end = text.find(_JOINT, at)
+        end = len(text) - 1 if end < 0 else end + 1
+        self._at, self._next = end + 1, i + 1
+        return _parsed(text[at:end])
+
+
+def _parsed(text: str) -> Any:
+    """``json.loads(text)``, by orjson where it reads it the same."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
 
 
 class _CaseAt:

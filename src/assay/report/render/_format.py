@@ -8,6 +8,7 @@ from typing import Any
 from assay.metrics import Rate, StatusCounts, TrialRate
 from assay.metrics._display import decimal, interval_text, percent
 from assay.report._model import CaseRow, Report
+from assay.report._rows import Brief
 from assay.report._usage import JudgeUsage, UsageSummary
 
 
@@ -205,7 +206,7 @@ def change_line(report: Report) -> str | None:
 RAW_SHOWN = 300  # characters of an error's raw reply shown beside its reason
 
 
-def case_label(row: CaseRow, trials: int) -> str:
+def case_label(row: CaseRow | Brief, trials: int) -> str:
     """'E2', 'E2 #3' with several trials, followed by '(cached)' for a reply served from
     the response cache."""
     label = row.id if trials == 1 else f"{row.id} #{row.trial}"

@@ -6,8 +6,8 @@ from collections.abc import Iterable, Sequence
 from itertools import chain, islice
 
 from assay.report._imported import imported_line
-from assay.report._model import CaseRow, Report
-from assay.report._rows import rows_where
+from assay.report._model import Report
+from assay.report._rows import Brief, brief_of, briefs, rows_where
 from assay.report.render import _format as f
 from assay.report.render._trials import trial_lines, trial_sections
 from assay.report.render.document import (
@@ -109,7 +109,8 @@ def _cases(report: Report) -> list[Block]:
     if not not_passed:
         return []
     if len(not_passed) > TABLE_ROWS:
-        return [Gap(), _grouped("Cases not passed", chain(not_passed, stream), report.trials)]
+        listed = chain(map(brief_of, not_passed), briefs(stream))
+        return [Gap(), _grouped("Cases not passed", listed, report.trials)]
     rows: list[list[Cell]] = [
         [f.case_label(c, report.trials), c.slice, status_cell(c.status), f.reason_with_raw(c)]
         for c in not_passed
@@ -126,7 +127,7 @@ def _synthetic_row(status: str, synthetic: bool) -> bool:
     return synthetic
 
 
-def _grouped(title: str, cases: Iterable[CaseRow], trials: int) -> Groups:
+def _grouped(title: str, cases: Iterable[Brief], trials: int) -> Groups:
     """Every case of a long list, named once, grouped by status and reason: a summary a
     reader can take in, that still lists each case (a table of thousands of rows is not
     read, and takes rich seconds to draw)."""
