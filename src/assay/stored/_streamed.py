@@ -149,7 +149,7 @@ class StoredRows(Sequence[CaseRow]):
                                     yield told
                                     continue
                     if case is None:
-                        case = _CaseAt(items.at(i))
+                        case = _CaseAt(items.at(i), items.text)
                         if case.id != case_id:
                             raise self._misplaced(case.id, case_id)
                     row = _row(case, trial, found, grader, labels, keep)
@@ -302,6 +302,8 @@ class _Items:
             and text.count(_JOINT) == count - 1
         )
         self._scan: Iterator[Any] | None = None if canonical else json_items(text)
+        self.text: str | None = None
+        """The last item's text, when it was read so (not parsed from the whole)."""
 
     def at(self, i: int) -> Any:
         """Item ``i``, not before the last one asked for (None past the last)."""
@@ -318,7 +320,8 @@ class _Items:
         end = text.find(_JOINT, at)
         end = len(text) - 1 if end < 0 else end + 1
         self._at, self._next = end + 1, i + 1
-        return _parsed(text[at:end])
+        self.text = text[at:end]
+        return _parsed(self.text)
 
 
 def _parsed(text: str) -> Any:
@@ -333,14 +336,26 @@ class _CaseAt:
     """A case being reported, from its stored item: its row values and hash made once,
     when first asked, and its ``Case`` made only when a record must be graded."""
 
-    __slots__ = ("_case", "_hash", "_raw", "_values", "id", "source_revision", "synthetic")
+    __slots__ = (
+        "_case",
+        "_hash",
+        "_raw",
+        "_text",
+        "_values",
+        "id",
+        "source_revision",
+        "synthetic",
+    )
 
-    def __init__(self, raw: Any) -> None:
+    def __init__(self, raw: Any, text: str | None = None) -> None:
+        """``text``: the item's text as stored, when it is known."""
         self._raw = raw
+        self._text = text
         self._hash: str | None = None
         self._values = _plain_values(raw)
         self._case: Case | None = None
         if self._values is None:
+            self._text = None  # its hash is that of the case it is validated as
             case = self.case
             self._values = (case.id, case.slice, case.synthetic, case.prompt)
             self._values += (case.expected_behavior, case.expected_fact, case.rationale)
@@ -359,6 +374,11 @@ class _CaseAt:
     @property
     def hash(self) -> str:
         if self._hash is None:
+            if self._text is not None and self._case is None:
+                canonical = _canonical_text(self._text)
+                if canonical is not None:
+                    self._hash = f"sha256:{hashlib.sha256(canonical.encode()).hexdigest()}"
+                    return self._hash
             if self._case is None:
                 bare = _Bare()
                 bare.__dict__ = self._raw  # what ``_plain_text`` reads of a case
@@ -378,6 +398,30 @@ class _CaseAt:
 
 class _Bare:
     """An object whose attributes are a stored case's fields."""
+
+
+_RUBRIC_JSON = (
+    ',"disallowed":[]',
+    ',"provenance":null',
+    ',"required":[],"requires_citation":false',
+    ',"sources":null',
+)
+_RUBRIC_LENGTH = sum(map(len, _RUBRIC_JSON))
+
+
+def _canonical_text(stored: str) -> str | None:
+    """``canonical_text`` of a case of text fields alone (``_plain_values`` read it),
+    from its item as the store writes it (``canonical_json`` of its full record): the
+    item less its rubric fields at their defaults; None when the item is not written so
+    (a string with an escape, which another writer may have written otherwise; another
+    spacing)."""
+    if "\\" in stored:
+        return None
+    text = stored
+    for field in _RUBRIC_JSON:
+        # No string holds an unescaped '"', so this text occurs only as the field.
+        text = text.replace(field, "", 1)
+    return text if len(text) == len(stored) - _RUBRIC_LENGTH else None
 
 
 _FIELDS = frozenset(Case.model_fields)
