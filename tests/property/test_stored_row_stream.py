@@ -3,12 +3,15 @@ equal the rows ``report_for_run`` builds through the validated records, judgment
 cases, row for row and value for value: any cases (text fields alone or not), outcomes,
 usage, latency, transcripts and tracebacks, stored verdicts of the run's grader, of
 another or none, an installed grader or a missing plugin, a judge's score, trials. A
-report so made renders byte for byte as the one built whole, in every streamed format."""
+report so made renders byte for byte as the one built whole, in every streamed format; the
+rows a report lists are picked the same, whole or as briefs, whatever it lists."""
 
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from datetime import UTC, datetime
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +21,7 @@ from hypothesis import strategies as st
 from assay.cases import Case, Dataset
 from assay.grading import Judgment
 from assay.outcomes import Abstain, Answer, Error, Record, Usage
-from assay.report._rows import CaseRows, rows_where
+from assay.report._rows import CaseRows, brief_of, briefs, rows_where
 from assay.report.render import render
 from assay.store import RunInfo, RunStore, open_store
 from assay.stored import report_for_run
@@ -168,6 +171,15 @@ def _not_passed(status: str, synthetic: bool) -> bool:
     return not synthetic and status != "passed"
 
 
+_KEEPS: tuple[Callable[[str, bool], bool], ...] = (
+    lambda status, synthetic: status in ("failed", "ungraded"),
+    lambda status, synthetic: synthetic,
+    lambda status, synthetic: status in ("error", "missing") and not synthetic,
+    lambda status, synthetic: status != "failed",
+)
+"""Which rows a report lists: each leaves different statuses in the store."""
+
+
 @settings(max_examples=80, deadline=None)
 @given(_runs())
 def test_streamed_rows_equal_the_validated_ones(run: dict[str, Any]) -> None:
@@ -183,6 +195,13 @@ def test_streamed_rows_equal_the_validated_ones(run: dict[str, Any]) -> None:
             assert list(rows) == list(whole.cases)
             assert [r.model_dump() for r in rows] == [r.model_dump() for r in whole.cases]
             assert list(rows.where(_not_passed)) == list(rows_where(whole.cases, _not_passed))
+            for keep in _KEEPS:
+                wanted = list(rows_where(whole.cases, keep))
+                picked = rows.where(keep)
+                # the first rows whole, the rest as briefs (a long list of cases)
+                first = list(islice(picked, 2))
+                assert first == wanted[:2]
+                assert list(briefs(picked)) == [brief_of(r) for r in wanted[2:]]
             streamed = streamed_report(store, "r")
             if streamed is not None:
                 assert len(streamed.cases) == len(whole.cases)

@@ -8,7 +8,7 @@ import re
 import sqlite3
 from collections.abc import Generator, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, Select, func, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -41,6 +41,10 @@ from assay.store._rows import (
 )
 from assay.store._schema import case_index, judgments, records, runs, spans
 
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
 # Rows fetched from the database at a time when a run's records or judgments are read.
 _READ_BATCH = 5_000
 _JUDGMENT_COLUMNS = [judgments.c[name] for name in JUDGMENT_COLUMNS]
@@ -53,7 +57,21 @@ LEFT JOIN judgments jd
      AND jd.grader = :grader AND jd.grader_version = :version
 WHERE rec.run_id = :run AND rec.trial BETWEEN 1 AND :trials
   AND rec.position >= 0 AND rec.position < :cases
-ORDER BY rec.position, rec.trial
+"""
+_IN_ORDER = "ORDER BY rec.position, rec.trial"
+
+# A joined row whose status is told as it is stored (``_told`` in assay.stored._streamed):
+# no extra data, a stored verdict with a reason, on an answer or an abstention.
+_TOLD_AS_STORED = """
+  AND NOT (jd.status IN ({statuses}) AND rec.extra IS NULL AND typeof(jd.reason) = 'text'
+           AND (substr(rec.outcome, 1, 17) IN ('{{"kind":"answer",', '{{"kind":"answer"}}')
+                OR substr(rec.outcome, 1, 18) IN ('{{"kind":"abstain",', '{{"kind":"abstain"}}')))
+"""
+
+_RECORDED_SLOTS = """
+SELECT group_concat(position * :trials + trial - 1)
+FROM records
+WHERE run_id = :run AND trial BETWEEN 1 AND :trials AND position >= 0 AND position < :cases
 """
 
 
@@ -366,7 +384,13 @@ class RunStore:
             return [record_of(row) for row in rows]
 
     def judged_records(
-        self, run_id: str, grader: str, version: str, trials: int, cases: int
+        self,
+        run_id: str,
+        grader: str,
+        version: str,
+        trials: int,
+        cases: int,
+        leave_out: Sequence[str] = (),
     ) -> Generator[list[tuple[Any, ...]]]:
         """The run's records of trials 1 to ``trials`` at dataset positions below
         ``cases``, each with the judgment ``grader`` at ``version`` made on it, ordered by
@@ -374,27 +398,37 @@ class RunStore:
         read without holding them): ``(position, *RECORD_COLUMNS values, status, reason,
         grader, grader_version, score, labels)``, the judgment's six None when it has none.
 
+        On SQLite, the records with a stored verdict of a status in ``leave_out`` on an
+        answer or abstention of the usual shape (no extra data, a reason) are left out:
+        ``recorded_slots`` tells them from the case-trials without a record.
+
         Read through one connection held until the batches are exhausted or closed."""
         full = self._resolve(run_id)
-        query = text(_JUDGED_RECORDS)
-        params = {
+        sql = _JUDGED_RECORDS
+        params: dict[str, Any] = {
             "run": full,
             "grader": grader,
             "version": version,
             "trials": trials,
             "cases": cases,
         }
+        if leave_out and self.engine.dialect.name == "sqlite":
+            names = [f":out{i}" for i in range(len(leave_out))]
+            sql += _TOLD_AS_STORED.format(statuses=", ".join(names))
+            params.update({name[1:]: status for name, status in zip(names, leave_out, strict=True)})
+        sql += _IN_ORDER
+        query = text(sql)
         try:
             with self.engine.connect() as conn:
                 if self.engine.dialect.name == "sqlite":
                     # the driver's own cursor: its rows are tuples already
                     cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
                     try:
-                        cursor.execute(_JUDGED_RECORDS, params)
+                        cursor.execute(sql, params)
                         while found := cursor.fetchmany(_READ_BATCH):
                             yield list(found)
                     except sqlite3.Error as err:
-                        failure = DBAPIError(_JUDGED_RECORDS, params, err)
+                        failure = DBAPIError(sql, params, err)
                         raise store_failure(failure, self.url) from None
                     finally:
                         cursor.close()
@@ -406,6 +440,21 @@ class RunStore:
             raise
         except DBAPIError as err:
             raise store_failure(err, self.url) from None
+
+    @guarded
+    def recorded_slots(self, run_id: str, trials: int, cases: int) -> NDArray[np.int64]:
+        """Which case-trials of the run have a record, each as its slot ``position *
+        trials + trial - 1`` (trials 1 to ``trials``, positions below ``cases``), in no
+        particular order."""
+        import numpy as np  # loaded only here: every command opens a store
+
+        params = {"run": self._resolve(run_id), "trials": trials, "cases": cases}
+        with self.engine.connect() as conn:
+            if self.engine.dialect.name == "sqlite":
+                packed = conn.execute(text(_RECORDED_SLOTS), params).scalar()
+                return np.fromstring(packed or "", dtype=np.int64, sep=",")
+            query = text(_RECORDED_SLOTS.replace("group_concat(", "(", 1))
+            return np.array(conn.execute(query, params).scalars().all(), dtype=np.int64)
 
     @guarded
     def case_records(self, case_id: str) -> list[tuple[str, Record]]:

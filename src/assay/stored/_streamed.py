@@ -20,7 +20,7 @@ import orjson
 from assay.cases import Case
 from assay.cases._canonical import _plain_text, case_hash
 from assay.errors import StoreError
-from assay.grading import CaseResult, Grader
+from assay.grading import STATUSES, CaseResult, Grader
 from assay.grading._grade import judge_record
 from assay.grading._rules import GRADERLESS, MISSING_REASON, RULES_VERSION, error_reason
 from assay.load import PriceTable
@@ -113,14 +113,60 @@ class StoredRows(Sequence[CaseRow]):
             scanned = self._scanned(keep)
             return (_brief_of(v) if brief[0] else v for v in scanned)
         synthetic = [index.groups[code][1] for code in index.codes]
-        return self._indexed(keep, brief, ids, synthetic)
+        if keep is not None:
+            return self._picked(keep, brief, ids, synthetic)
+        return self._indexed(ids)
 
-    def _indexed(
-        self, keep: Keep | None, brief: list[bool], ids: list[str], synthetic: list[bool]
+    def _picked(
+        self, keep: Keep, brief: list[bool], ids: list[str], synthetic: list[bool]
     ) -> Iterator[tuple[Any, ...]]:
-        """``made`` for a run with a case index: whether a row is wanted is told from the
-        index and its joined record, and a case's stored item is parsed only for a row
-        that is made."""
+        """``made`` of the rows ``keep`` wants, for a run with a case index: the records
+        of a status it never wants are left in the database (SQLite), and each case-trial
+        without a record is told from the run's recorded slots."""
+        import numpy as np
+
+        info, grader, store = self._info, self._grader, self._store
+        trials = info.trials
+        unwanted = [s for s in STATUSES if not keep(s, True) and not keep(s, False)]
+        recorded = np.zeros(len(ids) * trials, dtype=bool)
+        recorded[store.recorded_slots(info.id, trials, len(ids))] = True
+        missing = iter(np.flatnonzero(~recorded).tolist())
+        del recorded
+        items = _Items(store.cases_snapshot(info.id), len(ids))
+        batches = store.judged_records(
+            info.id, grader.name, grader.version, trials, len(ids), leave_out=unwanted
+        )
+        joined = (row for batch in batches for row in batch)
+        labels: dict[tuple[str, str], str] = {}
+        at, case = -1, None
+        try:
+            for slot, found in _in_order(joined, missing, trials):
+                i, trial = slot // trials, slot % trials + 1
+                case_id = ids[i]
+                if found is not None and found[1] != case_id:
+                    raise self._misplaced(found[1], case_id)
+                status = _told(found)
+                if status is not None:
+                    if not keep(status, synthetic[i]):
+                        continue
+                    if brief[0]:
+                        told = _brief(case_id, trial, status, found)
+                        if told is not None:
+                            yield told
+                            continue
+                if at != i or case is None:
+                    at, case = i, _CaseAt(items.at(i), items.text)
+                    if case.id != case_id:
+                        raise self._misplaced(case.id, case_id)
+                row = _row(case, trial, found, grader, labels, keep)
+                if row is not None:
+                    yield _brief_of(row) if brief[0] else row
+        finally:
+            batches.close()
+
+    def _indexed(self, ids: list[str]) -> Iterator[tuple[Any, ...]]:
+        """``values()`` of a run with a case index: each case's stored item read by
+        itself (``_Items``)."""
         info, grader = self._info, self._grader
         trials = info.trials
         items = _Items(self._store.cases_snapshot(info.id), len(ids))
@@ -130,31 +176,18 @@ class StoredRows(Sequence[CaseRow]):
         ahead = next(joined, None)
         try:
             for i, case_id in enumerate(ids):
-                case: _CaseAt | None = None
-                fake = synthetic[i]
+                case = _CaseAt(items.at(i), items.text)
+                if case.id != case_id:
+                    raise self._misplaced(case.id, case_id)
                 for trial in range(1, trials + 1):
                     found = None
                     if ahead is not None and ahead[0] == i and ahead[2] == trial:
                         found, ahead = ahead, next(joined, None)
                         if found[1] != case_id:
                             raise self._misplaced(found[1], case_id)
-                    if keep is not None:
-                        status = _told(found)
-                        if status is not None:
-                            if not keep(status, fake):
-                                continue
-                            if brief[0]:
-                                told = _brief(case_id, trial, status, found)
-                                if told is not None:
-                                    yield told
-                                    continue
-                    if case is None:
-                        case = _CaseAt(items.at(i), items.text)
-                        if case.id != case_id:
-                            raise self._misplaced(case.id, case_id)
-                    row = _row(case, trial, found, grader, labels, keep)
+                    row = _row(case, trial, found, grader, labels, None)
                     if row is not None:
-                        yield _brief_of(row) if brief[0] else row
+                        yield row
         finally:
             batches.close()
 
@@ -238,6 +271,23 @@ _CACHED = ROW_FIELDS.index("cached_from")
 
 def _brief_of(values: tuple[Any, ...]) -> Brief:
     return Brief(values[0], values[2], values[_STATUS], values[_REASON], values[_CACHED])
+
+
+def _in_order(
+    joined: Iterator[tuple[Any, ...]], missing: Iterator[int], trials: int
+) -> Iterator[tuple[int, tuple[Any, ...] | None]]:
+    """(slot, joined record) of each record and (slot, None) of each slot without one,
+    in slot order: ``joined`` is in order of position, then trial; ``missing`` too."""
+    gap = next(missing, None)
+    for found in joined:
+        slot = found[0] * trials + found[2] - 1
+        while gap is not None and gap < slot:
+            yield gap, None
+            gap = next(missing, None)
+        yield slot, found
+    while gap is not None:
+        yield gap, None
+        gap = next(missing, None)
 
 
 def _told(found: tuple[Any, ...] | None) -> str | None:

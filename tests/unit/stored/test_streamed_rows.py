@@ -42,5 +42,15 @@ def test_streamed_rows_equal_built_ones(store_url: str, metadata: bool) -> None:
                 compact = report_for_run(store, run_id, compact=True)
                 for fmt in ("json", "text", "markdown"):
                     assert render(streamed, fmt) == render(compact, fmt), (run_id, fmt)
+        # a run stored before the case index: its cases read off their snapshot
+        with store.engine.begin() as conn:
+            conn.exec_driver_sql("DELETE FROM case_index")
+        for run_id in ("one", "three"):
+            info = store.get_run(run_id)
+            whole = report_for_run(store, run_id)
+            rows = StoredRows(store, info, _fallback(info), len(whole.cases))
+            assert list(rows) == list(whole.cases), run_id
+            wanted = [r for r in whole.cases if _not_passed(r.status, r.synthetic)]
+            assert list(rows.where(_not_passed)) == wanted, run_id
     finally:
         store.close()
