@@ -312,8 +312,6 @@ def _brief(case_id: str, trial: int, status: str, found: tuple[Any, ...] | None)
     ``_row`` would make of it); None when the row must be made to tell it."""
     if found is None:
         return Brief(case_id, trial, status, MISSING_REASON, None)
-    if status == "error":
-        return None
     (_, _, _, _, attempts, latency, tokens_in, tokens_out, trace_id, _) = found[:10]
     score, said = found[14], found[15]
     if (
@@ -327,6 +325,11 @@ def _brief(case_id: str, trial: int, status: str, found: tuple[Any, ...] | None)
         or (score is not None and type(score) is not float)
     ):
         return None
+    if status == "error":
+        outcome = _outcome(found[3])
+        if type(outcome) is not Error:
+            return None
+        return Brief(case_id, trial, status, error_reason(outcome), None)
     return Brief(case_id, trial, status, found[11], None)
 
 
