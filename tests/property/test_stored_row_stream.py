@@ -11,7 +11,6 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Callable
 from datetime import UTC, datetime
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ from hypothesis import strategies as st
 from assay.cases import Case, Dataset
 from assay.grading import Judgment
 from assay.outcomes import Abstain, Answer, Error, Record, Usage
-from assay.report._rows import CaseRows, brief_of, briefs, rows_where
+from assay.report._rows import CaseRows, brief_of, rows_of, rows_where
 from assay.report.render import render
 from assay.store import RunInfo, RunStore, open_store
 from assay.stored import report_for_run
@@ -197,11 +196,12 @@ def test_streamed_rows_equal_the_validated_ones(run: dict[str, Any]) -> None:
             assert list(rows.where(_not_passed)) == list(rows_where(whole.cases, _not_passed))
             for keep in _KEEPS:
                 wanted = list(rows_where(whole.cases, keep))
-                picked = rows.where(keep)
-                # the first rows whole, the rest as briefs (a long list of cases)
-                first = list(islice(picked, 2))
-                assert first == wanted[:2]
-                assert list(briefs(picked)) == [brief_of(r) for r in wanted[2:]]
+                assert list(rows.where(keep)) == wanted
+                told = list(rows.briefs_where(keep))
+                assert told == [brief_of(r) for r in wanted]
+                # the rows of the first briefs (a short list of cases)
+                assert rows.rows_at(told[:3]) == wanted[:3]
+                assert rows_of(whole.cases, keep, told[:3]) == wanted[:3]
             streamed = streamed_report(store, "r")
             if streamed is not None:
                 assert len(streamed.cases) == len(whole.cases)

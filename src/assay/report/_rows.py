@@ -8,6 +8,7 @@ that is only rendered keeps its rows this way (see ``build_report(compact=True)`
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import islice
 from typing import Any, NamedTuple, overload
 
 from assay._compact import shared_field_names
@@ -107,11 +108,23 @@ def brief_of(row: CaseRow) -> Brief:
     return Brief(row.id, row.trial, row.status, row.reason, row.cached_from)
 
 
-def briefs(picked: Iterator[CaseRow]) -> Iterator[Brief]:
-    """The rest of ``picked`` (from ``rows_where``) as briefs; rows read from a store
-    (their iterator has ``briefs``) are then read without making them whole."""
-    rest = getattr(picked, "briefs", None)
-    if rest is not None:
-        made: Iterator[Brief] = rest()
+def briefs_where(rows: Sequence[CaseRow], keep: Callable[[str, bool], bool]) -> Iterator[Brief]:
+    """``rows_where(rows, keep)`` as briefs; rows read from a store (they have a
+    ``briefs_where``) are then mostly read without making them."""
+    where = getattr(rows, "briefs_where", None)
+    if where is not None:
+        picked: Iterator[Brief] = where(keep)
+        return picked
+    return map(brief_of, rows_where(rows, keep))
+
+
+def rows_of(
+    rows: Sequence[CaseRow], keep: Callable[[str, bool], bool], picked: Sequence[Brief]
+) -> list[CaseRow]:
+    """The rows that the first briefs of ``briefs_where(rows, keep)``, ``picked``, were
+    told from."""
+    at = getattr(rows, "rows_at", None)
+    if at is not None:
+        made: list[CaseRow] = at(picked)
         return made
-    return map(brief_of, picked)
+    return list(islice(rows_where(rows, keep), len(picked)))

@@ -391,6 +391,7 @@ class RunStore:
         trials: int,
         cases: int,
         leave_out: Sequence[str] = (),
+        only: Sequence[str] | None = None,
     ) -> Generator[list[tuple[Any, ...]]]:
         """The run's records of trials 1 to ``trials`` at dataset positions below
         ``cases``, each with the judgment ``grader`` at ``version`` made on it, ordered by
@@ -400,7 +401,8 @@ class RunStore:
 
         On SQLite, the records with a stored verdict of a status in ``leave_out`` on an
         answer or abstention of the usual shape (no extra data, a reason) are left out:
-        ``recorded_slots`` tells them from the case-trials without a record.
+        ``recorded_slots`` tells them from the case-trials without a record. With
+        ``only``, the records of those cases alone.
 
         Read through one connection held until the batches are exhausted or closed."""
         full = self._resolve(run_id)
@@ -416,6 +418,10 @@ class RunStore:
             names = [f":out{i}" for i in range(len(leave_out))]
             sql += _TOLD_AS_STORED.format(statuses=", ".join(names))
             params.update({name[1:]: status for name, status in zip(names, leave_out, strict=True)})
+        if only is not None:
+            names = [f":only{i}" for i in range(len(only))]
+            sql += f"  AND rec.case_id IN ({', '.join(names) or 'NULL'})\n"
+            params.update({name[1:]: case_id for name, case_id in zip(names, only, strict=True)})
         sql += _IN_ORDER
         query = text(sql)
         try:

@@ -96,33 +96,70 @@ class StoredRows(Sequence[CaseRow]):
     def __iter__(self) -> Iterator[CaseRow]:
         return map(row_of, self.values())
 
-    def where(self, keep: Keep) -> Picked:
+    def where(self, keep: Keep) -> Iterator[CaseRow]:
         """The rows ``keep`` wants, in order; the others are not made."""
-        return Picked(self, keep)
+        return map(row_of, self.made(keep, False))
+
+    def briefs_where(self, keep: Keep) -> Iterator[Brief]:
+        """``where(keep)``'s rows as briefs, most read without making the row (nor
+        reading its case)."""
+        return cast("Iterator[Brief]", self.made(keep, True))
+
+    def rows_at(self, picked: Sequence[Brief]) -> list[CaseRow]:
+        """The rows ``picked`` (briefs ``briefs_where`` gave) were told from, in order."""
+        if not picked:
+            return []
+        info, grader, store = self._info, self._grader, self._store
+        with store.engine.connect() as conn:
+            ids = read_case_ids(conn, info.id) if read_case_index(conn, info.id) else None
+        wanted = {(b.id, b.trial) for b in picked}
+        if ids is None:
+            return [row_of(v) for v in self._scanned(None) if (v[0], v[2]) in wanted]
+        names = {b.id for b in picked}
+        where = {case_id: i for i, case_id in enumerate(ids) if case_id in names}
+        batches = store.judged_records(
+            info.id, grader.name, grader.version, info.trials, len(ids), only=sorted(names)
+        )
+        found = {(row[1], row[2]): row for batch in batches for row in batch}
+        items = _Items(store.cases_snapshot(info.id), len(ids))
+        labels: dict[tuple[str, str], str] = {}
+        rows: list[CaseRow] = []
+        at, case = -1, None
+        for brief in picked:  # in dataset order, as read
+            i = where[brief.id]
+            if at != i or case is None:
+                at, case = i, _CaseAt(items.at(i), items.text)
+                if case.id != brief.id:
+                    raise self._misplaced(case.id, brief.id)
+            row = _row(case, brief.trial, found.get((brief.id, brief.trial)), grader, labels, None)
+            assert row is not None  # every row is wanted
+            rows.append(row_of(row))
+        return rows
 
     def values(self, keep: Keep | None = None) -> Iterator[tuple[Any, ...]]:
         """Each row's values in ``ROW_FIELDS`` order (those ``keep`` wants)."""
-        return self.made(keep, [False])
+        return self.made(keep, False)
 
-    def made(self, keep: Keep | None, brief: list[bool]) -> Iterator[tuple[Any, ...]]:
-        """``values(keep)``, each row a ``Brief`` instead while ``brief[0]`` is true."""
+    def made(self, keep: Keep | None, brief: bool) -> Iterator[tuple[Any, ...]]:
+        """``values(keep)``, each row a ``Brief`` instead with ``brief``."""
         with self._store.engine.connect() as conn:
             index = read_case_index(conn, self._info.id)
             ids = None if index is None else read_case_ids(conn, self._info.id)
         if index is None or ids is None:
             scanned = self._scanned(keep)
-            return (_brief_of(v) if brief[0] else v for v in scanned)
+            return map(_brief_of, scanned) if brief else scanned
         synthetic = [index.groups[code][1] for code in index.codes]
         if keep is not None:
             return self._picked(keep, brief, ids, synthetic)
         return self._indexed(ids)
 
     def _picked(
-        self, keep: Keep, brief: list[bool], ids: list[str], synthetic: list[bool]
+        self, keep: Keep, brief: bool, ids: list[str], synthetic: list[bool]
     ) -> Iterator[tuple[Any, ...]]:
         """``made`` of the rows ``keep`` wants, for a run with a case index: the records
         of a status it never wants are left in the database (SQLite), and each case-trial
-        without a record is told from the run's recorded slots."""
+        without a record is told from the run's recorded slots; the cases are read
+        only once a row is made whole."""
         import numpy as np
 
         info, grader, store = self._info, self._grader, self._store
@@ -132,7 +169,7 @@ class StoredRows(Sequence[CaseRow]):
         recorded[store.recorded_slots(info.id, trials, len(ids))] = True
         missing = iter(np.flatnonzero(~recorded).tolist())
         del recorded
-        items = _Items(store.cases_snapshot(info.id), len(ids))
+        items: _Items | None = None
         batches = store.judged_records(
             info.id, grader.name, grader.version, trials, len(ids), leave_out=unwanted
         )
@@ -149,18 +186,20 @@ class StoredRows(Sequence[CaseRow]):
                 if status is not None:
                     if not keep(status, synthetic[i]):
                         continue
-                    if brief[0]:
+                    if brief:
                         told = _brief(case_id, trial, status, found)
                         if told is not None:
                             yield told
                             continue
                 if at != i or case is None:
+                    if items is None:
+                        items = _Items(store.cases_snapshot(info.id), len(ids))
                     at, case = i, _CaseAt(items.at(i), items.text)
                     if case.id != case_id:
                         raise self._misplaced(case.id, case_id)
                 row = _row(case, trial, found, grader, labels, keep)
                 if row is not None:
-                    yield _brief_of(row) if brief[0] else row
+                    yield _brief_of(row) if brief else row
         finally:
             batches.close()
 
@@ -246,22 +285,6 @@ class StoredRows(Sequence[CaseRow]):
 
     def __repr__(self) -> str:
         return f"StoredRows({self._count} rows of run {self._info.id})"
-
-
-class Picked(Iterator[CaseRow]):
-    """The rows of a ``StoredRows`` that a ``Keep`` wants, made as they are read; after
-    ``briefs()`` the rest come as ``Brief``s, which most rows are read without making."""
-
-    def __init__(self, rows: StoredRows, keep: Keep) -> None:
-        self._brief = [False]
-        self._made = rows.made(keep, self._brief)
-
-    def __next__(self) -> CaseRow:
-        return row_of(next(self._made))
-
-    def briefs(self) -> Iterator[Brief]:
-        self._brief[0] = True
-        return cast("Iterator[Brief]", self._made)
 
 
 _STATUS = ROW_FIELDS.index("status")

@@ -52,5 +52,7 @@ def test_streamed_rows_equal_built_ones(store_url: str, metadata: bool) -> None:
             assert list(rows) == list(whole.cases), run_id
             wanted = [r for r in whole.cases if _not_passed(r.status, r.synthetic)]
             assert list(rows.where(_not_passed)) == wanted, run_id
+            told = list(rows.briefs_where(_not_passed))
+            assert rows.rows_at(told[:5]) == wanted[:5], run_id
     finally:
         store.close()

@@ -7,7 +7,7 @@ from itertools import chain, islice
 
 from assay.report._imported import imported_line
 from assay.report._model import Report
-from assay.report._rows import Brief, brief_of, briefs, rows_where
+from assay.report._rows import Brief, briefs_where, rows_of, rows_where
 from assay.report.render import _format as f
 from assay.report.render._trials import trial_lines, trial_sections
 from assay.report.render.document import (
@@ -104,16 +104,16 @@ def rates_table(
 
 def _cases(report: Report) -> list[Block]:
     # Streamed: a long list is grouped as it is read, never held as rows.
-    stream = rows_where(report.cases, _not_passed)
+    stream = briefs_where(report.cases, _not_passed)
     not_passed = list(islice(stream, TABLE_ROWS + 1))
     if not not_passed:
         return []
     if len(not_passed) > TABLE_ROWS:
-        listed = chain(map(brief_of, not_passed), briefs(stream))
+        listed = chain(not_passed, stream)
         return [Gap(), _grouped("Cases not passed", listed, report.trials)]
     rows: list[list[Cell]] = [
         [f.case_label(c, report.trials), c.slice, status_cell(c.status), f.reason_with_raw(c)]
-        for c in not_passed
+        for c in rows_of(report.cases, _not_passed, not_passed)
     ]
     columns: list[Column | str] = ["Case", "Slice", Column("Status", whole=True), "Reason"]
     return [Gap(), table(columns, rows, title="Cases not passed")]
