@@ -13,6 +13,7 @@ import base64
 import functools
 import gzip
 import hashlib
+import itertools
 import json
 import operator
 import re
@@ -21,12 +22,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import jinja2
+import orjson
 from markupsafe import Markup
 from pydantic import SerializeAsAny, TypeAdapter
 
 from assay.metrics import StatusCounts
 from assay.outcomes import Span
 from assay.report._model import CaseRow, Report
+from assay.report._rows import ROW_FIELDS, row_of
 from assay.report.render import _format as f
 from assay.report.render._trials import trial_lines, trial_sections
 
@@ -457,21 +460,23 @@ def packed_blocks(report: Report) -> Iterator[str]:
     pass over the rows: the parts of full rows ``rows-<k>``, then the parts of searched
     text ``search-<k>``, ``index`` (each index column's distinct values) and
     ``codes-<column>``. Base64 in elements of their own: the page reads one when it needs
-    it, so its script never holds the whole page's data."""
+    it, so its script never holds the whole page's data.
+
+    The rows are read once, in order, a chunk at a time (rows read from a store are
+    never all in memory); rows held as value tuples are written by orjson (see
+    ``_part_json``)."""
     if SEARCH_PART_ROWS % PACKED_PART_ROWS:
         raise ValueError("SEARCH_PART_ROWS must be a multiple of PACKED_PART_ROWS")
-    rows = report.cases
-    adapter = _rows_adapter()
     index = _IndexColumns()
     searched = []
     part = 0
-    for start in range(0, len(rows), SEARCH_PART_ROWS):
-        chunk = list(rows[start : start + SEARCH_PART_ROWS])
+    for values, chunk in _chunks(report.cases, SEARCH_PART_ROWS):
         index.add(chunk)
         searched.append(_search_part(chunk))
         for at in range(0, len(chunk), PACKED_PART_ROWS):
-            text = _compress(adapter.dump_json(chunk[at : at + PACKED_PART_ROWS]))
-            yield _block(f"rows-{part}", text)
+            end = at + PACKED_PART_ROWS
+            text = _part_json(values[at:end] if values is not None else None, chunk[at:end])
+            yield _block(f"rows-{part}", _compress(text))
             part += 1
     for k, text in enumerate(searched):
         yield _block(f"search-{k}", text)
@@ -480,6 +485,53 @@ def packed_blocks(report: Report) -> Iterator[str]:
     yield _block("index", _compress(json.dumps({"values": values, "widths": widths}).encode()))
     for name, (_, text) in codes.items():
         yield _block(f"codes-{name}", text)
+
+
+def _chunks(
+    rows: Sequence[CaseRow], size: int
+) -> Iterator[tuple[list[tuple[Any, ...]] | None, list[CaseRow]]]:
+    """``rows`` read once, in order, ``size`` at a time: each chunk's value tuples (when
+    the rows are held as values: ``CaseRows``, rows read from a store) and its rows."""
+    held = getattr(rows, "values", None)
+    if held is None or not callable(held):
+        whole = iter(rows)
+        while chunk := list(itertools.islice(whole, size)):
+            yield None, chunk
+        return
+    tuples: Iterator[tuple[Any, ...]] = held()
+    while values := list(itertools.islice(tuples, size)):
+        yield values, list(map(row_of, values))
+
+
+_ORJSON = (
+    orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+)
+"""Anything but JSON's own types makes orjson raise, so pydantic dumps it instead."""
+_JUDGE = ROW_FIELDS.index("judge")
+
+
+def _part_json(values: list[tuple[Any, ...]] | None, rows: list[CaseRow]) -> bytes:
+    """A part of full rows as compact JSON: from their value tuples by orjson, which
+    writes pydantic's text for the values of a row's types at a fraction of its cost
+    (tests/property/test_html_rows.py), when given and orjson takes every value; from the
+    rows by pydantic else."""
+    if values is not None:
+        try:
+            return orjson.dumps([_plain(v) for v in values], option=_ORJSON)
+        except (TypeError, orjson.JSONEncodeError):
+            pass
+    return _rows_adapter().dump_json(rows)
+
+
+def _plain(values: tuple[Any, ...]) -> dict[str, Any]:
+    """A row's values as the dictionary of JSON values pydantic dumps it as."""
+    row = dict(zip(ROW_FIELDS, values, strict=True))
+    judge = values[_JUDGE]
+    if judge is not None:
+        row["judge"] = {"score": judge.score, "labels": judge.labels}
+    return row
 
 
 # Where the packed blocks go in a page rendered in pieces: a "<" from the data is always
