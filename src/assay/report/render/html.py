@@ -470,13 +470,13 @@ def packed_blocks(report: Report) -> Iterator[str]:
     index = _IndexColumns()
     searched = []
     part = 0
-    for values, chunk in _chunks(report.cases, SEARCH_PART_ROWS):
+    for held, chunk in _chunks(report.cases, SEARCH_PART_ROWS):
         index.add(chunk)
         searched.append(_search_part(chunk))
         for at in range(0, len(chunk), PACKED_PART_ROWS):
             end = at + PACKED_PART_ROWS
-            text = _part_json(values[at:end] if values is not None else None, chunk[at:end])
-            yield _block(f"rows-{part}", _compress(text))
+            part_json = _part_json(held[at:end] if held is not None else None, chunk[at:end])
+            yield _block(f"rows-{part}", _compress(part_json))
             part += 1
     for k, text in enumerate(searched):
         yield _block(f"search-{k}", text)
