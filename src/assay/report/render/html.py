@@ -147,9 +147,23 @@ def packed_rows(rows: Sequence[CaseRow]) -> Iterator[str]:
         yield _compress(adapter.dump_json(list(rows[start : start + PACKED_PART_ROWS])))
 
 
-def _search_part(rows: Sequence[CaseRow]) -> str:
-    texts = [f"{r.question}\n{r.text or ''}\n{r.rationale or ''}" for r in rows]
+def _search_part(rows: Sequence[CaseRow], held: Sequence[tuple[Any, ...]] | None = None) -> str:
+    """``rows``' searched text (read from ``held``, their value tuples, when given)."""
+    columns = (_column(rows, held, name) for name in SEARCH_FIELDS)
+    texts = [f"{q}\n{t or ''}\n{r or ''}" for q, t, r in zip(*columns, strict=True)]
     return _compress(json.dumps(texts, ensure_ascii=False, separators=(",", ":")).encode())
+
+
+_AT = {name: at for at, name in enumerate(ROW_FIELDS)}
+
+
+def _column(
+    rows: Sequence[CaseRow], held: Sequence[tuple[Any, ...]] | None, field: str
+) -> list[Any]:
+    """Each row's ``field``, read from ``held`` (the rows' value tuples) when given."""
+    if held is not None:
+        return list(map(operator.itemgetter(_AT[field]), held))
+    return list(map(operator.attrgetter(field), rows))
 
 
 def packed_search(rows: Sequence[CaseRow]) -> Iterator[str]:
@@ -168,18 +182,25 @@ class _IndexColumns:
         self.codes = {name: array.array("I") for name in INDEX_COLUMNS}
         self.rows = 0
 
-    def add(self, chunk: Sequence[CaseRow]) -> None:
-        classes: set[type[CaseRow]] = set(map(type, chunk))
-        self.rows += len(chunk)
+    def add(
+        self, chunk: Sequence[CaseRow], values: Sequence[tuple[Any, ...]] | None = None
+    ) -> None:
+        """Add ``chunk``'s rows (read from ``values``, their value tuples, when given)."""
+        classes: set[type[CaseRow]] = set(map(type, chunk)) if values is None else set()
+        self.rows += len(chunk) if values is None else len(values)
         for name, fields in INDEX_COLUMNS.items():
             distinct = self.distinct[name]
             if len(fields) == 1:
-                keys = list(map(operator.attrgetter(fields[0]), chunk))
+                keys = _column(chunk, values, fields[0])
                 local = {
                     key: distinct.setdefault(key, len(distinct)) for key in dict.fromkeys(keys)
                 }
             else:
-                held, keys = _held_keys(chunk, fields, classes)
+                held, keys = (
+                    _held_keys(chunk, fields, classes)
+                    if values is None
+                    else _held_values(values, fields)
+                )
                 local = {}
                 for key in dict.fromkeys(keys):
                     given = dict(zip(held, key if len(held) > 1 else (key,), strict=True))
@@ -204,6 +225,16 @@ class _IndexColumns:
                 packed.byteswap()
             codes[name] = (packed.itemsize, _compress(packed.tobytes()))
         return values, codes
+
+
+def _held_values(
+    values: Sequence[tuple[Any, ...]], fields: tuple[str, ...]
+) -> tuple[tuple[str, ...], list[Any]]:
+    """``_held_keys`` of rows given as value tuples (of ``ROW_FIELDS``)."""
+    held = tuple(f for f in fields if f in _AT)
+    if not held:
+        return held, [()] * len(values)
+    return held, list(map(operator.itemgetter(*(_AT[f] for f in held)), values))
 
 
 def _held_keys(
@@ -471,11 +502,14 @@ def packed_blocks(report: Report) -> Iterator[str]:
     searched = []
     part = 0
     for held, chunk in _chunks(report.cases, SEARCH_PART_ROWS):
-        index.add(chunk)
-        searched.append(_search_part(chunk))
-        for at in range(0, len(chunk), PACKED_PART_ROWS):
+        index.add(chunk, held)
+        searched.append(_search_part(chunk, held))
+        for at in range(0, len(held if held is not None else chunk), PACKED_PART_ROWS):
             end = at + PACKED_PART_ROWS
-            part_json = _part_json(held[at:end] if held is not None else None, chunk[at:end])
+            if held is not None:
+                part_json = _part_json(held[at:end])
+            else:
+                part_json = _rows_adapter().dump_json(chunk[at:end])
             yield _block(f"rows-{part}", _compress(part_json))
             part += 1
     for k, text in enumerate(searched):
@@ -490,8 +524,9 @@ def packed_blocks(report: Report) -> Iterator[str]:
 def _chunks(
     rows: Sequence[CaseRow], size: int
 ) -> Iterator[tuple[list[tuple[Any, ...]] | None, list[CaseRow]]]:
-    """``rows`` read once, in order, ``size`` at a time: each chunk's value tuples (when
-    the rows are held as values: ``CaseRows``, rows read from a store) and its rows."""
+    """``rows`` read once, in order, ``size`` at a time: each chunk's value tuples and no
+    rows when the rows are held as values (``CaseRows``, rows read from a store: the rows
+    are not made), else no values and the chunk's rows."""
     held = getattr(rows, "values", None)
     if held is None or not callable(held):
         whole = iter(rows)
@@ -500,7 +535,7 @@ def _chunks(
         return
     tuples: Iterator[tuple[Any, ...]] = held()
     while values := list(itertools.islice(tuples, size)):
-        yield values, list(map(row_of, values))
+        yield values, []
 
 
 _ORJSON = (
@@ -512,17 +547,15 @@ _ORJSON = (
 _JUDGE = ROW_FIELDS.index("judge")
 
 
-def _part_json(values: list[tuple[Any, ...]] | None, rows: list[CaseRow]) -> bytes:
-    """A part of full rows as compact JSON: from their value tuples by orjson, which
-    writes pydantic's text for the values of a row's types at a fraction of its cost
-    (tests/property/test_html_rows.py), when given and orjson takes every value; from the
-    rows by pydantic else."""
-    if values is not None:
-        try:
-            return orjson.dumps([_plain(v) for v in values], option=_ORJSON)
-        except (TypeError, orjson.JSONEncodeError):
-            pass
-    return _rows_adapter().dump_json(rows)
+def _part_json(values: list[tuple[Any, ...]]) -> bytes:
+    """A part of full rows, given as value tuples, as pydantic writes the rows in compact
+    JSON: by orjson, which writes pydantic's text for the values of a row's types at a
+    fraction of its cost (tests/property/test_html_rows.py); by pydantic when orjson
+    would write some value otherwise (it raises)."""
+    try:
+        return orjson.dumps([_plain(v) for v in values], option=_ORJSON)
+    except (TypeError, orjson.JSONEncodeError):
+        return _rows_adapter().dump_json(list(map(row_of, values)))
 
 
 def _plain(values: tuple[Any, ...]) -> dict[str, Any]:
