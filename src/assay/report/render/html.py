@@ -18,7 +18,9 @@ import json
 import operator
 import re
 import sys
+from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import jinja2
@@ -148,10 +150,14 @@ def packed_rows(rows: Sequence[CaseRow]) -> Iterator[str]:
 
 
 def _search_part(rows: Sequence[CaseRow], held: Sequence[tuple[Any, ...]] | None = None) -> str:
-    """``rows``' searched text (read from ``held``, their value tuples, when given)."""
+    return _compress(_search_json(rows, held))
+
+
+def _search_json(rows: Sequence[CaseRow], held: Sequence[tuple[Any, ...]] | None) -> bytes:
+    """``rows``' searched text as JSON (read from ``held``, their value tuples, when given)."""
     columns = (_column(rows, held, name) for name in SEARCH_FIELDS)
     texts = [f"{q}\n{t or ''}\n{r or ''}" for q, t, r in zip(*columns, strict=True)]
-    return _compress(json.dumps(texts, ensure_ascii=False, separators=(",", ":")).encode())
+    return json.dumps(texts, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 _AT = {name: at for at, name in enumerate(ROW_FIELDS)}
@@ -499,26 +505,39 @@ def packed_blocks(report: Report) -> Iterator[str]:
     if SEARCH_PART_ROWS % PACKED_PART_ROWS:
         raise ValueError("SEARCH_PART_ROWS must be a multiple of PACKED_PART_ROWS")
     index = _IndexColumns()
-    searched = []
+    searched: list[Future[str]] = []
     part = 0
-    for held, chunk in _chunks(report.cases, SEARCH_PART_ROWS):
-        index.add(chunk, held)
-        searched.append(_search_part(chunk, held))
-        for at in range(0, len(held if held is not None else chunk), PACKED_PART_ROWS):
-            end = at + PACKED_PART_ROWS
-            if held is not None:
-                part_json = _part_json(held[at:end])
-            else:
-                part_json = _rows_adapter().dump_json(chunk[at:end])
-            yield _block(f"rows-{part}", _compress(part_json))
-            part += 1
-    for k, text in enumerate(searched):
-        yield _block(f"search-{k}", text)
+    # Compressing releases the interpreter's lock: a thread compresses each part while
+    # the next one is read and written, a few parts ahead at most.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        ahead: deque[tuple[str, Future[str]]] = deque()
+        for held, chunk in _chunks(report.cases, SEARCH_PART_ROWS):
+            index.add(chunk, held)
+            searched.append(pool.submit(_compress, _search_json(chunk, held)))
+            for at in range(0, len(held if held is not None else chunk), PACKED_PART_ROWS):
+                end = at + PACKED_PART_ROWS
+                if held is not None:
+                    part_json = _part_json(held[at:end])
+                else:
+                    part_json = _rows_adapter().dump_json(chunk[at:end])
+                ahead.append((f"rows-{part}", pool.submit(_compress, part_json)))
+                part += 1
+                while len(ahead) > _AHEAD:
+                    name, done = ahead.popleft()
+                    yield _block(name, done.result())
+        for name, done in ahead:
+            yield _block(name, done.result())
+        for k, compressed in enumerate(searched):
+            yield _block(f"search-{k}", compressed.result())
     values, codes = index.finish()
     widths = {name: width for name, (width, _) in codes.items()}
     yield _block("index", _compress(json.dumps({"values": values, "widths": widths}).encode()))
     for name, (_, text) in codes.items():
         yield _block(f"codes-{name}", text)
+
+
+_AHEAD = 4
+"""Parts of full rows made and not yet written, at most (each a few hundred KB)."""
 
 
 def _chunks(
