@@ -34,6 +34,7 @@ from assay.report._model import CaseRow, Report
 from assay.report._rows import ROW_FIELDS, row_of
 from assay.report.render import _format as f
 from assay.report.render._trials import trial_lines, trial_sections
+from assay.report.render.json import _plain
 
 STATUS_ORDER = ("passed", "failed", "error", "missing", "ungraded")
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
@@ -150,6 +151,7 @@ def packed_rows(rows: Sequence[CaseRow]) -> Iterator[str]:
 
 
 def _search_part(rows: Sequence[CaseRow], held: Sequence[tuple[Any, ...]] | None = None) -> str:
+    """``_search_json`` compressed."""
     return _compress(_search_json(rows, held))
 
 
@@ -563,27 +565,18 @@ _ORJSON = (
     | orjson.OPT_PASSTHROUGH_SUBCLASS
 )
 """Anything but JSON's own types makes orjson raise, so pydantic dumps it instead."""
-_JUDGE = ROW_FIELDS.index("judge")
 
 
 def _part_json(values: list[tuple[Any, ...]]) -> bytes:
     """A part of full rows, given as value tuples, as pydantic writes the rows in compact
-    JSON: by orjson, which writes pydantic's text for the values of a row's types at a
-    fraction of its cost (tests/property/test_html_rows.py); by pydantic when orjson
-    would write some value otherwise (it raises)."""
+    JSON: by orjson from plain dictionaries (as the JSON report's rows are written), which
+    gives pydantic's text for the values of a row's types at a fraction of its cost
+    (tests/property/test_html_rows.py); by pydantic when orjson would write some value
+    otherwise (it raises)."""
     try:
         return orjson.dumps([_plain(v) for v in values], option=_ORJSON)
     except (TypeError, orjson.JSONEncodeError):
         return _rows_adapter().dump_json(list(map(row_of, values)))
-
-
-def _plain(values: tuple[Any, ...]) -> dict[str, Any]:
-    """A row's values as the dictionary of JSON values pydantic dumps it as."""
-    row = dict(zip(ROW_FIELDS, values, strict=True))
-    judge = values[_JUDGE]
-    if judge is not None:
-        row["judge"] = {"score": judge.score, "labels": judge.labels}
-    return row
 
 
 # Where the packed blocks go in a page rendered in pieces: a "<" from the data is always
