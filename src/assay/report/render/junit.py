@@ -88,12 +88,16 @@ class _Suite:
             yield head + " />"
             return
         if self.properties is not None:
-            head += ">\n    <properties>" + "".join(
+            shown = "".join(
                 f'\n      <property name="{_attr(key)}" value="{_attr(value)}" />'
                 for key, value in self.properties
                 if value is not None
             )
-            head += "\n    </properties>"
+            head += (
+                f">\n    <properties>{shown}\n    </properties>"
+                if shown
+                else ">\n    <properties />"
+            )
         else:
             head += ">"
         yield head
