@@ -10,6 +10,10 @@ compressed parts it unpacks when it needs one); ``--write`` puts it in a section
 bench/RESULTS.md. Figures are for the machine it runs on; render_html's CPU time is the
 figure to compare on a shared machine. A search is timed to its end (a packed page's
 search reads every text part), "search again" a second query on the same page.
+
+With ``--page FILE`` it instead opens a page written before (``assay report RUN -f html
+-o FILE`` of a large stored run) and times the same interactions on it, filtering by the
+page's first slice; ``--write`` puts that table in a section of its own.
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ ACTIONS = {
         const d = performance.now() - t;
         document.querySelector('#cases-status .chip[data-status="passed"]').click(); return d; }""",
     "filter by slice": """() => { const s = document.getElementById('cases-slice');
-        const t = performance.now(); s.value = 's3'; s.dispatchEvent(new Event('change'));
+        const t = performance.now(); s.value = SLICE; s.dispatchEvent(new Event('change'));
         const d = performance.now() - t; s.value = ''; s.dispatchEvent(new Event('change'));
         return d; }""",
     "search (substring over every field)": """async () => { const table = window.assayTables.cases;
@@ -114,8 +118,6 @@ def _median_ms(samples: list[float]) -> str:
 
 def measure(n: int, reps: int) -> list[tuple[str, str]]:
     """(measure, median) rows for ``n`` cases."""
-    from playwright.sync_api import sync_playwright
-
     from assay.report.render.html import is_packed
 
     gc.disable()  # as `assay score` does while it builds a large report
@@ -134,9 +136,18 @@ def measure(n: int, reps: int) -> list[tuple[str, str]]:
             ("render_html CPU time", _median_ms(cpu)),
             ("file size", f"{len(html.encode()) / 1e6:.2f} MB"),
             ("case rows packed", "yes" if is_packed(report) else "no")]  # fmt: skip
-    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
+    with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "scale.html"
         path.write_text(html, encoding="utf-8")
+        return rows + browse(path, reps, "s3")
+
+
+def browse(path: Path, reps: int, part: str) -> list[tuple[str, str]]:
+    """(measure, median) rows of the page at ``path`` in Chromium: ``reps`` loads, each
+    followed by every one of ``ACTIONS`` (filtering by slice ``part``)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         loads: list[float] = []
         timings: dict[str, list[float]] = {name: [] for name in ACTIONS}
@@ -149,16 +160,49 @@ def measure(n: int, reps: int) -> list[tuple[str, str]]:
             page.wait_for_selector("html[data-ready=true]", state="attached", timeout=600_000)
             loads.append((time.perf_counter() - began) * 1000)
             for name, script in ACTIONS.items():
-                timings[name].append(float(page.evaluate(script)))
+                timings[name].append(float(page.evaluate(script.replace("SLICE", repr(part)))))
             heap.append(float(page.evaluate("performance.memory.usedJSHeapSize")) / 1e6)
             kept.append(float(page.evaluate("gc(), performance.memory.usedJSHeapSize")) / 1e6)
             page.close()
         browser.close()
-    rows.append(("open file → table usable (Chromium)", _median_ms(loads)))
+    rows = [("open file → table usable (Chromium)", _median_ms(loads))]
     rows += [(name, _median_ms(values)) for name, values in timings.items()]
     rows.append(("JS heap after interactions", f"{statistics.median(heap):.1f} MB"))
     rows.append(("JS heap kept (after a garbage collection)", f"{statistics.median(kept):.1f} MB"))
     return rows
+
+
+def measure_page(path: Path, reps: int) -> list[tuple[str, str]]:
+    """(measure, median) rows of a page written before: its size, then ``browse``'s,
+    filtering by the first slice its slice menu offers."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        page = browser.new_page()
+        page.goto(path.as_uri())
+        page.wait_for_selector("html[data-ready=true]", state="attached", timeout=600_000)
+        part = str(page.evaluate("document.getElementById('cases-slice').options[1].value"))
+        browser.close()
+    size = ("file size", f"{path.stat().st_size / 1e6:.2f} MB")
+    return [size, *browse(path, reps, part)]
+
+
+def render_page_section(path: Path, rows: list[tuple[str, str]], reps: int, load: str) -> str:
+    """The Markdown section of a page written before."""
+    lines = [
+        "## The HTML report of a large stored run in Chromium",
+        "",
+        f"`bench/html_scale.py --page {path.name} --reps {reps}` at {_commit()}: the page "
+        f"`assay report RUN -f html` wrote, medians of {reps} page loads in Debian's Chromium "
+        f"(headless). Load average after the runs: {load}; times are inflated when the "
+        "machine is shared.",
+        "",
+        "| Measure | Figure |",
+        "|---|---:|",
+        *(f"| {name} | {figure} |" for name, figure in rows),
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def _commit() -> str:
@@ -191,7 +235,20 @@ def main() -> None:
     parser.add_argument("--cases", type=int, nargs="+", default=[10_000])
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--write", type=Path, help="results file to update (a section)")
+    parser.add_argument("--page", type=Path, help="time this page, written before, instead")
+    parser.add_argument("--section", default="html_page", help="the section --page writes")
     args = parser.parse_args()
+    if args.page is not None:
+        rows = measure_page(args.page.resolve(), args.reps)
+        load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+        page_section = render_page_section(args.page, rows, args.reps, load)
+        sys.stdout.write(page_section)
+        if args.write:
+            sys.path.insert(0, str(Path(__file__).resolve().parent))
+            from _sections import write_section
+
+            write_section(args.write, args.section, page_section)
+        return
     columns = {n: measure(n, args.reps) for n in args.cases}
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     section = render_section(columns, args.reps, load)

@@ -225,6 +225,8 @@ def render(n: int, filled_s: float, rows: dict[str, dict[str, Any]], load: str) 
 COMMANDS = {
     "assay report base -f json": ["report", "base", "-f", "json", "-o", "report.json"],
     "assay report base -f text": ["report", "base", "-f", "text", "-o", "report.txt"],
+    "assay report base -f html": ["report", "base", "-f", "html", "-o", "report.html"],
+    "assay report base -f junit": ["report", "base", "-f", "junit", "-o", "report.xml"],
     "assay compare base cand -f json": ["compare", "base", "cand", "-f", "json", "-o", "c.json"],
     "assay gate cand -r task_success>=0.5": ["gate", "cand", "-r", "task_success>=0.5"],
 }

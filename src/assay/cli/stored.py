@@ -138,7 +138,7 @@ def untag(
         typer.echo(f"{info.id} has no tag {name!r}; nothing changed")
 
 
-_STREAMED = ("json", "text", "markdown")
+_STREAMED = ("json", "text", "markdown", "html", "junit")
 """The formats whose case rows are written as they are read from the store."""
 
 
@@ -176,7 +176,7 @@ def report(
             policy = check_policy(trial_policy, trials, product_selects_best)
         with no_cycle_collection():
             # Rows read from the store as they are written, when the figures can be
-            # counted; the page (which draws traces) and junit take the report whole.
+            # counted.
             built = (
                 streamed_report(opened, run_id, interval=setting, policy=policy, prices=table)
                 if format in _STREAMED

@@ -12,6 +12,7 @@ import pytest
 from assay.outcomes import Span
 from assay.report import Report
 from assay.report._model import CaseRow
+from assay.report._rows import ROW_FIELDS, CaseRows
 from assay.report.render import FORMATS, render, render_chunks
 from assay.report.render import html as html_module
 from assay.report.render.html import page_data, page_json, render_html, script_json
@@ -320,3 +321,13 @@ def test_the_page_in_pieces_is_the_page(report: Report, packed: bool) -> None:
     blocks = len(_blocks(whole))
     assert len(pieces) == (2 + blocks if packed else 1) and (blocks > 2 if packed else not blocks)
     assert "".join(render_chunks(report, "html")) == render(report, "html")
+
+
+def test_rows_held_as_values_are_packed_as_the_rows_are(
+    report: Report, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(html_module, "PACKED_PART_ROWS", 2)
+    monkeypatch.setattr(html_module, "SEARCH_PART_ROWS", 4)
+    values = CaseRows(tuple(getattr(row, name) for name in ROW_FIELDS) for row in report.cases)
+    held = report.model_copy(update={"cases": values})
+    assert render_html(held, packed=True) == render_html(report, packed=True)

@@ -190,8 +190,8 @@ def _render_report(report: Report, fmt: str, *, color: bool) -> str:
 
 def render_chunks(report: Report | TracedReport, fmt: str, *, color: bool = False) -> Iterator[str]:
     """``render``'s text in pieces (a JSON report a few thousand cases at a time, a packed
-    HTML page a compressed part at a time), for writing a large report without holding it
-    whole."""
+    HTML page a compressed part at a time, JUnit XML a few thousand test cases at a
+    time), for writing a large report without holding it whole."""
     if isinstance(report, TracedReport):
         if fmt == "html":
             from assay.report.render.html import render_html_chunks
@@ -207,6 +207,10 @@ def render_chunks(report: Report | TracedReport, fmt: str, *, color: bool = Fals
         from assay.report.render.html import render_html_chunks
 
         yield from render_html_chunks(report)
+    elif fmt == "junit":
+        from assay.report.render.junit import render_junit_chunks
+
+        yield from render_junit_chunks(report)
     else:
         yield render(report, fmt, color=color)
 

@@ -13,22 +13,28 @@ import base64
 import functools
 import gzip
 import hashlib
+import itertools
 import json
 import operator
 import re
 import sys
+from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import jinja2
+import orjson
 from markupsafe import Markup
 from pydantic import SerializeAsAny, TypeAdapter
 
 from assay.metrics import StatusCounts
 from assay.outcomes import Span
 from assay.report._model import CaseRow, Report
+from assay.report._rows import ROW_FIELDS, row_of
 from assay.report.render import _format as f
 from assay.report.render._trials import trial_lines, trial_sections
+from assay.report.render.json import _plain
 
 STATUS_ORDER = ("passed", "failed", "error", "missing", "ungraded")
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
@@ -144,9 +150,28 @@ def packed_rows(rows: Sequence[CaseRow]) -> Iterator[str]:
         yield _compress(adapter.dump_json(list(rows[start : start + PACKED_PART_ROWS])))
 
 
-def _search_part(rows: Sequence[CaseRow]) -> str:
-    texts = [f"{r.question}\n{r.text or ''}\n{r.rationale or ''}" for r in rows]
-    return _compress(json.dumps(texts, ensure_ascii=False, separators=(",", ":")).encode())
+def _search_part(rows: Sequence[CaseRow], held: Sequence[tuple[Any, ...]] | None = None) -> str:
+    """``_search_json`` compressed."""
+    return _compress(_search_json(rows, held))
+
+
+def _search_json(rows: Sequence[CaseRow], held: Sequence[tuple[Any, ...]] | None) -> bytes:
+    """``rows``' searched text as JSON (read from ``held``, their value tuples, when given)."""
+    columns = (_column(rows, held, name) for name in SEARCH_FIELDS)
+    texts = [f"{q}\n{t or ''}\n{r or ''}" for q, t, r in zip(*columns, strict=True)]
+    return json.dumps(texts, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+_AT = {name: at for at, name in enumerate(ROW_FIELDS)}
+
+
+def _column(
+    rows: Sequence[CaseRow], held: Sequence[tuple[Any, ...]] | None, field: str
+) -> list[Any]:
+    """Each row's ``field``, read from ``held`` (the rows' value tuples) when given."""
+    if held is not None:
+        return list(map(operator.itemgetter(_AT[field]), held))
+    return list(map(operator.attrgetter(field), rows))
 
 
 def packed_search(rows: Sequence[CaseRow]) -> Iterator[str]:
@@ -165,18 +190,25 @@ class _IndexColumns:
         self.codes = {name: array.array("I") for name in INDEX_COLUMNS}
         self.rows = 0
 
-    def add(self, chunk: Sequence[CaseRow]) -> None:
-        classes: set[type[CaseRow]] = set(map(type, chunk))
-        self.rows += len(chunk)
+    def add(
+        self, chunk: Sequence[CaseRow], values: Sequence[tuple[Any, ...]] | None = None
+    ) -> None:
+        """Add ``chunk``'s rows (read from ``values``, their value tuples, when given)."""
+        classes: set[type[CaseRow]] = set(map(type, chunk)) if values is None else set()
+        self.rows += len(chunk) if values is None else len(values)
         for name, fields in INDEX_COLUMNS.items():
             distinct = self.distinct[name]
             if len(fields) == 1:
-                keys = list(map(operator.attrgetter(fields[0]), chunk))
+                keys = _column(chunk, values, fields[0])
                 local = {
                     key: distinct.setdefault(key, len(distinct)) for key in dict.fromkeys(keys)
                 }
             else:
-                held, keys = _held_keys(chunk, fields, classes)
+                held, keys = (
+                    _held_keys(chunk, fields, classes)
+                    if values is None
+                    else _held_values(values, fields)
+                )
                 local = {}
                 for key in dict.fromkeys(keys):
                     given = dict(zip(held, key if len(held) > 1 else (key,), strict=True))
@@ -201,6 +233,16 @@ class _IndexColumns:
                 packed.byteswap()
             codes[name] = (packed.itemsize, _compress(packed.tobytes()))
         return values, codes
+
+
+def _held_values(
+    values: Sequence[tuple[Any, ...]], fields: tuple[str, ...]
+) -> tuple[tuple[str, ...], list[Any]]:
+    """``_held_keys`` of rows given as value tuples (of ``ROW_FIELDS``)."""
+    held = tuple(f for f in fields if f in _AT)
+    if not held:
+        return held, [()] * len(values)
+    return held, list(map(operator.itemgetter(*(_AT[f] for f in held)), values))
 
 
 def _held_keys(
@@ -457,29 +499,84 @@ def packed_blocks(report: Report) -> Iterator[str]:
     pass over the rows: the parts of full rows ``rows-<k>``, then the parts of searched
     text ``search-<k>``, ``index`` (each index column's distinct values) and
     ``codes-<column>``. Base64 in elements of their own: the page reads one when it needs
-    it, so its script never holds the whole page's data."""
+    it, so its script never holds the whole page's data.
+
+    The rows are read once, in order, a chunk at a time (rows read from a store are
+    never all in memory); rows held as value tuples are written by orjson (see
+    ``_part_json``)."""
     if SEARCH_PART_ROWS % PACKED_PART_ROWS:
         raise ValueError("SEARCH_PART_ROWS must be a multiple of PACKED_PART_ROWS")
-    rows = report.cases
-    adapter = _rows_adapter()
     index = _IndexColumns()
-    searched = []
+    searched: list[Future[str]] = []
     part = 0
-    for start in range(0, len(rows), SEARCH_PART_ROWS):
-        chunk = list(rows[start : start + SEARCH_PART_ROWS])
-        index.add(chunk)
-        searched.append(_search_part(chunk))
-        for at in range(0, len(chunk), PACKED_PART_ROWS):
-            text = _compress(adapter.dump_json(chunk[at : at + PACKED_PART_ROWS]))
-            yield _block(f"rows-{part}", text)
-            part += 1
-    for k, text in enumerate(searched):
-        yield _block(f"search-{k}", text)
+    # Compressing releases the interpreter's lock: a thread compresses each part while
+    # the next one is read and written, a few parts ahead at most.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        ahead: deque[tuple[str, Future[str]]] = deque()
+        for held, chunk in _chunks(report.cases, SEARCH_PART_ROWS):
+            index.add(chunk, held)
+            searched.append(pool.submit(_compress, _search_json(chunk, held)))
+            for at in range(0, len(held if held is not None else chunk), PACKED_PART_ROWS):
+                end = at + PACKED_PART_ROWS
+                if held is not None:
+                    part_json = _part_json(held[at:end])
+                else:
+                    part_json = _rows_adapter().dump_json(chunk[at:end])
+                ahead.append((f"rows-{part}", pool.submit(_compress, part_json)))
+                part += 1
+                while len(ahead) > _AHEAD:
+                    name, done = ahead.popleft()
+                    yield _block(name, done.result())
+        for name, done in ahead:
+            yield _block(name, done.result())
+        for k, compressed in enumerate(searched):
+            yield _block(f"search-{k}", compressed.result())
     values, codes = index.finish()
     widths = {name: width for name, (width, _) in codes.items()}
     yield _block("index", _compress(json.dumps({"values": values, "widths": widths}).encode()))
     for name, (_, text) in codes.items():
         yield _block(f"codes-{name}", text)
+
+
+_AHEAD = 4
+"""Parts of full rows made and not yet written, at most (each a few hundred KB)."""
+
+
+def _chunks(
+    rows: Sequence[CaseRow], size: int
+) -> Iterator[tuple[list[tuple[Any, ...]] | None, list[CaseRow]]]:
+    """``rows`` read once, in order, ``size`` at a time: each chunk's value tuples and no
+    rows when the rows are held as values (``CaseRows``, rows read from a store: the rows
+    are not made), else no values and the chunk's rows."""
+    held = getattr(rows, "values", None)
+    if held is None or not callable(held):
+        whole = iter(rows)
+        while chunk := list(itertools.islice(whole, size)):
+            yield None, chunk
+        return
+    tuples: Iterator[tuple[Any, ...]] = held()
+    while values := list(itertools.islice(tuples, size)):
+        yield values, []
+
+
+_ORJSON = (
+    orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+)
+"""Anything but JSON's own types makes orjson raise, so pydantic dumps it instead."""
+
+
+def _part_json(values: list[tuple[Any, ...]]) -> bytes:
+    """A part of full rows, given as value tuples, as pydantic writes the rows in compact
+    JSON: by orjson from plain dictionaries (as the JSON report's rows are written), which
+    gives pydantic's text for the values of a row's types at a fraction of its cost
+    (tests/property/test_html_rows.py); by pydantic when orjson would write some value
+    otherwise (it raises)."""
+    try:
+        return orjson.dumps([_plain(v) for v in values], option=_ORJSON)
+    except (TypeError, orjson.JSONEncodeError):
+        return _rows_adapter().dump_json(list(map(row_of, values)))
 
 
 # Where the packed blocks go in a page rendered in pieces: a "<" from the data is always

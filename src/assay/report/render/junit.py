@@ -9,73 +9,160 @@ labelled ``HELD-OUT``), with the split and its task success as properties.
 
 from __future__ import annotations
 
+import operator
 import re
-import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from itertools import islice
+from typing import Any
 
 from assay.report._gates import GateResult
 from assay.report._model import CaseRow, Report, SplitBlock
+from assay.report._rows import ROW_FIELDS
 
 # Characters XML 1.0 cannot carry, even escaped; an answer may contain them.
 _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _PROBLEM = {"failed": "failure", "error": "error", "missing": "error", "ungraded": "error"}
+_ROWS_PER_PART = 2_000
+_READ = (
+    "id", "trial", "slice", "synthetic", "status", "reason", "question",
+    "expected_behavior", "expected_fact", "outcome", "fact", "text", "grader",
+)  # fmt: skip
+"""The fields of a case row the XML shows, in the order ``_RowCases`` takes them."""
 
 
 def _clean(text: object) -> str:
     return _INVALID_XML.sub("\ufffd", str(text))
 
 
-def _suite(parent: ET.Element, name: str) -> ET.Element:
-    return ET.SubElement(parent, "testsuite", {"name": _clean(name)})
+def _cdata(text: str) -> str:
+    """Element text escaped as ``xml.etree.ElementTree`` escapes it."""
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    if "<" in text:
+        text = text.replace("<", "&lt;")
+    if ">" in text:
+        text = text.replace(">", "&gt;")
+    return text
 
 
-def _close(suite: ET.Element) -> tuple[int, int, int]:
-    cases = suite.findall("testcase")
-    failures = sum(1 for c in cases if c.find("failure") is not None)
-    errors = sum(1 for c in cases if c.find("error") is not None)
-    suite.set("tests", str(len(cases)))
-    suite.set("failures", str(failures))
-    suite.set("errors", str(errors))
-    suite.set("skipped", "0")
-    suite.set("time", "0")
-    return len(cases), failures, errors
+def _attr(value: object) -> str:
+    """An attribute's value escaped as ``xml.etree.ElementTree`` escapes it."""
+    text = _cdata(str(value))
+    if '"' in text:
+        text = text.replace('"', "&quot;")
+    if "\r" in text:
+        text = text.replace("\r", "&#13;")
+    if "\n" in text:
+        text = text.replace("\n", "&#10;")
+    if "\t" in text:
+        text = text.replace("\t", "&#09;")
+    return text
 
 
-def _gate_case(suite: ET.Element, result: GateResult) -> None:
-    case = ET.SubElement(
-        suite, "testcase", {"classname": "assay.gate", "name": _clean(result.rule.text)}
-    )
-    if not result.passed:
-        failure = ET.SubElement(
-            case, "failure", {"type": "gate", "message": _clean(result.message)}
-        )
-        failure.text = _clean(result.message)
+class _Suite:
+    """A ``<testsuite>`` being written: its name, properties and test cases (their XML,
+    each on a line of its own, kept in parts of a few thousand), and its counts."""
+
+    def __init__(self, name: str, properties: Sequence[tuple[str, str | None]] | None) -> None:
+        self.name = name
+        self.properties = properties
+        self.parts: list[str] = []
+        self.pending: list[str] = []
+        self.tests = self.failures = self.errors = 0
+
+    def add(self, xml: str, kind: str | None) -> None:
+        self.tests += 1
+        if kind == "failure":
+            self.failures += 1
+        elif kind == "error":
+            self.errors += 1
+        self.pending.append(xml)
+        if len(self.pending) >= _ROWS_PER_PART:
+            self.parts.append("".join(self.pending))
+            self.pending = []
+
+    def chunks(self) -> Iterator[str]:
+        counts = f'tests="{self.tests}" failures="{self.failures}" errors="{self.errors}"'
+        head = f'\n  <testsuite name="{_attr(self.name)}" {counts} skipped="0" time="0"'
+        if not self.tests and self.properties is None:
+            yield head + " />"
+            return
+        if self.properties is not None:
+            shown = "".join(
+                f'\n      <property name="{_attr(key)}" value="{_attr(value)}" />'
+                for key, value in self.properties
+                if value is not None
+            )
+            head += (
+                f">\n    <properties>{shown}\n    </properties>"
+                if shown
+                else ">\n    <properties />"
+            )
+        else:
+            head += ">"
+        yield head
+        yield from self.parts
+        yield "".join(self.pending) + "\n  </testsuite>"
 
 
-def _case_detail(row: CaseRow) -> str:
+def _gate_case(result: GateResult) -> tuple[str, str | None]:
+    head = f'\n    <testcase classname="assay.gate" name="{_attr(result.rule.text)}"'
+    if result.passed:
+        return head + " />", None
+    message = result.message
+    failure = f'<failure type="gate" message="{_attr(message)}">{_cdata(message)}</failure>'
+    return f"{head}>\n      {failure}\n    </testcase>", "failure"
+
+
+def _case_detail(
+    question: str,
+    behavior: str,
+    fact_expected: str | None,
+    outcome: str | None,
+    fact: str | None,
+    text: str | None,
+    status: str,
+    reason: str,
+    grader: str,
+) -> str:
     lines = [
-        f"question: {row.question}",
-        f"expected: {row.expected_behavior}"
-        + (f" {row.expected_fact}" if row.expected_fact else ""),
-        f"outcome: {row.outcome or 'none recorded'}" + (f" {row.fact}" if row.fact else ""),
+        f"question: {question}",
+        f"expected: {behavior}" + (f" {fact_expected}" if fact_expected else ""),
+        f"outcome: {outcome or 'none recorded'}" + (f" {fact}" if fact else ""),
     ]
-    if row.text:
-        lines.append(f"text: {row.text}")
-    lines += [f"status: {row.status}", f"reason: {row.reason}", f"grader: {row.grader}"]
-    return _clean("\n".join(lines))
+    if text:
+        lines.append(f"text: {text}")
+    lines += [f"status: {status}", f"reason: {reason}", f"grader: {grader}"]
+    return "\n".join(lines)
 
 
-def _row_case(suite: ET.Element, report: Report, row: CaseRow) -> None:
-    name = row.id if report.trials == 1 else f"{row.id} #{row.trial}"
-    case = ET.SubElement(
-        suite,
-        "testcase",
-        {"classname": _clean(f"{report.dataset.name}.{row.slice}"), "name": _clean(name)},
-    )
-    kind = _PROBLEM.get(row.status)
-    if kind is not None:
-        problem = ET.SubElement(case, kind, {"type": row.status, "message": _clean(row.reason)})
-        problem.text = _case_detail(row)
+class _RowCases:
+    """Each case row's ``<testcase>``: a dataset case-trial, its failure or error with
+    the case's question, expectation, outcome and verdict."""
+
+    def __init__(self, report: Report) -> None:
+        self.dataset = report.dataset.name
+        self.one_trial = report.trials == 1
+        self.classnames: dict[str, str] = {}
+
+    def __call__(self, values: tuple[Any, ...]) -> tuple[str, str | None]:
+        (case_id, trial, part, _, status, reason, question) = values[:7]
+        (behavior, fact_expected, outcome, fact, text, grader) = values[7:]
+        name = case_id if self.one_trial else f"{case_id} #{trial}"
+        classname = self.classnames.get(part)
+        if classname is None:
+            classname = self.classnames[part] = _attr(f"{self.dataset}.{part}")
+        head = f'\n    <testcase classname="{classname}" name="{_attr(name)}"'
+        kind = _PROBLEM.get(status)
+        if kind is None:
+            return head + " />", None
+        detail = _case_detail(
+            question, behavior, fact_expected, outcome, fact, text, status, reason, grader
+        )
+        problem = (
+            f'<{kind} type="{_attr(status)}" message="{_attr(reason)}">{_cdata(detail)}</{kind}>'
+        )
+        return f"{head}>\n      {problem}\n    </testcase>", kind
 
 
 def _cache_properties(report: Report) -> list[tuple[str, str | None]]:
@@ -86,18 +173,16 @@ def _cache_properties(report: Report) -> list[tuple[str, str | None]]:
     return [("cache.served", str(c.served)), ("cache.key_version", version)]
 
 
-def _properties(suite: ET.Element, report: Report, extra: Sequence[tuple[str, str | None]]) -> None:
-    props = ET.SubElement(suite, "properties")
-    for key, value in (
+def _properties(
+    report: Report, extra: Sequence[tuple[str, str | None]]
+) -> list[tuple[str, str | None]]:
+    return [
         ("dataset.version", report.dataset.version),
         ("assay.version", report.assay_version),
         ("run.id", report.run_id),
         *_cache_properties(report),
         *extra,
-    ):
-        if value is None:
-            continue
-        ET.SubElement(props, "property", {"name": key, "value": _clean(value)})
+    ]
 
 
 def _heldout_properties(report: Report) -> list[tuple[str, str | None]]:
@@ -118,42 +203,77 @@ def _split_properties(report: Report, block: SplitBlock) -> list[tuple[str, str 
     return found + (_heldout_properties(report) if block.split == "heldout" else [])
 
 
+def _shown_values(rows: Sequence[CaseRow]) -> Iterator[tuple[Any, ...]]:
+    """The ``_READ`` fields of each row, in order, read once: from the value tuples of
+    rows held as values (``CaseRows``, rows read from a store), without making the rows."""
+    held = getattr(rows, "values", None)
+    if held is not None and callable(held):
+        pick: Callable[[Any], tuple[Any, ...]] = operator.itemgetter(
+            *(ROW_FIELDS.index(name) for name in _READ)
+        )
+        tuples: Iterator[Any] = held()
+    else:
+        pick = operator.attrgetter(*_READ)
+        tuples = iter(rows)
+    while chunk := list(islice(tuples, _ROWS_PER_PART)):
+        yield from map(pick, chunk)
+
+
 def render_junit(report: Report, gates: Sequence[GateResult] = ()) -> str:
     """JUnit XML (the Ant/Jenkins ``junit-10`` shape) for ``report`` and its gate results."""
-    root = ET.Element("testsuites", {"name": _clean(f"assay {report.dataset.name}")})
-    suites: list[ET.Element] = []
+    return "".join(render_junit_chunks(report, gates))
+
+
+def render_junit_chunks(report: Report, gates: Sequence[GateResult] = ()) -> Iterator[str]:
+    """``render_junit``'s text in pieces, from one pass over the case rows (rows read
+    from a store are never all in memory; the XML is, its counts coming first).
+
+    Characters XML cannot carry are replaced in each piece as it is given out: escaping
+    neither makes nor moves one, so this is the text of cleaning every value first."""
+    name = report.dataset.name
+    suites: list[_Suite] = []
     if gates:
-        suite = _suite(root, "assay gates")
+        suite = _Suite("assay gates", None)
         for result in gates:
-            _gate_case(suite, result)
+            suite.add(*_gate_case(result))
         suites.append(suite)
-    real_rows = [row for row in report.cases if not row.synthetic]
+    routes: list[tuple[frozenset[str] | None, _Suite]] = []
     if report.splits:
         for block in report.splits:
-            ids = set(block.case_ids)
             label = "dev" if block.split == "dev" else "HELD-OUT"
-            part = _suite(root, f"assay cases: {report.dataset.name} ({label})")
-            _properties(part, report, _split_properties(report, block))
-            for row in real_rows:
-                if row.id in ids:
-                    _row_case(part, report, row)
+            part = _Suite(
+                f"assay cases: {name} ({label})",
+                _properties(report, _split_properties(report, block)),
+            )
+            routes.append((frozenset(block.case_ids), part))
             suites.append(part)
     else:
-        real = _suite(root, f"assay cases: {report.dataset.name}")
-        _properties(real, report, _heldout_properties(report))
-        for row in real_rows:
-            _row_case(real, report, row)
+        real = _Suite(f"assay cases: {name}", _properties(report, _heldout_properties(report)))
+        routes.append((None, real))
         suites.append(real)
+    synthetic = None
     if report.synthetic is not None:
-        synthetic = _suite(root, f"{report.synthetic.banner}: {report.dataset.name}")
-        for row in report.cases:
-            if row.synthetic:
-                _row_case(synthetic, report, row)
+        synthetic = _Suite(f"{report.synthetic.banner}: {name}", None)
         suites.append(synthetic)
-    totals = [_close(s) for s in suites]
-    root.set("tests", str(sum(t[0] for t in totals)))
-    root.set("failures", str(sum(t[1] for t in totals)))
-    root.set("errors", str(sum(t[2] for t in totals)))
-    ET.indent(root)
-    head = '<?xml version="1.0" encoding="UTF-8"?>\n<!-- generated by assay -->\n'
-    return head + ET.tostring(root, "unicode") + "\n"
+    case_xml = _RowCases(report)
+    for values in _shown_values(report.cases):
+        if values[3]:
+            if synthetic is not None:
+                synthetic.add(*case_xml(values))
+            continue
+        made = None
+        for ids, suite in routes:
+            if ids is None or values[0] in ids:
+                made = made or case_xml(values)
+                suite.add(*made)
+    tests = sum(s.tests for s in suites)
+    failures = sum(s.failures for s in suites)
+    errors = sum(s.errors for s in suites)
+    yield _clean(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<!-- generated by assay -->\n'
+        f'<testsuites name="{_attr(f"assay {name}")}" tests="{tests}" '
+        f'failures="{failures}" errors="{errors}">'
+    )
+    for suite in suites:
+        yield from map(_clean, suite.chunks())
+    yield "\n</testsuites>\n"
