@@ -19,7 +19,7 @@ from sqlalchemy import (
     Text,
 )
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 metadata = MetaData()
 
@@ -83,6 +83,9 @@ judgments = Table(
     Column("reason", Text, nullable=False),
     Column("score", Float),
     Column("labels", Text),
+    # version 5: the judged case's dataset position, as its record's (None: a judgment
+    # stored before version 5 without a record)
+    Column("position", Integer),
     PrimaryKeyConstraint("run_id", "case_id", "trial", "grader"),
 )
 

@@ -50,7 +50,16 @@ from assay.metrics._summarize import (
 from assay.store import RunInfo, RunStore
 from assay.store._case_index import Group, read_case_ids, read_case_index
 from assay.store._schema import runs
-from assay.stored._tally import MOST, PACKED, group_extent, tallies
+from assay.stored._tally import (
+    JUDGMENTS,
+    MOST,
+    PACKED,
+    RECORDS,
+    group_extent,
+    joined_values,
+    packed_values,
+    tallies,
+)
 
 _KIND = {
     "sqlite": "json_extract(rec.outcome, '$.kind')",
@@ -339,9 +348,9 @@ def _counted_rows(
     from one packed text (``_tally``), unless a run is too large for it; None when some
     case-trial must be graded."""
     if dialect == "sqlite" and params["cases"] * params["trials"] <= MOST:
-        count, packed = conn.execute(text(PACKED), params).one()
         keys = None if per_case else codes
-        return tallies(count, packed, keys, params["cases"] if per_case else groups, absent)
+        values = _packed(conn, params)
+        return tallies(values, keys, params["cases"] if per_case else groups, absent)
     width = 1 if groups <= 256 else 2
     if per_case:
         key = "rec.position"
@@ -358,6 +367,16 @@ def _counted_rows(
     if per_case:
         return rows
     return [(int.from_bytes(bytes(row[0]), "big"), *row[1:]) for row in rows]
+
+
+def _packed(conn: Connection, params: dict[str, Any]) -> Any:
+    """The run's case-trials as ``_tally.PACKED`` gives them: its records and judgments
+    read apart, unless a judgment has no position (joined by case id then)."""
+    unplaced, judged = conn.execute(text(JUDGMENTS), params).one()
+    if unplaced:
+        return packed_values(*conn.execute(text(PACKED), params).one())
+    count, recorded = conn.execute(text(RECORDS), params).one()
+    return joined_values(count, recorded, judged, params["trials"], params["cases"])
 
 
 def _per_group(

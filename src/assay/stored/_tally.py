@@ -6,6 +6,12 @@ case's position and what is counted of it — in one text, and numpy counts them
 What is counted of a case-trial is what ``_summary._COUNTED`` sums: the outcome's kind,
 the stored judgment's status, whether it has labels and whether the record says if the
 cache served it. ``tallies`` gives the same rows as that query, one per key.
+
+The records and the run grader's judgments are read apart (``RECORDS``, ``JUDGMENTS``),
+each case-trial by its slot (position and trial), and put side by side by numpy
+(``joined_values``): joining them in SQLite on case ids costs a lookup per case-trial.
+Judgments stored before schema version 5 without a record have no position; a run with
+any is read by the joined query (``PACKED``).
 """
 
 from __future__ import annotations
@@ -41,20 +47,59 @@ LEFT JOIN judgments jd
 WHERE rec.run_id = :run AND rec.trial BETWEEN 1 AND :trials
   AND rec.position >= 0 AND rec.position < :cases
 """
+# Each of the run's case-trials of its cases: its slot (position * trials + trial - 1)
+# * 8 + kind * 2 + noted.
+RECORDS = f"""
+SELECT COUNT(*), group_concat(((rec.position * :trials + rec.trial - 1) * 4 + ({_KIND})) * 2
+    + (CASE WHEN rec.extra LIKE '%"cache"%' THEN 1 ELSE 0 END))
+FROM records rec
+WHERE rec.run_id = :run AND rec.trial BETWEEN 1 AND :trials
+  AND rec.position >= 0 AND rec.position < :cases
+"""
+# The run grader's judgments without a position, and each of those of the run's
+# case-trials: its slot * 16 + status * 2 + labelled.
+JUDGMENTS = f"""
+SELECT COUNT(*) - COUNT(jd.position), group_concat(
+    CASE WHEN jd.position >= 0 AND jd.position < :cases
+    THEN ((jd.position * :trials + jd.trial - 1) * 8 + ({_STATUS})) * 2
+        + (CASE WHEN jd.labels <> '[]' THEN 1 ELSE 0 END) END)
+FROM judgments jd
+WHERE jd.run_id = :run AND jd.grader = :grader AND jd.grader_version = :version
+  AND jd.trial BETWEEN 1 AND :trials
+"""
 # More case-trials than this make a text too long for one value: counted by GROUP BY.
 MOST = 50_000_000
 
 
-def tallies(
-    count: int, packed: str | None, codes: list[int] | None, size: int, absent: str | None
-) -> list[tuple[int, ...]] | None:
-    """The rows of ``_summary._COUNTED`` (key, then its sums) from ``PACKED``'s ``count``
-    and text: keyed by the group in ``codes`` of each case-trial's position, or by
-    position when ``codes`` is None; ``size`` keys. None when ``absent`` is None and a
-    recorded answer or abstention has no judgment (it must be graded)."""
+def packed_values(count: int, packed: str | None) -> Any:
+    """The ``count`` integers of a packed text, as a numpy array."""
     values = np.fromstring(packed or "", dtype=np.int64, sep=",")
     if len(values) != count:
         raise ValueError(f"read {len(values)} of {count} counted case-trials")
+    return values
+
+
+def joined_values(
+    count: int, recorded: str | None, judged: str | None, trials: int, cases: int
+) -> Any:
+    """``PACKED``'s integers from ``RECORDS``' ``count`` and text and ``JUDGMENTS``' text:
+    each record beside the judgment in its slot (no judgment: status none)."""
+    values = packed_values(count, recorded)
+    verdicts = np.zeros(cases * trials, dtype=np.int64)
+    found = np.fromstring(judged or "", dtype=np.int64, sep=",")
+    verdicts[found >> 4] = found & 15
+    slots = values >> 3
+    return (slots // trials) * 256 + ((values >> 1) & 3) * 64 + verdicts[slots] * 2 + (values & 1)
+
+
+def tallies(
+    values: Any, codes: list[int] | None, size: int, absent: str | None
+) -> list[tuple[int, ...]] | None:
+    """The rows of ``_summary._COUNTED`` (key, then its sums) from the case-trials'
+    integers as ``PACKED`` gives them (a numpy array): keyed by the group in ``codes`` of
+    each case-trial's position, or by position when ``codes`` is None; ``size`` keys. None
+    when ``absent`` is None and a recorded answer or abstention has no judgment (it must
+    be graded)."""
     positions = values >> 8
     keys = positions if codes is None else code_array(codes, size)[positions]
     kind = (values >> 6) & 3

@@ -354,8 +354,9 @@ def test_a_database_that_cannot_count_gives_the_graded_summary(
         _fill(store, "one", 1, _cases(20, False), 1)
         # as on a SQLite built without its JSON functions
         monkeypatch.setitem(_summary._KIND, "sqlite", "no_such_function(rec.outcome)")
-        packed = _summary.PACKED.replace("json_extract", "no_such_function")
-        monkeypatch.setattr(_summary, "PACKED", packed)
+        for name in ("PACKED", "RECORDS"):
+            query = getattr(_summary, name).replace("json_extract", "no_such_function")
+            monkeypatch.setattr(_summary, name, query)
         assert counted_summary(store, store.get_run("one")) is None
         assert stored_summary(store, "one") == _graded(store, "one", None, IntervalSetting())
     finally:
@@ -422,10 +423,14 @@ def test_the_case_index_gives_what_the_snapshot_gives(store_url: str) -> None:
         store.close()
 
 
+@pytest.mark.parametrize("placed", [True, False])
 @pytest.mark.parametrize("trials", [1, 3])
-def test_sqlite_s_packed_count_equals_its_group_by(tmp_path: Path, trials: int) -> None:
-    """The two ways SQLite counts (one packed text counted by numpy; ``GROUP BY`` for
-    runs too large for one text) give the same rows, for every kind of outcome (one
+def test_sqlite_s_packed_count_equals_its_group_by(
+    tmp_path: Path, trials: int, placed: bool
+) -> None:
+    """The ways SQLite counts (records and judgments packed apart, or joined when a
+    judgment has no position — stored before version 5 —, counted by numpy; ``GROUP BY``
+    for runs too large for one text) give the same rows, for every kind of outcome (one
     without a kind too), stored status (unknown ones too), labels and cache notes."""
     from sqlalchemy import insert
 
@@ -471,6 +476,7 @@ def test_sqlite_s_packed_count_equals_its_group_by(tmp_path: Path, trials: int) 
                                 "status": status,
                                 "reason": "r",
                                 "labels": rng.choice([None, "[]", '["tone"]']),
+                                "position": position if placed else None,
                             }
                         )
             conn.execute(insert(records), rows)
@@ -493,6 +499,8 @@ def test_sqlite_s_packed_count_equals_its_group_by(tmp_path: Path, trials: int) 
                 for most in (_summary.MOST, -1):
                     with pytest.MonkeyPatch.context() as patch:
                         patch.setattr(_summary, "MOST", most)
+                        if placed:  # read apart: the joined query is not run
+                            patch.setattr(_summary, "PACKED", "SELECT no_such_column")
                         found.append(
                             _summary._counted_rows(
                                 conn,
