@@ -15,7 +15,9 @@ PostgreSQL both accept, and runs in one transaction with its ``schema_version`` 
 - 5: ``judgments.position``: the dataset position of the judged case, as its record has
   it, so that a run's judgments are counted beside its records without joining the two
   tables on case ids. Judgments stored before take their record's position; one without
-  a record has none.
+  a record has none. ``records.kind``: the outcome's kind, written with the record, so
+  that counting does not parse each outcome; records stored before have none (their
+  outcome is read).
 """
 
 from __future__ import annotations
@@ -114,6 +116,7 @@ _V4 = (
 
 _V5 = (
     "ALTER TABLE judgments ADD COLUMN position INTEGER",
+    "ALTER TABLE records ADD COLUMN kind VARCHAR(16)",
     """UPDATE judgments SET position = (
         SELECT rec.position FROM records rec
         WHERE rec.run_id = judgments.run_id AND rec.case_id = judgments.case_id

@@ -68,6 +68,8 @@ records = Table(
     Column("output_tokens", Integer),
     Column("extra", Text),
     Column("trace_id", String(32)),  # version 2
+    # version 5: the outcome's kind (None: a record stored before version 5)
+    Column("kind", String(16)),
     PrimaryKeyConstraint("run_id", "case_id", "trial"),
 )
 

@@ -348,6 +348,7 @@ class RunStore:
                     usage.output_tokens if usage else None,
                     dump(r.extra) if r.extra else None,
                     r.trace_id,
+                    r.outcome.kind,
                 )
             )
         return rows

@@ -61,9 +61,10 @@ from assay.stored._tally import (
     tallies,
 )
 
+# The outcome's kind: stored beside it since schema version 5, else read off it.
 _KIND = {
-    "sqlite": "json_extract(rec.outcome, '$.kind')",
-    "postgresql": "(CAST(rec.outcome AS json) ->> 'kind')",
+    "sqlite": "COALESCE(rec.kind, json_extract(rec.outcome, '$.kind'))",
+    "postgresql": "COALESCE(rec.kind, CAST(rec.outcome AS json) ->> 'kind')",
 }
 # The group of the case at a record's position: ``width`` bytes of the codes parameter.
 _GROUP = {

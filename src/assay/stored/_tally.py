@@ -21,9 +21,10 @@ from typing import Any
 import numpy as np
 
 # The outcome's kind: error 0, answer 1, none 2, any other 3 (a missing kind is neither an
-# error nor something else: ``kind <> 'error'`` is not true of it).
+# error nor something else: ``kind <> 'error'`` is not true of it). Stored beside the
+# outcome since schema version 5; read off the outcome for records stored before.
 _KIND = (
-    "CASE COALESCE(json_extract(rec.outcome, '$.kind'), x'00') "
+    "CASE COALESCE(rec.kind, json_extract(rec.outcome, '$.kind'), x'00') "
     "WHEN 'error' THEN 0 WHEN 'answer' THEN 1 WHEN x'00' THEN 2 ELSE 3 END"
 )
 # The stored judgment's status: none 0, then by name; '?' (``_summary._UNJUDGED``) 7.

@@ -131,6 +131,9 @@ def test_a_store_at_every_earlier_version_upgrades_with_its_data_intact(
         with store.engine.connect() as conn:
             placed = conn.execute(text("SELECT case_id, position FROM judgments")).all()
         assert sorted(placed) == [("E1", 0), ("E9", None)]
+        with store.engine.connect() as conn:
+            kinds = conn.execute(text("SELECT kind FROM records")).scalars().all()
+        assert kinds == [None] * 6  # read off each outcome
         assert [s.span_id for s in store.spans("old", case_id="E1")] == ["s1"]
         assert [run for run, _ in store.case_records("E3")] == ["old"]
         report = report_for_run(store, "old")
