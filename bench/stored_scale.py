@@ -267,6 +267,9 @@ def measure_store(url: str, only: list[str] | None) -> dict[str, dict[str, Any]]
     """Each read command (those whose name contains one of ``only``, when given) on the
     runs ``base`` and ``cand`` of an existing store, which no command writes to."""
     rows: dict[str, dict[str, Any]] = {}
+    if only and any(word in STORED_SUMMARY for word in only):
+        rows[STORED_SUMMARY] = measure_child("--stored-summary-child", url)
+        sys.stderr.write(f"{STORED_SUMMARY}: {rows[STORED_SUMMARY]}\n")
     with tempfile.TemporaryDirectory() as tmp:
         for name, command in {**COMMANDS, **STORE_ONLY}.items():
             if only and not any(word in name for word in only):
@@ -358,9 +361,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--store",
-        help="measure the read commands (--only: those naming a word) on the runs base "
-        "and cand of -n case-trials each of this existing store, filled before; nothing is "
-        "filled or written to it",
+        help="measure the read commands (--only: those naming a word, and stored_summary "
+        "when one names it) on the runs base and cand of -n case-trials each of this "
+        "existing store, filled before; nothing is filled or written to it",
     )
     parser.add_argument(
         "--section", default="stored_store", help="the section --store writes (--write)"
