@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 from tests.inprocess import run_cli, run_process
 from tests.loopback import serve
 from tests.otlp_receiver import otlp_receiver
@@ -18,6 +19,11 @@ EXAMPLES = ROOT / "examples"
 POLICY = EXAMPLES / "policy"
 
 __all__ = ["otlp_receiver", "real_model", "serve"]
+
+# Properties are checked, never timed: on a shared CI machine generating examples or running
+# one can be slow for reasons that say nothing about the code under test.
+settings.register_profile("assay", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("assay")
 
 RunAssay = Callable[..., subprocess.CompletedProcess[str]]
 
