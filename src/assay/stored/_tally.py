@@ -93,6 +93,11 @@ def joined_values(
     return (slots // trials) * 256 + ((values >> 1) & 3) * 64 + verdicts[slots] * 2 + (values & 1)
 
 
+# Up to this many (key, low byte) cells, the case-trials are counted by one ``bincount``
+# of both and the sums read off the cells, instead of one ``bincount`` per sum.
+_CELLS = 1 << 22
+
+
 def tallies(
     values: Any, codes: list[int] | None, size: int, absent: str | None
 ) -> list[tuple[int, ...]] | None:
@@ -103,6 +108,27 @@ def tallies(
     be graded)."""
     positions = values >> 8
     keys = positions if codes is None else code_array(codes, size)[positions]
+    if size * 256 <= _CELLS:
+        # what is summed depends on the low byte alone: each sum is the cells of the low
+        # bytes it holds
+        cells = np.bincount(keys.astype(np.int64) * 256 + (values & 255), minlength=size * 256)
+        cells = cells.reshape(size, 256)
+        sums, unjudged = _masks(np.arange(256, dtype=np.int64), absent)
+        if absent is None and cells[:, unjudged].any():
+            return None
+        counted = (cells @ np.array(sums, dtype=np.int64).T).tolist()
+        return [(key, *row) for key, row in enumerate(counted) if row[0]]
+    sums, unjudged = _masks(values, absent)
+    if absent is None and unjudged.any():
+        return None
+    columns = [np.bincount(keys[mask], minlength=size).tolist() for mask in sums]
+    return [(key, *row) for key, row in enumerate(zip(*columns, strict=True)) if row[0]]
+
+
+def _masks(values: Any, absent: str | None) -> tuple[list[Any], Any]:
+    """Which of the case-trials ``values`` each sum of ``_summary._COUNTED`` counts, in
+    its order, and which must be graded when ``absent`` is None (a recorded answer or
+    abstention without a judgment)."""
     kind = (values >> 6) & 3
     status = (values >> 2) & 15
     judged = kind != _ERROR_KIND
@@ -110,8 +136,6 @@ def tallies(
     unjudged = judged & (status == _UNJUDGED)
     if absent is None:
         unjudged |= none
-        if unjudged.any():
-            return None
     ungraded = judged & (status == _UNGRADED)
     if absent == "ungraded":
         ungraded |= none
@@ -130,8 +154,7 @@ def tallies(
         judged & (kind != _NO_KIND) & ((values & 2) != 0),
         (values & 1) != 0,
     ]
-    counted = [np.bincount(keys[mask], minlength=size).tolist() for mask in sums]
-    return [(key, *row) for key, row in enumerate(zip(*counted, strict=True)) if row[0]]
+    return sums, unjudged
 
 
 def code_array(codes: list[int], size: int) -> Any:
