@@ -372,11 +372,15 @@ def _counted_rows(
 
 def _packed(conn: Connection, params: dict[str, Any]) -> Any:
     """The run's case-trials as ``_tally.PACKED`` gives them: its records and judgments
-    read apart, unless a judgment has no position (joined by case id then)."""
+    read apart, unless a judgment has no position (joined by case id then).
+
+    The records are read first: a run being written stores each record with its
+    judgment, so the judgments read after them hold every counted record's (those of
+    records stored in between are not looked at)."""
+    count, recorded = conn.execute(text(RECORDS), params).one()
     unplaced, judged = conn.execute(text(JUDGMENTS), params).one()
     if unplaced:
         return packed_values(*conn.execute(text(PACKED), params).one())
-    count, recorded = conn.execute(text(RECORDS), params).one()
     return joined_values(count, recorded, judged, params["trials"], params["cases"])
 
 

@@ -525,3 +525,41 @@ def test_sqlite_s_packed_count_equals_its_group_by(
         assert info.trials == trials
     finally:
         store.close()
+
+
+def test_a_result_stored_while_a_run_is_counted_is_not_half_counted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite reads the records, then the judgments: a record and its judgment stored in
+    between are both left out (the judgment of a record not read is not looked at)."""
+    from sqlalchemy import text
+
+    from assay.stored import _summary
+
+    store = open_store(f"sqlite:///{tmp_path / 'assay.db'}")
+    try:
+        cases = _cases(40, False)
+        _fill(store, "live", 1, cases, 1)
+        before = counted_summary(store, store.get_run("live"))
+        assert before is not None and before.missing
+        recorded = {r.case_id for r in store.records("live")}
+        late = next(c for c in cases if c.id not in recorded)
+        stored: list[str] = []
+
+        def storing_between(sql: str) -> Any:
+            if sql == _summary.JUDGMENTS and not stored:
+                stored.append(late.id)
+                judged = _judgment(late, 1, "passed", {"name": "structured", "version": "1"})
+                store.add_results("live", [Record(case_id=late.id, outcome=Abstain())], [judged])
+            return text(sql)
+
+        with monkeypatch.context() as patch:
+            patch.setattr(_summary, "text", storing_between)
+            during = counted_summary(store, store.get_run("live"))
+        assert stored == [late.id]
+        assert during == before
+        after = counted_summary(store, store.get_run("live"))
+        assert after is not None and after.missing == before.missing - 1
+        assert after.success == before.success + 1
+    finally:
+        store.close()
