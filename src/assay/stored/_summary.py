@@ -350,8 +350,16 @@ def _counted_rows(
     case-trial must be graded."""
     if dialect == "sqlite" and params["cases"] * params["trials"] <= MOST:
         keys = None if per_case else codes
+        size = params["cases"] if per_case else groups
         values = _packed(conn, params)
-        return tallies(values, keys, params["cases"] if per_case else groups, absent)
+        counted = tallies(values, keys, size, absent) if values is not None else None
+        if counted is None:
+            # a record read apart without its judgment (or a judgment without a
+            # position): joined by case id, as a store whose positions were changed
+            # outside assay still joins
+            joined = packed_values(*conn.execute(text(PACKED), params).one())
+            counted = tallies(joined, keys, size, absent)
+        return counted
     width = 1 if groups <= 256 else 2
     if per_case:
         key = "rec.position"
@@ -371,8 +379,9 @@ def _counted_rows(
 
 
 def _packed(conn: Connection, params: dict[str, Any]) -> Any:
-    """The run's case-trials as ``_tally.PACKED`` gives them: its records and judgments
-    read apart, unless a judgment has no position (joined by case id then).
+    """The run's case-trials as ``_tally.PACKED`` gives them, from its records and
+    judgments read apart; None when a judgment has no position (stored before version 5
+    without a record).
 
     The records are read first: a run being written stores each record with its
     judgment, so the judgments read after them hold every counted record's (those of
@@ -380,7 +389,7 @@ def _packed(conn: Connection, params: dict[str, Any]) -> Any:
     count, recorded = conn.execute(text(RECORDS), params).one()
     unplaced, judged = conn.execute(text(JUDGMENTS), params).one()
     if unplaced:
-        return packed_values(*conn.execute(text(PACKED), params).one())
+        return None
     return joined_values(count, recorded, judged, params["trials"], params["cases"])
 
 
