@@ -7,7 +7,10 @@ times in this process (CPU seconds, best of ``--repeat``):
   ``runs.cases`` (what a run stored before schema version 4 needs) against the run's row
   in ``case_index``;
 - the case-trials counted by group: SQLite's ``GROUP BY`` (it sorts them) against one
-  packed text counted by numpy (``assay.stored._tally``, what assay does), and against
+  packed text of the records joined to their judgments counted by numpy (what a run
+  holding a judgment stored before schema version 5 without a record needs), against
+  the records and the judgments packed apart and put side by side by numpy
+  (``assay.stored._tally``, what assay does), and against
   reading both tables' columns into pyarrow and joining and grouping there (the columnar
   path this machine can run: DuckDB reads SQLite only through an extension it downloads);
 - ``stored_summary`` whole, with the run's case index and with its row taken away (a
@@ -71,15 +74,16 @@ def _arrow_counts(conn: Any, params: dict[str, Any]) -> object:
 
 def measure(url: str, repeat: int) -> tuple[int, dict[str, float]]:
     """The case-trials of run ``base`` and each way's CPU seconds."""
-    from sqlalchemy import delete
+    from sqlalchemy import delete, text
 
     from assay.metrics import rate
     from assay.store import open_store
     from assay.store._case_index import read_case_index
     from assay.store._schema import case_index
-    from assay.stored import _summary, stored_summary
+    from assay.stored import _summary, _tally, stored_summary
 
-    rate(1, 2, "cases")  # imports (scipy) are not what is measured
+    # imports (scipy: counts above the small table of limits) are not what is measured
+    rate(1_000, 2_000, "cases")
     figures: dict[str, float] = {}
     store = open_store(url, create=False)
     try:
@@ -117,8 +121,17 @@ def measure(url: str, repeat: int) -> tuple[int, dict[str, float]]:
 
                 return work
 
+            def joined() -> object:
+                found = conn.execute(text(_tally.PACKED), params).one()
+                return _tally.tallies(_tally.packed_values(*found), index.codes, groups, None)
+
             figures["counted: SQLite GROUP BY"] = best(repeat, counted(-1))
-            figures["counted: packed text + numpy (assay)"] = best(repeat, counted(_summary.MOST))
+            figures["counted: records joined to judgments in SQLite, one packed text + numpy"] = (
+                best(repeat, joined)
+            )
+            figures["counted: records and judgments apart, two packed texts + numpy (assay)"] = (
+                best(repeat, counted(_summary.MOST))
+            )
             figures["counted: columns into pyarrow, joined and grouped there"] = best(
                 repeat, lambda: _arrow_counts(conn, params)
             )

@@ -12,6 +12,7 @@ from assay.errors import AssayConfigError, AssayInputError, InputFormatError, Lo
 if TYPE_CHECKING:
     from assay.metrics import IntervalSetting
     from assay.report import Report
+    from assay.store import RunInfo
 
 
 def load_report_file(path: Path) -> Report:
@@ -91,12 +92,23 @@ def report_from_source(
     (or unique prefix) in the run store at ``store_url``, its intervals at ``interval``.
     ``rows=False``: a stored run's report is built without its case rows (only its
     figures will be read)."""
+    return report_and_run(source, store_url, interval, rows)[0]
+
+
+def report_and_run(
+    source: str,
+    store_url: str | None,
+    interval: IntervalSetting,
+    rows: bool = True,
+) -> tuple[Report, RunInfo | None]:
+    """``report_from_source``'s report, and the stored run's details (None for a report
+    file), read with the store open once."""
     from assay._collector import no_cycle_collection
     from assay.load import names_a_file
 
     path = Path(source)
     if names_a_file(path):  # a directory or a name too long is refused by the reader
-        return _at_level(load_report_file(path), path, interval)
+        return _at_level(load_report_file(path), path, interval), None
     try:
         from assay.stored import stored_report
     except ImportError:
@@ -107,7 +119,7 @@ def report_from_source(
     try:
         run = store.get_run(source)
         with no_cycle_collection():
-            return stored_report(store, run.id, interval, compact=True, rows=rows)
+            return stored_report(store, run.id, interval, compact=True, rows=rows), run
     finally:
         store.close()
 

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from assay.load import CalibrationCheck
     from assay.metrics import IntervalSetting
     from assay.report import GateResult, Report
+    from assay.store import RunInfo
 
 
 def _gate_trend(
@@ -104,9 +105,11 @@ def _calibration_check(
     store: str | None,
     calibration: Path | None,
     bounds: CalibrationBounds | None,
+    run: RunInfo | None = None,
 ) -> CalibrationCheck | None:
     """The judge calibration to require of SOURCE: the one --calibration names, else the
-    one the suite of a stored run requires (none for a report file)."""
+    one the suite of a stored run requires (none for a report file); ``run``: the stored
+    run's details when already read."""
     from assay.errors import AssayConfigError
     from assay.load import CalibrationCheck
     from assay.load._labels import judged_identity
@@ -115,6 +118,9 @@ def _calibration_check(
         if from_file:
             return None
         from assay.cli._gating import stored_calibration
+
+        if run is not None:
+            return stored_calibration(run)
         from assay.store import open_store
 
         runs = open_store(store, create=False)
@@ -218,7 +224,7 @@ def gate(
 
     from assay.cli._options import check_confidence, check_method
     from assay.cli._output import check_output, emit
-    from assay.cli._sources import composite_report_file, report_from_source
+    from assay.cli._sources import composite_report_file, report_and_run
     from assay.errors import AssayConfigError
     from assay.load import names_a_file
     from assay.metrics import IntervalSetting
@@ -294,21 +300,22 @@ def gate(
         # The rules read figures only; the case rows are for --junit's test cases and the
         # judge identity --calibration checks.
         rows = junit is not None or calibration is not None
-        report = report_from_source(source, store, setting, rows=rows)
+        report, run = report_and_run(source, store, setting, rows=rows)
         results = evaluate_gates(report, rules)
-        check = _calibration_check(report, source, bool(inputs), store, calibration, bounds)
+        check = _calibration_check(report, source, bool(inputs), store, calibration, bounds, run)
         if check is not None:
             results = [*check.results(), *results]
     outcome = GateOutcome.of(results, report)
     if junit is not None:
         emit(render(outcome, "junit"), junit, inputs)
-    summary = render(outcome, "markdown")
-    if markdown is not None:
-        emit(summary, markdown, inputs)
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
-    if step_summary:
-        with open(step_summary, "a", encoding="utf-8") as handle:
-            handle.write(summary + "\n")
+    if markdown is not None or step_summary:
+        summary = render(outcome, "markdown")
+        if markdown is not None:
+            emit(summary, markdown, inputs)
+        if step_summary:
+            with open(step_summary, "a", encoding="utf-8") as handle:
+                handle.write(summary + "\n")
     sys.stdout.write(render(outcome, "text"))
     if not outcome.passed:
         raise typer.Exit(1)

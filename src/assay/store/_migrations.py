@@ -12,6 +12,12 @@ PostgreSQL both accept, and runs in one transaction with its ``schema_version`` 
 - 4: ``case_index``: each run's cases by (slice, synthetic, split) group, their ids and
   source revisions, written with the run, so that its summary is counted without reading
   the cases' snapshot. Runs stored earlier have no row and are read as before.
+- 5: ``judgments.position``: the dataset position of the judged case, as its record has
+  it, so that a run's judgments are counted beside its records without joining the two
+  tables on case ids. Judgments stored before take their record's position; one without
+  a record has none. ``records.kind``: the outcome's kind, written with the record, so
+  that counting does not parse each outcome; records stored before have none (their
+  outcome is read).
 """
 
 from __future__ import annotations
@@ -108,7 +114,16 @@ _V4 = (
         revisions TEXT NOT NULL)""",
 )
 
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: _V1, 2: _V2, 3: _V3, 4: _V4}
+_V5 = (
+    "ALTER TABLE judgments ADD COLUMN position INTEGER",
+    "ALTER TABLE records ADD COLUMN kind VARCHAR(16)",
+    """UPDATE judgments SET position = (
+        SELECT rec.position FROM records rec
+        WHERE rec.run_id = judgments.run_id AND rec.case_id = judgments.case_id
+          AND rec.trial = judgments.trial)""",
+)
+
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: _V1, 2: _V2, 3: _V3, 4: _V4, 5: _V5}
 
 
 def _now() -> str:

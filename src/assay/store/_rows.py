@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,8 +23,13 @@ def iso_time(value: datetime | None) -> str | None:
     return value.astimezone(UTC).isoformat() if value is not None else None
 
 
-def judgment_values(run_id: str, batch: Sequence[Judgment]) -> list[tuple[Any, ...]]:
-    """The judgments table's values of each judgment, in its column order."""
+def judgment_values(
+    run_id: str, batch: Sequence[Judgment], positions: Mapping[str, int]
+) -> list[tuple[Any, ...]]:
+    """The judgments table's values of each judgment, in its column order; ``positions``
+    gives each case's dataset position (a case not in it: one past the last, as its
+    record is stored)."""
+    last = len(positions)
     return [
         (
             run_id,
@@ -36,6 +41,7 @@ def judgment_values(run_id: str, batch: Sequence[Judgment]) -> list[tuple[Any, .
             j.reason,
             j.score,
             dump(list(j.labels)) if j.labels else "[]",
+            positions.get(j.case_id, last),
         )
         for j in batch
     ]

@@ -19,7 +19,7 @@ from sqlalchemy import (
     Text,
 )
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 metadata = MetaData()
 
@@ -68,6 +68,8 @@ records = Table(
     Column("output_tokens", Integer),
     Column("extra", Text),
     Column("trace_id", String(32)),  # version 2
+    # version 5: the outcome's kind (None: a record stored before version 5)
+    Column("kind", String(16)),
     PrimaryKeyConstraint("run_id", "case_id", "trial"),
 )
 
@@ -83,6 +85,9 @@ judgments = Table(
     Column("reason", Text, nullable=False),
     Column("score", Float),
     Column("labels", Text),
+    # version 5: the judged case's dataset position, as its record's (None: a judgment
+    # stored before version 5 without a record)
+    Column("position", Integer),
     PrimaryKeyConstraint("run_id", "case_id", "trial", "grader"),
 )
 

@@ -339,11 +339,12 @@ class RunStore:
         """Store records and their judgments in one transaction."""
         if not batch and not judged:
             return
+        positions = self._position_map(run_id)
         with self.engine.begin() as conn:
             if batch:
                 insert_rows(conn, records, self._record_values(run_id, batch))
             if judged:
-                insert_rows(conn, judgments, judgment_values(run_id, judged))
+                insert_rows(conn, judgments, judgment_values(run_id, judged, positions))
 
     def _record_values(self, run_id: str, batch: Sequence[Record]) -> list[tuple[Any, ...]]:
         """The records table's values of each record, in its column order."""
@@ -365,6 +366,7 @@ class RunStore:
                     usage.output_tokens if usage else None,
                     dump(r.extra) if r.extra else None,
                     r.trace_id,
+                    r.outcome.kind,
                 )
             )
         return rows
@@ -504,8 +506,9 @@ class RunStore:
         """Store judgments (one per case, trial and grader)."""
         if not batch:
             return
+        positions = self._position_map(run_id)
         with self.engine.begin() as conn:
-            insert_rows(conn, judgments, judgment_values(run_id, batch))
+            insert_rows(conn, judgments, judgment_values(run_id, batch, positions))
 
     @guarded
     def judgments(self, run_id: str) -> list[Judgment]:

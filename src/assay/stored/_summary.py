@@ -50,11 +50,21 @@ from assay.metrics._summarize import (
 from assay.store import RunInfo, RunStore
 from assay.store._case_index import Group, read_case_ids, read_case_index
 from assay.store._schema import runs
-from assay.stored._tally import MOST, PACKED, group_extent, tallies
+from assay.stored._tally import (
+    JUDGMENTS,
+    MOST,
+    PACKED,
+    RECORDS,
+    group_extent,
+    joined_values,
+    packed_values,
+    tallies,
+)
 
+# The outcome's kind: stored beside it since schema version 5, else read off it.
 _KIND = {
-    "sqlite": "json_extract(rec.outcome, '$.kind')",
-    "postgresql": "(CAST(rec.outcome AS json) ->> 'kind')",
+    "sqlite": "COALESCE(rec.kind, json_extract(rec.outcome, '$.kind'))",
+    "postgresql": "COALESCE(rec.kind, CAST(rec.outcome AS json) ->> 'kind')",
 }
 # The group of the case at a record's position: ``width`` bytes of the codes parameter.
 _GROUP = {
@@ -339,9 +349,17 @@ def _counted_rows(
     from one packed text (``_tally``), unless a run is too large for it; None when some
     case-trial must be graded."""
     if dialect == "sqlite" and params["cases"] * params["trials"] <= MOST:
-        count, packed = conn.execute(text(PACKED), params).one()
         keys = None if per_case else codes
-        return tallies(count, packed, keys, params["cases"] if per_case else groups, absent)
+        size = params["cases"] if per_case else groups
+        values = _packed(conn, params)
+        counted = tallies(values, keys, size, absent) if values is not None else None
+        if counted is None:
+            # a record read apart without its judgment (or a judgment without a
+            # position): joined by case id, as a store whose positions were changed
+            # outside assay still joins
+            joined = packed_values(*conn.execute(text(PACKED), params).one())
+            counted = tallies(joined, keys, size, absent)
+        return counted
     width = 1 if groups <= 256 else 2
     if per_case:
         key = "rec.position"
@@ -358,6 +376,21 @@ def _counted_rows(
     if per_case:
         return rows
     return [(int.from_bytes(bytes(row[0]), "big"), *row[1:]) for row in rows]
+
+
+def _packed(conn: Connection, params: dict[str, Any]) -> Any:
+    """The run's case-trials as ``_tally.PACKED`` gives them, from its records and
+    judgments read apart; None when a judgment has no position (stored before version 5
+    without a record).
+
+    The records are read first: a run being written stores each record with its
+    judgment, so the judgments read after them hold every counted record's (those of
+    records stored in between are not looked at)."""
+    count, recorded = conn.execute(text(RECORDS), params).one()
+    unplaced, judged = conn.execute(text(JUDGMENTS), params).one()
+    if unplaced:
+        return None
+    return joined_values(count, recorded, judged, params["trials"], params["cases"])
 
 
 def _per_group(

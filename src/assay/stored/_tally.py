@@ -6,6 +6,12 @@ case's position and what is counted of it — in one text, and numpy counts them
 What is counted of a case-trial is what ``_summary._COUNTED`` sums: the outcome's kind,
 the stored judgment's status, whether it has labels and whether the record says if the
 cache served it. ``tallies`` gives the same rows as that query, one per key.
+
+The records and the run grader's judgments are read apart (``RECORDS``, ``JUDGMENTS``),
+each case-trial by its slot (position and trial), and put side by side by numpy
+(``joined_values``): joining them in SQLite on case ids costs a lookup per case-trial.
+Judgments stored before schema version 5 without a record have no position; a run with
+any is read by the joined query (``PACKED``).
 """
 
 from __future__ import annotations
@@ -15,9 +21,10 @@ from typing import Any
 import numpy as np
 
 # The outcome's kind: error 0, answer 1, none 2, any other 3 (a missing kind is neither an
-# error nor something else: ``kind <> 'error'`` is not true of it).
+# error nor something else: ``kind <> 'error'`` is not true of it). Stored beside the
+# outcome since schema version 5; read off the outcome for records stored before.
 _KIND = (
-    "CASE COALESCE(json_extract(rec.outcome, '$.kind'), x'00') "
+    "CASE COALESCE(rec.kind, json_extract(rec.outcome, '$.kind'), x'00') "
     "WHEN 'error' THEN 0 WHEN 'answer' THEN 1 WHEN x'00' THEN 2 ELSE 3 END"
 )
 # The stored judgment's status: none 0, then by name; '?' (``_summary._UNJUDGED``) 7.
@@ -41,22 +48,87 @@ LEFT JOIN judgments jd
 WHERE rec.run_id = :run AND rec.trial BETWEEN 1 AND :trials
   AND rec.position >= 0 AND rec.position < :cases
 """
+# Each of the run's case-trials of its cases: its slot (position * trials + trial - 1)
+# * 8 + kind * 2 + noted.
+RECORDS = f"""
+SELECT COUNT(*), group_concat(((rec.position * :trials + rec.trial - 1) * 4 + ({_KIND})) * 2
+    + (CASE WHEN rec.extra LIKE '%"cache"%' THEN 1 ELSE 0 END))
+FROM records rec
+WHERE rec.run_id = :run AND rec.trial BETWEEN 1 AND :trials
+  AND rec.position >= 0 AND rec.position < :cases
+"""
+# The run grader's judgments without a position, and each of those of the run's
+# case-trials: its slot * 16 + status * 2 + labelled.
+JUDGMENTS = f"""
+SELECT COUNT(*) - COUNT(jd.position), group_concat(
+    CASE WHEN jd.position >= 0 AND jd.position < :cases
+    THEN ((jd.position * :trials + jd.trial - 1) * 8 + ({_STATUS})) * 2
+        + (CASE WHEN jd.labels <> '[]' THEN 1 ELSE 0 END) END)
+FROM judgments jd
+WHERE jd.run_id = :run AND jd.grader = :grader AND jd.grader_version = :version
+  AND jd.trial BETWEEN 1 AND :trials
+"""
 # More case-trials than this make a text too long for one value: counted by GROUP BY.
 MOST = 50_000_000
 
 
-def tallies(
-    count: int, packed: str | None, codes: list[int] | None, size: int, absent: str | None
-) -> list[tuple[int, ...]] | None:
-    """The rows of ``_summary._COUNTED`` (key, then its sums) from ``PACKED``'s ``count``
-    and text: keyed by the group in ``codes`` of each case-trial's position, or by
-    position when ``codes`` is None; ``size`` keys. None when ``absent`` is None and a
-    recorded answer or abstention has no judgment (it must be graded)."""
+def packed_values(count: int, packed: str | None) -> Any:
+    """The ``count`` integers of a packed text, as a numpy array."""
     values = np.fromstring(packed or "", dtype=np.int64, sep=",")
     if len(values) != count:
         raise ValueError(f"read {len(values)} of {count} counted case-trials")
+    return values
+
+
+def joined_values(
+    count: int, recorded: str | None, judged: str | None, trials: int, cases: int
+) -> Any:
+    """``PACKED``'s integers from ``RECORDS``' ``count`` and text and ``JUDGMENTS``' text:
+    each record beside the judgment in its slot (no judgment: status none)."""
+    values = packed_values(count, recorded)
+    verdicts = np.zeros(cases * trials, dtype=np.int64)
+    found = np.fromstring(judged or "", dtype=np.int64, sep=",")
+    verdicts[found >> 4] = found & 15
+    slots = values >> 3
+    return (slots // trials) * 256 + ((values >> 1) & 3) * 64 + verdicts[slots] * 2 + (values & 1)
+
+
+# Up to this many (key, low byte) cells, the case-trials are counted by one ``bincount``
+# of both and the sums read off the cells, instead of one ``bincount`` per sum.
+_CELLS = 1 << 22
+
+
+def tallies(
+    values: Any, codes: list[int] | None, size: int, absent: str | None
+) -> list[tuple[int, ...]] | None:
+    """The rows of ``_summary._COUNTED`` (key, then its sums) from the case-trials'
+    integers as ``PACKED`` gives them (a numpy array): keyed by the group in ``codes`` of
+    each case-trial's position, or by position when ``codes`` is None; ``size`` keys. None
+    when ``absent`` is None and a recorded answer or abstention has no judgment (it must
+    be graded)."""
     positions = values >> 8
     keys = positions if codes is None else code_array(codes, size)[positions]
+    if size * 256 <= _CELLS:
+        # what is summed depends on the low byte alone: each sum is the cells of the low
+        # bytes it holds
+        cells = np.bincount(keys.astype(np.int64) * 256 + (values & 255), minlength=size * 256)
+        cells = cells.reshape(size, 256)
+        sums, unjudged = _masks(np.arange(256, dtype=np.int64), absent)
+        if absent is None and cells[:, unjudged].any():
+            return None
+        counted = (cells @ np.array(sums, dtype=np.int64).T).tolist()
+        return [(key, *row) for key, row in enumerate(counted) if row[0]]
+    sums, unjudged = _masks(values, absent)
+    if absent is None and unjudged.any():
+        return None
+    columns = [np.bincount(keys[mask], minlength=size).tolist() for mask in sums]
+    return [(key, *row) for key, row in enumerate(zip(*columns, strict=True)) if row[0]]
+
+
+def _masks(values: Any, absent: str | None) -> tuple[list[Any], Any]:
+    """Which of the case-trials ``values`` each sum of ``_summary._COUNTED`` counts, in
+    its order, and which must be graded when ``absent`` is None (a recorded answer or
+    abstention without a judgment)."""
     kind = (values >> 6) & 3
     status = (values >> 2) & 15
     judged = kind != _ERROR_KIND
@@ -64,8 +136,6 @@ def tallies(
     unjudged = judged & (status == _UNJUDGED)
     if absent is None:
         unjudged |= none
-        if unjudged.any():
-            return None
     ungraded = judged & (status == _UNGRADED)
     if absent == "ungraded":
         ungraded |= none
@@ -84,8 +154,7 @@ def tallies(
         judged & (kind != _NO_KIND) & ((values & 2) != 0),
         (values & 1) != 0,
     ]
-    counted = [np.bincount(keys[mask], minlength=size).tolist() for mask in sums]
-    return [(key, *row) for key, row in enumerate(zip(*counted, strict=True)) if row[0]]
+    return sums, unjudged
 
 
 def code_array(codes: list[int], size: int) -> Any:

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
 from assay.cases import Case
@@ -252,3 +253,23 @@ def test_records_and_judgments_are_written_together(store: RunStore) -> None:
         )
     assert [r.case_id for r in store.records("r1")] == ["C0"]
     assert store.judgments("r1") == [judged]
+
+
+def test_judgments_carry_their_case_s_position_and_records_their_outcome_s_kind(
+    store: RunStore,
+) -> None:
+    store.create_run(_info("r1"), CASES)
+    judged = Judgment(case_id="C1", status="passed", reason="ok", grader="g", grader_version="1")
+    stray = judged.model_copy(update={"case_id": "elsewhere"})
+    store.add_results(
+        "r1",
+        [Record(case_id="C1", outcome=Abstain()), Record(case_id="C0", outcome=Answer(fact="f"))],
+        [judged],
+    )
+    store.add_judgments("r1", [stray])
+    with store.engine.connect() as conn:
+        kinds = conn.execute(text("SELECT case_id, position, kind FROM records")).all()
+        placed = conn.execute(text("SELECT case_id, position FROM judgments")).all()
+    assert sorted(kinds) == [("C0", 0, "answer"), ("C1", 1, "abstain")]
+    # a case not in the dataset: one past the last, as its record would be stored
+    assert sorted(placed) == [("C1", 1), ("elsewhere", len(CASES))]

@@ -75,6 +75,9 @@ def _fill_at(url: str, version: int) -> None:
                 "labels": "[]",
             }
             conn.execute(_insert("judgments", judgment), judgment)
+            # a judgment without a record (of a case not in the dataset)
+            orphan = {**judgment, "case_id": "E9", "status": "failed"}
+            conn.execute(_insert("judgments", orphan), orphan)
             span = {
                 "run_id": "old",
                 "trace_id": "t1",
@@ -120,7 +123,17 @@ def test_a_store_at_every_earlier_version_upgrades_with_its_data_intact(
         assert all(r.latency_ms == 12.5 for r in records)
         traces = [r.trace_id for r in records]
         assert traces == ([f"{i:032x}" for i in range(6)] if version >= 2 else [None] * 6)
-        assert [(j.case_id, j.status) for j in store.judgments("old")] == [("E1", "passed")]
+        assert [(j.case_id, j.status) for j in store.judgments("old")] == [
+            ("E9", "failed"),
+            ("E1", "passed"),
+        ]
+        # judgments take their record's position; one without a record has none
+        with store.engine.connect() as conn:
+            placed = conn.execute(text("SELECT case_id, position FROM judgments")).all()
+        assert sorted(placed) == [("E1", 0), ("E9", None)]
+        with store.engine.connect() as conn:
+            kinds = conn.execute(text("SELECT kind FROM records")).scalars().all()
+        assert kinds == [None] * 6  # read off each outcome
         assert [s.span_id for s in store.spans("old", case_id="E1")] == ["s1"]
         assert [run for run, _ in store.case_records("E3")] == ["old"]
         report = report_for_run(store, "old")
@@ -132,6 +145,10 @@ def test_a_store_at_every_earlier_version_upgrades_with_its_data_intact(
         summary = stored_summary(store, "old")
         assert (summary.task_success.numerator, summary.task_success.denominator) == (2, 6)
         assert summary.errors == 1 and summary.total == 6
+        # counted beside the records once no judgment lacks a position
+        with store.engine.begin() as conn:
+            conn.execute(text("DELETE FROM judgments WHERE case_id = 'E9'"))
+        assert stored_summary(store, "old") == summary
         names = {
             index["name"]
             for table in ("runs", "records", "judgments")

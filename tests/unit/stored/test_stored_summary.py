@@ -354,8 +354,9 @@ def test_a_database_that_cannot_count_gives_the_graded_summary(
         _fill(store, "one", 1, _cases(20, False), 1)
         # as on a SQLite built without its JSON functions
         monkeypatch.setitem(_summary._KIND, "sqlite", "no_such_function(rec.outcome)")
-        packed = _summary.PACKED.replace("json_extract", "no_such_function")
-        monkeypatch.setattr(_summary, "PACKED", packed)
+        for name in ("PACKED", "RECORDS"):
+            query = getattr(_summary, name).replace("json_extract", "no_such_function")
+            monkeypatch.setattr(_summary, name, query)
         assert counted_summary(store, store.get_run("one")) is None
         assert stored_summary(store, "one") == _graded(store, "one", None, IntervalSetting())
     finally:
@@ -422,11 +423,16 @@ def test_the_case_index_gives_what_the_snapshot_gives(store_url: str) -> None:
         store.close()
 
 
+@pytest.mark.parametrize("placed", [True, False])
 @pytest.mark.parametrize("trials", [1, 3])
-def test_sqlite_s_packed_count_equals_its_group_by(tmp_path: Path, trials: int) -> None:
-    """The two ways SQLite counts (one packed text counted by numpy; ``GROUP BY`` for
-    runs too large for one text) give the same rows, for every kind of outcome (one
-    without a kind too), stored status (unknown ones too), labels and cache notes."""
+def test_sqlite_s_packed_count_equals_its_group_by(
+    tmp_path: Path, trials: int, placed: bool
+) -> None:
+    """The ways SQLite counts (records and judgments packed apart, or joined when a
+    judgment has no position — stored before version 5 —, counted by numpy; ``GROUP BY``
+    for runs too large for one text) give the same rows, for every kind of outcome (one
+    without a kind too; stored beside it or not), stored status (unknown ones too),
+    labels and cache notes."""
     from sqlalchemy import insert
 
     from assay.store._schema import judgments, records
@@ -455,6 +461,8 @@ def test_sqlite_s_packed_count_equals_its_group_by(tmp_path: Path, trials: int) 
                             "outcome": outcome,
                             "attempts": 1,
                             "extra": extra,
+                            # written beside the outcome since version 5
+                            "kind": kind if placed and isinstance(kind, str) else None,
                         }
                     )
                     status = rng.choice(
@@ -471,6 +479,7 @@ def test_sqlite_s_packed_count_equals_its_group_by(tmp_path: Path, trials: int) 
                                 "status": status,
                                 "reason": "r",
                                 "labels": rng.choice([None, "[]", '["tone"]']),
+                                "position": position if placed else None,
                             }
                         )
             conn.execute(insert(records), rows)
@@ -493,6 +502,10 @@ def test_sqlite_s_packed_count_equals_its_group_by(tmp_path: Path, trials: int) 
                 for most in (_summary.MOST, -1):
                     with pytest.MonkeyPatch.context() as patch:
                         patch.setattr(_summary, "MOST", most)
+                        if placed and absent == "ungraded":
+                            # read apart: the joined query is run only to confirm that
+                            # a record has no judgment
+                            patch.setattr(_summary, "PACKED", "SELECT no_such_column")
                         found.append(
                             _summary._counted_rows(
                                 conn,
@@ -512,5 +525,43 @@ def test_sqlite_s_packed_count_equals_its_group_by(tmp_path: Path, trials: int) 
             else:
                 assert packed == [tuple(int(x) for x in row) for row in grouped]
         assert info.trials == trials
+    finally:
+        store.close()
+
+
+def test_a_result_stored_while_a_run_is_counted_is_not_half_counted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite reads the records, then the judgments: a record and its judgment stored in
+    between are both left out (the judgment of a record not read is not looked at)."""
+    from sqlalchemy import text
+
+    from assay.stored import _summary
+
+    store = open_store(f"sqlite:///{tmp_path / 'assay.db'}")
+    try:
+        cases = _cases(40, False)
+        _fill(store, "live", 1, cases, 1)
+        before = counted_summary(store, store.get_run("live"))
+        assert before is not None and before.missing
+        recorded = {r.case_id for r in store.records("live")}
+        late = next(c for c in cases if c.id not in recorded)
+        stored: list[str] = []
+
+        def storing_between(sql: str) -> Any:
+            if sql == _summary.JUDGMENTS and not stored:
+                stored.append(late.id)
+                judged = _judgment(late, 1, "passed", {"name": "structured", "version": "1"})
+                store.add_results("live", [Record(case_id=late.id, outcome=Abstain())], [judged])
+            return text(sql)
+
+        with monkeypatch.context() as patch:
+            patch.setattr(_summary, "text", storing_between)
+            during = counted_summary(store, store.get_run("live"))
+        assert stored == [late.id]
+        assert during == before
+        after = counted_summary(store, store.get_run("live"))
+        assert after is not None and after.missing == before.missing - 1
+        assert after.success == before.success + 1
     finally:
         store.close()
