@@ -97,7 +97,8 @@ def section(rows: list[Counted], sizes: list[int], loads: tuple[str, str], note:
         + " and ".join(f"{n:,}" for n in sizes)
         + " cases (0 ms latency, concurrency 100, tracing on); per case = the difference of "
         "the counts over the difference of the cases (start-up and imports cancel out). "
-        "Counts do not depend on the machine's load.",
+        "Counts move far less with the machine's load than CPU time does; work timed by "
+        "the wall clock (the runner writes its records every 0.25 s) still varies.",
         "",
         "| system | " + " | ".join(f"{n:,} cases" for n in sizes) + " | per case |",
         "|---|" + "---:|" * (len(sizes) + 1),

@@ -12,6 +12,9 @@ RUN_THRESHOLD = 10_000
 (Python's default is 700)."""
 
 
+_ACTIVE = [0]  # run_collection blocks entered and not yet left
+
+
 @contextmanager
 def run_collection() -> Iterator[None]:
     """Collect cycles less often while the block runs, as it was after.
@@ -22,13 +25,24 @@ def run_collection() -> Iterator[None]:
     collected every few case-trials and promoted, and the older generations' collections
     then rescan them, which cost a fifth of a case-trial's CPU. A higher threshold still
     collects cycles, a few times per thousand case-trials.
+
+    A block inside another changes nothing: the outermost one restores the collector.
     """
+    if _ACTIVE[0]:
+        _ACTIVE[0] += 1
+        try:
+            yield
+        finally:
+            _ACTIVE[0] -= 1
+        return
     gc.freeze()
     threshold = gc.get_threshold()
     gc.set_threshold(max(threshold[0], RUN_THRESHOLD), *threshold[1:])
+    _ACTIVE[0] = 1
     try:
         yield
     finally:
+        _ACTIVE[0] = 0
         gc.set_threshold(*threshold)
         gc.unfreeze()
 

@@ -206,6 +206,7 @@ def _info(
     )
 
 
+@run_collection()
 def run_matrix(
     suite: Suite | str | Path,
     store: RunStore,
@@ -293,6 +294,7 @@ def matrix_runs(store: RunStore, matrix_id: str) -> list[RunInfo]:
     return sorted(runs, key=lambda i: int(i.metadata["matrix"].get("index", 0)))
 
 
+@run_collection()
 def resume_matrix(
     store: RunStore,
     matrix_id: str,

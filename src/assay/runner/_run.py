@@ -259,6 +259,7 @@ def _finish(plan: Plan) -> Report:
     return report.model_copy(update={"metadata": ended})
 
 
+@run_collection()  # the report and the run's preparation too
 def run_suite(
     suite: Suite | str | Path,
     store: RunStore,
@@ -365,6 +366,7 @@ def _heldout_runs(store: RunStore, dataset_name: str) -> int:
     )
 
 
+@run_collection()
 def resume_run(
     store: RunStore,
     run_id: str,

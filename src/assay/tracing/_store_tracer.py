@@ -18,7 +18,7 @@ import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import ContextDecorator
 from random import getrandbits
 from types import TracebackType
@@ -59,6 +59,14 @@ def _random_id(bits: int) -> int:
     while not found:
         found = getrandbits(bits)
     return found
+
+
+def _cleaned(value: Any, kind: type, max_length: int | None) -> Any:
+    """``_clean_attribute_value(value, max_length)``; a list of strings without a length
+    limit (a response's finish reasons, a judgment's labels) is made a tuple directly."""
+    if kind is list and max_length is None and _STR.issuperset(map(type, value)):
+        return tuple(value)
+    return _clean_attribute_value(value, max_length)
 
 
 class StoreSpan(trace.Span):
@@ -149,7 +157,7 @@ class StoreSpan(trace.Span):
             for key, value in attributes.items():
                 kind = type(value)
                 if kind not in _SIMPLE and (kind is not str or max_length is not None):
-                    value = _clean_attribute_value(value, max_length)
+                    value = _cleaned(value, kind, max_length)
                     if type(value) is tuple:
                         self._tuples = True
                 found[key] = value
@@ -161,7 +169,7 @@ class StoreSpan(trace.Span):
         for key, value in attributes.items():
             kind = type(value)
             if kind not in _SIMPLE and (kind is not str or max_length is not None):
-                value = _clean_attribute_value(value, max_length)
+                value = _cleaned(value, kind, max_length)
                 if type(value) is tuple:
                     self._tuples = True
             if key in found:
@@ -353,32 +361,48 @@ class _Current(ContextDecorator):
     does around ``start_span``, without two generator-based context managers."""
 
     __slots__ = (
+        "_attributes",
         "_context",
         "_end_on_exit",
+        "_name",
         "_record",
         "_set_status",
         "_span",
-        "_start",
+        "_start_time",
         "_token",
+        "_tracer",
     )
 
     def __init__(
         self,
-        start: Callable[[Context], trace.Span],
+        tracer: StoreTracer,
+        name: str,
         context: Context | None,
+        attributes: types.Attributes,
+        start_time: int | None,
         end_on_exit: bool,
         record_exception: bool,
         set_status_on_exception: bool,
     ) -> None:
-        self._start = start  # the span, started in the given parent context
+        self._tracer = tracer  # the span is its start_span's, in the given parent context
+        self._name = name
         self._context = context
+        self._attributes = attributes
+        self._start_time = start_time
         self._end_on_exit = end_on_exit
         self._record = record_exception
         self._set_status = set_status_on_exception
 
     def _recreate_cm(self) -> _Current:
         return _Current(
-            self._start, self._context, self._end_on_exit, self._record, self._set_status
+            self._tracer,
+            self._name,
+            self._context,
+            self._attributes,
+            self._start_time,
+            self._end_on_exit,
+            self._record,
+            self._set_status,
         )
 
     def __call__(self, func: Any) -> Any:
@@ -395,7 +419,16 @@ class _Current(ContextDecorator):
 
     def __enter__(self) -> trace.Span:
         current = get_current()
-        span = self._span = self._start(current if self._context is None else self._context)
+        span = self._span = self._tracer.start_span(
+            self._name,
+            current if self._context is None else self._context,
+            SpanKind.INTERNAL,
+            self._attributes,
+            (),
+            self._start_time,
+            self._record,
+            self._set_status,
+        )
         # Current in the current context, whatever context it was started in.
         self._token = context_api.attach(context_api.set_value(_SPAN_KEY, span, current))
         return span
@@ -536,17 +569,11 @@ class StoreTracer(trace.Tracer):
         end_on_exit: bool = True,
     ) -> _Current:
         return _Current(
-            lambda parent: self.start_span(
-                name,
-                parent,
-                kind,
-                attributes,
-                links,
-                start_time,
-                record_exception,
-                set_status_on_exception,
-            ),
+            self,
+            name,
             context,
+            attributes,
+            start_time,
             end_on_exit,
             record_exception,
             set_status_on_exception,
