@@ -9,7 +9,6 @@ import sys
 import threading
 from typing import NoReturn
 
-
 # Commands that read stored runs count case-trials with numpy and never multiply matrices:
 # the thread pool OpenBLAS starts when numpy is imported would only spin, about 70 ms of a
 # second core's time. Not for commands that start a target's or a judge's process (they

@@ -30,7 +30,7 @@ def test_the_default_weights_make_a_valid_profile() -> None:
 def test_the_default_profile_is_what_validating_its_values_makes() -> None:
     # It is made without validation: the same model, fields and representation.
     made = make_profile(profile(name="default"), KNOWN)
-    assert DEFAULT_PROFILE == made
+    assert made == DEFAULT_PROFILE
     assert repr(DEFAULT_PROFILE) == repr(made)
     assert DEFAULT_PROFILE.model_fields_set == made.model_fields_set
     assert DEFAULT_PROFILE.model_dump_json() == made.model_dump_json()
