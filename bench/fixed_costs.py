@@ -76,14 +76,15 @@ def load_average() -> str:
     return " / ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def count(command: list[str], cwd: Path, env: dict[str, str]) -> int:
-    """Instructions callgrind counts in one run of ``command``."""
+def count(command: list[str], cwd: Path, env: dict[str, str], codes: tuple[int, ...] = (0,)) -> int:
+    """Instructions callgrind counts in one run of ``command``, which must end with one
+    of the exit ``codes``."""
     valgrind = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
     done = subprocess.run(
         [*valgrind, *command], capture_output=True, text=True, cwd=cwd, env=env, check=False
     )
     found = _COLLECTED.search(done.stderr)
-    if found is None or done.returncode not in (0, 1):
+    if found is None or done.returncode not in codes:
         tail = " / ".join(done.stderr.strip().splitlines()[-3:])
         raise SystemExit(f"fixed_costs: {' '.join(command[:4])} failed: {tail}")
     return int(found.group(1))
@@ -122,8 +123,10 @@ def measure(scratch: Path, baseline: Path | None) -> list[Row]:
     systems = [("assay", env)]
     if baseline is not None:
         systems.append(("baseline", {**env, "PYTHONPATH": str(baseline)}))
+    # numpy started as the reading commands start it: without OpenBLAS's thread pool.
+    floor_env = {**env, "OPENBLAS_NUM_THREADS": "1"}
     rows = [
-        Row("floor", name, count([sys.executable, "-c", code], scratch, env))
+        Row("floor", name, count([sys.executable, "-c", code], scratch, floor_env))
         for name, code in FLOORS.items()
     ]
     for row in rows:
@@ -145,7 +148,7 @@ def measure(scratch: Path, baseline: Path | None) -> list[Row]:
                 "report": [*assay, "report", run_id, "--store", store],
             }  # fmt: skip
             for what, command in commands.items():
-                row = Row(system, what, count(command, one, system_env))
+                row = Row(system, what, count(command, one, system_env, (0, 1)))
                 print(f"{system} {what}: {row.instructions:,}", flush=True)
                 rows.append(row)
     return rows
