@@ -9,6 +9,12 @@ import sys
 import threading
 from typing import NoReturn
 
+# Commands that read stored runs count case-trials with numpy and never multiply matrices:
+# the thread pool OpenBLAS starts when numpy is imported would only spin, about 70 ms of a
+# second core's time. Not for commands that start a target's or a judge's process (they
+# would inherit the setting), nor over a value the user set.
+ONE_BLAS_THREAD = frozenset({"report", "runs", "gate", "compare"})
+
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``assay`` console script (``argv`` None: this process's own
@@ -30,12 +36,15 @@ def _main(argv: list[str] | None, owns_process: bool) -> None:
     from assay.errors import AssayError
 
     install()  # no control character from data reaches the terminal
+    args = sys.argv[1:] if argv is None else argv
     if owns_process:
         from assay._interrupt import install as interrupt_outside_finalizers
 
         interrupt_outside_finalizers()
+        if args and args[0] in ONE_BLAS_THREAD:
+            os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
-        app_for(sys.argv[1:] if argv is None else argv)(args=argv, prog_name="assay")
+        app_for(args)(args=argv, prog_name="assay")
     except SystemExit as done:
         if done.code == 130 and owns_process:
             _exit_interrupted()

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import weakref
 from pathlib import Path
 from typing import Any
 
 from assay.errors import AssayConfigError, StoreError
-from assay.store._read_only import open_read_only, read_only_sqlite
+from assay.store._read_only import open_read_only, read_only_connection, read_only_sqlite
+from assay.store._schema import SCHEMA_VERSION
 from assay.store._store import RunStore
 
 DEFAULT_URL = "sqlite:///.assay/assay.db"
@@ -69,22 +71,28 @@ def _absent(shown: str) -> StoreError:
     )
 
 
-def _holds_store(path: Path) -> bool:
-    """Whether the SQLite file at ``path`` holds a store, read without changing it."""
+def _stored_version(path: Path) -> int | None:
+    """The schema version of the SQLite file at ``path`` (0: no store there), read through
+    a read-only connection without changing it; None when the file cannot be read as a
+    database (it is reported as damaged when it is opened)."""
     if not path.is_file():
-        return False
-    from sqlalchemy.exc import DBAPIError
-
-    from assay.store._migrations import current_version
-
-    engine = read_only_sqlite(path)
+        return 0
     try:
-        with engine.connect() as conn:
-            return current_version(conn) > 0
-    except DBAPIError:
-        return True  # a damaged file is reported as such when it is opened
+        connection = read_only_connection(path)
+    except sqlite3.Error:
+        return None
+    try:
+        if connection.execute(_HAS_VERSION_TABLE).fetchone() is None:
+            return 0
+        (version,) = connection.execute("SELECT MAX(version) FROM schema_version").fetchone()
+        return int(version or 0)
+    except sqlite3.Error:
+        return None
     finally:
-        engine.dispose()
+        connection.close()
+
+
+_HAS_VERSION_TABLE = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
 
 
 def open_store(url: str | None = None, *, read_only: bool = False, create: bool = True) -> RunStore:
@@ -117,11 +125,14 @@ def open_store(url: str | None = None, *, read_only: bool = False, create: bool 
     except (ArgumentError, ValueError) as err:  # ValueError: a port that is not a number
         raise AssayConfigError(f"store URL {chosen!r} is not a database URL: {err}") from None
     shown = parsed.render_as_string(hide_password=True)
+    known: int | None = None  # the schema version, when read already
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database or ""
         path = Path(database)
-        if not create and (database in ("", ":memory:") or not _holds_store(path)):
-            raise _absent(shown)
+        if not create:
+            known = 0 if database in ("", ":memory:") else _stored_version(path)
+            if known == 0:
+                raise _absent(shown)
         if database and database != ":memory:" and path.is_file() and not _writable(path):
             engine = read_only_sqlite(path)
             shown = f"{shown} (read-only)"
@@ -142,6 +153,8 @@ def open_store(url: str | None = None, *, read_only: bool = False, create: bool 
             engine = create_engine(parsed, pool_pre_ping=True)
         except Exception as err:  # missing driver, bad options
             raise AssayConfigError(f"cannot open store {shown}: {err}") from None
+    if known == SCHEMA_VERSION:  # a store to read, at this assay's version: nothing to do
+        return _opened(RunStore(engine, shown))
     try:
         if not create:
             from assay.store._migrations import current_version

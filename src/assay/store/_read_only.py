@@ -32,28 +32,31 @@ def open_read_only(chosen: str) -> RunStore:
 
 
 def read_only_sqlite(path: Path) -> Any:
-    """An engine reading the SQLite file at ``path`` without ever writing to it.
+    """An engine reading the SQLite file at ``path`` without ever writing to it (its
+    connections are ``read_only_connection``'s)."""
+    from sqlalchemy import create_engine
+
+    resolved = path.resolve()
+    return create_engine("sqlite://", creator=lambda: read_only_connection(resolved))
+
+
+def read_only_connection(path: Path) -> sqlite3.Connection:
+    """A connection reading the SQLite file at ``path`` without ever writing to it.
 
     On a read-only mount the WAL's index file cannot be created: the file is then opened
     as immutable, which is exact because no WAL file can exist beside it unseen.
     """
-    from sqlalchemy import create_engine
-
     uri = f"{path.resolve().as_uri()}?mode=ro"
-
-    def connect() -> sqlite3.Connection:
-        connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
-        try:
-            connection.execute("PRAGMA busy_timeout=10000")
-            connection.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-        except sqlite3.OperationalError:
-            connection.close()
-            if os.access(path.parent, os.W_OK) or Path(f"{path}-wal").exists():
-                raise
-            connection = sqlite3.connect(f"{uri}&immutable=1", uri=True, check_same_thread=False)
-        return connection
-
-    return create_engine("sqlite://", creator=connect)
+    connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
+    try:
+        connection.execute("PRAGMA busy_timeout=10000")
+        connection.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+    except sqlite3.OperationalError:
+        connection.close()
+        if os.access(path.parent, os.W_OK) or Path(f"{path}-wal").exists():
+            raise
+        connection = sqlite3.connect(f"{uri}&immutable=1", uri=True, check_same_thread=False)
+    return connection
 
 
 def _sqlite_engine(database: str, chosen: str) -> tuple[Any, str]:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 POLICY = ROOT / "examples" / "policy"
@@ -175,3 +178,77 @@ def test_a_command_imports_no_other_command_module() -> None:
     seed = [str(POLICY / "policy.jsonl"), str(POLICY / "results.jsonl")]
     got = _loaded(["score", *seed, "--format", "json"], (*others, "assay.cli.score"))
     assert got == {"code": 0, "loaded": ["assay.cli.score"]}
+
+
+# What neither ``assay score`` of a small file nor ``assay report RUN`` needs: score opens no
+# store and calls nothing on the network; a stored run is re-rendered without a target, a
+# network client, a suite's YAML or the tracing SDK.
+NETWORK_AND_TRACING = (
+    "aiohttp",
+    "ssl",
+    "yaml",
+    "opentelemetry",
+    "opentelemetry.sdk",
+    "assay.runner",
+    "assay.targets",
+    "assay.tracing",
+)
+
+
+def test_score_of_a_small_file_loads_no_store_network_or_tracing() -> None:
+    seed = [str(POLICY / "policy.jsonl"), str(POLICY / "results.jsonl")]
+    watched = (*NETWORK_AND_TRACING, "sqlalchemy", "sqlite3", "numpy", "scipy", "asyncio")
+    for form in ("text", "json", "markdown"):
+        got = _loaded(["score", *seed, "--format", form], watched)
+        assert got == {"code": 0, "loaded": []}, form
+
+
+def test_report_of_a_stored_run_loads_no_network_client_and_no_tracing(tmp_path: Path) -> None:
+    database = tmp_path / "assay.db"
+    store = f"sqlite:///{database}"
+    ran = _loaded(["run", str(POLICY / "suite.yaml"), "--store", store], ())
+    assert ran["code"] in (0, 1)
+    with sqlite3.connect(database) as conn:
+        (run_id,) = conn.execute("SELECT id FROM runs").fetchone()
+    # ssl is loaded by SQLAlchemy (through asyncio), not by the report.
+    watched = tuple(m for m in NETWORK_AND_TRACING if m != "ssl")
+    for form in ("text", "json"):
+        got = _loaded(["report", run_id, "--store", store, "--format", form], watched)
+        assert got == {"code": 0, "loaded": []}, form
+
+
+OWNED = """
+import atexit, os, sys
+def said():
+    threads = len(os.listdir("/proc/self/task"))
+    print(os.environ.get("OPENBLAS_NUM_THREADS"), "numpy" in sys.modules, threads, file=sys.stderr)
+atexit.register(said)
+sys.argv = ["assay", *{args!r}]
+from assay.cli import main
+main()
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="threads counted in /proc")
+def test_a_stored_report_starts_numpy_without_a_blas_thread_pool(tmp_path: Path) -> None:
+    database = tmp_path / "assay.db"
+    store = f"sqlite:///{database}"
+    ran = _loaded(["run", str(POLICY / "suite.yaml"), "--store", store], ())
+    assert ran["code"] in (0, 1)
+    done = subprocess.run(
+        [sys.executable, "-c", OWNED.format(args=["report", "latest", "--store", store])],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"},
+    )
+    assert done.stderr.split() == ["1", "True", "1"]
+    # A value the user set is kept.
+    done = subprocess.run(
+        [sys.executable, "-c", OWNED.format(args=["report", "latest", "--store", store])],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "OPENBLAS_NUM_THREADS": "2"},
+    )
+    assert done.stderr.split()[:2] == ["2", "True"]

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from assay.grading.checks import DEFAULT_WEIGHTS, ProfileError, make_profile
+from assay.grading.checks import DEFAULT_PROFILE, DEFAULT_WEIGHTS, ProfileError, make_profile
 
 KNOWN = list(DEFAULT_WEIGHTS)
 
@@ -25,6 +25,15 @@ def test_the_default_weights_make_a_valid_profile() -> None:
     made = make_profile(profile(name="mine"), KNOWN)
     assert made.name == "mine"
     assert made.checks == tuple(DEFAULT_WEIGHTS)
+
+
+def test_the_default_profile_is_what_validating_its_values_makes() -> None:
+    # It is made without validation: the same model, fields and representation.
+    made = make_profile(profile(name="default"), KNOWN)
+    assert made == DEFAULT_PROFILE
+    assert repr(DEFAULT_PROFILE) == repr(made)
+    assert DEFAULT_PROFILE.model_fields_set == made.model_fields_set
+    assert DEFAULT_PROFILE.model_dump_json() == made.model_dump_json()
 
 
 def test_weights_that_do_not_sum_to_one_print_the_sum() -> None:

@@ -115,7 +115,9 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "abstention_correct": 0.20,
     "format_valid": 0.10,
 }
-DEFAULT_PROFILE = Profile(
+# Made without validation (its values are written above): validating would build the
+# model's validator at import, a cost every run and stored report would pay.
+DEFAULT_PROFILE = Profile.model_construct(
     name="default",
     weights=DEFAULT_WEIGHTS,
     critical=("content_present", "content_absent"),
