@@ -330,14 +330,13 @@ def _told(found: tuple[Any, ...] | None) -> str | None:
     return None
 
 
-def _brief(case_id: str, trial: int, status: str, found: tuple[Any, ...] | None) -> Brief | None:
-    """The brief of a row whose status ``_told`` told, when it is told as plainly (what
-    ``_row`` would make of it); None when the row must be made to tell it."""
-    if found is None:
-        return Brief(case_id, trial, status, MISSING_REASON, None)
+def _usual_measures(found: tuple[Any, ...]) -> bool:
+    """Whether a joined record's measures (attempts, latency, tokens, trace id) and its
+    judgment's score and labels have the types the store writes, so its row can be made
+    without validating them."""
     (_, _, _, _, attempts, latency, tokens_in, tokens_out, trace_id, _) = found[:10]
     score, said = found[14], found[15]
-    if (
+    return not (
         type(attempts) is not int
         or attempts < 1
         or (latency is not None and type(latency) is not float)
@@ -346,7 +345,15 @@ def _brief(case_id: str, trial: int, status: str, found: tuple[Any, ...] | None)
         or (trace_id is not None and type(trace_id) is not str)
         or (said is not None and said != "[]")
         or (score is not None and type(score) is not float)
-    ):
+    )
+
+
+def _brief(case_id: str, trial: int, status: str, found: tuple[Any, ...] | None) -> Brief | None:
+    """The brief of a row whose status ``_told`` told, when it is told as plainly (what
+    ``_row`` would make of it); None when the row must be made to tell it."""
+    if found is None:
+        return Brief(case_id, trial, status, MISSING_REASON, None)
+    if not _usual_measures(found):
         return None
     if status == "error":
         outcome = _outcome(found[3])
@@ -611,20 +618,9 @@ def _row(
             None,
             *_NO_MEASURES,
         )
-    (_, _, _, text, attempts, latency, tokens_in, tokens_out, trace_id, extra) = found[:10]
-    status, reason, name, version, score, said = found[10:]
-    if (
-        extra is not None
-        or type(text) is not str
-        or type(attempts) is not int
-        or attempts < 1
-        or (latency is not None and type(latency) is not float)
-        or (tokens_in is not None and type(tokens_in) is not int)
-        or (tokens_out is not None and type(tokens_out) is not int)
-        or (trace_id is not None and type(trace_id) is not str)
-        or (said is not None and said != "[]")
-        or (score is not None and type(score) is not float)
-    ):
+    (_, _, _, text, _, latency, tokens_in, tokens_out, _, extra) = found[:10]
+    status, reason, name, version, score, _ = found[10:]
+    if extra is not None or type(text) is not str or not _usual_measures(found):
         return _graded_row(case, trial, found, grader, labels, keep)
     outcome = _outcome(text)
     kind = type(outcome)
