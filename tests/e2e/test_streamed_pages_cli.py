@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from tests.conftest import RunAssay
-from tests.unit.stored.test_stored_summary import _cases, _fill
+from tests.e2e.conftest import STREAMED_RUNS
 
 from assay.metrics import TrialPolicy
 from assay.report import TracedReport
@@ -21,37 +21,20 @@ from assay.store import open_store
 from assay.stored import stored_report
 from assay.stored._streamed import StoredRows, streamed_report
 
-RUNS = ("one", "three", "declared", "plugin", "unjudged")
 
-
-@pytest.fixture(scope="module")
-def store_url(tmp_path_factory: pytest.TempPathFactory) -> str:
-    url = f"sqlite:///{tmp_path_factory.mktemp('pages') / 'assay.db'}"
-    store = open_store(url)
-    try:
-        cases = _cases(60, True)
-        _fill(store, "one", 1, cases, 1)
-        _fill(store, "three", 2, cases, 3)
-        _fill(store, "declared", 3, cases, 4, policy="pass^k")
-        _fill(store, "plugin", 4, cases, 2, grader={"name": "not-installed", "version": "7"})
-        _fill(store, "unjudged", 5, cases, 1, unjudged=True)
-    finally:
-        store.close()
-    return url
-
-
-@pytest.mark.parametrize("run_id", RUNS)
+@pytest.mark.parametrize("run_id", STREAMED_RUNS)
 @pytest.mark.parametrize("fmt", ["html", "junit"])
 def test_page_and_xml_are_those_of_the_report_built_whole(
-    run_assay: RunAssay, store_url: str, run_id: str, fmt: str, tmp_path: Path
+    run_assay: RunAssay, streamed_store: str, run_id: str, fmt: str, tmp_path: Path
 ) -> None:
     policies = [None] if run_id in ("one", "unjudged") else [None, "majority", "pass@1"]
     for spec in policies:
         given = ["--trial-policy", spec] if spec else []
         out = tmp_path / f"r.{fmt}"
-        done = run_assay("report", run_id, "--store", store_url, "-f", fmt, "-o", str(out), *given)
+        command = ["report", run_id, "--store", streamed_store, "-f", fmt, "-o", str(out)]
+        done = run_assay(*command, *given)
         assert done.returncode == 0, done.stderr
-        store = open_store(store_url, read_only=True)
+        store = open_store(streamed_store, read_only=True)
         try:
             policy = TrialPolicy.parse(spec) if spec else None
             whole = stored_report(store, run_id, policy=policy, compact=True)
@@ -63,12 +46,12 @@ def test_page_and_xml_are_those_of_the_report_built_whole(
 
 @pytest.mark.parametrize("run_id", ["one", "three", "declared", "plugin"])
 def test_a_packed_page_from_the_store_is_the_packed_page_built_whole(
-    store_url: str, run_id: str, monkeypatch: pytest.MonkeyPatch
+    streamed_store: str, run_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(html_module, "PACKED_ABOVE", 10)
     monkeypatch.setattr(html_module, "PACKED_PART_ROWS", 8)
     monkeypatch.setattr(html_module, "SEARCH_PART_ROWS", 16)  # parts and chunks end mid-run
-    store = open_store(store_url, read_only=True)
+    store = open_store(streamed_store, read_only=True)
     try:
         streamed = streamed_report(store, run_id)
         assert streamed is not None and isinstance(streamed.cases, StoredRows)

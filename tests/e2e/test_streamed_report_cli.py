@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from tests.conftest import RunAssay
+from tests.e2e.conftest import STREAMED_RUNS
 from tests.unit.stored.test_stored_summary import _cases, _fill
 
 from assay.metrics import TrialPolicy
@@ -19,36 +20,18 @@ from assay.store import open_store
 from assay.stored import stored_report
 from assay.stored._streamed import StoredRows, streamed_report
 
-RUNS = ("one", "three", "declared", "plugin", "unjudged")
 
-
-@pytest.fixture(scope="module")
-def store_url(tmp_path_factory: pytest.TempPathFactory) -> str:
-    url = f"sqlite:///{tmp_path_factory.mktemp('streamed') / 'assay.db'}"
-    store = open_store(url)
-    try:
-        cases = _cases(60, True)
-        _fill(store, "one", 1, cases, 1)
-        _fill(store, "three", 2, cases, 3)
-        _fill(store, "declared", 3, cases, 4, policy="pass^k")
-        _fill(store, "plugin", 4, cases, 2, grader={"name": "not-installed", "version": "7"})
-        _fill(store, "unjudged", 5, cases, 1, unjudged=True)
-    finally:
-        store.close()
-    return url
-
-
-@pytest.mark.parametrize("run_id", RUNS)
+@pytest.mark.parametrize("run_id", STREAMED_RUNS)
 @pytest.mark.parametrize("fmt", ["json", "text", "markdown"])
 def test_report_is_the_report_built_whole(
-    run_assay: RunAssay, store_url: str, run_id: str, fmt: str
+    run_assay: RunAssay, streamed_store: str, run_id: str, fmt: str
 ) -> None:
     policies = [None] if run_id in ("one", "unjudged") else [None, "majority", "pass@1"]
     for spec in policies:
         given = ["--trial-policy", spec] if spec else []
-        done = run_assay("report", run_id, "--store", store_url, "-f", fmt, *given)
+        done = run_assay("report", run_id, "--store", streamed_store, "-f", fmt, *given)
         assert done.returncode == 0, done.stderr
-        store = open_store(store_url, read_only=True)
+        store = open_store(streamed_store, read_only=True)
         try:
             policy = TrialPolicy.parse(spec) if spec else None
             whole = stored_report(store, run_id, policy=policy, compact=True)
@@ -62,11 +45,13 @@ def test_report_is_the_report_built_whole(
             store.close()
 
 
-def test_report_to_a_file_is_the_same(run_assay: RunAssay, store_url: str, tmp_path: Path) -> None:
+def test_report_to_a_file_is_the_same(
+    run_assay: RunAssay, streamed_store: str, tmp_path: Path
+) -> None:
     out = tmp_path / "r.json"
-    done = run_assay("report", "three", "--store", store_url, "-f", "json", "-o", str(out))
+    done = run_assay("report", "three", "--store", streamed_store, "-f", "json", "-o", str(out))
     assert done.returncode == 0, done.stderr
-    printed = run_assay("report", "three", "--store", store_url, "-f", "json")
+    printed = run_assay("report", "three", "--store", streamed_store, "-f", "json")
     assert out.read_text(encoding="utf-8") == printed.stdout
 
 
