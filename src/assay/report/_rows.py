@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
-from typing import Any, NamedTuple, overload
+from typing import Any, NamedTuple, TypeVar, overload
 
 from assay._compact import shared_field_names
 from assay.report._model import CaseRow
@@ -128,3 +128,28 @@ def rows_of(
         made: list[CaseRow] = at(picked)
         return made
     return list(islice(rows_where(rows, keep), len(picked)))
+
+
+T = TypeVar("T")
+
+
+def chunked(values: Iterable[T], size: int) -> Iterator[list[T]]:
+    """``values`` in lists of ``size`` (the last may hold fewer), in order."""
+    whole = iter(values)
+    while chunk := list(islice(whole, size)):
+        yield chunk
+
+
+def rendered_chunks(
+    rows: Sequence[CaseRow], size: int, render: Callable[[list[tuple[Any, ...]]], T]
+) -> Iterator[T] | None:
+    """``render`` of each ``size`` rows' value tuples in order, for rows held as values
+    (``CaseRows``; rows read from a store render in two processes when large: see
+    ``StoredRows.rendered``); None for rows held otherwise."""
+    own = getattr(rows, "rendered", None)
+    if own is not None and callable(own):
+        return own(size, render)  # type: ignore[no-any-return]
+    values = getattr(rows, "values", None)
+    if values is None or not callable(values):
+        return None
+    return map(render, chunked(values(), size))

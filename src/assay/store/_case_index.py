@@ -4,7 +4,8 @@ of megabytes for a million cases.
 
 One row per run (schema version 4): the distinct (slice, synthetic, split) groups in the
 order their first case comes, each case's index into them in dataset order, the case ids
-in dataset order and the cases' source revisions (sorted), each as JSON text.
+in dataset order and the cases' source revisions (sorted), each as JSON text; since
+version 6, the cases' content hashes in dataset order too (None for runs stored before).
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ class CaseIndex:
     revisions: list[str]
 
 
-def case_index_row(run_id: str, cases: Sequence[Case]) -> dict[str, Any]:
-    """The ``case_index`` row of run ``run_id`` running ``cases``, in order."""
+def case_index_row(run_id: str, cases: Sequence[Case], hashes: Sequence[str]) -> dict[str, Any]:
+    """The ``case_index`` row of run ``run_id`` running ``cases``, in order, whose content
+    hashes (``case_hash``) are ``hashes``."""
     code: dict[Group, int] = {}
     codes = [code.setdefault((c.slice, c.synthetic, c.split), len(code)) for c in cases]
     return {
@@ -41,6 +43,7 @@ def case_index_row(run_id: str, cases: Sequence[Case]) -> dict[str, Any]:
         "codes": dump(codes),
         "ids": dump([c.id for c in cases]),
         "revisions": dump(sorted({c.source_revision for c in cases if c.source_revision})),
+        "hashes": dump(list(hashes)),
     }
 
 
@@ -63,3 +66,14 @@ def read_case_ids(conn: Connection, run_id: str) -> list[str]:
 
     found = conn.execute(select(case_index.c.ids).where(case_index.c.run_id == run_id)).scalar_one()
     return [str(i) for i in orjson.loads(found)]
+
+
+def read_case_hashes(conn: Connection, run_id: str) -> list[str] | None:
+    """The content hashes of run ``run_id``'s cases in dataset order, or None for a run
+    stored before they were kept."""
+    import orjson
+
+    found = conn.execute(
+        select(case_index.c.hashes).where(case_index.c.run_id == run_id)
+    ).scalar_one_or_none()
+    return None if found is None else [str(h) for h in orjson.loads(found)]

@@ -18,6 +18,10 @@ PostgreSQL both accept, and runs in one transaction with its ``schema_version`` 
   a record has none. ``records.kind``: the outcome's kind, written with the record, so
   that counting does not parse each outcome; records stored before have none (their
   outcome is read).
+- 6: ``records_by_position``: a run's records in dataset order, so that its report reads
+  them (or a range of them) without sorting; ``case_index.hashes``: each case's content
+  hash, written with the run, so that its report does not hash every case again. Runs
+  stored before have none (their cases' hashes are taken from their snapshot).
 """
 
 from __future__ import annotations
@@ -123,7 +127,12 @@ _V5 = (
           AND rec.trial = judgments.trial)""",
 )
 
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: _V1, 2: _V2, 3: _V3, 4: _V4, 5: _V5}
+_V6 = (
+    "CREATE INDEX records_by_position ON records (run_id, position, trial)",
+    "ALTER TABLE case_index ADD COLUMN hashes TEXT",
+)
+
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: _V1, 2: _V2, 3: _V3, 4: _V4, 5: _V5, 6: _V6}
 
 
 def _now() -> str:

@@ -19,7 +19,7 @@ from sqlalchemy import (
     Text,
 )
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 metadata = MetaData()
 
@@ -119,6 +119,7 @@ case_index = Table(
     Column("codes", Text, nullable=False),
     Column("ids", Text, nullable=False),
     Column("revisions", Text, nullable=False),
+    Column("hashes", Text),  # version 6; None for runs stored before
 )
 
 # Version 3: listing runs newest first, and one case across runs.
@@ -126,3 +127,5 @@ Index("runs_by_start", runs.c.started_at, runs.c.id)
 Index("records_by_case", records.c.case_id, records.c.run_id, records.c.trial)
 Index("judgments_by_case", judgments.c.case_id, judgments.c.run_id, judgments.c.trial)
 Index("spans_by_case", spans.c.run_id, spans.c.case_id, spans.c.trial)
+# Version 6: a run's records in dataset order.
+Index("records_by_position", records.c.run_id, records.c.position, records.c.trial)

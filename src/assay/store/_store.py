@@ -56,7 +56,7 @@ LEFT JOIN judgments jd
   ON jd.run_id = rec.run_id AND jd.case_id = rec.case_id AND jd.trial = rec.trial
      AND jd.grader = :grader AND jd.grader_version = :version
 WHERE rec.run_id = :run AND rec.trial BETWEEN 1 AND :trials
-  AND rec.position >= 0 AND rec.position < :cases
+  AND rec.position >= :first AND rec.position < :cases
 """
 _IN_ORDER = "ORDER BY rec.position, rec.trial"
 
@@ -107,6 +107,7 @@ class RunStore:
         hashes already computed are not computed again)."""
         dataset = cases if isinstance(cases, Dataset) else None
         cases = dataset.cases if dataset is not None else tuple(cases)
+        kept = dataset or Dataset(name=info.dataset_name, cases=cases)
         row = {
             "id": info.id,
             "started_at": iso_time(info.started_at),
@@ -134,8 +135,8 @@ class RunStore:
         }
         with self.engine.begin() as conn:
             conn.execute(runs.insert(), row)
-            conn.execute(case_index.insert(), case_index_row(info.id, cases))
-        self._datasets[info.id] = dataset or Dataset(name=info.dataset_name, cases=cases)
+            conn.execute(case_index.insert(), case_index_row(info.id, cases, kept.hashes_in_order))
+        self._datasets[info.id] = kept
 
     @guarded
     def set_status(self, run_id: str, status: str) -> None:
@@ -394,6 +395,7 @@ class RunStore:
         cases: int,
         leave_out: Sequence[str] = (),
         only: Sequence[str] | None = None,
+        first: int = 0,
     ) -> Generator[list[tuple[Any, ...]]]:
         """The run's records of trials 1 to ``trials`` at dataset positions below
         ``cases``, each with the judgment ``grader`` at ``version`` made on it, ordered by
@@ -404,7 +406,8 @@ class RunStore:
         On SQLite, the records with a stored verdict of a status in ``leave_out`` on an
         answer or abstention of the usual shape (no extra data, a reason) are left out:
         ``recorded_slots`` tells them from the case-trials without a record. With
-        ``only``, the records of those cases alone.
+        ``only``, the records of those cases alone; with ``first``, those at positions
+        from ``first`` on.
 
         Read through one connection held until the batches are exhausted or closed."""
         full = self._resolve(run_id)
@@ -415,6 +418,7 @@ class RunStore:
             "version": version,
             "trials": trials,
             "cases": cases,
+            "first": max(first, 0),
         }
         if leave_out and self.engine.dialect.name == "sqlite":
             names = [f":out{i}" for i in range(len(leave_out))]

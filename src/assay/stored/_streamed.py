@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, cast, overload
+from typing import Any, NamedTuple, TypeVar, cast, overload
 
 import orjson
 
@@ -29,11 +29,33 @@ from assay.outcomes import Abstain, Answer, Error
 from assay.report import Report
 from assay.report._build import _row_values
 from assay.report._model import CaseRow, JudgeDetail
-from assay.report._rows import ROW_FIELDS, Brief, row_of
+from assay.report._rows import ROW_FIELDS, Brief, chunked, row_of
 from assay.store import RunInfo, RunStore
-from assay.store._case_index import read_case_ids, read_case_index
+from assay.store._case_index import read_case_hashes, read_case_ids, read_case_index
 from assay.store._rows import _STATUSES, _outcome, json_items, judgment_of, record_of
 from assay.stored._report import _fallback
+
+T = TypeVar("T")
+
+FORKED_ABOVE = 100_000
+"""A run of more rows than this has its rows rendered by two processes (``rendered``):
+below it, starting a process costs more than it saves."""
+_OWN_SHARE = 0.46
+"""The share of the rows this process renders itself; the fork renders the rest (it
+starts with the run's cases read, which this process reads before it starts it)."""
+_INHERITED: list[object] = []
+"""In a fork, the connection pools it inherited, held so that they are never closed."""
+
+
+class _Cases(NamedTuple):
+    """A run's cases as stored: their snapshot, their content hashes in order when the
+    store kept them, and whether the snapshot is written as the store writes it (see
+    ``_Items``)."""
+
+    snapshot: str
+    hashes: list[str] | None
+    canonical: bool
+
 
 Keep = Callable[[str, bool], bool]
 """Whether a row is wanted, from its status and whether its case is synthetic."""
@@ -121,20 +143,72 @@ class StoredRows(Sequence[CaseRow]):
             info.id, grader.name, grader.version, info.trials, len(ids), only=sorted(names)
         )
         found = {(row[1], row[2]): row for batch in batches for row in batch}
-        items = _Items(store.cases_snapshot(info.id), len(ids))
+        hashes = (cases := self._cases(len(ids))).hashes
+        items = _Items(cases)
         labels: dict[tuple[str, str], str] = {}
         rows: list[CaseRow] = []
         at, case = -1, None
         for brief in picked:  # in dataset order, as read
             i = where[brief.id]
             if at != i or case is None:
-                at, case = i, _CaseAt(items.at(i), items.text)
+                at, case = i, _CaseAt(items.at(i), items.text, hashes[i] if hashes else None)
                 if case.id != brief.id:
                     raise self._misplaced(case.id, brief.id)
             row = _row(case, brief.trial, found.get((brief.id, brief.trial)), grader, labels, None)
             assert row is not None  # every row is wanted
             rows.append(row_of(row))
         return rows
+
+    def rendered(self, size: int, render: Callable[[list[tuple[Any, ...]]], T]) -> Iterator[T]:
+        """``render`` of each ``size`` rows' values in order (the last chunk may hold
+        fewer). For a run of more than ``FORKED_ABOVE`` rows with a case index, on a
+        machine with a second core, a forked process makes and renders the later chunks
+        while this one makes and renders the earlier ones (``assay._forked``)."""
+        ids = self._ids() if self._count > FORKED_ABOVE else None
+        if ids is None:
+            return map(render, chunked(self.values(), size))
+        return self._forked(ids, size, render)
+
+    def _forked(
+        self, ids: list[str], size: int, render: Callable[[list[tuple[Any, ...]]], T]
+    ) -> Iterator[T]:
+        from assay._forked import Forked
+
+        cases = self._cases(len(ids))  # read once, shared with the fork
+        count = len(ids) * self._info.trials
+        split = round(count * _OWN_SHARE / size) * size
+
+        def later() -> Iterator[T]:
+            # The fork opens connections of its own; this process's are kept as they are
+            # (never used, nor closed: the fork ends by os._exit).
+            _INHERITED.append(self._store.engine.pool)
+            self._store.engine.dispose(close=False)
+            return map(render, chunked(self._indexed(ids, cases, split), size))
+
+        other = Forked.start(later)
+        if other is None:
+            yield from map(render, chunked(self._indexed(ids, cases), size))
+            return
+        with other:
+            yield from map(render, chunked(self._indexed(ids, cases, 0, split), size))
+            made = other.items()
+            # The fork failed (a damaged row, a signal): its rows are made here, where
+            # what went wrong, if anything, is said the usual way.
+            yield from made or map(render, chunked(self._indexed(ids, cases, split), size))
+
+    def _cases(self, count: int) -> _Cases:
+        """The run's ``count`` cases as stored."""
+        snapshot = self._store.cases_snapshot(self._info.id)
+        with self._store.engine.connect() as conn:
+            hashes = read_case_hashes(conn, self._info.id)
+        return _Cases(snapshot, hashes, _Items.canonical(snapshot, count))
+
+    def _ids(self) -> list[str] | None:
+        """The run's case ids in dataset order, when it has a case index."""
+        with self._store.engine.connect() as conn:
+            if read_case_index(conn, self._info.id) is None:
+                return None
+            return read_case_ids(conn, self._info.id)
 
     def values(self, keep: Keep | None = None) -> Iterator[tuple[Any, ...]]:
         """Each row's values in ``ROW_FIELDS`` order (those ``keep`` wants)."""
@@ -170,6 +244,7 @@ class StoredRows(Sequence[CaseRow]):
         missing = iter(np.flatnonzero(~recorded).tolist())
         del recorded
         items: _Items | None = None
+        hashes: list[str] | None = None
         batches = store.judged_records(
             info.id, grader.name, grader.version, trials, len(ids), leave_out=unwanted
         )
@@ -193,8 +268,10 @@ class StoredRows(Sequence[CaseRow]):
                             continue
                 if at != i or case is None:
                     if items is None:
-                        items = _Items(store.cases_snapshot(info.id), len(ids))
-                    at, case = i, _CaseAt(items.at(i), items.text)
+                        hashes = (cases := self._cases(len(ids))).hashes
+                        items = _Items(cases)
+                    known = hashes[i] if hashes else None
+                    at, case = i, _CaseAt(items.at(i), items.text, known)
                     if case.id != case_id:
                         raise self._misplaced(case.id, case_id)
                 row = _row(case, trial, found, grader, labels, keep)
@@ -203,19 +280,29 @@ class StoredRows(Sequence[CaseRow]):
         finally:
             batches.close()
 
-    def _indexed(self, ids: list[str]) -> Iterator[tuple[Any, ...]]:
-        """``values()`` of a run with a case index: each case's stored item read by
-        itself (``_Items``)."""
+    def _indexed(
+        self, ids: list[str], cases: _Cases | None = None, start: int = 0, end: int | None = None
+    ) -> Iterator[tuple[Any, ...]]:
+        """``values()`` of a run with a case index, or its rows ``start`` to ``end``
+        (a row's index is its case's position times the trials, plus its trial less one):
+        each case's stored item read by itself (``_Items``) from ``cases`` (read here
+        when not given)."""
         info, grader = self._info, self._grader
         trials = info.trials
-        items = _Items(self._store.cases_snapshot(info.id), len(ids))
-        batches = self._store.judged_records(info.id, grader.name, grader.version, trials, len(ids))
+        end = len(ids) * trials if end is None else end
+        cases = cases or self._cases(len(ids))
+        items, hashes = _Items(cases), cases.hashes
+        first, last = start // trials, -(-end // trials)
+        batches = self._store.judged_records(
+            info.id, grader.name, grader.version, trials, last, first=first
+        )
         joined = (row for batch in batches for row in batch)
         labels: dict[tuple[str, str], str] = {}
         ahead = next(joined, None)
         try:
-            for i, case_id in enumerate(ids):
-                case = _CaseAt(items.at(i), items.text)
+            for i in range(first, last):
+                case_id = ids[i]
+                case = _CaseAt(items.at(i), items.text, hashes[i] if hashes else None)
                 if case.id != case_id:
                     raise self._misplaced(case.id, case_id)
                 for trial in range(1, trials + 1):
@@ -224,6 +311,8 @@ class StoredRows(Sequence[CaseRow]):
                         found, ahead = ahead, next(joined, None)
                         if found[1] != case_id:
                             raise self._misplaced(found[1], case_id)
+                    if not start <= i * trials + trial - 1 < end:
+                        continue
                     row = _row(case, trial, found, grader, labels, None)
                     if row is not None:
                         yield row
@@ -373,20 +462,25 @@ class _Items:
     key is ``accepted_facts``, no such key deeper), the items passed over are found by
     their joints and never parsed; any other snapshot is parsed item by item."""
 
-    def __init__(self, text: str, count: int) -> None:
-        self._text = text
+    def __init__(self, cases: _Cases) -> None:
+        self._text = text = cases.snapshot
         self._next = 0
         self._at = 1
-        canonical = (
+        self._scan: Iterator[Any] | None = None if cases.canonical else json_items(text)
+        self.text: str | None = None
+        """The last item's text, when it was read so (not parsed from the whole)."""
+
+    @staticmethod
+    def canonical(text: str, count: int) -> bool:
+        """Whether the snapshot ``text`` of ``count`` cases is written as the store
+        writes it, so that its items are found by their joints."""
+        return (
             count > 0
             and text.startswith("[" + _HEAD)
             and text.endswith("}]")
             and text.count(_HEAD) == count
             and text.count(_JOINT) == count - 1
         )
-        self._scan: Iterator[Any] | None = None if canonical else json_items(text)
-        self.text: str | None = None
-        """The last item's text, when it was read so (not parsed from the whole)."""
 
     def at(self, i: int) -> Any:
         """Item ``i``, not before the last one asked for (None past the last)."""
@@ -430,11 +524,12 @@ class _CaseAt:
         "synthetic",
     )
 
-    def __init__(self, raw: Any, text: str | None = None) -> None:
-        """``text``: the item's text as stored, when it is known."""
+    def __init__(self, raw: Any, text: str | None = None, known: str | None = None) -> None:
+        """``text``: the item's text as stored, when it is known; ``known``: the case's
+        content hash, when the store kept it."""
         self._raw = raw
         self._text = text
-        self._hash: str | None = None
+        self._hash: str | None = known
         self._values = _plain_values(raw)
         self._case: Case | None = None
         if self._values is None:

@@ -24,7 +24,7 @@ def test_a_version_1_store_is_migrated_and_still_reports(tmp_path: Path) -> None
     store = open_store(f"sqlite:///{path}")
     try:
         with store.engine.connect() as conn:
-            assert current_version(conn) == SCHEMA_VERSION == 5
+            assert current_version(conn) == SCHEMA_VERSION == 6
         info = store.get_run("20260101")
         assert info.metadata == {} and info.status == "completed"
         records = store.records(info.id)
@@ -44,7 +44,7 @@ def test_migrating_twice_changes_nothing(tmp_path: Path) -> None:
     with store.engine.connect() as conn:
         versions = conn.execute(text("SELECT version FROM schema_version")).scalars().all()
     store.close()
-    assert sorted(versions) == [1, 2, 3, 4, 5]
+    assert sorted(versions) == [1, 2, 3, 4, 5, 6]
 
 
 def test_a_store_from_a_newer_assay_is_refused(tmp_path: Path) -> None:

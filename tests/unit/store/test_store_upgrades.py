@@ -14,6 +14,7 @@ from assay.cases import canonical_json
 from assay.load import load_dataset, load_results
 from assay.runner import report_for_run
 from assay.store import SCHEMA_VERSION, current_version, migrate, open_store
+from assay.store._store import _IN_ORDER, _JUDGED_RECORDS
 from assay.stored import stored_summary
 
 POLICY = Path(__file__).resolve().parents[3] / "examples" / "policy"
@@ -57,6 +58,7 @@ def _fill_at(url: str, version: int) -> None:
                 "attempts": 1,
                 "latency_ms": 12.5,
                 **({"trace_id": f"{i:032x}"} if version >= 2 else {}),
+                **({"kind": r.outcome.kind} if version >= 5 else {}),
             }
             for i, r in enumerate(seed)
         ]
@@ -73,10 +75,13 @@ def _fill_at(url: str, version: int) -> None:
                 "reason": "fact matches",
                 "score": 1.0,
                 "labels": "[]",
+                **({"position": 0} if version >= 5 else {}),
             }
             conn.execute(_insert("judgments", judgment), judgment)
             # a judgment without a record (of a case not in the dataset)
             orphan = {**judgment, "case_id": "E9", "status": "failed"}
+            if version >= 5:
+                orphan["position"] = None
             conn.execute(_insert("judgments", orphan), orphan)
             span = {
                 "run_id": "old",
@@ -133,7 +138,8 @@ def test_a_store_at_every_earlier_version_upgrades_with_its_data_intact(
         assert sorted(placed) == [("E1", 0), ("E9", None)]
         with store.engine.connect() as conn:
             kinds = conn.execute(text("SELECT kind FROM records")).scalars().all()
-        assert kinds == [None] * 6  # read off each outcome
+        # written by version 5 on; read off each outcome before
+        assert kinds == ([r.outcome.kind for r in seed] if version >= 5 else [None] * 6)
         assert [s.span_id for s in store.spans("old", case_id="E1")] == ["s1"]
         assert [run for run, _ in store.case_records("E3")] == ["old"]
         report = report_for_run(store, "old")
@@ -155,6 +161,7 @@ def test_a_store_at_every_earlier_version_upgrades_with_its_data_intact(
             for index in inspect(store.engine).get_indexes(table)
         }
         assert {"runs_by_start", "records_by_case", "judgments_by_case"} <= names
+        assert "records_by_position" in names
     finally:
         store.close()
 
@@ -182,5 +189,20 @@ def test_reading_a_case_across_runs_uses_the_index(tmp_path: Path) -> None:
             ).all()
         assert any("records_by_case" in str(row) for row in plan), plan
         assert any("runs_by_start" in str(row) for row in listing), listing
+    finally:
+        store.close()
+
+
+def test_a_runs_records_are_read_in_dataset_order_without_sorting(tmp_path: Path) -> None:
+    store = open_store(fill_store(f"sqlite:///{tmp_path / 'a.db'}"))
+    try:
+        sql = _JUDGED_RECORDS + _IN_ORDER
+        params = {"run": "base", "grader": "g", "version": "1", "trials": 1, "cases": 6}
+        with store.engine.connect() as conn:
+            plan = conn.execute(text("EXPLAIN QUERY PLAN " + sql), {**params, "first": 3}).all()
+        assert any("records_by_position" in str(row) for row in plan), plan
+        assert not any("TEMP B-TREE" in str(row) for row in plan), plan
+        batches = store.judged_records("base", "structured", "1", 1, 6, first=3)
+        assert [row[0] for batch in batches for row in batch] == [3, 4, 5]
     finally:
         store.close()

@@ -11,7 +11,7 @@ import orjson
 from pydantic import TypeAdapter
 
 from assay.report._model import CaseRow, Report
-from assay.report._rows import ROW_FIELDS, row_of
+from assay.report._rows import ROW_FIELDS, rendered_chunks, row_of
 
 # With indent=2 a top-level key starts a line with two spaces, and no JSON string holds a
 # raw newline, so this text occurs exactly once: where the case rows go.
@@ -35,35 +35,49 @@ def render_json_chunks(report: Report) -> Iterator[str]:
     yield head + '\n  "cases": [\n'
     joint = ""
     for text in _row_chunks(report.cases):
-        # "[\n  {row},\n  {row}\n]", each line moved two levels in.
-        yield joint + "  " + text[2:-2].replace("\n", "\n  ")
+        yield joint + text
         joint = ",\n"
     yield "\n"
     yield "  ],\n" + tail
 
 
 def _row_chunks(rows: Sequence[CaseRow]) -> Iterator[str]:
-    """The rows as indented JSON lists of a few thousand rows each, in order.
+    """The rows as they stand in the report's ``cases`` list, a few thousand at a time
+    (each row indented two levels, no comma after the last), in order.
 
-    Rows held as value tuples (``CaseRows``, rows read from a store: they have
-    ``values``) are encoded by orjson from plain dictionaries, which gives pydantic's text
-    for the values of a row's types (tests/property/test_json_rows.py) at a fraction of
-    its cost; a chunk holding anything else (a value orjson does not encode as pydantic
-    would, such as a date or an integer past 64 bits, raises) is dumped by pydantic.
+    Rows held as value tuples (``CaseRows``, rows read from a store) are rendered by
+    ``_rows_text``; any others by pydantic.
     """
-    values = getattr(rows, "values", None)
-    if values is None or not callable(values):
-        whole = iter(rows)
-        while part := list(islice(whole, _ROWS_PER_CHUNK)):
-            yield _rows_adapter().dump_json(part, indent=2).decode("utf-8")
+    chunks = rendered_chunks(rows, _ROWS_PER_CHUNK, _rows_text)
+    if chunks is not None:
+        yield from chunks
         return
-    tuples: Iterator[tuple[Any, ...]] = values()
-    while chunk := list(islice(tuples, _ROWS_PER_CHUNK)):
-        try:
-            text = orjson.dumps([_plain(v) for v in chunk], option=_ORJSON).decode("utf-8")
-        except (TypeError, orjson.JSONEncodeError):
-            text = _rows_adapter().dump_json([row_of(v) for v in chunk], indent=2).decode()
-        yield text
+    whole = iter(rows)
+    while part := list(islice(whole, _ROWS_PER_CHUNK)):
+        yield _indented(_rows_adapter().dump_json(part, indent=2).decode("utf-8"))
+
+
+def _rows_text(chunk: list[tuple[Any, ...]]) -> str:
+    """``_row_chunks``'s text of rows given as value tuples: encoded by orjson from plain
+    dictionaries, which gives pydantic's text for the values of a row's types
+    (tests/property/test_json_rows.py) at a fraction of its cost; a chunk holding
+    anything else (a value orjson does not encode as pydantic would, such as a date or an
+    integer past 64 bits, raises) is dumped by pydantic."""
+    try:
+        # Nested as in the report, orjson indents the rows as the report has them.
+        text = orjson.dumps({"cases": [_plain(v) for v in chunk]}, option=_ORJSON)
+    except (TypeError, orjson.JSONEncodeError):
+        return _indented(_rows_adapter().dump_json(list(map(row_of, chunk)), indent=2).decode())
+    return text[_NESTED_HEAD:-_NESTED_TAIL].decode("utf-8")
+
+
+_NESTED_HEAD = len(b'{\n  "cases": [\n')
+_NESTED_TAIL = len(b"\n  ]\n}")
+
+
+def _indented(text: str) -> str:
+    """An indented JSON list's items ("[\\n  {row},\\n  {row}\\n]") moved two levels in."""
+    return "  " + text[2:-2].replace("\n", "\n  ")
 
 
 _ORJSON = (

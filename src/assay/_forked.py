@@ -1,0 +1,120 @@
+"""Work a forked process does on the other core while this one does its own share.
+
+The forked process writes each item it makes to a temporary file, pickled; once it has
+ended, this process reads the items back in order. The items are trusted only when the
+process made every one and exited normally: anything else (an exception, a signal, a
+process that could not be started) gives nothing back, and the caller does that work
+itself, which then fails, if it does, the usual way and with the usual message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, Generic, TypeVar
+
+T = TypeVar("T")
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+class Forked(Generic[T]):
+    """Items made by a forked process from the moment it is started; ``items`` waits for
+    it. Close it (a ``with`` block) so that the process never outlives the caller."""
+
+    def __init__(self, pid: int, out: IO[bytes]) -> None:
+        self._pid: int | None = pid
+        self._out = out
+
+    @classmethod
+    def start(cls, make: Callable[[], Iterable[T]]) -> Forked[T] | None:
+        """Fork a process that makes ``make()``'s items (on Linux, with a second core);
+        None when there is no such process to start."""
+        if not sys.platform.startswith("linux") or cores() < 2:
+            return None
+        import tempfile
+
+        try:
+            out = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+        except OSError:
+            return None
+        sys.stdout.flush()
+        sys.stderr.flush()
+        try:
+            pid = os.fork()
+        except OSError:
+            out.close()
+            return None
+        if pid == 0:  # pragma: no cover - the forked process, measured by its output
+            status = 1
+            try:
+                _write(make(), out)
+                status = 0
+            except BaseException:  # the caller does the work again, and says what failed
+                pass
+            finally:
+                os._exit(status)
+        return cls(pid, out)
+
+    def items(self) -> Iterator[T] | None:
+        """The items, read back as they are iterated, when the process made every one;
+        None otherwise (then nothing is read)."""
+        if not self._reap():
+            return None
+        self._out.seek(0)
+        return _read(self._out)
+
+    def _reap(self) -> bool:
+        pid, self._pid = self._pid, None
+        if pid is None:
+            return False
+        while True:
+            try:
+                _, status = os.waitpid(pid, 0)
+            except InterruptedError:  # pragma: no cover - retried by Python itself
+                continue
+            return os.waitstatus_to_exitcode(status) == 0
+
+    def close(self) -> None:
+        """Stop the process if it is still at work, and drop what it wrote."""
+        if self._pid is not None:
+            with contextlib.suppress(ProcessLookupError):  # it ended on its own
+                os.kill(self._pid, signal.SIGKILL)
+            self._reap()
+        self._out.close()
+
+    def __enter__(self) -> Forked[T]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _write(items: Iterable[object], out: IO[bytes]) -> None:
+    import pickle
+
+    dump = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    for item in items:
+        dump.dump(item)
+        dump.clear_memo()
+    out.flush()
+
+
+def _read(out: IO[bytes]) -> Iterator[T]:
+    import pickle
+
+    while True:
+        try:
+            item: T = pickle.load(out)  # each item by a new unpickler: its memo starts empty
+        except EOFError:
+            return
+        yield item

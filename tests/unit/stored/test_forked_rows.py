@@ -1,0 +1,146 @@
+"""A large stored run's rows rendered by two processes (``StoredRows.rendered``): the same
+chunks, in the same order, as rendered by this process alone, on SQLite and PostgreSQL;
+a fork that fails has its rows made again here, and a damaged row is reported as it is
+without the fork."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from tests.unit.stored.test_stored_summary import _cases, _fill
+
+from assay import _forked
+from assay.report._rows import chunked
+from assay.report.render import render
+from assay.report.render.json import _rows_text
+from assay.store import RunStore, open_store
+from assay.stored import _streamed
+from assay.stored._report import _fallback
+from assay.stored._streamed import StoredRows, streamed_report
+
+SIZE = 7
+"""Chunk size: the fork's first row falls inside a case of three trials."""
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Every run renders in two processes; each fork started is noted (True)."""
+    monkeypatch.setattr(_streamed, "FORKED_ABOVE", 0)
+    starts: list[bool] = []
+    real = _forked.Forked.start
+
+    def start(make: Any) -> Any:
+        made = real(make)
+        starts.append(made is not None)
+        return made
+
+    monkeypatch.setattr(_forked.Forked, "start", start)
+    return starts
+
+
+def _rows(store: RunStore, run_id: str) -> StoredRows:
+    info = store.get_run(run_id)
+    return StoredRows(store, info, _fallback(info), len(store.load_dataset(run_id).cases) * 3)
+
+
+def _serial(rows: StoredRows, size: int, render: Any) -> list[Any]:
+    return [render(chunk) for chunk in chunked(rows.values(), size)]
+
+
+def test_rows_rendered_in_two_processes_equal_those_rendered_in_one(
+    store_url: str, started: list[bool]
+) -> None:
+    store = open_store(store_url)
+    try:
+        _fill(store, "three", 2, _cases(40, True), 3)
+        rows = _rows(store, "three")
+        for made in (list, _rows_text):
+            assert list(rows.rendered(SIZE, made)) == _serial(rows, SIZE, made)
+        assert started == [_forked.cores() >= 2] * 2
+        # the JSON report reads its rows so
+        streamed = streamed_report(store, "three")
+        assert streamed is not None
+        before = len(started)
+        text = render(streamed, "json")
+        assert len(started) == before + 1
+        assert text == render(streamed.model_copy(update={"cases": list(rows)}), "json")
+        # a run whose store kept no case hashes (stored before version 6): the same rows
+        with store.engine.begin() as conn:
+            conn.exec_driver_sql("UPDATE case_index SET hashes = NULL")
+        assert list(rows.rendered(SIZE, list)) == _serial(rows, SIZE, list)
+    finally:
+        store.close()
+
+
+def test_a_fork_that_fails_has_its_rows_made_here(store_url: str, started: list[bool]) -> None:
+    store = open_store(store_url)
+    try:
+        _fill(store, "three", 2, _cases(40, False), 3)
+        rows = _rows(store, "three")
+        here = os.getpid()
+
+        def fails_in_the_fork(chunk: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+            if os.getpid() != here:
+                raise RuntimeError("the fork fails")
+            return chunk
+
+        assert list(rows.rendered(SIZE, fails_in_the_fork)) == _serial(rows, SIZE, list)
+        assert started == [_forked.cores() >= 2]
+    finally:
+        store.close()
+
+
+def test_a_damaged_row_the_fork_would_read_is_reported_as_without_it(
+    store_url: str, started: list[bool]
+) -> None:
+    store = open_store(store_url)
+    try:
+        _fill(store, "three", 2, _cases(40, False), 3)
+        with store.engine.begin() as conn:
+            conn.exec_driver_sql("UPDATE records SET outcome = '{\"kind\": 7}' WHERE position = 38")
+        rows = _rows(store, "three")
+        with pytest.raises(ValueError) as alone:
+            _serial(rows, SIZE, list)
+        with pytest.raises(ValueError) as forked:
+            list(rows.rendered(SIZE, list))
+        assert type(forked.value) is type(alone.value)
+        assert str(forked.value) == str(alone.value)
+    finally:
+        store.close()
+
+
+def _slowly() -> Iterator[int]:
+    import time
+
+    while True:
+        time.sleep(0.05)
+        yield 1
+
+
+def test_a_fork_never_outlives_its_caller() -> None:
+    forked = _forked.Forked.start(_slowly)
+    if forked is None:
+        pytest.skip("no second core to fork for")
+    pid = forked._pid
+    assert pid is not None
+    forked.close()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # reaped: no such child any more
+
+
+def test_a_forks_items_come_back_in_order_and_a_failure_gives_none() -> None:
+    with _forked.Forked.start(lambda: (f"item {i}" for i in range(5000))) as done:
+        if done is None:
+            pytest.skip("no second core to fork for")
+        items = done.items()
+        assert items is not None and list(items) == [f"item {i}" for i in range(5000)]
+
+    def fails() -> Iterator[int]:
+        yield 1
+        raise ValueError("no more")
+
+    with _forked.Forked.start(fails) as failed:
+        assert failed is not None and failed.items() is None
