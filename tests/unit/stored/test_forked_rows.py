@@ -14,7 +14,7 @@ from tests.unit.stored.test_stored_summary import _cases, _fill
 
 from assay import _forked
 from assay.report._rows import chunked
-from assay.report.render import render
+from assay.report.render import html, render
 from assay.report.render.json import _rows_text
 from assay.store import RunStore, open_store
 from assay.stored import _streamed
@@ -60,17 +60,30 @@ def test_rows_rendered_in_two_processes_equal_those_rendered_in_one(
         for made in (list, _rows_text):
             assert list(rows.rendered(SIZE, made)) == _serial(rows, SIZE, made)
         assert started == [_forked.cores() >= 2] * 2
-        # the JSON report reads its rows so
-        streamed = streamed_report(store, "three")
-        assert streamed is not None
-        before = len(started)
-        text = render(streamed, "json")
-        assert len(started) == before + 1
-        assert text == render(streamed.model_copy(update={"cases": list(rows)}), "json")
         # a run whose store kept no case hashes (stored before version 6): the same rows
         with store.engine.begin() as conn:
             conn.exec_driver_sql("UPDATE case_index SET hashes = NULL")
         assert list(rows.rendered(SIZE, list)) == _serial(rows, SIZE, list)
+    finally:
+        store.close()
+
+
+def test_each_format_reads_its_rows_from_two_processes_to_the_same_text(
+    store_url: str, started: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # parts of a few rows, so that the page's packed rows come from both processes
+    monkeypatch.setattr(html, "SEARCH_PART_ROWS", 14)
+    monkeypatch.setattr(html, "PACKED_PART_ROWS", 7)
+    store = open_store(store_url)
+    try:
+        _fill(store, "three", 2, _cases(40, True), 3)
+        streamed = streamed_report(store, "three")
+        assert streamed is not None
+        listed = streamed.model_copy(update={"cases": list(streamed.cases)})
+        for fmt in ("json", "junit"):
+            assert render(streamed, fmt) == render(listed, fmt), fmt
+        assert list(html.packed_blocks(streamed)) == list(html.packed_blocks(listed))
+        assert started == [_forked.cores() >= 2] * 3
     finally:
         store.close()
 

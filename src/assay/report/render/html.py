@@ -13,14 +13,11 @@ import base64
 import functools
 import gzip
 import hashlib
-import itertools
 import json
 import operator
 import re
 import sys
-from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import jinja2
@@ -31,7 +28,7 @@ from pydantic import SerializeAsAny, TypeAdapter
 from assay.metrics import StatusCounts
 from assay.outcomes import Span
 from assay.report._model import CaseRow, Report
-from assay.report._rows import ROW_FIELDS, row_of
+from assay.report._rows import ROW_FIELDS, chunked, rendered_chunks, row_of
 from assay.report.render import _format as f
 from assay.report.render._trials import trial_lines, trial_sections
 from assay.report.render.json import _plain
@@ -182,8 +179,8 @@ def packed_search(rows: Sequence[CaseRow]) -> Iterator[str]:
 
 
 class _IndexColumns:
-    """The ``INDEX_COLUMNS`` of rows given a chunk at a time: each row's value read in
-    C-level loops, only each chunk's distinct values in Python."""
+    """The ``INDEX_COLUMNS`` of rows given a chunk at a time: each chunk's columns read
+    by ``_chunk_columns``, then merged here in order."""
 
     def __init__(self) -> None:
         self.distinct: dict[str, dict[Any, int]] = {name: {} for name in INDEX_COLUMNS}
@@ -194,27 +191,15 @@ class _IndexColumns:
         self, chunk: Sequence[CaseRow], values: Sequence[tuple[Any, ...]] | None = None
     ) -> None:
         """Add ``chunk``'s rows (read from ``values``, their value tuples, when given)."""
-        classes: set[type[CaseRow]] = set(map(type, chunk)) if values is None else set()
-        self.rows += len(chunk) if values is None else len(values)
-        for name, fields in INDEX_COLUMNS.items():
+        self.merge(_chunk_columns(chunk, values))
+
+    def merge(self, columns: _Columns) -> None:
+        """Add the rows of a chunk whose columns ``_chunk_columns`` read."""
+        for name, (keys, codes) in columns.items():
             distinct = self.distinct[name]
-            if len(fields) == 1:
-                keys = _column(chunk, values, fields[0])
-                local = {
-                    key: distinct.setdefault(key, len(distinct)) for key in dict.fromkeys(keys)
-                }
-            else:
-                held, keys = (
-                    _held_keys(chunk, fields, classes)
-                    if values is None
-                    else _held_values(values, fields)
-                )
-                local = {}
-                for key in dict.fromkeys(keys):
-                    given = dict(zip(held, key if len(held) > 1 else (key,), strict=True))
-                    full = tuple(given.get(field) for field in fields)
-                    local[key] = distinct.setdefault(full, len(distinct))
-            self.codes[name].extend(map(local.__getitem__, keys))
+            at = [distinct.setdefault(key, len(distinct)) for key in keys]
+            self.codes[name].extend(map(at.__getitem__, codes))
+        self.rows += len(columns["id"][1])
 
     def finish(self) -> tuple[dict[str, list[Any]], dict[str, tuple[int, str]]]:
         values: dict[str, list[Any]] = {}
@@ -258,6 +243,38 @@ def _held_keys(
     if not held:
         return held, [()] * len(rows)
     return held, list(map(operator.attrgetter(*held), rows))
+
+
+_Columns = dict[str, tuple[list[Any], "array.array[int]"]]
+"""Each index column of a chunk of rows: its distinct values in order of first
+appearance (a column of several fields: tuples of them, None for a field the rows lack)
+and each row's index into them."""
+
+
+def _chunk_columns(chunk: Sequence[CaseRow], values: Sequence[tuple[Any, ...]] | None) -> _Columns:
+    """The ``INDEX_COLUMNS`` of one chunk of rows (read from ``values``, their value
+    tuples, when given), each row's value read in C-level loops, only its distinct values
+    in Python."""
+    classes: set[type[CaseRow]] = set(map(type, chunk)) if values is None else set()
+    columns: _Columns = {}
+    for name, fields in INDEX_COLUMNS.items():
+        if len(fields) == 1:
+            keys = _column(chunk, values, fields[0])
+            local = {key: i for i, key in enumerate(dict.fromkeys(keys))}
+            distinct = list(local)
+        else:
+            held, keys = (
+                _held_keys(chunk, fields, classes)
+                if values is None
+                else _held_values(values, fields)
+            )
+            local = {key: i for i, key in enumerate(dict.fromkeys(keys))}
+            distinct = []
+            for key in local:
+                given = dict(zip(held, key if len(held) > 1 else (key,), strict=True))
+                distinct.append(tuple(given.get(field) for field in fields))
+        columns[name] = (distinct, array.array("I", map(local.__getitem__, keys)))
+    return columns
 
 
 def packed_index(
@@ -507,30 +524,16 @@ def packed_blocks(report: Report) -> Iterator[str]:
     if SEARCH_PART_ROWS % PACKED_PART_ROWS:
         raise ValueError("SEARCH_PART_ROWS must be a multiple of PACKED_PART_ROWS")
     index = _IndexColumns()
-    searched: list[Future[str]] = []
+    searched: list[str] = []
     part = 0
-    # Compressing releases the interpreter's lock: a thread compresses each part while
-    # the next one is read and written, a few parts ahead at most.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        ahead: deque[tuple[str, Future[str]]] = deque()
-        for held, chunk in _chunks(report.cases, SEARCH_PART_ROWS):
-            index.add(chunk, held)
-            searched.append(pool.submit(_compress, _search_json(chunk, held)))
-            for at in range(0, len(held if held is not None else chunk), PACKED_PART_ROWS):
-                end = at + PACKED_PART_ROWS
-                if held is not None:
-                    part_json = _part_json(held[at:end])
-                else:
-                    part_json = _rows_adapter().dump_json(chunk[at:end])
-                ahead.append((f"rows-{part}", pool.submit(_compress, part_json)))
-                part += 1
-                while len(ahead) > _AHEAD:
-                    name, done = ahead.popleft()
-                    yield _block(name, done.result())
-        for name, done in ahead:
-            yield _block(name, done.result())
-        for k, compressed in enumerate(searched):
-            yield _block(f"search-{k}", compressed.result())
+    for columns, search, parts in _packed_parts(report.cases):
+        index.merge(columns)
+        searched.append(search)
+        for text in parts:
+            yield _block(f"rows-{part}", text)
+            part += 1
+    for k, compressed in enumerate(searched):
+        yield _block(f"search-{k}", compressed)
     values, codes = index.finish()
     widths = {name: width for name, (width, _) in codes.items()}
     yield _block("index", _compress(json.dumps({"values": values, "widths": widths}).encode()))
@@ -538,25 +541,38 @@ def packed_blocks(report: Report) -> Iterator[str]:
         yield _block(f"codes-{name}", text)
 
 
-_AHEAD = 4
-"""Parts of full rows made and not yet written, at most (each a few hundred KB)."""
+_Packed = tuple[_Columns, str, list[str]]
+"""A chunk of ``SEARCH_PART_ROWS`` rows packed: its index columns, its part of searched
+text and its parts of full rows, compressed."""
 
 
-def _chunks(
-    rows: Sequence[CaseRow], size: int
-) -> Iterator[tuple[list[tuple[Any, ...]] | None, list[CaseRow]]]:
-    """``rows`` read once, in order, ``size`` at a time: each chunk's value tuples and no
-    rows when the rows are held as values (``CaseRows``, rows read from a store: the rows
-    are not made), else no values and the chunk's rows."""
-    held = getattr(rows, "values", None)
-    if held is None or not callable(held):
-        whole = iter(rows)
-        while chunk := list(itertools.islice(whole, size)):
-            yield None, chunk
-        return
-    tuples: Iterator[tuple[Any, ...]] = held()
-    while values := list(itertools.islice(tuples, size)):
-        yield values, []
+def _packed_parts(rows: Sequence[CaseRow]) -> Iterator[_Packed]:
+    """Each ``SEARCH_PART_ROWS`` rows packed, in order, the rows read once: from their
+    value tuples when held as values (``CaseRows``; rows read from a store, in two
+    processes when many), without making the rows."""
+    made = rendered_chunks(rows, SEARCH_PART_ROWS, _packed_values)
+    if made is not None:
+        return made
+    return (_packed(chunk, None) for chunk in chunked(rows, SEARCH_PART_ROWS))
+
+
+def _packed_values(values: list[tuple[Any, ...]]) -> _Packed:
+    return _packed([], values)
+
+
+def _packed(chunk: list[CaseRow], values: list[tuple[Any, ...]] | None) -> _Packed:
+    """A chunk of rows (given as ``values``, their value tuples, when held so) packed;
+    rows held as value tuples are written by orjson (see ``_part_json``)."""
+    count = len(values) if values is not None else len(chunk)
+    parts = []
+    for at in range(0, count, PACKED_PART_ROWS):
+        end = at + PACKED_PART_ROWS
+        if values is not None:
+            part_json = _part_json(values[at:end])
+        else:
+            part_json = _rows_adapter().dump_json(chunk[at:end])
+        parts.append(_compress(part_json))
+    return _chunk_columns(chunk, values), _compress(_search_json(chunk, values)), parts
 
 
 _ORJSON = (

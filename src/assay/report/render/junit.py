@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Callable, Iterator, Sequence
-from itertools import islice
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from assay.report._gates import GateResult
 from assay.report._model import CaseRow, Report, SplitBlock
-from assay.report._rows import ROW_FIELDS
+from assay.report._rows import ROW_FIELDS, chunked, rendered_chunks
 
 # Characters XML 1.0 cannot carry, even escaped; an answer may contain them.
 _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -61,7 +60,7 @@ def _attr(value: object) -> str:
 
 class _Suite:
     """A ``<testsuite>`` being written: its name, properties and test cases (their XML,
-    each on a line of its own, kept in parts of a few thousand), and its counts."""
+    each on a line of its own, kept cleaned in parts of a few thousand), and its counts."""
 
     def __init__(self, name: str, properties: Sequence[tuple[str, str | None]] | None) -> None:
         self.name = name
@@ -69,6 +68,16 @@ class _Suite:
         self.parts: list[str] = []
         self.pending: list[str] = []
         self.tests = self.failures = self.errors = 0
+
+    def extend(self, text: str, tests: int, failures: int, errors: int) -> None:
+        """Add test cases given together: their XML (cleaned: see ``_clean``) and counts."""
+        if self.pending:
+            self.parts.append(_clean("".join(self.pending)))
+            self.pending = []
+        self.parts.append(text)
+        self.tests += tests
+        self.failures += failures
+        self.errors += errors
 
     def add(self, xml: str, kind: str | None) -> None:
         self.tests += 1
@@ -78,14 +87,15 @@ class _Suite:
             self.errors += 1
         self.pending.append(xml)
         if len(self.pending) >= _ROWS_PER_PART:
-            self.parts.append("".join(self.pending))
+            self.parts.append(_clean("".join(self.pending)))
             self.pending = []
 
     def chunks(self) -> Iterator[str]:
+        """The suite's XML in pieces, cleaned (see ``_clean``)."""
         counts = f'tests="{self.tests}" failures="{self.failures}" errors="{self.errors}"'
         head = f'\n  <testsuite name="{_attr(self.name)}" {counts} skipped="0" time="0"'
         if not self.tests and self.properties is None:
-            yield head + " />"
+            yield _clean(head + " />")
             return
         if self.properties is not None:
             shown = "".join(
@@ -100,9 +110,9 @@ class _Suite:
             )
         else:
             head += ">"
-        yield head
+        yield _clean(head)
         yield from self.parts
-        yield "".join(self.pending) + "\n  </testsuite>"
+        yield _clean("".join(self.pending) + "\n  </testsuite>")
 
 
 def _gate_case(result: GateResult) -> tuple[str, str | None]:
@@ -203,20 +213,70 @@ def _split_properties(report: Report, block: SplitBlock) -> list[tuple[str, str 
     return found + (_heldout_properties(report) if block.split == "heldout" else [])
 
 
-def _shown_values(rows: Sequence[CaseRow]) -> Iterator[tuple[Any, ...]]:
-    """The ``_READ`` fields of each row, in order, read once: from the value tuples of
-    rows held as values (``CaseRows``, rows read from a store), without making the rows."""
-    held = getattr(rows, "values", None)
-    if held is not None and callable(held):
-        pick: Callable[[Any], tuple[Any, ...]] = operator.itemgetter(
-            *(ROW_FIELDS.index(name) for name in _READ)
-        )
-        tuples: Iterator[Any] = held()
-    else:
-        pick = operator.attrgetter(*_READ)
-        tuples = iter(rows)
-    while chunk := list(islice(tuples, _ROWS_PER_PART)):
-        yield from map(pick, chunk)
+class _SuiteCases:
+    """The test cases of some case rows (their ``_READ`` values), by the suite each goes
+    to: ``routes`` (a suite's case ids, None for every case) for a real case, the suite
+    ``synthetic`` (an index past them) for a synthetic one (left out when None)."""
+
+    def __init__(
+        self, case_xml: _RowCases, routes: list[frozenset[str] | None], synthetic: int | None
+    ) -> None:
+        self.case_xml = case_xml
+        self.routes = routes
+        self.synthetic = synthetic
+
+    def __call__(self, rows: Iterable[tuple[Any, ...]]) -> list[tuple[int, str, int, int, int]]:
+        """Each suite's (index, cleaned XML, tests, failures, errors) of ``rows``, the
+        suites in index order; none for a suite no row goes to."""
+        case_xml, routes, synthetic = self.case_xml, self.routes, self.synthetic
+        every = [k for k, ids in enumerate(routes) if ids is None]
+        keyed = [(k, ids) for k, ids in enumerate(routes) if ids is not None]
+        xml: dict[int, list[str]] = {}
+        counts: dict[int, list[int]] = {}
+        for values in rows:
+            if values[3]:
+                if synthetic is None:
+                    continue
+                goes = [synthetic]
+            else:
+                goes = every + [k for k, ids in keyed if values[0] in ids] if keyed else every
+                if not goes:
+                    continue
+            text, kind = case_xml(values)
+            for k in goes:
+                found = counts.get(k)
+                if found is None:
+                    xml[k], found = [], counts.setdefault(k, [0, 0, 0])
+                xml[k].append(text)
+                found[0] += 1
+                if kind == "failure":
+                    found[1] += 1
+                elif kind == "error":
+                    found[2] += 1
+        return [(k, _clean("".join(xml[k])), *_three(counts[k])) for k in sorted(xml)]
+
+
+def _three(counts: list[int]) -> tuple[int, int, int]:
+    return counts[0], counts[1], counts[2]
+
+
+_PICK_HELD = operator.itemgetter(*(ROW_FIELDS.index(name) for name in _READ))
+
+
+def _case_parts(
+    rows: Sequence[CaseRow], cases: _SuiteCases
+) -> Iterator[list[tuple[int, str, int, int, int]]]:
+    """``cases`` of each few thousand rows, in order, the rows read once: from their value
+    tuples when held as values (``CaseRows``; rows read from a store, in two processes
+    when many), without making the rows."""
+
+    def held(chunk: list[tuple[Any, ...]]) -> list[tuple[int, str, int, int, int]]:
+        return cases(map(_PICK_HELD, chunk))
+
+    made = rendered_chunks(rows, _ROWS_PER_PART, held)
+    if made is not None:
+        return made
+    return map(cases, chunked(map(operator.attrgetter(*_READ), rows), _ROWS_PER_PART))
 
 
 def render_junit(report: Report, gates: Sequence[GateResult] = ()) -> str:
@@ -255,17 +315,15 @@ def render_junit_chunks(report: Report, gates: Sequence[GateResult] = ()) -> Ite
     if report.synthetic is not None:
         synthetic = _Suite(f"{report.synthetic.banner}: {name}", None)
         suites.append(synthetic)
-    case_xml = _RowCases(report)
-    for values in _shown_values(report.cases):
-        if values[3]:
-            if synthetic is not None:
-                synthetic.add(*case_xml(values))
-            continue
-        made = None
-        for ids, suite in routes:
-            if ids is None or values[0] in ids:
-                made = made or case_xml(values)
-                suite.add(*made)
+    targets = [suite for _, suite in routes]
+    if synthetic is not None:
+        targets.append(synthetic)
+    cases = _SuiteCases(
+        _RowCases(report), [ids for ids, _ in routes], None if synthetic is None else len(routes)
+    )
+    for made in _case_parts(report.cases, cases):
+        for k, text, tests, failures, errors in made:
+            targets[k].extend(text, tests, failures, errors)
     tests = sum(s.tests for s in suites)
     failures = sum(s.failures for s in suites)
     errors = sum(s.errors for s in suites)
@@ -275,5 +333,5 @@ def render_junit_chunks(report: Report, gates: Sequence[GateResult] = ()) -> Ite
         f'failures="{failures}" errors="{errors}">'
     )
     for suite in suites:
-        yield from map(_clean, suite.chunks())
+        yield from suite.chunks()
     yield "\n</testsuites>\n"
