@@ -1,7 +1,9 @@
 """Work a forked process does on the other core while this one does its own share.
 
 The forked process writes each item it makes to a temporary file, pickled; once it has
-ended, this process reads the items back in order. The items are trusted only when the
+ended, this process reads the items back in order. This process may also send it one
+request once it has started (``Forked.ask``): what the items are to be made of, known
+only later. The items are trusted only when the
 process made every one and exited normally: anything else (an exception, a signal, a
 process that could not be started) gives nothing back, and the caller does that work
 itself, which then fails, if it does, the usual way and with the usual message.
@@ -11,10 +13,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pickle
+import select
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import IO, Generic, TypeVar
+from typing import IO, Any, Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -31,20 +35,23 @@ class Forked(Generic[T]):
     """Items made by a forked process from the moment it is started; ``items`` waits for
     it. Close it (a ``with`` block) so that the process never outlives the caller."""
 
-    def __init__(self, pid: int, out: IO[bytes]) -> None:
+    def __init__(self, pid: int, out: IO[bytes], asks: int) -> None:
         self._pid: int | None = pid
         self._out = out
+        self._asks: int | None = asks
 
     @classmethod
-    def start(cls, make: Callable[[], Iterable[T]]) -> Forked[T] | None:
-        """Fork a process that makes ``make()``'s items (on Linux, with a second core);
-        None when there is no such process to start."""
+    def start(cls, make: Callable[[Request], Iterable[T]]) -> Forked[T] | None:
+        """Fork a process that makes ``make(request)``'s items (on Linux, with a second
+        core), ``request`` what ``ask`` sends it; None when there is no such process to
+        start."""
         if not sys.platform.startswith("linux") or cores() < 2:
             return None
         import tempfile
 
         try:
             out = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+            asked, asks = os.pipe()
         except OSError:
             return None
         sys.stdout.flush()
@@ -53,17 +60,38 @@ class Forked(Generic[T]):
             pid = os.fork()
         except OSError:
             out.close()
+            os.close(asked)
+            os.close(asks)
             return None
         if pid == 0:  # pragma: no cover - the forked process, measured by its output
             status = 1
             try:
-                _write(make(), out)
+                os.close(asks)
+                _write(make(Request(asked)), out)
                 status = 0
             except BaseException:  # the caller does the work again, and says what failed
                 pass
             finally:
                 os._exit(status)
-        return cls(pid, out)
+        os.close(asked)
+        return cls(pid, out, asks)
+
+    def ask(self, request: object) -> bool:
+        """Send the process its request (once); False when it cannot be sent (the
+        request does not pickle, the process has ended)."""
+        asks, self._asks = self._asks, None
+        if asks is None:
+            return False
+        try:
+            data = pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(asks, view) :]
+        except (pickle.PicklingError, TypeError, AttributeError, OSError):
+            return False
+        finally:
+            os.close(asks)
+        return True
 
     def items(self) -> Iterator[T] | None:
         """The items, read back as they are iterated, when the process made every one;
@@ -86,6 +114,9 @@ class Forked(Generic[T]):
 
     def close(self) -> None:
         """Stop the process if it is still at work, and drop what it wrote."""
+        if self._asks is not None:
+            os.close(self._asks)
+            self._asks = None
         if self._pid is not None:
             with contextlib.suppress(ProcessLookupError):  # it ended on its own
                 os.kill(self._pid, signal.SIGKILL)
@@ -99,9 +130,26 @@ class Forked(Generic[T]):
         self.close()
 
 
-def _write(items: Iterable[object], out: IO[bytes]) -> None:
-    import pickle
+class Request:
+    """In the forked process: the request ``Forked.ask`` sends it."""
 
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+
+    def get(self, wait: bool) -> Any:
+        """The request, once sent; None when not sent yet and not ``wait``. Raises
+        ``EOFError`` when none will come (it was never sent)."""
+        if not wait and not select.select([self._fd], [], [], 0)[0]:
+            return None
+        parts = []
+        while part := os.read(self._fd, 1 << 20):
+            parts.append(part)
+        if not parts:
+            raise EOFError("no request was sent")
+        return pickle.loads(b"".join(parts))
+
+
+def _write(items: Iterable[object], out: IO[bytes]) -> None:
     dump = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
     for item in items:
         dump.dump(item)
@@ -110,8 +158,6 @@ def _write(items: Iterable[object], out: IO[bytes]) -> None:
 
 
 def _read(out: IO[bytes]) -> Iterator[T]:
-    import pickle
-
     while True:
         try:
             item: T = pickle.load(out)  # each item by a new unpickler: its memo starts empty

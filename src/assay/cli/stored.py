@@ -140,6 +140,8 @@ def untag(
 
 _STREAMED = ("json", "text", "markdown", "html", "junit")
 """The formats whose case rows are written as they are read from the store."""
+_WHOLE = ("json", "html", "junit")
+"""The formats that write every case row (the others list some)."""
 
 
 def report(
@@ -163,12 +165,13 @@ def report(
     from assay.report.render import render_chunks
     from assay.store import open_store
     from assay.stored import stored_report
-    from assay.stored._streamed import streamed_report
+    from assay.stored._streamed import close_rows, streamed_report
 
     format = output_format(format, output)
     setting = interval_setting(confidence, interval)
     table = load_prices(prices) if prices is not None else None
     opened = open_store(store, create=False)
+    built = None
     try:
         policy = None
         if trial_policy is not None:
@@ -178,7 +181,14 @@ def report(
             # Rows read from the store as they are written, when the figures can be
             # counted.
             built = (
-                streamed_report(opened, run_id, interval=setting, policy=policy, prices=table)
+                streamed_report(
+                    opened,
+                    run_id,
+                    interval=setting,
+                    policy=policy,
+                    prices=table,
+                    whole=format in _WHOLE,
+                )
                 if format in _STREAMED
                 else None
             )
@@ -198,4 +208,6 @@ def report(
             what=described(built, format, f"run {built.run_id}"),
         )
     finally:
+        if built is not None:
+            close_rows(built)
         opened.close()

@@ -11,9 +11,10 @@ makes, value for value (tests/property/test_streamed_rows.py).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NamedTuple, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast, overload
 
 import orjson
 
@@ -35,6 +36,9 @@ from assay.store._case_index import read_case_hashes, read_case_ids, read_case_i
 from assay.store._rows import _STATUSES, _outcome, json_items, judgment_of, record_of
 from assay.stored._report import _fallback
 
+if TYPE_CHECKING:
+    from assay._forked import Forked
+
 T = TypeVar("T")
 
 FORKED_ABOVE = 100_000
@@ -43,8 +47,73 @@ below it, starting a process costs more than it saves."""
 _OWN_SHARE = 0.46
 """The share of the rows this process renders itself; the fork renders the rest (it
 starts with the run's cases read, which this process reads before it starts it)."""
+_AHEAD_SHARE = 0.42
+"""The share of the rows this process renders itself when the fork started making the
+rest while the figures were counted."""
+_ALIGN = 20_000
+"""Where the fork started ahead begins: a multiple of every renderer's chunk size."""
+_HELD_AT_MOST = 100_000
+"""Rows the fork started ahead makes before it is told how to render them, at most."""
 _INHERITED: list[object] = []
 """In a fork, the connection pools it inherited, held so that they are never closed."""
+
+
+def _own_connections(store: RunStore) -> None:
+    """In a fork: open connections of its own; those it inherited are kept as they are
+    (never used, nor closed: the fork ends by os._exit)."""
+    _INHERITED.append(store.engine.pool)
+    store.engine.dispose(close=False)
+
+
+class _Ahead:
+    """A stored run's later rows, from ``split`` on, made by a forked process started
+    before the report's figures are counted; once ``StoredRows.rendered`` asks it, it
+    renders them as asked."""
+
+    def __init__(self, forked: Forked[Any], ids: list[str], cases: _Cases, split: int) -> None:
+        self.forked = forked
+        self.ids = ids
+        self.cases = cases
+        self.split = split
+
+    @classmethod
+    def start(cls, store: RunStore, info: RunInfo, grader: Grader) -> _Ahead | None:
+        """Start making run ``info``'s later rows, when it is large and has a case index
+        and a second core is there; None otherwise."""
+        from assay._forked import Forked, Request
+
+        with store.engine.connect() as conn:
+            if read_case_index(conn, info.id) is None:
+                return None
+            ids = read_case_ids(conn, info.id)
+        count = len(ids) * info.trials
+        if count <= FORKED_ABOVE:
+            return None
+        rows = StoredRows(store, info, grader, count)
+        cases = rows._cases(len(ids))  # read once, shared with the fork
+        split = round(count * _AHEAD_SHARE / _ALIGN) * _ALIGN
+
+        def later(request: Request) -> Iterator[Any]:
+            _own_connections(store)
+            made = rows._indexed(ids, cases, split)
+            held: list[tuple[Any, ...]] = []
+            asked = None
+            for values in made:
+                held.append(values)
+                if len(held) % 1_000 == 0:
+                    asked = request.get(wait=len(held) >= _HELD_AT_MOST)
+                    if asked is not None:
+                        break
+            if asked is None:
+                asked = request.get(wait=True)
+            size, render = asked
+            return map(render, chunked(itertools.chain(held, made), size))
+
+        forked = Forked.start(later)
+        return None if forked is None else cls(forked, ids, cases, split)
+
+    def close(self) -> None:
+        self.forked.close()
 
 
 class _Cases(NamedTuple):
@@ -72,35 +141,69 @@ def streamed_report(
     interval: IntervalSetting = DEFAULT_INTERVAL,
     policy: TrialPolicy | None = None,
     prices: PriceTable | None = None,
+    whole: bool = False,
 ) -> Report | None:
     """``report_for_run(store, run_id, …, compact=True)`` with its figures counted by the
     database and its rows read from ``store`` each time they are read (keep the store
-    open until the report is rendered); None when some figure needs every case-trial
-    graded (then build the report the usual way)."""
+    open until the report is rendered, then ``close_rows(report)``); None when some figure
+    needs every case-trial graded (then build the report the usual way).
+
+    ``whole``: the rows will be rendered whole (``StoredRows.rendered``, as the JSON,
+    HTML and JUnit reports read them): for a large run, a forked process starts making
+    the later ones while the figures are counted."""
     from assay.stored._figures import counted_report
 
     info = store.get_run(run_id)
-    counted = counted_report(store, info, interval=interval, policy=policy, prices=prices)
-    if counted is None:
-        return None
-    synthetic = counted.synthetic.total if counted.synthetic is not None else 0
-    count = counted.total + synthetic
-    if not count:
+    grader = _fallback(info)
+    ahead = _Ahead.start(store, info, grader) if whole else None
+    try:
+        counted = counted_report(store, info, interval=interval, policy=policy, prices=prices)
+        synthetic = counted.synthetic.total if counted and counted.synthetic else 0
+        count = counted.total + synthetic if counted is not None else 0
+    except BaseException:
+        if ahead is not None:
+            ahead.close()
+        raise
+    if counted is None or not count:
+        if ahead is not None:
+            ahead.close()
         return counted
-    return counted.model_copy(update={"cases": StoredRows(store, info, _fallback(info), count)})
+    rows = StoredRows(store, info, grader, count, ahead)
+    return counted.model_copy(update={"cases": rows})
+
+
+def close_rows(report: Report) -> None:
+    """Stop what a report's stored rows started and were not read for (``whole``)."""
+    if isinstance(report.cases, StoredRows):
+        report.cases.close()
 
 
 class StoredRows(Sequence[CaseRow]):
     """A stored run's case rows (every case at every trial, in dataset order), read from
     the store each time they are iterated; ``where`` makes only the rows wanted."""
 
-    def __init__(self, store: RunStore, info: RunInfo, grader: Grader, count: int) -> None:
+    def __init__(
+        self,
+        store: RunStore,
+        info: RunInfo,
+        grader: Grader,
+        count: int,
+        ahead: _Ahead | None = None,
+    ) -> None:
         """``grader``: the one the run's records are judged with now (``_fallback``);
-        ``count``: how many rows there are (cases times trials)."""
+        ``count``: how many rows there are (cases times trials); ``ahead``: the later
+        rows being made by a forked process, for ``rendered``."""
         self._store = store
         self._info = info
         self._grader = grader
         self._count = count
+        self._ahead = ahead
+
+    def close(self) -> None:
+        """Stop making the later rows ahead, if that was started and they were not read."""
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None:
+            ahead.close()
 
     def __len__(self) -> int:
         return self._count
@@ -164,6 +267,11 @@ class StoredRows(Sequence[CaseRow]):
         fewer). For a run of more than ``FORKED_ABOVE`` rows with a case index, on a
         machine with a second core, a forked process makes and renders the later chunks
         while this one makes and renders the earlier ones (``assay._forked``)."""
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None:
+            if ahead.split % size == 0 and ahead.forked.ask((size, render)):
+                return self._joined(ahead.forked, ahead.ids, ahead.cases, ahead.split, size, render)
+            ahead.close()
         ids = self._ids() if self._count > FORKED_ABOVE else None
         if ids is None:
             return map(render, chunked(self.values(), size))
@@ -172,23 +280,32 @@ class StoredRows(Sequence[CaseRow]):
     def _forked(
         self, ids: list[str], size: int, render: Callable[[list[tuple[Any, ...]]], T]
     ) -> Iterator[T]:
-        from assay._forked import Forked
+        from assay._forked import Forked, Request
 
         cases = self._cases(len(ids))  # read once, shared with the fork
         count = len(ids) * self._info.trials
         split = round(count * _OWN_SHARE / size) * size
 
-        def later() -> Iterator[T]:
-            # The fork opens connections of its own; this process's are kept as they are
-            # (never used, nor closed: the fork ends by os._exit).
-            _INHERITED.append(self._store.engine.pool)
-            self._store.engine.dispose(close=False)
+        def later(_: Request) -> Iterator[T]:
+            _own_connections(self._store)
             return map(render, chunked(self._indexed(ids, cases, split), size))
 
         other = Forked.start(later)
         if other is None:
-            yield from map(render, chunked(self._indexed(ids, cases), size))
-            return
+            return map(render, chunked(self._indexed(ids, cases), size))
+        return self._joined(other, ids, cases, split, size, render)
+
+    def _joined(
+        self,
+        other: Forked[T],
+        ids: list[str],
+        cases: _Cases,
+        split: int,
+        size: int,
+        render: Callable[[list[tuple[Any, ...]]], T],
+    ) -> Iterator[T]:
+        """The chunks of the rows before ``split`` made here, then those ``other`` made
+        of the rest."""
         with other:
             yield from map(render, chunked(self._indexed(ids, cases, 0, split), size))
             made = other.items()

@@ -14,12 +14,13 @@ from tests.unit.stored.test_stored_summary import _cases, _fill
 
 from assay import _forked
 from assay.report._rows import chunked
-from assay.report.render import html, render
+from assay.report.render import html, junit, render
+from assay.report.render import json as json_render
 from assay.report.render.json import _rows_text
 from assay.store import RunStore, open_store
 from assay.stored import _streamed
 from assay.stored._report import _fallback
-from assay.stored._streamed import StoredRows, streamed_report
+from assay.stored._streamed import StoredRows, close_rows, streamed_report
 
 SIZE = 7
 """Chunk size: the fork's first row falls inside a case of three trials."""
@@ -88,6 +89,49 @@ def test_each_format_reads_its_rows_from_two_processes_to_the_same_text(
         store.close()
 
 
+@pytest.mark.parametrize("fmt", ["json", "junit", "html"])
+def test_rows_started_ahead_of_the_figures_render_to_the_same_text(
+    store_url: str, started: list[bool], monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    monkeypatch.setattr(html, "SEARCH_PART_ROWS", 14)
+    monkeypatch.setattr(html, "PACKED_PART_ROWS", 7)
+    monkeypatch.setattr(json_render, "_ROWS_PER_CHUNK", 7)
+    monkeypatch.setattr(junit, "_ROWS_PER_PART", 7)
+    monkeypatch.setattr(_streamed, "_ALIGN", 14)  # the fork starts at row 56 of 120
+    store = open_store(store_url)
+    try:
+        _fill(store, "three", 2, _cases(40, True), 3)
+        ahead = streamed_report(store, "three", whole=True)
+        assert ahead is not None
+        assert started == [_forked.cores() >= 2]
+        listed = ahead.model_copy(update={"cases": list(ahead.cases)})
+        if fmt == "html":
+            assert list(html.packed_blocks(ahead)) == list(html.packed_blocks(listed))
+        else:
+            assert render(ahead, fmt) == render(listed, fmt)
+        assert started == [_forked.cores() >= 2]  # the one started ahead, asked
+        # a rendering the fork cannot be asked for (it does not pickle): a fork of its own
+        again = streamed_report(store, "three", whole=True)
+        assert again is not None
+        here = 0
+
+        def local(chunk: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+            nonlocal here
+            return chunk
+
+        rows = again.cases
+        assert isinstance(rows, StoredRows)
+        assert list(rows.rendered(SIZE, local)) == _serial(rows, SIZE, list)
+        assert started == [_forked.cores() >= 2] * 3
+        # started and never read: stopped
+        unread = streamed_report(store, "three", whole=True)
+        assert unread is not None
+        close_rows(unread)
+        assert len(started) == 4
+    finally:
+        store.close()
+
+
 def test_a_fork_that_fails_has_its_rows_made_here(store_url: str, started: list[bool]) -> None:
     store = open_store(store_url)
     try:
@@ -125,7 +169,7 @@ def test_a_damaged_row_the_fork_would_read_is_reported_as_without_it(
         store.close()
 
 
-def _slowly() -> Iterator[int]:
+def _slowly(_: _forked.Request) -> Iterator[int]:
     import time
 
     while True:
@@ -145,13 +189,13 @@ def test_a_fork_never_outlives_its_caller() -> None:
 
 
 def test_a_forks_items_come_back_in_order_and_a_failure_gives_none() -> None:
-    with _forked.Forked.start(lambda: (f"item {i}" for i in range(5000))) as done:
+    with _forked.Forked.start(lambda _: (f"item {i}" for i in range(5000))) as done:
         if done is None:
             pytest.skip("no second core to fork for")
         items = done.items()
         assert items is not None and list(items) == [f"item {i}" for i in range(5000)]
 
-    def fails() -> Iterator[int]:
+    def fails(_: _forked.Request) -> Iterator[int]:
         yield 1
         raise ValueError("no more")
 

@@ -263,6 +263,17 @@ def _three(counts: list[int]) -> tuple[int, int, int]:
 _PICK_HELD = operator.itemgetter(*(ROW_FIELDS.index(name) for name in _READ))
 
 
+class _HeldCases:
+    """``_SuiteCases`` of rows given as their value tuples (it pickles: a forked process
+    may be asked to make them)."""
+
+    def __init__(self, cases: _SuiteCases) -> None:
+        self.cases = cases
+
+    def __call__(self, chunk: list[tuple[Any, ...]]) -> list[tuple[int, str, int, int, int]]:
+        return self.cases(map(_PICK_HELD, chunk))
+
+
 def _case_parts(
     rows: Sequence[CaseRow], cases: _SuiteCases
 ) -> Iterator[list[tuple[int, str, int, int, int]]]:
@@ -270,10 +281,7 @@ def _case_parts(
     tuples when held as values (``CaseRows``; rows read from a store, in two processes
     when many), without making the rows."""
 
-    def held(chunk: list[tuple[Any, ...]]) -> list[tuple[int, str, int, int, int]]:
-        return cases(map(_PICK_HELD, chunk))
-
-    made = rendered_chunks(rows, _ROWS_PER_PART, held)
+    made = rendered_chunks(rows, _ROWS_PER_PART, _HeldCases(cases))
     if made is not None:
         return made
     return map(cases, chunked(map(operator.attrgetter(*_READ), rows), _ROWS_PER_PART))
