@@ -29,6 +29,7 @@ from assay.metrics import IntervalSetting
 from assay.outcomes import Answer
 from assay.store import RunInfo, RunStore
 from assay.store._case_index import read_case_ids, read_case_index
+from assay.store._failures import rows_named
 from assay.store._rows import _outcome as stored_outcome
 from assay.store._schema import runs
 from assay.stored._figures import counted_usage
@@ -137,7 +138,7 @@ def _judged(info: RunInfo, config: dict[str, Any]) -> RunSide:
 def _cases(store: RunStore, info: RunInfo) -> tuple[list[str], list[str], list[bool]]:
     """Each case's id, slice and synthetic flag in dataset order, from the run's case
     index, or its snapshot of its cases when it was stored before the index existed."""
-    with store.engine.connect() as conn:
+    with store.engine.connect() as conn, rows_named(store.url):
         indexed = read_case_index(conn, info.id)
         if indexed is not None:
             listed = [indexed.groups[code] for code in indexed.codes]
