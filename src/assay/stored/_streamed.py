@@ -126,7 +126,7 @@ class StoredRows(Sequence[CaseRow]):
         items = _Items(store.cases_snapshot(info.id), len(ids))
         labels: dict[tuple[str, str], str] = {}
         rows: list[CaseRow] = []
-        at, case, joined = -1, None, None
+        at, case, i, joined = -1, None, -1, None
         try:
             for brief in picked:  # in dataset order, as read
                 i, joined = where[brief.id], None
@@ -139,7 +139,7 @@ class StoredRows(Sequence[CaseRow]):
                 assert row is not None  # every row is wanted
                 rows.append(row_of(row))
         except ValueError as err:
-            raise self._damaged(err, at, ids[at] if at >= 0 else None, joined) from None
+            raise self._damaged(err, i, ids, joined) from None
         return rows
 
     def values(self, keep: Keep | None = None) -> Iterator[tuple[Any, ...]]:
@@ -207,7 +207,7 @@ class StoredRows(Sequence[CaseRow]):
                 if row is not None:
                     yield _brief_of(row) if brief else row
         except ValueError as err:
-            raise self._damaged(err, i, ids[i] if i < len(ids) else None, found) from None
+            raise self._damaged(err, i, ids, found) from None
         finally:
             batches.close()
 
@@ -238,19 +238,27 @@ class StoredRows(Sequence[CaseRow]):
                     if row is not None:
                         yield row
         except ValueError as err:
-            raise self._damaged(err, i, ids[i] if i < len(ids) else None, found) from None
+            raise self._damaged(err, i, ids, found) from None
         finally:
             batches.close()
 
     def _damaged(
-        self, err: ValueError, position: int, case_id: str | None, found: tuple[Any, ...] | None
-    ) -> StoreError:
+        self, err: ValueError, position: int, ids: list[str], found: tuple[Any, ...] | None
+    ) -> Exception:
         """The ``StoreError`` of a row that failed with ``err`` as it was made: the record
         or judgment joined as ``found`` when it is what fails, else the run's case at
-        ``position`` (``case_id`` by the case index)."""
-        if not isinstance(err, DamagedRow):
-            err = _joined_damage(found) or item_damage(position, {"id": case_id}, err)
-        return row_failure(err.of_run(self._info.id), self._store.url)
+        ``position`` (``ids``: the case index's ids) when it is; ``err`` itself when
+        neither is damaged (not a damaged row: a fault of assay's)."""
+        damage = err if isinstance(err, DamagedRow) else _joined_damage(found)
+        if damage is None and 0 <= position < len(ids):
+            try:
+                items = _Items(self._store.cases_snapshot(self._info.id), len(ids))
+                _CaseAt(items.at(position), items.text)
+            except ValueError as item_err:
+                damage = item_damage(position, {"id": ids[position]}, item_err)
+        if damage is None:
+            return err
+        return row_failure(damage.of_run(self._info.id), self._store.url)
 
     def _misplaced(self, found: str, case_id: str) -> StoreError:
         return StoreError(
@@ -278,7 +286,6 @@ class StoredRows(Sequence[CaseRow]):
         try:
             for i, raw in enumerate(json_items(snapshot)):
                 case: _CaseAt | None = None
-                found = None
                 for trial in range(1, trials + 1):
                     found = None
                     if ahead is not None and ahead[0] == i and ahead[2] == trial:
@@ -298,9 +305,15 @@ class StoredRows(Sequence[CaseRow]):
                     if row is not None:
                         yield row
         except ValueError as err:
-            if not isinstance(err, DamagedRow):
-                err = _joined_damage(found) or item_damage(i, raw, err)
-            raise row_failure(err.of_run(info.id), self._store.url) from None
+            damage = err if isinstance(err, DamagedRow) else _joined_damage(found)
+            if damage is None:
+                try:
+                    _CaseAt(raw)
+                except ValueError as item_err:
+                    damage = item_damage(i, raw, item_err)
+            if damage is None:
+                raise
+            raise row_failure(damage.of_run(info.id), self._store.url) from None
         finally:
             batches.close()
 
