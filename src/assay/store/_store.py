@@ -21,7 +21,7 @@ from assay.outcomes._span import SpanRow, span_row
 from assay.store import _reserve
 from assay.store._case_index import case_index_row
 from assay.store._claims import RunClaim, claim_run
-from assay.store._damage import DamagedRow
+from assay.store._damage import DamagedRow, run_damage
 from assay.store._dump import dump
 from assay.store._failures import guarded, store_failure
 from assay.store._info import NAME_KEY, TAGS_KEY, RunInfo
@@ -208,7 +208,11 @@ class RunStore:
                 )
             ).all()
         for run_id, metadata in rows:
-            if (json.loads(metadata) if metadata else {}).get(NAME_KEY) == name:
+            try:
+                named = (json.loads(metadata) if metadata else {}).get(NAME_KEY)
+            except (ValueError, AttributeError) as err:
+                raise run_damage({"id": run_id, "metadata": metadata}, err) from None
+            if named == name:
                 return str(run_id)
         return None
 
