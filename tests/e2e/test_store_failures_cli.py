@@ -232,7 +232,7 @@ _DAMAGES: list[tuple[str, str, str, tuple[str, ...]]] = [
      ("report", "export")),
     ("judgment status", f"UPDATE judgments SET status = 'weird' WHERE {_ROW}",
      f'a judgment assay cannot read: run {{run}}, case "{_CASE}", trial 2, column status: ',
-     ("report", "report-text", "gate", "export")),
+     ("report", "report-text", "compare", "gate", "export")),
     ("cases item", "field",
      'a run assay cannot read: run {run}, column cases, item 4, case "C003": expected_behavior',
      ("report", "export", "diagnose")),

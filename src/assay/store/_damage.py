@@ -111,8 +111,9 @@ def problem(err: BaseException) -> str:
 
 
 def shown(value: Any) -> str:
-    """A stored value as the message shows it: its repr, cut to 60 characters."""
-    text = repr(value)
+    """A stored value as the message shows it: its repr, cut to about 60 characters (a
+    long text is cut before its repr is made: a column may hold megabytes)."""
+    text = repr(value[:60] if type(value) is str else value)
     return text if len(text) <= 60 else f"{text[:57]}..."
 
 
@@ -144,12 +145,8 @@ def culprit(
 
 
 def _described(err: BaseException) -> str:
-    from pydantic import ValidationError
-
     if isinstance(err, json.JSONDecodeError):
-        return f"not JSON ({err.msg} at character {err.pos})"
-    if isinstance(err, ValidationError):
-        return f"not valid: {problem(err)}"
+        return problem(err)
     return f"not valid: {problem(err)}"
 
 

@@ -439,7 +439,18 @@ def _statuses(items: Sequence[Counts], trials: int) -> StatusCounts:
 def status_damage(store: RunStore, info: RunInfo, grader: str, version: str) -> StoreError:
     """The error naming the first judgment of run ``info`` by ``grader`` at ``version``
     whose status is none of the statuses (found once its counts did not add up)."""
-    from assay.store._damage import DamagedRow, row_failure, shown
+    from assay.store._damage import DamagedRow, row_failure
+
+    damage = unknown_status(store, info, grader, version)
+    if damage is None:  # a status of another type, e.g. a number
+        damage = DamagedRow("judgments", "status", "a status is none of the statuses", run=info.id)
+    return row_failure(damage, store.url)
+
+
+def unknown_status(store: RunStore, info: RunInfo, grader: str, version: str) -> Any:
+    """The ``DamagedRow`` of the first judgment of run ``info`` by ``grader`` at
+    ``version`` whose status is none of the statuses; None when there is none."""
+    from assay.store._damage import DamagedRow, shown
 
     query = (
         select(judgments.c.case_id, judgments.c.trial, judgments.c.status)
@@ -454,13 +465,12 @@ def status_damage(store: RunStore, info: RunInfo, grader: str, version: str) -> 
     )
     with store.engine.connect() as conn:
         found = conn.execute(query).first()
-    if found is None:  # a status of another type, e.g. a number
-        what, case, trial = "a status is none of the statuses", None, None
-    else:
-        case, trial = found.case_id, found.trial
-        what = f"{shown(found.status)} is none of the statuses ({', '.join(STATUSES)})"
-    damage = DamagedRow("judgments", "status", what, run=info.id, case=case, trial=trial)
-    return row_failure(damage, store.url)
+    if found is None:
+        return None
+    what = f"{shown(found.status)} is none of the statuses ({', '.join(STATUSES)})"
+    return DamagedRow(
+        "judgments", "status", what, run=info.id, case=found.case_id, trial=found.trial
+    )
 
 
 def _by_slice(items: Sequence[Counts]) -> dict[str, list[Counts]]:
