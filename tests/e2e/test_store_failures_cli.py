@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -19,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tests.conftest import RunAssay
 
 from assay.store import open_store
 
@@ -187,3 +189,128 @@ def test_an_immutable_store_file_can_be_read_and_a_run_is_refused(tmp_path: Path
         assert _digest(store) == before
     finally:
         subprocess.run(["chattr", "-i", str(store)], capture_output=True, check=False)
+
+
+# -- a damaged row: named by run, table, case and trial (or cases item), and column ------
+
+_CASE = "C002"
+_ROW = f"case_id = '{_CASE}' AND trial = 2"
+
+
+def _item_changed(conn: sqlite3.Connection, change: str) -> None:
+    """The run's cases snapshot with its fourth item (case C003) changed: ``field`` made
+    invalid, or its JSON broken."""
+    (snapshot,) = conn.execute("SELECT cases FROM runs").fetchone()
+    if change == "field":
+        items = json.loads(snapshot)
+        items[3]["expected_behavior"] = "maybe"
+        snapshot = json.dumps(items, sort_keys=True, separators=(",", ":"))
+    else:
+        snapshot = snapshot.replace('"id":"C003"', '"id":C003"', 1)
+    conn.execute("UPDATE runs SET cases = ?", (snapshot,))
+
+
+# (damage, SQL or snapshot change, the pattern of what the message names, commands)
+_DAMAGES: list[tuple[str, str, str, tuple[str, ...]]] = [
+    ("record outcome", f"UPDATE records SET outcome = 'not an outcome' WHERE {_ROW}",
+     f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column outcome: ',
+     ("report", "report-text", "export", "trace", "diagnose")),
+    ("record outcome kind", f"UPDATE records SET outcome = '{{\"kind\":\"maybe\"}}' WHERE {_ROW}",
+     f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column outcome: ',
+     ("report", "export")),
+    ("record extra", f"UPDATE records SET extra = '{{broken' WHERE {_ROW}",
+     f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column extra: ',
+     ("report", "export", "diagnose")),
+    ("record latency", f"UPDATE records SET latency_ms = 'fast' WHERE {_ROW}",
+     f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column latency_ms: ',
+     ("report", "compare", "gate", "export")),
+    ("judgment labels", f"UPDATE judgments SET labels = 'not json' WHERE {_ROW}",
+     f'a judgment assay cannot read: run {{run}}, case "{_CASE}", trial 2, column labels: ',
+     ("report", "gate", "export", "diagnose")),
+    ("judgment score", f"UPDATE judgments SET score = 'high' WHERE {_ROW}",
+     f'a judgment assay cannot read: run {{run}}, case "{_CASE}", trial 2, column score: ',
+     ("report", "export")),
+    ("judgment status", f"UPDATE judgments SET status = 'weird' WHERE {_ROW}",
+     f'a judgment assay cannot read: run {{run}}, case "{_CASE}", trial 2, column status: ',
+     ("report", "report-text", "compare", "gate", "export")),
+    ("cases item", "field",
+     'a run assay cannot read: run {run}, column cases, item 4, case "C003": expected_behavior',
+     ("report", "export", "diagnose")),
+    ("cases item json", "json",
+     'a run assay cannot read: run {run}, column cases, item 4(, case "C003")?: not JSON',
+     ("report", "export", "diagnose")),
+    ("cases item, no index", "DELETE FROM case_index; field",
+     'a run assay cannot read: run {run}, column cases, item 4, case "C003": expected_behavior',
+     ("report", "export")),
+    ("case index ids", "UPDATE case_index SET ids = '[broken'",
+     "a run's case index assay cannot read: run {run}, column ids: ",
+     ("report", "report-text", "compare", "gate")),
+    ("case index groups", "UPDATE case_index SET groups = '{'",
+     "a run's case index assay cannot read: run {run}, column groups: ",
+     ("report", "compare", "gate")),
+    ("span attributes", "UPDATE spans SET attributes = '{bad' WHERE rowid = "
+     f"(SELECT min(rowid) FROM spans WHERE case_id = '{_CASE}')",
+     f'a span assay cannot read: run {{run}}, span "[0-9a-f]+", case "{_CASE}", trial [12], '
+     "column attributes: ", ("trace", "diagnose")),
+    ("run summary", "UPDATE runs SET summary = '{bad'",
+     "a run assay cannot read: run {run}, column summary: ",
+     ("runs", "report", "compare", "gate", "export")),
+    ("run start", "UPDATE runs SET started_at = 'yesterday'",
+     "a run assay cannot read: run {run}, column started_at: ", ("runs", "report")),
+]  # fmt: skip
+
+
+def _reading(command: str, run_id: str, out: Path) -> list[str | Path]:
+    return {
+        "report": ["report", run_id, "-f", "json", "-o", out],
+        "report-text": ["report", run_id, "-o", out],
+        "export": ["export", run_id, "-f", "jsonl", "-o", out],
+        "trace": ["trace", run_id, _CASE],
+        "diagnose": ["diagnose", run_id, _CASE],
+        "compare": ["compare", run_id, run_id, "-f", "json", "-o", out],
+        "gate": ["gate", run_id, "--rule", "task_success>=0.5"],
+        "runs": ["runs"],
+    }[command]
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """(store file, run id) of a run of 6 cases, 2 trials, traced: every row to damage."""
+    folder = tmp_path_factory.mktemp("recorded")
+    store = folder / "runs.db"
+    return store, _recorded(folder, store)
+
+
+@pytest.mark.parametrize(("damage", "change", "named", "commands"), _DAMAGES, ids=lambda x: x)
+def test_a_damaged_row_is_named_by_every_command_that_reads_it(
+    run_assay: RunAssay,
+    recorded: tuple[Path, str],
+    tmp_path: Path,
+    damage: str,
+    change: str,
+    named: str,
+    commands: tuple[str, ...],
+) -> None:
+    store = tmp_path / "runs.db"
+    shutil.copy(recorded[0], store)
+    run_id = recorded[1]
+    with sqlite3.connect(store) as conn:
+        for step in change.split("; "):
+            if step in ("field", "json"):
+                _item_changed(conn, step)
+            else:
+                conn.execute(step)
+    before = _digest(store)
+    for command in commands:
+        out = tmp_path / f"{command}.{'txt' if command == 'report-text' else 'json'}"
+        done = run_assay(*_reading(command, run_id, out), "--store", store, cwd=tmp_path)
+        assert done.returncode == 2, (damage, command, done.stdout, done.stderr)
+        message = done.stderr
+        assert message.startswith(f"assay: the store sqlite:///{store} holds "), message
+        assert message.count("\n") == 1, message  # one line
+        assert "Traceback" not in message
+        assert re.search(named.format(run=re.escape(run_id)), message), (damage, command, message)
+        assert "changed outside assay or is damaged" in message
+        assert "not an assay store" not in message
+        assert not out.exists(), (damage, command)
+    assert _digest(store) == before

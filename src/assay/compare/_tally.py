@@ -25,6 +25,7 @@ from assay.compare._model import (
     SideOutcome,
     SliceDelta,
 )
+from assay.grading import STATUSES
 from assay.metrics import (
     IntervalSetting,
     Rate,
@@ -170,6 +171,9 @@ def tally_comparison(
             broken.append(_changed(case_id, trial, slice_, b_detail, b, c_detail, c, outcome))
         else:
             moved.append(Moved(id=case_id, trial=trial, slice=slice_, from_=b, to=c))
+    odd = {status for _, b, c in moves for status in (b, c)} - _KNOWN
+    if odd:
+        raise UnknownStatus(f"a paired status is none of the statuses: {sorted(odd)}")
     whole = _Tally()
     whole.tables = whole_tables
     slices: dict[str, _Tally] = {}
@@ -211,6 +215,14 @@ def tally_comparison(
             (len(fixed), len(broken)),
         ),
     )
+
+
+class UnknownStatus(ValueError):
+    """A paired case-trial's status is none of ``STATUSES`` (a stored judgment changed
+    outside assay): it cannot be counted."""
+
+
+_KNOWN = frozenset(STATUSES)
 
 
 def _table(tables: dict[str, list[int]], case_id: str) -> list[int]:

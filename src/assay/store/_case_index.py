@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from assay.cases import Case
+from assay.store._damage import DamagedRow, problem, shown
 from assay.store._dump import dump
 from assay.store._schema import case_index
 
@@ -56,8 +57,13 @@ def read_case_index(conn: Connection, run_id: str) -> CaseIndex | None:
     row = conn.execute(select(*columns).where(case_index.c.run_id == run_id)).first()
     if row is None:
         return None
-    groups = [(str(g[0]), bool(g[1]), str(g[2])) for g in orjson.loads(row[0])]
-    return CaseIndex(groups=groups, codes=orjson.loads(row[1]), revisions=orjson.loads(row[2]))
+    try:
+        groups = [(str(g[0]), bool(g[1]), str(g[2])) for g in orjson.loads(row[0])]
+        return CaseIndex(groups=groups, codes=orjson.loads(row[1]), revisions=orjson.loads(row[2]))
+    except (ValueError, TypeError, IndexError, KeyError) as err:
+        raise _damage(
+            run_id, dict(zip(("groups", "codes", "revisions"), row, strict=True)), err
+        ) from None
 
 
 def read_case_ids(conn: Connection, run_id: str) -> list[str]:
@@ -65,7 +71,10 @@ def read_case_ids(conn: Connection, run_id: str) -> list[str]:
     import orjson
 
     found = conn.execute(select(case_index.c.ids).where(case_index.c.run_id == run_id)).scalar_one()
-    return [str(i) for i in orjson.loads(found)]
+    try:
+        return [str(i) for i in orjson.loads(found)]
+    except (ValueError, TypeError) as err:
+        raise _damage(run_id, {"ids": found}, err) from None
 
 
 def read_case_hashes(conn: Connection, run_id: str) -> list[str] | None:
@@ -76,4 +85,32 @@ def read_case_hashes(conn: Connection, run_id: str) -> list[str] | None:
     found = conn.execute(
         select(case_index.c.hashes).where(case_index.c.run_id == run_id)
     ).scalar_one_or_none()
-    return None if found is None else [str(h) for h in orjson.loads(found)]
+    if found is None:
+        return None
+    try:
+        return [str(h) for h in orjson.loads(found)]
+    except (ValueError, TypeError) as err:
+        raise _damage(run_id, {"hashes": found}, err) from None
+
+
+def _damage(run_id: str, columns: dict[str, Any], err: BaseException) -> DamagedRow:
+    """The damage of run ``run_id``'s case index, whose ``columns`` failed with ``err``:
+    the first that is not a JSON array of the kind it holds."""
+    import orjson
+
+    kinds = {"groups": list, "codes": int, "revisions": str, "ids": str, "hashes": str}
+    named = {list: "[slice, synthetic, split] groups", int: "whole numbers", str: "texts"}
+    for column, value in columns.items():
+        try:
+            items = orjson.loads(value)
+        except (orjson.JSONDecodeError, TypeError) as found:
+            return DamagedRow(
+                "case_index", column, f"{shown(value)} is not JSON ({found})", run=run_id
+            )
+        if type(items) is not list or any(type(i) is not kinds[column] for i in items):
+            what = f"not a JSON array of {named[kinds[column]]}"
+            return DamagedRow("case_index", column, f"{shown(value)} is {what}", run=run_id)
+        if column == "groups" and any(len(g) != 3 for g in items):
+            what = "not a JSON array of [slice, synthetic, split] groups"
+            return DamagedRow("case_index", column, f"{shown(value)} is {what}", run=run_id)
+    return DamagedRow("case_index", next(iter(columns)), problem(err), run=run_id)

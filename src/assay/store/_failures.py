@@ -6,13 +6,15 @@ named, with what was kept and what to do, instead of a driver's traceback.
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from assay.errors import StoreError
+from assay.store._damage import ROW_ADVICE, DamagedRow, row_failure
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -90,11 +92,13 @@ def guarded(method: Callable[Concatenate[S, P], T]) -> Callable[Concatenate[S, P
             raise
         except DBAPIError as err:
             raise store_failure(err, self.url) from None
-        except ValueError as err:  # a stored row that no longer parses (JSON, a model)
+        except DamagedRow as err:
+            raise row_failure(err, self.url) from None
+        except ValueError as err:  # a stored row that no longer parses, found elsewhere
             first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
             raise StoreError(
                 f"the store {self.url} holds a row assay cannot read ({first}): it was changed "
-                f"outside assay or is damaged. {_ADVICE['damaged'].capitalize()}",
+                f"outside assay or is damaged. {ROW_ADVICE}",
                 "damaged",
             ) from None
 
@@ -110,3 +114,13 @@ def guard_call(url: str, call: Callable[[], Any]) -> Any:
         raise
     except DBAPIError as err:
         raise store_failure(err, url) from None
+
+
+@contextlib.contextmanager
+def rows_named(url: str) -> Iterator[None]:
+    """A block whose damaged stored rows (``DamagedRow``) become the ``StoreError`` that
+    names them in the store at ``url``."""
+    try:
+        yield
+    except DamagedRow as err:
+        raise row_failure(err, url) from None

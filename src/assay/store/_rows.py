@@ -13,6 +13,14 @@ from assay.grading import STATUSES, Judgment
 from assay.outcomes import Outcome, Record, Span, Usage
 from assay.outcomes._outcome import OUTCOME_ADAPTER
 from assay.outcomes._span import SpanRow
+from assay.store._damage import (
+    DamagedRow,
+    item_damage,
+    judgment_damage,
+    record_damage,
+    run_damage,
+    span_damage,
+)
 from assay.store._dump import dump
 from assay.store._info import RunInfo
 
@@ -105,10 +113,18 @@ _SPACE = re.compile(r"[ \t\n\r]*")
 def json_items(text: str) -> Iterator[Any]:
     """The items of the JSON array ``text``, parsed one at a time: a run's cases are read
     without holding every case's parsed data at once (a million cases' dictionaries
-    would take gigabytes)."""
+    would take gigabytes). A text that is not such an array raises ``DamagedRow``,
+    naming the item that does not parse."""
+    try:
+        yield from _items(text)
+    except ValueError as err:
+        raise _snapshot_damage(text, err) from None
+
+
+def _items(text: str) -> Iterator[Any]:
     at = _SPACE.match(text, 0).end()  # type: ignore[union-attr]
     if text[at : at + 1] != "[":
-        raise ValueError("the stored cases are not a JSON array")
+        raise ValueError("not a JSON array")
     at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
     if text[at : at + 1] == "]":
         at += 1
@@ -121,14 +137,49 @@ def json_items(text: str) -> Iterator[Any]:
                 at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
                 continue
             if text[at : at + 1] != "]":
-                raise ValueError(f"the stored cases are not a JSON array (at character {at})")
+                raise ValueError(f"not a JSON array (no ',' or ']' at character {at})")
             at += 1
             break
     if _SPACE.match(text, at).end() != len(text):  # type: ignore[union-attr]
-        raise ValueError("the stored cases have text after their JSON array")
+        raise ValueError(f"text after the JSON array (at character {at})")
+
+
+def _snapshot_damage(text: str, err: ValueError) -> DamagedRow:
+    """The damage of a run's cases snapshot whose reading failed with ``err``: the item
+    that does not parse (found by reading the snapshot again), or the whole column."""
+    from assay.store._damage import problem
+
+    if isinstance(err, json.JSONDecodeError):
+        read = 0
+        try:
+            for _ in _items(text):
+                read += 1
+        except ValueError:
+            return item_damage(read, None, err)
+    return DamagedRow("runs", "cases", problem(err))
+
+
+def case_of_item(position: int, raw: Any) -> Any:
+    """The ``Case`` of item ``position`` (from 0) of a run's cases snapshot; an item that
+    is not a valid case raises ``DamagedRow``."""
+    from assay.cases import Case
+
+    try:
+        return Case.model_validate(raw)
+    except ValueError as err:
+        raise item_damage(position, raw, err) from None
 
 
 def run_info(row: Any) -> RunInfo:
+    """The run information of a ``runs`` row; a row that is not valid raises
+    ``DamagedRow``."""
+    try:
+        return _run_info(row)
+    except (ValueError, TypeError) as err:
+        raise run_damage(row, err) from None
+
+
+def _run_info(row: Any) -> RunInfo:
     return RunInfo(
         id=row["id"],
         started_at=datetime.fromisoformat(row["started_at"]),
@@ -152,7 +203,15 @@ def run_info(row: Any) -> RunInfo:
 
 
 def record(row: Any) -> Record:
-    """The record of a row (a mapping of the ``records`` columns), validated."""
+    """The record of a row (a mapping of the ``records`` columns), validated; a row that
+    is not a valid record raises ``DamagedRow``."""
+    try:
+        return _record(row)
+    except (ValueError, TypeError) as err:
+        raise record_damage(row, err) from None
+
+
+def _record(row: Any) -> Record:
     usage = None
     if row["input_tokens"] is not None or row["output_tokens"] is not None:
         usage = Usage(input_tokens=row["input_tokens"], output_tokens=row["output_tokens"])
@@ -169,7 +228,15 @@ def record(row: Any) -> Record:
 
 
 def judgment(row: Any) -> Judgment:
-    """The judgment of a row (a mapping of the ``judgments`` columns), validated."""
+    """The judgment of a row (a mapping of the ``judgments`` columns), validated; a row
+    that is not a valid judgment raises ``DamagedRow``."""
+    try:
+        return _judgment(row)
+    except (ValueError, TypeError) as err:
+        raise judgment_damage(row, err) from None
+
+
+def _judgment(row: Any) -> Judgment:
     return Judgment(
         case_id=row["case_id"],
         trial=row["trial"],
@@ -183,8 +250,12 @@ def judgment(row: Any) -> Judgment:
 
 
 def span(row: Any) -> Span:
+    """The span of a ``spans`` row; a row that is not a valid span raises ``DamagedRow``."""
     fields = {k: row[k] for k in row if k not in ("run_id", "attributes")}
-    return Span(**fields, attributes=loads(row["attributes"], {}))
+    try:
+        return Span(**fields, attributes=loads(row["attributes"], {}))
+    except (ValueError, TypeError) as err:
+        raise span_damage(row, err) from None
 
 
 # -- reading many rows -------------------------------------------------------------------
@@ -277,70 +348,82 @@ def _outcome(text: str) -> Outcome:
 
 def record_of(values: Sequence[Any]) -> Record:
     """The record of one row's ``RECORD_COLUMNS`` values."""
-    case_id, trial, outcome, attempts, latency, tokens_in, tokens_out, trace_id, extra = values
-    latency_ms = _optional_float(latency)
-    extras = loads(extra, {}) if type(extra) is str or extra is None else None
-    if (
-        type(case_id) is not str
-        or not case_id
-        or not _whole(trial)
-        or trial < 1
-        or not _whole(attempts)
-        or attempts < 1
-        or latency_ms is ...
-        or not _optional_int(tokens_in)
-        or not _optional_int(tokens_out)
-        or not _optional_str(trace_id)
-        or type(extras) is not dict
-        or type(outcome) is not str
-    ):
-        return record(dict(zip(RECORD_COLUMNS, values, strict=True)))
-    usage = None
-    if tokens_in is not None or tokens_out is not None:
-        usage = _made(Usage, {"input_tokens": tokens_in, "output_tokens": tokens_out}, _USAGE_SET)
-    fields = {
-        "case_id": case_id,
-        "trial": trial,
-        "outcome": _outcome(outcome),
-        "attempts": attempts,
-        "latency_ms": latency_ms,
-        "usage": usage,
-        "trace_id": trace_id,
-        "extra": extras,
-    }
-    made: Record = _made(Record, fields, _RECORD_SET)
-    return made
+    try:
+        case_id, trial, outcome, attempts, latency, tokens_in, tokens_out, trace_id, extra = values
+        latency_ms = _optional_float(latency)
+        extras = loads(extra, {}) if type(extra) is str or extra is None else None
+        if (
+            type(case_id) is not str
+            or not case_id
+            or not _whole(trial)
+            or trial < 1
+            or not _whole(attempts)
+            or attempts < 1
+            or latency_ms is ...
+            or not _optional_int(tokens_in)
+            or not _optional_int(tokens_out)
+            or not _optional_str(trace_id)
+            or type(extras) is not dict
+            or type(outcome) is not str
+        ):
+            return record(dict(zip(RECORD_COLUMNS, values, strict=True)))
+        usage = None
+        if tokens_in is not None or tokens_out is not None:
+            usage = _made(
+                Usage, {"input_tokens": tokens_in, "output_tokens": tokens_out}, _USAGE_SET
+            )
+        fields = {
+            "case_id": case_id,
+            "trial": trial,
+            "outcome": _outcome(outcome),
+            "attempts": attempts,
+            "latency_ms": latency_ms,
+            "usage": usage,
+            "trace_id": trace_id,
+            "extra": extras,
+        }
+        made: Record = _made(Record, fields, _RECORD_SET)
+        return made
+    except DamagedRow:
+        raise
+    except (ValueError, TypeError) as err:
+        raise record_damage(dict(zip(RECORD_COLUMNS, values, strict=True)), err) from None
 
 
 def judgment_of(values: Sequence[Any]) -> Judgment:
     """The judgment of one row's ``JUDGMENT_COLUMNS`` values."""
-    case_id, trial, status, reason, grader, version, raw_score, raw_labels = values
-    score = _optional_float(raw_score)
-    if raw_labels == "[]" or raw_labels is None:
-        labels: Any = []
-    else:
-        labels = loads(raw_labels, []) if type(raw_labels) is str else None
-    if (
-        type(case_id) is not str
-        or not _whole(trial)
-        or status not in _STATUSES
-        or type(reason) is not str
-        or type(grader) is not str
-        or type(version) is not str
-        or score is ...
-        or type(labels) is not list
-        or any(type(label) is not str for label in labels)
-    ):
-        return judgment(dict(zip(JUDGMENT_COLUMNS, values, strict=True)))
-    fields = {
-        "case_id": case_id,
-        "trial": trial,
-        "status": status,
-        "reason": reason,
-        "grader": grader,
-        "grader_version": version,
-        "score": score,
-        "labels": tuple(labels),
-    }
-    made: Judgment = _made(Judgment, fields, _JUDGMENT_SET)
-    return made
+    try:
+        case_id, trial, status, reason, grader, version, raw_score, raw_labels = values
+        score = _optional_float(raw_score)
+        if raw_labels == "[]" or raw_labels is None:
+            labels: Any = []
+        else:
+            labels = loads(raw_labels, []) if type(raw_labels) is str else None
+        if (
+            type(case_id) is not str
+            or not _whole(trial)
+            or status not in _STATUSES
+            or type(reason) is not str
+            or type(grader) is not str
+            or type(version) is not str
+            or score is ...
+            or type(labels) is not list
+            or any(type(label) is not str for label in labels)
+        ):
+            return judgment(dict(zip(JUDGMENT_COLUMNS, values, strict=True)))
+        fields = {
+            "case_id": case_id,
+            "trial": trial,
+            "status": status,
+            "reason": reason,
+            "grader": grader,
+            "grader_version": version,
+            "score": score,
+            "labels": tuple(labels),
+        }
+        made: Judgment = _made(Judgment, fields, _JUDGMENT_SET)
+        return made
+    except DamagedRow:
+        raise
+    except (ValueError, TypeError) as err:
+        raise judgment_damage(dict(zip(JUDGMENT_COLUMNS, values, strict=True)), err) from None

@@ -21,6 +21,7 @@ from assay.outcomes._span import SpanRow, span_row
 from assay.store import _reserve
 from assay.store._case_index import case_index_row
 from assay.store._claims import RunClaim, claim_run
+from assay.store._damage import DamagedRow, run_damage
 from assay.store._dump import dump
 from assay.store._failures import guarded, store_failure
 from assay.store._info import NAME_KEY, TAGS_KEY, RunInfo
@@ -29,6 +30,7 @@ from assay.store._rows import (
     JUDGMENT_COLUMNS,
     RECORD_COLUMNS,
     SharedTexts,
+    case_of_item,
     iso_time,
     json_items,
     judgment_of,
@@ -207,7 +209,11 @@ class RunStore:
                 )
             ).all()
         for run_id, metadata in rows:
-            if (json.loads(metadata) if metadata else {}).get(NAME_KEY) == name:
+            try:
+                named = (json.loads(metadata) if metadata else {}).get(NAME_KEY)
+            except (ValueError, AttributeError) as err:
+                raise run_damage({"id": run_id, "metadata": metadata}, err) from None
+            if named == name:
                 return str(run_id)
         return None
 
@@ -307,7 +313,10 @@ class RunStore:
                 row = conn.execute(
                     select(runs.c.dataset_name, runs.c.cases).where(runs.c.id == full)
                 ).one()
-            cases = tuple(Case.model_validate(c) for c in json_items(row.cases))
+            try:
+                cases = tuple(case_of_item(i, c) for i, c in enumerate(json_items(row.cases)))
+            except DamagedRow as err:
+                raise err.of_run(full) from None
             self._datasets[full] = Dataset(name=row.dataset_name, cases=cases)
         return self._datasets[full]
 
@@ -384,7 +393,10 @@ class RunStore:
         )
         with self.engine.connect() as conn:
             rows = conn.execution_options(yield_per=_READ_BATCH).execute(query)
-            return [record_of(row) for row in rows]
+            try:
+                return [record_of(row) for row in rows]
+            except DamagedRow as err:
+                raise err.of_run(full) from None
 
     def judged_records(
         self,
@@ -478,8 +490,14 @@ class RunStore:
             .where(records.c.case_id == case_id)
             .order_by(runs.c.started_at.desc(), records.c.run_id.desc(), records.c.trial)
         )
+        found = []
         with self.engine.connect() as conn:
-            return [(str(row["run_id"]), record(row)) for row in conn.execute(query).mappings()]
+            for row in conn.execute(query).mappings():
+                try:
+                    found.append((str(row["run_id"]), record(row)))
+                except DamagedRow as err:
+                    raise err.of_run(str(row["run_id"])) from None
+        return found
 
     @guarded
     def recorded_keys(self, run_id: str) -> set[tuple[str, int]]:
@@ -519,7 +537,9 @@ class RunStore:
         """The run's judgments, in dataset order, then trial."""
         full = self._resolve(run_id)
         positions = self._position_map(full)
-        found = self._read_judgments(select(*_JUDGMENT_COLUMNS).where(judgments.c.run_id == full))
+        found = self._read_judgments(
+            select(*_JUDGMENT_COLUMNS).where(judgments.c.run_id == full), full
+        )
         return sorted(found, key=lambda j: (positions.get(j.case_id, -1), j.trial, j.grader))
 
     @guarded
@@ -534,16 +554,19 @@ class RunStore:
             judgments.c.grader == grader,
             judgments.c.grader_version == version,
         )
-        return {(j.case_id, j.trial): j for j in self._read_judgments(query)}
+        return {(j.case_id, j.trial): j for j in self._read_judgments(query, full)}
 
-    def _read_judgments(self, query: Any) -> list[Judgment]:
+    def _read_judgments(self, query: Any, run_id: str) -> list[Judgment]:
         shared = SharedTexts()
         with self.engine.connect() as conn:
             rows = conn.execution_options(yield_per=_READ_BATCH).execute(query)
-            return [
-                judgment_of((c, t, shared(s), shared(r), shared(g), shared(v), score, labels))
-                for c, t, s, r, g, v, score, labels in rows
-            ]
+            try:
+                return [
+                    judgment_of((c, t, shared(s), shared(r), shared(g), shared(v), score, labels))
+                    for c, t, s, r, g, v, score, labels in rows
+                ]
+            except DamagedRow as err:
+                raise err.of_run(run_id) from None
 
     @guarded
     def add_spans(self, run_id: str, batch: Sequence[Span]) -> None:

@@ -13,9 +13,10 @@ from functools import partial
 from typing import Any
 
 import numpy as np
-from sqlalchemy import text
+from sqlalchemy import select, text
 
 from assay._version import __version__
+from assay.errors import StoreError
 from assay.load import PriceTable
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy
 from assay.report import (
@@ -35,11 +36,15 @@ from assay.report._model import (
 from assay.report._usage import Latency, PriceInfo
 from assay.store import RunInfo, RunStore
 from assay.store._case_index import Group
+from assay.store._damage import DamagedRow, row_failure, shown
+from assay.store._schema import records
 from assay.stored._report import UnavailableGrader, _fallback, run_metadata, trial_policy
 from assay.stored._summary import (
     CountedRun,
     Counts,
+    UncountedStatus,
     case_counts,
+    status_damage,
     summary_from_counts,
     summary_of_counts,
 )
@@ -93,7 +98,10 @@ def counted_report(
     if usage is None:
         return None
     chosen = policy if policy is not None else trial_policy(info)
-    summary = summary_from_counts(items, info.trials, interval=interval, policy=chosen)
+    try:
+        summary = summary_from_counts(items, info.trials, interval=interval, policy=chosen)
+    except UncountedStatus:
+        raise status_damage(store, info, grader.name, grader.version) from None
     real = [c for c in items if not c.synthetic]
     judged = sum(c.recorded - c.errored for c in items)  # synthetic cases too
     graders = [] if not judged or (grader.name, grader.version) == ("assay", "1") else [grader]
@@ -182,7 +190,10 @@ def counted_usage(
             # Plain values: numpy would probe each row object for array interfaces (an
             # error raised and caught per probe), 40 µs a row.
             found = conn.execute(text(_LATENCIES), params).scalars().all()
-            ordered = np.sort(np.array(found, dtype=np.float64))
+            try:
+                ordered = np.sort(np.array(found, dtype=np.float64))
+            except (ValueError, TypeError):
+                raise _latency_damage(store, conn, info.id) from None
             latency = Latency(
                 count=n_latency,
                 p50_s=round(_seconds_at(ordered, 0.5), 6),
@@ -248,6 +259,21 @@ def _costs(conn: Any, params: dict[str, Any], price: Price) -> list[float]:
         raise ValueError(f"read {len(i)} and {len(o)} of {count} token counts")
     costs: list[float] = ((i * float(price.input) + o * float(price.output)) / 1_000_000).tolist()
     return costs
+
+
+def _latency_damage(store: RunStore, conn: Any, run_id: str) -> StoreError:
+    """The error naming the first of the run's records whose latency is not a number
+    (found once the latencies could not be read as numbers)."""
+    query = select(records.c.case_id, records.c.trial, records.c.latency_ms).where(
+        records.c.run_id == run_id, records.c.latency_ms.isnot(None)
+    )
+    for case_id, trial, latency in conn.execute(query.order_by(records.c.position, "trial")):
+        if type(latency) not in (int, float):
+            what = f"{shown(latency)} is not a number of milliseconds"
+            damage = DamagedRow("records", "latency_ms", what, case=case_id, trial=trial)
+            return row_failure(damage.of_run(run_id), store.url)
+    damage = DamagedRow("records", "latency_ms", "a value is not a number", run=run_id)
+    return row_failure(damage, store.url)
 
 
 def _seconds_at(ordered_ms: Any, q: float) -> float:

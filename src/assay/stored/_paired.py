@@ -24,17 +24,25 @@ from sqlalchemy.exc import OperationalError
 from assay.compare import Excluded, SideOutcome
 from assay.compare._compare import check_same_judge
 from assay.compare._pairing import RunSide
-from assay.compare._tally import PairItem, SideFacts, tally_comparison
+from assay.compare._tally import PairItem, SideFacts, UnknownStatus, tally_comparison
 from assay.metrics import IntervalSetting
 from assay.outcomes import Answer
 from assay.store import RunInfo, RunStore
 from assay.store._case_index import read_case_ids, read_case_index
+from assay.store._damage import row_failure
+from assay.store._failures import rows_named
 from assay.store._rows import _outcome as stored_outcome
 from assay.store._schema import runs
 from assay.stored._figures import counted_usage
 from assay.stored._read import run_config
 from assay.stored._report import UnavailableGrader, _fallback
-from assay.stored._summary import _KIND, _parsed_cases, _scanned_groups, _scanned_ids
+from assay.stored._summary import (
+    _KIND,
+    _parsed_cases,
+    _scanned_groups,
+    _scanned_ids,
+    unknown_status,
+)
 
 if TYPE_CHECKING:
     from assay.compare import Comparison
@@ -119,6 +127,14 @@ def paired_comparison(
             c_side = _Side(c_conn, c_info, graders[1], len(ids), trials)
             pairs = _pairs(b_side, c_side, ids, slices, synthetic, trials)
             return tally_comparison(facts[0], facts[1], pairs, excluded, _outcome, interval)
+        except UnknownStatus:
+            b_grader, c_grader = graders
+            damage = unknown_status(store, b_info, b_grader.name, b_grader.version)
+            if damage is None:
+                damage = unknown_status(store, c_info, c_grader.name, c_grader.version)
+            if damage is None:
+                raise
+            raise row_failure(damage, store.url) from None
         except (_NotPaired, OperationalError):
             return None  # e.g. a SQLite built without its JSON functions
 
@@ -137,7 +153,7 @@ def _judged(info: RunInfo, config: dict[str, Any]) -> RunSide:
 def _cases(store: RunStore, info: RunInfo) -> tuple[list[str], list[str], list[bool]]:
     """Each case's id, slice and synthetic flag in dataset order, from the run's case
     index, or its snapshot of its cases when it was stored before the index existed."""
-    with store.engine.connect() as conn:
+    with store.engine.connect() as conn, rows_named(store.url):
         indexed = read_case_index(conn, info.id)
         if indexed is not None:
             listed = [indexed.groups[code] for code in indexed.codes]

@@ -33,6 +33,8 @@ from assay.report._model import CaseRow, JudgeDetail
 from assay.report._rows import ROW_FIELDS, Brief, chunked, row_of
 from assay.store import RunInfo, RunStore
 from assay.store._case_index import read_case_hashes, read_case_ids, read_case_index
+from assay.store._damage import DamagedRow, item_damage, row_failure
+from assay.store._failures import rows_named
 from assay.store._rows import _STATUSES, _outcome, json_items, judgment_of, record_of
 from assay.stored._report import _fallback
 
@@ -235,7 +237,7 @@ class StoredRows(Sequence[CaseRow]):
         if not picked:
             return []
         info, grader, store = self._info, self._grader, self._store
-        with store.engine.connect() as conn:
+        with store.engine.connect() as conn, rows_named(store.url):
             ids = read_case_ids(conn, info.id) if read_case_index(conn, info.id) else None
         wanted = {(b.id, b.trial) for b in picked}
         if ids is None:
@@ -250,16 +252,21 @@ class StoredRows(Sequence[CaseRow]):
         items = _Items(cases)
         labels: dict[tuple[str, str], str] = {}
         rows: list[CaseRow] = []
-        at, case = -1, None
-        for brief in picked:  # in dataset order, as read
-            i = where[brief.id]
-            if at != i or case is None:
-                at, case = i, _CaseAt(items.at(i), items.text, hashes[i] if hashes else None)
-                if case.id != brief.id:
-                    raise self._misplaced(case.id, brief.id)
-            row = _row(case, brief.trial, found.get((brief.id, brief.trial)), grader, labels, None)
-            assert row is not None  # every row is wanted
-            rows.append(row_of(row))
+        at, case, i, joined = -1, None, -1, None
+        try:
+            for brief in picked:  # in dataset order, as read
+                i, joined = where[brief.id], None
+                if at != i or case is None:
+                    known = hashes[i] if hashes else None
+                    at, case = i, _CaseAt(items.at(i), items.text, known)
+                    if case.id != brief.id:
+                        raise self._misplaced(case.id, brief.id)
+                joined = found.get((brief.id, brief.trial))
+                row = _row(case, brief.trial, joined, grader, labels, None)
+                assert row is not None  # every row is wanted
+                rows.append(row_of(row))
+        except ValueError as err:
+            raise self._damaged(err, i, ids, joined) from None
         return rows
 
     def rendered(self, size: int, render: Callable[[list[tuple[Any, ...]]], T]) -> Iterator[T]:
@@ -333,7 +340,7 @@ class StoredRows(Sequence[CaseRow]):
 
     def made(self, keep: Keep | None, brief: bool) -> Iterator[tuple[Any, ...]]:
         """``values(keep)``, each row a ``Brief`` instead with ``brief``."""
-        with self._store.engine.connect() as conn:
+        with self._store.engine.connect() as conn, rows_named(self._store.url):
             index = read_case_index(conn, self._info.id)
             ids = None if index is None else read_case_ids(conn, self._info.id)
         if index is None or ids is None:
@@ -367,7 +374,7 @@ class StoredRows(Sequence[CaseRow]):
         )
         joined = (row for batch in batches for row in batch)
         labels: dict[tuple[str, str], str] = {}
-        at, case = -1, None
+        at, case, i, found = -1, None, 0, None
         try:
             for slot, found in _in_order(joined, missing, trials):
                 i, trial = slot // trials, slot % trials + 1
@@ -394,6 +401,8 @@ class StoredRows(Sequence[CaseRow]):
                 row = _row(case, trial, found, grader, labels, keep)
                 if row is not None:
                     yield _brief_of(row) if brief else row
+        except ValueError as err:
+            raise self._damaged(err, i, ids, found) from None
         finally:
             batches.close()
 
@@ -416,9 +425,11 @@ class StoredRows(Sequence[CaseRow]):
         joined = (row for batch in batches for row in batch)
         labels: dict[tuple[str, str], str] = {}
         ahead = next(joined, None)
+        i, found = 0, None
         try:
             for i in range(first, last):
                 case_id = ids[i]
+                found = None
                 case = _CaseAt(items.at(i), items.text, hashes[i] if hashes else None)
                 if case.id != case_id:
                     raise self._misplaced(case.id, case_id)
@@ -433,8 +444,28 @@ class StoredRows(Sequence[CaseRow]):
                     row = _row(case, trial, found, grader, labels, None)
                     if row is not None:
                         yield row
+        except ValueError as err:
+            raise self._damaged(err, i, ids, found) from None
         finally:
             batches.close()
+
+    def _damaged(
+        self, err: ValueError, position: int, ids: list[str], found: tuple[Any, ...] | None
+    ) -> Exception:
+        """The ``StoreError`` of a row that failed with ``err`` as it was made: the record
+        or judgment joined as ``found`` when it is what fails, else the run's case at
+        ``position`` (``ids``: the case index's ids) when it is; ``err`` itself when
+        neither is damaged (not a damaged row: a fault of assay's)."""
+        damage = err if isinstance(err, DamagedRow) else _joined_damage(found)
+        if damage is None and 0 <= position < len(ids):
+            try:
+                items = _Items(self._cases(len(ids)))
+                _CaseAt(items.at(position), items.text)
+            except ValueError as item_err:
+                damage = item_damage(position, {"id": ids[position]}, item_err)
+        if damage is None:
+            return err
+        return row_failure(damage.of_run(self._info.id), self._store.url)
 
     def _misplaced(self, found: str, case_id: str) -> StoreError:
         return StoreError(
@@ -458,6 +489,7 @@ class StoredRows(Sequence[CaseRow]):
         joined = (row for batch in batches for row in batch)
         labels: dict[tuple[str, str], str] = {}
         ahead = next(joined, None)
+        i, raw, found = 0, None, None
         try:
             for i, raw in enumerate(json_items(snapshot)):
                 case: _CaseAt | None = None
@@ -479,6 +511,16 @@ class StoredRows(Sequence[CaseRow]):
                     row = _row(case, trial, found, grader, labels, keep)
                     if row is not None:
                         yield row
+        except ValueError as err:
+            damage = err if isinstance(err, DamagedRow) else _joined_damage(found)
+            if damage is None:
+                try:
+                    _CaseAt(raw)
+                except ValueError as item_err:
+                    damage = item_damage(i, raw, item_err)
+            if damage is None:
+                raise
+            raise row_failure(damage.of_run(info.id), self._store.url) from None
         finally:
             batches.close()
 
@@ -496,6 +538,19 @@ class StoredRows(Sequence[CaseRow]):
 _STATUS = ROW_FIELDS.index("status")
 _REASON = ROW_FIELDS.index("reason")
 _CACHED = ROW_FIELDS.index("cached_from")
+
+
+def _joined_damage(found: tuple[Any, ...] | None) -> DamagedRow | None:
+    """The damage of joined record ``found``'s record or judgment, when it has one."""
+    if found is None:
+        return None
+    try:
+        record_of(found[1:10])
+        if found[10] is not None:
+            judgment_of((found[1], found[2], *found[10:]))
+    except DamagedRow as err:
+        return err
+    return None
 
 
 def _brief_of(values: tuple[Any, ...]) -> Brief:

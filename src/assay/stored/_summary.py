@@ -21,6 +21,8 @@ from typing import Any, NamedTuple
 from sqlalchemy import Connection, select, text
 from sqlalchemy.exc import OperationalError
 
+from assay.errors import StoreError
+from assay.grading import STATUSES
 from assay.metrics import (
     DEFAULT_INTERVAL,
     IntervalMethod,
@@ -49,7 +51,8 @@ from assay.metrics._summarize import (
 )
 from assay.store import RunInfo, RunStore
 from assay.store._case_index import Group, read_case_ids, read_case_index
-from assay.store._schema import runs
+from assay.store._failures import rows_named
+from assay.store._schema import judgments, runs
 from assay.stored._tally import (
     JUDGMENTS,
     MOST,
@@ -286,7 +289,7 @@ def case_counts(
     dialect = store.engine.dialect.name
     if dialect not in _KIND:
         return None
-    with store.engine.connect() as conn:
+    with store.engine.connect() as conn, rows_named(store.url):
         per_case = info.trials > 1
         indexed = read_case_index(conn, info.id)
         if indexed is not None:
@@ -410,16 +413,63 @@ def _per_group(
     return sorted(made, key=lambda c: c.first)
 
 
+class UncountedStatus(ValueError):
+    """Some recorded case-trial has a stored status that is none of ``STATUSES``: the
+    counts cannot add up (``status_damage`` names it)."""
+
+
 def _statuses(items: Sequence[Counts], trials: int) -> StatusCounts:
     recorded = sum(c.recorded for c in items)
+    passed = sum(c.passed for c in items)
+    failed = sum(c.failed for c in items)
+    error = sum(c.error for c in items)
+    ungraded = sum(c.ungraded for c in items)
+    judged_missing = sum(c.judged_missing for c in items)
+    if passed + failed + error + ungraded + judged_missing != recorded:
+        raise UncountedStatus("a stored status is none of the statuses")
     return StatusCounts(
-        passed=sum(c.passed for c in items),
-        failed=sum(c.failed for c in items),
-        error=sum(c.error for c in items),
-        missing=sum(c.cases for c in items) * trials
-        - recorded
-        + sum(c.judged_missing for c in items),
-        ungraded=sum(c.ungraded for c in items),
+        passed=passed,
+        failed=failed,
+        error=error,
+        missing=sum(c.cases for c in items) * trials - recorded + judged_missing,
+        ungraded=ungraded,
+    )
+
+
+def status_damage(store: RunStore, info: RunInfo, grader: str, version: str) -> StoreError:
+    """The error naming the first judgment of run ``info`` by ``grader`` at ``version``
+    whose status is none of the statuses (found once its counts did not add up)."""
+    from assay.store._damage import DamagedRow, row_failure
+
+    damage = unknown_status(store, info, grader, version)
+    if damage is None:  # a status of another type, e.g. a number
+        damage = DamagedRow("judgments", "status", "a status is none of the statuses", run=info.id)
+    return row_failure(damage, store.url)
+
+
+def unknown_status(store: RunStore, info: RunInfo, grader: str, version: str) -> Any:
+    """The ``DamagedRow`` of the first judgment of run ``info`` by ``grader`` at
+    ``version`` whose status is none of the statuses; None when there is none."""
+    from assay.store._damage import DamagedRow, shown
+
+    query = (
+        select(judgments.c.case_id, judgments.c.trial, judgments.c.status)
+        .where(
+            judgments.c.run_id == info.id,
+            judgments.c.grader == grader,
+            judgments.c.grader_version == version,
+            judgments.c.status.not_in(STATUSES),
+        )
+        .order_by(judgments.c.position, judgments.c.trial)
+        .limit(1)
+    )
+    with store.engine.connect() as conn:
+        found = conn.execute(query).first()
+    if found is None:
+        return None
+    what = f"{shown(found.status)} is none of the statuses ({', '.join(STATUSES)})"
+    return DamagedRow(
+        "judgments", "status", what, run=info.id, case=found.case_id, trial=found.trial
     )
 
 
@@ -580,7 +630,10 @@ def counted_summary(
     counts = case_counts(store, info, grader.name, grader.version, absent)
     if counts is None:
         return None
-    return summary_from_counts(counts.items, info.trials, interval=interval, policy=policy)
+    try:
+        return summary_from_counts(counts.items, info.trials, interval=interval, policy=policy)
+    except UncountedStatus:
+        raise status_damage(store, info, grader.name, grader.version) from None
 
 
 def stored_summary(
