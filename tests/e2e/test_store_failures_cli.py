@@ -245,6 +245,9 @@ _DAMAGES: list[tuple[str, str, str, tuple[str, ...]]] = [
     ("case index ids", "UPDATE case_index SET ids = '[broken'",
      "a run's case index assay cannot read: run {run}, column ids: ",
      ("report", "report-text", "compare", "gate")),
+    ("case index hashes", "UPDATE case_index SET hashes = '[broken'",
+     "a run's case index assay cannot read: run {run}, column hashes: ",
+     ("report", "html", "junit")),
     ("case index groups", "UPDATE case_index SET groups = '{'",
      "a run's case index assay cannot read: run {run}, column groups: ",
      ("report", "compare", "gate")),
@@ -264,6 +267,8 @@ def _reading(command: str, run_id: str, out: Path) -> list[str | Path]:
     return {
         "report": ["report", run_id, "-f", "json", "-o", out],
         "report-text": ["report", run_id, "-o", out],
+        "html": ["report", run_id, "-f", "html", "-o", out],
+        "junit": ["report", run_id, "-f", "junit", "-o", out],
         "export": ["export", run_id, "-f", "jsonl", "-o", out],
         "trace": ["trace", run_id, _CASE],
         "diagnose": ["diagnose", run_id, _CASE],
@@ -302,7 +307,8 @@ def test_a_damaged_row_is_named_by_every_command_that_reads_it(
                 conn.execute(step)
     before = _digest(store)
     for command in commands:
-        out = tmp_path / f"{command}.{'txt' if command == 'report-text' else 'json'}"
+        suffix = {"report-text": "txt", "html": "html", "junit": "xml"}.get(command, "json")
+        out = tmp_path / f"{command}.{suffix}"
         done = run_assay(*_reading(command, run_id, out), "--store", store, cwd=tmp_path)
         assert done.returncode == 2, (damage, command, done.stdout, done.stderr)
         message = done.stderr

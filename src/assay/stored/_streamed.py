@@ -84,15 +84,18 @@ class _Ahead:
         and a second core is there; None otherwise."""
         from assay._forked import Forked, Request
 
-        with store.engine.connect() as conn:
-            if read_case_index(conn, info.id) is None:
+        try:
+            with store.engine.connect() as conn:
+                if read_case_index(conn, info.id) is None:
+                    return None
+                ids = read_case_ids(conn, info.id)
+            count = len(ids) * info.trials
+            if count <= FORKED_ABOVE:
                 return None
-            ids = read_case_ids(conn, info.id)
-        count = len(ids) * info.trials
-        if count <= FORKED_ABOVE:
-            return None
-        rows = StoredRows(store, info, grader, count)
-        cases = rows._cases(len(ids))  # read once, shared with the fork
+            rows = StoredRows(store, info, grader, count)
+            cases = rows._cases(len(ids))  # read once, shared with the fork
+        except DamagedRow:
+            return None  # the figures, counted next, say what is damaged
         split = round(count * _AHEAD_SHARE / _ALIGN) * _ALIGN
 
         def later(request: Request) -> Iterator[Any]:
@@ -323,13 +326,13 @@ class StoredRows(Sequence[CaseRow]):
     def _cases(self, count: int) -> _Cases:
         """The run's ``count`` cases as stored."""
         snapshot = self._store.cases_snapshot(self._info.id)
-        with self._store.engine.connect() as conn:
+        with rows_named(self._store.url), self._store.engine.connect() as conn:
             hashes = read_case_hashes(conn, self._info.id)
         return _Cases(snapshot, hashes, _Items.canonical(snapshot, count))
 
     def _ids(self) -> list[str] | None:
         """The run's case ids in dataset order, when it has a case index."""
-        with self._store.engine.connect() as conn:
+        with rows_named(self._store.url), self._store.engine.connect() as conn:
             if read_case_index(conn, self._info.id) is None:
                 return None
             return read_case_ids(conn, self._info.id)

@@ -13,6 +13,7 @@ import pytest
 from tests.unit.stored.test_stored_summary import _cases, _fill
 
 from assay import _forked
+from assay.errors import StoreError
 from assay.report._rows import chunked
 from assay.report.render import html, junit, render
 from assay.report.render import json as json_render
@@ -159,12 +160,12 @@ def test_a_damaged_row_the_fork_would_read_is_reported_as_without_it(
         with store.engine.begin() as conn:
             conn.exec_driver_sql("UPDATE records SET outcome = '{\"kind\": 7}' WHERE position = 38")
         rows = _rows(store, "three")
-        with pytest.raises(ValueError) as alone:
+        with pytest.raises(StoreError) as alone:
             _serial(rows, SIZE, list)
-        with pytest.raises(ValueError) as forked:
+        with pytest.raises(StoreError) as forked:
             list(rows.rendered(SIZE, list))
-        assert type(forked.value) is type(alone.value)
         assert str(forked.value) == str(alone.value)
+        assert 'case "C038", trial 1, column outcome' in str(forked.value)
     finally:
         store.close()
 
