@@ -44,8 +44,11 @@ class Forked(Generic[T]):
     def start(cls, make: Callable[[Request], Iterable[T]]) -> Forked[T] | None:
         """Fork a process that makes ``make(request)``'s items (on Linux, with a second
         core), ``request`` what ``ask`` sends it; None when there is no such process to
-        start."""
-        if not sys.platform.startswith("linux") or cores() < 2:
+        start, or when this one runs other threads (a lock one of them holds would never
+        be released in the fork)."""
+        import threading
+
+        if not sys.platform.startswith("linux") or cores() < 2 or threading.active_count() > 1:
             return None
         import tempfile
 
