@@ -174,8 +174,17 @@ def measure_summarize(n: int) -> dict[str, float | int]:
     return measure_child("--summarize-child", str(n))
 
 
+_PROCESSES = (
+    "A command's CPU time is that of all its processes (the JSON, HTML and JUnit reports "
+    "of a run of more than 100,000 case-trials are rendered by two: the command and a "
+    "fork of it); its peak memory is that of the larger process (they share the pages "
+    "the fork inherited)."
+)
+
+
 def measure(args: list[str], cwd: Path) -> dict[str, float | int]:
-    """One ``assay`` command as a child: wall and CPU seconds, peak RSS (MB), exit code."""
+    """One ``assay`` command as a child: wall and CPU seconds (with the processes it
+    forks), peak RSS (MB, of its largest process), exit code."""
     command = [sys.executable, "-m", "assay", *args]
     started = time.perf_counter()
     proc = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -293,7 +302,7 @@ def render_store(url: str, n: int, rows: dict[str, dict[str, Any]], load: str) -
         f"(`--fill-child {n} URL`), at {_commit()}. Load average when measured: {load}; wall "
         "times are inflated when the machine is shared, CPU time and peak memory are the "
         f"comparable figures. Goal at 1,000,000 case-trials: every command under "
-        f"{GOAL_MB:,} MB.",
+        f"{GOAL_MB:,} MB. {_PROCESSES}",
         "",
         "| Command | Wall | CPU | Peak memory | Exit |",
         "|---|---:|---:|---:|---:|",
