@@ -11,7 +11,6 @@ makes, value for value (tests/property/test_streamed_rows.py).
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast, overload
@@ -30,7 +29,7 @@ from assay.outcomes import Abstain, Answer, Error
 from assay.report import Report
 from assay.report._build import _row_values
 from assay.report._model import CaseRow, JudgeDetail
-from assay.report._rows import ROW_FIELDS, Brief, chunked, row_of
+from assay.report._rows import ROW_FIELDS, Brief, row_of
 from assay.store import RunInfo, RunStore
 from assay.store._case_index import read_case_hashes, read_case_ids, read_case_index
 from assay.store._damage import DamagedRow, item_damage, row_failure
@@ -39,89 +38,12 @@ from assay.store._rows import _STATUSES, _outcome, json_items, judgment_of, reco
 from assay.stored._report import _fallback
 
 if TYPE_CHECKING:
-    from assay._forked import Forked
+    from assay.stored._rendered import Ahead
 
 T = TypeVar("T")
 
-FORKED_ABOVE = 100_000
-"""A run of more rows than this has its rows rendered by two processes (``rendered``):
-below it, starting a process costs more than it saves."""
-_OWN_SHARE = 0.46
-"""The share of the rows this process renders itself; the fork renders the rest (it
-starts with the run's cases read, which this process reads before it starts it)."""
-_AHEAD_SHARE = 0.42
-"""The share of the rows this process renders itself when the fork started making the
-rest while the figures were counted."""
-_ALIGN = 20_000
-"""Where the fork started ahead begins: a multiple of every renderer's chunk size."""
-_HELD_AT_MOST = 100_000
-"""Rows the fork started ahead makes before it is told how to render them, at most."""
-_INHERITED: list[object] = []
-"""In a fork, the connection pools it inherited, held so that they are never closed."""
 
-
-def _own_connections(store: RunStore) -> None:
-    """In a fork: open connections of its own; those it inherited are kept as they are
-    (never used, nor closed: the fork ends by os._exit)."""
-    _INHERITED.append(store.engine.pool)
-    store.engine.dispose(close=False)
-
-
-class _Ahead:
-    """A stored run's later rows, from ``split`` on, made by a forked process started
-    before the report's figures are counted; once ``StoredRows.rendered`` asks it, it
-    renders them as asked."""
-
-    def __init__(self, forked: Forked[Any], ids: list[str], cases: _Cases, split: int) -> None:
-        self.forked = forked
-        self.ids = ids
-        self.cases = cases
-        self.split = split
-
-    @classmethod
-    def start(cls, store: RunStore, info: RunInfo, grader: Grader) -> _Ahead | None:
-        """Start making run ``info``'s later rows, when it is large and has a case index
-        and a second core is there; None otherwise."""
-        from assay._forked import Forked, Request
-
-        try:
-            with store.engine.connect() as conn:
-                if read_case_index(conn, info.id) is None:
-                    return None
-                ids = read_case_ids(conn, info.id)
-            count = len(ids) * info.trials
-            if count <= FORKED_ABOVE:
-                return None
-            rows = StoredRows(store, info, grader, count)
-            cases = rows._cases(len(ids))  # read once, shared with the fork
-        except DamagedRow:
-            return None  # the figures, counted next, say what is damaged
-        split = round(count * _AHEAD_SHARE / _ALIGN) * _ALIGN
-
-        def later(request: Request) -> Iterator[Any]:
-            _own_connections(store)
-            made = rows._indexed(ids, cases, split)
-            held: list[tuple[Any, ...]] = []
-            asked = None
-            for values in made:
-                held.append(values)
-                if len(held) % 1_000 == 0:
-                    asked = request.get(wait=len(held) >= _HELD_AT_MOST)
-                    if asked is not None:
-                        break
-            if asked is None:
-                asked = request.get(wait=True)
-            size, render = asked
-            return map(render, chunked(itertools.chain(held, made), size))
-
-        forked = Forked.start(later)
-        return None if forked is None else cls(forked, ids, cases, split)
-
-    def close(self) -> None:
-        self.forked.close()
-
-
-class _Cases(NamedTuple):
+class Cases(NamedTuple):
     """A run's cases as stored: their snapshot, their content hashes in order when the
     store kept them, and whether the snapshot is written as the store writes it (see
     ``_Items``)."""
@@ -157,10 +79,11 @@ def streamed_report(
     HTML and JUnit reports read them): for a large run, a forked process starts making
     the later ones while the figures are counted."""
     from assay.stored._figures import counted_report
+    from assay.stored._rendered import Ahead
 
     info = store.get_run(run_id)
     grader = _fallback(info)
-    ahead = _Ahead.start(store, info, grader) if whole else None
+    ahead = Ahead.start(store, info, grader) if whole else None
     try:
         counted = counted_report(store, info, interval=interval, policy=policy, prices=prices)
         synthetic = counted.synthetic.total if counted and counted.synthetic else 0
@@ -193,7 +116,7 @@ class StoredRows(Sequence[CaseRow]):
         info: RunInfo,
         grader: Grader,
         count: int,
-        ahead: _Ahead | None = None,
+        ahead: Ahead | None = None,
     ) -> None:
         """``grader``: the one the run's records are judged with now (``_fallback``);
         ``count``: how many rows there are (cases times trials); ``ahead``: the later
@@ -251,7 +174,7 @@ class StoredRows(Sequence[CaseRow]):
             info.id, grader.name, grader.version, info.trials, len(ids), only=sorted(names)
         )
         found = {(row[1], row[2]): row for batch in batches for row in batch}
-        hashes = (cases := self._cases(len(ids))).hashes
+        hashes = (cases := self.read_cases(len(ids))).hashes
         items = _Items(cases)
         labels: dict[tuple[str, str], str] = {}
         rows: list[CaseRow] = []
@@ -274,63 +197,28 @@ class StoredRows(Sequence[CaseRow]):
 
     def rendered(self, size: int, render: Callable[[list[tuple[Any, ...]]], T]) -> Iterator[T]:
         """``render`` of each ``size`` rows' values in order (the last chunk may hold
-        fewer). For a run of more than ``FORKED_ABOVE`` rows with a case index, on a
-        machine with a second core, a forked process makes and renders the later chunks
-        while this one makes and renders the earlier ones (``assay._forked``)."""
+        fewer); a large run's in two processes (``assay.stored._rendered``)."""
+        from assay.stored._rendered import rendered
+
         ahead, self._ahead = self._ahead, None
-        if ahead is not None:
-            if ahead.split % size == 0 and ahead.forked.ask((size, render)):
-                return self._joined(ahead.forked, ahead.ids, ahead.cases, ahead.split, size, render)
-            ahead.close()
-        ids = self._ids() if self._count > FORKED_ABOVE else None
-        if ids is None:
-            return map(render, chunked(self.values(), size))
-        return self._forked(ids, size, render)
+        return rendered(self, size, render, ahead)
 
-    def _forked(
-        self, ids: list[str], size: int, render: Callable[[list[tuple[Any, ...]]], T]
-    ) -> Iterator[T]:
-        from assay._forked import Forked, Request
+    @property
+    def store(self) -> RunStore:
+        return self._store
 
-        cases = self._cases(len(ids))  # read once, shared with the fork
-        count = len(ids) * self._info.trials
-        split = round(count * _OWN_SHARE / size) * size
+    @property
+    def info(self) -> RunInfo:
+        return self._info
 
-        def later(_: Request) -> Iterator[T]:
-            _own_connections(self._store)
-            return map(render, chunked(self._indexed(ids, cases, split), size))
-
-        other = Forked.start(later)
-        if other is None:
-            return map(render, chunked(self._indexed(ids, cases), size))
-        return self._joined(other, ids, cases, split, size, render)
-
-    def _joined(
-        self,
-        other: Forked[T],
-        ids: list[str],
-        cases: _Cases,
-        split: int,
-        size: int,
-        render: Callable[[list[tuple[Any, ...]]], T],
-    ) -> Iterator[T]:
-        """The chunks of the rows before ``split`` made here, then those ``other`` made
-        of the rest."""
-        with other:
-            yield from map(render, chunked(self._indexed(ids, cases, 0, split), size))
-            made = other.items()
-            # The fork failed (a damaged row, a signal): its rows are made here, where
-            # what went wrong, if anything, is said the usual way.
-            yield from made or map(render, chunked(self._indexed(ids, cases, split), size))
-
-    def _cases(self, count: int) -> _Cases:
+    def read_cases(self, count: int) -> Cases:
         """The run's ``count`` cases as stored."""
         snapshot = self._store.cases_snapshot(self._info.id)
         with rows_named(self._store.url), self._store.engine.connect() as conn:
             hashes = read_case_hashes(conn, self._info.id)
-        return _Cases(snapshot, hashes, _Items.canonical(snapshot, count))
+        return Cases(snapshot, hashes, _Items.canonical(snapshot, count))
 
-    def _ids(self) -> list[str] | None:
+    def case_ids(self) -> list[str] | None:
         """The run's case ids in dataset order, when it has a case index."""
         with rows_named(self._store.url), self._store.engine.connect() as conn:
             if read_case_index(conn, self._info.id) is None:
@@ -352,7 +240,7 @@ class StoredRows(Sequence[CaseRow]):
         synthetic = [index.groups[code][1] for code in index.codes]
         if keep is not None:
             return self._picked(keep, brief, ids, synthetic)
-        return self._indexed(ids)
+        return self.indexed(ids)
 
     def _picked(
         self, keep: Keep, brief: bool, ids: list[str], synthetic: list[bool]
@@ -395,7 +283,7 @@ class StoredRows(Sequence[CaseRow]):
                             continue
                 if at != i or case is None:
                     if items is None:
-                        hashes = (cases := self._cases(len(ids))).hashes
+                        hashes = (cases := self.read_cases(len(ids))).hashes
                         items = _Items(cases)
                     known = hashes[i] if hashes else None
                     at, case = i, _CaseAt(items.at(i), items.text, known)
@@ -409,8 +297,8 @@ class StoredRows(Sequence[CaseRow]):
         finally:
             batches.close()
 
-    def _indexed(
-        self, ids: list[str], cases: _Cases | None = None, start: int = 0, end: int | None = None
+    def indexed(
+        self, ids: list[str], cases: Cases | None = None, start: int = 0, end: int | None = None
     ) -> Iterator[tuple[Any, ...]]:
         """``values()`` of a run with a case index, or its rows ``start`` to ``end``
         (a row's index is its case's position times the trials, plus its trial less one):
@@ -419,7 +307,7 @@ class StoredRows(Sequence[CaseRow]):
         info, grader = self._info, self._grader
         trials = info.trials
         end = len(ids) * trials if end is None else end
-        cases = cases or self._cases(len(ids))
+        cases = cases or self.read_cases(len(ids))
         items, hashes = _Items(cases), cases.hashes
         first, last = start // trials, -(-end // trials)
         batches = self._store.judged_records(
@@ -462,7 +350,7 @@ class StoredRows(Sequence[CaseRow]):
         damage = err if isinstance(err, DamagedRow) else _joined_damage(found)
         if damage is None and 0 <= position < len(ids):
             try:
-                items = _Items(self._cases(len(ids)))
+                items = _Items(self.read_cases(len(ids)))
                 _CaseAt(items.at(position), items.text)
             except ValueError as item_err:
                 damage = item_damage(position, {"id": ids[position]}, item_err)
@@ -637,7 +525,7 @@ class _Items:
     key is ``accepted_facts``, no such key deeper), the items passed over are found by
     their joints and never parsed; any other snapshot is parsed item by item."""
 
-    def __init__(self, cases: _Cases) -> None:
+    def __init__(self, cases: Cases) -> None:
         self._text = text = cases.snapshot
         self._next = 0
         self._at = 1

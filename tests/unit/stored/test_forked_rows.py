@@ -19,7 +19,7 @@ from assay.report.render import html, junit, render
 from assay.report.render import json as json_render
 from assay.report.render.json import _rows_text
 from assay.store import RunStore, open_store
-from assay.stored import _streamed
+from assay.stored import _rendered
 from assay.stored._report import _fallback
 from assay.stored._streamed import StoredRows, close_rows, streamed_report
 
@@ -39,7 +39,7 @@ SIZE = 7
 @pytest.fixture
 def started(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """Every run renders in two processes; each fork started is noted (True)."""
-    monkeypatch.setattr(_streamed, "FORKED_ABOVE", 0)
+    monkeypatch.setattr(_rendered, "FORKED_ABOVE", 0)
     starts: list[bool] = []
     real = _forked.Forked.start
 
@@ -107,7 +107,7 @@ def test_rows_started_ahead_of_the_figures_render_to_the_same_text(
     monkeypatch.setattr(html, "PACKED_PART_ROWS", 7)
     monkeypatch.setattr(json_render, "_ROWS_PER_CHUNK", 7)
     monkeypatch.setattr(junit, "_ROWS_PER_PART", 7)
-    monkeypatch.setattr(_streamed, "_ALIGN", 14)  # the fork starts at row 56 of 120
+    monkeypatch.setattr(_rendered, "_ALIGN", 14)  # the fork starts at row 56 of 120
     store = open_store(store_url)
     try:
         _fill(store, "three", 2, _cases(40, True), 3)

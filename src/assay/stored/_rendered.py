@@ -1,0 +1,158 @@
+"""A large stored run's rows rendered by two processes.
+
+On Linux, with a second core, the rows of a run of more than ``FORKED_ABOVE``
+case-trials are made and rendered (as the JSON, HTML and JUnit reports render them) by
+this process and a fork of it: this one the earlier rows, the fork the later ones, read
+back in order once it has ended (``assay._forked``). A report that will render every row
+starts the fork before its figures are counted (``Ahead``); it makes rows until it is told
+how to render them. The chunks are those one process would render, byte for byte: the
+fork's first row is a multiple of the chunk size. A fork that fails gives nothing back,
+and this process makes its rows itself.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+from assay._forked import Forked, Request
+from assay.grading import Grader
+from assay.report._rows import chunked
+from assay.store import RunInfo, RunStore
+from assay.store._case_index import read_case_ids, read_case_index
+from assay.store._damage import DamagedRow
+from assay.stored._streamed import Cases, StoredRows
+
+T = TypeVar("T")
+
+FORKED_ABOVE = 100_000
+"""A run of more rows than this has its rows rendered by two processes (``rendered``):
+below it, starting a process costs more than it saves."""
+_OWN_SHARE = 0.46
+"""The share of the rows this process renders itself; the fork renders the rest (it
+starts with the run's cases read, which this process reads before it starts it)."""
+_AHEAD_SHARE = 0.42
+"""The share of the rows this process renders itself when the fork started making the
+rest while the figures were counted."""
+_ALIGN = 20_000
+"""Where the fork started ahead begins: a multiple of every renderer's chunk size."""
+_HELD_AT_MOST = 100_000
+"""Rows the fork started ahead makes before it is told how to render them, at most."""
+_INHERITED: list[object] = []
+"""In a fork, the connection pools it inherited, held so that they are never closed."""
+
+
+def own_connections(store: RunStore) -> None:
+    """In a fork: open connections of its own; those it inherited are kept as they are
+    (never used, nor closed: the fork ends by os._exit)."""
+    _INHERITED.append(store.engine.pool)
+    store.engine.dispose(close=False)
+
+
+class Ahead:
+    """A stored run's later rows, from ``split`` on, made by a forked process started
+    before the report's figures are counted; once ``StoredRows.rendered`` asks it, it
+    renders them as asked."""
+
+    def __init__(self, forked: Forked[Any], ids: list[str], cases: Cases, split: int) -> None:
+        self.forked = forked
+        self.ids = ids
+        self.cases = cases
+        self.split = split
+
+    @classmethod
+    def start(cls, store: RunStore, info: RunInfo, grader: Grader) -> Ahead | None:
+        """Start making run ``info``'s later rows, when it is large and has a case index
+        and a second core is there; None otherwise."""
+        try:
+            with store.engine.connect() as conn:
+                if read_case_index(conn, info.id) is None:
+                    return None
+                ids = read_case_ids(conn, info.id)
+            count = len(ids) * info.trials
+            if count <= FORKED_ABOVE:
+                return None
+            rows = StoredRows(store, info, grader, count)
+            cases = rows.read_cases(len(ids))  # read once, shared with the fork
+        except DamagedRow:
+            return None  # the figures, counted next, say what is damaged
+        split = round(count * _AHEAD_SHARE / _ALIGN) * _ALIGN
+
+        def later(request: Request) -> Iterator[Any]:
+            own_connections(store)
+            made = rows.indexed(ids, cases, split)
+            held: list[tuple[Any, ...]] = []
+            asked = None
+            for values in made:
+                held.append(values)
+                if len(held) % 1_000 == 0:
+                    asked = request.get(wait=len(held) >= _HELD_AT_MOST)
+                    if asked is not None:
+                        break
+            if asked is None:
+                asked = request.get(wait=True)
+            size, render = asked
+            return map(render, chunked(itertools.chain(held, made), size))
+
+        forked = Forked.start(later)
+        return None if forked is None else cls(forked, ids, cases, split)
+
+    def close(self) -> None:
+        self.forked.close()
+
+
+def rendered(
+    rows: StoredRows,
+    size: int,
+    render: Callable[[list[tuple[Any, ...]]], T],
+    ahead: Ahead | None = None,
+) -> Iterator[T]:
+    """``render`` of each ``size`` of ``rows``' values in order (the last chunk may hold
+    fewer). For a run of more than ``FORKED_ABOVE`` rows with a case index, on a machine
+    with a second core, a forked process makes and renders the later chunks while this
+    one makes and renders the earlier ones: the one started ``ahead`` when it can be
+    asked to, else one started now."""
+    if ahead is not None:
+        if ahead.split % size == 0 and ahead.forked.ask((size, render)):
+            return _joined(rows, ahead.forked, ahead.ids, ahead.cases, ahead.split, size, render)
+        ahead.close()
+    ids = rows.case_ids() if len(rows) > FORKED_ABOVE else None
+    if ids is None:
+        return map(render, chunked(rows.values(), size))
+    return _forked(rows, ids, size, render)
+
+
+def _forked(
+    rows: StoredRows, ids: list[str], size: int, render: Callable[[list[tuple[Any, ...]]], T]
+) -> Iterator[T]:
+    cases = rows.read_cases(len(ids))  # read once, shared with the fork
+    split = round(len(ids) * rows.info.trials * _OWN_SHARE / size) * size
+
+    def later(_: Request) -> Iterator[T]:
+        own_connections(rows.store)
+        return map(render, chunked(rows.indexed(ids, cases, split), size))
+
+    other = Forked.start(later)
+    if other is None:
+        return map(render, chunked(rows.indexed(ids, cases), size))
+    return _joined(rows, other, ids, cases, split, size, render)
+
+
+def _joined(
+    rows: StoredRows,
+    other: Forked[T],
+    ids: list[str],
+    cases: Cases,
+    split: int,
+    size: int,
+    render: Callable[[list[tuple[Any, ...]]], T],
+) -> Iterator[T]:
+    """The chunks of the rows before ``split`` made here, then those ``other`` made of
+    the rest."""
+    with other:
+        yield from map(render, chunked(rows.indexed(ids, cases, 0, split), size))
+        made = other.items()
+        # The fork failed (a damaged row, a signal): its rows are made here, where what
+        # went wrong, if anything, is said the usual way.
+        yield from made or map(render, chunked(rows.indexed(ids, cases, split), size))
