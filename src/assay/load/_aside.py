@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from assay.load._records import stream_records
-from assay.outcomes._parse import _plain_record, _usual_shape
+from assay.outcomes._parse import _plain_line, _usual_shape
 
 ASIDE_BYTES = 4 * 2**20
 """Results files at least this large are read aside; a smaller one is read quicker than
@@ -128,7 +128,7 @@ def _write_plain_lines(path: Path, out: IO[bytes]) -> bool:
     batch: list[dict[str, Any]] = []
     count = 0
     for _, raw in lines:
-        if type(raw) is not dict or not _usual_shape(raw) or _plain_record(raw) is None:
+        if type(raw) is not dict or not _usual_shape(raw) or not _plain_line(raw):
             return False
         batch.append(raw)
         if len(batch) == _LINES_PER_BATCH:
