@@ -78,6 +78,13 @@ def score(
         streams = grader is None and trials in (None, 1) and not trial_policy
         streamed = None
         with _aside(results if streams else None) as aside:
+            if (
+                aside is not None
+                and format == "json"
+                and output is not None
+                and _halved(dataset, results, aside, setting, output)
+            ):
+                return
             data = load_dataset(dataset)
             if streams:
                 data = data.without_locations()
@@ -132,6 +139,26 @@ def _emit(
         inputs,
         what=described(report, format, f"{results.name} against {dataset.name}"),
     )
+
+
+def _halved(
+    dataset: Path, results: Path, aside: ResultsAside, setting: IntervalSetting, output: Path
+) -> bool:
+    """Write the JSON report made by two processes (``halved_json``), when the files are
+    the usual ones that path covers; False, having said nothing, otherwise."""
+    from assay.load._halves import halved_json
+
+    made = halved_json(dataset, aside, setting)
+    if made is None:
+        return False
+    with made:
+        emit(
+            made.pieces(),
+            output,
+            [dataset, results],
+            what=described(made.report, "json", f"{results.name} against {dataset.name}"),
+        )
+    return True
 
 
 def _aside(results: Path | None) -> AbstractContextManager[ResultsAside | None]:

@@ -79,6 +79,12 @@ class ResultsAside:
         out.seek(0)
         return _batches(out)
 
+    def lines_read_again(self) -> Iterator[dict[str, Any]]:
+        """The lines ``plain_lines`` gave, read from the start through a file of their own:
+        for a process forked from this one, once ``plain_lines`` has given them there."""
+        with open(f"/proc/self/fd/{self._out.fileno()}", "rb") as handle:
+            yield from _batches(handle)
+
     def _reap(self) -> bool:
         pid, self._pid = self._pid, None
         if pid is None:

@@ -1,0 +1,453 @@
+"""A large usual dataset scored by two processes, each taking half of its cases end to end.
+
+Most of ``assay score``'s work on a million cases is done case by case: decoding and
+checking each case, hashing its canonical text, making its row from its result line and
+writing the row's JSON. Once the dataset's text is read, a forked process takes the cases
+after its middle line break through all of that, while this process does the cases
+before it. The forked process hands back what the report's figures read of its cases
+(``CaseFacts``, each case's status and whether it answered), their canonical texts (the
+dataset's version is the hash of every case's, in order) and, last, its rows' JSON text,
+which follows this process's rows in the report.
+
+Anything unusual (a case or a result line that is not the usual one, a repeated or an
+unknown id, a changelog beside the dataset, a process that did not finish) gives nothing
+back before anything is written, and the caller scores the usual way, which says what,
+if anything, is wrong.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import os
+import pickle
+import signal
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any, NamedTuple, cast
+
+from assay.cases import Case
+from assay.cases._canonical import canonical_text
+from assay.cases._parse import _plain_case
+from assay.errors import InputFormatError
+from assay.grading import CaseResult, Status
+from assay.grading._rules import missing_judgment
+from assay.grading._structured import StructuredGrader
+from assay.load._aside import ResultsAside
+from assay.load._json import _quick_lines
+from assay.load._records import read_text
+from assay.metrics import IntervalSetting, summarize_results
+from assay.report._build import _row_values, _split_blocks, assemble_from_facts, dataset_info
+from assay.report._model import Report
+from assay.report._rows import CaseRows
+from assay.report._streamed import (
+    _GRADER,
+    _OUTCOME,
+    _STATUS,
+    _STRUCTURED_LABEL,
+    _line_row,
+    _shared_reason,
+)
+from assay.report.render.json import json_frame_parts, json_row_pieces
+
+HALVES_BYTES = 4 * 2**20
+"""Datasets at least this large are scored by two processes; a smaller one is scored
+quicker than a process is started and its half handed back."""
+
+
+class CaseFacts(NamedTuple):
+    """What the summary and its split blocks read of a case (``Case``'s fields)."""
+
+    id: str
+    slice: str
+    synthetic: bool
+    split: str
+
+
+class _Tally(NamedTuple):
+    """``report._streamed.Tally`` of a case known by its facts or by itself."""
+
+    case: CaseFacts | Case
+    trial: int
+    status: Status
+    answered: bool
+
+
+class _Cases(NamedTuple):
+    """One half's cases, each one's ``case_hash`` and their canonical texts joined by
+    commas (that part of the text the dataset's version is the hash of)."""
+
+    cases: list[Case]
+    hashes: list[str]
+    canonical: bytes
+
+
+class _Half(NamedTuple):
+    """One half's cases scored: each case's facts, status and answer, its source
+    revision, the canonical texts joined by commas, its rows, and how many of the result
+    lines it matched of how many it read."""
+
+    facts: list[tuple[str, str, bool, str, str | None, Status, bool]]
+    canonical: bytes
+    rows: list[tuple[Any, ...]]
+    structured: bool
+    matched: int
+    read: int
+
+
+class HalvedReport:
+    """A report made by two processes, without its case rows (``report``), and its whole
+    JSON text (``pieces``). Close it (a ``with`` block) so that the second process never
+    outlives the command."""
+
+    def __init__(
+        self, report: Report, head: str, rows: list[tuple[Any, ...]], tail: str, second: _SecondHalf
+    ) -> None:
+        self.report = report
+        self._head, self._rows, self._tail = head, rows, tail
+        self._second = second
+
+    def pieces(self) -> Iterator[str]:
+        """The report's JSON text (``render_json_chunks``'s) in pieces, once; a piece past
+        this process's rows raises ``OSError`` when the second process did not write its
+        rows."""
+        yield self._head
+        rows, self._rows = self._rows, []
+        yield from json_row_pieces(CaseRows(rows))
+        del rows
+        yield from self._second.rows_text()
+        yield self._tail
+
+    def close(self) -> None:
+        """Stop the second process if it is still working, and drop what it wrote."""
+        self._second.close()
+
+    def __enter__(self) -> HalvedReport:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def halved_json(
+    dataset: Path, aside: ResultsAside, interval: IntervalSetting
+) -> HalvedReport | None:
+    """The JSON report of scoring the results ``aside`` reads against the JSON Lines
+    dataset ``dataset``, made by two processes; None, having said nothing, when the
+    dataset is small or either file is not the usual one."""
+    if dataset.suffix.lower() != ".jsonl":
+        return None
+    from assay.load._changelog import changelog_path
+
+    try:
+        if dataset.stat().st_size < HALVES_BYTES or changelog_path(dataset).exists():
+            return None
+        text = read_text(dataset)
+    except (OSError, InputFormatError):
+        return None
+    middle = _middle(text)
+    if middle is None:
+        return None
+    plain = "\\" not in text
+    second = _SecondHalf.start(text, middle, plain, aside)
+    if second is None:
+        return None
+    try:
+        made = _first_half(dataset, text, middle, plain, aside, interval, second)
+    except BaseException:
+        second.close()
+        raise
+    if made is None:
+        second.close()
+    return made
+
+
+def _middle(text: str) -> int | None:
+    """Where the second half of ``text`` begins: past the first line break at or after
+    its middle (before it, when that one ends the text); None for a single line."""
+    half = len(text) // 2
+    middle = text.find("\n", half) + 1
+    if 0 < middle < len(text):
+        return middle
+    middle = text.rfind("\n", 0, half) + 1
+    return middle if middle > 0 else None
+
+
+def _first_half(
+    dataset: Path,
+    text: str,
+    middle: int,
+    plain: bool,
+    aside: ResultsAside,
+    interval: IntervalSetting,
+    second: _SecondHalf,
+) -> HalvedReport | None:
+    cases = _cases(text, 0, middle - 1, plain)
+    if cases is None:
+        return None
+    lines = aside.plain_lines()
+    if lines is None or not second.go():
+        return None
+    mine = _scored(cases, lines)
+    theirs = second.scored()
+    if mine is None or theirs is None or mine.read != theirs.read:
+        return None
+    if mine.matched + theirs.matched != mine.read:
+        return None  # a line names a case of neither half
+    if not {c.id for c in cases.cases}.isdisjoint(f[0] for f in theirs.facts):
+        return None  # an id of both halves
+    del cases
+    whole = hashlib.sha256(b"[")
+    for part in (mine.canonical, b",", theirs.canonical, b"]"):
+        whole.update(part)
+    tallies = [
+        _Tally(CaseFacts(i, part, synthetic, split), 1, status, answered)
+        for facts in (mine.facts, theirs.facts)
+        for i, part, synthetic, split, _, status, answered in facts
+    ]
+    report = _report(dataset.stem, f"sha256:{whole.hexdigest()}", tallies, mine, theirs, interval)
+    head, tail = json_frame_parts(report)
+    return HalvedReport(report, head, mine.rows, tail, second)
+
+
+def _report(
+    name: str,
+    version: str,
+    tallies: list[_Tally],
+    mine: _Half,
+    theirs: _Half,
+    interval: IntervalSetting,
+) -> Report:
+    """``streamed_lines_report``'s report of these cases' tallies, without its rows."""
+    graded = cast("Sequence[CaseResult]", tallies)
+    summary = summarize_results(graded, interval=interval)
+    real = [t.case for t in tallies if not t.case.synthetic]
+    structured = mine.structured or theirs.structured
+    graders = {(StructuredGrader.name, StructuredGrader.version)} if structured else set()
+    return assemble_from_facts(
+        dataset_info(
+            name,
+            version,
+            None,
+            len(real),
+            (f[4] for facts in (mine.facts, theirs.facts) for f in facts),
+        ),
+        [t.case.id for t in tallies if t.case.synthetic] if summary.synthetic is not None else [],
+        sum(1 for c in real if c.split == "heldout"),
+        summary,
+        [],
+        graders=sorted(graders - {("assay", "1")}),
+        splits=_split_blocks(graded, interval, None),
+        dimensions={},
+        cache=None,
+        judged_usage=None,
+    )
+
+
+def _cases(text: str, start: int, stop: int, plain: bool) -> _Cases | None:
+    """The cases of the lines of ``text[start:stop]`` when each is the usual case line
+    (or blank) and no id repeats; None otherwise."""
+    quick = _quick_lines(None, plain)
+    shared: dict[str, str] = {}
+    cases: list[Case] = []
+    for line in _lines(text, start, stop):
+        raw = quick(line)
+        if raw is None:
+            if line.strip():
+                return None
+            continue
+        case = _plain_case(raw, shared)
+        if case is None:
+            return None
+        cases.append(case)
+    if not cases or len({c.id for c in cases}) != len(cases):
+        return None
+    texts = [canonical_text(case).encode("utf-8") for case in cases]
+    hashes = [f"sha256:{hashlib.sha256(t).hexdigest()}" for t in texts]
+    return _Cases(cases, hashes, b",".join(texts))
+
+
+def _lines(text: str, start: int, stop: int) -> Iterator[str]:
+    """The lines of ``text[start:stop]``, split on newlines only (as ``JsonLines``)."""
+    while True:
+        end = text.find("\n", start, stop)
+        if end < 0:
+            yield text[start:stop]
+            return
+        yield text[start:end]
+        start = end + 1
+
+
+def _scored(made: _Cases, lines: Iterable[dict[str, Any]]) -> _Half | None:
+    """These cases scored against those of the result lines that name one of them (the
+    usual lines: see ``ResultsAside.plain_lines``); None when a line repeats one."""
+    cases, hashes = made.cases, made.hashes
+    where = {case.id: i for i, case in enumerate(cases)}
+    rows: list[tuple[Any, ...] | None] = [None] * len(cases)
+    answered = bytearray(len(cases))
+    reasons: dict[str, str] = {}
+    structured = False
+    matched = read = 0
+    for line in lines:
+        read += 1
+        i = where.get(line["id"])
+        if i is None:
+            continue
+        if rows[i] is not None:
+            return None
+        matched += 1
+        row = rows[i] = _line_row(cases[i], line, hashes[i], reasons)
+        structured = structured or row[_GRADER] is _STRUCTURED_LABEL
+        answered[i] = row[_OUTCOME] == "answer"
+    del where
+    labels: dict[tuple[str, str], str] = {}
+    facts: list[tuple[str, str, bool, str, str | None, Status, bool]] = []
+    for i, case in enumerate(cases):
+        kept = rows[i]
+        if kept is None:
+            result = CaseResult(case, 1, None, missing_judgment(case.id, 1))
+            values = _row_values(result, {case.id: hashes[i]}, labels)
+            kept = rows[i] = _shared_reason(values, reasons)
+        facts.append(
+            (
+                case.id,
+                case.slice,
+                case.synthetic,
+                case.split,
+                case.source_revision,
+                kept[_STATUS],
+                bool(answered[i]),
+            )
+        )
+    kept_rows = cast("list[tuple[Any, ...]]", rows)  # every case has its row now
+    return _Half(facts, made.canonical, kept_rows, structured, matched, read)
+
+
+class _SecondHalf:
+    """The process scoring the cases after the dataset's middle line break. It starts on
+    them at once, scores them against the result lines once told to (``go``), hands back
+    the ``_Half`` without its rows (``scored``), then writes its rows' JSON text
+    (``rows_text``). Close it so that it never outlives the command."""
+
+    def __init__(self, pid: int, go: int, ready: int, scored: IO[bytes], text: IO[bytes]) -> None:
+        self._pid: int | None = pid
+        self._go = go
+        self._ready = ready
+        self._scored = scored
+        self._text = text
+
+    @classmethod
+    def start(cls, text: str, middle: int, plain: bool, aside: ResultsAside) -> _SecondHalf | None:
+        """The process started on ``text[middle:]``, or None when none could be."""
+        with contextlib.ExitStack() as undo:
+            try:
+                scored = undo.enter_context(tempfile.TemporaryFile())
+                rows = undo.enter_context(tempfile.TemporaryFile())
+                go_read, go = os.pipe()
+                undo.callback(os.close, go_read)
+                undo.callback(os.close, go)
+                ready, ready_write = os.pipe()
+                undo.callback(os.close, ready)
+                undo.callback(os.close, ready_write)
+                pid = os.fork()
+            except OSError:
+                return None
+            undo.pop_all()
+        if pid == 0:  # pragma: no cover - the forked process, measured by its output
+            status = 1
+            try:
+                os.close(go)
+                os.close(ready)
+                status = _second_half(
+                    text, middle, plain, aside, go_read, ready_write, scored, rows
+                )
+            finally:
+                os._exit(status)
+        os.close(go_read)
+        os.close(ready_write)
+        return cls(pid, go, ready, scored, rows)
+
+    def go(self) -> bool:
+        """Tell the process to read the result lines (once this one has them); False
+        when it has ended already."""
+        try:
+            os.write(self._go, b"1")
+        except OSError:
+            return False
+        return True
+
+    def scored(self) -> _Half | None:
+        """Its half scored (without the rows), once it has it; None when it gave up."""
+        try:
+            said = os.read(self._ready, 1)
+        except OSError:
+            return None
+        if said != b"1":
+            return None
+        self._scored.seek(0)
+        half: _Half = pickle.load(self._scored)
+        return half
+
+    def rows_text(self) -> Iterator[str]:
+        """Its rows' JSON text (following this process's rows), once it has written it
+        all; an ``OSError`` when it did not."""
+        if not self._reaped():
+            raise OSError("the second half of the case rows was not written")
+        self._text.seek(0)
+        reader = io.TextIOWrapper(self._text, encoding="utf-8")
+        while piece := reader.read(_TEXT_PIECE):
+            yield piece
+
+    def _reaped(self) -> bool:
+        pid, self._pid = self._pid, None
+        if pid is None:
+            return False
+        _, status = os.waitpid(pid, 0)
+        return os.waitstatus_to_exitcode(status) == 0
+
+    def close(self) -> None:
+        """Stop the process if it is still working, and drop what it wrote."""
+        if self._pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self._pid, signal.SIGKILL)
+            self._reaped()
+        for fd in (self._go, self._ready):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._scored.close()
+        self._text.close()
+
+
+_TEXT_PIECE = 1 << 20
+
+
+def _second_half(
+    text: str,
+    middle: int,
+    plain: bool,
+    aside: ResultsAside,
+    go: int,
+    ready: int,
+    scored: IO[bytes],
+    rows: IO[bytes],
+) -> int:  # pragma: no cover - run by the forked process
+    """The forked process's work: 0 when it wrote its half whole, else why not."""
+    cases = _cases(text, middle, len(text), plain)
+    del text
+    if cases is None or os.read(go, 1) != b"1":
+        os.write(ready, b"0")
+        return 3
+    half = _scored(cases, aside.lines_read_again())
+    del cases
+    if half is None:
+        os.write(ready, b"0")
+        return 3
+    pickle.dump(half._replace(rows=[]), scored, protocol=pickle.HIGHEST_PROTOCOL)
+    scored.flush()
+    os.write(ready, b"1")
+    with io.TextIOWrapper(rows, encoding="utf-8", write_through=False) as out:
+        for piece in json_row_pieces(CaseRows(half.rows), joint=",\n"):
+            out.write(piece)
+    return 0
