@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.inprocess import run_cli
 
-from assay.load import _aside, _halves
+from assay.cli import _halves
+from assay.load import _aside
 
 RunAssay = Callable[..., subprocess.CompletedProcess[str]]
 HALVED = _halves.halved_json
@@ -51,6 +52,8 @@ def _case(i: int) -> dict[str, Any]:
         case["split"] = "heldout"
     if i % 9 == 5:
         case["group"] = f"g{i % 2}"
+    if i % 13 == 6:
+        case["question"] += " \u2028 \x85 \u202e"  # written escaped to a report file
     return case
 
 
@@ -103,7 +106,9 @@ def test_the_usual_files_give_the_report_written_here(
 ) -> None:
     _inputs(tmp_path)
     assert _same(tmp_path, monkeypatch, usual=True) == 0
-    report = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
+    written = (tmp_path / "out.json").read_text(encoding="utf-8")
+    assert "\\u2028" in written and "\u2028" not in written
+    report = json.loads(written)
     assert len(report["cases"]) == 3_000
     assert report["synthetic"] and report["splits"] and report["dataset"]["source_revisions"]
 

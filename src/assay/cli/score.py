@@ -146,7 +146,7 @@ def _halved(
 ) -> bool:
     """Write the JSON report made by two processes (``halved_json``), when the files are
     the usual ones that path covers; False, having said nothing, otherwise."""
-    from assay.load._halves import halved_json
+    from assay.cli._halves import halved_json
 
     made = halved_json(dataset, aside, setting)
     if made is None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import io
 import os
 import pickle
 import signal
@@ -28,9 +27,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, NamedTuple, cast
 
+from assay._controls import escape_controls
 from assay.cases import Case
 from assay.cases._canonical import canonical_text
 from assay.cases._parse import _plain_case
+from assay.cli._output import WrittenText
 from assay.errors import InputFormatError
 from assay.grading import CaseResult, Status
 from assay.grading._rules import missing_judgment
@@ -103,26 +104,25 @@ class HalvedReport:
     outlives the command."""
 
     def __init__(
-        self, report: Report, head: str, rows: list[tuple[Any, ...]], tail: str, second: _SecondHalf
+        self, report: Report, head: str, rows: IO[bytes], tail: str, second: _SecondHalf
     ) -> None:
         self.report = report
         self._head, self._rows, self._tail = head, rows, tail
         self._second = second
 
-    def pieces(self) -> Iterator[str]:
-        """The report's JSON text (``render_json_chunks``'s) in pieces, once; a piece past
-        this process's rows raises ``OSError`` when the second process did not write its
-        rows."""
+    def pieces(self) -> Iterator[str | WrittenText]:
+        """The report's JSON text (``render_json_chunks``'s, its control characters
+        escaped) in pieces, once; the piece past this process's rows raises ``OSError``
+        when the second process did not write its rows."""
         yield self._head
-        rows, self._rows = self._rows, []
-        yield from json_row_pieces(CaseRows(rows))
-        del rows
-        yield from self._second.rows_text()
+        yield WrittenText(self._rows)
+        yield WrittenText(self._second.rows_written())
         yield self._tail
 
     def close(self) -> None:
-        """Stop the second process if it is still working, and drop what it wrote."""
+        """Stop the second process if it is still working, and drop what was written."""
         self._second.close()
+        self._rows.close()
 
     def __enter__(self) -> HalvedReport:
         return self
@@ -191,36 +191,46 @@ def _first_half(
     if lines is None or not second.go():
         return None
     mine = _scored(cases, lines)
-    theirs = second.scored()
-    if mine is None or theirs is None or mine.read != theirs.read:
+    if mine is None:
         return None
-    if mine.matched + theirs.matched != mine.read:
-        return None  # a line names a case of neither half
-    if not {c.id for c in cases.cases}.isdisjoint(f[0] for f in theirs.facts):
-        return None  # an id of both halves
-    del cases
-    whole = hashlib.sha256(b"[")
-    for part in (mine.canonical, b",", theirs.canonical, b"]"):
-        whole.update(part)
+    with contextlib.ExitStack() as undo:
+        rows = undo.enter_context(tempfile.TemporaryFile())
+        _write_rows(mine.rows, rows, joint="")
+        mine = mine._replace(rows=[])
+        theirs = second.scored()
+        if theirs is None or mine.read != theirs.read:
+            return None
+        if mine.matched + theirs.matched != mine.read:
+            return None  # a line names a case of neither half
+        if not {c.id for c in cases.cases}.isdisjoint(f[0] for f in theirs.facts):
+            return None  # an id of both halves
+        del cases
+        whole = hashlib.sha256(b"[")
+        for part in (mine.canonical, b",", theirs.canonical, b"]"):
+            whole.update(part)
+        version = f"sha256:{whole.hexdigest()}"
+        report = _report(dataset.stem, version, mine, theirs, interval)
+        head, tail = json_frame_parts(report)
+        undo.pop_all()
+    return HalvedReport(report, head, rows, tail, second)
+
+
+def _write_rows(rows: list[tuple[Any, ...]], out: IO[bytes], joint: str) -> None:
+    """The rows' JSON text (``json_row_pieces``), escaped as ``emit`` escapes a file's."""
+    for piece in json_row_pieces(CaseRows(rows), joint):
+        out.write(escape_controls(piece).encode("utf-8"))
+    out.flush()
+
+
+def _report(
+    name: str, version: str, mine: _Half, theirs: _Half, interval: IntervalSetting
+) -> Report:
+    """``streamed_lines_report``'s report of both halves' cases, without its rows."""
     tallies = [
         _Tally(CaseFacts(i, part, synthetic, split), 1, status, answered)
         for facts in (mine.facts, theirs.facts)
         for i, part, synthetic, split, _, status, answered in facts
     ]
-    report = _report(dataset.stem, f"sha256:{whole.hexdigest()}", tallies, mine, theirs, interval)
-    head, tail = json_frame_parts(report)
-    return HalvedReport(report, head, mine.rows, tail, second)
-
-
-def _report(
-    name: str,
-    version: str,
-    tallies: list[_Tally],
-    mine: _Half,
-    theirs: _Half,
-    interval: IntervalSetting,
-) -> Report:
-    """``streamed_lines_report``'s report of these cases' tallies, without its rows."""
     graded = cast("Sequence[CaseResult]", tallies)
     summary = summarize_results(graded, interval=interval)
     real = [t.case for t in tallies if not t.case.synthetic]
@@ -390,15 +400,12 @@ class _SecondHalf:
         half: _Half = pickle.load(self._scored)
         return half
 
-    def rows_text(self) -> Iterator[str]:
-        """Its rows' JSON text (following this process's rows), once it has written it
-        all; an ``OSError`` when it did not."""
+    def rows_written(self) -> IO[bytes]:
+        """The file of its rows' text (``_write_rows``, following this process's rows),
+        once it has written it all; an ``OSError`` when it did not."""
         if not self._reaped():
             raise OSError("the second half of the case rows was not written")
-        self._text.seek(0)
-        reader = io.TextIOWrapper(self._text, encoding="utf-8")
-        while piece := reader.read(_TEXT_PIECE):
-            yield piece
+        return self._text
 
     def _reaped(self) -> bool:
         pid, self._pid = self._pid, None
@@ -418,9 +425,6 @@ class _SecondHalf:
                 os.close(fd)
         self._scored.close()
         self._text.close()
-
-
-_TEXT_PIECE = 1 << 20
 
 
 def _second_half(
@@ -447,7 +451,5 @@ def _second_half(
     pickle.dump(half._replace(rows=[]), scored, protocol=pickle.HIGHEST_PROTOCOL)
     scored.flush()
     os.write(ready, b"1")
-    with io.TextIOWrapper(rows, encoding="utf-8", write_through=False) as out:
-        for piece in json_row_pieces(CaseRows(half.rows), joint=",\n"):
-            out.write(piece)
+    _write_rows(half.rows, rows, joint=",\n")
     return 0
