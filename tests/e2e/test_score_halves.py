@@ -92,7 +92,7 @@ def _same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, usual: bool) -> int:
     made: list[bool] = []
     here, written_here = _score(tmp_path, False, monkeypatch, made)
     halved, written = _score(tmp_path, True, monkeypatch, made)
-    assert made == [usual], halved.stderr
+    assert any(made) is usual and len(made) <= 1, halved.stderr
     assert halved.returncode == here.returncode, halved.stderr
     assert halved.stdout == here.stdout
     assert halved.stderr == here.stderr

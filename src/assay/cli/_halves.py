@@ -1,13 +1,13 @@
-"""A large usual dataset scored by two processes, each taking half of its cases end to end.
+"""A large usual dataset scored by two processes, each taking part of its cases end to end.
 
 Most of ``assay score``'s work on a million cases is done case by case: decoding and
 checking each case, hashing its canonical text, making its row from its result line and
 writing the row's JSON. Once the dataset's text is read, a forked process takes the cases
-after its middle line break through all of that, while this process does the cases
-before it. The forked process hands back what the report's figures read of its cases
-(``CaseFacts``, each case's status and whether it answered), their canonical texts (the
-dataset's version is the hash of every case's, in order) and, last, its rows' JSON text,
-which follows this process's rows in the report.
+past a line break (``FIRST_PART`` of the way in) through all of that, while this process
+does the cases before it. The forked process hands back what the report's figures read
+of its cases (``CaseFacts``, each case's status and whether it answered), their canonical
+texts (the dataset's version is the hash of every case's, in order) and, last, its rows'
+JSON text, which follows this process's rows in the report.
 
 Anything unusual (a case or a result line that is not the usual one, a repeated or an
 unknown id, a changelog beside the dataset, a process that did not finish) gives nothing
@@ -131,21 +131,30 @@ class HalvedReport:
         self.close()
 
 
+def may_halve(dataset: Path) -> bool:
+    """Whether ``halved_json`` may score ``dataset``: a JSON Lines file of at least
+    ``HALVES_BYTES`` without a changelog."""
+    if dataset.suffix.lower() != ".jsonl":
+        return False
+    from assay.load._changelog import changelog_path
+
+    try:
+        return dataset.stat().st_size >= HALVES_BYTES and not changelog_path(dataset).exists()
+    except OSError:
+        return False
+
+
 def halved_json(
     dataset: Path, aside: ResultsAside, interval: IntervalSetting
 ) -> HalvedReport | None:
     """The JSON report of scoring the results ``aside`` reads against the JSON Lines
     dataset ``dataset``, made by two processes; None, having said nothing, when the
     dataset is small or either file is not the usual one."""
-    if dataset.suffix.lower() != ".jsonl":
+    if not may_halve(dataset):
         return None
-    from assay.load._changelog import changelog_path
-
     try:
-        if dataset.stat().st_size < HALVES_BYTES or changelog_path(dataset).exists():
-            return None
         text = read_text(dataset)
-    except (OSError, InputFormatError):
+    except InputFormatError:
         return None
     middle = _middle(text)
     if middle is None:
@@ -165,14 +174,20 @@ def halved_json(
 
 
 def _middle(text: str) -> int | None:
-    """Where the second half of ``text`` begins: past the first line break at or after
-    its middle (before it, when that one ends the text); None for a single line."""
-    half = len(text) // 2
+    """Where the second process's part of ``text`` begins: past the first line break at
+    or after ``FIRST_PART`` of it (before it, when that one ends the text); None for a
+    single line."""
+    half = int(len(text) * FIRST_PART)
     middle = text.find("\n", half) + 1
     if 0 < middle < len(text):
         return middle
     middle = text.rfind("\n", 0, half) + 1
     return middle if middle > 0 else None
+
+
+FIRST_PART = 0.45
+"""The share of the dataset's text this process scores: less than half, as it alone
+reads the text, sums the report's figures and writes the report."""
 
 
 def _first_half(
@@ -336,10 +351,10 @@ def _scored(made: _Cases, lines: Iterable[dict[str, Any]]) -> _Half | None:
 
 
 class _SecondHalf:
-    """The process scoring the cases after the dataset's middle line break. It starts on
-    them at once, scores them against the result lines once told to (``go``), hands back
-    the ``_Half`` without its rows (``scored``), then writes its rows' JSON text
-    (``rows_text``). Close it so that it never outlives the command."""
+    """The process scoring the dataset's cases past ``_middle``. It starts on them at
+    once, scores them against the result lines once told to (``go``), hands back the
+    ``_Half`` without its rows (``scored``), then writes its rows' JSON text
+    (``rows_written``). Close it so that it never outlives the command."""
 
     def __init__(self, pid: int, go: int, ready: int, scored: IO[bytes], text: IO[bytes]) -> None:
         self._pid: int | None = pid

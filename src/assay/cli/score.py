@@ -77,13 +77,15 @@ def score(
     with no_cycle_collection():
         streams = grader is None and trials in (None, 1) and not trial_policy
         streamed = None
-        with _aside(results if streams else None) as aside:
-            if (
-                aside is not None
-                and format == "json"
+        halves = streams and format == "json" and output is not None and _halves(dataset)
+        with _aside(results if streams else None, shared=not halves) as aside:
+            written = (
+                halves
+                and aside is not None
                 and output is not None
                 and _halved(dataset, results, aside, setting, output)
-            ):
+            )
+            if written:
                 return
             data = load_dataset(dataset)
             if streams:
@@ -161,14 +163,24 @@ def _halved(
     return True
 
 
-def _aside(results: Path | None) -> AbstractContextManager[ResultsAside | None]:
+def _halves(dataset: Path) -> bool:
+    """Whether the dataset is one ``halved_json`` may score (a large JSON Lines file)."""
+    from assay.cli._halves import may_halve
+
+    return may_halve(dataset)
+
+
+def _aside(
+    results: Path | None, shared: bool = True
+) -> AbstractContextManager[ResultsAside | None]:
     """The results file read by a second process while the dataset is read (a large
-    JSON Lines file on Linux), or None."""
+    JSON Lines file on Linux), or None. ``shared``: see ``ResultsAside.start``."""
     if results is None:
         return contextlib.nullcontext()
     from assay.load._aside import ResultsAside
 
-    return contextlib.nullcontext() if (aside := ResultsAside.start(results)) is None else aside
+    aside = ResultsAside.start(results, shared=shared)
+    return contextlib.nullcontext() if aside is None else aside
 
 
 def _streamed(

@@ -40,10 +40,14 @@ class ResultsAside:
         self._done = False
 
     @classmethod
-    def start(cls, path: Path, at_least: int | None = None) -> ResultsAside | None:
+    def start(
+        cls, path: Path, at_least: int | None = None, shared: bool = True
+    ) -> ResultsAside | None:
         """Start reading ``path`` aside, when it is a JSON Lines file of at least
         ``at_least`` bytes (default ``ASIDE_BYTES``) on a system that forks; None
-        otherwise."""
+        otherwise. ``shared``: the short strings repeated from line to line come back as
+        one object each (see ``JsonLines``), for a reader that keeps them; sharing them
+        costs half the reading."""
         if not sys.platform.startswith("linux") or path.suffix.lower() != ".jsonl":
             return None
         try:
@@ -62,7 +66,7 @@ class ResultsAside:
         if pid == 0:  # pragma: no cover - the forked process, measured by its output
             status = 1
             try:
-                status = 0 if _write_plain_lines(path, out) else 3
+                status = 0 if _write_plain_lines(path, out, shared) else 3
                 out.flush()
             finally:
                 os._exit(status)
@@ -122,12 +126,12 @@ def _batches(out: IO[bytes]) -> Iterator[dict[str, Any]]:
         yield from batch
 
 
-def _write_plain_lines(path: Path, out: IO[bytes]) -> bool:
+def _write_plain_lines(path: Path, out: IO[bytes], shared: bool = True) -> bool:
     """Write the usual lines of ``path`` to ``out`` in pickled batches closed by None;
     False as soon as a line is not such a line, or at the end when none was read."""
     import pickle
 
-    _, _, lines = stream_records(path, "results", allow_empty=True)
+    _, _, lines = stream_records(path, "results", allow_empty=True, shared=shared)
     if lines is None:
         return False
     dump = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
