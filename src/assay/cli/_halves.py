@@ -28,19 +28,16 @@ from pathlib import Path
 from typing import IO, Any, NamedTuple, cast
 
 from assay._controls import escape_controls
-from assay.cases import Case
-from assay.cases._canonical import canonical_text
-from assay.cases._parse import _plain_case
+from assay.cases._plain import PlainCase, plain_canonical_text, plain_case
 from assay.cli._output import WrittenText
 from assay.errors import InputFormatError
 from assay.grading import CaseResult, Status
-from assay.grading._rules import missing_judgment
 from assay.grading._structured import StructuredGrader
 from assay.load._aside import ResultsAside
 from assay.load._json import _quick_lines
 from assay.load._records import read_text
 from assay.metrics import IntervalSetting, summarize_results
-from assay.report._build import _row_values, _split_blocks, assemble_from_facts, dataset_info
+from assay.report._build import _split_blocks, assemble_from_facts, dataset_info
 from assay.report._model import Report
 from assay.report._rows import CaseRows
 from assay.report._streamed import (
@@ -49,7 +46,7 @@ from assay.report._streamed import (
     _STATUS,
     _STRUCTURED_LABEL,
     _line_row,
-    _shared_reason,
+    _missing_row,
 )
 from assay.report.render.json import json_frame_parts, json_row_pieces
 
@@ -70,7 +67,7 @@ class CaseFacts(NamedTuple):
 class _Tally(NamedTuple):
     """``report._streamed.Tally`` of a case known by its facts or by itself."""
 
-    case: CaseFacts | Case
+    case: CaseFacts
     trial: int
     status: Status
     answered: bool
@@ -80,7 +77,7 @@ class _Cases(NamedTuple):
     """One half's cases, each one's ``case_hash`` and their canonical texts joined by
     commas (that part of the text the dataset's version is the hash of)."""
 
-    cases: list[Case]
+    cases: list[PlainCase]
     hashes: list[str]
     canonical: bytes
 
@@ -276,20 +273,20 @@ def _cases(text: str, start: int, stop: int, plain: bool) -> _Cases | None:
     (or blank) and no id repeats; None otherwise."""
     quick = _quick_lines(None, plain)
     shared: dict[str, str] = {}
-    cases: list[Case] = []
+    cases: list[PlainCase] = []
     for line in _lines(text, start, stop):
         raw = quick(line)
         if raw is None:
             if line.strip():
                 return None
             continue
-        case = _plain_case(raw, shared)
+        case = plain_case(raw, shared)
         if case is None:
             return None
         cases.append(case)
     if not cases or len({c.id for c in cases}) != len(cases):
         return None
-    texts = [canonical_text(case).encode("utf-8") for case in cases]
+    texts = [plain_canonical_text(case).encode("utf-8") for case in cases]
     hashes = [f"sha256:{hashlib.sha256(t).hexdigest()}" for t in texts]
     return _Cases(cases, hashes, b",".join(texts))
 
@@ -327,14 +324,11 @@ def _scored(made: _Cases, lines: Iterable[dict[str, Any]]) -> _Half | None:
         structured = structured or row[_GRADER] is _STRUCTURED_LABEL
         answered[i] = row[_OUTCOME] == "answer"
     del where
-    labels: dict[tuple[str, str], str] = {}
     facts: list[tuple[str, str, bool, str, str | None, Status, bool]] = []
     for i, case in enumerate(cases):
         kept = rows[i]
         if kept is None:
-            result = CaseResult(case, 1, None, missing_judgment(case.id, 1))
-            values = _row_values(result, {case.id: hashes[i]}, labels)
-            kept = rows[i] = _shared_reason(values, reasons)
+            kept = rows[i] = _missing_row(case, hashes[i], reasons)
         facts.append(
             (
                 case.id,
