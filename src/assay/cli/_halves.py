@@ -5,7 +5,7 @@ checking each case, hashing its canonical text, making its row from its result l
 writing the row's JSON. Once the dataset's text is read, a forked process takes the cases
 past a line break (``FIRST_PART`` of the way in) through all of that, while this process
 does the cases before it. The forked process hands back what the report's figures read
-of its cases (``CaseFacts``, each case's status and whether it answered), their canonical
+of its cases (``CaseTally``: each case's status, whether it answered, …), their canonical
 texts (the dataset's version is the hash of every case's, in order) and, last, its rows'
 JSON text, which follows this process's rows in the report.
 
@@ -55,22 +55,28 @@ HALVES_BYTES = 4 * 2**20
 quicker than a process is started and its half handed back."""
 
 
-class CaseFacts(NamedTuple):
-    """What the summary and its split blocks read of a case (``Case``'s fields)."""
+class CaseTally(NamedTuple):
+    """What the summary and its split blocks read of one case scored once: a
+    ``report._streamed.Tally`` that is its own ``case`` (with the fields of ``Case``
+    they read), made from one tuple of its values."""
 
     id: str
     slice: str
     synthetic: bool
     split: str
-
-
-class _Tally(NamedTuple):
-    """``report._streamed.Tally`` of a case known by its facts or by itself."""
-
-    case: CaseFacts
-    trial: int
+    source_revision: str | None
     status: Status
     answered: bool
+
+    @property
+    def trial(self) -> int:
+        """One: a case scored once."""
+        return 1
+
+    @property
+    def case(self) -> CaseTally:
+        """Itself: the case's fields are its own."""
+        return self
 
 
 class _Cases(NamedTuple):
@@ -238,26 +244,16 @@ def _report(
     name: str, version: str, mine: _Half, theirs: _Half, interval: IntervalSetting
 ) -> Report:
     """``streamed_lines_report``'s report of both halves' cases, without its rows."""
-    tallies = [
-        _Tally(CaseFacts(i, part, synthetic, split), 1, status, answered)
-        for facts in (mine.facts, theirs.facts)
-        for i, part, synthetic, split, _, status, answered in facts
-    ]
+    tallies = [*map(CaseTally._make, mine.facts), *map(CaseTally._make, theirs.facts)]
     graded = cast("Sequence[CaseResult]", tallies)
     summary = summarize_results(graded, interval=interval)
-    real = [t.case for t in tallies if not t.case.synthetic]
+    real = [t for t in tallies if not t.synthetic]
     structured = mine.structured or theirs.structured
     graders = {(StructuredGrader.name, StructuredGrader.version)} if structured else set()
     return assemble_from_facts(
-        dataset_info(
-            name,
-            version,
-            None,
-            len(real),
-            (f[4] for facts in (mine.facts, theirs.facts) for f in facts),
-        ),
-        [t.case.id for t in tallies if t.case.synthetic] if summary.synthetic is not None else [],
-        sum(1 for c in real if c.split == "heldout"),
+        dataset_info(name, version, None, len(real), (t.source_revision for t in tallies)),
+        [t.id for t in tallies if t.synthetic] if summary.synthetic is not None else [],
+        sum(1 for t in real if t.split == "heldout"),
         summary,
         [],
         graders=sorted(graders - {("assay", "1")}),
