@@ -23,82 +23,25 @@ import os
 import pickle
 import signal
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any, NamedTuple, cast
+from typing import IO, cast
 
-from assay._controls import escape_controls
-from assay.cases._plain import PlainCase, plain_canonical_text, plain_case
 from assay.cli._output import WrittenText
+from assay.cli._part import CaseTally, Scored, part_cases, part_scored, write_rows
 from assay.errors import InputFormatError
-from assay.grading import CaseResult, Status
+from assay.grading import CaseResult
 from assay.grading._structured import StructuredGrader
 from assay.load._aside import ResultsAside
-from assay.load._json import _quick_lines
 from assay.load._records import read_text
 from assay.metrics import IntervalSetting, summarize_results
 from assay.report._build import _split_blocks, assemble_from_facts, dataset_info
 from assay.report._model import Report
-from assay.report._rows import CaseRows
-from assay.report._streamed import (
-    _GRADER,
-    _OUTCOME,
-    _STATUS,
-    _STRUCTURED_LABEL,
-    _line_row,
-    _missing_row,
-)
-from assay.report.render.json import json_frame_parts, json_row_pieces
+from assay.report.render.json import json_frame_parts
 
 HALVES_BYTES = 4 * 2**20
 """Datasets at least this large are scored by two processes; a smaller one is scored
 quicker than a process is started and its half handed back."""
-
-
-class CaseTally(NamedTuple):
-    """What the summary and its split blocks read of one case scored once: a
-    ``report._streamed.Tally`` that is its own ``case`` (with the fields of ``Case``
-    they read), made from one tuple of its values."""
-
-    id: str
-    slice: str
-    synthetic: bool
-    split: str
-    source_revision: str | None
-    status: Status
-    answered: bool
-
-    @property
-    def trial(self) -> int:
-        """One: a case scored once."""
-        return 1
-
-    @property
-    def case(self) -> CaseTally:
-        """Itself: the case's fields are its own."""
-        return self
-
-
-class _Cases(NamedTuple):
-    """One half's cases, each one's ``case_hash`` and their canonical texts joined by
-    commas (that part of the text the dataset's version is the hash of)."""
-
-    cases: list[PlainCase]
-    hashes: list[str]
-    canonical: bytes
-
-
-class _Half(NamedTuple):
-    """One half's cases scored: each case's facts, status and answer, its source
-    revision, the canonical texts joined by commas, its rows, and how many of the result
-    lines it matched of how many it read."""
-
-    facts: list[tuple[str, str, bool, str, str | None, Status, bool]]
-    canonical: bytes
-    rows: list[tuple[Any, ...]]
-    structured: bool
-    matched: int
-    read: int
 
 
 class HalvedReport:
@@ -202,18 +145,20 @@ def _first_half(
     interval: IntervalSetting,
     second: _SecondHalf,
 ) -> HalvedReport | None:
-    cases = _cases(text, 0, middle - 1, plain)
+    """The report of this process's cases (those before ``middle``) and the second
+    process's, or None when either part is not the usual one."""
+    cases = part_cases(text, 0, middle - 1, plain)
     if cases is None:
         return None
     lines = aside.plain_lines()
     if lines is None or not second.go():
         return None
-    mine = _scored(cases, lines)
+    mine = part_scored(cases, lines)
     if mine is None:
         return None
     with contextlib.ExitStack() as undo:
         rows = undo.enter_context(tempfile.TemporaryFile())
-        _write_rows(mine.rows, rows, joint="")
+        write_rows(mine.rows, rows, joint="")
         mine = mine._replace(rows=[])
         theirs = second.scored()
         if theirs is None or mine.read != theirs.read:
@@ -233,15 +178,8 @@ def _first_half(
     return HalvedReport(report, head, rows, tail, second)
 
 
-def _write_rows(rows: list[tuple[Any, ...]], out: IO[bytes], joint: str) -> None:
-    """The rows' JSON text (``json_row_pieces``), escaped as ``emit`` escapes a file's."""
-    for piece in json_row_pieces(CaseRows(rows), joint):
-        out.write(escape_controls(piece).encode("utf-8"))
-    out.flush()
-
-
 def _report(
-    name: str, version: str, mine: _Half, theirs: _Half, interval: IntervalSetting
+    name: str, version: str, mine: Scored, theirs: Scored, interval: IntervalSetting
 ) -> Report:
     """``streamed_lines_report``'s report of both halves' cases, without its rows."""
     tallies = [*map(CaseTally._make, mine.facts), *map(CaseTally._make, theirs.facts)]
@@ -264,86 +202,10 @@ def _report(
     )
 
 
-def _cases(text: str, start: int, stop: int, plain: bool) -> _Cases | None:
-    """The cases of the lines of ``text[start:stop]`` when each is the usual case line
-    (or blank) and no id repeats; None otherwise."""
-    quick = _quick_lines(None, plain)
-    shared: dict[str, str] = {}
-    cases: list[PlainCase] = []
-    for line in _lines(text, start, stop):
-        raw = quick(line)
-        if raw is None:
-            if line.strip():
-                return None
-            continue
-        case = plain_case(raw, shared)
-        if case is None:
-            return None
-        cases.append(case)
-    if not cases or len({c.id for c in cases}) != len(cases):
-        return None
-    texts = [plain_canonical_text(case).encode("utf-8") for case in cases]
-    hashes = [f"sha256:{hashlib.sha256(t).hexdigest()}" for t in texts]
-    return _Cases(cases, hashes, b",".join(texts))
-
-
-def _lines(text: str, start: int, stop: int) -> Iterator[str]:
-    """The lines of ``text[start:stop]``, split on newlines only (as ``JsonLines``)."""
-    while True:
-        end = text.find("\n", start, stop)
-        if end < 0:
-            yield text[start:stop]
-            return
-        yield text[start:end]
-        start = end + 1
-
-
-def _scored(made: _Cases, lines: Iterable[dict[str, Any]]) -> _Half | None:
-    """These cases scored against those of the result lines that name one of them (the
-    usual lines: see ``ResultsAside.plain_lines``); None when a line repeats one."""
-    cases, hashes = made.cases, made.hashes
-    where = {case.id: i for i, case in enumerate(cases)}
-    rows: list[tuple[Any, ...] | None] = [None] * len(cases)
-    answered = bytearray(len(cases))
-    reasons: dict[str, str] = {}
-    structured = False
-    matched = read = 0
-    for line in lines:
-        read += 1
-        i = where.get(line["id"])
-        if i is None:
-            continue
-        if rows[i] is not None:
-            return None
-        matched += 1
-        row = rows[i] = _line_row(cases[i], line, hashes[i], reasons)
-        structured = structured or row[_GRADER] is _STRUCTURED_LABEL
-        answered[i] = row[_OUTCOME] == "answer"
-    del where
-    facts: list[tuple[str, str, bool, str, str | None, Status, bool]] = []
-    for i, case in enumerate(cases):
-        kept = rows[i]
-        if kept is None:
-            kept = rows[i] = _missing_row(case, hashes[i], reasons)
-        facts.append(
-            (
-                case.id,
-                case.slice,
-                case.synthetic,
-                case.split,
-                case.source_revision,
-                kept[_STATUS],
-                bool(answered[i]),
-            )
-        )
-    kept_rows = cast("list[tuple[Any, ...]]", rows)  # every case has its row now
-    return _Half(facts, made.canonical, kept_rows, structured, matched, read)
-
-
 class _SecondHalf:
     """The process scoring the dataset's cases past ``_middle``. It starts on them at
     once, scores them against the result lines once told to (``go``), hands back the
-    ``_Half`` without its rows (``scored``), then writes its rows' JSON text
+    ``Scored`` without its rows (``scored``), then writes its rows' JSON text
     (``rows_written``). Close it so that it never outlives the command."""
 
     def __init__(self, pid: int, go: int, ready: int, scored: IO[bytes], text: IO[bytes]) -> None:
@@ -393,7 +255,7 @@ class _SecondHalf:
             return False
         return True
 
-    def scored(self) -> _Half | None:
+    def scored(self) -> Scored | None:
         """Its half scored (without the rows), once it has it; None when it gave up."""
         try:
             said = os.read(self._ready, 1)
@@ -402,11 +264,11 @@ class _SecondHalf:
         if said != b"1":
             return None
         self._scored.seek(0)
-        half: _Half = pickle.load(self._scored)
+        half: Scored = pickle.load(self._scored)
         return half
 
     def rows_written(self) -> IO[bytes]:
-        """The file of its rows' text (``_write_rows``, following this process's rows),
+        """The file of its rows' text (``write_rows``, following this process's rows),
         once it has written it all; an ``OSError`` when it did not."""
         if not self._reaped():
             raise OSError("the second half of the case rows was not written")
@@ -443,12 +305,12 @@ def _second_half(
     rows: IO[bytes],
 ) -> int:  # pragma: no cover - run by the forked process
     """The forked process's work: 0 when it wrote its half whole, else why not."""
-    cases = _cases(text, middle, len(text), plain)
+    cases = part_cases(text, middle, len(text), plain)
     del text
     if cases is None or os.read(go, 1) != b"1":
         os.write(ready, b"0")
         return 3
-    half = _scored(cases, aside.lines_read_again())
+    half = part_scored(cases, aside.lines_read_again())
     del cases
     if half is None:
         os.write(ready, b"0")
@@ -456,5 +318,5 @@ def _second_half(
     pickle.dump(half._replace(rows=[]), scored, protocol=pickle.HIGHEST_PROTOCOL)
     scored.flush()
     os.write(ready, b"1")
-    _write_rows(half.rows, rows, joint=",\n")
+    write_rows(half.rows, rows, joint=",\n")
     return 0
