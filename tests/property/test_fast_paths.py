@@ -15,6 +15,7 @@ from assay._controls import escape_controls
 from assay.cases import Case, canonical_json, canonical_record
 from assay.cases import _parse as case_parse
 from assay.cases._canonical import canonical_text
+from assay.cases._plain import PlainCase, plain_canonical_text, plain_case
 from assay.errors import Location
 from assay.grading import Judgment
 from assay.grading._structured import StructuredGrader
@@ -67,6 +68,13 @@ def test_a_result_line_parses_as_validation_parses_it(raw: dict[str, Any]) -> No
         _same(_parse.parse_result_line(raw, HERE), _validated(raw, monkeypatch))
 
 
+@settings(max_examples=600, deadline=None)
+@given(lines)
+def test_a_plain_line_is_one_a_plain_record_is_made_of(raw: dict[str, Any]) -> None:
+    if _parse._usual_shape(raw):
+        assert _parse._plain_line(raw) == (_parse._plain_record(raw) is not None)
+
+
 @pytest.mark.parametrize(
     "raw",
     [
@@ -86,6 +94,7 @@ def test_the_usual_lines_take_the_fast_path_and_match(
     plain = _parse._plain_record(raw)
     both = "class" in raw and "error_class" in raw
     assert (plain is None) == both
+    assert _parse._plain_line(raw) != both
     _same(_parse.parse_result_line(raw, HERE), _validated(raw, monkeypatch))
 
 
@@ -173,6 +182,52 @@ def test_a_case_record_parses_as_validation_parses_it(raw: dict[str, Any]) -> No
     assert fast.model_fields_set == slow.model_fields_set
     assert fast.model_dump_json() == slow.model_dump_json()
     assert canonical_text(fast) == canonical_json(canonical_record(slow))
+
+
+plain_records = st.builds(
+    lambda given, labels, rest: {**given, **labels, **rest},
+    st.fixed_dictionaries(
+        {
+            "id": st.sampled_from(["C1", 'é\u2028"\\', ""]),
+            "slice": st.sampled_from(["s", "\x85", ""]),
+            "question": st.sampled_from(["q", 'é\u2028"\\', None]),
+        }
+    ),
+    st.sampled_from(
+        [
+            {"expected_behavior": "answer", "expected_fact": "f"},
+            {"expected_behavior": "answer", "expected_fact": 'é"'},
+            {"expected_behavior": "abstain"},
+            {"expected_behavior": "abstain", "expected_fact": None},
+            {"expected_behavior": "abstain", "expected_fact": "f"},
+            {"expected_behavior": "answer", "expected_fact": ""},
+        ]
+    ),
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "rationale": st.sampled_from([None, "r", "é\u2028", 0]),
+            "group": st.sampled_from([None, "g", 1]),
+            "source_revision": st.sampled_from([None, "rev", {}]),
+            "synthetic": st.sampled_from([True, False, 0]),
+            "split": st.sampled_from(["dev", "heldout", "other"]),
+        },
+    ),
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(case_records, plain_records, plain_records, plain_records))
+def test_a_plain_case_is_the_case_a_plain_record_makes(raw: dict[str, Any]) -> None:
+    shared: dict[str, str] = {}
+    case, plain = case_parse._plain_case(raw, {}), plain_case(raw, shared)
+    assert (case is None) == (plain is None)
+    if case is None or plain is None:
+        return
+    for name in [*PlainCase._fields, "prompt", "facts"]:
+        assert getattr(plain, name) == getattr(case, name), name
+    assert plain_canonical_text(plain) == canonical_text(case)
+    assert all(shared[value] is value for value in shared)
 
 
 @pytest.mark.parametrize(

@@ -7,15 +7,16 @@ file: a dataset, a results file or notes the user kept are never lost.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
 import stat
 import sys
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any, NamedTuple, TextIO
 
 from assay.errors import AssayConfigError
 
@@ -147,8 +148,15 @@ def check_output(output: Path, inputs: Sequence[Path] = ()) -> None:
         )
 
 
+class WrittenText(NamedTuple):
+    """A piece of output already written to ``file`` (from its start), as UTF-8 with its
+    control characters escaped (``escape_controls``): ``emit`` copies it as it is."""
+
+    file: IO[bytes]
+
+
 def emit(
-    text: str | Iterable[str],
+    text: str | Iterable[str | WrittenText],
     output: Path | None,
     inputs: Sequence[Path] = (),
     what: str | None = None,
@@ -163,7 +171,11 @@ def emit(
     pieces = [text] if isinstance(text, str) else text
     if output is None:
         for piece in pieces:
-            _write_chunks(sys.stdout, piece)  # escaped by the stream main() installs
+            if isinstance(piece, WrittenText):
+                for part in _read_text(piece.file):
+                    _write_chunks(sys.stdout, part)
+            else:
+                _write_chunks(sys.stdout, piece)  # escaped by the stream main() installs
         return
     from assay._controls import escape_controls
 
@@ -178,8 +190,12 @@ def emit(
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             for piece in pieces:
-                # a report file is read in a terminal too (cat, CI logs)
-                _write_chunks(handle, escape_controls(piece))
+                if isinstance(piece, WrittenText):
+                    handle.flush()
+                    _copy(piece.file, handle.fileno())
+                else:
+                    # a report file is read in a terminal too (cat, CI logs)
+                    _write_chunks(handle, escape_controls(piece))
         # mkstemp creates the file private (0600); a report gets the user's usual mode.
         umask = os.umask(0)
         os.umask(umask)
@@ -198,6 +214,28 @@ def emit(
 
 
 _CHUNK = 1 << 20
+
+
+def _copy(source: IO[bytes], fd: int) -> None:
+    """Append the whole of ``source`` to the file open at ``fd`` (copied by the kernel)."""
+    source.flush()
+    size = os.fstat(source.fileno()).st_size
+    done = 0
+    while done < size:
+        sent = os.sendfile(fd, source.fileno(), done, size - done)
+        if sent == 0:
+            raise OSError(f"{size - done} bytes of the report went missing")
+        done += sent
+
+
+def _read_text(source: IO[bytes]) -> Iterator[str]:
+    source.seek(0)
+    reader = io.TextIOWrapper(source, encoding="utf-8")
+    try:
+        while part := reader.read(_CHUNK):
+            yield part
+    finally:
+        reader.detach()
 
 
 def _write_chunks(stream: TextIO, text: str) -> None:

@@ -77,7 +77,16 @@ def score(
     with no_cycle_collection():
         streams = grader is None and trials in (None, 1) and not trial_policy
         streamed = None
-        with _aside(results if streams else None) as aside:
+        halves = streams and format == "json" and output is not None and _halves(dataset)
+        with _aside(results if streams else None, shared=not halves) as aside:
+            written = (
+                halves
+                and aside is not None
+                and output is not None
+                and _halved(dataset, results, aside, setting, output)
+            )
+            if written:
+                return
             data = load_dataset(dataset)
             if streams:
                 data = data.without_locations()
@@ -134,14 +143,44 @@ def _emit(
     )
 
 
-def _aside(results: Path | None) -> AbstractContextManager[ResultsAside | None]:
+def _halved(
+    dataset: Path, results: Path, aside: ResultsAside, setting: IntervalSetting, output: Path
+) -> bool:
+    """Write the JSON report made by two processes (``halved_json``), when the files are
+    the usual ones that path covers; False, having said nothing, otherwise."""
+    from assay.cli._halves import halved_json
+
+    made = halved_json(dataset, aside, setting)
+    if made is None:
+        return False
+    with made:
+        emit(
+            made.pieces(),
+            output,
+            [dataset, results],
+            what=described(made.report, "json", f"{results.name} against {dataset.name}"),
+        )
+    return True
+
+
+def _halves(dataset: Path) -> bool:
+    """Whether the dataset is one ``halved_json`` may score (a large JSON Lines file)."""
+    from assay.cli._halves import may_halve
+
+    return may_halve(dataset)
+
+
+def _aside(
+    results: Path | None, shared: bool = True
+) -> AbstractContextManager[ResultsAside | None]:
     """The results file read by a second process while the dataset is read (a large
-    JSON Lines file on Linux), or None."""
+    JSON Lines file on Linux), or None. ``shared``: see ``ResultsAside.start``."""
     if results is None:
         return contextlib.nullcontext()
     from assay.load._aside import ResultsAside
 
-    return contextlib.nullcontext() if (aside := ResultsAside.start(results)) is None else aside
+    aside = ResultsAside.start(results, shared=shared)
+    return contextlib.nullcontext() if aside is None else aside
 
 
 def _streamed(

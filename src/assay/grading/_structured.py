@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from assay._compact import checked_instance, shared_field_names
 from assay.cases import Case
 from assay.grading._judgment import Judgment, Status
@@ -34,6 +36,19 @@ _GIVEN = shared_field_names(
 )
 
 
+class Labels(Protocol):
+    """What the structured grader reads of a case (a ``Case`` is one)."""
+
+    @property
+    def expected_behavior(self) -> str: ...
+
+    @property
+    def expected_fact(self) -> str | None: ...
+
+    @property
+    def facts(self) -> frozenset[str]: ...
+
+
 def _verdict(case: Case, record: Record) -> tuple[Status, str]:
     outcome = record.outcome
     if isinstance(outcome, Abstain):
@@ -43,14 +58,14 @@ def _verdict(case: Case, record: Record) -> tuple[Status, str]:
     return answered_verdict(case, outcome.fact)
 
 
-def abstained_verdict(case: Case) -> tuple[Status, str]:
+def abstained_verdict(case: Labels) -> tuple[Status, str]:
     """The structured grader's status and reason for an abstention to ``case``."""
     if case.expected_behavior == "abstain":
         return "passed", "abstained, as expected"
     return "failed", f"expected an answer with fact '{case.expected_fact}'; abstained"
 
 
-def answered_verdict(case: Case, fact: str | None) -> tuple[Status, str]:
+def answered_verdict(case: Labels, fact: str | None) -> tuple[Status, str]:
     """The structured grader's status and reason for an answer to ``case`` whose fact key
     is ``fact``."""
     if case.expected_behavior == "abstain":

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from assay.load._records import stream_records
-from assay.outcomes._parse import _plain_record, _usual_shape
+from assay.outcomes._parse import _plain_line, _usual_shape
 
 ASIDE_BYTES = 4 * 2**20
 """Results files at least this large are read aside; a smaller one is read quicker than
@@ -40,10 +40,14 @@ class ResultsAside:
         self._done = False
 
     @classmethod
-    def start(cls, path: Path, at_least: int | None = None) -> ResultsAside | None:
+    def start(
+        cls, path: Path, at_least: int | None = None, shared: bool = True
+    ) -> ResultsAside | None:
         """Start reading ``path`` aside, when it is a JSON Lines file of at least
         ``at_least`` bytes (default ``ASIDE_BYTES``) on a system that forks; None
-        otherwise."""
+        otherwise. ``shared``: the short strings repeated from line to line come back as
+        one object each (see ``JsonLines``), for a reader that keeps them; sharing them
+        costs half the reading."""
         if not sys.platform.startswith("linux") or path.suffix.lower() != ".jsonl":
             return None
         try:
@@ -62,7 +66,7 @@ class ResultsAside:
         if pid == 0:  # pragma: no cover - the forked process, measured by its output
             status = 1
             try:
-                status = 0 if _write_plain_lines(path, out) else 3
+                status = 0 if _write_plain_lines(path, out, shared) else 3
                 out.flush()
             finally:
                 os._exit(status)
@@ -78,6 +82,12 @@ class ResultsAside:
         out = self._out
         out.seek(0)
         return _batches(out)
+
+    def lines_read_again(self) -> Iterator[dict[str, Any]]:
+        """The lines ``plain_lines`` gave, read from the start through a file of their own:
+        for a process forked from this one, once ``plain_lines`` has given them there."""
+        with open(f"/proc/self/fd/{self._out.fileno()}", "rb") as handle:
+            yield from _batches(handle)
 
     def _reap(self) -> bool:
         pid, self._pid = self._pid, None
@@ -116,19 +126,19 @@ def _batches(out: IO[bytes]) -> Iterator[dict[str, Any]]:
         yield from batch
 
 
-def _write_plain_lines(path: Path, out: IO[bytes]) -> bool:
+def _write_plain_lines(path: Path, out: IO[bytes], shared: bool = True) -> bool:
     """Write the usual lines of ``path`` to ``out`` in pickled batches closed by None;
     False as soon as a line is not such a line, or at the end when none was read."""
     import pickle
 
-    _, _, lines = stream_records(path, "results", allow_empty=True)
+    _, _, lines = stream_records(path, "results", allow_empty=True, shared=shared)
     if lines is None:
         return False
     dump = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
     batch: list[dict[str, Any]] = []
     count = 0
     for _, raw in lines:
-        if type(raw) is not dict or not _usual_shape(raw) or _plain_record(raw) is None:
+        if type(raw) is not dict or not _usual_shape(raw) or not _plain_line(raw):
             return False
         batch.append(raw)
         if len(batch) == _LINES_PER_BATCH:

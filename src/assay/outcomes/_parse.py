@@ -170,6 +170,25 @@ def _plain_record(raw: dict[str, Any]) -> Record | None:
     return checked_instance(Record, fields, _GIVEN_RECORD)
 
 
+def _plain_line(raw: dict[str, Any]) -> bool:
+    """Whether ``_plain_record`` makes a record of ``raw`` (a line ``_usual_shape``
+    passed), told without making it: each field a text field of the line's kind (its id
+    and kind aside), and not both ``class`` and ``error_class``."""
+    return (
+        raw.keys() <= _PLAIN_LINE_KEYS[raw["kind"]]
+        and _TEXT.issuperset(map(type, raw.values()))
+        and not ("class" in raw and "error_class" in raw)
+    )
+
+
+_PLAIN_LINE_KEYS = {
+    kind: frozenset({"id", "class"} if kind == "error" else {"id"})
+    | (defaults.keys() - {"citations"})
+    for kind, (_, defaults) in _OUTCOME_FIELDS.items()
+}
+_TEXT = frozenset({str})
+
+
 def parse_results(records: Iterable[tuple[Location, Any]], source: str) -> Results:
     """Results from located raw lines (iterated once); every problem in every line is
     reported at once."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from assay._version import __version__
@@ -217,6 +217,64 @@ def assemble_report(
     usage: UsageSummary | None = None,
 ) -> Report:
     """The report of ``dataset`` from its summary, case rows and the figures beside them."""
+    return assemble_from_facts(
+        dataset_info(
+            dataset.name,
+            dataset.version,
+            dataset.change,
+            len(dataset.real),
+            (c.source_revision for c in dataset.cases),
+        ),
+        [c.id for c in dataset.synthetic] if summary.synthetic is not None else [],
+        sum(1 for c in dataset.real if c.split == "heldout"),
+        summary,
+        rows,
+        graders=graders,
+        splits=splits,
+        dimensions=dimensions,
+        cache=cache,
+        judged_usage=judged_usage,
+        run_id=run_id,
+        metadata=metadata,
+        usage=usage,
+    )
+
+
+def dataset_info(
+    name: str,
+    version: str,
+    change: dict[str, Any] | None,
+    real: int,
+    revisions: Iterable[str | None],
+) -> DatasetInfo:
+    """A report's dataset block: ``real`` cases, the revisions its cases name."""
+    return DatasetInfo(
+        name=name,
+        version=version,
+        cases=real,
+        source_revisions=sorted({r for r in revisions if r}),
+        change=DatasetChange.model_validate(change) if change else None,
+    )
+
+
+def assemble_from_facts(
+    info: DatasetInfo,
+    synthetic_ids: list[str],
+    heldout: int,
+    summary: Summary,
+    rows: list[CaseRow] | CaseRows,
+    *,
+    graders: list[tuple[str, str]],
+    splits: list[SplitBlock] | None,
+    dimensions: dict[str, Rate],
+    cache: CacheSummary | None,
+    judged_usage: JudgeUsage | None,
+    run_id: str | None = None,
+    metadata: dict[str, Any] | None = None,
+    usage: UsageSummary | None = None,
+) -> Report:
+    """``assemble_report`` from what it reads of the dataset: its block, the ids of its
+    synthetic cases (in order) and how many real cases are held out."""
     synthetic = None
     if summary.synthetic is not None:
         s = summary.synthetic
@@ -225,26 +283,18 @@ def assemble_report(
             success=s.success,
             statuses=s.statuses,
             task_success=s.task_success,
-            case_ids=[c.id for c in dataset.synthetic],
+            case_ids=synthetic_ids,
         )
-    revisions = sorted({c.source_revision for c in dataset.cases if c.source_revision})
-    held = [c for c in dataset.real if c.split == "heldout"]
     report = Report.from_summary(
         summary,
         assay_version=__version__,
         run_id=run_id,
-        dataset=DatasetInfo(
-            name=dataset.name,
-            version=dataset.version,
-            cases=len(dataset.real),
-            source_revisions=revisions,
-            change=DatasetChange.model_validate(dataset.change) if dataset.change else None,
-        ),
+        dataset=info,
         graders=[GraderInfo(name=n, version=v) for n, v in graders],
         cases=rows if isinstance(rows, list) else [],
         synthetic=synthetic,
         splits=splits,
-        heldout=HeldoutNote(cases=len(held)) if held else None,
+        heldout=HeldoutNote(cases=heldout) if heldout else None,
         metadata=metadata or {},
         usage=usage,
         judge_dimensions=dimensions,

@@ -10,19 +10,21 @@ anything is reported, and the caller reports the usual way, which says what is w
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple, Protocol, cast
 
 from assay.cases import Case, Dataset
 from assay.grading import CaseResult, Grader, Status
 from assay.grading._grade import judge_record
 from assay.grading._rules import (
     GRADERLESS,
+    MISSING_REASON,
     RULES_VERSION,
     error_reason,
     error_text,
     missing_judgment,
 )
 from assay.grading._structured import (
+    Labels,
     StructuredGrader,
     _verdict,
     abstained_verdict,
@@ -211,8 +213,30 @@ def _structured_row(
     )
 
 
+class RowCase(Labels, Protocol):
+    """What a case row shows of its case (a ``Case`` is one)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def slice(self) -> str: ...
+
+    @property
+    def synthetic(self) -> bool: ...
+
+    @property
+    def prompt(self) -> str: ...
+
+    @property
+    def rationale(self) -> str | None: ...
+
+    @property
+    def source_revision(self) -> str | None: ...
+
+
 def _line_row(
-    case: Case, line: dict[str, Any], case_hash: str, shared: dict[str, str]
+    case: RowCase, line: dict[str, Any], case_hash: str, shared: dict[str, str]
 ) -> tuple[Any, ...]:
     """``_structured_row(case, _plain_record(line), case_hash, shared)``, made from the
     decoded line: its kind, and text fields of that kind alone."""
@@ -254,6 +278,33 @@ def _line_row(
         case_hash,
         case.source_revision,
         raw,
+        *_NOTHING_MEASURED,
+    )
+
+
+def _missing_row(case: RowCase, case_hash: str, shared: dict[str, str]) -> tuple[Any, ...]:
+    """The row ``_assembled`` makes of a case no line was read for, made without a
+    ``CaseResult``."""
+    said = shared.setdefault(MISSING_REASON, MISSING_REASON)
+    return (
+        case.id,
+        case.slice,
+        1,
+        case.synthetic,
+        case.prompt,
+        case.expected_behavior,
+        case.expected_fact,
+        case.rationale,
+        None,
+        None,
+        None,
+        None,
+        "missing",
+        said,
+        _ASSAY_LABEL,
+        case_hash,
+        case.source_revision,
+        None,
         *_NOTHING_MEASURED,
     )
 

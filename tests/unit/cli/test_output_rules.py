@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
 
-from assay.cli._output import check_output, emit, is_assay_output
+from assay.cli._output import WrittenText, check_output, emit, is_assay_output
 from assay.errors import AssayConfigError
 
 
@@ -150,3 +151,17 @@ def test_json_keys_past_the_head_are_read_from_the_whole_file(
     path = tmp_path / "out.json"
     path.write_text(text)
     assert is_assay_output(path) is expected
+
+
+def test_written_text_is_copied_in_its_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    middle = "é ✓ \\u2028 " * 300_000  # past a megabyte: copied and read in parts
+    with tempfile.TemporaryFile() as file:
+        file.write(middle.encode("utf-8"))
+        emit(["head \u2028 ", WrittenText(file), " tail\n"], tmp_path / "out.txt")
+        assert (tmp_path / "out.txt").read_text(encoding="utf-8") == (
+            "head \\u2028 " + middle + " tail\n"
+        )
+        emit(["head ", WrittenText(file), " tail\n"], None)
+        assert capsys.readouterr().out == "head " + middle + " tail\n"

@@ -30,8 +30,8 @@ def _write(tmp_path: Path, text: str, name: str = "results.jsonl") -> Path:
     return path
 
 
-def _lines(path: Path) -> list[dict[str, object]] | None:
-    aside = ResultsAside.start(path, at_least=0)
+def _lines(path: Path, shared: bool = True) -> list[dict[str, object]] | None:
+    aside = ResultsAside.start(path, at_least=0, shared=shared)
     assert aside is not None
     with aside:
         lines = aside.plain_lines()
@@ -42,6 +42,16 @@ def test_the_usual_lines_come_back_decoded_in_order(tmp_path: Path) -> None:
     many = [dict(line, id=f"{line['id']}-{i}") for i in range(9_000) for line in USUAL]
     text = "\n".join(json.dumps(line, ensure_ascii=i % 2 == 0) for i, line in enumerate(many))
     assert _lines(_write(tmp_path, text + "\n\n")) == many  # several batches
+
+
+def test_lines_read_without_sharing_their_strings_are_the_same_lines(tmp_path: Path) -> None:
+    many = [dict(line, id=f"{line['id']}-{i}") for i in range(3_000) for line in USUAL]
+    path = _write(tmp_path, "\n".join(json.dumps(line) for line in many) + "\n")
+    shared, apart = _lines(path), _lines(path, shared=False)
+    assert shared == apart == many
+    assert shared is not None and apart is not None
+    assert shared[0]["kind"] is shared[5]["kind"]  # one string object for the batch
+    assert apart[0]["kind"] is not apart[5]["kind"]
 
 
 @pytest.mark.parametrize(

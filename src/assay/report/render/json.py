@@ -27,18 +27,33 @@ def render_json(report: Report) -> str:
 def render_json_chunks(report: Report) -> Iterator[str]:
     """``render_json``'s text in pieces of a few thousand case rows: a report of a million
     rows is written without its whole text (or its bytes) ever in memory."""
-    frame = report.model_copy(update={"cases": []}).model_dump_json(indent=2) + "\n"
     if not report.cases:
-        yield frame
+        yield json_frame(report)
         return
-    head, tail = frame.split(_EMPTY_CASES)
-    yield head + '\n  "cases": [\n'
-    joint = ""
-    for text in _row_chunks(report.cases):
+    head, tail = json_frame_parts(report)
+    yield head
+    yield from json_row_pieces(report.cases)
+    yield tail
+
+
+def json_frame(report: Report) -> str:
+    """The report's JSON text with no case rows."""
+    return report.model_copy(update={"cases": []}).model_dump_json(indent=2) + "\n"
+
+
+def json_frame_parts(report: Report) -> tuple[str, str]:
+    """The text before a report's first case row and after its last (``rows`` between:
+    the pieces of ``json_row_pieces``)."""
+    head, tail = json_frame(report).split(_EMPTY_CASES)
+    return head + '\n  "cases": [\n', "\n  ],\n" + tail
+
+
+def json_row_pieces(rows: Sequence[CaseRow], joint: str = "") -> Iterator[str]:
+    """The rows' text in a report's ``cases`` list, in pieces of a few thousand rows;
+    ``joint`` goes before the first (``",\\n"``: these rows follow others)."""
+    for text in _row_chunks(rows):
         yield joint + text
         joint = ",\n"
-    yield "\n"
-    yield "  ],\n" + tail
 
 
 def _row_chunks(rows: Sequence[CaseRow]) -> Iterator[str]:

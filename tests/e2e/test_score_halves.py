@@ -1,0 +1,227 @@
+"""``assay score -f json -o FILE`` with the dataset's cases scored half by a second
+process writes what it writes scoring them all here, byte for byte, and says the same
+about a file it cannot score. Run in this process (``run_cli``), whatever
+``ASSAY_TEST_PROCESS`` says: the thresholds are patched."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tests.inprocess import run_cli
+
+from assay.cli import _halves
+from assay.load import _aside
+
+RunAssay = Callable[..., subprocess.CompletedProcess[str]]
+HALVED = _halves.halved_json
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks on Linux")
+
+KINDS: list[dict[str, Any]] = [
+    {"kind": "answer", "fact": "f"},
+    {"kind": "answer", "fact": "g", "text": "said g"},
+    {"kind": "abstain", "reason": "unsure"},
+    {"kind": "abstain", "text": "no idea"},
+    {"kind": "error", "class": "timeout", "message": "after 30 s"},
+    {"kind": "error", "error_class": "http_500", "raw": "<html>"},
+    {"kind": "answer", "text": "free"},
+    {"kind": "answer", "fact": "h"},
+]
+
+
+def _case(i: int) -> dict[str, Any]:
+    abstain = i % 4 == 0
+    case: dict[str, Any] = {"id": f"C{i}", "slice": f"s{i % 3}", "question": f"q {i}? é"}
+    case |= {"expected_behavior": "abstain" if abstain else "answer"}
+    case |= {"expected_fact": None if abstain else "f"}
+    if i % 5 == 1:
+        case["rationale"] = "policy ✓"
+    if i % 7 == 2:
+        case["source_revision"] = f"rev-{i % 3}"
+    if i % 11 == 3:
+        case["synthetic"] = True
+    if i % 6 == 4:
+        case["split"] = "heldout"
+    if i % 9 == 5:
+        case["group"] = f"g{i % 2}"
+    if i % 13 == 6:
+        case["question"] += " \u2028 \x85 \u202e"  # written escaped to a report file
+    return case
+
+
+def _inputs(
+    directory: Path, cases: int = 3_000, extra_case: str = "", extra_result: str = ""
+) -> tuple[Path, Path]:
+    """A dataset (``extra_case`` appended) and its results (``extra_result`` appended)."""
+    dataset, results = directory / "cases.jsonl", directory / "results.jsonl"
+    with dataset.open("w") as c, results.open("w") as r:
+        for i in range(cases):
+            c.write(json.dumps(_case(i), ensure_ascii=False) + "\n")
+            if i % 17:
+                r.write(json.dumps({"id": f"C{i}", **KINDS[i % len(KINDS)]}) + "\n")
+        c.write(extra_case)
+        r.write(extra_result)
+    return dataset, results
+
+
+def _score(
+    directory: Path, halves: bool, monkeypatch: pytest.MonkeyPatch, made: list[bool]
+) -> tuple[subprocess.CompletedProcess[str], bytes | None]:
+    """``assay score`` of the inputs in ``directory`` (by two processes when ``halves``
+    and they are the usual ones; ``made`` says whether they were), and the file written."""
+    out = directory / "out.json"
+    out.unlink(missing_ok=True)
+    monkeypatch.setattr(_aside, "ASIDE_BYTES", 0 if halves else 2**62)
+    monkeypatch.setattr(_halves, "HALVES_BYTES", 0 if halves else 2**62)
+    monkeypatch.setattr(
+        _halves, "halved_json", lambda *a: made.append((m := HALVED(*a)) is not None) or m
+    )
+    done = run_cli("score", "cases.jsonl", "results.jsonl", "-f", "json", "-o", out, cwd=directory)
+    return done, out.read_bytes() if out.exists() else None
+
+
+def _same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, usual: bool) -> int:
+    made: list[bool] = []
+    here, written_here = _score(tmp_path, False, monkeypatch, made)
+    halved, written = _score(tmp_path, True, monkeypatch, made)
+    assert any(made) is usual and len(made) <= 1, halved.stderr
+    assert halved.returncode == here.returncode, halved.stderr
+    assert halved.stdout == here.stdout
+    assert halved.stderr == here.stderr
+    assert written == written_here
+    assert "Traceback" not in halved.stderr
+    return halved.returncode
+
+
+def test_the_usual_files_give_the_report_written_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _inputs(tmp_path)
+    assert _same(tmp_path, monkeypatch, usual=True) == 0
+    written = (tmp_path / "out.json").read_text(encoding="utf-8")
+    assert "\\u2028" in written and "\u2028" not in written
+    report = json.loads(written)
+    assert len(report["cases"]) == 3_000
+    assert report["synthetic"] and report["splits"] and report["dataset"]["source_revisions"]
+
+
+@pytest.mark.parametrize(
+    "extra_result",
+    [
+        '{"id": "C9999", "kind": "answer", "fact": "f"}\n',  # an unknown case
+        '{"id": "C1", "kind": "answer", "fact": "f"}\n',  # a repeated one of the first half
+        '{"id": "C2998", "kind": "abstain"}\n',  # a repeated one of the second half
+        '{"id": "C17", "kind": "answer", "fact": "f", "trial": 1}\n',  # not the usual line
+        '{"id": "C17", "kind": "answer", "fact": "f", "latency_ms": 12.5}\n',
+        '{"id": "C17", "kind": "answer"}\n',  # no fact
+        "{not json\n",
+    ],
+)
+def test_results_it_does_not_cover_are_scored_or_refused_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, extra_result: str
+) -> None:
+    _inputs(tmp_path, extra_result=extra_result)
+    _same(tmp_path, monkeypatch, usual=False)
+
+
+def _line(case: dict[str, Any]) -> str:
+    return json.dumps(case, ensure_ascii=False) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("extra_case", "usual"),
+    [
+        (_line(_case(5_000)) + "\n   \n", True),  # blank lines are skipped alike
+        (_line(_case(5_000) | {"metadata": {"a": 1}}), False),  # not the usual case line
+        (_line(_case(5_000) | {"accepted_facts": ["g"]}), False),
+        (_line(_case(5_000) | {"question": 'a "quoted"\n question'}), False),
+        (_line(_case(5_000) | {"synthetic": "yes"}), False),
+        (_line(_case(1)), False),  # an id of the first half repeated in the second
+        (_line(_case(2_999)), False),  # one of the second half repeated
+        ('{"id": "C5000", "slice": "s"}\n', False),  # no label
+        ('{"id": "C5000", "slice": "s", "question": "q", "expected_behavior": "maybe"}\n', False),
+        ("{not json\n", False),
+        ("[1, 2]\n", False),
+    ],
+)
+def test_datasets_it_does_not_cover_are_scored_or_refused_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, extra_case: str, usual: bool
+) -> None:
+    _inputs(tmp_path, extra_case=extra_case)
+    _same(tmp_path, monkeypatch, usual=usual)
+
+
+def test_a_dataset_with_a_changelog_is_scored_the_usual_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _inputs(tmp_path)
+    entry = {"version": "sha256:x", "date": "2026-01-01", "author": "a", "reason": "r"}
+    (tmp_path / "cases.jsonl.changelog.jsonl").write_text(json.dumps(entry) + "\n")
+    _same(tmp_path, monkeypatch, usual=False)
+
+
+def test_an_existing_file_that_is_no_report_is_never_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _inputs(tmp_path)
+    monkeypatch.setattr(_aside, "ASIDE_BYTES", 0)
+    monkeypatch.setattr(_halves, "HALVES_BYTES", 0)
+    notes = tmp_path / "notes.json"
+    notes.write_text('{"mine": true}\n')
+    done = run_cli("score", "cases.jsonl", "results.jsonl", "-f", "json", "-o", notes, cwd=tmp_path)
+    assert done.returncode == 2
+    assert "not an assay report" in done.stderr and "Traceback" not in done.stderr
+    assert notes.read_text() == '{"mine": true}\n'
+
+
+cases_of = st.fixed_dictionaries(
+    {
+        "slice": st.sampled_from(["a", "b", "ü"]),
+        "abstain": st.booleans(),
+        "synthetic": st.booleans(),
+        "split": st.sampled_from([None, "dev", "heldout"]),
+        "revision": st.sampled_from([None, "r1", "r2"]),
+        "result": st.sampled_from([None, *range(len(KINDS))]),
+    }
+)
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(st.lists(cases_of, min_size=2, max_size=60), st.randoms(use_true_random=False))
+def test_any_usual_files_give_the_report_written_here(
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    drawn: list[dict[str, Any]],
+    order: Any,
+) -> None:
+    directory = tmp_path_factory.mktemp("halves")
+    lines = []
+    with (directory / "cases.jsonl").open("w") as c:
+        for i, d in enumerate(drawn):
+            case = {"id": f"K{i}", "slice": d["slice"], "question": f"q{i}"}
+            case |= {"expected_behavior": "abstain" if d["abstain"] else "answer"}
+            case |= {"expected_fact": None if d["abstain"] else "f"}
+            case |= {"synthetic": d["synthetic"]} if d["synthetic"] else {}
+            case |= {"split": d["split"]} if d["split"] else {}
+            case |= {"source_revision": d["revision"]} if d["revision"] else {}
+            c.write(_line(case))
+            if d["result"] is not None:
+                lines.append(json.dumps({"id": f"K{i}", **KINDS[d["result"]]}) + "\n")
+    order.shuffle(lines)  # results in any order
+    (directory / "results.jsonl").write_text("".join(lines))
+    if not lines:
+        return  # an empty results file is not read aside
+    with monkeypatch.context() as patched:
+        _same(directory, patched, usual=True)
