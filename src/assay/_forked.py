@@ -106,24 +106,16 @@ class Forked(Generic[T]):
 
     def _reap(self) -> bool:
         pid, self._pid = self._pid, None
-        if pid is None:
-            return False
-        while True:
-            try:
-                _, status = os.waitpid(pid, 0)
-            except InterruptedError:  # pragma: no cover - retried by Python itself
-                continue
-            return os.waitstatus_to_exitcode(status) == 0
+        return pid is not None and reaped(pid)
 
     def close(self) -> None:
         """Stop the process if it is still at work, and drop what it wrote."""
         if self._asks is not None:
             os.close(self._asks)
             self._asks = None
-        if self._pid is not None:
-            with contextlib.suppress(ProcessLookupError):  # it ended on its own
-                os.kill(self._pid, signal.SIGKILL)
-            self._reap()
+        pid, self._pid = self._pid, None
+        if pid is not None:
+            stop(pid)
         self._out.close()
 
     def __enter__(self) -> Forked[T]:
@@ -131,6 +123,23 @@ class Forked(Generic[T]):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def reaped(pid: int) -> bool:
+    """Wait for the forked process ``pid`` to end; whether it exited with 0."""
+    while True:
+        try:
+            _, status = os.waitpid(pid, 0)
+        except InterruptedError:  # pragma: no cover - retried by Python itself
+            continue
+        return os.waitstatus_to_exitcode(status) == 0
+
+
+def stop(pid: int) -> None:
+    """End the forked process ``pid`` if it is still at work, and reap it."""
+    with contextlib.suppress(ProcessLookupError):  # it ended on its own
+        os.kill(pid, signal.SIGKILL)
+    reaped(pid)
 
 
 class Request:

@@ -21,12 +21,12 @@ import contextlib
 import hashlib
 import os
 import pickle
-import signal
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, cast
 
+from assay._forked import reaped, stop
 from assay.cli._output import WrittenText
 from assay.cli._part import CaseTally, Scored, part_cases, part_scored, write_rows
 from assay.errors import InputFormatError
@@ -276,17 +276,13 @@ class _SecondHalf:
 
     def _reaped(self) -> bool:
         pid, self._pid = self._pid, None
-        if pid is None:
-            return False
-        _, status = os.waitpid(pid, 0)
-        return os.waitstatus_to_exitcode(status) == 0
+        return pid is not None and reaped(pid)
 
     def close(self) -> None:
         """Stop the process if it is still working, and drop what it wrote."""
-        if self._pid is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self._pid, signal.SIGKILL)
-            self._reaped()
+        pid, self._pid = self._pid, None
+        if pid is not None:
+            stop(pid)
         for fd in (self._go, self._ready):
             with contextlib.suppress(OSError):
                 os.close(fd)

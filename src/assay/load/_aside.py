@@ -11,9 +11,7 @@ file itself the usual way, which says what, if anything, is wrong with it.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -90,22 +88,18 @@ class ResultsAside:
             yield from _batches(handle)
 
     def _reap(self) -> bool:
+        from assay._forked import reaped
+
         pid, self._pid = self._pid, None
-        if pid is None:
-            return False
-        while True:
-            try:
-                _, status = os.waitpid(pid, 0)
-            except InterruptedError:  # pragma: no cover - retried by Python itself
-                continue
-            return os.waitstatus_to_exitcode(status) == 0
+        return pid is not None and reaped(pid)
 
     def close(self) -> None:
         """Stop the process if it is still reading, and drop what it wrote."""
-        if self._pid is not None:
-            with contextlib.suppress(ProcessLookupError):  # it ended on its own
-                os.kill(self._pid, signal.SIGKILL)
-            self._reap()
+        from assay._forked import stop
+
+        pid, self._pid = self._pid, None
+        if pid is not None:
+            stop(pid)
         self._out.close()
 
     def __enter__(self) -> ResultsAside:
