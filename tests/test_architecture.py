@@ -251,6 +251,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "assay._compact",
         "assay._controls",
+        "assay._forked",
         "assay._json_schema",
         "assay._lazy",
         "assay._validation",

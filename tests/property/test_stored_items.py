@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from assay.cases import Case, Dataset
 from assay.cases._canonical import case_hash
-from assay.stored._streamed import _canonical_text, _Items, _plain_values
+from assay.stored._streamed import Cases, _canonical_text, _Items, _plain_values
 
 _TEXT = st.text(st.characters(blacklist_categories=["Cs"]), max_size=8)
 _SOME = st.text(st.characters(blacklist_categories=["Cs"]), min_size=1, max_size=8)
@@ -45,12 +45,17 @@ def _cases(draw: Any) -> list[Case]:
     return cases
 
 
+def _items(text: str, count: int) -> _Items:
+    """The items of a snapshot ``text`` of ``count`` cases, as a stored run's rows read it."""
+    return _Items(Cases(text, None, _Items.canonical(text, count)))
+
+
 @settings(max_examples=200, deadline=None)
 @given(_cases(), st.lists(st.integers(0, 5), max_size=4))
 def test_items_read_forward_are_the_parsed_ones(cases: list[Case], asked: list[int]) -> None:
     text = Dataset(name="d", cases=cases).cases_json()
     parsed = json.loads(text)
-    items = _Items(text, len(cases))
+    items = _items(text, len(cases))
     for i in sorted({i for i in asked if i < len(cases)}):
         assert items.at(i) == parsed[i]
         if items.text is not None:
@@ -61,7 +66,7 @@ def test_items_read_forward_are_the_parsed_ones(cases: list[Case], asked: list[i
 @given(_cases())
 def test_a_plain_case_hashes_from_its_stored_text(cases: list[Case]) -> None:
     text = Dataset(name="d", cases=cases).cases_json()
-    items = _Items(text, len(cases))
+    items = _items(text, len(cases))
     for i, case in enumerate(cases):
         raw = items.at(i)
         stored = items.text
@@ -77,6 +82,6 @@ def test_a_snapshot_written_otherwise_is_parsed() -> None:
         Case(id=f"K{i}", slice="s", question="q", expected_behavior="abstain") for i in range(3)
     ]
     spaced = json.dumps(json.loads(Dataset(name="d", cases=cases).cases_json()), indent=1)
-    items = _Items(spaced, 3)
+    items = _items(spaced, 3)
     assert items.at(2)["id"] == "K2" and items.text is None
     assert _canonical_text(json.dumps(json.loads(spaced)[0])) is None
