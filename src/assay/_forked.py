@@ -36,7 +36,7 @@ class Forked(Generic[T]):
     it. Close it (a ``with`` block) so that the process never outlives the caller."""
 
     def __init__(self, pid: int, out: IO[bytes], asks: int) -> None:
-        self._pid: int | None = pid
+        self._child = Child(pid)
         self._out = out
         self._asks: int | None = asks
 
@@ -99,23 +99,17 @@ class Forked(Generic[T]):
     def items(self) -> Iterator[T] | None:
         """The items, read back as they are iterated, when the process made every one;
         None otherwise (then nothing is read)."""
-        if not self._reap():
+        if not self._child.reaped():
             return None
         self._out.seek(0)
         return _read(self._out)
-
-    def _reap(self) -> bool:
-        pid, self._pid = self._pid, None
-        return pid is not None and reaped(pid)
 
     def close(self) -> None:
         """Stop the process if it is still at work, and drop what it wrote."""
         if self._asks is not None:
             os.close(self._asks)
             self._asks = None
-        pid, self._pid = self._pid, None
-        if pid is not None:
-            stop(pid)
+        self._child.stop()
         self._out.close()
 
     def __enter__(self) -> Forked[T]:
@@ -125,21 +119,30 @@ class Forked(Generic[T]):
         self.close()
 
 
-def reaped(pid: int) -> bool:
-    """Wait for the forked process ``pid`` to end; whether it exited with 0."""
-    while True:
-        try:
-            _, status = os.waitpid(pid, 0)
-        except InterruptedError:  # pragma: no cover - retried by Python itself
-            continue
-        return os.waitstatus_to_exitcode(status) == 0
+class Child:
+    """A forked process, until it is reaped (once)."""
 
+    def __init__(self, pid: int) -> None:
+        self.pid: int | None = pid
 
-def stop(pid: int) -> None:
-    """End the forked process ``pid`` if it is still at work, and reap it."""
-    with contextlib.suppress(ProcessLookupError):  # it ended on its own
-        os.kill(pid, signal.SIGKILL)
-    reaped(pid)
+    def reaped(self) -> bool:
+        """Wait for it to end; whether it exited with 0 (False once reaped before)."""
+        pid, self.pid = self.pid, None
+        if pid is None:
+            return False
+        while True:
+            try:
+                _, status = os.waitpid(pid, 0)
+            except InterruptedError:  # pragma: no cover - retried by Python itself
+                continue
+            return os.waitstatus_to_exitcode(status) == 0
+
+    def stop(self) -> None:
+        """End it if it is still at work, and reap it."""
+        if self.pid is not None:
+            with contextlib.suppress(ProcessLookupError):  # it ended on its own
+                os.kill(self.pid, signal.SIGKILL)
+            self.reaped()
 
 
 class Request:

@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, cast
 
-from assay._forked import reaped, stop
+from assay._forked import Child
 from assay.cli._output import WrittenText
 from assay.cli._part import CaseTally, Scored, part_cases, part_scored, write_rows
 from assay.errors import InputFormatError
@@ -209,7 +209,7 @@ class _SecondHalf:
     (``rows_written``). Close it so that it never outlives the command."""
 
     def __init__(self, pid: int, go: int, ready: int, scored: IO[bytes], text: IO[bytes]) -> None:
-        self._pid: int | None = pid
+        self._child = Child(pid)
         self._go = go
         self._ready = ready
         self._scored = scored
@@ -270,19 +270,13 @@ class _SecondHalf:
     def rows_written(self) -> IO[bytes]:
         """The file of its rows' text (``write_rows``, following this process's rows),
         once it has written it all; an ``OSError`` when it did not."""
-        if not self._reaped():
+        if not self._child.reaped():
             raise OSError("the second half of the case rows was not written")
         return self._text
 
-    def _reaped(self) -> bool:
-        pid, self._pid = self._pid, None
-        return pid is not None and reaped(pid)
-
     def close(self) -> None:
         """Stop the process if it is still working, and drop what it wrote."""
-        pid, self._pid = self._pid, None
-        if pid is not None:
-            stop(pid)
+        self._child.stop()
         for fd in (self._go, self._ready):
             with contextlib.suppress(OSError):
                 os.close(fd)

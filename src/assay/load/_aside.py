@@ -33,7 +33,9 @@ class ResultsAside:
     the process never outlives the command."""
 
     def __init__(self, pid: int, out: IO[bytes]) -> None:
-        self._pid: int | None = pid
+        from assay._forked import Child
+
+        self._child = Child(pid)
         self._out = out
         self._done = False
 
@@ -74,7 +76,7 @@ class ResultsAside:
         """Every line of the file, decoded, when each is the usual result line (an id, a
         kind and text fields of that kind) and the file was read whole; None otherwise.
         Each batch of lines is unpickled as it is iterated."""
-        if self._done or not self._reap():
+        if self._done or not self._child.reaped():
             return None
         self._done = True
         out = self._out
@@ -87,19 +89,9 @@ class ResultsAside:
         with open(f"/proc/self/fd/{self._out.fileno()}", "rb") as handle:
             yield from _batches(handle)
 
-    def _reap(self) -> bool:
-        from assay._forked import reaped
-
-        pid, self._pid = self._pid, None
-        return pid is not None and reaped(pid)
-
     def close(self) -> None:
         """Stop the process if it is still reading, and drop what it wrote."""
-        from assay._forked import stop
-
-        pid, self._pid = self._pid, None
-        if pid is not None:
-            stop(pid)
+        self._child.stop()
         self._out.close()
 
     def __enter__(self) -> ResultsAside:

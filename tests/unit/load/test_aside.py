@@ -105,7 +105,7 @@ def test_closing_stops_and_reaps_the_process(tmp_path: Path) -> None:
     text = "\n".join(json.dumps(dict(USUAL[0], id=f"C{i}")) for i in range(200_000))
     aside = ResultsAside.start(_write(tmp_path, text), at_least=0)
     assert aside is not None
-    pid = aside._pid
+    pid = aside._child.pid
     assert pid is not None
     aside.close()  # most likely still reading: stopped
     with pytest.raises(ChildProcessError):

@@ -191,7 +191,7 @@ def test_a_fork_never_outlives_its_caller() -> None:
     forked = _forked.Forked.start(_slowly)
     if forked is None:
         pytest.skip("no second core to fork for")
-    pid = forked._pid
+    pid = forked._child.pid
     assert pid is not None
     forked.close()
     with pytest.raises(ChildProcessError):
