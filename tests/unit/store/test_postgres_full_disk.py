@@ -92,30 +92,38 @@ def test_a_full_tablespace_stops_the_run_as_interrupted_and_resume_finishes_it(
     postgres_server: str, small_disk: Path, tmp_path: Path
 ) -> None:
     url = fresh_database(postgres_server)
-    first = _assay("run", _suite(tmp_path, cases=2), "--store", url, cwd=tmp_path)
-    assert first.returncode == 0, first.stderr  # the schema exists, on the main disk
     space = f"full_{uuid.uuid4().hex[:8]}"
-    _sql(url, f"CREATE TABLESPACE {space} LOCATION '{small_disk}'")
-    _sql(url, *(f"ALTER TABLE {t} SET TABLESPACE {space}" for t in PER_CASE_TABLES))
+    try:
+        first = _assay("run", _suite(tmp_path, cases=2), "--store", url, cwd=tmp_path)
+        assert first.returncode == 0, first.stderr  # the schema exists, on the main disk
+        _sql(url, f"CREATE TABLESPACE {space} LOCATION '{small_disk}'")
+        _sql(url, *(f"ALTER TABLE {t} SET TABLESPACE {space}" for t in PER_CASE_TABLES))
 
-    ran = _assay("run", _suite(tmp_path, cases=400), "--store", url, cwd=tmp_path)
-    assert ran.returncode == 2, ran.stdout + ran.stderr
-    assert "Traceback" not in ran.stderr
-    assert "--resume" in ran.stderr
-    assert "no space left on device" in ran.stderr.lower(), ran.stderr
-    assert len([line for line in ran.stderr.splitlines() if line.startswith("assay:")]) == 1
-    listed = _assay("runs", "--store", url, "--format", "json", cwd=tmp_path)
-    assert listed.returncode == 0, listed.stderr
-    run = next(r for r in json.loads(listed.stdout) if r["status"] != "completed")
-    assert run["status"] == "interrupted"
-    keys = "SELECT case_id, trial FROM records WHERE run_id = '{}'"
-    kept = _sql(url, keys.format(run["id"]))
-    assert 0 < len(kept) < 800
+        ran = _assay("run", _suite(tmp_path, cases=400), "--store", url, cwd=tmp_path)
+        assert ran.returncode == 2, ran.stdout + ran.stderr
+        assert "Traceback" not in ran.stderr
+        assert "--resume" in ran.stderr
+        assert "no space left on device" in ran.stderr.lower(), ran.stderr
+        assert len([line for line in ran.stderr.splitlines() if line.startswith("assay:")]) == 1
+        listed = _assay("runs", "--store", url, "--format", "json", cwd=tmp_path)
+        assert listed.returncode == 0, listed.stderr
+        run = next(r for r in json.loads(listed.stdout) if r["status"] != "completed")
+        assert run["status"] == "interrupted"
+        keys = "SELECT case_id, trial FROM records WHERE run_id = '{}'"
+        kept = _sql(url, keys.format(run["id"]))
+        assert 0 < len(kept) < 800
 
-    subprocess.run(["mount", "-o", "remount,size=16m", str(small_disk)], check=True)
-    resumed = _assay("run", "--resume", run["id"], "--store", url, "-f", "json", cwd=tmp_path)
-    assert resumed.returncode == 0, resumed.stderr
-    assert json.loads(resumed.stdout)["total"] == 800  # case-trials
-    final = _sql(url, keys.format(run["id"]))
-    assert set(kept) <= set(final)
-    assert len(final) == len(set(final)) == 800
+        subprocess.run(["mount", "-o", "remount,size=16m", str(small_disk)], check=True)
+        resumed = _assay("run", "--resume", run["id"], "--store", url, "-f", "json", cwd=tmp_path)
+        assert resumed.returncode == 0, resumed.stderr
+        assert json.loads(resumed.stdout)["total"] == 800  # case-trials
+        final = _sql(url, keys.format(run["id"]))
+        assert set(kept) <= set(final)
+        assert len(final) == len(set(final)) == 800
+    finally:
+        # The database and its tablespace go before the tmpfs is unmounted: a page of it
+        # left in the shared cluster's buffers would fail the next checkpoint, in
+        # whichever later test asks for one (CREATE DATABASE does).
+        name = url.rsplit("/", 1)[1]
+        _sql(postgres_server, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        _sql(postgres_server, f"DROP TABLESPACE IF EXISTS {space}")
