@@ -5,13 +5,13 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import IO, Any, NamedTuple, cast
 
 from assay._controls import escape_controls
 from assay.cases._plain import PlainCase, plain_canonical_text, plain_case
 from assay.grading import Status
-from assay.load._json import _quick_lines
+from assay.load._json import _lines, _quick_lines
 from assay.report._rows import CaseRows
 from assay.report._streamed import (
     _GRADER,
@@ -91,17 +91,6 @@ def part_cases(text: str, start: int, stop: int, plain: bool) -> Cases | None:
     texts = [plain_canonical_text(case).encode("utf-8") for case in cases]
     hashes = [f"sha256:{hashlib.sha256(t).hexdigest()}" for t in texts]
     return Cases(cases, hashes, b",".join(texts))
-
-
-def _lines(text: str, start: int, stop: int) -> Iterator[str]:
-    """The lines of ``text[start:stop]``, split on newlines only (as ``JsonLines``)."""
-    while True:
-        end = text.find("\n", start, stop)
-        if end < 0:
-            yield text[start:stop]
-            return
-        yield text[start:end]
-        start = end + 1
 
 
 def part_scored(made: Cases, lines: Iterable[dict[str, Any]]) -> Scored | None:

@@ -214,13 +214,14 @@ def _no_quick_line(line: str) -> None:
     return None
 
 
-def _lines(text: str) -> Iterator[str]:
-    """The lines of ``text`` split on newlines only, one at a time."""
-    start = 0
+def _lines(text: str, start: int = 0, stop: int | None = None) -> Iterator[str]:
+    """The lines of ``text`` (of ``text[start:stop]``) split on newlines only, one at a
+    time."""
+    stop = len(text) if stop is None else stop
     while True:
-        end = text.find("\n", start)
+        end = text.find("\n", start, stop)
         if end < 0:
-            yield text[start:]
+            yield text[start:stop]
             return
         yield text[start:end]
         start = end + 1
