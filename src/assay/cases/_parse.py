@@ -11,6 +11,7 @@ from assay._compact import checked_instance, shared_field_names
 from assay._validation import parse_located, problems_from
 from assay.cases._case import Case
 from assay.cases._dataset import Dataset
+from assay.cases._plain import usual_case
 from assay.errors import InputFormatError, Location, Problem
 
 RawRecord = tuple[Location, Any]
@@ -33,47 +34,21 @@ def parse_case(
         return problems_from(err, location, Case)
 
 
-_PLAIN_KEYS = frozenset(
-    {"id", "slice", "question", "source_revision", "expected_behavior", "expected_fact"}
-    | {"rationale", "synthetic", "split", "group"}
-)
-_OPTIONAL_TEXT = ("source_revision", "rationale", "group")
-_SPLITS = ("dev", "heldout")
-_REPEATED = ("slice", "expected_behavior", "expected_fact", "rationale", "group")
-"""The fields whose values repeat from case to case."""
 _DEFAULTS: dict[str, Any] = dict.fromkeys(Case.model_fields)
 _DEFAULTS |= {"accepted_facts": (), "synthetic": False, "split": "dev"}
 _DEFAULTS |= {"required": (), "disallowed": (), "requires_citation": False}
 
 
+_REPEATED = ("slice", "expected_behavior", "expected_fact", "rationale", "group")
+"""The fields whose values repeat from case to case."""
+
+
 def _plain_case(raw: dict[str, Any], shared: dict[str, str] | None = None) -> Case | None:
     """The case of a record of text fields alone that validation would accept (the usual
-    record), made without validating it again; None for any other record, which pydantic
-    validates (and names what is wrong with it)."""
-    if not raw.keys() <= _PLAIN_KEYS:
+    record: ``usual_case`` tells it), made without validating it again; None for any other
+    record, which pydantic validates (and names what is wrong with it)."""
+    if not usual_case(raw):
         return None
-    get = raw.get
-    case_id, part, behavior = get("id"), get("slice"), get("expected_behavior")
-    if (
-        type(case_id) is not str
-        or not case_id
-        or type(part) is not str
-        or not part
-        or type(get("question")) is not str
-        or type(get("synthetic", False)) is not bool
-        or get("split", "dev") not in _SPLITS
-    ):
-        return None
-    fact = get("expected_fact")
-    if behavior == "answer":
-        if type(fact) is not str or not fact:
-            return None
-    elif behavior != "abstain" or fact is not None:
-        return None
-    for name in _OPTIONAL_TEXT:
-        value = get(name)
-        if value is not None and type(value) is not str:
-            return None
     values = dict(_DEFAULTS)
     values["metadata"] = {}
     values.update(raw)

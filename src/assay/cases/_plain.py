@@ -6,7 +6,12 @@ from __future__ import annotations
 from json.encoder import encode_basestring
 from typing import Any, NamedTuple
 
-from assay.cases._parse import _PLAIN_KEYS, _SPLITS
+_PLAIN_KEYS = frozenset(
+    {"id", "slice", "question", "source_revision", "expected_behavior", "expected_fact"}
+    | {"rationale", "synthetic", "split", "group"}
+)
+SPLITS = ("dev", "heldout")
+_OPTIONAL_TEXT = ("source_revision", "rationale", "group")
 
 
 class PlainCase(NamedTuple):
@@ -36,45 +41,55 @@ class PlainCase(NamedTuple):
         return frozenset() if self.expected_fact is None else frozenset((self.expected_fact,))
 
 
-def plain_case(raw: dict[str, Any], shared: dict[str, str]) -> PlainCase | None:
-    """The case ``_plain_case(raw, shared)`` makes, as a ``PlainCase`` (the repeated labels
-    one string object per value, the one ``shared`` holds); None when it makes none."""
+def usual_case(raw: dict[str, Any]) -> bool:
+    """Whether a decoded case line is of text fields alone that validation would accept
+    (the usual case line), told without validating it."""
     if not raw.keys() <= _PLAIN_KEYS:
-        return None
+        return False
     get = raw.get
     case_id, part, question = get("id"), get("slice"), get("question")
-    synthetic, split = get("synthetic", False), get("split", "dev")
     if (
         type(case_id) is not str
         or not case_id
         or type(part) is not str
         or not part
         or type(question) is not str
-        or type(synthetic) is not bool
-        or split not in _SPLITS
+        or type(get("synthetic", False)) is not bool
+        or get("split", "dev") not in SPLITS
     ):
-        return None
+        return False
     behavior, fact = get("expected_behavior"), get("expected_fact")
     if behavior == "answer":
         if type(fact) is not str or not fact:
-            return None
+            return False
     elif behavior != "abstain" or fact is not None:
-        return None
-    revision, rationale, group = get("source_revision"), get("rationale"), get("group")
-    for value in (revision, rationale, group):
+        return False
+    for name in _OPTIONAL_TEXT:
+        value = get(name)
         if value is not None and type(value) is not str:
-            return None
+            return False
+    return True
+
+
+def plain_case(raw: dict[str, Any], shared: dict[str, str]) -> PlainCase | None:
+    """The usual case line (``usual_case``) as a ``PlainCase``, its repeated labels one
+    string object per value, the one ``shared`` holds; None for any other line."""
+    if not usual_case(raw):
+        return None
+    get = raw.get
+    part, behavior, fact = raw["slice"], raw["expected_behavior"], get("expected_fact")
+    rationale, group = get("rationale"), get("group")
     share = shared.setdefault
     return PlainCase(
-        case_id,
+        raw["id"],
         share(part, part),
-        question,
-        revision,
+        raw["question"],
+        get("source_revision"),
         share(behavior, behavior),
         fact if fact is None else share(fact, fact),
         rationale if rationale is None else share(rationale, rationale),
-        synthetic,
-        split,
+        get("synthetic", False),
+        get("split", "dev"),
         group if group is None else share(group, group),
     )
 

@@ -19,6 +19,7 @@ import orjson
 
 from assay.cases import Case
 from assay.cases._canonical import _plain_text, case_hash
+from assay.cases._plain import SPLITS
 from assay.errors import StoreError
 from assay.grading import STATUSES, CaseResult, Grader
 from assay.grading._grade import judge_record
@@ -694,7 +695,7 @@ def _plain_values(raw: Any) -> tuple[Any, ...] | None:
         or not part
         or type(question) is not str
         or (synthetic is not True and synthetic is not False)
-        or raw["split"] not in _SPLITS
+        or raw["split"] not in SPLITS
     ):
         return None
     if behavior == "answer":
@@ -710,9 +711,6 @@ def _plain_values(raw: Any) -> tuple[Any, ...] | None:
     ):
         return None
     return (case_id, part, synthetic, question, behavior, fact, rationale)
-
-
-_SPLITS = ("dev", "heldout")
 
 
 def _case_of(raw: Any) -> Case:
