@@ -1,7 +1,7 @@
-"""A run's stored cases read item by item (``_Items``): the items skipped to are the ones
+"""A run's stored cases read item by item (``Items``): the items skipped to are the ones
 parsing the whole snapshot gives, whatever the cases hold (text with quotes, escapes and
 non-ASCII, metadata nesting an ``accepted_facts`` key); and a case's hash taken from its
-stored text (``_canonical_text``) is its ``case_hash``."""
+stored text (``stored_canonical_text``) is its ``case_hash``."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from assay.cases import Case, Dataset
 from assay.cases._canonical import case_hash
-from assay.stored._streamed import Cases, _canonical_text, _Items, _plain_values
+from assay.stored._case_items import Cases, Items, plain_values, stored_canonical_text
 
 _TEXT = st.text(st.characters(blacklist_categories=["Cs"]), max_size=8)
 _SOME = st.text(st.characters(blacklist_categories=["Cs"]), min_size=1, max_size=8)
@@ -45,9 +45,9 @@ def _cases(draw: Any) -> list[Case]:
     return cases
 
 
-def _items(text: str, count: int) -> _Items:
+def _items(text: str, count: int) -> Items:
     """The items of a snapshot ``text`` of ``count`` cases, as a stored run's rows read it."""
-    return _Items(Cases(text, None, _Items.canonical(text, count)))
+    return Items(Cases(text, None, Items.canonical(text, count)))
 
 
 @settings(max_examples=200, deadline=None)
@@ -70,9 +70,9 @@ def test_a_plain_case_hashes_from_its_stored_text(cases: list[Case]) -> None:
     for i, case in enumerate(cases):
         raw = items.at(i)
         stored = items.text
-        if stored is None or _plain_values(raw) is None:
+        if stored is None or plain_values(raw) is None:
             continue
-        canonical = _canonical_text(stored)
+        canonical = stored_canonical_text(stored)
         if canonical is not None:
             assert f"sha256:{hashlib.sha256(canonical.encode()).hexdigest()}" == case_hash(case)
 
@@ -84,4 +84,4 @@ def test_a_snapshot_written_otherwise_is_parsed() -> None:
     spaced = json.dumps(json.loads(Dataset(name="d", cases=cases).cases_json()), indent=1)
     items = _items(spaced, 3)
     assert items.at(2)["id"] == "K2" and items.text is None
-    assert _canonical_text(json.dumps(json.loads(spaced)[0])) is None
+    assert stored_canonical_text(json.dumps(json.loads(spaced)[0])) is None

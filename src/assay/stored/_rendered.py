@@ -22,7 +22,8 @@ from assay.report._rows import chunked
 from assay.store import RunInfo, RunStore
 from assay.store._case_index import read_case_ids, read_case_index
 from assay.store._damage import DamagedRow
-from assay.stored._streamed import Cases, StoredRows
+from assay.stored._case_items import Cases
+from assay.stored._streamed import StoredRows
 
 T = TypeVar("T")
 

@@ -10,16 +10,9 @@ makes, value for value (tests/property/test_streamed_rows.py).
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
-import orjson
-
-from assay.cases import Case
-from assay.cases._canonical import _plain_text, case_hash
-from assay.cases._plain import SPLITS
 from assay.errors import StoreError
 from assay.grading import STATUSES, CaseResult, Grader
 from assay.grading._grade import judge_record
@@ -36,22 +29,13 @@ from assay.store._case_index import read_case_hashes, read_case_ids, read_case_i
 from assay.store._damage import DamagedRow, item_damage, row_failure
 from assay.store._failures import rows_named
 from assay.store._rows import _STATUSES, _outcome, json_items, judgment_of, record_of
+from assay.stored._case_items import CaseAt, Cases, Items
 from assay.stored._report import _fallback
 
 if TYPE_CHECKING:
     from assay.stored._rendered import Ahead
 
 T = TypeVar("T")
-
-
-class Cases(NamedTuple):
-    """A run's cases as stored: their snapshot, their content hashes in order when the
-    store kept them, and whether the snapshot is written as the store writes it (see
-    ``_Items``)."""
-
-    snapshot: str
-    hashes: list[str] | None
-    canonical: bool
 
 
 Keep = Callable[[str, bool], bool]
@@ -176,7 +160,7 @@ class StoredRows(Sequence[CaseRow]):
         )
         found = {(row[1], row[2]): row for batch in batches for row in batch}
         hashes = (cases := self.read_cases(len(ids))).hashes
-        items = _Items(cases)
+        items = Items(cases)
         labels: dict[tuple[str, str], str] = {}
         rows: list[CaseRow] = []
         at, case, i, joined = -1, None, -1, None
@@ -185,7 +169,7 @@ class StoredRows(Sequence[CaseRow]):
                 i, joined = where[brief.id], None
                 if at != i or case is None:
                     known = hashes[i] if hashes else None
-                    at, case = i, _CaseAt(items.at(i), items.text, known)
+                    at, case = i, CaseAt(items.at(i), items.text, known)
                     if case.id != brief.id:
                         raise self._misplaced(case.id, brief.id)
                 joined = found.get((brief.id, brief.trial))
@@ -217,7 +201,7 @@ class StoredRows(Sequence[CaseRow]):
         snapshot = self._store.cases_snapshot(self._info.id)
         with rows_named(self._store.url), self._store.engine.connect() as conn:
             hashes = read_case_hashes(conn, self._info.id)
-        return Cases(snapshot, hashes, _Items.canonical(snapshot, count))
+        return Cases(snapshot, hashes, Items.canonical(snapshot, count))
 
     def case_ids(self) -> list[str] | None:
         """The run's case ids in dataset order, when it has a case index."""
@@ -259,7 +243,7 @@ class StoredRows(Sequence[CaseRow]):
         recorded[store.recorded_slots(info.id, trials, len(ids))] = True
         missing = iter(np.flatnonzero(~recorded).tolist())
         del recorded
-        items: _Items | None = None
+        items: Items | None = None
         hashes: list[str] | None = None
         batches = store.judged_records(
             info.id, grader.name, grader.version, trials, len(ids), leave_out=unwanted
@@ -285,9 +269,9 @@ class StoredRows(Sequence[CaseRow]):
                 if at != i or case is None:
                     if items is None:
                         hashes = (cases := self.read_cases(len(ids))).hashes
-                        items = _Items(cases)
+                        items = Items(cases)
                     known = hashes[i] if hashes else None
-                    at, case = i, _CaseAt(items.at(i), items.text, known)
+                    at, case = i, CaseAt(items.at(i), items.text, known)
                     if case.id != case_id:
                         raise self._misplaced(case.id, case_id)
                 row = _row(case, trial, found, grader, labels, keep)
@@ -303,13 +287,13 @@ class StoredRows(Sequence[CaseRow]):
     ) -> Iterator[tuple[Any, ...]]:
         """``values()`` of a run with a case index, or its rows ``start`` to ``end``
         (a row's index is its case's position times the trials, plus its trial less one):
-        each case's stored item read by itself (``_Items``) from ``cases`` (read here
+        each case's stored item read by itself (``Items``) from ``cases`` (read here
         when not given)."""
         info, grader = self._info, self._grader
         trials = info.trials
         end = len(ids) * trials if end is None else end
         cases = cases or self.read_cases(len(ids))
-        items, hashes = _Items(cases), cases.hashes
+        items, hashes = Items(cases), cases.hashes
         first, last = start // trials, -(-end // trials)
         batches = self._store.judged_records(
             info.id, grader.name, grader.version, trials, last, first=first
@@ -322,7 +306,7 @@ class StoredRows(Sequence[CaseRow]):
             for i in range(first, last):
                 case_id = ids[i]
                 found = None
-                case = _CaseAt(items.at(i), items.text, hashes[i] if hashes else None)
+                case = CaseAt(items.at(i), items.text, hashes[i] if hashes else None)
                 if case.id != case_id:
                     raise self._misplaced(case.id, case_id)
                 for trial in range(1, trials + 1):
@@ -351,8 +335,8 @@ class StoredRows(Sequence[CaseRow]):
         damage = err if isinstance(err, DamagedRow) else _joined_damage(found)
         if damage is None and 0 <= position < len(ids):
             try:
-                items = _Items(self.read_cases(len(ids)))
-                _CaseAt(items.at(position), items.text)
+                items = Items(self.read_cases(len(ids)))
+                CaseAt(items.at(position), items.text)
             except ValueError as item_err:
                 damage = item_damage(position, {"id": ids[position]}, item_err)
         if damage is None:
@@ -384,7 +368,7 @@ class StoredRows(Sequence[CaseRow]):
         i, raw, found = 0, None, None
         try:
             for i, raw in enumerate(json_items(snapshot)):
-                case: _CaseAt | None = None
+                case: CaseAt | None = None
                 for trial in range(1, trials + 1):
                     found = None
                     if ahead is not None and ahead[0] == i and ahead[2] == trial:
@@ -392,7 +376,7 @@ class StoredRows(Sequence[CaseRow]):
                     if keep is not None and case is None and _unwanted(raw, found, keep):
                         continue
                     if case is None:
-                        case = _CaseAt(raw)
+                        case = CaseAt(raw)
                     if found is not None and found[1] != case.id:
                         raise StoreError(
                             f"the store {self._store.url} holds a record of case "
@@ -407,7 +391,7 @@ class StoredRows(Sequence[CaseRow]):
             damage = err if isinstance(err, DamagedRow) else _joined_damage(found)
             if damage is None:
                 try:
-                    _CaseAt(raw)
+                    CaseAt(raw)
                 except ValueError as item_err:
                     damage = item_damage(i, raw, item_err)
             if damage is None:
@@ -516,208 +500,6 @@ def _brief(case_id: str, trial: int, status: str, found: tuple[Any, ...] | None)
     return Brief(case_id, trial, status, found[11], None)
 
 
-_JOINT = '},{"accepted_facts":'
-_HEAD = '{"accepted_facts":'
-
-
-class _Items:
-    """A run's stored cases, read forward by position: an item is parsed only when asked
-    for. In a snapshot as the store writes it (each item a key-sorted object whose first
-    key is ``accepted_facts``, no such key deeper), the items passed over are found by
-    their joints and never parsed; any other snapshot is parsed item by item."""
-
-    def __init__(self, cases: Cases) -> None:
-        self._text = text = cases.snapshot
-        self._next = 0
-        self._at = 1
-        self._scan: Iterator[Any] | None = None if cases.canonical else json_items(text)
-        self.text: str | None = None
-        """The last item's text, when it was read so (not parsed from the whole)."""
-
-    @staticmethod
-    def canonical(text: str, count: int) -> bool:
-        """Whether the snapshot ``text`` of ``count`` cases is written as the store
-        writes it, so that its items are found by their joints."""
-        return (
-            count > 0
-            and text.startswith("[" + _HEAD)
-            and text.endswith("}]")
-            and text.count(_HEAD) == count
-            and text.count(_JOINT) == count - 1
-        )
-
-    def at(self, i: int) -> Any:
-        """Item ``i``, not before the last one asked for (None past the last)."""
-        if self._scan is not None:
-            for _ in range(i - self._next):
-                next(self._scan, None)
-            self._next = i + 1
-            return next(self._scan, None)
-        text, at = self._text, self._at
-        for _ in range(i - self._next):
-            at = text.find(_JOINT, at) + 2
-            if at == 1:
-                return None
-        end = text.find(_JOINT, at)
-        end = len(text) - 1 if end < 0 else end + 1
-        self._at, self._next = end + 1, i + 1
-        self.text = text[at:end]
-        return _parsed(self.text)
-
-
-def _parsed(text: str) -> Any:
-    """``json.loads(text)``, by orjson where it reads it the same."""
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return json.loads(text)
-
-
-class _CaseAt:
-    """A case being reported, from its stored item: its row values and hash made once,
-    when first asked, and its ``Case`` made only when a record must be graded."""
-
-    __slots__ = (
-        "_case",
-        "_hash",
-        "_raw",
-        "_text",
-        "_values",
-        "id",
-        "source_revision",
-        "synthetic",
-    )
-
-    def __init__(self, raw: Any, text: str | None = None, known: str | None = None) -> None:
-        """``text``: the item's text as stored, when it is known; ``known``: the case's
-        content hash, when the store kept it."""
-        self._raw = raw
-        self._text = text
-        self._hash: str | None = known
-        self._values = _plain_values(raw)
-        self._case: Case | None = None
-        if self._values is None:
-            self._text = None  # its hash is that of the case it is validated as
-            case = self.case
-            self._values = (case.id, case.slice, case.synthetic, case.prompt)
-            self._values += (case.expected_behavior, case.expected_fact, case.rationale)
-            self.source_revision = case.source_revision
-        else:
-            self.source_revision = raw["source_revision"]
-        self.id: str = self._values[0]
-        self.synthetic: bool = self._values[2]
-
-    @property
-    def case(self) -> Case:
-        if self._case is None:
-            self._case = _case_of(self._raw)
-        return self._case
-
-    @property
-    def hash(self) -> str:
-        if self._hash is None:
-            if self._text is not None and self._case is None:
-                canonical = _canonical_text(self._text)
-                if canonical is not None:
-                    self._hash = f"sha256:{hashlib.sha256(canonical.encode()).hexdigest()}"
-                    return self._hash
-            if self._case is None:
-                bare = _Bare()
-                bare.__dict__ = self._raw  # what ``_plain_text`` reads of a case
-                text = _plain_text(bare)  # type: ignore[arg-type]
-                if text is not None:
-                    self._hash = f"sha256:{hashlib.sha256(text.encode('utf-8')).hexdigest()}"
-                    return self._hash
-            self._hash = case_hash(self.case)
-        return self._hash
-
-    def values(self, trial: int) -> tuple[Any, ...]:
-        """A row's first eight values: the case's labels at ``trial``."""
-        head = self._values
-        assert head is not None
-        return (head[0], head[1], trial, *head[2:])
-
-
-class _Bare:
-    """An object whose attributes are a stored case's fields."""
-
-
-_RUBRIC_JSON = (
-    ',"disallowed":[]',
-    ',"provenance":null',
-    ',"required":[],"requires_citation":false',
-    ',"sources":null',
-)
-_RUBRIC_LENGTH = sum(map(len, _RUBRIC_JSON))
-
-
-def _canonical_text(stored: str) -> str | None:
-    """``canonical_text`` of a case of text fields alone (``_plain_values`` read it),
-    from its item as the store writes it (``canonical_json`` of its full record): the
-    item less its rubric fields at their defaults; None when the item is not written so
-    (a string with an escape, which another writer may have written otherwise; another
-    spacing)."""
-    if "\\" in stored:
-        return None
-    text = stored
-    for field in _RUBRIC_JSON:
-        # No string holds an unescaped '"', so this text occurs only as the field.
-        text = text.replace(field, "", 1)
-    return text if len(text) == len(stored) - _RUBRIC_LENGTH else None
-
-
-_FIELDS = frozenset(Case.model_fields)
-
-
-def _plain_values(raw: Any) -> tuple[Any, ...] | None:
-    """(id, slice, synthetic, prompt, expected_behavior, expected_fact, rationale) of a
-    stored case of text fields alone that validation accepts, read from it directly;
-    None for any other item (it is validated)."""
-    if type(raw) is not dict or raw.keys() != _FIELDS:
-        return None
-    if (
-        raw["messages"] is not None
-        or raw["sources"] is not None
-        or raw["provenance"] is not None
-        or raw["requires_citation"] is not False
-        or raw["metadata"] != {}
-        or raw["required"] != []
-        or raw["disallowed"] != []
-        or raw["accepted_facts"] != []
-    ):
-        return None
-    case_id, part, question = raw["id"], raw["slice"], raw["question"]
-    behavior, fact, synthetic = raw["expected_behavior"], raw["expected_fact"], raw["synthetic"]
-    if (
-        type(case_id) is not str
-        or not case_id
-        or type(part) is not str
-        or not part
-        or type(question) is not str
-        or (synthetic is not True and synthetic is not False)
-        or raw["split"] not in SPLITS
-    ):
-        return None
-    if behavior == "answer":
-        if type(fact) is not str or not fact:
-            return None
-    elif behavior != "abstain" or fact is not None:
-        return None
-    rationale, revision, group = raw["rationale"], raw["source_revision"], raw["group"]
-    if (
-        (rationale is not None and type(rationale) is not str)
-        or (revision is not None and type(revision) is not str)
-        or (group is not None and type(group) is not str)
-    ):
-        return None
-    return (case_id, part, synthetic, question, behavior, fact, rationale)
-
-
-def _case_of(raw: Any) -> Case:
-    """The case a stored snapshot's item is, as ``load_dataset`` makes it."""
-    return Case.model_validate(raw)
-
-
 def _unwanted(raw: Any, found: tuple[Any, ...] | None, keep: Keep) -> bool:
     """Whether ``keep`` surely does not want this row, told from the stored case and the
     joined record as they are (the case is not made, nor the outcome read): a missing
@@ -747,7 +529,7 @@ _JUDGED = ('{"kind":"answer",', '{"kind":"answer"}', '{"kind":"abstain",', '{"ki
 
 
 def _row(
-    case: _CaseAt,
+    case: CaseAt,
     trial: int,
     found: tuple[Any, ...] | None,
     grader: Grader,
@@ -817,7 +599,7 @@ def _row(
 
 
 def _graded_row(
-    at: _CaseAt,
+    at: CaseAt,
     trial: int,
     found: tuple[Any, ...],
     grader: Grader,

@@ -1,0 +1,230 @@
+"""A stored run's cases read item by item from their snapshot (``runs.cases``, hundreds
+of megabytes for a million cases): each item found by its joints and parsed only when
+asked for, its row values read directly when it is a case of text fields alone, and its
+content hash taken from its own text (or kept by the store since schema version 6)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+import orjson
+
+from assay.cases import Case
+from assay.cases._canonical import _plain_text, case_hash
+from assay.cases._plain import SPLITS
+from assay.store._rows import json_items
+
+
+class Cases(NamedTuple):
+    """A run's cases as stored: their snapshot, their content hashes in order when the
+    store kept them, and whether the snapshot is written as the store writes it (see
+    ``Items``)."""
+
+    snapshot: str
+    hashes: list[str] | None
+    canonical: bool
+
+
+_JOINT = '},{"accepted_facts":'
+_HEAD = '{"accepted_facts":'
+
+
+class Items:
+    """A run's stored cases, read forward by position: an item is parsed only when asked
+    for. In a snapshot as the store writes it (each item a key-sorted object whose first
+    key is ``accepted_facts``, no such key deeper), the items passed over are found by
+    their joints and never parsed; any other snapshot is parsed item by item."""
+
+    def __init__(self, cases: Cases) -> None:
+        self._text = text = cases.snapshot
+        self._next = 0
+        self._at = 1
+        self._scan: Iterator[Any] | None = None if cases.canonical else json_items(text)
+        self.text: str | None = None
+        """The last item's text, when it was read so (not parsed from the whole)."""
+
+    @staticmethod
+    def canonical(text: str, count: int) -> bool:
+        """Whether the snapshot ``text`` of ``count`` cases is written as the store
+        writes it, so that its items are found by their joints."""
+        return (
+            count > 0
+            and text.startswith("[" + _HEAD)
+            and text.endswith("}]")
+            and text.count(_HEAD) == count
+            and text.count(_JOINT) == count - 1
+        )
+
+    def at(self, i: int) -> Any:
+        """Item ``i``, not before the last one asked for (None past the last)."""
+        if self._scan is not None:
+            for _ in range(i - self._next):
+                next(self._scan, None)
+            self._next = i + 1
+            return next(self._scan, None)
+        text, at = self._text, self._at
+        for _ in range(i - self._next):
+            at = text.find(_JOINT, at) + 2
+            if at == 1:
+                return None
+        end = text.find(_JOINT, at)
+        end = len(text) - 1 if end < 0 else end + 1
+        self._at, self._next = end + 1, i + 1
+        self.text = text[at:end]
+        return _parsed(self.text)
+
+
+def _parsed(text: str) -> Any:
+    """``json.loads(text)``, by orjson where it reads it the same."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
+class CaseAt:
+    """A case being reported, from its stored item: its row values and hash made once,
+    when first asked, and its ``Case`` made only when a record must be graded."""
+
+    __slots__ = (
+        "_case",
+        "_hash",
+        "_raw",
+        "_text",
+        "_values",
+        "id",
+        "source_revision",
+        "synthetic",
+    )
+
+    def __init__(self, raw: Any, text: str | None = None, known: str | None = None) -> None:
+        """``text``: the item's text as stored, when it is known; ``known``: the case's
+        content hash, when the store kept it."""
+        self._raw = raw
+        self._text = text
+        self._hash: str | None = known
+        self._values = plain_values(raw)
+        self._case: Case | None = None
+        if self._values is None:
+            self._text = None  # its hash is that of the case it is validated as
+            case = self.case
+            self._values = (case.id, case.slice, case.synthetic, case.prompt)
+            self._values += (case.expected_behavior, case.expected_fact, case.rationale)
+            self.source_revision = case.source_revision
+        else:
+            self.source_revision = raw["source_revision"]
+        self.id: str = self._values[0]
+        self.synthetic: bool = self._values[2]
+
+    @property
+    def case(self) -> Case:
+        if self._case is None:
+            self._case = _case_of(self._raw)
+        return self._case
+
+    @property
+    def hash(self) -> str:
+        if self._hash is None:
+            if self._text is not None and self._case is None:
+                canonical = stored_canonical_text(self._text)
+                if canonical is not None:
+                    self._hash = f"sha256:{hashlib.sha256(canonical.encode()).hexdigest()}"
+                    return self._hash
+            if self._case is None:
+                bare = _Bare()
+                bare.__dict__ = self._raw  # what ``_plain_text`` reads of a case
+                text = _plain_text(bare)  # type: ignore[arg-type]
+                if text is not None:
+                    self._hash = f"sha256:{hashlib.sha256(text.encode('utf-8')).hexdigest()}"
+                    return self._hash
+            self._hash = case_hash(self.case)
+        return self._hash
+
+    def values(self, trial: int) -> tuple[Any, ...]:
+        """A row's first eight values: the case's labels at ``trial``."""
+        head = self._values
+        assert head is not None
+        return (head[0], head[1], trial, *head[2:])
+
+
+class _Bare:
+    """An object whose attributes are a stored case's fields."""
+
+
+_RUBRIC_JSON = (
+    ',"disallowed":[]',
+    ',"provenance":null',
+    ',"required":[],"requires_citation":false',
+    ',"sources":null',
+)
+_RUBRIC_LENGTH = sum(map(len, _RUBRIC_JSON))
+
+
+def stored_canonical_text(stored: str) -> str | None:
+    """``canonical_text`` of a case of text fields alone (``plain_values`` read it),
+    from its item as the store writes it (``canonical_json`` of its full record): the
+    item less its rubric fields at their defaults; None when the item is not written so
+    (a string with an escape, which another writer may have written otherwise; another
+    spacing)."""
+    if "\\" in stored:
+        return None
+    text = stored
+    for field in _RUBRIC_JSON:
+        # No string holds an unescaped '"', so this text occurs only as the field.
+        text = text.replace(field, "", 1)
+    return text if len(text) == len(stored) - _RUBRIC_LENGTH else None
+
+
+_FIELDS = frozenset(Case.model_fields)
+
+
+def plain_values(raw: Any) -> tuple[Any, ...] | None:
+    """(id, slice, synthetic, prompt, expected_behavior, expected_fact, rationale) of a
+    stored case of text fields alone that validation accepts, read from it directly;
+    None for any other item (it is validated)."""
+    if type(raw) is not dict or raw.keys() != _FIELDS:
+        return None
+    if (
+        raw["messages"] is not None
+        or raw["sources"] is not None
+        or raw["provenance"] is not None
+        or raw["requires_citation"] is not False
+        or raw["metadata"] != {}
+        or raw["required"] != []
+        or raw["disallowed"] != []
+        or raw["accepted_facts"] != []
+    ):
+        return None
+    case_id, part, question = raw["id"], raw["slice"], raw["question"]
+    behavior, fact, synthetic = raw["expected_behavior"], raw["expected_fact"], raw["synthetic"]
+    if (
+        type(case_id) is not str
+        or not case_id
+        or type(part) is not str
+        or not part
+        or type(question) is not str
+        or (synthetic is not True and synthetic is not False)
+        or raw["split"] not in SPLITS
+    ):
+        return None
+    if behavior == "answer":
+        if type(fact) is not str or not fact:
+            return None
+    elif behavior != "abstain" or fact is not None:
+        return None
+    rationale, revision, group = raw["rationale"], raw["source_revision"], raw["group"]
+    if (
+        (rationale is not None and type(rationale) is not str)
+        or (revision is not None and type(revision) is not str)
+        or (group is not None and type(group) is not str)
+    ):
+        return None
+    return (case_id, part, synthetic, question, behavior, fact, rationale)
+
+
+def _case_of(raw: Any) -> Case:
+    """The case a stored snapshot's item is, as ``load_dataset`` makes it."""
+    return Case.model_validate(raw)
