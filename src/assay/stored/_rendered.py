@@ -17,13 +17,12 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from assay._forked import Forked, Request
+from assay.errors import StoreError
 from assay.grading import Grader
 from assay.report._rows import chunked
 from assay.store import RunInfo, RunStore
-from assay.store._case_index import read_case_ids, read_case_index
-from assay.store._damage import DamagedRow
 from assay.stored._case_items import Cases
-from assay.stored._streamed import StoredRows
+from assay.stored._streamed import StoredRows, case_ids_of
 
 T = TypeVar("T")
 
@@ -67,16 +66,13 @@ class Ahead:
         """Start making run ``info``'s later rows, when it is large and has a case index
         and a second core is there; None otherwise."""
         try:
-            with store.engine.connect() as conn:
-                if read_case_index(conn, info.id) is None:
-                    return None
-                ids = read_case_ids(conn, info.id)
-            count = len(ids) * info.trials
-            if count <= FORKED_ABOVE:
+            ids = case_ids_of(store, info.id)
+            if ids is None or len(ids) * info.trials <= FORKED_ABOVE:
                 return None
+            count = len(ids) * info.trials
             rows = StoredRows(store, info, grader, count)
             cases = rows.read_cases(len(ids))  # read once, shared with the fork
-        except DamagedRow:
+        except StoreError:
             return None  # the figures, counted next, say what is damaged
         split = round(count * _AHEAD_SHARE / _ALIGN) * _ALIGN
 

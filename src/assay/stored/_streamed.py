@@ -85,6 +85,15 @@ def streamed_report(
     return counted.model_copy(update={"cases": rows})
 
 
+def case_ids_of(store: RunStore, run_id: str) -> list[str] | None:
+    """Run ``run_id``'s case ids in dataset order, when it has a case index (a damaged one
+    raises the ``StoreError`` that names it)."""
+    with rows_named(store.url), store.engine.connect() as conn:
+        if read_case_index(conn, run_id) is None:
+            return None
+        return read_case_ids(conn, run_id)
+
+
 def close_rows(report: Report) -> None:
     """Stop what a report's stored rows started and were not read for (``whole``)."""
     if isinstance(report.cases, StoredRows):
@@ -205,10 +214,7 @@ class StoredRows(Sequence[CaseRow]):
 
     def case_ids(self) -> list[str] | None:
         """The run's case ids in dataset order, when it has a case index."""
-        with rows_named(self._store.url), self._store.engine.connect() as conn:
-            if read_case_index(conn, self._info.id) is None:
-                return None
-            return read_case_ids(conn, self._info.id)
+        return case_ids_of(self._store, self._info.id)
 
     def values(self, keep: Keep | None = None) -> Iterator[tuple[Any, ...]]:
         """Each row's values in ``ROW_FIELDS`` order (those ``keep`` wants)."""
