@@ -14,6 +14,8 @@ from typing import Any, NamedTuple, TypeVar, overload
 from assay._compact import shared_field_names
 from assay.report._model import CaseRow
 
+T = TypeVar("T")
+
 ROW_FIELDS: tuple[str, ...] = tuple(CaseRow.model_fields)
 """A row's values in the order ``CaseRows`` keeps them: the model's field order."""
 
@@ -70,6 +72,11 @@ class CaseRows(Sequence[CaseRow]):
     def values(self) -> Iterator[tuple[Any, ...]]:
         """Each row's values in ``ROW_FIELDS`` order, without making the rows."""
         return iter(self._values)
+
+    def rendered(self, size: int, render: Callable[[list[tuple[Any, ...]]], T]) -> Iterator[T]:
+        """``render`` of each ``size`` rows' values in order (the last chunk may hold
+        fewer)."""
+        return map(render, chunked(self._values, size))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, CaseRows):
@@ -130,9 +137,6 @@ def rows_of(
     return list(islice(rows_where(rows, keep), len(picked)))
 
 
-T = TypeVar("T")
-
-
 def chunked(values: Iterable[T], size: int) -> Iterator[list[T]]:
     """``values`` in lists of ``size`` (the last may hold fewer), in order."""
     whole = iter(values)
@@ -147,9 +151,6 @@ def rendered_chunks(
     (``CaseRows``; rows read from a store render in two processes when large: see
     ``StoredRows.rendered``); None for rows held otherwise."""
     own = getattr(rows, "rendered", None)
-    if own is not None and callable(own):
-        return own(size, render)  # type: ignore[no-any-return]
-    values = getattr(rows, "values", None)
-    if values is None or not callable(values):
+    if own is None or not callable(own):
         return None
-    return map(render, chunked(values(), size))
+    return own(size, render)  # type: ignore[no-any-return]
