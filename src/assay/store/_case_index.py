@@ -77,9 +77,10 @@ def read_case_ids(conn: Connection, run_id: str) -> list[str]:
         raise _damage(run_id, {"ids": found}, err) from None
 
 
-def read_case_hashes(conn: Connection, run_id: str) -> list[str] | None:
-    """The content hashes of run ``run_id``'s cases in dataset order, or None for a run
-    stored before they were kept."""
+def read_case_hashes(conn: Connection, run_id: str, count: int) -> list[str] | None:
+    """The content hashes of run ``run_id``'s ``count`` cases in dataset order, or None
+    for a run stored before they were kept; any other number of them, or one that is not
+    a text, raises ``DamagedRow``."""
     import orjson
 
     found = conn.execute(
@@ -88,9 +89,15 @@ def read_case_hashes(conn: Connection, run_id: str) -> list[str] | None:
     if found is None:
         return None
     try:
-        return [str(h) for h in orjson.loads(found)]
-    except (ValueError, TypeError) as err:
+        hashes = orjson.loads(found)
+    except ValueError as err:
         raise _damage(run_id, {"hashes": found}, err) from None
+    if type(hashes) is not list or any(type(h) is not str for h in hashes):
+        raise _damage(run_id, {"hashes": found}, TypeError("not texts"))
+    if len(hashes) != count:
+        problem = f"{len(hashes)} hashes for {count} cases"
+        raise DamagedRow("case_index", "hashes", problem, run=run_id)
+    return hashes
 
 
 def _damage(run_id: str, columns: dict[str, Any], err: BaseException) -> DamagedRow:

@@ -209,7 +209,7 @@ class StoredRows(Sequence[CaseRow]):
         """The run's ``count`` cases as stored."""
         snapshot = self._store.cases_snapshot(self._info.id)
         with rows_named(self._store.url), self._store.engine.connect() as conn:
-            hashes = read_case_hashes(conn, self._info.id)
+            hashes = read_case_hashes(conn, self._info.id, count)
         return Cases(snapshot, hashes, Items.canonical(snapshot, count))
 
     def case_ids(self) -> list[str] | None:
