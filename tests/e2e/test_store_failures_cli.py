@@ -254,6 +254,13 @@ _DAMAGES: list[tuple[str, str, str, tuple[str, ...]]] = [
     ("case index hashes, not texts", "UPDATE case_index SET hashes = '[1, 2, 3, 4, 5, 6]'",
      "a run's case index assay cannot read: run {run}, column hashes: ",
      ("report", "html", "junit")),
+    ("case index ids, too many", "UPDATE case_index SET ids = substr(ids, 1, length(ids) - 1) "
+     "|| ',\"EXTRA\"]'",
+     "a run's case index assay cannot read: run {run}, column ids: 7 ids for 6 cases",
+     ("report", "report-text", "compare", "gate")),
+    ("case index codes past the groups", "UPDATE case_index SET codes = '[0,0,0,0,0,9]'",
+     "a run's case index assay cannot read: run {run}, column codes: ",
+     ("report", "report-text", "compare", "gate")),
     ("case index groups", "UPDATE case_index SET groups = '{'",
      "a run's case index assay cannot read: run {run}, column groups: ",
      ("report", "compare", "gate")),

@@ -59,22 +59,33 @@ def read_case_index(conn: Connection, run_id: str) -> CaseIndex | None:
         return None
     try:
         groups = [(str(g[0]), bool(g[1]), str(g[2])) for g in orjson.loads(row[0])]
-        return CaseIndex(groups=groups, codes=orjson.loads(row[1]), revisions=orjson.loads(row[2]))
+        codes = orjson.loads(row[1])
+        if any(type(c) is not int for c in codes):
+            raise TypeError("not whole numbers")
+        index = CaseIndex(groups=groups, codes=codes, revisions=orjson.loads(row[2]))
     except (ValueError, TypeError, IndexError, KeyError) as err:
         raise _damage(
             run_id, dict(zip(("groups", "codes", "revisions"), row, strict=True)), err
         ) from None
+    if codes and (min(codes) < 0 or max(codes) >= len(groups)):
+        problem = f"a code past the {len(groups)} groups"
+        raise DamagedRow("case_index", "codes", problem, run=run_id)
+    return index
 
 
-def read_case_ids(conn: Connection, run_id: str) -> list[str]:
-    """The case ids of run ``run_id``'s case index, in dataset order."""
+def read_case_ids(conn: Connection, run_id: str, count: int) -> list[str]:
+    """The case ids of run ``run_id``'s case index, in dataset order, one for each of its
+    ``count`` cases (the index's codes); any other number raises ``DamagedRow``."""
     import orjson
 
     found = conn.execute(select(case_index.c.ids).where(case_index.c.run_id == run_id)).scalar_one()
     try:
-        return [str(i) for i in orjson.loads(found)]
+        ids = [str(i) for i in orjson.loads(found)]
     except (ValueError, TypeError) as err:
         raise _damage(run_id, {"ids": found}, err) from None
+    if len(ids) != count:
+        raise DamagedRow("case_index", "ids", f"{len(ids)} ids for {count} cases", run=run_id)
+    return ids
 
 
 def read_case_hashes(conn: Connection, run_id: str, count: int) -> list[str] | None:

@@ -157,7 +157,8 @@ def _cases(store: RunStore, info: RunInfo) -> tuple[list[str], list[str], list[b
         indexed = read_case_index(conn, info.id)
         if indexed is not None:
             listed = [indexed.groups[code] for code in indexed.codes]
-            return read_case_ids(conn, info.id), [g[0] for g in listed], [g[1] for g in listed]
+            listed_ids = read_case_ids(conn, info.id, len(listed))
+            return listed_ids, [g[0] for g in listed], [g[1] for g in listed]
         snapshot = conn.execute(select(runs.c.cases).where(runs.c.id == info.id)).scalar_one()
     scanned = _scanned_groups(snapshot)
     ids = None if scanned is None else _scanned_ids(snapshot, len(scanned[1]))

@@ -89,9 +89,8 @@ def case_ids_of(store: RunStore, run_id: str) -> list[str] | None:
     """Run ``run_id``'s case ids in dataset order, when it has a case index (a damaged one
     raises the ``StoreError`` that names it)."""
     with rows_named(store.url), store.engine.connect() as conn:
-        if read_case_index(conn, run_id) is None:
-            return None
-        return read_case_ids(conn, run_id)
+        index = read_case_index(conn, run_id)
+        return None if index is None else read_case_ids(conn, run_id, len(index.codes))
 
 
 def close_rows(report: Report) -> None:
@@ -157,8 +156,7 @@ class StoredRows(Sequence[CaseRow]):
         if not picked:
             return []
         info, grader, store = self._info, self._grader, self._store
-        with store.engine.connect() as conn, rows_named(store.url):
-            ids = read_case_ids(conn, info.id) if read_case_index(conn, info.id) else None
+        ids = case_ids_of(store, info.id)
         wanted = {(b.id, b.trial) for b in picked}
         if ids is None:
             return [row_of(v) for v in self._scanned(None) if (v[0], v[2]) in wanted]
@@ -224,7 +222,7 @@ class StoredRows(Sequence[CaseRow]):
         """``values(keep)``, each row a ``Brief`` instead with ``brief``."""
         with self._store.engine.connect() as conn, rows_named(self._store.url):
             index = read_case_index(conn, self._info.id)
-            ids = None if index is None else read_case_ids(conn, self._info.id)
+            ids = None if index is None else read_case_ids(conn, self._info.id, len(index.codes))
         if index is None or ids is None:
             scanned = self._scanned(keep)
             return map(_brief_of, scanned) if brief else scanned

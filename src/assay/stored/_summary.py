@@ -296,7 +296,7 @@ def case_counts(
             distinct, codes, revisions = indexed.groups, indexed.codes, indexed.revisions
             groups = [distinct[c] for c in codes] if per_case else []
             listed = per_case or (ids_apart and _apart(distinct))
-            ids = read_case_ids(conn, info.id) if listed else []
+            ids = read_case_ids(conn, info.id, len(codes)) if listed else []
         else:
             distinct, codes, revisions, ids, groups = _snapshot_cases(
                 conn, info.id, per_case, ids_apart
