@@ -18,7 +18,9 @@ import select
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import IO, Any, Generic, TypeVar
+from typing import IO, Any, Generic, NamedTuple, TypeVar
+
+from assay._written import WrittenText
 
 T = TypeVar("T")
 
@@ -41,9 +43,10 @@ class Forked(Generic[T]):
         self._asks: int | None = asks
 
     @classmethod
-    def start(cls, make: Callable[[Request], Iterable[T]]) -> Forked[T] | None:
+    def start(cls, make: Callable[[Request], Iterable[T] | Texts]) -> Forked[T] | None:
         """Fork a process that makes ``make(request)``'s items (on Linux, with a second
-        core), ``request`` what ``ask`` sends it; None when there is no such process to
+        core; read back by ``items``, or by ``written`` when they are ``Texts``),
+        ``request`` what ``ask`` sends it; None when there is no such process to
         start, or when this one runs other threads (a lock one of them holds would never
         be released in the fork)."""
         import threading
@@ -70,7 +73,11 @@ class Forked(Generic[T]):
             status = 1
             try:
                 os.close(asks)
-                _write(make(Request(asked)), out)
+                made = make(Request(asked))
+                if isinstance(made, Texts):
+                    _write_texts(made, out)
+                else:
+                    _write(made, out)
                 status = 0
             except BaseException:  # the caller does the work again, and says what failed
                 pass
@@ -103,6 +110,14 @@ class Forked(Generic[T]):
             return None
         self._out.seek(0)
         return _read(self._out)
+
+    def written(self) -> WrittenText | None:
+        """The texts the process made (``Texts``) as the file it wrote them to, when it
+        made every one; None otherwise."""
+        if not self._child.reaped():
+            return None
+        self._out.seek(0)
+        return WrittenText(self._out)
 
     def close(self) -> None:
         """Stop the process if it is still at work, and drop what it wrote."""
@@ -162,6 +177,23 @@ class Request:
         if not parts:
             raise EOFError("no request was sent")
         return pickle.loads(b"".join(parts))
+
+
+class Texts(NamedTuple):
+    """Items that are texts, for ``Forked.written``: the forked process writes each one
+    after ``joint``, escaped as ``emit`` writes a file's text (``escape_controls``), in
+    UTF-8, one after the other."""
+
+    texts: Iterable[str]
+    joint: str
+
+
+def _write_texts(made: Texts, out: IO[bytes]) -> None:
+    from assay._controls import escape_controls
+
+    for text in made.texts:
+        out.write(escape_controls(made.joint + text).encode("utf-8"))
+    out.flush()
 
 
 def _write(items: Iterable[object], out: IO[bytes]) -> None:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from assay.report._model import CaseRow, JudgeDetail
 from assay.report._rows import ROW_FIELDS, CaseRows
-from assay.report.render.json import _indented, _row_chunks, _rows_adapter
+from assay.report.render.json import _indented, _rows_adapter, json_row_pieces
 
 _TEXT = st.text(st.characters(blacklist_categories=["Cs"]), max_size=12)
 _JSON = st.recursive(
@@ -71,8 +71,8 @@ def _rows(draw: Any) -> tuple[Any, ...]:
 def test_rows_written_by_orjson_equal_pydantic(values: list[tuple[Any, ...]]) -> None:
     rows = [CaseRow.model_validate(dict(zip(ROW_FIELDS, v, strict=True))) for v in values]
     expected = _indented(_rows_adapter().dump_json(rows, indent=2).decode("utf-8"))
-    assert ",\n".join(_row_chunks(CaseRows(values))) == expected
-    assert ",\n".join(_row_chunks(rows)) == expected
+    assert "".join(json_row_pieces(CaseRows(values))) == expected
+    assert "".join(json_row_pieces(rows)) == expected
 
 
 def test_a_value_orjson_would_write_otherwise_is_written_by_pydantic() -> None:
@@ -83,4 +83,4 @@ def test_a_value_orjson_would_write_otherwise_is_written_by_pydantic() -> None:
         row = CaseRow.model_validate({**base, "transcript": transcript})
         values = tuple(row.__dict__[name] for name in ROW_FIELDS)
         expected = _indented(_rows_adapter().dump_json([row], indent=2).decode("utf-8"))
-        assert ",\n".join(_row_chunks(CaseRows([values]))) == expected
+        assert "".join(json_row_pieces(CaseRows([values]))) == expected

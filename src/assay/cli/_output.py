@@ -16,8 +16,9 @@ import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any, NamedTuple, TextIO
+from typing import IO, Any, TextIO
 
+from assay._written import WrittenText as WrittenText
 from assay.errors import AssayConfigError
 
 # How assay's own text and Markdown output begins ("assay report · …", "## assay compare: …").
@@ -146,13 +147,6 @@ def check_output(output: Path, inputs: Sequence[Path] = ()) -> None:
             f"--output {output}: the file exists and is not an assay report; "
             "assay replaces only reports it wrote. Choose another file or remove it first."
         )
-
-
-class WrittenText(NamedTuple):
-    """A piece of output already written to ``file`` (from its start), as UTF-8 with its
-    control characters escaped (``escape_controls``): ``emit`` copies it as it is."""
-
-    file: IO[bytes]
 
 
 def emit(

@@ -162,7 +162,7 @@ def report(
     from assay.cli._options import check_policy, interval_setting, output_format
     from assay.load import load_prices
     from assay.report import TracedReport
-    from assay.report.render import render_chunks
+    from assay.report.render import render_written
     from assay.store import open_store
     from assay.stored import stored_report
     from assay.stored._streamed import close_rows, streamed_report
@@ -203,7 +203,7 @@ def report(
                 else built
             )
         emit(
-            render_chunks(shown, format, color=wants_color(output)),
+            render_written(shown, format, color=wants_color(output)),
             output,
             what=described(built, format, f"run {built.run_id}"),
         )

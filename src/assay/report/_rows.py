@@ -12,6 +12,7 @@ from itertools import islice
 from typing import Any, NamedTuple, TypeVar, overload
 
 from assay._compact import shared_field_names
+from assay._written import WrittenText
 from assay.report._model import CaseRow
 
 T = TypeVar("T")
@@ -77,6 +78,12 @@ class CaseRows(Sequence[CaseRow]):
         """``render`` of each ``size`` rows' values in order (the last chunk may hold
         fewer)."""
         return map(render, chunked(self._values, size))
+
+    def rendered_texts(
+        self, size: int, render: Callable[[list[tuple[Any, ...]]], str], joint: str
+    ) -> Iterator[str | WrittenText]:
+        """``rendered``'s texts (all made here: none is written ahead)."""
+        return self.rendered(size, render)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, CaseRows):
@@ -154,3 +161,15 @@ def rendered_chunks(
     if own is None or not callable(own):
         return None
     return own(size, render)  # type: ignore[no-any-return]
+
+
+def rendered_texts(
+    rows: Sequence[CaseRow], size: int, render: Callable[[list[tuple[Any, ...]]], str], joint: str
+) -> Iterator[str | WrittenText] | None:
+    """``rendered_chunks`` of texts, where those a second process made may come as the
+    one ``WrittenText`` it wrote them to, each after ``joint`` (``StoredRows``); None for
+    rows held otherwise."""
+    own = getattr(rows, "rendered_texts", None)
+    if own is None or not callable(own):
+        return None
+    return own(size, render, joint)  # type: ignore[no-any-return]

@@ -13,10 +13,11 @@ and this process makes its rows itself.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from assay._forked import Forked, Request
+from assay._forked import Forked, Request, Texts
+from assay._written import WrittenText
 from assay.errors import StoreError
 from assay.grading import Grader
 from assay.report._rows import chunked
@@ -76,7 +77,7 @@ class Ahead:
             return None  # the figures, counted next, say what is damaged
         split = round(count * _AHEAD_SHARE / _ALIGN) * _ALIGN
 
-        def later(request: Request) -> Iterator[Any]:
+        def later(request: Request) -> Iterable[Any] | Texts:
             own_connections(store)
             made = rows.indexed(ids, cases, split)
             held: list[tuple[Any, ...]] = []
@@ -89,8 +90,9 @@ class Ahead:
                         break
             if asked is None:
                 asked = request.get(wait=True)
-            size, render = asked
-            return map(render, chunked(itertools.chain(held, made), size))
+            size, render, joint = asked
+            chunks = map(render, chunked(itertools.chain(held, made), size))
+            return chunks if joint is None else Texts(chunks, joint)
 
         forked = Forked.start(later)
         return None if forked is None else cls(forked, ids, cases, split)
@@ -110,30 +112,63 @@ def rendered(
     with a second core, a forked process makes and renders the later chunks while this
     one makes and renders the earlier ones: the one started ``ahead`` when it can be
     asked to, else one started now."""
+    return _rendered(rows, size, render, ahead, None)  # type: ignore[return-value]
+
+
+def rendered_texts(
+    rows: StoredRows,
+    size: int,
+    render: Callable[[list[tuple[Any, ...]]], str],
+    joint: str,
+    ahead: Ahead | None = None,
+) -> Iterator[str | WrittenText]:
+    """``rendered``'s texts, those a fork made (each after ``joint``) as the one
+    ``WrittenText`` it wrote them to: copied to the output by the kernel, never read
+    back by this process."""
+    return _rendered(rows, size, render, ahead, joint)
+
+
+def _rendered(
+    rows: StoredRows,
+    size: int,
+    render: Callable[[list[tuple[Any, ...]]], T],
+    ahead: Ahead | None,
+    joint: str | None,
+) -> Iterator[T | WrittenText]:
     if ahead is not None:
-        if ahead.split % size == 0 and ahead.forked.ask((size, render)):
-            return _joined(rows, ahead.forked, ahead.ids, ahead.cases, ahead.split, size, render)
+        if ahead.split == 0:
+            joint = None  # the fork's first text is the first: no joint before it
+        if ahead.split % size == 0 and ahead.forked.ask((size, render, joint)):
+            forked, known, cases = ahead.forked, ahead.ids, ahead.cases
+            return _joined(rows, forked, known, cases, ahead.split, size, render, joint)
         ahead.close()
     ids = rows.case_ids() if len(rows) > FORKED_ABOVE else None
     if ids is None:
         return map(render, chunked(rows.values(), size))
-    return _forked(rows, ids, size, render)
+    return _forked(rows, ids, size, render, joint)
 
 
 def _forked(
-    rows: StoredRows, ids: list[str], size: int, render: Callable[[list[tuple[Any, ...]]], T]
-) -> Iterator[T]:
+    rows: StoredRows,
+    ids: list[str],
+    size: int,
+    render: Callable[[list[tuple[Any, ...]]], T],
+    joint: str | None,
+) -> Iterator[T | WrittenText]:
     cases = rows.read_cases(len(ids))  # read once, shared with the fork
     split = round(len(ids) * rows.info.trials * _OWN_SHARE / size) * size
+    if split == 0:
+        joint = None  # the fork's first text is the first: no joint before it
 
-    def later(_: Request) -> Iterator[T]:
+    def later(_: Request) -> Iterable[T] | Texts:
         own_connections(rows.store)
-        return map(render, chunked(rows.indexed(ids, cases, split), size))
+        chunks = map(render, chunked(rows.indexed(ids, cases, split), size))
+        return chunks if joint is None else Texts(chunks, joint)  # type: ignore[arg-type]
 
     other = Forked.start(later)
     if other is None:
         return map(render, chunked(rows.indexed(ids, cases), size))
-    return _joined(rows, other, ids, cases, split, size, render)
+    return _joined(rows, other, ids, cases, split, size, render, joint)
 
 
 def _joined(
@@ -144,12 +179,22 @@ def _joined(
     split: int,
     size: int,
     render: Callable[[list[tuple[Any, ...]]], T],
-) -> Iterator[T]:
+    joint: str | None,
+) -> Iterator[T | WrittenText]:
     """The chunks of the rows before ``split`` made here, then those ``other`` made of
-    the rest."""
+    the rest (as the file it wrote them to, when they are texts after ``joint``)."""
     with other:
         yield from map(render, chunked(rows.indexed(ids, cases, 0, split), size))
-        made = other.items()
+        if joint is not None:
+            written = other.written()
+            if written is not None:
+                yield written
+                return
+        else:
+            made = other.items()
+            if made is not None:
+                yield from made
+                return
         # The fork failed (a damaged row, a signal): its rows are made here, where what
         # went wrong, if anything, is said the usual way.
-        yield from made or map(render, chunked(rows.indexed(ids, cases, split), size))
+        yield from map(render, chunked(rows.indexed(ids, cases, split), size))

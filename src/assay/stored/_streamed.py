@@ -33,6 +33,7 @@ from assay.stored._case_items import CaseAt, Cases, Items
 from assay.stored._report import _fallback
 
 if TYPE_CHECKING:
+    from assay._written import WrittenText
     from assay.stored._rendered import Ahead
 
 T = TypeVar("T")
@@ -194,6 +195,16 @@ class StoredRows(Sequence[CaseRow]):
 
         ahead, self._ahead = self._ahead, None
         return rendered(self, size, render, ahead)
+
+    def rendered_texts(
+        self, size: int, render: Callable[[list[tuple[Any, ...]]], str], joint: str
+    ) -> Iterator[str | WrittenText]:
+        """``rendered``'s texts, those made by the fork (each after ``joint``) as the
+        file it wrote them to (``assay.stored._rendered.rendered_texts``)."""
+        from assay.stored._rendered import rendered_texts
+
+        ahead, self._ahead = self._ahead, None
+        return rendered_texts(self, size, render, joint, ahead)
 
     @property
     def store(self) -> RunStore:

@@ -185,7 +185,8 @@ def _unpacked(html: str) -> list[dict[str, object]]:
     blocks = _blocks(html)
     rows: list[dict[str, object]] = []
     for k in range(packing["parts"]):
-        rows += json.loads(_inflate(blocks[f"rows-{k}"]))
+        arrays = json.loads(_inflate(blocks[f"rows-{k}"]))
+        rows += [dict(zip(packing["fields"], values, strict=True)) for values in arrays]
     assert len(rows) == packing["rows"] and f"rows-{packing['parts']}" not in blocks
     return rows
 
@@ -304,7 +305,8 @@ def test_a_packed_page_without_rows_has_no_parts(report: Report) -> None:
     empty = report.model_copy(update={"cases": []})
     data = json.loads(str(page_json(empty, packed=True)))
     assert data["cases"] == [] and data["packed"] == {
-        "rows": 0, "part_rows": 2_000, "parts": 0, "search_rows": 20_000, "search_parts": 0
+        "rows": 0, "part_rows": 2_000, "fields": list(ROW_FIELDS), "parts": 0,
+        "search_rows": 20_000, "search_parts": 0,
     }  # fmt: skip
     page = render_html(empty, packed=True)
     assert _unpacked(page) == [] and set(_blocks(page)) == {"index"}  # no parts, no codes

@@ -7,15 +7,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from tests.unit.stored.test_stored_summary import _cases, _fill
 
 from assay import _forked
+from assay._written import WrittenText
+from assay.cli._output import emit
 from assay.errors import StoreError
 from assay.report._rows import chunked
-from assay.report.render import html, junit, render
+from assay.report.render import html, junit, render, render_chunks, render_written
 from assay.report.render import json as json_render
 from assay.report.render.json import _rows_text
 from assay.store import RunStore, open_store
@@ -138,6 +141,87 @@ def test_rows_started_ahead_of_the_figures_render_to_the_same_text(
         assert unread is not None
         close_rows(unread)
         assert len(started) == 4
+    finally:
+        store.close()
+
+
+def _emitted(pieces: Any, path: Path) -> bytes:
+    emit(pieces, path)
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("ahead", [True, False])
+def test_json_rows_a_fork_wrote_are_copied_into_the_report_as_one_process_writes_it(
+    store_url: str,
+    started: list[bool],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    ahead: bool,
+) -> None:
+    monkeypatch.setattr(json_render, "_ROWS_PER_CHUNK", 7)
+    monkeypatch.setattr(_rendered, "_ALIGN", 14)
+    odd = [
+        c.model_copy(update={"question": f"{c.question} \x1b[2J\x85\u202e\x7f é"})
+        for c in _cases(40, True)
+    ]  # control characters a report file shows escaped, and a letter beyond ASCII
+    store = open_store(store_url)
+    try:
+        _fill(store, "three", 2, odd, 3)
+        report = streamed_report(store, "three", whole=ahead)
+        assert report is not None
+        listed = report.model_copy(update={"cases": list(report.cases)})
+        kinds: list[type] = []
+
+        def noted(pieces: Iterator[Any]) -> Iterator[Any]:
+            for piece in pieces:  # copied by emit while the fork's file is open
+                kinds.append(type(piece))
+                yield piece
+
+        one = _emitted(render_chunks(listed, "json"), tmp_path / "one.json")
+        assert _emitted(noted(render_written(report, "json")), tmp_path / "two.json") == one
+        # every row the fork made, as one file
+        assert kinds.count(WrittenText) == (1 if _can_fork() else 0)
+        assert b"\\u001b[2J\\u0085\\u202e\\u007f \xc3\xa9" in one
+        close_rows(report)
+    finally:
+        store.close()
+
+
+def test_json_rows_a_fork_wrote_are_printed_as_one_process_prints_them(
+    store_url: str, started: list[bool], capfdbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    store = open_store(store_url)
+    try:
+        _fill(store, "three", 2, _cases(40, True), 3)
+        report = streamed_report(store, "three", whole=True)
+        assert report is not None
+        expected = render(report.model_copy(update={"cases": list(report.cases)}), "json")
+        emit(render_written(report, "json"), None)
+        assert capfdbinary.readouterr().out.decode() == expected
+        assert started == [_can_fork()]
+        close_rows(report)
+    finally:
+        store.close()
+
+
+def test_json_rows_of_a_fork_that_fails_are_made_here(
+    store_url: str, started: list[bool], tmp_path: Path
+) -> None:
+    store = open_store(store_url)
+    try:
+        _fill(store, "three", 2, _cases(40, False), 3)
+        rows = _rows(store, "three")
+        here = os.getpid()
+
+        def fails_in_the_fork(chunk: list[tuple[Any, ...]]) -> str:
+            if os.getpid() != here:
+                raise RuntimeError("the fork fails")
+            return _rows_text(chunk)
+
+        pieces = list(rows.rendered_texts(SIZE, fails_in_the_fork, ",\n"))
+        assert not any(isinstance(p, WrittenText) for p in pieces)
+        assert ",\n".join(pieces) == ",\n".join(_serial(rows, SIZE, _rows_text))
+        assert started == [_can_fork()]
     finally:
         store.close()
 

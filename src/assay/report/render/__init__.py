@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Literal, Union, cast
 
+from assay._written import WrittenText
 from assay.formats import formats
 from assay.report._model import Report
 from assay.report._traced import TracedReport
@@ -215,4 +216,25 @@ def render_chunks(report: Report | TracedReport, fmt: str, *, color: bool = Fals
         yield render(report, fmt, color=color)
 
 
-__all__ = ["FORMATS", "Format", "Rendered", "kind_of", "render", "render_chunks"]
+def render_written(
+    report: Report | TracedReport, fmt: str, *, color: bool = False
+) -> Iterator[str | WrittenText]:
+    """``render_chunks``'s pieces, where a JSON report's rows that a second process
+    rendered (a large stored run's) come as the file it wrote them to: for ``emit``,
+    which copies it without reading it."""
+    if fmt == "json" and not isinstance(report, TracedReport):
+        from assay.report.render.json import render_json_written
+
+        return render_json_written(report)
+    return iter(render_chunks(report, fmt, color=color))
+
+
+__all__ = [
+    "FORMATS",
+    "Format",
+    "Rendered",
+    "kind_of",
+    "render",
+    "render_chunks",
+    "render_written",
+]

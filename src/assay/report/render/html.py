@@ -31,7 +31,6 @@ from assay.report._model import CaseRow, Report
 from assay.report._rows import ROW_FIELDS, chunked, rendered_chunks, row_of
 from assay.report.render import _format as f
 from assay.report.render._trials import trial_lines, trial_sections
-from assay.report.render.json import _plain
 
 STATUS_ORDER = ("passed", "failed", "error", "missing", "ungraded")
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
@@ -114,7 +113,9 @@ SEARCH_PART_ROWS = 20_000
 """Rows per compressed part of searched text: the page reads every part at each new
 query, and each part costs a fixed few milliseconds besides its size."""
 
-_LEVEL = 6
+_LEVEL = 3
+"""gzip's level for the packed parts: a million rows' parts compress in a third of level
+6's time into 5% more bytes (``bench/html_scale.py``)."""
 
 INDEX_COLUMNS: dict[str, tuple[str, ...]] = {
     "id": ("id",),
@@ -140,11 +141,14 @@ def _compress(data: bytes) -> str:
 
 
 def packed_rows(rows: Sequence[CaseRow]) -> Iterator[str]:
-    """The rows as JSON arrays of ``PACKED_PART_ROWS`` rows, each gzip-compressed (no
-    timestamp: the same rows give the same bytes) and base64-encoded."""
-    adapter = _rows_adapter()
+    """The rows in parts of ``PACKED_PART_ROWS`` rows, each a JSON array of the rows'
+    values in ``ROW_FIELDS`` order (``_part_json``), gzip-compressed (no timestamp: the
+    same rows give the same bytes) and base64-encoded."""
     for start in range(0, len(rows), PACKED_PART_ROWS):
-        yield _compress(adapter.dump_json(list(rows[start : start + PACKED_PART_ROWS])))
+        yield _compress(_part_json(list(_row_values(rows[start : start + PACKED_PART_ROWS]))))
+
+
+_row_values = functools.partial(map, operator.attrgetter(*ROW_FIELDS))
 
 
 def _search_part(rows: Sequence[CaseRow], held: Sequence[tuple[Any, ...]] | None = None) -> str:
@@ -496,6 +500,7 @@ def page_json(
         meta = {
             "rows": rows,
             "part_rows": PACKED_PART_ROWS,
+            "fields": ROW_FIELDS,
             "parts": -(-rows // PACKED_PART_ROWS),
             "search_rows": SEARCH_PART_ROWS,
             "search_parts": -(-rows // SEARCH_PART_ROWS),
@@ -567,11 +572,8 @@ def _packed(chunk: list[CaseRow], values: list[tuple[Any, ...]] | None) -> _Pack
     parts = []
     for at in range(0, count, PACKED_PART_ROWS):
         end = at + PACKED_PART_ROWS
-        if values is not None:
-            part_json = _part_json(values[at:end])
-        else:
-            part_json = _rows_adapter().dump_json(chunk[at:end])
-        parts.append(_compress(part_json))
+        held = values[at:end] if values is not None else list(_row_values(chunk[at:end]))
+        parts.append(_compress(_part_json(held)))
     return _chunk_columns(chunk, values), _compress(_search_json(chunk, values)), parts
 
 
@@ -583,16 +585,19 @@ _ORJSON = (
 """Anything but JSON's own types makes orjson raise, so pydantic dumps it instead."""
 
 
-def _part_json(values: list[tuple[Any, ...]]) -> bytes:
-    """A part of full rows, given as value tuples, as pydantic writes the rows in compact
-    JSON: by orjson from plain dictionaries (as the JSON report's rows are written), which
-    gives pydantic's text for the values of a row's types at a fraction of its cost
-    (tests/property/test_html_rows.py); by pydantic when orjson would write some value
-    otherwise (it raises)."""
+def _part_json(values: Sequence[tuple[Any, ...]]) -> bytes:
+    """A part of full rows, given as value tuples, as a JSON array of arrays: each row's
+    values in ``ROW_FIELDS`` order, each the value pydantic writes for it in JSON (the
+    page names them with the packed data's ``fields``). Written by orjson, which gives
+    pydantic's values for a row's usual types at a fraction of its cost
+    (tests/property/test_html_rows.py); a part holding a value orjson does not write (it
+    raises: a judge's detail, a date) is written from pydantic's JSON of its rows."""
     try:
-        return orjson.dumps([_plain(v) for v in values], option=_ORJSON)
+        return orjson.dumps(values, option=_ORJSON)
     except (TypeError, orjson.JSONEncodeError):
-        return _rows_adapter().dump_json(list(map(row_of, values)))
+        rows = json.loads(_rows_adapter().dump_json([row_of(v) for v in values]))
+        arrays = [[row[name] for name in ROW_FIELDS] for row in rows]
+        return json.dumps(arrays, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 # Where the packed blocks go in a page rendered in pieces: a "<" from the data is always

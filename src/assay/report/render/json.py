@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from functools import cache
 from itertools import islice
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from pydantic import TypeAdapter
 
+from assay._written import WrittenText
 from assay.report._model import CaseRow, Report
-from assay.report._rows import ROW_FIELDS, rendered_chunks, row_of
+from assay.report._rows import ROW_FIELDS, rendered_chunks, rendered_texts, row_of
 
 # With indent=2 a top-level key starts a line with two spaces, and no JSON string holds a
 # raw newline, so this text occurs exactly once: where the case rows go.
@@ -27,12 +28,23 @@ def render_json(report: Report) -> str:
 def render_json_chunks(report: Report) -> Iterator[str]:
     """``render_json``'s text in pieces of a few thousand case rows: a report of a million
     rows is written without its whole text (or its bytes) ever in memory."""
+    return cast("Iterator[str]", _json_pieces(report, written=False))
+
+
+def render_json_written(report: Report) -> Iterator[str | WrittenText]:
+    """``render_json_chunks``'s pieces, the rows a second process rendered (a large
+    stored run's: see ``StoredRows.rendered_texts``) as the file it wrote them to, which
+    ``emit`` copies without reading it."""
+    return _json_pieces(report, written=True)
+
+
+def _json_pieces(report: Report, written: bool) -> Iterator[str | WrittenText]:
     if not report.cases:
         yield json_frame(report)
         return
     head, tail = json_frame_parts(report)
     yield head
-    yield from json_row_pieces(report.cases)
+    yield from _row_pieces(report.cases, "", written)
     yield tail
 
 
@@ -50,20 +62,32 @@ def json_frame_parts(report: Report) -> tuple[str, str]:
 
 def json_row_pieces(rows: Sequence[CaseRow], joint: str = "") -> Iterator[str]:
     """The rows' text in a report's ``cases`` list, in pieces of a few thousand rows;
-    ``joint`` goes before the first (``",\\n"``: these rows follow others)."""
-    for text in _row_chunks(rows):
-        yield joint + text
+    ``joint`` goes before the first (``",\n"``: these rows follow others)."""
+    return cast("Iterator[str]", _row_pieces(rows, joint, written=False))
+
+
+def _row_pieces(rows: Sequence[CaseRow], joint: str, written: bool) -> Iterator[str | WrittenText]:
+    for text in _row_chunks(rows, written):
+        if isinstance(text, WrittenText):
+            yield text  # its rows follow others: each of its pieces begins with ",\n"
+        else:
+            yield joint + text
         joint = ",\n"
 
 
-def _row_chunks(rows: Sequence[CaseRow]) -> Iterator[str]:
+def _row_chunks(rows: Sequence[CaseRow], written: bool) -> Iterator[str | WrittenText]:
     """The rows as they stand in the report's ``cases`` list, a few thousand at a time
-    (each row indented two levels, no comma after the last), in order.
+    (each row indented two levels, no comma after the last), in order; ``written``: those
+    a second process rendered may come as the file it wrote them to.
 
     Rows held as value tuples (``CaseRows``, rows read from a store) are rendered by
     ``_rows_text``; any others by pydantic.
     """
-    chunks = rendered_chunks(rows, _ROWS_PER_CHUNK, _rows_text)
+    chunks = (
+        rendered_texts(rows, _ROWS_PER_CHUNK, _rows_text, ",\n")
+        if written
+        else rendered_chunks(rows, _ROWS_PER_CHUNK, _rows_text)
+    )
     if chunks is not None:
         yield from chunks
         return

@@ -9,6 +9,7 @@
   /* the shared helpers */
   var N = PACKED.rows;
   var PART = PACKED.part_rows;
+  var FIELDS = PACKED.fields;
   var COLS = {};  // name -> {values: distinct values, codes: typed array, or null when row i has value i}
   var count = document.querySelector("#cases-pager [data-field=count]");
 
@@ -36,6 +37,12 @@
     return row;
   }
 
+  // A part holds each row as its values in the order of PACKED.fields.
+  function named(values) {
+    var row = {};
+    for (var j = 0; j < FIELDS.length; j++) { row[FIELDS[j]] = values[j]; }
+    return row;
+  }
   // The full rows of the last parts opened (a case drawer reads one row of one part).
   var opened = [];
   function fullRow(i) {
@@ -43,7 +50,8 @@
     for (var j = 0; j < opened.length; j++) {
       if (opened[j].part === k) { return Promise.resolve(opened[j].rows[i - k * PART]); }
     }
-    return inflate("rows-" + k).text().then(JSON.parse).then(function (rows) {
+    return inflate("rows-" + k).text().then(JSON.parse).then(function (arrays) {
+      var rows = arrays.map(named);
       opened.unshift({ part: k, rows: rows });
       opened.length = Math.min(opened.length, 2);
       return rows[i - k * PART];
