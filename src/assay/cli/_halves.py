@@ -22,9 +22,9 @@ import hashlib
 import os
 import pickle
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, cast
+from typing import IO, Any, cast
 
 from assay._forked import Child
 from assay.cli._output import WrittenText
@@ -36,6 +36,7 @@ from assay.load._aside import ResultsAside
 from assay.load._records import read_text
 from assay.metrics import IntervalSetting, summarize_results
 from assay.report._build import _split_blocks, assemble_from_facts, dataset_info
+from assay.report._kept import KeptRows, kept_values
 from assay.report._model import Report
 from assay.report.render.json import json_frame_parts
 
@@ -96,6 +97,45 @@ def halved_json(
     """The JSON report of scoring the results ``aside`` reads against the JSON Lines
     dataset ``dataset``, made by two processes; None, having said nothing, when the
     dataset is small or either file is not the usual one."""
+    with contextlib.ExitStack() as undo:
+        rows = undo.enter_context(tempfile.TemporaryFile())
+
+        def written(mine: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+            write_rows(mine, rows, joint="")
+            return []
+
+        made = _halved(dataset, aside, interval, written, kept=False)
+        if made is None:
+            return None
+        report, second = made
+        head, tail = json_frame_parts(report)
+        undo.pop_all()
+    return HalvedReport(report, head, rows, tail, second)
+
+
+def halved_listed(dataset: Path, aside: ResultsAside, interval: IntervalSetting) -> Report | None:
+    """The report of scoring the results ``aside`` reads against the JSON Lines dataset
+    ``dataset``, made by two processes, with only the case rows its text and Markdown
+    renderings list (``KeptRows``); None, having said nothing, when the dataset is small
+    or either file is not the usual one."""
+    made = _halved(dataset, aside, interval, kept_values, kept=True)
+    if made is None:
+        return None
+    report, second = made
+    second.close()  # it has handed back all it had to
+    return report
+
+
+def _halved(
+    dataset: Path,
+    aside: ResultsAside,
+    interval: IntervalSetting,
+    set_aside: Callable[[list[tuple[Any, ...]]], list[tuple[Any, ...]]],
+    kept: bool,
+) -> tuple[Report, _SecondHalf] | None:
+    """The report of both processes' cases (``_first_half``) and the second process,
+    which keeps its ``kept_values`` rows for the report when ``kept``, and is otherwise
+    left writing its rows' JSON text."""
     if not may_halve(dataset):
         return None
     try:
@@ -106,17 +146,18 @@ def halved_json(
     if middle is None:
         return None
     plain = "\\" not in text
-    second = _SecondHalf.start(text, middle, plain, aside)
+    second = _SecondHalf.start(text, middle, plain, aside, kept)
     if second is None:
         return None
     try:
-        made = _first_half(dataset, text, middle, plain, aside, interval, second)
+        made = _first_half(dataset, text, middle, plain, aside, interval, second, set_aside)
     except BaseException:
         second.close()
         raise
     if made is None:
         second.close()
-    return made
+        return None
+    return made, second
 
 
 def _middle(text: str) -> int | None:
@@ -144,9 +185,12 @@ def _first_half(
     aside: ResultsAside,
     interval: IntervalSetting,
     second: _SecondHalf,
-) -> HalvedReport | None:
+    set_aside: Callable[[list[tuple[Any, ...]]], list[tuple[Any, ...]]],
+) -> Report | None:
     """The report of this process's cases (those before ``middle``) and the second
-    process's, or None when either part is not the usual one."""
+    process's, its rows those ``set_aside`` keeps of this process's followed by the
+    second process's kept ones when it keeps them (``KeptRows``), else none; None when
+    either part is not the usual one."""
     cases = part_cases(text, 0, middle - 1, plain)
     if cases is None:
         return None
@@ -156,26 +200,24 @@ def _first_half(
     mine = part_scored(cases, lines)
     if mine is None:
         return None
-    with contextlib.ExitStack() as undo:
-        rows = undo.enter_context(tempfile.TemporaryFile())
-        write_rows(mine.rows, rows, joint="")
-        mine = mine._replace(rows=[])
-        theirs = second.scored()
-        if theirs is None or mine.read != theirs.read:
-            return None
-        if mine.matched + theirs.matched != mine.read:
-            return None  # a line names a case of neither half
-        if not {c.id for c in cases.cases}.isdisjoint(f[0] for f in theirs.facts):
-            return None  # an id of both halves
-        del cases
-        whole = hashlib.sha256(b"[")
-        for part in (mine.canonical, b",", theirs.canonical, b"]"):
-            whole.update(part)
-        version = f"sha256:{whole.hexdigest()}"
-        report = _report(dataset.stem, version, mine, theirs, interval)
-        head, tail = json_frame_parts(report)
-        undo.pop_all()
-    return HalvedReport(report, head, rows, tail, second)
+    mine = mine._replace(rows=set_aside(mine.rows))
+    theirs = second.scored()
+    if theirs is None or mine.read != theirs.read:
+        return None
+    if mine.matched + theirs.matched != mine.read:
+        return None  # a line names a case of neither half
+    if not {c.id for c in cases.cases}.isdisjoint(f[0] for f in theirs.facts):
+        return None  # an id of both halves
+    del cases
+    whole = hashlib.sha256(b"[")
+    for part in (mine.canonical, b",", theirs.canonical, b"]"):
+        whole.update(part)
+    version = f"sha256:{whole.hexdigest()}"
+    report = _report(dataset.stem, version, mine, theirs, interval)
+    if not second.kept:
+        return report
+    rows = KeptRows([*mine.rows, *theirs.rows], len(mine.facts) + len(theirs.facts))
+    return report.model_copy(update={"cases": rows})
 
 
 def _report(
@@ -205,10 +247,14 @@ def _report(
 class _SecondHalf:
     """The process scoring the dataset's cases past ``_middle``. It starts on them at
     once, scores them against the result lines once told to (``go``), hands back the
-    ``Scored`` without its rows (``scored``), then writes its rows' JSON text
-    (``rows_written``). Close it so that it never outlives the command."""
+    ``Scored`` (``scored``) with its ``kept_values`` rows when ``kept``, else without
+    rows, then writes its rows' JSON text (``rows_written``). Close it so that it never
+    outlives the command."""
 
-    def __init__(self, pid: int, go: int, ready: int, scored: IO[bytes], text: IO[bytes]) -> None:
+    def __init__(
+        self, pid: int, go: int, ready: int, scored: IO[bytes], text: IO[bytes], kept: bool
+    ) -> None:
+        self.kept = kept
         self._child = Child(pid)
         self._go = go
         self._ready = ready
@@ -216,7 +262,9 @@ class _SecondHalf:
         self._text = text
 
     @classmethod
-    def start(cls, text: str, middle: int, plain: bool, aside: ResultsAside) -> _SecondHalf | None:
+    def start(
+        cls, text: str, middle: int, plain: bool, aside: ResultsAside, kept: bool
+    ) -> _SecondHalf | None:
         """The process started on ``text[middle:]``, or None when none could be."""
         with contextlib.ExitStack() as undo:
             try:
@@ -238,13 +286,13 @@ class _SecondHalf:
                 os.close(go)
                 os.close(ready)
                 status = _second_half(
-                    text, middle, plain, aside, go_read, ready_write, scored, rows
+                    text, middle, plain, aside, go_read, ready_write, scored, rows, kept
                 )
             finally:
                 os._exit(status)
         os.close(go_read)
         os.close(ready_write)
-        return cls(pid, go, ready, scored, rows)
+        return cls(pid, go, ready, scored, rows, kept)
 
     def go(self) -> bool:
         """Tell the process to read the result lines (once this one has them); False
@@ -293,6 +341,7 @@ def _second_half(
     ready: int,
     scored: IO[bytes],
     rows: IO[bytes],
+    kept: bool,
 ) -> int:  # pragma: no cover - run by the forked process
     """The forked process's work: 0 when it wrote its half whole, else why not."""
     cases = part_cases(text, middle, len(text), plain)
@@ -305,8 +354,10 @@ def _second_half(
     if half is None:
         os.write(ready, b"0")
         return 3
-    pickle.dump(half._replace(rows=[]), scored, protocol=pickle.HIGHEST_PROTOCOL)
+    handed = half._replace(rows=kept_values(half.rows) if kept else [])
+    pickle.dump(handed, scored, protocol=pickle.HIGHEST_PROTOCOL)
     scored.flush()
     os.write(ready, b"1")
-    write_rows(half.rows, rows, joint=",\n")
+    if not kept:
+        write_rows(half.rows, rows, joint=",\n")
     return 0
