@@ -1,8 +1,7 @@
 """``assay score`` with the dataset's cases scored half by a second process writes (or
-prints) what it writes scoring them all here, byte for byte, in each format that path
-serves (JSON, text and Markdown, to a file or to stdout), and says the same about a file
-it cannot score. Run in this process (``run_cli``), whatever ``ASSAY_TEST_PROCESS`` says:
-the thresholds are patched."""
+prints) what it writes scoring them all here, byte for byte, in every format (to a file
+or to stdout), and says the same about a file it cannot score. Run in this process
+(``run_cli``), whatever ``ASSAY_TEST_PROCESS`` says: the thresholds are patched."""
 
 from __future__ import annotations
 
@@ -24,6 +23,7 @@ from assay.load import _aside
 RunAssay = Callable[..., subprocess.CompletedProcess[str]]
 HALVED = _halves.halved_json
 LISTED = _halves.halved_listed
+WHOLE = _halves.halved_whole
 
 WAYS: list[tuple[str, ...]] = [
     ("-f", "json", "-o", "out.json"),
@@ -32,6 +32,9 @@ WAYS: list[tuple[str, ...]] = [
     ("-f", "text", "-o", "out.txt"),
     ("-f", "markdown"),
     ("-f", "markdown", "-o", "out.md"),
+    ("-f", "junit", "-o", "out.xml"),
+    ("-f", "junit"),
+    ("-f", "html", "-o", "out.html"),
 ]
 """How the report is asked for: the formats scored by two processes, to stdout or a file."""
 
@@ -105,6 +108,9 @@ def _score(
     monkeypatch.setattr(
         _halves, "halved_listed", lambda *a: made.append((m := LISTED(*a)) is not None) or m
     )
+    monkeypatch.setattr(
+        _halves, "halved_whole", lambda *a: made.append((m := WHOLE(*a)) is not None) or m
+    )
     done = run_cli("score", "cases.jsonl", "results.jsonl", *way, cwd=directory)
     return done, out.read_bytes() if out is not None and out.exists() else None
 
@@ -167,8 +173,8 @@ def test_a_short_list_of_cases_not_passed_is_the_table_made_here(
     assert "C7" in shown and "C1967" in shown  # of each part
 
 
-FALLBACK_WAYS = [WAYS[0], WAYS[2]]
-"""A way each of ``halved_json`` and ``halved_listed`` serves."""
+FALLBACK_WAYS = [WAYS[0], WAYS[2], WAYS[6]]
+"""A way each of ``halved_json``, ``halved_listed`` and ``halved_whole`` serves."""
 
 
 @pytest.mark.parametrize("way", FALLBACK_WAYS)
@@ -233,7 +239,7 @@ def test_a_dataset_with_a_changelog_is_scored_the_usual_way(
     _same(tmp_path, monkeypatch, usual=False, way=way)
 
 
-@pytest.mark.parametrize("fmt", ["json", "text", "markdown"])
+@pytest.mark.parametrize("fmt", ["json", "text", "markdown", "junit", "html"])
 def test_an_existing_file_that_is_no_report_is_never_replaced(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
 ) -> None:

@@ -38,6 +38,7 @@ from assay.metrics import IntervalSetting, summarize_results
 from assay.report._build import _split_blocks, assemble_from_facts, dataset_info
 from assay.report._kept import KeptRows, kept_values
 from assay.report._model import Report
+from assay.report._rows import CaseRows
 from assay.report.render.json import json_frame_parts
 
 HALVES_BYTES = 4 * 2**20
@@ -91,6 +92,10 @@ def may_halve(dataset: Path) -> bool:
         return False
 
 
+Keep = Callable[[list[tuple[Any, ...]]], list[tuple[Any, ...]]]
+"""Of one part's rows (value tuples, in order), those kept for the report."""
+
+
 def halved_json(
     dataset: Path, aside: ResultsAside, interval: IntervalSetting
 ) -> HalvedReport | None:
@@ -104,10 +109,10 @@ def halved_json(
             write_rows(mine, rows, joint="")
             return []
 
-        made = _halved(dataset, aside, interval, written, kept=False)
+        made = _halved(dataset, aside, interval, written, None)
         if made is None:
             return None
-        report, second = made
+        report, _, second = made
         head, tail = json_frame_parts(report)
         undo.pop_all()
     return HalvedReport(report, head, rows, tail, second)
@@ -118,24 +123,42 @@ def halved_listed(dataset: Path, aside: ResultsAside, interval: IntervalSetting)
     ``dataset``, made by two processes, with only the case rows its text and Markdown
     renderings list (``KeptRows``); None, having said nothing, when the dataset is small
     or either file is not the usual one."""
-    made = _halved(dataset, aside, interval, kept_values, kept=True)
+    made = _halved(dataset, aside, interval, kept_values, kept_values)
     if made is None:
         return None
-    report, second = made
+    report, rows, second = made
     second.close()  # it has handed back all it had to
-    return report
+    synthetic = report.synthetic.total if report.synthetic is not None else 0
+    return report.model_copy(update={"cases": KeptRows(rows, report.total + synthetic)})
+
+
+def halved_whole(dataset: Path, aside: ResultsAside, interval: IntervalSetting) -> Report | None:
+    """The report of scoring the results ``aside`` reads against the JSON Lines dataset
+    ``dataset``, made by two processes, with all its case rows (``CaseRows``); None,
+    having said nothing, when the dataset is small or either file is not the usual one."""
+    made = _halved(dataset, aside, interval, _every, _every)
+    if made is None:
+        return None
+    report, rows, second = made
+    second.close()  # it has handed back all it had to
+    return report.model_copy(update={"cases": CaseRows(rows)})
+
+
+def _every(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    return rows
 
 
 def _halved(
     dataset: Path,
     aside: ResultsAside,
     interval: IntervalSetting,
-    set_aside: Callable[[list[tuple[Any, ...]]], list[tuple[Any, ...]]],
-    kept: bool,
-) -> tuple[Report, _SecondHalf] | None:
-    """The report of both processes' cases (``_first_half``) and the second process,
-    which keeps its ``kept_values`` rows for the report when ``kept``, and is otherwise
-    left writing its rows' JSON text."""
+    set_aside: Keep,
+    handed: Keep | None,
+) -> tuple[Report, list[tuple[Any, ...]], _SecondHalf] | None:
+    """The report of both processes' cases without its rows (``_first_half``), the rows
+    kept of this process's (``set_aside``) followed by those the second process hands
+    back (``handed``), and the second process, left writing its rows' JSON text when
+    ``handed`` is None."""
     if not may_halve(dataset):
         return None
     try:
@@ -146,7 +169,7 @@ def _halved(
     if middle is None:
         return None
     plain = "\\" not in text
-    second = _SecondHalf.start(text, middle, plain, aside, kept)
+    second = _SecondHalf.start(text, middle, plain, aside, handed)
     if second is None:
         return None
     try:
@@ -157,7 +180,7 @@ def _halved(
     if made is None:
         second.close()
         return None
-    return made, second
+    return (*made, second)
 
 
 def _middle(text: str) -> int | None:
@@ -185,12 +208,12 @@ def _first_half(
     aside: ResultsAside,
     interval: IntervalSetting,
     second: _SecondHalf,
-    set_aside: Callable[[list[tuple[Any, ...]]], list[tuple[Any, ...]]],
-) -> Report | None:
+    set_aside: Keep,
+) -> tuple[Report, list[tuple[Any, ...]]] | None:
     """The report of this process's cases (those before ``middle``) and the second
-    process's, its rows those ``set_aside`` keeps of this process's followed by the
-    second process's kept ones when it keeps them (``KeptRows``), else none; None when
-    either part is not the usual one."""
+    process's, without its rows, and the rows ``set_aside`` keeps of this process's
+    followed by those the second process hands back; None when either part is not the
+    usual one."""
     cases = part_cases(text, 0, middle - 1, plain)
     if cases is None:
         return None
@@ -213,11 +236,7 @@ def _first_half(
     for part in (mine.canonical, b",", theirs.canonical, b"]"):
         whole.update(part)
     version = f"sha256:{whole.hexdigest()}"
-    report = _report(dataset.stem, version, mine, theirs, interval)
-    if not second.kept:
-        return report
-    rows = KeptRows([*mine.rows, *theirs.rows], len(mine.facts) + len(theirs.facts))
-    return report.model_copy(update={"cases": rows})
+    return _report(dataset.stem, version, mine, theirs, interval), [*mine.rows, *theirs.rows]
 
 
 def _report(
@@ -247,14 +266,11 @@ def _report(
 class _SecondHalf:
     """The process scoring the dataset's cases past ``_middle``. It starts on them at
     once, scores them against the result lines once told to (``go``), hands back the
-    ``Scored`` (``scored``) with its ``kept_values`` rows when ``kept``, else without
-    rows, then writes its rows' JSON text (``rows_written``). Close it so that it never
-    outlives the command."""
+    ``Scored`` (``scored``) with the rows ``handed`` keeps of its own, or, without
+    ``handed``, without rows, then writes its rows' JSON text (``rows_written``). Close it
+    so that it never outlives the command."""
 
-    def __init__(
-        self, pid: int, go: int, ready: int, scored: IO[bytes], text: IO[bytes], kept: bool
-    ) -> None:
-        self.kept = kept
+    def __init__(self, pid: int, go: int, ready: int, scored: IO[bytes], text: IO[bytes]) -> None:
         self._child = Child(pid)
         self._go = go
         self._ready = ready
@@ -263,7 +279,7 @@ class _SecondHalf:
 
     @classmethod
     def start(
-        cls, text: str, middle: int, plain: bool, aside: ResultsAside, kept: bool
+        cls, text: str, middle: int, plain: bool, aside: ResultsAside, handed: Keep | None
     ) -> _SecondHalf | None:
         """The process started on ``text[middle:]``, or None when none could be."""
         with contextlib.ExitStack() as undo:
@@ -286,13 +302,13 @@ class _SecondHalf:
                 os.close(go)
                 os.close(ready)
                 status = _second_half(
-                    text, middle, plain, aside, go_read, ready_write, scored, rows, kept
+                    text, middle, plain, aside, go_read, ready_write, scored, rows, handed
                 )
             finally:
                 os._exit(status)
         os.close(go_read)
         os.close(ready_write)
-        return cls(pid, go, ready, scored, rows, kept)
+        return cls(pid, go, ready, scored, rows)
 
     def go(self) -> bool:
         """Tell the process to read the result lines (once this one has them); False
@@ -341,7 +357,7 @@ def _second_half(
     ready: int,
     scored: IO[bytes],
     rows: IO[bytes],
-    kept: bool,
+    handed: Keep | None,
 ) -> int:  # pragma: no cover - run by the forked process
     """The forked process's work: 0 when it wrote its half whole, else why not."""
     cases = part_cases(text, middle, len(text), plain)
@@ -354,10 +370,10 @@ def _second_half(
     if half is None:
         os.write(ready, b"0")
         return 3
-    handed = half._replace(rows=kept_values(half.rows) if kept else [])
-    pickle.dump(handed, scored, protocol=pickle.HIGHEST_PROTOCOL)
+    back = half._replace(rows=handed(half.rows) if handed is not None else [])
+    pickle.dump(back, scored, protocol=pickle.HIGHEST_PROTOCOL)
     scored.flush()
     os.write(ready, b"1")
-    if not kept:
+    if handed is None:
         write_rows(half.rows, rows, joint=",\n")
     return 0

@@ -83,7 +83,7 @@ def score(
                 if format == "json" and _halved(dataset, results, aside, setting, output):
                     return
                 if format != "json":
-                    streamed = _listed(dataset, aside, setting)
+                    streamed = _listed(dataset, aside, setting, every=format in _EVERY_ROW)
             if streamed is None:
                 data = load_dataset(dataset)
                 if streams:
@@ -141,9 +141,11 @@ def _emit(
     )
 
 
-_HALVED_FORMATS = ("json", "text", "markdown")
+_HALVED_FORMATS = ("json", "text", "markdown", "junit", "html")
 """The formats a large dataset's report is made in by two processes: the JSON report
-(``halved_json``), and those listing only the cases not passed (``halved_listed``)."""
+(``halved_json``), those listing only the cases not passed (``halved_listed``) and those
+showing every case (``halved_whole``, ``_EVERY_ROW``)."""
+_EVERY_ROW = ("junit", "html")
 
 
 def _halved(
@@ -171,13 +173,15 @@ def _halved(
     return True
 
 
-def _listed(dataset: Path, aside: ResultsAside, setting: IntervalSetting) -> Report | None:
-    """The report made by two processes for the text and Markdown renderings
-    (``halved_listed``), when the files are the usual ones that path covers; None,
-    having said nothing, otherwise."""
-    from assay.cli._halves import halved_listed
+def _listed(
+    dataset: Path, aside: ResultsAside, setting: IntervalSetting, every: bool
+) -> Report | None:
+    """The report made by two processes with the rows the text and Markdown renderings
+    list (``halved_listed``), or ``every`` row (``halved_whole``), when the files are the
+    usual ones that path covers; None, having said nothing, otherwise."""
+    from assay.cli._halves import halved_listed, halved_whole
 
-    return halved_listed(dataset, aside, setting)
+    return (halved_whole if every else halved_listed)(dataset, aside, setting)
 
 
 def _halves(dataset: Path) -> bool:
