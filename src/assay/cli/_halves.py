@@ -6,8 +6,10 @@ writing the row's JSON. Once the dataset's text is read, a forked process takes 
 past a line break (``FIRST_PART`` of the way in) through all of that, while this process
 does the cases before it. The forked process hands back what the report's figures read
 of its cases (``CaseTally``: each case's status, whether it answered, …), their canonical
-texts (the dataset's version is the hash of every case's, in order) and, last, its rows'
-JSON text, which follows this process's rows in the report.
+texts (the dataset's version is the hash of every case's, in order) and the rows the
+report needs of it: for the JSON report none (it then writes its rows' JSON text, which
+follows this process's rows: ``halved_json``), for the text and Markdown reports those
+they list (``halved_listed``), for JUnit XML and HTML all of them (``halved_whole``).
 
 Anything unusual (a case or a result line that is not the usual one, a repeated or an
 unknown id, a changelog beside the dataset, a process that did not finish) gives nothing
