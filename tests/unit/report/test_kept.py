@@ -62,6 +62,7 @@ def test_the_kept_rows_render_as_every_row(cases: int, wrong_every: int, fmt: st
     assert report.synthetic is not None and report.statuses.missing
     shown = render(report, fmt)
     assert render(_kept(report), fmt) == shown
+    assert render(_kept(report), fmt, color=True) == render(report, fmt, color=True)
     long = cases > 100
     assert ("grouped by status and reason" in shown) is long
 
