@@ -2,10 +2,12 @@
 
 Writes a dataset of ``-n`` cases and a results file (70% right answers, 15% abstentions,
 10% errors, 5% missing) to a temporary directory, runs ``python -m assay score`` on them
-once per format, and reports the wall time, the CPU time and the peak resident memory of
-each run against the goal (under 1.5 GB; 500,000 cases in 60 s, 1,000,000 in 15 s).
+once per format (written with ``-o``; ``text:stdout``, the default command, printed), and
+reports the wall time, the CPU time and the peak resident memory of each run against the
+goal (under 1.5 GB; 500,000 cases in 60 s, 1,000,000 in 15 s).
 
-    .venv/bin/python bench/score_scale.py [-n 500000] [--format json text] [--write FILE]
+    .venv/bin/python bench/score_scale.py [-n 500000] [--format json text text:stdout]
+        [--write FILE]
 
 With ``--growth 10000 100000 1000000`` it instead runs the JSON report once per size, one
 after the other, and writes the section on how CPU and peak memory grow with the size.
@@ -89,16 +91,25 @@ os._exit(code)
 """
 
 
+STDOUT = ":stdout"
+"""A format named with this ending is printed (to a file standing for the terminal)
+rather than written with ``-o``: ``text:stdout`` is the command as a user types it."""
+
+
 def measure(cases: Path, results: Path, fmt: str, out: Path) -> dict[str, float | int]:
-    """Run ``assay score`` once; its wall and CPU seconds (with the process it starts to
-    read the results aside, and of its main process alone), peak RSS (MB) and exit code."""
-    command = [sys.executable, "-c", _OWN_CPU, "score", str(cases), str(results), "-f", fmt]
-    command += ["-o", str(out)]
+    """Run ``assay score`` once; its wall and CPU seconds (with the processes it starts,
+    and of its main process alone), peak RSS (MB) and exit code."""
+    printed = fmt.endswith(STDOUT)
+    command = [sys.executable, "-c", _OWN_CPU, "score", str(cases), str(results)]
+    command += ["-f", fmt.removesuffix(STDOUT)]
+    if not printed:
+        command += ["-o", str(out)]
     started = time.perf_counter()
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    assert proc.stderr is not None
-    said = proc.stderr.read().decode("utf-8", "replace")
-    _, status, usage = os.wait4(proc.pid, 0)
+    with out.open("wb") if printed else open(os.devnull, "wb") as shown:
+        proc = subprocess.Popen(command, stdout=shown, stderr=subprocess.PIPE)
+        assert proc.stderr is not None
+        said = proc.stderr.read().decode("utf-8", "replace")
+        _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - started
     proc.returncode = os.waitstatus_to_exitcode(status)
     try:
@@ -154,10 +165,11 @@ def render(n: int, rows: dict[str, dict[str, float | int]], load: str) -> str:
         "",
         f"Measured at {_commit()}; when the machine is shared, wall "
         "times are inflated by the other jobs and CPU time and peak memory are the "
-        "comparable figures. CPU counts the process `assay score` starts to read the "
-        "results file beside its main process (a large JSON Lines file, on Linux); on a "
-        "machine with two idle cores the wall time follows the main process's CPU; peak "
-        "memory is the larger process's.",
+        "comparable figures. CPU counts the processes `assay score` starts beside its "
+        "main process (on Linux, one reading a large JSON Lines results file, one scoring "
+        "the later part of a large JSON Lines dataset); on a machine with two idle cores "
+        "the wall time follows the main process's CPU; peak memory is the largest "
+        "process's. `FORMAT:stdout` is the report printed, not written with `-o`.",
     ]
     return "\n".join(lines) + "\n"
 
@@ -198,7 +210,12 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=500_000, help="cases")
-    parser.add_argument("--format", nargs="+", default=["json", "text"])
+    parser.add_argument(
+        "--format",
+        nargs="+",
+        default=["json", "text", f"text{STDOUT}"],
+        help=f"formats to time (FORMAT{STDOUT}: printed rather than written with -o)",
+    )
     parser.add_argument("--write", type=Path, help="results file to update (a section)")
     parser.add_argument("--growth", type=int, nargs="+", help="sizes for the growth table")
     args = parser.parse_args(argv)
@@ -207,7 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         cases, results = write_inputs(Path(tmp), args.n)
         rows = {
-            fmt: measure(cases, results, fmt, Path(tmp) / f"report.{fmt}") for fmt in args.format
+            fmt: measure(cases, results, fmt, Path(tmp) / f"report.{fmt.replace(':', '.')}")
+            for fmt in args.format
         }
     section = render(args.n, rows, _load())
     sys.stdout.write(section)

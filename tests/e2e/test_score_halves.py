@@ -1,7 +1,7 @@
-"""``assay score -f json -o FILE`` with the dataset's cases scored half by a second
-process writes what it writes scoring them all here, byte for byte, and says the same
-about a file it cannot score. Run in this process (``run_cli``), whatever
-``ASSAY_TEST_PROCESS`` says: the thresholds are patched."""
+"""``assay score`` with the dataset's cases scored half by a second process writes (or
+prints) what it writes scoring them all here, byte for byte, in every format (to a file
+or to stdout), and says the same about a file it cannot score. Run in this process
+(``run_cli``), whatever ``ASSAY_TEST_PROCESS`` says: the thresholds are patched."""
 
 from __future__ import annotations
 
@@ -22,6 +22,21 @@ from assay.load import _aside
 
 RunAssay = Callable[..., subprocess.CompletedProcess[str]]
 HALVED = _halves.halved_json
+LISTED = _halves.halved_listed
+WHOLE = _halves.halved_whole
+
+WAYS: list[tuple[str, ...]] = [
+    ("-f", "json", "-o", "out.json"),
+    ("-f", "json"),
+    (),  # the text report on stdout: the command as a user types it
+    ("-f", "text", "-o", "out.txt"),
+    ("-f", "markdown"),
+    ("-f", "markdown", "-o", "out.md"),
+    ("-f", "junit", "-o", "out.xml"),
+    ("-f", "junit"),
+    ("-f", "html", "-o", "out.html"),
+]
+"""How the report is asked for: the formats scored by two processes, to stdout or a file."""
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks on Linux")
 
@@ -73,25 +88,39 @@ def _inputs(
 
 
 def _score(
-    directory: Path, halves: bool, monkeypatch: pytest.MonkeyPatch, made: list[bool]
+    directory: Path,
+    halves: bool,
+    monkeypatch: pytest.MonkeyPatch,
+    made: list[bool],
+    way: tuple[str, ...] = WAYS[0],
 ) -> tuple[subprocess.CompletedProcess[str], bytes | None]:
-    """``assay score`` of the inputs in ``directory`` (by two processes when ``halves``
-    and they are the usual ones; ``made`` says whether they were), and the file written."""
-    out = directory / "out.json"
-    out.unlink(missing_ok=True)
+    """``assay score`` of the inputs in ``directory`` asked for ``way`` (by two processes
+    when ``halves`` and they are the usual ones; ``made`` says whether they were), and the
+    file written (if ``way`` names one)."""
+    out = directory / way[-1] if "-o" in way else None
+    if out is not None:
+        out.unlink(missing_ok=True)
     monkeypatch.setattr(_aside, "ASIDE_BYTES", 0 if halves else 2**62)
     monkeypatch.setattr(_halves, "HALVES_BYTES", 0 if halves else 2**62)
     monkeypatch.setattr(
         _halves, "halved_json", lambda *a: made.append((m := HALVED(*a)) is not None) or m
     )
-    done = run_cli("score", "cases.jsonl", "results.jsonl", "-f", "json", "-o", out, cwd=directory)
-    return done, out.read_bytes() if out.exists() else None
+    monkeypatch.setattr(
+        _halves, "halved_listed", lambda *a: made.append((m := LISTED(*a)) is not None) or m
+    )
+    monkeypatch.setattr(
+        _halves, "halved_whole", lambda *a: made.append((m := WHOLE(*a)) is not None) or m
+    )
+    done = run_cli("score", "cases.jsonl", "results.jsonl", *way, cwd=directory)
+    return done, out.read_bytes() if out is not None and out.exists() else None
 
 
-def _same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, usual: bool) -> int:
+def _same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, usual: bool, way: tuple[str, ...] = WAYS[0]
+) -> int:
     made: list[bool] = []
-    here, written_here = _score(tmp_path, False, monkeypatch, made)
-    halved, written = _score(tmp_path, True, monkeypatch, made)
+    here, written_here = _score(tmp_path, False, monkeypatch, made, way)
+    halved, written = _score(tmp_path, True, monkeypatch, made, way)
     assert any(made) is usual and len(made) <= 1, halved.stderr
     assert halved.returncode == here.returncode, halved.stderr
     assert halved.stdout == here.stdout
@@ -113,6 +142,42 @@ def test_the_usual_files_give_the_report_written_here(
     assert report["synthetic"] and report["splits"] and report["dataset"]["source_revisions"]
 
 
+@pytest.mark.parametrize("way", WAYS[1:])
+def test_every_format_it_serves_gives_the_report_made_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, way: tuple[str, ...]
+) -> None:
+    _inputs(tmp_path)
+    assert _same(tmp_path, monkeypatch, usual=True, way=way) == 0
+    if way[-1:] == ("out.txt",):
+        text = (tmp_path / "out.txt").read_text(encoding="utf-8")
+        assert "grouped by status and reason" in text and "\\u2028" not in text
+        assert "Synthetic" in text or "synthetic case(s)" in text
+
+
+@pytest.mark.parametrize(
+    "way", [("-f", "text", "-o", "out.txt"), ("-f", "markdown", "-o", "out.md")]
+)
+def test_a_short_list_of_cases_not_passed_is_the_table_made_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, way: tuple[str, ...]
+) -> None:
+    """Few cases not passed (some in each part) are drawn as a table of their rows."""
+    with (tmp_path / "cases.jsonl").open("w") as c, (tmp_path / "results.jsonl").open("w") as r:
+        for i in range(2_000):
+            c.write(_line(_case(i)))
+            right = {"kind": "abstain"} if i % 4 == 0 else {"kind": "answer", "fact": "f"}
+            wrong = {"kind": "error", "class": "timeout", "raw": f"<{i}>"}
+            r.write(json.dumps({"id": f"C{i}", **(wrong if i % 40 == 7 else right)}) + "\n")
+    assert _same(tmp_path, monkeypatch, usual=True, way=way) == 0
+    shown = (tmp_path / way[-1]).read_text(encoding="utf-8")
+    assert "Cases not passed" in shown and "grouped" not in shown
+    assert "C7" in shown and "C1967" in shown  # of each part
+
+
+FALLBACK_WAYS = [WAYS[0], WAYS[2], WAYS[6]]
+"""A way each of ``halved_json``, ``halved_listed`` and ``halved_whole`` serves."""
+
+
+@pytest.mark.parametrize("way", FALLBACK_WAYS)
 @pytest.mark.parametrize(
     "extra_result",
     [
@@ -126,16 +191,17 @@ def test_the_usual_files_give_the_report_written_here(
     ],
 )
 def test_results_it_does_not_cover_are_scored_or_refused_alike(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, extra_result: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, extra_result: str, way: tuple[str, ...]
 ) -> None:
     _inputs(tmp_path, extra_result=extra_result)
-    _same(tmp_path, monkeypatch, usual=False)
+    _same(tmp_path, monkeypatch, usual=False, way=way)
 
 
 def _line(case: dict[str, Any]) -> str:
     return json.dumps(case, ensure_ascii=False) + "\n"
 
 
+@pytest.mark.parametrize("way", FALLBACK_WAYS)
 @pytest.mark.parametrize(
     ("extra_case", "usual"),
     [
@@ -153,30 +219,36 @@ def _line(case: dict[str, Any]) -> str:
     ],
 )
 def test_datasets_it_does_not_cover_are_scored_or_refused_alike(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, extra_case: str, usual: bool
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    extra_case: str,
+    usual: bool,
+    way: tuple[str, ...],
 ) -> None:
     _inputs(tmp_path, extra_case=extra_case)
-    _same(tmp_path, monkeypatch, usual=usual)
+    _same(tmp_path, monkeypatch, usual=usual, way=way)
 
 
+@pytest.mark.parametrize("way", FALLBACK_WAYS)
 def test_a_dataset_with_a_changelog_is_scored_the_usual_way(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, way: tuple[str, ...]
 ) -> None:
     _inputs(tmp_path)
     entry = {"version": "sha256:x", "date": "2026-01-01", "author": "a", "reason": "r"}
     (tmp_path / "cases.jsonl.changelog.jsonl").write_text(json.dumps(entry) + "\n")
-    _same(tmp_path, monkeypatch, usual=False)
+    _same(tmp_path, monkeypatch, usual=False, way=way)
 
 
+@pytest.mark.parametrize("fmt", ["json", "text", "markdown", "junit", "html"])
 def test_an_existing_file_that_is_no_report_is_never_replaced(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
 ) -> None:
     _inputs(tmp_path)
     monkeypatch.setattr(_aside, "ASIDE_BYTES", 0)
     monkeypatch.setattr(_halves, "HALVES_BYTES", 0)
     notes = tmp_path / "notes.json"
     notes.write_text('{"mine": true}\n')
-    done = run_cli("score", "cases.jsonl", "results.jsonl", "-f", "json", "-o", notes, cwd=tmp_path)
+    done = run_cli("score", "cases.jsonl", "results.jsonl", "-f", fmt, "-o", notes, cwd=tmp_path)
     assert done.returncode == 2
     assert "not an assay report" in done.stderr and "Traceback" not in done.stderr
     assert notes.read_text() == '{"mine": true}\n'
@@ -199,12 +271,17 @@ cases_of = st.fixed_dictionaries(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
-@given(st.lists(cases_of, min_size=2, max_size=60), st.randoms(use_true_random=False))
+@given(
+    st.lists(cases_of, min_size=2, max_size=60),
+    st.randoms(use_true_random=False),
+    st.sampled_from(WAYS),
+)
 def test_any_usual_files_give_the_report_written_here(
     tmp_path_factory: pytest.TempPathFactory,
     monkeypatch: pytest.MonkeyPatch,
     drawn: list[dict[str, Any]],
     order: Any,
+    way: tuple[str, ...],
 ) -> None:
     directory = tmp_path_factory.mktemp("halves")
     lines = []
@@ -224,4 +301,4 @@ def test_any_usual_files_give_the_report_written_here(
     if not lines:
         return  # an empty results file is not read aside
     with monkeypatch.context() as patched:
-        _same(directory, patched, usual=True)
+        _same(directory, patched, usual=True, way=way)

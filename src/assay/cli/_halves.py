@@ -6,8 +6,10 @@ writing the row's JSON. Once the dataset's text is read, a forked process takes 
 past a line break (``FIRST_PART`` of the way in) through all of that, while this process
 does the cases before it. The forked process hands back what the report's figures read
 of its cases (``CaseTally``: each case's status, whether it answered, …), their canonical
-texts (the dataset's version is the hash of every case's, in order) and, last, its rows'
-JSON text, which follows this process's rows in the report.
+texts (the dataset's version is the hash of every case's, in order) and the rows the
+report needs of it: for the JSON report none (it then writes its rows' JSON text, which
+follows this process's rows: ``halved_json``), for the text and Markdown reports those
+they list (``halved_listed``), for JUnit XML and HTML all of them (``halved_whole``).
 
 Anything unusual (a case or a result line that is not the usual one, a repeated or an
 unknown id, a changelog beside the dataset, a process that did not finish) gives nothing
@@ -22,9 +24,9 @@ import hashlib
 import os
 import pickle
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, cast
+from typing import IO, Any, cast
 
 from assay._forked import Child
 from assay.cli._output import WrittenText
@@ -36,7 +38,9 @@ from assay.load._aside import ResultsAside
 from assay.load._records import read_text
 from assay.metrics import IntervalSetting, summarize_results
 from assay.report._build import _split_blocks, assemble_from_facts, dataset_info
+from assay.report._kept import KeptRows, kept_values
 from assay.report._model import Report
+from assay.report._rows import CaseRows
 from assay.report.render.json import json_frame_parts
 
 HALVES_BYTES = 4 * 2**20
@@ -90,12 +94,73 @@ def may_halve(dataset: Path) -> bool:
         return False
 
 
+Keep = Callable[[list[tuple[Any, ...]]], list[tuple[Any, ...]]]
+"""Of one part's rows (value tuples, in order), those kept for the report."""
+
+
 def halved_json(
     dataset: Path, aside: ResultsAside, interval: IntervalSetting
 ) -> HalvedReport | None:
     """The JSON report of scoring the results ``aside`` reads against the JSON Lines
     dataset ``dataset``, made by two processes; None, having said nothing, when the
     dataset is small or either file is not the usual one."""
+    with contextlib.ExitStack() as undo:
+        rows = undo.enter_context(tempfile.TemporaryFile())
+
+        def written(mine: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+            write_rows(mine, rows, joint="")
+            return []
+
+        made = _halved(dataset, aside, interval, written, None)
+        if made is None:
+            return None
+        report, _, second = made
+        head, tail = json_frame_parts(report)
+        undo.pop_all()
+    return HalvedReport(report, head, rows, tail, second)
+
+
+def halved_listed(dataset: Path, aside: ResultsAside, interval: IntervalSetting) -> Report | None:
+    """The report of scoring the results ``aside`` reads against the JSON Lines dataset
+    ``dataset``, made by two processes, with only the case rows its text and Markdown
+    renderings list (``KeptRows``); None, having said nothing, when the dataset is small
+    or either file is not the usual one."""
+    made = _halved(dataset, aside, interval, kept_values, kept_values)
+    if made is None:
+        return None
+    report, rows, second = made
+    second.close()  # it has handed back all it had to
+    synthetic = report.synthetic.total if report.synthetic is not None else 0
+    return report.model_copy(update={"cases": KeptRows(rows, report.total + synthetic)})
+
+
+def halved_whole(dataset: Path, aside: ResultsAside, interval: IntervalSetting) -> Report | None:
+    """The report of scoring the results ``aside`` reads against the JSON Lines dataset
+    ``dataset``, made by two processes, with all its case rows (``CaseRows``); None,
+    having said nothing, when the dataset is small or either file is not the usual one."""
+    made = _halved(dataset, aside, interval, _every, _every)
+    if made is None:
+        return None
+    report, rows, second = made
+    second.close()  # it has handed back all it had to
+    return report.model_copy(update={"cases": CaseRows(rows)})
+
+
+def _every(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    return rows
+
+
+def _halved(
+    dataset: Path,
+    aside: ResultsAside,
+    interval: IntervalSetting,
+    set_aside: Keep,
+    handed: Keep | None,
+) -> tuple[Report, list[tuple[Any, ...]], _SecondHalf] | None:
+    """The report of both processes' cases without its rows (``_first_half``), the rows
+    kept of this process's (``set_aside``) followed by those the second process hands
+    back (``handed``), and the second process, left writing its rows' JSON text when
+    ``handed`` is None."""
     if not may_halve(dataset):
         return None
     try:
@@ -106,17 +171,18 @@ def halved_json(
     if middle is None:
         return None
     plain = "\\" not in text
-    second = _SecondHalf.start(text, middle, plain, aside)
+    second = _SecondHalf.start(text, middle, plain, aside, handed)
     if second is None:
         return None
     try:
-        made = _first_half(dataset, text, middle, plain, aside, interval, second)
+        made = _first_half(dataset, text, middle, plain, aside, interval, second, set_aside)
     except BaseException:
         second.close()
         raise
     if made is None:
         second.close()
-    return made
+        return None
+    return (*made, second)
 
 
 def _middle(text: str) -> int | None:
@@ -144,9 +210,12 @@ def _first_half(
     aside: ResultsAside,
     interval: IntervalSetting,
     second: _SecondHalf,
-) -> HalvedReport | None:
+    set_aside: Keep,
+) -> tuple[Report, list[tuple[Any, ...]]] | None:
     """The report of this process's cases (those before ``middle``) and the second
-    process's, or None when either part is not the usual one."""
+    process's, without its rows, and the rows ``set_aside`` keeps of this process's
+    followed by those the second process hands back; None when either part is not the
+    usual one."""
     cases = part_cases(text, 0, middle - 1, plain)
     if cases is None:
         return None
@@ -156,26 +225,20 @@ def _first_half(
     mine = part_scored(cases, lines)
     if mine is None:
         return None
-    with contextlib.ExitStack() as undo:
-        rows = undo.enter_context(tempfile.TemporaryFile())
-        write_rows(mine.rows, rows, joint="")
-        mine = mine._replace(rows=[])
-        theirs = second.scored()
-        if theirs is None or mine.read != theirs.read:
-            return None
-        if mine.matched + theirs.matched != mine.read:
-            return None  # a line names a case of neither half
-        if not {c.id for c in cases.cases}.isdisjoint(f[0] for f in theirs.facts):
-            return None  # an id of both halves
-        del cases
-        whole = hashlib.sha256(b"[")
-        for part in (mine.canonical, b",", theirs.canonical, b"]"):
-            whole.update(part)
-        version = f"sha256:{whole.hexdigest()}"
-        report = _report(dataset.stem, version, mine, theirs, interval)
-        head, tail = json_frame_parts(report)
-        undo.pop_all()
-    return HalvedReport(report, head, rows, tail, second)
+    mine = mine._replace(rows=set_aside(mine.rows))
+    theirs = second.scored()
+    if theirs is None or mine.read != theirs.read:
+        return None
+    if mine.matched + theirs.matched != mine.read:
+        return None  # a line names a case of neither half
+    if not {c.id for c in cases.cases}.isdisjoint(f[0] for f in theirs.facts):
+        return None  # an id of both halves
+    del cases
+    whole = hashlib.sha256(b"[")
+    for part in (mine.canonical, b",", theirs.canonical, b"]"):
+        whole.update(part)
+    version = f"sha256:{whole.hexdigest()}"
+    return _report(dataset.stem, version, mine, theirs, interval), [*mine.rows, *theirs.rows]
 
 
 def _report(
@@ -205,8 +268,9 @@ def _report(
 class _SecondHalf:
     """The process scoring the dataset's cases past ``_middle``. It starts on them at
     once, scores them against the result lines once told to (``go``), hands back the
-    ``Scored`` without its rows (``scored``), then writes its rows' JSON text
-    (``rows_written``). Close it so that it never outlives the command."""
+    ``Scored`` (``scored``) with the rows ``handed`` keeps of its own, or, without
+    ``handed``, without rows, then writes its rows' JSON text (``rows_written``). Close it
+    so that it never outlives the command."""
 
     def __init__(self, pid: int, go: int, ready: int, scored: IO[bytes], text: IO[bytes]) -> None:
         self._child = Child(pid)
@@ -216,7 +280,9 @@ class _SecondHalf:
         self._text = text
 
     @classmethod
-    def start(cls, text: str, middle: int, plain: bool, aside: ResultsAside) -> _SecondHalf | None:
+    def start(
+        cls, text: str, middle: int, plain: bool, aside: ResultsAside, handed: Keep | None
+    ) -> _SecondHalf | None:
         """The process started on ``text[middle:]``, or None when none could be."""
         with contextlib.ExitStack() as undo:
             try:
@@ -238,7 +304,7 @@ class _SecondHalf:
                 os.close(go)
                 os.close(ready)
                 status = _second_half(
-                    text, middle, plain, aside, go_read, ready_write, scored, rows
+                    text, middle, plain, aside, go_read, ready_write, scored, rows, handed
                 )
             finally:
                 os._exit(status)
@@ -293,6 +359,7 @@ def _second_half(
     ready: int,
     scored: IO[bytes],
     rows: IO[bytes],
+    handed: Keep | None,
 ) -> int:  # pragma: no cover - run by the forked process
     """The forked process's work: 0 when it wrote its half whole, else why not."""
     cases = part_cases(text, middle, len(text), plain)
@@ -305,8 +372,10 @@ def _second_half(
     if half is None:
         os.write(ready, b"0")
         return 3
-    pickle.dump(half._replace(rows=[]), scored, protocol=pickle.HIGHEST_PROTOCOL)
+    back = half._replace(rows=handed(half.rows) if handed is not None else [])
+    pickle.dump(back, scored, protocol=pickle.HIGHEST_PROTOCOL)
     scored.flush()
     os.write(ready, b"1")
-    write_rows(half.rows, rows, joint=",\n")
+    if handed is None:
+        write_rows(half.rows, rows, joint=",\n")
     return 0

@@ -77,20 +77,18 @@ def score(
     with no_cycle_collection():
         streams = grader is None and trials in (None, 1) and not trial_policy
         streamed = None
-        halves = streams and format == "json" and output is not None and _halves(dataset)
+        halves = streams and format in _HALVED_FORMATS and _halves(dataset)
         with _aside(results if streams else None, shared=not halves) as aside:
-            written = (
-                halves
-                and aside is not None
-                and output is not None
-                and _halved(dataset, results, aside, setting, output)
-            )
-            if written:
-                return
-            data = load_dataset(dataset)
-            if streams:
-                data = data.without_locations()
-                streamed = _streamed(data, results, setting, aside)
+            if halves and aside is not None:
+                if format == "json" and _halved(dataset, results, aside, setting, output):
+                    return
+                if format != "json":
+                    streamed = _listed(dataset, aside, setting, every=format in _EVERY_ROW)
+            if streamed is None:
+                data = load_dataset(dataset)
+                if streams:
+                    data = data.without_locations()
+                    streamed = _streamed(data, results, setting, aside)
         if streamed is not None:
             _emit(streamed, format, output, dataset, results, grader)
             return
@@ -143,11 +141,23 @@ def _emit(
     )
 
 
+_HALVED_FORMATS = ("json", "text", "markdown", "junit", "html")
+"""The formats a large dataset's report is made in by two processes: the JSON report
+(``halved_json``), those listing only the cases not passed (``halved_listed``) and those
+showing every case (``halved_whole``, ``_EVERY_ROW``)."""
+_EVERY_ROW = ("junit", "html")
+
+
 def _halved(
-    dataset: Path, results: Path, aside: ResultsAside, setting: IntervalSetting, output: Path
+    dataset: Path,
+    results: Path,
+    aside: ResultsAside,
+    setting: IntervalSetting,
+    output: Path | None,
 ) -> bool:
-    """Write the JSON report made by two processes (``halved_json``), when the files are
-    the usual ones that path covers; False, having said nothing, otherwise."""
+    """Write (or print) the JSON report made by two processes (``halved_json``), when
+    the files are the usual ones that path covers; False, having said nothing,
+    otherwise."""
     from assay.cli._halves import halved_json
 
     made = halved_json(dataset, aside, setting)
@@ -163,8 +173,20 @@ def _halved(
     return True
 
 
+def _listed(
+    dataset: Path, aside: ResultsAside, setting: IntervalSetting, every: bool
+) -> Report | None:
+    """The report made by two processes with the rows the text and Markdown renderings
+    list (``halved_listed``), or ``every`` row (``halved_whole``), when the files are the
+    usual ones that path covers; None, having said nothing, otherwise."""
+    from assay.cli._halves import halved_listed, halved_whole
+
+    return (halved_whole if every else halved_listed)(dataset, aside, setting)
+
+
 def _halves(dataset: Path) -> bool:
-    """Whether the dataset is one ``halved_json`` may score (a large JSON Lines file)."""
+    """Whether the dataset is one ``halved_json`` and ``halved_listed`` may score (a
+    large JSON Lines file)."""
     from assay.cli._halves import may_halve
 
     return may_halve(dataset)
