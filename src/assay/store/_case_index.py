@@ -72,28 +72,33 @@ def read_case_index(conn: Connection, run_id: str) -> CaseIndex | None:
     return CaseIndex(groups=groups, codes=codes, revisions=found[2])
 
 
-def _group(item: Any) -> bool:
-    return (
-        type(item) is list
-        and len(item) == 3
-        and type(item[0]) is str
-        and type(item[1]) is bool
-        and type(item[2]) is str
+def _groups(items: Any) -> bool:
+    return type(items) is list and all(
+        type(g) is list
+        and len(g) == 3
+        and type(g[0]) is str
+        and type(g[1]) is bool
+        and type(g[2]) is str
+        for g in items
     )
 
 
-def _array_of(holds: Callable[[Any], bool]) -> Callable[[Any], bool]:
-    return lambda items: type(items) is list and all(holds(i) for i in items)
+def _whole(items: Any) -> bool:
+    return type(items) is list and all(type(i) is int for i in items)
+
+
+def _texts(items: Any) -> bool:
+    return type(items) is list and all(type(i) is str for i in items)
 
 
 # What each column's JSON holds, checked in full: a value of another type would be read
 # as a group it is not (a number as a slice) or fail further on.
 _HOLDS: dict[str, Callable[[Any], bool]] = {
-    "groups": _array_of(_group),
-    "codes": _array_of(lambda c: type(c) is int),
-    "revisions": _array_of(lambda r: type(r) is str),
-    "ids": _array_of(lambda i: type(i) is str),
-    "hashes": _array_of(lambda h: type(h) is str),
+    "groups": _groups,
+    "codes": _whole,
+    "revisions": _texts,
+    "ids": _texts,
+    "hashes": _texts,
 }
 _NAMED = {
     "groups": "[slice, synthetic, split] groups (a text, true or false, a text)",
