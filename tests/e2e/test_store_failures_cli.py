@@ -214,10 +214,15 @@ def _item_changed(conn: sqlite3.Connection, change: str) -> None:
 _DAMAGES: list[tuple[str, str, str, tuple[str, ...]]] = [
     ("record outcome", f"UPDATE records SET outcome = 'not an outcome' WHERE {_ROW}",
      f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column outcome: ',
-     ("report", "report-text", "export", "trace", "diagnose")),
+     ("report", "report-text", "export", "trace", "diagnose", "compare", "gate")),
     ("record outcome kind", f"UPDATE records SET outcome = '{{\"kind\":\"maybe\"}}' WHERE {_ROW}",
      f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column outcome: ',
-     ("report", "export")),
+     ("report", "export", "compare", "gate")),
+    ("record outcome, another kind",
+     f"UPDATE records SET outcome = '{{\"kind\":\"abstain\"}}' WHERE {_ROW}",
+     f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column outcome: '
+     "'{{\"kind\":\"abstain\"}}' is not of the kind stored beside it \\('answer'\\)",
+     ("compare", "gate", "report-text")),
     ("record extra", f"UPDATE records SET extra = '{{broken' WHERE {_ROW}",
      f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column extra: ',
      ("report", "export", "diagnose")),

@@ -38,6 +38,7 @@ from assay.store import RunInfo, RunStore
 from assay.store._case_index import Group
 from assay.store._damage import DamagedRow, row_failure, shown
 from assay.store._schema import records
+from assay.stored._outcomes import outcome_damage
 from assay.stored._report import UnavailableGrader, _fallback, run_metadata, trial_policy
 from assay.stored._summary import (
     CountedRun,
@@ -109,6 +110,9 @@ def counted_report(
     usage = counted_usage(store, info, prices)
     if usage is None:
         return None
+    damage = outcome_damage(store.engine, info.id)
+    if damage is not None:
+        raise row_failure(damage, store.url)
     chosen = policy if policy is not None else trial_policy(info)
     try:
         summary = summary_from_counts(items, info.trials, interval=interval, policy=chosen)

@@ -34,6 +34,7 @@ from assay.store._failures import rows_named
 from assay.store._rows import _outcome as stored_outcome
 from assay.store._schema import runs
 from assay.stored._figures import counted_usage
+from assay.stored._outcomes import outcome_damage
 from assay.stored._read import run_config
 from assay.stored._report import UnavailableGrader, _fallback
 from assay.stored._summary import (
@@ -103,6 +104,10 @@ def paired_comparison(
     usages = [counted_usage(store, i) for i in infos]
     if usages[0] is None or usages[1] is None:
         return None
+    for info in infos:
+        damage = outcome_damage(store.engine, info.id)
+        if damage is not None:
+            raise row_failure(damage, store.url)
     ids, slices, synthetic = _cases(store, b_info)
     trials = b_info.trials
     facts = [
