@@ -255,8 +255,11 @@ _DAMAGES: list[tuple[str, str, str, tuple[str, ...]]] = [
      'a run assay cannot read: run {run}, column cases, item 4, case "C003": expected_behavior',
      ("report", "export", "diagnose")),
     ("cases item json", "json",
-     'a run assay cannot read: run {run}, column cases, item 4(, case "C003")?: not JSON',
-     ("report", "export", "diagnose")),
+     'a run assay cannot read: run {run}, column cases, item 4: not JSON \\(Expecting value '
+     "at character [0-9]+\\)", ("report", "export", "diagnose")),
+    ("cases item json, no index", "DELETE FROM case_index; json",
+     'a run assay cannot read: run {run}, column cases, item 4: not JSON \\(Expecting value '
+     "at character [0-9]+\\)", ("report", "report-text", "export", "diagnose", "compare", "gate")),
     ("cases item, no index", "DELETE FROM case_index; field",
      'a run assay cannot read: run {run}, column cases, item 4, case "C003": expected_behavior',
      ("report", "export")),
@@ -374,3 +377,30 @@ def test_a_damaged_row_is_named_by_every_command_that_reads_it(
         assert "not an assay store" not in message
         assert not out.exists(), (damage, command)
     assert _digest(store) == before
+
+
+def test_an_item_that_is_not_json_is_named_alike_on_every_path(
+    run_assay: RunAssay, recorded: tuple[Path, str], tmp_path: Path
+) -> None:
+    """With the case index or without it, read item by item or as the whole snapshot:
+    the same line, the offset counted within the item as the item read alone gives it."""
+    run_id = recorded[1]
+    messages = set()
+    for indexed in (True, False):
+        store = tmp_path / f"runs-{indexed}.db"
+        shutil.copy(recorded[0], store)
+        with sqlite3.connect(store) as conn:
+            (snapshot,) = conn.execute("SELECT cases FROM runs").fetchone()
+            item = json.dumps(json.loads(snapshot)[3], sort_keys=True, separators=(",", ":"))
+            _item_changed(conn, "json")
+            if not indexed:
+                conn.execute("DELETE FROM case_index")
+        with pytest.raises(json.JSONDecodeError) as alone:
+            json.loads(item.replace('"id":"C003"', '"id":C003"', 1))
+        for command in ("report", "export", "diagnose", "trace"):
+            done = run_assay(*_reading(command, run_id, tmp_path / "out"), "--store", store)
+            assert done.returncode == 2, done.stderr
+            messages.add(done.stderr.split(f"run {run_id}, ", 1)[1].split(";", 1)[0])
+    assert messages == {
+        f"column cases, item 4: not JSON (Expecting value at character {alone.value.pos})"
+    }

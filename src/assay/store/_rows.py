@@ -121,7 +121,8 @@ def json_items(text: str) -> Iterator[Any]:
         raise _snapshot_damage(text, err) from None
 
 
-def _items(text: str) -> Iterator[Any]:
+def _items(text: str, starts: list[int] | None = None) -> Iterator[Any]:
+    """The items of the JSON array ``text``; ``starts`` gets where each item begins."""
     at = _SPACE.match(text, 0).end()  # type: ignore[union-attr]
     if text[at : at + 1] != "[":
         raise ValueError("not a JSON array")
@@ -130,6 +131,8 @@ def _items(text: str) -> Iterator[Any]:
         at += 1
     else:
         while True:
+            if starts is not None:
+                starts.append(at)
             item, at = _DECODER.raw_decode(text, at)
             yield item
             at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
@@ -150,12 +153,17 @@ def _snapshot_damage(text: str, err: ValueError) -> DamagedRow:
     from assay.store._damage import problem
 
     if isinstance(err, json.JSONDecodeError):
-        read = 0
+        starts: list[int] = []
         try:
-            for _ in _items(text):
-                read += 1
+            for _ in _items(text, starts):
+                pass
+        except json.JSONDecodeError as found:
+            # where in the item, as an item read alone says (``Items``)
+            start = starts[-1]
+            within = json.JSONDecodeError(found.msg, text[start:], found.pos - start)
+            return item_damage(len(starts) - 1, None, within)
         except ValueError:
-            return item_damage(read, None, err)
+            pass
     return DamagedRow("runs", "cases", problem(err))
 
 

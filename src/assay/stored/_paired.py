@@ -158,7 +158,7 @@ def _judged(info: RunInfo, config: dict[str, Any]) -> RunSide:
 def _cases(store: RunStore, info: RunInfo) -> tuple[list[str], list[str], list[bool]]:
     """Each case's id, slice and synthetic flag in dataset order, from the run's case
     index, or its snapshot of its cases when it was stored before the index existed."""
-    with store.engine.connect() as conn, rows_named(store.url):
+    with store.engine.connect() as conn, rows_named(store.url, info.id):
         indexed = read_case_index(conn, info.id)
         if indexed is not None:
             listed = [indexed.groups[code] for code in indexed.codes]
@@ -168,7 +168,8 @@ def _cases(store: RunStore, info: RunInfo) -> tuple[list[str], list[str], list[b
     scanned = _scanned_groups(snapshot)
     ids = None if scanned is None else _scanned_ids(snapshot, len(scanned[1]))
     if scanned is None or ids is None:
-        ids, groups, _ = _parsed_cases(snapshot)
+        with rows_named(store.url, info.id):
+            ids, groups, _ = _parsed_cases(snapshot)
         del snapshot
         return ids, [g[0] for g in groups], [g[1] for g in groups]
     del snapshot

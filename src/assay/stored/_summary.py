@@ -289,7 +289,7 @@ def case_counts(
     dialect = store.engine.dialect.name
     if dialect not in _KIND:
         return None
-    with store.engine.connect() as conn, rows_named(store.url):
+    with store.engine.connect() as conn, rows_named(store.url, info.id):
         per_case = info.trials > 1
         indexed = read_case_index(conn, info.id)
         if indexed is not None:

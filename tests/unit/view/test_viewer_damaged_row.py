@@ -44,7 +44,7 @@ def test_a_damaged_row_is_a_500_with_its_message_and_an_unknown_run_a_404(tmp_pa
     url = fill_store(f"sqlite:///{path}")
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE records SET outcome = 'not an outcome' WHERE case_id = 'E1'")
-    named = "holds a record assay cannot read: run cand, case \"E1\", trial 1, column outcome: "
+    named = 'holds a record assay cannot read: run cand, case "E1", trial 1, column outcome: '
     reader = open_store(url, read_only=True)
     try:
         with TestClient(create_app(reader), base_url="http://127.0.0.1") as client:
