@@ -19,7 +19,9 @@ from assay.store._damage import (
     judgment_damage,
     record_damage,
     run_damage,
+    shown,
     span_damage,
+    trial_policy_of,
 )
 from assay.store._dump import dump
 from assay.store._info import RunInfo
@@ -121,6 +123,14 @@ def json_items(text: str) -> Iterator[Any]:
         raise _snapshot_damage(text, err) from None
 
 
+def snapshot_text(value: Any) -> str:
+    """A run's stored ``cases`` as the text of its JSON array; any other value (bytes, a
+    number) raises ``DamagedRow``."""
+    if type(value) is not str:
+        raise DamagedRow("runs", "cases", f"{shown(value)} is not JSON text")
+    return value
+
+
 def _items(text: str, starts: list[int] | None = None) -> Iterator[Any]:
     """The items of the JSON array ``text``; ``starts`` gets where each item begins."""
     at = _SPACE.match(text, 0).end()  # type: ignore[union-attr]
@@ -188,6 +198,7 @@ def run_info(row: Any) -> RunInfo:
 
 
 def _run_info(row: Any) -> RunInfo:
+    trial_policy_of(row["trial_policy"])
     return RunInfo(
         id=row["id"],
         started_at=datetime.fromisoformat(row["started_at"]),

@@ -32,6 +32,7 @@ from assay.store._case_index import read_case_ids, read_case_index
 from assay.store._damage import row_failure
 from assay.store._failures import rows_named
 from assay.store._rows import _outcome as stored_outcome
+from assay.store._rows import snapshot_text
 from assay.store._schema import runs
 from assay.stored._figures import counted_usage
 from assay.stored._outcomes import outcome_damage
@@ -164,7 +165,9 @@ def _cases(store: RunStore, info: RunInfo) -> tuple[list[str], list[str], list[b
             listed = [indexed.groups[code] for code in indexed.codes]
             listed_ids = read_case_ids(conn, info.id, len(listed))
             return listed_ids, [g[0] for g in listed], [g[1] for g in listed]
-        snapshot = conn.execute(select(runs.c.cases).where(runs.c.id == info.id)).scalar_one()
+        snapshot = snapshot_text(
+            conn.execute(select(runs.c.cases).where(runs.c.id == info.id)).scalar_one()
+        )
     scanned = _scanned_groups(snapshot)
     ids = None if scanned is None else _scanned_ids(snapshot, len(scanned[1]))
     if scanned is None or ids is None:
