@@ -323,19 +323,22 @@ _DAMAGES: list[tuple[str, str, str, tuple[str, ...]]] = [
      ("report", "export", "trace", "diagnose")),
     ("record trial, a fraction", f"UPDATE records SET trial = 1.5 WHERE {_ROW}",
      f'a record assay cannot read: run {{run}}, case "{_CASE}", column trial: 1.5 is not a '
-     "whole number", ("report", "report-text", "gate")),
+     "whole number", ("report", "report-text", "compare", "gate")),
+    ("record trial, a text", f"UPDATE records SET trial = 'second' WHERE {_ROW}",
+     f'a record assay cannot read: run {{run}}, case "{_CASE}", column trial: \'second\' is not '
+     "a whole number", ("report", "report-text", "compare", "gate")),
     ("judgment trial, a fraction", f"UPDATE judgments SET trial = 1.5 WHERE {_ROW}",
      f'a judgment assay cannot read: run {{run}}, case "{_CASE}", column trial: 1.5 is not a '
      "whole number", ("report", "report-text", "gate")),
     ("record position, a fraction", f"UPDATE records SET position = 2.5 WHERE {_ROW}",
      f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column position: 2.5 '
-     "is not a whole number", ("report", "report-text", "gate")),
+     "is not a whole number", ("report", "report-text", "compare", "gate")),
     ("record position, another case's", f"UPDATE records SET position = 4 WHERE {_ROW}",
      f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column position: 4 is '
      "the position of case 'C004'", ("report", "report-text", "gate")),
     ("record position, no case's", f"UPDATE records SET position = -1 WHERE {_ROW}",
      f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column position: -1 '
-     "is the position of none of the run's 6 cases", ("report", "report-text", "gate")),
+     "is the position of none of the run's 6 cases", ("report", "report-text", "compare", "gate")),
     ("run start", "UPDATE runs SET started_at = 'yesterday'",
      "a run assay cannot read: run {run}, column started_at: ", ("runs", "report")),
 ]  # fmt: skip

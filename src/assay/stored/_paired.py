@@ -38,6 +38,7 @@ from assay.stored._figures import counted_usage
 from assay.stored._outcomes import outcome_damage
 from assay.stored._read import run_config
 from assay.stored._report import UnavailableGrader, _fallback
+from assay.stored._slots import misplaced_damage, outside_count, slot_damage
 from assay.stored._summary import (
     _KIND,
     _parsed_cases,
@@ -127,6 +128,12 @@ def paired_comparison(
         Excluded(id=case_id, reason=_SYNTHETIC)
         for case_id in sorted({case_id for case_id, s in zip(ids, synthetic, strict=True) if s})
     ]
+    with store.engine.connect() as conn:
+        outside = [outside_count(conn, i.id, len(ids), trials) for i in infos]
+    if any(outside):
+        damage = _misplaced(store, infos, ids)
+        if damage is not None:
+            raise row_failure(damage, store.url)
     with store.engine.connect() as b_conn, store.engine.connect() as c_conn:
         try:
             b_side = _Side(b_conn, b_info, graders[0], len(ids), trials)
@@ -141,8 +148,25 @@ def paired_comparison(
             if damage is None:
                 raise
             raise row_failure(damage, store.url) from None
-        except (_NotPaired, OperationalError):
+        except _NotPaired:
+            damage = _misplaced(store, infos, ids)
+            if damage is not None:
+                raise row_failure(damage, store.url) from None
+            return None
+        except OperationalError:
             return None  # e.g. a SQLite built without its JSON functions
+
+
+def _misplaced(store: RunStore, infos: Sequence[RunInfo], ids: list[str]) -> Any:
+    """The first damaged record of either run that would leave it unpaired: a trial or
+    position that is not a whole number, or not one of the run's case-trials (the
+    ``DamagedRow``), else None."""
+    with store.engine.connect() as conn:
+        for info in infos:
+            damage = slot_damage(conn, info.id) or misplaced_damage(conn, info.id, ids, info.trials)
+            if damage is not None:
+                return damage
+    return None
 
 
 def _judged(info: RunInfo, config: dict[str, Any]) -> RunSide:

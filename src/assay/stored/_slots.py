@@ -60,3 +60,31 @@ def misplaced_damage(conn: Any, run_id: str, ids: list[str], trials: int) -> Dam
         what = f"{shown(position)} is {there}"
         return DamagedRow("records", "position", what, run=run_id, case=case_id, trial=trial)
     return None
+
+
+# The number of the run's records of its trials (or of a trial that is not a whole number)
+# at no case's position (not at the one the store gives a case the run does not hold):
+# those a count by slot would leave out.
+_OUTSIDE = {
+    "sqlite": """
+SELECT COUNT(*) FROM records
+WHERE run_id = :run AND position IS NOT :cases
+  AND (trial BETWEEN 1 AND :trials OR typeof(trial) <> 'integer')
+  AND NOT (position >= 0 AND position < :cases AND typeof(trial) = 'integer')
+""",
+    "postgresql": """
+SELECT COUNT(*) FROM records
+WHERE run_id = :run AND position <> :cases AND trial BETWEEN 1 AND :trials
+  AND NOT (position >= 0 AND position < :cases)
+""",
+}
+
+
+def outside_count(conn: Any, run_id: str, cases: int, trials: int) -> int:
+    """How many of run ``run_id``'s records of its ``trials`` trials are at none of its
+    ``cases``' positions (each one is damaged)."""
+    query = _OUTSIDE.get(conn.dialect.name)
+    if query is None:
+        return 0
+    params = {"run": run_id, "cases": cases, "trials": trials}
+    return int(conn.execute(text(query), params).scalar() or 0)
