@@ -339,6 +339,9 @@ _DAMAGES: list[tuple[str, str, str, tuple[str, ...]]] = [
     ("record position, no case's", f"UPDATE records SET position = -1 WHERE {_ROW}",
      f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column position: -1 '
      "is the position of none of the run's 6 cases", ("report", "report-text", "compare", "gate")),
+    ("record case id, bytes", f"UPDATE records SET case_id = X'00ff' WHERE {_ROW}",
+     "a record assay cannot read: run {run}, (trial 2, )?column case_id: ",
+     ("compare", "export", "trace")),
     ("run start", "UPDATE runs SET started_at = 'yesterday'",
      "a run assay cannot read: run {run}, column started_at: ", ("runs", "report")),
 ]  # fmt: skip

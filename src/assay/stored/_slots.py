@@ -50,6 +50,9 @@ def misplaced_damage(conn: Any, run_id: str, ids: list[str], trials: int) -> Dam
     """The first record of run ``run_id`` (of ``trials`` trials) whose position is not
     that of its case among the run's case ``ids``; None when there is none."""
     for case_id, trial, position in conn.execute(text(_PLACES), {"run": run_id, "trials": trials}):
+        if type(case_id) is not str:
+            what = f"{shown(case_id)} is not a text"
+            return DamagedRow("records", "case_id", what, run=run_id, trial=trial)
         if position == len(ids) or (0 <= position < len(ids) and ids[position] == case_id):
             continue  # one past the last: where the store puts a case the run does not hold
         there = (
