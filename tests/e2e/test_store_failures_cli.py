@@ -214,16 +214,34 @@ def _item_changed(conn: sqlite3.Connection, change: str) -> None:
 _DAMAGES: list[tuple[str, str, str, tuple[str, ...]]] = [
     ("record outcome", f"UPDATE records SET outcome = 'not an outcome' WHERE {_ROW}",
      f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column outcome: ',
-     ("report", "report-text", "export", "trace", "diagnose")),
+     ("report", "report-text", "export", "trace", "diagnose", "compare", "gate")),
     ("record outcome kind", f"UPDATE records SET outcome = '{{\"kind\":\"maybe\"}}' WHERE {_ROW}",
      f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column outcome: ',
-     ("report", "export")),
+     ("report", "export", "compare", "gate")),
+    ("record outcome, another kind",
+     f"UPDATE records SET outcome = '{{\"kind\":\"abstain\"}}' WHERE {_ROW}",
+     f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column outcome: '
+     "'{{\"kind\":\"abstain\"}}' is not of the kind stored beside it \\('answer'\\)",
+     ("compare", "gate", "report-text")),
     ("record extra", f"UPDATE records SET extra = '{{broken' WHERE {_ROW}",
      f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column extra: ',
      ("report", "export", "diagnose")),
     ("record latency", f"UPDATE records SET latency_ms = 'fast' WHERE {_ROW}",
      f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column latency_ms: ',
      ("report", "compare", "gate", "export")),
+    ("record input tokens, a text", f"UPDATE records SET input_tokens = 'many' WHERE {_ROW}",
+     f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column input_tokens: '
+     "'many' is not a whole number of tokens",
+     ("report", "report-text", "compare", "gate")),
+    ("record output tokens, a fraction", f"UPDATE records SET output_tokens = 2.5 WHERE {_ROW}",
+     f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column output_tokens: '
+     "2.5 is not a whole number of tokens", ("report", "report-text", "compare", "gate")),
+    ("record output tokens, bytes", f"UPDATE records SET output_tokens = X'00ff' WHERE {_ROW}",
+     f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column output_tokens: ',
+     ("report", "compare", "gate", "export")),
+    ("record latency, bytes", f"UPDATE records SET latency_ms = X'01' WHERE {_ROW}",
+     f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column latency_ms: ',
+     ("report", "report-text", "compare", "gate")),
     ("judgment labels", f"UPDATE judgments SET labels = 'not json' WHERE {_ROW}",
      f'a judgment assay cannot read: run {{run}}, case "{_CASE}", trial 2, column labels: ',
      ("report", "gate", "export", "diagnose")),
@@ -237,8 +255,11 @@ _DAMAGES: list[tuple[str, str, str, tuple[str, ...]]] = [
      'a run assay cannot read: run {run}, column cases, item 4, case "C003": expected_behavior',
      ("report", "export", "diagnose")),
     ("cases item json", "json",
-     'a run assay cannot read: run {run}, column cases, item 4(, case "C003")?: not JSON',
-     ("report", "export", "diagnose")),
+     'a run assay cannot read: run {run}, column cases, item 4: not JSON \\(Expecting value '
+     "at character [0-9]+\\)", ("report", "export", "diagnose")),
+    ("cases item json, no index", "DELETE FROM case_index; json",
+     'a run assay cannot read: run {run}, column cases, item 4: not JSON \\(Expecting value '
+     "at character [0-9]+\\)", ("report", "report-text", "export", "diagnose", "compare", "gate")),
     ("cases item, no index", "DELETE FROM case_index; field",
      'a run assay cannot read: run {run}, column cases, item 4, case "C003": expected_behavior',
      ("report", "export")),
@@ -261,6 +282,29 @@ _DAMAGES: list[tuple[str, str, str, tuple[str, ...]]] = [
     ("case index codes past the groups", "UPDATE case_index SET codes = '[0,0,0,0,0,9]'",
      "a run's case index assay cannot read: run {run}, column codes: ",
      ("report", "report-text", "compare", "gate")),
+    ("case index slice, a number", "UPDATE case_index SET groups = '[[1, false, \"dev\"]]'",
+     "a run's case index assay cannot read: run {run}, column groups: .* is not a JSON array "
+     r"of \[slice, synthetic, split\] groups", ("report", "report-text", "compare", "gate")),
+    ("case index group, a number", "UPDATE case_index SET groups = '[7]'",
+     "a run's case index assay cannot read: run {run}, column groups: '\\[7\\]' is not",
+     ("report", "compare", "gate")),
+    ("case index slice, an object",
+     "UPDATE case_index SET groups = '[[{\"a\": 1}, false, \"dev\"]]'",
+     "a run's case index assay cannot read: run {run}, column groups: ",
+     ("report", "report-text", "compare", "gate")),
+    ("case index codes, texts",
+     "UPDATE case_index SET codes = '[\"0\",\"0\",\"0\",\"0\",\"0\",\"0\"]'",
+     "a run's case index assay cannot read: run {run}, column codes: .* is not a JSON array of "
+     "whole numbers", ("report", "report-text", "compare", "gate")),
+    ("case index revisions, a number", "UPDATE case_index SET revisions = '5'",
+     "a run's case index assay cannot read: run {run}, column revisions: '5' is not a JSON "
+     "array of texts", ("report", "report-text", "html", "gate")),
+    ("case index revisions, objects", "UPDATE case_index SET revisions = '[{\"a\": 1}]'",
+     "a run's case index assay cannot read: run {run}, column revisions: ",
+     ("report", "gate")),
+    ("case index ids, numbers", "UPDATE case_index SET ids = '[0, 1, 2, 3, 4, 5]'",
+     "a run's case index assay cannot read: run {run}, column ids: .* is not a JSON array of "
+     "texts", ("report", "report-text", "compare", "gate")),
     ("case index groups", "UPDATE case_index SET groups = '{'",
      "a run's case index assay cannot read: run {run}, column groups: ",
      ("report", "compare", "gate")),
@@ -271,6 +315,33 @@ _DAMAGES: list[tuple[str, str, str, tuple[str, ...]]] = [
     ("run summary", "UPDATE runs SET summary = '{bad'",
      "a run assay cannot read: run {run}, column summary: ",
      ("runs", "report", "compare", "gate", "export")),
+    ("run trial policy", "UPDATE runs SET trial_policy = 'best of'",
+     "a run assay cannot read: run {run}, column trial_policy: 'best of' is not valid: ",
+     ("runs", "report", "report-text", "gate", "export")),
+    ("run cases, bytes", "UPDATE runs SET cases = X'00ff'",
+     "a run assay cannot read: run {run}, column cases: b'\\\\x00\\\\xff' is not JSON text",
+     ("report", "export", "trace", "diagnose")),
+    ("record trial, a fraction", f"UPDATE records SET trial = 1.5 WHERE {_ROW}",
+     f'a record assay cannot read: run {{run}}, case "{_CASE}", column trial: 1.5 is not a '
+     "whole number", ("report", "report-text", "compare", "gate")),
+    ("record trial, a text", f"UPDATE records SET trial = 'second' WHERE {_ROW}",
+     f'a record assay cannot read: run {{run}}, case "{_CASE}", column trial: \'second\' is not '
+     "a whole number", ("report", "report-text", "compare", "gate")),
+    ("judgment trial, a fraction", f"UPDATE judgments SET trial = 1.5 WHERE {_ROW}",
+     f'a judgment assay cannot read: run {{run}}, case "{_CASE}", column trial: 1.5 is not a '
+     "whole number", ("report", "report-text", "gate")),
+    ("record position, a fraction", f"UPDATE records SET position = 2.5 WHERE {_ROW}",
+     f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column position: 2.5 '
+     "is not a whole number", ("report", "report-text", "compare", "gate")),
+    ("record position, another case's", f"UPDATE records SET position = 4 WHERE {_ROW}",
+     f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column position: 4 is '
+     "the position of case 'C004'", ("report", "report-text", "gate")),
+    ("record position, no case's", f"UPDATE records SET position = -1 WHERE {_ROW}",
+     f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 2, column position: -1 '
+     "is the position of none of the run's 6 cases", ("report", "report-text", "compare", "gate")),
+    ("record case id, bytes", f"UPDATE records SET case_id = X'00ff' WHERE {_ROW}",
+     "a record assay cannot read: run {run}, (trial 2, )?column case_id: ",
+     ("compare", "export", "trace")),
     ("run start", "UPDATE runs SET started_at = 'yesterday'",
      "a run assay cannot read: run {run}, column started_at: ", ("runs", "report")),
 ]  # fmt: skip
@@ -333,3 +404,30 @@ def test_a_damaged_row_is_named_by_every_command_that_reads_it(
         assert "not an assay store" not in message
         assert not out.exists(), (damage, command)
     assert _digest(store) == before
+
+
+def test_an_item_that_is_not_json_is_named_alike_on_every_path(
+    run_assay: RunAssay, recorded: tuple[Path, str], tmp_path: Path
+) -> None:
+    """With the case index or without it, read item by item or as the whole snapshot:
+    the same line, the offset counted within the item as the item read alone gives it."""
+    run_id = recorded[1]
+    messages = set()
+    for indexed in (True, False):
+        store = tmp_path / f"runs-{indexed}.db"
+        shutil.copy(recorded[0], store)
+        with sqlite3.connect(store) as conn:
+            (snapshot,) = conn.execute("SELECT cases FROM runs").fetchone()
+            item = json.dumps(json.loads(snapshot)[3], sort_keys=True, separators=(",", ":"))
+            _item_changed(conn, "json")
+            if not indexed:
+                conn.execute("DELETE FROM case_index")
+        with pytest.raises(json.JSONDecodeError) as alone:
+            json.loads(item.replace('"id":"C003"', '"id":C003"', 1))
+        for command in ("report", "export", "diagnose", "trace"):
+            done = run_assay(*_reading(command, run_id, tmp_path / "out"), "--store", store)
+            assert done.returncode == 2, done.stderr
+            messages.add(done.stderr.split(f"run {run_id}, ", 1)[1].split(";", 1)[0])
+    assert messages == {
+        f"column cases, item 4: not JSON (Expecting value at character {alone.value.pos})"
+    }

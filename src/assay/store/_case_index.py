@@ -10,7 +10,7 @@ version 6, the cases' content hashes in dataset order too (None for runs stored 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,20 +57,56 @@ def read_case_index(conn: Connection, run_id: str) -> CaseIndex | None:
     row = conn.execute(select(*columns).where(case_index.c.run_id == run_id)).first()
     if row is None:
         return None
+    stored = dict(zip(("groups", "codes", "revisions"), row, strict=True))
     try:
-        groups = [(str(g[0]), bool(g[1]), str(g[2])) for g in orjson.loads(row[0])]
-        codes = orjson.loads(row[1])
-        if any(type(c) is not int for c in codes):
-            raise TypeError("not whole numbers")
-        index = CaseIndex(groups=groups, codes=codes, revisions=orjson.loads(row[2]))
-    except (ValueError, TypeError, IndexError, KeyError) as err:
-        raise _damage(
-            run_id, dict(zip(("groups", "codes", "revisions"), row, strict=True)), err
-        ) from None
+        found = [orjson.loads(value) for value in row]
+    except (ValueError, TypeError) as err:
+        raise _damage(run_id, stored, err) from None
+    if not all(_HOLDS[column](value) for column, value in zip(stored, found, strict=True)):
+        raise _damage(run_id, stored, TypeError("not of the types it holds"))
+    groups = [(g[0], g[1], g[2]) for g in found[0]]
+    codes: list[int] = found[1]
     if codes and (min(codes) < 0 or max(codes) >= len(groups)):
         problem = f"a code past the {len(groups)} groups"
         raise DamagedRow("case_index", "codes", problem, run=run_id)
-    return index
+    return CaseIndex(groups=groups, codes=codes, revisions=found[2])
+
+
+def _groups(items: Any) -> bool:
+    return type(items) is list and all(
+        type(g) is list
+        and len(g) == 3
+        and type(g[0]) is str
+        and type(g[1]) is bool
+        and type(g[2]) is str
+        for g in items
+    )
+
+
+def _whole(items: Any) -> bool:
+    return type(items) is list and all(type(i) is int for i in items)
+
+
+def _texts(items: Any) -> bool:
+    return type(items) is list and all(type(i) is str for i in items)
+
+
+# What each column's JSON holds, checked in full: a value of another type would be read
+# as a group it is not (a number as a slice) or fail further on.
+_HOLDS: dict[str, Callable[[Any], bool]] = {
+    "groups": _groups,
+    "codes": _whole,
+    "revisions": _texts,
+    "ids": _texts,
+    "hashes": _texts,
+}
+_NAMED = {
+    "groups": "[slice, synthetic, split] groups (a text, true or false, a text)",
+    "codes": "whole numbers",
+    "revisions": "texts",
+    "ids": "texts",
+    "hashes": "texts",
+}
 
 
 def read_case_ids(conn: Connection, run_id: str, count: int) -> list[str]:
@@ -80,9 +116,11 @@ def read_case_ids(conn: Connection, run_id: str, count: int) -> list[str]:
 
     found = conn.execute(select(case_index.c.ids).where(case_index.c.run_id == run_id)).scalar_one()
     try:
-        ids = [str(i) for i in orjson.loads(found)]
+        ids: list[str] = orjson.loads(found)
     except (ValueError, TypeError) as err:
         raise _damage(run_id, {"ids": found}, err) from None
+    if not _HOLDS["ids"](ids):
+        raise _damage(run_id, {"ids": found}, TypeError("not texts"))
     if len(ids) != count:
         raise DamagedRow("case_index", "ids", f"{len(ids)} ids for {count} cases", run=run_id)
     return ids
@@ -100,10 +138,10 @@ def read_case_hashes(conn: Connection, run_id: str, count: int) -> list[str] | N
     if found is None:
         return None
     try:
-        hashes = orjson.loads(found)
-    except ValueError as err:
+        hashes: list[str] = orjson.loads(found)
+    except (ValueError, TypeError) as err:
         raise _damage(run_id, {"hashes": found}, err) from None
-    if type(hashes) is not list or any(type(h) is not str for h in hashes):
+    if not _HOLDS["hashes"](hashes):
         raise _damage(run_id, {"hashes": found}, TypeError("not texts"))
     if len(hashes) != count:
         problem = f"{len(hashes)} hashes for {count} cases"
@@ -116,8 +154,6 @@ def _damage(run_id: str, columns: dict[str, Any], err: BaseException) -> Damaged
     the first that is not a JSON array of the kind it holds."""
     import orjson
 
-    kinds = {"groups": list, "codes": int, "revisions": str, "ids": str, "hashes": str}
-    named = {list: "[slice, synthetic, split] groups", int: "whole numbers", str: "texts"}
     for column, value in columns.items():
         try:
             items = orjson.loads(value)
@@ -125,10 +161,7 @@ def _damage(run_id: str, columns: dict[str, Any], err: BaseException) -> Damaged
             return DamagedRow(
                 "case_index", column, f"{shown(value)} is not JSON ({found})", run=run_id
             )
-        if type(items) is not list or any(type(i) is not kinds[column] for i in items):
-            what = f"not a JSON array of {named[kinds[column]]}"
-            return DamagedRow("case_index", column, f"{shown(value)} is {what}", run=run_id)
-        if column == "groups" and any(len(g) != 3 for g in items):
-            what = "not a JSON array of [slice, synthetic, split] groups"
+        if not _HOLDS[column](items):
+            what = f"not a JSON array of {_NAMED[column]}"
             return DamagedRow("case_index", column, f"{shown(value)} is {what}", run=run_id)
     return DamagedRow("case_index", next(iter(columns)), problem(err), run=run_id)

@@ -186,6 +186,16 @@ def _time(value: Any) -> None:
         datetime.fromisoformat(value)
 
 
+def trial_policy_of(value: Any) -> None:
+    """Check a run's stored ``trial_policy``: none stated, or one ``TrialPolicy`` reads."""
+    from assay.metrics import TrialPolicy
+
+    if type(value) is not str:
+        raise ValueError("not a text")
+    if value not in ("", "per-trial"):
+        TrialPolicy.parse(value)
+
+
 def _trial(row: Mapping[str, Any]) -> int | None:
     trial = row.get("trial")
     return trial if type(trial) is int else None
@@ -214,6 +224,7 @@ def judgment_damage(row: Mapping[str, Any], err: BaseException) -> DamagedRow:
 def run_damage(row: Mapping[str, Any], err: BaseException) -> DamagedRow:
     """The damage of a ``runs`` row whose run information failed with ``err``."""
     checks: list[tuple[str, Callable[[Any], Any]]] = [("started_at", _time), ("ended_at", _time)]
+    checks.append(("trial_policy", trial_policy_of))
     checks += [(c, _json_of(dict)) for c in ("suite", "target", "packages", "metadata")]
     checks += [("graders", _json_of(list)), ("summary", _json_of(dict))]
     column, what = culprit(row, [c for c in checks if c[0] in row], err)

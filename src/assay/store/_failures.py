@@ -117,10 +117,10 @@ def guard_call(url: str, call: Callable[[], Any]) -> Any:
 
 
 @contextlib.contextmanager
-def rows_named(url: str) -> Iterator[None]:
+def rows_named(url: str, run_id: str | None = None) -> Iterator[None]:
     """A block whose damaged stored rows (``DamagedRow``) become the ``StoreError`` that
-    names them in the store at ``url``."""
+    names them in the store at ``url`` (in run ``run_id``, when the row did not say)."""
     try:
         yield
     except DamagedRow as err:
-        raise row_failure(err, url) from None
+        raise row_failure(err if run_id is None else err.of_run(run_id), url) from None

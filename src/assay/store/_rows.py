@@ -19,7 +19,9 @@ from assay.store._damage import (
     judgment_damage,
     record_damage,
     run_damage,
+    shown,
     span_damage,
+    trial_policy_of,
 )
 from assay.store._dump import dump
 from assay.store._info import RunInfo
@@ -121,7 +123,16 @@ def json_items(text: str) -> Iterator[Any]:
         raise _snapshot_damage(text, err) from None
 
 
-def _items(text: str) -> Iterator[Any]:
+def snapshot_text(value: Any) -> str:
+    """A run's stored ``cases`` as the text of its JSON array; any other value (bytes, a
+    number) raises ``DamagedRow``."""
+    if type(value) is not str:
+        raise DamagedRow("runs", "cases", f"{shown(value)} is not JSON text")
+    return value
+
+
+def _items(text: str, starts: list[int] | None = None) -> Iterator[Any]:
+    """The items of the JSON array ``text``; ``starts`` gets where each item begins."""
     at = _SPACE.match(text, 0).end()  # type: ignore[union-attr]
     if text[at : at + 1] != "[":
         raise ValueError("not a JSON array")
@@ -130,6 +141,8 @@ def _items(text: str) -> Iterator[Any]:
         at += 1
     else:
         while True:
+            if starts is not None:
+                starts.append(at)
             item, at = _DECODER.raw_decode(text, at)
             yield item
             at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
@@ -150,12 +163,17 @@ def _snapshot_damage(text: str, err: ValueError) -> DamagedRow:
     from assay.store._damage import problem
 
     if isinstance(err, json.JSONDecodeError):
-        read = 0
+        starts: list[int] = []
         try:
-            for _ in _items(text):
-                read += 1
+            for _ in _items(text, starts):
+                pass
+        except json.JSONDecodeError as found:
+            # where in the item, as an item read alone says (``Items``)
+            start = starts[-1]
+            within = json.JSONDecodeError(found.msg, text[start:], found.pos - start)
+            return item_damage(len(starts) - 1, None, within)
         except ValueError:
-            return item_damage(read, None, err)
+            pass
     return DamagedRow("runs", "cases", problem(err))
 
 
@@ -180,6 +198,7 @@ def run_info(row: Any) -> RunInfo:
 
 
 def _run_info(row: Any) -> RunInfo:
+    trial_policy_of(row["trial_policy"])
     return RunInfo(
         id=row["id"],
         started_at=datetime.fromisoformat(row["started_at"]),

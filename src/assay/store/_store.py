@@ -38,6 +38,7 @@ from assay.store._rows import (
     record,
     record_of,
     run_info,
+    snapshot_text,
     span,
     span_values,
 )
@@ -314,7 +315,8 @@ class RunStore:
                     select(runs.c.dataset_name, runs.c.cases).where(runs.c.id == full)
                 ).one()
             try:
-                cases = tuple(case_of_item(i, c) for i, c in enumerate(json_items(row.cases)))
+                text = snapshot_text(row.cases)
+                cases = tuple(case_of_item(i, c) for i, c in enumerate(json_items(text)))
             except DamagedRow as err:
                 raise err.of_run(full) from None
             self._datasets[full] = Dataset(name=row.dataset_name, cases=cases)
@@ -327,7 +329,11 @@ class RunStore:
         (``json_items``) instead of all at once (``load_dataset``)."""
         full = self._resolve(run_id)
         with self.engine.connect() as conn:
-            return str(conn.execute(select(runs.c.cases).where(runs.c.id == full)).scalar_one())
+            found = conn.execute(select(runs.c.cases).where(runs.c.id == full)).scalar_one()
+        try:
+            return snapshot_text(found)
+        except DamagedRow as err:
+            raise err.of_run(full) from None
 
     # -- records ----------------------------------------------------------------------
     def _position_map(self, run_id: str) -> dict[str, int]:

@@ -38,6 +38,7 @@ from assay.store import RunInfo, RunStore
 from assay.store._case_index import Group
 from assay.store._damage import DamagedRow, row_failure, shown
 from assay.store._schema import records
+from assay.stored._outcomes import outcome_damage
 from assay.stored._report import UnavailableGrader, _fallback, run_metadata, trial_policy
 from assay.stored._summary import (
     CountedRun,
@@ -56,6 +57,18 @@ SELECT COUNT(*),
        COUNT(latency_ms), MAX(latency_ms),
        SUM(CASE WHEN extra LIKE '%"cache"%' THEN 1 ELSE 0 END)
 FROM records WHERE run_id = :run
+"""
+# SQLite stores any value in any column and sums a text as 0: its SUM is a fraction as
+# soon as one value is not a whole number (or NULL), and its MAX of a column holding a
+# text or bytes is that value (they sort after numbers), so the sums say themselves
+# whether a record must be looked for (PostgreSQL's typed columns hold numbers only):
+# the first, in dataset order, whose token counts or latency are not numbers.
+_NOT_NUMBER = """
+SELECT case_id, trial, input_tokens, output_tokens, latency_ms FROM records
+WHERE run_id = :run AND NOT (typeof(input_tokens) IN ('integer', 'null')
+                             AND typeof(output_tokens) IN ('integer', 'null')
+                             AND typeof(latency_ms) IN ('real', 'integer', 'null'))
+ORDER BY position, trial LIMIT 1
 """
 # Ordered by numpy, not SQLite: a million values fetched as they are stored and sorted
 # take about half the time of SQLite's sort.
@@ -97,6 +110,9 @@ def counted_report(
     usage = counted_usage(store, info, prices)
     if usage is None:
         return None
+    damage = outcome_damage(store.engine, info.id)
+    if damage is not None:
+        raise row_failure(damage, store.url)
     chosen = policy if policy is not None else trial_policy(info)
     try:
         summary = summary_from_counts(items, info.trials, interval=interval, policy=chosen)
@@ -179,9 +195,11 @@ def counted_usage(
     some record was served from the response cache."""
     params: dict[str, Any] = {"run": info.id}
     with store.engine.connect() as conn:
-        row = conn.execute(text(_USAGE), params).one()
+        sums = conn.execute(text(_USAGE), params).one()
+        if conn.engine.dialect.name == "sqlite" and not _numbers(sums[3], sums[5], sums[7]):
+            raise _number_damage(store, conn, info.id)
         (records, reported, n_in, sum_in, n_out, sum_out, n_latency, top, noted) = (
-            int(x or 0) if i != 7 else x for i, x in enumerate(row)
+            int(x or 0) if i != 7 else x for i, x in enumerate(sums)
         )
         if noted:
             return None
@@ -259,6 +277,34 @@ def _costs(conn: Any, params: dict[str, Any], price: Price) -> list[float]:
         raise ValueError(f"read {len(i)} and {len(o)} of {count} token counts")
     costs: list[float] = ((i * float(price.input) + o * float(price.output)) / 1_000_000).tolist()
     return costs
+
+
+def _numbers(sum_in: Any, sum_out: Any, top: Any) -> bool:
+    """Whether the sums of the run's token counts are whole numbers and its longest
+    latency a number (or each is NULL)."""
+    return (
+        type(sum_in) in (int, type(None))
+        and type(sum_out) in (int, type(None))
+        and type(top) in (int, float, type(None))
+    )
+
+
+def _number_damage(store: RunStore, conn: Any, run_id: str) -> StoreError:
+    """The error naming the first of the run's records whose token counts are not whole
+    numbers or whose latency is not a number (found once they were counted)."""
+    found = conn.execute(text(_NOT_NUMBER), {"run": run_id}).first()
+    if found is None:
+        damage = DamagedRow("records", "input_tokens", "a value is not a number", run=run_id)
+        return row_failure(damage, store.url)
+    case_id, trial, tokens_in, tokens_out, latency = found
+    if type(tokens_in) not in (int, type(None)):
+        column, what = "input_tokens", f"{shown(tokens_in)} is not a whole number of tokens"
+    elif type(tokens_out) not in (int, type(None)):
+        column, what = "output_tokens", f"{shown(tokens_out)} is not a whole number of tokens"
+    else:
+        column, what = "latency_ms", f"{shown(latency)} is not a number of milliseconds"
+    damage = DamagedRow("records", column, what, case=case_id, trial=trial)
+    return row_failure(damage.of_run(run_id), store.url)
 
 
 def _latency_damage(store: RunStore, conn: Any, run_id: str) -> StoreError:

@@ -32,10 +32,13 @@ from assay.store._case_index import read_case_ids, read_case_index
 from assay.store._damage import row_failure
 from assay.store._failures import rows_named
 from assay.store._rows import _outcome as stored_outcome
+from assay.store._rows import snapshot_text
 from assay.store._schema import runs
 from assay.stored._figures import counted_usage
+from assay.stored._outcomes import outcome_damage
 from assay.stored._read import run_config
 from assay.stored._report import UnavailableGrader, _fallback
+from assay.stored._slots import misplaced_damage, outside_count, slot_damage
 from assay.stored._summary import (
     _KIND,
     _parsed_cases,
@@ -103,6 +106,10 @@ def paired_comparison(
     usages = [counted_usage(store, i) for i in infos]
     if usages[0] is None or usages[1] is None:
         return None
+    for info in infos:
+        damage = outcome_damage(store.engine, info.id)
+        if damage is not None:
+            raise row_failure(damage, store.url)
     ids, slices, synthetic = _cases(store, b_info)
     trials = b_info.trials
     facts = [
@@ -121,6 +128,12 @@ def paired_comparison(
         Excluded(id=case_id, reason=_SYNTHETIC)
         for case_id in sorted({case_id for case_id, s in zip(ids, synthetic, strict=True) if s})
     ]
+    with store.engine.connect() as conn:
+        outside = [outside_count(conn, i.id, len(ids), trials) for i in infos]
+    if any(outside):
+        damage = _misplaced(store, infos, ids)
+        if damage is not None:
+            raise row_failure(damage, store.url)
     with store.engine.connect() as b_conn, store.engine.connect() as c_conn:
         try:
             b_side = _Side(b_conn, b_info, graders[0], len(ids), trials)
@@ -135,8 +148,25 @@ def paired_comparison(
             if damage is None:
                 raise
             raise row_failure(damage, store.url) from None
-        except (_NotPaired, OperationalError):
+        except _NotPaired:
+            damage = _misplaced(store, infos, ids)
+            if damage is not None:
+                raise row_failure(damage, store.url) from None
+            return None
+        except OperationalError:
             return None  # e.g. a SQLite built without its JSON functions
+
+
+def _misplaced(store: RunStore, infos: Sequence[RunInfo], ids: list[str]) -> Any:
+    """The first damaged record of either run that would leave it unpaired: a trial or
+    position that is not a whole number, or not one of the run's case-trials (the
+    ``DamagedRow``), else None."""
+    with store.engine.connect() as conn:
+        for info in infos:
+            damage = slot_damage(conn, info.id) or misplaced_damage(conn, info.id, ids, info.trials)
+            if damage is not None:
+                return damage
+    return None
 
 
 def _judged(info: RunInfo, config: dict[str, Any]) -> RunSide:
@@ -153,17 +183,20 @@ def _judged(info: RunInfo, config: dict[str, Any]) -> RunSide:
 def _cases(store: RunStore, info: RunInfo) -> tuple[list[str], list[str], list[bool]]:
     """Each case's id, slice and synthetic flag in dataset order, from the run's case
     index, or its snapshot of its cases when it was stored before the index existed."""
-    with store.engine.connect() as conn, rows_named(store.url):
+    with store.engine.connect() as conn, rows_named(store.url, info.id):
         indexed = read_case_index(conn, info.id)
         if indexed is not None:
             listed = [indexed.groups[code] for code in indexed.codes]
             listed_ids = read_case_ids(conn, info.id, len(listed))
             return listed_ids, [g[0] for g in listed], [g[1] for g in listed]
-        snapshot = conn.execute(select(runs.c.cases).where(runs.c.id == info.id)).scalar_one()
+        snapshot = snapshot_text(
+            conn.execute(select(runs.c.cases).where(runs.c.id == info.id)).scalar_one()
+        )
     scanned = _scanned_groups(snapshot)
     ids = None if scanned is None else _scanned_ids(snapshot, len(scanned[1]))
     if scanned is None or ids is None:
-        ids, groups, _ = _parsed_cases(snapshot)
+        with rows_named(store.url, info.id):
+            ids, groups, _ = _parsed_cases(snapshot)
         del snapshot
         return ids, [g[0] for g in groups], [g[1] for g in groups]
     del snapshot

@@ -10,6 +10,7 @@ makes, value for value (tests/property/test_streamed_rows.py).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
@@ -89,7 +90,7 @@ def streamed_report(
 def case_ids_of(store: RunStore, run_id: str) -> list[str] | None:
     """Run ``run_id``'s case ids in dataset order, when it has a case index (a damaged one
     raises the ``StoreError`` that names it)."""
-    with rows_named(store.url), store.engine.connect() as conn:
+    with rows_named(store.url, run_id), store.engine.connect() as conn:
         index = read_case_index(conn, run_id)
         return None if index is None else read_case_ids(conn, run_id, len(index.codes))
 
@@ -217,7 +218,7 @@ class StoredRows(Sequence[CaseRow]):
     def read_cases(self, count: int) -> Cases:
         """The run's ``count`` cases as stored."""
         snapshot = self._store.cases_snapshot(self._info.id)
-        with rows_named(self._store.url), self._store.engine.connect() as conn:
+        with rows_named(self._store.url, self._info.id), self._store.engine.connect() as conn:
             hashes = read_case_hashes(conn, self._info.id, count)
         return Cases(snapshot, hashes, Items.canonical(snapshot, count))
 
@@ -231,7 +232,7 @@ class StoredRows(Sequence[CaseRow]):
 
     def made(self, keep: Keep | None, brief: bool) -> Iterator[tuple[Any, ...]]:
         """``values(keep)``, each row a ``Brief`` instead with ``brief``."""
-        with self._store.engine.connect() as conn, rows_named(self._store.url):
+        with self._store.engine.connect() as conn, rows_named(self._store.url, self._info.id):
             index = read_case_index(conn, self._info.id)
             ids = None if index is None else read_case_ids(conn, self._info.id, len(index.codes))
         if index is None or ids is None:
@@ -353,7 +354,10 @@ class StoredRows(Sequence[CaseRow]):
                 items = Items(self.read_cases(len(ids)))
                 CaseAt(items.at(position), items.text)
             except ValueError as item_err:
-                damage = item_damage(position, {"id": ids[position]}, item_err)
+                # an item that is not JSON is named by its position alone, as it is when
+                # the snapshot is read whole (no case index to give its id)
+                known = None if isinstance(item_err, json.JSONDecodeError) else ids[position]
+                damage = item_damage(position, {"id": known}, item_err)
         if damage is None:
             return err
         return row_failure(damage.of_run(self._info.id), self._store.url)

@@ -52,7 +52,9 @@ from assay.metrics._summarize import (
 from assay.store import RunInfo, RunStore
 from assay.store._case_index import Group, read_case_ids, read_case_index
 from assay.store._failures import rows_named
+from assay.store._rows import snapshot_text
 from assay.store._schema import judgments, runs
+from assay.stored._slots import misplaced_damage, slot_damage
 from assay.stored._tally import (
     JUDGMENTS,
     MOST,
@@ -213,7 +215,9 @@ def _snapshot_cases(
     before the index existed): the distinct groups, each case's index into them, the
     source revisions, the case ids (when ``per_case``, or ``ids_apart`` and the report
     lists them) and each case's group (when ``per_case``)."""
-    snapshot = conn.execute(select(runs.c.cases).where(runs.c.id == run_id)).scalar_one()
+    snapshot = snapshot_text(
+        conn.execute(select(runs.c.cases).where(runs.c.id == run_id)).scalar_one()
+    )
     ids: list[str] | None = []
     scanned = _scanned_groups(snapshot)
     if scanned is not None and per_case:
@@ -289,7 +293,7 @@ def case_counts(
     dialect = store.engine.dialect.name
     if dialect not in _KIND:
         return None
-    with store.engine.connect() as conn, rows_named(store.url):
+    with store.engine.connect() as conn, rows_named(store.url, info.id):
         per_case = info.trials > 1
         indexed = read_case_index(conn, info.id)
         if indexed is not None:
@@ -315,6 +319,19 @@ def case_counts(
             # e.g. a SQLite built without its JSON functions: the rows are graded instead,
             # and a store that cannot be read says so there
             return None
+        except ValueError:
+            damage = slot_damage(conn, info.id)
+            if damage is None:
+                if not ids:
+                    ids = (
+                        read_case_ids(conn, info.id, len(codes))
+                        if indexed
+                        else _snapshot_cases(conn, info.id, True, False)[3]
+                    )
+                damage = misplaced_damage(conn, info.id, ids, info.trials)
+            if damage is None:
+                raise
+            raise damage from None
     if rows is None:
         return None
     items = _per_case(rows, ids, groups) if per_case else _per_group(rows, distinct, codes)
@@ -389,7 +406,9 @@ def _packed(conn: Connection, params: dict[str, Any]) -> Any:
     The records are read first: a run being written stores each record with its
     judgment, so the judgments read after them hold every counted record's (those of
     records stored in between are not looked at)."""
-    count, recorded = conn.execute(text(RECORDS), params).one()
+    count, recorded, every = conn.execute(text(RECORDS), params).one()
+    if every != count:
+        raise ValueError(f"{every - count} of the run's records at no case's position")
     unplaced, judged = conn.execute(text(JUDGMENTS), params).one()
     if unplaced:
         return None

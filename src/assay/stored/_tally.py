@@ -49,10 +49,16 @@ WHERE rec.run_id = :run AND rec.trial BETWEEN 1 AND :trials
   AND rec.position >= 0 AND rec.position < :cases
 """
 # Each of the run's case-trials of its cases: its slot (position * trials + trial - 1)
-# * 8 + kind * 2 + noted.
+# * 8 + kind * 2 + noted; and, read in the same statement, the number of the run's
+# records of those trials (or of a trial that is not a whole number) at any position but
+# one past the last case's (where the store puts a record of a case the run does not
+# hold): one at no case's position is damaged. (A record of a trial past the run's count
+# is not of the run's case-trials, and is left out as the rows leave it out.)
 RECORDS = f"""
 SELECT COUNT(*), group_concat(((rec.position * :trials + rec.trial - 1) * 4 + ({_KIND})) * 2
-    + (CASE WHEN rec.extra LIKE '%"cache"%' THEN 1 ELSE 0 END))
+    + (CASE WHEN rec.extra LIKE '%"cache"%' THEN 1 ELSE 0 END)),
+    (SELECT COUNT(*) FROM records WHERE run_id = :run AND position IS NOT :cases
+       AND (trial BETWEEN 1 AND :trials OR typeof(trial) <> 'integer'))
 FROM records rec
 WHERE rec.run_id = :run AND rec.trial BETWEEN 1 AND :trials
   AND rec.position >= 0 AND rec.position < :cases
@@ -86,10 +92,12 @@ def joined_values(
     """``PACKED``'s integers from ``RECORDS``' ``count`` and text and ``JUDGMENTS``' text:
     each record beside the judgment in its slot (no judgment: status none)."""
     values = packed_values(count, recorded)
+    slots = values >> 3
+    if len(slots) and np.bincount(slots, minlength=cases * trials).max() > 1:
+        raise ValueError("two records in the slot of one case-trial")
     verdicts = np.zeros(cases * trials, dtype=np.int64)
     found = np.fromstring(judged or "", dtype=np.int64, sep=",")
     verdicts[found >> 4] = found & 15
-    slots = values >> 3
     return (slots // trials) * 256 + ((values >> 1) & 3) * 64 + verdicts[slots] * 2 + (values & 1)
 
 

@@ -14,7 +14,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from assay.compare import Comparison, ComparisonRefusedError
-from assay.errors import AssayConfigError, AssayError
+from assay.errors import AssayConfigError, AssayError, AssayInputError, StoreError
 from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting
 from assay.metrics._setting import chosen_interval
 from assay.report import Report
@@ -58,6 +58,17 @@ class _Refusal:
 
 def _run_url(run_id: str) -> str:
     return f"/runs/{quote(run_id, safe='')}"
+
+
+def _failure(err: Exception) -> tuple[int, str]:
+    """The HTTP status and heading of a request that failed with ``err``: 404 for what is
+    not in the store (an unknown or ambiguous run id), 500 for what is there but cannot
+    be read (a damaged row, a store that fails)."""
+    if isinstance(err, AssayInputError):
+        return 404, "Not found"
+    if isinstance(err, StoreError) and err.kind == "damaged":
+        return 500, "Damaged store"
+    return 500, "Cannot be read"
 
 
 def _html(text: str, status: int = 200) -> HTMLResponse:
@@ -157,12 +168,16 @@ def create_app(
         if not case_id:
             return RedirectResponse("/", status_code=303)
         found = []
+        unread: AssayError | None = None
         for info in reader.list_runs():
             try:
                 report = reports.get(info.id)[1]
-            except AssayError:
+            except AssayError as err:
+                unread = unread or err
                 continue
             found += [(info, row) for row in report.cases if row.id == case_id]
+        if not found and unread is not None:
+            raise unread  # not "not found": a run that may hold the case cannot be read
         return _html(_pages.case_page(case_id, found), 200 if found else 404)
 
     def suite_trend(request: Request) -> Any:
@@ -214,7 +229,10 @@ def create_app(
         return JSONResponse(trend.model_dump(mode="json"), headers=_HEADERS)
 
     async def on_error(request: Request, exc: Exception) -> Response:
-        return _html(_pages.error_page(str(exc)), 404)
+        status, heading = _failure(exc)
+        if request.url.path.endswith(".json"):
+            return JSONResponse({"error": str(exc)}, status_code=status, headers=_HEADERS)
+        return _html(_pages.error_page(str(exc), heading), status)
 
     return Starlette(
         routes=[

@@ -15,8 +15,10 @@ from tests.run_stores import fill_store
 from assay.errors import StoreError
 from assay.grading import Judgment
 from assay.store import RunStore, open_store
+from assay.store._damage import row_failure
 from assay.store._schema import case_index, judgments, records, runs, spans
 from assay.stored import stored_report, stored_summary
+from assay.stored._outcomes import outcome_damage
 
 
 @pytest.fixture
@@ -50,6 +52,14 @@ def _item_broken(store: RunStore) -> None:
 
 Read = Callable[[RunStore], object]
 
+
+def _outcomes_checked(store: RunStore) -> None:
+    """What ``gate`` and ``compare`` check of a run's outcomes before counting it."""
+    damage = outcome_damage(store.engine, "base")
+    if damage is not None:
+        raise row_failure(damage, store.url)
+
+
 # (damage, what the message names, how it is read)
 CASES: list[tuple[Callable[[RunStore], None], str, Read]] = [
     (lambda s: _changed(s, records, {"outcome": "not an outcome"}, run_id="base", case_id="E2"),
@@ -59,6 +69,15 @@ CASES: list[tuple[Callable[[RunStore], None], str, Read]] = [
     (lambda s: _changed(s, records, {"outcome": "not an outcome"}, run_id="base", case_id="E2"),
      'a record assay cannot read: run base, case "E2", trial 1, column outcome: ',
      lambda s: stored_report(s, "base", compact=True).model_dump()),
+    (lambda s: _changed(s, records, {"outcome": "not an outcome"}, run_id="base", case_id="E2"),
+     'a record assay cannot read: run base, case "E2", trial 1, column outcome: '
+     "'not an outcome' is not valid: Invalid JSON",
+     _outcomes_checked),
+    (lambda s: _changed(s, records, {"outcome": '{"kind": "abstain"}'}, run_id="base",
+                        case_id="E2"),
+     'a record assay cannot read: run base, case "E2", trial 1, column outcome: '
+     """'{"kind": "abstain"}' is not of the kind stored beside it ('answer')""",
+     _outcomes_checked),
     (lambda s: _changed(s, records, {"extra": "[1"}, run_id="base", case_id="E4"),
      'a record assay cannot read: run base, case "E4", trial 1, column extra: '
      "'[1' is not JSON",
