@@ -256,6 +256,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "assay._lazy",
         "assay._validation",
         "assay._version",
+        "assay._written",
         "assay.errors",
         "assay.formats",
     ),
