@@ -16,6 +16,7 @@ from tests.e2e.conftest import STREAMED_RUNS
 from assay.metrics import TrialPolicy
 from assay.report import TracedReport
 from assay.report.render import html as html_module
+from assay.report.render import packed as packed_module
 from assay.report.render import render, render_chunks
 from assay.store import open_store
 from assay.stored import stored_report
@@ -49,8 +50,8 @@ def test_a_packed_page_from_the_store_is_the_packed_page_built_whole(
     streamed_store: str, run_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(html_module, "PACKED_ABOVE", 10)
-    monkeypatch.setattr(html_module, "PACKED_PART_ROWS", 8)
-    monkeypatch.setattr(html_module, "SEARCH_PART_ROWS", 16)  # parts and chunks end mid-run
+    monkeypatch.setattr(packed_module, "PACKED_PART_ROWS", 8)
+    monkeypatch.setattr(packed_module, "SEARCH_PART_ROWS", 16)  # parts and chunks end mid-run
     store = open_store(streamed_store, read_only=True)
     try:
         streamed = streamed_report(store, run_id)

@@ -16,7 +16,7 @@ from tests.property.test_json_rows import _rows
 
 from assay.report._model import CaseRow
 from assay.report._rows import ROW_FIELDS
-from assay.report.render.html import _part_json, _rows_adapter
+from assay.report.render.packed import _part_json, _rows_adapter
 
 
 def _pydantic_values(values: list[tuple[Any, ...]]) -> list[list[Any]]:

@@ -18,7 +18,7 @@ from assay.cases import Case, Dataset
 from assay.grading import grade_all
 from assay.outcomes import Abstain, Answer, Error, Record
 from assay.report import Report, build_report
-from assay.report.render import html as html_module
+from assay.report.render import packed as packed_module
 from assay.report.render.html import render_html
 
 from .conftest import Watch
@@ -65,8 +65,8 @@ def _large(tmp_path_factory: pytest.TempPathFactory) -> tuple[Report, Path]:
     report = build_report(data, grade_all(data, records), compact=True)
     path = tmp_path_factory.mktemp("packed") / "large.html"
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(html_module, "PACKED_PART_ROWS", PART)
-        patch.setattr(html_module, "SEARCH_PART_ROWS", 1_200)
+        patch.setattr(packed_module, "PACKED_PART_ROWS", PART)
+        patch.setattr(packed_module, "SEARCH_PART_ROWS", 1_200)
         path.write_text(render_html(report, packed=True), encoding="utf-8")
     return report, path
 

@@ -15,6 +15,7 @@ from assay.report._model import CaseRow
 from assay.report._rows import ROW_FIELDS, CaseRows
 from assay.report.render import FORMATS, render, render_chunks
 from assay.report.render import html as html_module
+from assay.report.render import packed as packed_module
 from assay.report.render.html import page_data, page_json, render_html, script_json
 
 from .conftest import synthetic_report
@@ -224,13 +225,13 @@ def test_packed_rows_unpack_to_the_plain_rows(report: Report) -> None:
 def test_the_index_columns_hold_each_rows_table_fields(
     report: Report, chunk: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(html_module, "PACKED_PART_ROWS", 2)
-    monkeypatch.setattr(html_module, "SEARCH_PART_ROWS", chunk)  # the rows read a chunk at a time
+    monkeypatch.setattr(packed_module, "PACKED_PART_ROWS", 2)
+    monkeypatch.setattr(packed_module, "SEARCH_PART_ROWS", chunk)  # the rows read a chunk at a time
     page = render_html(report, packed=True)
     rows = _unpacked(page)
     columns = _columns(page)
-    assert set(columns) == set(html_module.INDEX_COLUMNS)
-    for name, fields in html_module.INDEX_COLUMNS.items():
+    assert set(columns) == set(packed_module.INDEX_COLUMNS)
+    for name, fields in packed_module.INDEX_COLUMNS.items():
         assert len(columns[name]) == len(rows)
         for row, value in zip(rows, columns[name], strict=True):
             if len(fields) == 1:
@@ -239,9 +240,9 @@ def test_the_index_columns_hold_each_rows_table_fields(
                 assert isinstance(value, dict)
                 assert value == {f: row.get(f) for f in fields}
     texts = []
-    for k in range(-(-len(rows) // html_module.SEARCH_PART_ROWS)):
+    for k in range(-(-len(rows) // packed_module.SEARCH_PART_ROWS)):
         texts += json.loads(_inflate(_blocks(page)[f"search-{k}"]))
-    assert texts == ["\n".join(str(r[f] or "") for f in html_module.SEARCH_FIELDS) for r in rows]
+    assert texts == ["\n".join(str(r[f] or "") for f in packed_module.SEARCH_FIELDS) for r in rows]
 
 
 def test_index_codes_widen_with_the_distinct_values() -> None:
@@ -250,7 +251,7 @@ def test_index_codes_widen_with_the_distinct_values() -> None:
                 outcome=None, status="missing", reason=f"r{i % 70_000}", grader="g")
         for i in range(70_002)
     ]  # fmt: skip
-    values, codes = html_module.packed_index(rows)
+    values, codes = packed_module.packed_index(rows)
     assert "id" not in codes and len(values["id"]) == len(rows)  # every id distinct
     assert {name: width for name, (width, _) in codes.items()} == {
         "trial": 1, "synthetic": 1, "slice": 2, "status": 1, "reason": 4,
@@ -263,7 +264,7 @@ def test_index_codes_widen_with_the_distinct_values() -> None:
 def test_search_parts_hold_whole_parts_of_rows(
     report: Report, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(html_module, "SEARCH_PART_ROWS", 3_000)
+    monkeypatch.setattr(packed_module, "SEARCH_PART_ROWS", 3_000)
     with pytest.raises(ValueError, match="multiple of PACKED_PART_ROWS"):
         render_html(report, packed=True)
 
@@ -271,10 +272,10 @@ def test_search_parts_hold_whole_parts_of_rows(
 def test_packed_parts_hold_a_bounded_number_of_rows(
     report: Report, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(html_module, "PACKED_PART_ROWS", 2)
-    monkeypatch.setattr(html_module, "SEARCH_PART_ROWS", 4)
-    parts = list(html_module.packed_rows(report.cases))
-    searched = list(html_module.packed_search(report.cases))
+    monkeypatch.setattr(packed_module, "PACKED_PART_ROWS", 2)
+    monkeypatch.setattr(packed_module, "SEARCH_PART_ROWS", 4)
+    parts = list(packed_module.packed_rows(report.cases))
+    searched = list(packed_module.packed_search(report.cases))
     assert [len(json.loads(_inflate(p))) for p in searched] == [4, 2]
     assert len(parts) == -(-len(report.cases) // 2)
     assert [len(json.loads(_inflate(p))) for p in parts[:-1]] == [2] * (len(parts) - 1)
@@ -328,8 +329,8 @@ def test_the_page_in_pieces_is_the_page(report: Report, packed: bool) -> None:
 def test_rows_held_as_values_are_packed_as_the_rows_are(
     report: Report, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(html_module, "PACKED_PART_ROWS", 2)
-    monkeypatch.setattr(html_module, "SEARCH_PART_ROWS", 4)
+    monkeypatch.setattr(packed_module, "PACKED_PART_ROWS", 2)
+    monkeypatch.setattr(packed_module, "SEARCH_PART_ROWS", 4)
     values = CaseRows(tuple(getattr(row, name) for name in ROW_FIELDS) for row in report.cases)
     held = report.model_copy(update={"cases": values})
     assert render_html(held, packed=True) == render_html(report, packed=True)

@@ -18,8 +18,8 @@ from assay._written import WrittenText
 from assay.cli._output import emit
 from assay.errors import StoreError
 from assay.report._rows import chunked
-from assay.report.render import html, junit, render, render_chunks, render_written
 from assay.report.render import json as json_render
+from assay.report.render import junit, packed, render, render_chunks, render_written
 from assay.report.render.json import _rows_text
 from assay.store import RunStore, open_store
 from assay.stored import _rendered
@@ -86,8 +86,8 @@ def test_each_format_reads_its_rows_from_two_processes_to_the_same_text(
     store_url: str, started: list[bool], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # parts of a few rows, so that the page's packed rows come from both processes
-    monkeypatch.setattr(html, "SEARCH_PART_ROWS", 14)
-    monkeypatch.setattr(html, "PACKED_PART_ROWS", 7)
+    monkeypatch.setattr(packed, "SEARCH_PART_ROWS", 14)
+    monkeypatch.setattr(packed, "PACKED_PART_ROWS", 7)
     store = open_store(store_url)
     try:
         _fill(store, "three", 2, _cases(40, True), 3)
@@ -96,7 +96,7 @@ def test_each_format_reads_its_rows_from_two_processes_to_the_same_text(
         listed = streamed.model_copy(update={"cases": list(streamed.cases)})
         for fmt in ("json", "junit"):
             assert render(streamed, fmt) == render(listed, fmt), fmt
-        assert list(html.packed_blocks(streamed)) == list(html.packed_blocks(listed))
+        assert list(packed.packed_blocks(streamed)) == list(packed.packed_blocks(listed))
         assert started == [_can_fork()] * 3
     finally:
         store.close()
@@ -106,8 +106,8 @@ def test_each_format_reads_its_rows_from_two_processes_to_the_same_text(
 def test_rows_started_ahead_of_the_figures_render_to_the_same_text(
     store_url: str, started: list[bool], monkeypatch: pytest.MonkeyPatch, fmt: str
 ) -> None:
-    monkeypatch.setattr(html, "SEARCH_PART_ROWS", 14)
-    monkeypatch.setattr(html, "PACKED_PART_ROWS", 7)
+    monkeypatch.setattr(packed, "SEARCH_PART_ROWS", 14)
+    monkeypatch.setattr(packed, "PACKED_PART_ROWS", 7)
     monkeypatch.setattr(json_render, "_ROWS_PER_CHUNK", 7)
     monkeypatch.setattr(junit, "_ROWS_PER_PART", 7)
     monkeypatch.setattr(_rendered, "_ALIGN", 14)  # the fork starts at row 56 of 120
@@ -119,7 +119,7 @@ def test_rows_started_ahead_of_the_figures_render_to_the_same_text(
         assert started == [_can_fork()]
         listed = ahead.model_copy(update={"cases": list(ahead.cases)})
         if fmt == "html":
-            assert list(html.packed_blocks(ahead)) == list(html.packed_blocks(listed))
+            assert list(packed.packed_blocks(ahead)) == list(packed.packed_blocks(listed))
         else:
             assert render(ahead, fmt) == render(listed, fmt)
         assert started == [_can_fork()]  # the one started ahead, asked

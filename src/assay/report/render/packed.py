@@ -1,0 +1,314 @@
+"""A large report's case rows as its HTML page embeds them, packed: the index columns the
+page keeps in memory, the searched text and the full rows, each in compressed parts the
+page unpacks only when it needs one (see docs/html-report.md, "Large reports")."""
+
+from __future__ import annotations
+
+import array
+import base64
+import functools
+import gzip
+import json
+import operator
+import sys
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import orjson
+from pydantic import SerializeAsAny, TypeAdapter
+
+from assay.report._model import CaseRow, Report
+from assay.report._rows import ROW_FIELDS, chunked, rendered_chunks, row_of
+
+PACKED_PART_ROWS = 2_000
+"""Rows per compressed part of full rows: the page unpacks one part to show one case."""
+
+SEARCH_PART_ROWS = 20_000
+"""Rows per compressed part of searched text: the page reads every part at each new
+query, and each part costs a fixed few milliseconds besides its size."""
+
+_LEVEL = 3
+"""gzip's level for the packed parts: a million rows' parts compress in a third of level
+6's time into 5% more bytes (``bench/html_scale.py``)."""
+
+INDEX_COLUMNS: dict[str, tuple[str, ...]] = {
+    "id": ("id",),
+    "trial": ("trial",),
+    "synthetic": ("synthetic",),
+    "slice": ("slice",),
+    "status": ("status",),
+    "reason": ("reason",),
+    "expected": ("expected_label", "expected_behavior", "expected_fact"),
+    "got": ("outcome_label", "outcome", "fact"),
+}
+"""The columns a packed page keeps in memory: what the case table shows, filters and sorts
+by. A column of several fields has objects of those fields as its distinct values."""
+
+SEARCH_FIELDS = ("question", "text", "rationale")
+"""The fields the search box reads besides the index columns: a packed page holds them in
+parts of their own, unpacked when it searches (and kept, up to a bound, for the next
+query)."""
+
+
+def _compress(data: bytes) -> str:
+    return base64.b64encode(gzip.compress(data, compresslevel=_LEVEL, mtime=0)).decode("ascii")
+
+
+def packed_rows(rows: Sequence[CaseRow]) -> Iterator[str]:
+    """The rows in parts of ``PACKED_PART_ROWS`` rows, each a JSON array of the rows'
+    values in ``ROW_FIELDS`` order (``_part_json``), gzip-compressed (no timestamp: the
+    same rows give the same bytes) and base64-encoded."""
+    for start in range(0, len(rows), PACKED_PART_ROWS):
+        yield _compress(_part_json(list(_row_values(rows[start : start + PACKED_PART_ROWS]))))
+
+
+_row_values = functools.partial(map, operator.attrgetter(*ROW_FIELDS))
+
+
+def _search_part(rows: Sequence[CaseRow], held: Sequence[tuple[Any, ...]] | None = None) -> str:
+    """``_search_json`` compressed."""
+    return _compress(_search_json(rows, held))
+
+
+def _search_json(rows: Sequence[CaseRow], held: Sequence[tuple[Any, ...]] | None) -> bytes:
+    """``rows``' searched text as JSON (read from ``held``, their value tuples, when given)."""
+    columns = (_column(rows, held, name) for name in SEARCH_FIELDS)
+    texts = [f"{q}\n{t or ''}\n{r or ''}" for q, t, r in zip(*columns, strict=True)]
+    return json.dumps(texts, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+_AT = {name: at for at, name in enumerate(ROW_FIELDS)}
+
+
+def _column(
+    rows: Sequence[CaseRow], held: Sequence[tuple[Any, ...]] | None, field: str
+) -> list[Any]:
+    """Each row's ``field``, read from ``held`` (the rows' value tuples) when given."""
+    if held is not None:
+        return list(map(operator.itemgetter(_AT[field]), held))
+    return list(map(operator.attrgetter(field), rows))
+
+
+def packed_search(rows: Sequence[CaseRow]) -> Iterator[str]:
+    """Per ``SEARCH_PART_ROWS`` rows: a JSON array of each row's ``SEARCH_FIELDS`` joined
+    by newlines (a missing one as empty), compressed as the rows are."""
+    for start in range(0, len(rows), SEARCH_PART_ROWS):
+        yield _search_part(rows[start : start + SEARCH_PART_ROWS])
+
+
+class _IndexColumns:
+    """The ``INDEX_COLUMNS`` of rows given a chunk at a time: each chunk's columns read
+    by ``_chunk_columns``, then merged here in order."""
+
+    def __init__(self) -> None:
+        self.distinct: dict[str, dict[Any, int]] = {name: {} for name in INDEX_COLUMNS}
+        self.codes = {name: array.array("I") for name in INDEX_COLUMNS}
+        self.rows = 0
+
+    def add(
+        self, chunk: Sequence[CaseRow], values: Sequence[tuple[Any, ...]] | None = None
+    ) -> None:
+        """Add ``chunk``'s rows (read from ``values``, their value tuples, when given)."""
+        self.merge(_chunk_columns(chunk, values))
+
+    def merge(self, columns: _Columns) -> None:
+        """Add the rows of a chunk whose columns ``_chunk_columns`` read."""
+        for name, (keys, codes) in columns.items():
+            distinct = self.distinct[name]
+            at = [distinct.setdefault(key, len(distinct)) for key in keys]
+            self.codes[name].extend(map(at.__getitem__, codes))
+        self.rows += len(columns["id"][1])
+
+    def finish(self) -> tuple[dict[str, list[Any]], dict[str, tuple[int, str]]]:
+        values: dict[str, list[Any]] = {}
+        codes: dict[str, tuple[int, str]] = {}
+        for name, fields in INDEX_COLUMNS.items():
+            distinct = list(self.distinct[name])
+            if len(fields) == 1:
+                values[name] = distinct
+            else:
+                values[name] = [dict(zip(fields, v, strict=True)) for v in distinct]
+            if len(distinct) == self.rows:
+                continue  # every value distinct: the codes would be 0, 1, 2, …
+            kind = "B" if len(distinct) <= 1 << 8 else "H" if len(distinct) <= 1 << 16 else "I"
+            packed = array.array(kind, self.codes[name])
+            if sys.byteorder == "big":
+                packed.byteswap()
+            codes[name] = (packed.itemsize, _compress(packed.tobytes()))
+        return values, codes
+
+
+def _held_values(
+    values: Sequence[tuple[Any, ...]], fields: tuple[str, ...]
+) -> tuple[tuple[str, ...], list[Any]]:
+    """``_held_keys`` of rows given as value tuples (of ``ROW_FIELDS``)."""
+    held = tuple(f for f in fields if f in _AT)
+    if not held:
+        return held, [()] * len(values)
+    return held, list(map(operator.itemgetter(*(_AT[f] for f in held)), values))
+
+
+def _held_keys(
+    rows: Sequence[CaseRow], fields: tuple[str, ...], classes: set[type[CaseRow]]
+) -> tuple[tuple[str, ...], list[Any]]:
+    """The fields of ``fields`` the rows' classes have and each row's value of them (a
+    tuple for several); a field only some classes have is read as None where missing."""
+    held = tuple(f for f in fields if all(f in c.model_fields for c in classes))
+    if any(f in c.model_fields for c in classes for f in fields if f not in held):
+        dicts = [row.__dict__ for row in rows]
+        getters = (map(operator.methodcaller("get", name), dicts) for name in fields)
+        return fields, list(zip(*getters, strict=True))
+    if not held:
+        return held, [()] * len(rows)
+    return held, list(map(operator.attrgetter(*held), rows))
+
+
+_Columns = dict[str, tuple[list[Any], "array.array[int]"]]
+"""Each index column of a chunk of rows: its distinct values in order of first
+appearance (a column of several fields: tuples of them, None for a field the rows lack)
+and each row's index into them."""
+
+
+def _chunk_columns(chunk: Sequence[CaseRow], values: Sequence[tuple[Any, ...]] | None) -> _Columns:
+    """The ``INDEX_COLUMNS`` of one chunk of rows (read from ``values``, their value
+    tuples, when given), each row's value read in C-level loops, only its distinct values
+    in Python."""
+    classes: set[type[CaseRow]] = set(map(type, chunk)) if values is None else set()
+    columns: _Columns = {}
+    for name, fields in INDEX_COLUMNS.items():
+        if len(fields) == 1:
+            keys = _column(chunk, values, fields[0])
+            local = {key: i for i, key in enumerate(dict.fromkeys(keys))}
+            distinct = list(local)
+        else:
+            held, keys = (
+                _held_keys(chunk, fields, classes)
+                if values is None
+                else _held_values(values, fields)
+            )
+            local = {key: i for i, key in enumerate(dict.fromkeys(keys))}
+            distinct = []
+            for key in local:
+                given = dict(zip(held, key if len(held) > 1 else (key,), strict=True))
+                distinct.append(tuple(given.get(field) for field in fields))
+        columns[name] = (distinct, array.array("I", map(local.__getitem__, keys)))
+    return columns
+
+
+def packed_index(
+    rows: Sequence[CaseRow],
+) -> tuple[dict[str, list[Any]], dict[str, tuple[int, str]]]:
+    """The ``INDEX_COLUMNS`` of ``rows``: each column's distinct values in order of first
+    appearance, and its codes (the index of each row's value) as (bytes per code,
+    little-endian unsigned integers compressed); no codes for a column whose every value is
+    distinct (the codes would be 0, 1, 2, …)."""
+    index = _IndexColumns()
+    for start in range(0, len(rows), SEARCH_PART_ROWS):
+        index.add(rows[start : start + SEARCH_PART_ROWS])
+    return index.finish()
+
+
+@functools.cache
+def _rows_adapter() -> TypeAdapter[list[SerializeAsAny[CaseRow]]]:
+    return TypeAdapter(list[SerializeAsAny[CaseRow]])
+
+
+def _block(name: str, text: str) -> str:
+    # base64 text: nothing in it can end the element
+    return f'<script type="application/octet-stream" id="assay-{name}">{text}</script>\n'
+
+
+def packed_blocks(report: Report) -> Iterator[str]:
+    """The packed rows of ``report`` as the page's data blocks, one at a time, from one
+    pass over the rows: the parts of full rows ``rows-<k>``, then the parts of searched
+    text ``search-<k>``, ``index`` (each index column's distinct values) and
+    ``codes-<column>``. Base64 in elements of their own: the page reads one when it needs
+    it, so its script never holds the whole page's data.
+
+    The rows are read once, in order, a chunk at a time (rows read from a store are
+    never all in memory); rows held as value tuples are written by orjson (see
+    ``_part_json``)."""
+    if SEARCH_PART_ROWS % PACKED_PART_ROWS:
+        raise ValueError("SEARCH_PART_ROWS must be a multiple of PACKED_PART_ROWS")
+    index = _IndexColumns()
+    searched: list[str] = []
+    part = 0
+    for columns, search, parts in _packed_parts(report.cases):
+        index.merge(columns)
+        searched.append(search)
+        for text in parts:
+            yield _block(f"rows-{part}", text)
+            part += 1
+    for k, compressed in enumerate(searched):
+        yield _block(f"search-{k}", compressed)
+    values, codes = index.finish()
+    widths = {name: width for name, (width, _) in codes.items()}
+    yield _block("index", _compress(json.dumps({"values": values, "widths": widths}).encode()))
+    for name, (_, text) in codes.items():
+        yield _block(f"codes-{name}", text)
+
+
+_Packed = tuple[_Columns, str, list[str]]
+"""A chunk of ``SEARCH_PART_ROWS`` rows packed: its index columns, its part of searched
+text and its parts of full rows, compressed."""
+
+
+def _packed_parts(rows: Sequence[CaseRow]) -> Iterator[_Packed]:
+    """Each ``SEARCH_PART_ROWS`` rows packed, in order, the rows read once: from their
+    value tuples when held as values (``CaseRows``; rows read from a store, in two
+    processes when many), without making the rows."""
+    made = rendered_chunks(rows, SEARCH_PART_ROWS, _packed_values)
+    if made is not None:
+        return made
+    return (_packed(chunk, None) for chunk in chunked(rows, SEARCH_PART_ROWS))
+
+
+def _packed_values(values: list[tuple[Any, ...]]) -> _Packed:
+    return _packed([], values)
+
+
+def _packed(chunk: list[CaseRow], values: list[tuple[Any, ...]] | None) -> _Packed:
+    """A chunk of rows (given as ``values``, their value tuples, when held so) packed;
+    rows held as value tuples are written by orjson (see ``_part_json``)."""
+    count = len(values) if values is not None else len(chunk)
+    parts = []
+    for at in range(0, count, PACKED_PART_ROWS):
+        end = at + PACKED_PART_ROWS
+        held = values[at:end] if values is not None else list(_row_values(chunk[at:end]))
+        parts.append(_compress(_part_json(held)))
+    return _chunk_columns(chunk, values), _compress(_search_json(chunk, values)), parts
+
+
+_ORJSON = (
+    orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+)
+"""Anything but JSON's own types makes orjson raise, so pydantic dumps it instead."""
+
+
+def _part_json(values: Sequence[tuple[Any, ...]]) -> bytes:
+    """A part of full rows, given as value tuples, as a JSON array of arrays: each row's
+    values in ``ROW_FIELDS`` order, each the value pydantic writes for it in JSON (the
+    page names them with the packed data's ``fields``). Written by orjson, which gives
+    pydantic's values for a row's usual types at a fraction of its cost
+    (tests/property/test_html_rows.py); a part holding a value orjson does not write (it
+    raises: a judge's detail, a date) is written from pydantic's JSON of its rows."""
+    try:
+        return orjson.dumps(values, option=_ORJSON)
+    except (TypeError, orjson.JSONEncodeError):
+        rows = json.loads(_rows_adapter().dump_json([row_of(v) for v in values]))
+        arrays = [[row[name] for name in ROW_FIELDS] for row in rows]
+        return json.dumps(arrays, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def packed_meta(rows: int) -> dict[str, Any]:
+    """What the page's script needs to read ``rows`` packed rows (``packed_blocks``)."""
+    return {
+        "rows": rows,
+        "part_rows": PACKED_PART_ROWS,
+        "fields": ROW_FIELDS,
+        "parts": -(-rows // PACKED_PART_ROWS),
+        "search_rows": SEARCH_PART_ROWS,
+        "search_parts": -(-rows // SEARCH_PART_ROWS),
+    }
