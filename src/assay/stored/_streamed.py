@@ -178,7 +178,7 @@ class StoredRows(Sequence[CaseRow]):
                 i, joined = where[brief.id], None
                 if at != i or case is None:
                     known = hashes[i] if hashes else None
-                    at, case = i, CaseAt(items.at(i), items.text, known)
+                    at, case = i, items.case_at(i, known)
                     if case.id != brief.id:
                         raise self._misplaced(case.id, brief.id)
                 joined = found.get((brief.id, brief.trial))
@@ -287,7 +287,7 @@ class StoredRows(Sequence[CaseRow]):
                         hashes = (cases := self.read_cases(len(ids))).hashes
                         items = Items(cases)
                     known = hashes[i] if hashes else None
-                    at, case = i, CaseAt(items.at(i), items.text, known)
+                    at, case = i, items.case_at(i, known)
                     if case.id != case_id:
                         raise self._misplaced(case.id, case_id)
                 row = _row(case, trial, found, grader, labels, keep)
@@ -322,7 +322,7 @@ class StoredRows(Sequence[CaseRow]):
             for i in range(first, last):
                 case_id = ids[i]
                 found = None
-                case = CaseAt(items.at(i), items.text, hashes[i] if hashes else None)
+                case = items.case_at(i, hashes[i] if hashes else None)
                 if case.id != case_id:
                     raise self._misplaced(case.id, case_id)
                 for trial in range(1, trials + 1):
