@@ -186,10 +186,6 @@ class CaseAt:
         return self._raw
 
     @property
-    def source_revision(self) -> str | None:
-        return self.head[7]  # type: ignore[no-any-return]
-
-    @property
     def case(self) -> Case:
         if self._case is None:
             self._case = _case_of(self.raw)
@@ -212,11 +208,6 @@ class CaseAt:
                     return self._hash
             self._hash = case_hash(self.case)
         return self._hash
-
-    def values(self, trial: int) -> tuple[Any, ...]:
-        """A row's first eight values: the case's labels at ``trial``."""
-        case_id, part, synthetic, prompt, behavior, fact, rationale, _ = self.head
-        return (case_id, part, trial, synthetic, prompt, behavior, fact, rationale)
 
 
 class _Bare:
