@@ -4,17 +4,18 @@ page unpacks only when it needs one (see docs/html-report.md, "Large reports")."
 
 from __future__ import annotations
 
-import array
 import base64
 import functools
-import gzip
+import itertools
 import json
 import operator
-import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 import orjson
+from isal import igzip
 from pydantic import SerializeAsAny, TypeAdapter
 
 from assay.report._model import CaseRow, Report
@@ -27,9 +28,10 @@ SEARCH_PART_ROWS = 20_000
 """Rows per compressed part of searched text: the page reads every part at each new
 query, and each part costs a fixed few milliseconds besides its size."""
 
-_LEVEL = 3
-"""gzip's level for the packed parts: a million rows' parts compress in a third of level
-6's time into 5% more bytes (``bench/html_scale.py``)."""
+_LEVEL = 1
+"""The packed parts' compression level (ISA-L's gzip, whose levels 1 and 2 are its fast
+ones): a million rows' parts compress in a fifth of zlib's level 3 time, into fewer bytes
+(``bench/html_scale.py``)."""
 
 INDEX_COLUMNS: dict[str, tuple[str, ...]] = {
     "id": ("id",),
@@ -51,7 +53,7 @@ query)."""
 
 
 def _compress(data: bytes) -> str:
-    return base64.b64encode(gzip.compress(data, compresslevel=_LEVEL, mtime=0)).decode("ascii")
+    return base64.b64encode(igzip.compress(data, _LEVEL, mtime=0)).decode("ascii")
 
 
 def packed_rows(rows: Sequence[CaseRow]) -> Iterator[str]:
@@ -96,13 +98,22 @@ def packed_search(rows: Sequence[CaseRow]) -> Iterator[str]:
         yield _search_part(rows[start : start + SEARCH_PART_ROWS])
 
 
+_Codes = npt.NDArray[np.uint32]
+"""Each row's index into its column's distinct values."""
+_Numbers = npt.NDArray[np.int64]
+"""Each row's value's number (``_IndexColumns.distinct``)."""
+_NONE: _Numbers = np.zeros(0, dtype=np.int64)
+
+
 class _IndexColumns:
     """The ``INDEX_COLUMNS`` of rows given a chunk at a time: each chunk's columns read
     by ``_chunk_columns``, then merged here in order."""
 
     def __init__(self) -> None:
         self.distinct: dict[str, dict[Any, int]] = {name: {} for name in INDEX_COLUMNS}
-        self.codes = {name: array.array("I") for name in INDEX_COLUMNS}
+        """Each column's distinct values, in order of first appearance, each with a
+        number that grows in that order (not every number is one's: see ``merge``)."""
+        self.numbers: dict[str, list[_Numbers]] = {name: [] for name in INDEX_COLUMNS}
         self.rows = 0
 
     def add(
@@ -115,8 +126,12 @@ class _IndexColumns:
         """Add the rows of a chunk whose columns ``_chunk_columns`` read."""
         for name, (keys, codes) in columns.items():
             distinct = self.distinct[name]
-            at = [distinct.setdefault(key, len(distinct)) for key in keys]
-            self.codes[name].extend(map(at.__getitem__, codes))
+            # Each key is offered the next unused number, kept only when it is new: one
+            # C-level pass, whose gaps ``finish`` closes.
+            offered = itertools.count(self.rows)
+            found = map(distinct.setdefault, keys, offered)
+            numbers = np.fromiter(found, dtype=np.int64, count=len(keys))
+            self.numbers[name].append(numbers[codes])
         self.rows += len(columns["id"][1])
 
     def finish(self) -> tuple[dict[str, list[Any]], dict[str, tuple[int, str]]]:
@@ -130,11 +145,12 @@ class _IndexColumns:
                 values[name] = [dict(zip(fields, v, strict=True)) for v in distinct]
             if len(distinct) == self.rows:
                 continue  # every value distinct: the codes would be 0, 1, 2, …
-            kind = "B" if len(distinct) <= 1 << 8 else "H" if len(distinct) <= 1 << 16 else "I"
-            packed = array.array(kind, self.codes[name])
-            if sys.byteorder == "big":
-                packed.byteswap()
-            codes[name] = (packed.itemsize, _compress(packed.tobytes()))
+            width = 1 if len(distinct) <= 1 << 8 else 2 if len(distinct) <= 1 << 16 else 4
+            numbers = self.distinct[name].values()
+            used = np.fromiter(numbers, dtype=np.int64, count=len(distinct))
+            rows = np.concatenate(self.numbers[name]) if self.numbers[name] else _NONE
+            dense = np.searchsorted(used, rows)  # a value's code: its place among them
+            codes[name] = (width, _compress(dense.astype(f"<u{width}").tobytes()))
         return values, codes
 
 
@@ -163,7 +179,7 @@ def _held_keys(
     return held, list(map(operator.attrgetter(*held), rows))
 
 
-_Columns = dict[str, tuple[list[Any], "array.array[int]"]]
+_Columns = dict[str, tuple[list[Any], _Codes]]
 """Each index column of a chunk of rows: its distinct values in order of first
 appearance (a column of several fields: tuples of them, None for a field the rows lack)
 and each row's index into them."""
@@ -191,7 +207,8 @@ def _chunk_columns(chunk: Sequence[CaseRow], values: Sequence[tuple[Any, ...]] |
             for key in local:
                 given = dict(zip(held, key if len(held) > 1 else (key,), strict=True))
                 distinct.append(tuple(given.get(field) for field in fields))
-        columns[name] = (distinct, array.array("I", map(local.__getitem__, keys)))
+        codes = np.fromiter(map(local.__getitem__, keys), dtype=np.uint32, count=len(keys))
+        columns[name] = (distinct, codes)
     return columns
 
 
@@ -243,7 +260,7 @@ def packed_blocks(report: Report) -> Iterator[str]:
         yield _block(f"search-{k}", compressed)
     values, codes = index.finish()
     widths = {name: width for name, (width, _) in codes.items()}
-    yield _block("index", _compress(json.dumps({"values": values, "widths": widths}).encode()))
+    yield _block("index", _compress(orjson.dumps({"values": values, "widths": widths})))
     for name, (_, text) in codes.items():
         yield _block(f"codes-{name}", text)
 
