@@ -51,12 +51,22 @@ def test_merged_chunks_give_each_rows_value(rows: list[tuple[Any, ...]], size: i
     values, codes = index.finish()
     for name, fields in INDEX_COLUMNS.items():
         wanted = [tuple(row[_AT[f]] if f in _AT else None for f in fields) for row in rows]
-        assert [tuple(v.values()) if len(fields) > 1 else (v,) for v in values[name]] == list(
+        assert [v if len(fields) > 1 else (v,) for v in values[name]] == list(
             dict.fromkeys(wanted)
         )  # distinct, in order of first appearance
         if name in codes:
             width, text = codes[name]
             got = _decoded(values[name], width, text)
-            assert [tuple(v.values()) if len(fields) > 1 else (v,) for v in got] == wanted
+            assert [v if len(fields) > 1 else (v,) for v in got] == wanted
         else:
             assert len(values[name]) == len(rows)  # every value distinct
+
+
+def test_a_value_of_some_fields_is_widened_to_all_of_them() -> None:
+    from assay.report.render.packed import _widened
+
+    fields = ("a", "b", "c")
+    assert _widened(("b",), fields)("x") == (None, "x", None)
+    assert _widened(("b", "c"), fields)(("x", "y")) == (None, "x", "y")
+    assert _widened(("a", "c"), fields)(("x", "y")) == ("x", None, "y")
+    assert _widened((), fields)(()) == (None, None, None)

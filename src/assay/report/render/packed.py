@@ -9,7 +9,7 @@ import functools
 import itertools
 import json
 import operator
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -137,12 +137,8 @@ class _IndexColumns:
     def finish(self) -> tuple[dict[str, list[Any]], dict[str, tuple[int, str]]]:
         values: dict[str, list[Any]] = {}
         codes: dict[str, tuple[int, str]] = {}
-        for name, fields in INDEX_COLUMNS.items():
-            distinct = list(self.distinct[name])
-            if len(fields) == 1:
-                values[name] = distinct
-            else:
-                values[name] = [dict(zip(fields, v, strict=True)) for v in distinct]
+        for name in INDEX_COLUMNS:
+            distinct = values[name] = list(self.distinct[name])
             if len(distinct) == self.rows:
                 continue  # every value distinct: the codes would be 0, 1, 2, …
             width = 1 if len(distinct) <= 1 << 8 else 2 if len(distinct) <= 1 << 16 else 4
@@ -187,38 +183,63 @@ and each row's index into them."""
 
 def _chunk_columns(chunk: Sequence[CaseRow], values: Sequence[tuple[Any, ...]] | None) -> _Columns:
     """The ``INDEX_COLUMNS`` of one chunk of rows (read from ``values``, their value
-    tuples, when given), each row's value read in C-level loops, only its distinct values
-    in Python."""
+    tuples, when given), in C-level loops but for the making of a distinct value of a
+    column of several fields that the rows do not all hold."""
     classes: set[type[CaseRow]] = set(map(type, chunk)) if values is None else set()
     columns: _Columns = {}
     for name, fields in INDEX_COLUMNS.items():
         if len(fields) == 1:
-            keys = _column(chunk, values, fields[0])
-            local = {key: i for i, key in enumerate(dict.fromkeys(keys))}
-            distinct = list(local)
+            distinct, codes = _coded(_column(chunk, values, fields[0]))
         else:
             held, keys = (
                 _held_keys(chunk, fields, classes)
                 if values is None
                 else _held_values(values, fields)
             )
-            local = {key: i for i, key in enumerate(dict.fromkeys(keys))}
-            distinct = []
-            for key in local:
-                given = dict(zip(held, key if len(held) > 1 else (key,), strict=True))
-                distinct.append(tuple(given.get(field) for field in fields))
-        codes = np.fromiter(map(local.__getitem__, keys), dtype=np.uint32, count=len(keys))
+            distinct, codes = _coded(keys)
+            if held != fields:
+                distinct = list(map(_widened(held, fields), distinct))
         columns[name] = (distinct, codes)
     return columns
+
+
+def _coded(keys: list[Any]) -> tuple[list[Any], _Codes]:
+    """The distinct ``keys`` in order of first appearance, and each key's place among
+    them."""
+    local: dict[Any, int] = {}
+    # each key offered its own place, kept by the first of its kind: places with gaps,
+    # growing in order of first appearance
+    offered = np.fromiter(
+        map(local.setdefault, keys, itertools.count()), dtype=np.int64, count=len(keys)
+    )
+    used = np.fromiter(local.values(), dtype=np.int64, count=len(local))
+    return list(local), np.searchsorted(used, offered).astype(np.uint32)
+
+
+def _widened(held: tuple[str, ...], fields: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """What makes a value of the fields ``held`` (a tuple of them, or the one) a tuple of
+    ``fields``, None for each field not held."""
+    if len(held) == 1:
+        at = fields.index(held[0])
+        before, after = (None,) * at, (None,) * (len(fields) - at - 1)
+        return lambda key: (*before, key, *after)
+    if fields[len(fields) - len(held) :] == held:  # the fields not held come first
+        return functools.partial(operator.add, (None,) * (len(fields) - len(held)))
+
+    def widened(key: Any) -> tuple[Any, ...]:
+        given = dict(zip(held, key, strict=True))
+        return tuple(given.get(field) for field in fields)
+
+    return widened
 
 
 def packed_index(
     rows: Sequence[CaseRow],
 ) -> tuple[dict[str, list[Any]], dict[str, tuple[int, str]]]:
     """The ``INDEX_COLUMNS`` of ``rows``: each column's distinct values in order of first
-    appearance, and its codes (the index of each row's value) as (bytes per code,
-    little-endian unsigned integers compressed); no codes for a column whose every value is
-    distinct (the codes would be 0, 1, 2, …)."""
+    appearance (a column of several fields: tuples of them), and its codes (the index of
+    each row's value) as (bytes per code, little-endian unsigned integers compressed); no
+    codes for a column whose every value is distinct (the codes would be 0, 1, 2, …)."""
     index = _IndexColumns()
     for start in range(0, len(rows), SEARCH_PART_ROWS):
         index.add(rows[start : start + SEARCH_PART_ROWS])
@@ -238,7 +259,8 @@ def _block(name: str, text: str) -> str:
 def packed_blocks(report: Report) -> Iterator[str]:
     """The packed rows of ``report`` as the page's data blocks, one at a time, from one
     pass over the rows: the parts of full rows ``rows-<k>``, then the parts of searched
-    text ``search-<k>``, ``index`` (each index column's distinct values) and
+    text ``search-<k>``, ``index`` (each index column's distinct values, those of a column
+    of several fields as arrays of them, named by its ``fields``) and
     ``codes-<column>``. Base64 in elements of their own: the page reads one when it needs
     it, so its script never holds the whole page's data.
 
@@ -260,7 +282,9 @@ def packed_blocks(report: Report) -> Iterator[str]:
         yield _block(f"search-{k}", compressed)
     values, codes = index.finish()
     widths = {name: width for name, (width, _) in codes.items()}
-    yield _block("index", _compress(orjson.dumps({"values": values, "widths": widths})))
+    fields = {name: f for name, f in INDEX_COLUMNS.items() if len(f) > 1}
+    index_json = orjson.dumps({"values": values, "fields": fields, "widths": widths})
+    yield _block("index", _compress(index_json))
     for name, (_, text) in codes.items():
         yield _block(f"codes-{name}", text)
 
