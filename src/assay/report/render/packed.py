@@ -76,7 +76,10 @@ def _search_json(rows: Sequence[CaseRow], held: Sequence[tuple[Any, ...]] | None
     """``rows``' searched text as JSON (read from ``held``, their value tuples, when given)."""
     columns = (_column(rows, held, name) for name in SEARCH_FIELDS)
     texts = [f"{q}\n{t or ''}\n{r or ''}" for q, t, r in zip(*columns, strict=True)]
-    return json.dumps(texts, ensure_ascii=False, separators=(",", ":")).encode()
+    try:
+        return orjson.dumps(texts)
+    except orjson.JSONEncodeError:  # a lone surrogate, which UTF-8 cannot hold
+        return json.dumps(texts, separators=(",", ":")).encode()
 
 
 _AT = {name: at for at, name in enumerate(ROW_FIELDS)}
