@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
@@ -65,16 +66,33 @@ class Items:
                 next(self._scan, None)
             self._next = i + 1
             return next(self._scan, None)
+        item = self._item(i)
+        return None if item is None else _parsed(item)
+
+    def case_at(self, i: int, known: str | None = None) -> CaseAt:
+        """``CaseAt(self.at(i), self.text, known)``, its values read off the item's text
+        when it is a case of text fields alone as the store writes it (not parsed)."""
+        if self._scan is not None:
+            return CaseAt(self.at(i), None, known)
+        item = self._item(i)
+        if item is None:
+            return CaseAt(None, None, known)
+        return CaseAt.of_text(item, known)
+
+    def _item(self, i: int) -> str | None:
+        """The text of item ``i`` of a snapshot as the store writes it (None past the
+        last), kept as ``text``."""
         text, at = self._text, self._at
-        for _ in range(i - self._next):
-            at = text.find(_JOINT, at) + 2
-            if at == 1:
-                return None
+        if i != self._next:
+            for _ in range(i - self._next):
+                at = text.find(_JOINT, at) + 2
+                if at == 1:
+                    return None
         end = text.find(_JOINT, at)
         end = len(text) - 1 if end < 0 else end + 1
         self._at, self._next = end + 1, i + 1
-        self.text = text[at:end]
-        return _parsed(self.text)
+        self.text = item = text[at:end]
+        return item
 
 
 def _parsed(text: str) -> Any:
@@ -85,44 +103,92 @@ def _parsed(text: str) -> Any:
         return json.loads(text)
 
 
+# A JSON string without an escape is its text between the quotes (no control character).
+_CHARS = r'[^"\\\x00-\x1f]'
+_STRING = f'"({_CHARS}+)"'
+_TEXT = f'"({_CHARS}*)"'
+_OPTIONAL = f'(?:"({_CHARS}*)"|null)'
+_PLAIN_ITEM = re.compile(
+    re.escape('{"accepted_facts":[],"disallowed":[],"expected_behavior":')
+    + r'(?:"answer","expected_fact":'
+    + _STRING
+    + r'|"abstain","expected_fact":null)'
+    + f',"group":(?:"{_CHARS}*"|null)'
+    + r',"id":'
+    + _STRING
+    + re.escape(',"messages":null,"metadata":{},"provenance":null,"question":')
+    + _TEXT
+    + r',"rationale":'
+    + _OPTIONAL
+    + re.escape(',"required":[],"requires_citation":false,"slice":')
+    + _STRING
+    + r',"source_revision":'
+    + _OPTIONAL
+    + r',"sources":null,"split":"(?:dev|heldout)","synthetic":(true|false)\}'
+)
+"""An item as the store writes a case of text fields alone that ``plain_values`` accepts,
+its strings without escapes: (expected fact, id, question, rationale, slice, source
+revision, synthetic)."""
+
+_UNREAD = object()
+
+
 class CaseAt:
     """A case being reported, from its stored item: its row values and hash made once,
     when first asked, and its ``Case`` made only when a record must be graded."""
 
-    __slots__ = (
-        "_case",
-        "_hash",
-        "_raw",
-        "_text",
-        "_values",
-        "id",
-        "source_revision",
-        "synthetic",
-    )
+    __slots__ = ("_case", "_hash", "_raw", "_text", "head", "id", "synthetic")
 
-    def __init__(self, raw: Any, text: str | None = None, known: str | None = None) -> None:
+    def __init__(
+        self,
+        raw: Any,
+        text: str | None = None,
+        known: str | None = None,
+        head: tuple[Any, ...] | None = None,
+    ) -> None:
         """``text``: the item's text as stored, when it is known; ``known``: the case's
-        content hash, when the store kept it."""
+        content hash, when the store kept it; ``head``: its ``plain_values``, when they
+        were read off ``text`` (then ``raw`` is parsed from it only if it is asked for)."""
         self._raw = raw
         self._text = text
         self._hash: str | None = known
-        self._values = plain_values(raw)
         self._case: Case | None = None
-        if self._values is None:
+        if head is None:
+            head = plain_values(raw)
+        if head is None:
             self._text = None  # its hash is that of the case it is validated as
             case = self.case
-            self._values = (case.id, case.slice, case.synthetic, case.prompt)
-            self._values += (case.expected_behavior, case.expected_fact, case.rationale)
-            self.source_revision = case.source_revision
-        else:
-            self.source_revision = raw["source_revision"]
-        self.id: str = self._values[0]
-        self.synthetic: bool = self._values[2]
+            head = (case.id, case.slice, case.synthetic, case.prompt, case.expected_behavior)
+            head += (case.expected_fact, case.rationale, case.source_revision)
+        self.head: tuple[Any, ...] = head
+        """(id, slice, synthetic, prompt, expected_behavior, expected_fact, rationale,
+        source_revision): the case's values in a row."""
+        self.id: str = head[0]
+        self.synthetic: bool = head[2]
+
+    @classmethod
+    def of_text(cls, text: str, known: str | None = None) -> CaseAt:
+        """``CaseAt(json.loads(text), text, known)``, its values read off ``text`` without
+        parsing it when it is written as the store writes a case of text fields alone."""
+        found = _PLAIN_ITEM.fullmatch(text)
+        if found is None:
+            return cls(_parsed(text), text, known)
+        fact, case_id, question, rationale, part, revision, synthetic = found.groups()
+        behavior = "abstain" if fact is None else "answer"
+        head = (case_id, part, synthetic == "true", question, behavior, fact, rationale, revision)
+        return cls(_UNREAD, text, known, head)
+
+    @property
+    def raw(self) -> Any:
+        """The stored item, parsed."""
+        if self._raw is _UNREAD:
+            self._raw = _parsed(self._text)  # type: ignore[arg-type]
+        return self._raw
 
     @property
     def case(self) -> Case:
         if self._case is None:
-            self._case = _case_of(self._raw)
+            self._case = _case_of(self.raw)
         return self._case
 
     @property
@@ -135,19 +201,13 @@ class CaseAt:
                     return self._hash
             if self._case is None:
                 bare = _Bare()
-                bare.__dict__ = self._raw  # what ``_plain_text`` reads of a case
+                bare.__dict__ = self.raw  # what ``_plain_text`` reads of a case
                 text = _plain_text(bare)  # type: ignore[arg-type]
                 if text is not None:
                     self._hash = f"sha256:{hashlib.sha256(text.encode('utf-8')).hexdigest()}"
                     return self._hash
             self._hash = case_hash(self.case)
         return self._hash
-
-    def values(self, trial: int) -> tuple[Any, ...]:
-        """A row's first eight values: the case's labels at ``trial``."""
-        head = self._values
-        assert head is not None
-        return (head[0], head[1], trial, *head[2:])
 
 
 class _Bare:
@@ -182,9 +242,9 @@ _FIELDS = frozenset(Case.model_fields)
 
 
 def plain_values(raw: Any) -> tuple[Any, ...] | None:
-    """(id, slice, synthetic, prompt, expected_behavior, expected_fact, rationale) of a
-    stored case of text fields alone that validation accepts, read from it directly;
-    None for any other item (it is validated)."""
+    """(id, slice, synthetic, prompt, expected_behavior, expected_fact, rationale,
+    source_revision) of a stored case of text fields alone that validation accepts, read
+    from it directly; None for any other item (it is validated)."""
     if type(raw) is not dict or raw.keys() != _FIELDS:
         return None
     if (
@@ -222,7 +282,7 @@ def plain_values(raw: Any) -> tuple[Any, ...] | None:
         or (group is not None and type(group) is not str)
     ):
         return None
-    return (case_id, part, synthetic, question, behavior, fact, rationale)
+    return (case_id, part, synthetic, question, behavior, fact, rationale, revision)
 
 
 def _case_of(raw: Any) -> Case:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Sequence
+from itertools import chain
 from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
 from assay.errors import StoreError
@@ -178,7 +179,7 @@ class StoredRows(Sequence[CaseRow]):
                 i, joined = where[brief.id], None
                 if at != i or case is None:
                     known = hashes[i] if hashes else None
-                    at, case = i, CaseAt(items.at(i), items.text, known)
+                    at, case = i, items.case_at(i, known)
                     if case.id != brief.id:
                         raise self._misplaced(case.id, brief.id)
                 joined = found.get((brief.id, brief.trial))
@@ -289,7 +290,7 @@ class StoredRows(Sequence[CaseRow]):
                         hashes = (cases := self.read_cases(len(ids))).hashes
                         items = Items(cases)
                     known = hashes[i] if hashes else None
-                    at, case = i, CaseAt(items.at(i), items.text, known)
+                    at, case = i, items.case_at(i, known)
                     if case.id != case_id:
                         raise self._misplaced(case.id, case_id)
                 row = _row(case, trial, found, grader, labels, keep)
@@ -316,15 +317,16 @@ class StoredRows(Sequence[CaseRow]):
         batches = self._store.judged_records(
             info.id, grader.name, grader.version, trials, last, first=first
         )
-        joined = (row for batch in batches for row in batch)
+        joined = chain.from_iterable(batches)
         labels: dict[tuple[str, str], str] = {}
         ahead = next(joined, None)
+        case_at = items.case_at
         i, found = 0, None
         try:
             for i in range(first, last):
                 case_id = ids[i]
                 found = None
-                case = CaseAt(items.at(i), items.text, hashes[i] if hashes else None)
+                case = case_at(i, hashes[i] if hashes else None)
                 if case.id != case_id:
                     raise self._misplaced(case.id, case_id)
                 for trial in range(1, trials + 1):
@@ -560,11 +562,19 @@ def _row(
     """The row of ``case`` at ``trial`` (``found``: its joined record, None when missing),
     what ``_row_values`` makes of it graded as ``report_for_run`` grades; None when
     ``keep`` does not want it."""
+    case_id, part, synthetic, prompt, behavior, fact, rationale, revision = case.head
     if found is None:
-        if keep is not None and not keep("missing", case.synthetic):
+        if keep is not None and not keep("missing", synthetic):
             return None
         return (
-            *case.values(trial),
+            case_id,
+            part,
+            trial,
+            synthetic,
+            prompt,
+            behavior,
+            fact,
+            rationale,
             None,
             None,
             None,
@@ -573,18 +583,44 @@ def _row(
             MISSING_REASON,
             _MISSING_LABEL,
             case.hash,
-            case.source_revision,
+            revision,
             None,
             *_NO_MEASURES,
         )
-    (_, _, _, text, _, latency, tokens_in, tokens_out, _, extra) = found[:10]
-    status, reason, name, version, score, _ = found[10:]
-    if extra is not None or type(text) is not str or not _usual_measures(found):
+    (
+        _,
+        _,
+        _,
+        text,
+        attempts,
+        latency,
+        tokens_in,
+        tokens_out,
+        trace_id,
+        extra,
+        status,
+        reason,
+        name,
+        version,
+        score,
+        said,
+    ) = found
+    if (  # ``_usual_measures``, asked of every row
+        extra is not None
+        or type(text) is not str
+        or type(attempts) is not int
+        or attempts < 1
+        or (latency is not None and type(latency) is not float)
+        or (tokens_in is not None and type(tokens_in) is not int)
+        or (tokens_out is not None and type(tokens_out) is not int)
+        or (trace_id is not None and type(trace_id) is not str)
+        or (said is not None and said != "[]")
+        or (score is not None and type(score) is not float)
+    ):
         return _graded_row(case, trial, found, grader, labels, keep)
-    outcome = _outcome(text)
-    kind = type(outcome)
-    if type(outcome) is Error:
-        status, reason, label = "error", error_reason(outcome), _MISSING_LABEL
+    kind, out_fact, out_text, out_reason, raw_error, error = _SHAPES.get(text) or _shape(text)
+    if error is not None:
+        status, reason, label = "error", error, _MISSING_LABEL
     elif status is None or status not in _STATUSES or type(reason) is not str:
         return _graded_row(case, trial, found, grader, labels, keep)
     else:
@@ -592,23 +628,30 @@ def _row(
         label = labels.get(key)  # type: ignore[assignment]
         if label is None:
             label = labels[key] = f"{name} v{version}"
-    if keep is not None and not keep(status, case.synthetic):
+    if keep is not None and not keep(status, synthetic):
         return None
     judge = None
-    if kind is not Error and name == "judge":
+    if error is None and name == "judge":
         judge = JudgeDetail(score=int(score) if score is not None else None, labels=[])
     return (
-        *case.values(trial),
-        outcome.kind,
-        outcome.fact if kind is Answer else None,  # type: ignore[union-attr]
-        outcome.text if kind is Answer or kind is Abstain else None,  # type: ignore[union-attr]
-        outcome.reason if kind is Abstain else None,  # type: ignore[union-attr]
+        case_id,
+        part,
+        trial,
+        synthetic,
+        prompt,
+        behavior,
+        fact,
+        rationale,
+        kind,
+        out_fact,
+        out_text,
+        out_reason,
         status,
         reason,
         label,
         case.hash,
-        case.source_revision,
-        outcome.raw if kind is Error else None,  # type: ignore[union-attr]
+        revision,
+        raw_error,
         tokens_in,
         tokens_out,
         latency,
@@ -617,6 +660,31 @@ def _row(
         judge,
         None,
     )
+
+
+_SHAPES: dict[str, tuple[Any, ...]] = {}
+_SHAPES_MAX = 1_024
+
+
+def _shape(text: str) -> tuple[Any, ...]:
+    """The row values of the outcome stored as ``text``: (kind, fact, text, reason, raw
+    error, error reason), the last None when it is not an error. Kept for the short texts
+    a run repeats (the same fact, the same error), as ``_outcome`` keeps the outcomes."""
+    outcome = _outcome(text)
+    kind = type(outcome)
+    shape = (
+        outcome.kind,
+        outcome.fact if kind is Answer else None,  # type: ignore[union-attr]
+        outcome.text if kind is Answer or kind is Abstain else None,  # type: ignore[union-attr]
+        outcome.reason if kind is Abstain else None,  # type: ignore[union-attr]
+        outcome.raw if kind is Error else None,  # type: ignore[union-attr]
+        error_reason(outcome) if kind is Error else None,  # type: ignore[arg-type]
+    )
+    if len(text) <= 512:
+        if len(_SHAPES) >= _SHAPES_MAX:
+            _SHAPES.clear()
+        _SHAPES[text] = shape
+    return shape
 
 
 def _graded_row(
