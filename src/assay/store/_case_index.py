@@ -84,11 +84,11 @@ def _groups(items: Any) -> bool:
 
 
 def _whole(items: Any) -> bool:
-    return type(items) is list and all(type(i) is int for i in items)
+    return type(items) is list and set(map(type, items)) <= {int}
 
 
 def _texts(items: Any) -> bool:
-    return type(items) is list and all(type(i) is str for i in items)
+    return type(items) is list and set(map(type, items)) <= {str}
 
 
 # What each column's JSON holds, checked in full: a value of another type would be read

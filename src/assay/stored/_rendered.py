@@ -22,6 +22,8 @@ from assay.errors import StoreError
 from assay.grading import Grader
 from assay.report._rows import chunked
 from assay.store import RunInfo, RunStore
+from assay.store._case_index import read_case_index
+from assay.store._failures import rows_named
 from assay.stored._case_items import Cases
 from assay.stored._streamed import StoredRows, case_ids_of
 
@@ -56,30 +58,34 @@ class Ahead:
     before the report's figures are counted; once ``StoredRows.rendered`` asks it, it
     renders them as asked."""
 
-    def __init__(self, forked: Forked[Any], ids: list[str], cases: Cases, split: int) -> None:
+    def __init__(self, forked: Forked[Any], snapshot: str, split: int) -> None:
         self.forked = forked
-        self.ids = ids
-        self.cases = cases
+        self.snapshot = snapshot
         self.split = split
 
     @classmethod
     def start(cls, store: RunStore, info: RunInfo, grader: Grader) -> Ahead | None:
         """Start making run ``info``'s later rows, when it is large and has a case index
-        and a second core is there; None otherwise."""
+        and a second core is there; None otherwise. Only the cases' snapshot is read
+        first, once, shared with the fork: each process reads the rest (the case ids and
+        hashes) while the other is at work."""
         try:
-            ids = case_ids_of(store, info.id)
-            if ids is None or len(ids) * info.trials <= FORKED_ABOVE:
+            cases = case_count_of(store, info.id)
+            if cases is None or cases * info.trials <= FORKED_ABOVE:
                 return None
-            count = len(ids) * info.trials
+            count = cases * info.trials
             rows = StoredRows(store, info, grader, count)
-            cases = rows.read_cases(len(ids))  # read once, shared with the fork
+            snapshot = store.cases_snapshot(info.id)
         except StoreError:
             return None  # the figures, counted next, say what is damaged
         split = round(count * _AHEAD_SHARE / _ALIGN) * _ALIGN
 
         def later(request: Request) -> Iterable[Any] | Texts:
             own_connections(store)
-            made = rows.indexed(ids, cases, split)
+            ids = case_ids_of(store, info.id)
+            if ids is None or len(ids) != cases:
+                raise StoreError("the case index changed", "damaged")  # made again, said there
+            made = rows.indexed(ids, rows.read_cases(cases, snapshot), split)
             held: list[tuple[Any, ...]] = []
             asked = None
             for values in made:
@@ -95,10 +101,17 @@ class Ahead:
             return chunks if joint is None else Texts(chunks, joint)
 
         forked = Forked.start(later)
-        return None if forked is None else cls(forked, ids, cases, split)
+        return None if forked is None else cls(forked, snapshot, split)
 
     def close(self) -> None:
         self.forked.close()
+
+
+def case_count_of(store: RunStore, run_id: str) -> int | None:
+    """How many cases run ``run_id`` ran, when it has a case index."""
+    with rows_named(store.url, run_id), store.engine.connect() as conn:
+        index = read_case_index(conn, run_id)
+    return None if index is None else len(index.codes)
 
 
 def rendered(
@@ -139,8 +152,7 @@ def _rendered(
         if ahead.split == 0:
             joint = None  # the fork's first text is the first: no joint before it
         if ahead.split % size == 0 and ahead.forked.ask((size, render, joint)):
-            forked, known, cases = ahead.forked, ahead.ids, ahead.cases
-            return _joined(rows, forked, known, cases, ahead.split, size, render, joint)
+            return _joined_ahead(rows, ahead, size, render, joint)
         ahead.close()
     ids = rows.case_ids() if len(rows) > FORKED_ABOVE else None
     if ids is None:
@@ -169,6 +181,28 @@ def _forked(
     if other is None:
         return map(render, chunked(rows.indexed(ids, cases), size))
     return _joined(rows, other, ids, cases, split, size, render, joint)
+
+
+def _joined_ahead(
+    rows: StoredRows,
+    ahead: Ahead,
+    size: int,
+    render: Callable[[list[tuple[Any, ...]]], T],
+    joint: str | None,
+) -> Iterator[T | WrittenText]:
+    """``_joined`` of the rows ``ahead`` makes after ``ahead.split``: the case ids and
+    hashes read here once it is at work (the fork reads its own)."""
+    try:
+        ids = rows.case_ids()
+        cases = None if ids is None else rows.read_cases(len(ids), ahead.snapshot)
+    except BaseException:
+        ahead.close()
+        raise
+    if ids is None or cases is None:
+        ahead.close()
+        yield from map(render, chunked(rows.values(), size))
+        return
+    yield from _joined(rows, ahead.forked, ids, cases, ahead.split, size, render, joint)
 
 
 def _joined(

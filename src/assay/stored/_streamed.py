@@ -216,9 +216,11 @@ class StoredRows(Sequence[CaseRow]):
     def info(self) -> RunInfo:
         return self._info
 
-    def read_cases(self, count: int) -> Cases:
-        """The run's ``count`` cases as stored."""
-        snapshot = self._store.cases_snapshot(self._info.id)
+    def read_cases(self, count: int, snapshot: str | None = None) -> Cases:
+        """The run's ``count`` cases as stored (``snapshot``: their snapshot, when read
+        already)."""
+        if snapshot is None:
+            snapshot = self._store.cases_snapshot(self._info.id)
         with rows_named(self._store.url, self._info.id), self._store.engine.connect() as conn:
             hashes = read_case_hashes(conn, self._info.id, count)
         return Cases(snapshot, hashes, Items.canonical(snapshot, count))

@@ -308,3 +308,33 @@ def test_no_fork_is_started_beside_other_threads() -> None:
     finally:
         stop.set()
         other.join()
+
+
+@pytest.mark.parametrize("column", ["ids", "hashes"])
+def test_a_damaged_case_index_the_fork_reads_is_reported_as_without_it(
+    store_url: str, started: list[bool], column: str
+) -> None:
+    """The fork started ahead reads the case ids and hashes itself: when they are
+    damaged, the report fails with the message it gives without a fork."""
+    store = open_store(store_url)
+    try:
+        _fill(store, "three", 2, _cases(40, False), 3)
+        with store.engine.begin() as conn:
+            conn.exec_driver_sql(f"UPDATE case_index SET {column} = '[\"C000\"]'")
+
+        def failure(whole: bool) -> str:
+            with pytest.raises(StoreError) as failed:
+                report = streamed_report(store, "three", whole=whole)
+                assert report is not None
+                try:
+                    render(report, "json")
+                finally:
+                    close_rows(report)
+            return str(failed.value)
+
+        alone = failure(False)
+        assert failure(True) == alone
+        assert f"column {column}" in alone
+        assert started == [_can_fork()]
+    finally:
+        store.close()

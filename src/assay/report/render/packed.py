@@ -4,17 +4,18 @@ page unpacks only when it needs one (see docs/html-report.md, "Large reports")."
 
 from __future__ import annotations
 
-import array
 import base64
 import functools
-import gzip
+import itertools
 import json
 import operator
-import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 import orjson
+from isal import igzip
 from pydantic import SerializeAsAny, TypeAdapter
 
 from assay.report._model import CaseRow, Report
@@ -27,9 +28,10 @@ SEARCH_PART_ROWS = 20_000
 """Rows per compressed part of searched text: the page reads every part at each new
 query, and each part costs a fixed few milliseconds besides its size."""
 
-_LEVEL = 3
-"""gzip's level for the packed parts: a million rows' parts compress in a third of level
-6's time into 5% more bytes (``bench/html_scale.py``)."""
+_LEVEL = 1
+"""The packed parts' compression level (ISA-L's gzip, whose levels 1 and 2 are its fast
+ones): a million rows' parts compress in a fifth of zlib's level 3 time, into fewer bytes
+(``bench/html_scale.py``)."""
 
 INDEX_COLUMNS: dict[str, tuple[str, ...]] = {
     "id": ("id",),
@@ -51,7 +53,7 @@ query)."""
 
 
 def _compress(data: bytes) -> str:
-    return base64.b64encode(gzip.compress(data, compresslevel=_LEVEL, mtime=0)).decode("ascii")
+    return base64.b64encode(igzip.compress(data, _LEVEL, mtime=0)).decode("ascii")
 
 
 def packed_rows(rows: Sequence[CaseRow]) -> Iterator[str]:
@@ -74,7 +76,10 @@ def _search_json(rows: Sequence[CaseRow], held: Sequence[tuple[Any, ...]] | None
     """``rows``' searched text as JSON (read from ``held``, their value tuples, when given)."""
     columns = (_column(rows, held, name) for name in SEARCH_FIELDS)
     texts = [f"{q}\n{t or ''}\n{r or ''}" for q, t, r in zip(*columns, strict=True)]
-    return json.dumps(texts, ensure_ascii=False, separators=(",", ":")).encode()
+    try:
+        return orjson.dumps(texts)
+    except orjson.JSONEncodeError:  # a lone surrogate, which UTF-8 cannot hold
+        return json.dumps(texts, separators=(",", ":")).encode()
 
 
 _AT = {name: at for at, name in enumerate(ROW_FIELDS)}
@@ -96,13 +101,22 @@ def packed_search(rows: Sequence[CaseRow]) -> Iterator[str]:
         yield _search_part(rows[start : start + SEARCH_PART_ROWS])
 
 
+_Codes = npt.NDArray[np.uint32]
+"""Each row's index into its column's distinct values."""
+_Numbers = npt.NDArray[np.int64]
+"""Each row's value's number (``_IndexColumns.distinct``)."""
+_NONE: _Numbers = np.zeros(0, dtype=np.int64)
+
+
 class _IndexColumns:
     """The ``INDEX_COLUMNS`` of rows given a chunk at a time: each chunk's columns read
     by ``_chunk_columns``, then merged here in order."""
 
     def __init__(self) -> None:
         self.distinct: dict[str, dict[Any, int]] = {name: {} for name in INDEX_COLUMNS}
-        self.codes = {name: array.array("I") for name in INDEX_COLUMNS}
+        """Each column's distinct values, in order of first appearance, each with a
+        number that grows in that order (not every number is one's: see ``merge``)."""
+        self.numbers: dict[str, list[_Numbers]] = {name: [] for name in INDEX_COLUMNS}
         self.rows = 0
 
     def add(
@@ -115,26 +129,27 @@ class _IndexColumns:
         """Add the rows of a chunk whose columns ``_chunk_columns`` read."""
         for name, (keys, codes) in columns.items():
             distinct = self.distinct[name]
-            at = [distinct.setdefault(key, len(distinct)) for key in keys]
-            self.codes[name].extend(map(at.__getitem__, codes))
+            # Each key is offered the next unused number, kept only when it is new: one
+            # C-level pass, whose gaps ``finish`` closes.
+            offered = itertools.count(self.rows)
+            found = map(distinct.setdefault, keys, offered)
+            numbers = np.fromiter(found, dtype=np.int64, count=len(keys))
+            self.numbers[name].append(numbers[codes])
         self.rows += len(columns["id"][1])
 
     def finish(self) -> tuple[dict[str, list[Any]], dict[str, tuple[int, str]]]:
         values: dict[str, list[Any]] = {}
         codes: dict[str, tuple[int, str]] = {}
-        for name, fields in INDEX_COLUMNS.items():
-            distinct = list(self.distinct[name])
-            if len(fields) == 1:
-                values[name] = distinct
-            else:
-                values[name] = [dict(zip(fields, v, strict=True)) for v in distinct]
+        for name in INDEX_COLUMNS:
+            distinct = values[name] = list(self.distinct[name])
             if len(distinct) == self.rows:
                 continue  # every value distinct: the codes would be 0, 1, 2, …
-            kind = "B" if len(distinct) <= 1 << 8 else "H" if len(distinct) <= 1 << 16 else "I"
-            packed = array.array(kind, self.codes[name])
-            if sys.byteorder == "big":
-                packed.byteswap()
-            codes[name] = (packed.itemsize, _compress(packed.tobytes()))
+            width = 1 if len(distinct) <= 1 << 8 else 2 if len(distinct) <= 1 << 16 else 4
+            numbers = self.distinct[name].values()
+            used = np.fromiter(numbers, dtype=np.int64, count=len(distinct))
+            rows = np.concatenate(self.numbers[name]) if self.numbers[name] else _NONE
+            dense = np.searchsorted(used, rows)  # a value's code: its place among them
+            codes[name] = (width, _compress(dense.astype(f"<u{width}").tobytes()))
         return values, codes
 
 
@@ -163,7 +178,7 @@ def _held_keys(
     return held, list(map(operator.attrgetter(*held), rows))
 
 
-_Columns = dict[str, tuple[list[Any], "array.array[int]"]]
+_Columns = dict[str, tuple[list[Any], _Codes]]
 """Each index column of a chunk of rows: its distinct values in order of first
 appearance (a column of several fields: tuples of them, None for a field the rows lack)
 and each row's index into them."""
@@ -171,37 +186,63 @@ and each row's index into them."""
 
 def _chunk_columns(chunk: Sequence[CaseRow], values: Sequence[tuple[Any, ...]] | None) -> _Columns:
     """The ``INDEX_COLUMNS`` of one chunk of rows (read from ``values``, their value
-    tuples, when given), each row's value read in C-level loops, only its distinct values
-    in Python."""
+    tuples, when given), in C-level loops but for the making of a distinct value of a
+    column of several fields that the rows do not all hold."""
     classes: set[type[CaseRow]] = set(map(type, chunk)) if values is None else set()
     columns: _Columns = {}
     for name, fields in INDEX_COLUMNS.items():
         if len(fields) == 1:
-            keys = _column(chunk, values, fields[0])
-            local = {key: i for i, key in enumerate(dict.fromkeys(keys))}
-            distinct = list(local)
+            distinct, codes = _coded(_column(chunk, values, fields[0]))
         else:
             held, keys = (
                 _held_keys(chunk, fields, classes)
                 if values is None
                 else _held_values(values, fields)
             )
-            local = {key: i for i, key in enumerate(dict.fromkeys(keys))}
-            distinct = []
-            for key in local:
-                given = dict(zip(held, key if len(held) > 1 else (key,), strict=True))
-                distinct.append(tuple(given.get(field) for field in fields))
-        columns[name] = (distinct, array.array("I", map(local.__getitem__, keys)))
+            distinct, codes = _coded(keys)
+            if held != fields:
+                distinct = list(map(_widened(held, fields), distinct))
+        columns[name] = (distinct, codes)
     return columns
+
+
+def _coded(keys: list[Any]) -> tuple[list[Any], _Codes]:
+    """The distinct ``keys`` in order of first appearance, and each key's place among
+    them."""
+    local: dict[Any, int] = {}
+    # each key offered its own place, kept by the first of its kind: places with gaps,
+    # growing in order of first appearance
+    offered = np.fromiter(
+        map(local.setdefault, keys, itertools.count()), dtype=np.int64, count=len(keys)
+    )
+    used = np.fromiter(local.values(), dtype=np.int64, count=len(local))
+    return list(local), np.searchsorted(used, offered).astype(np.uint32)
+
+
+def _widened(held: tuple[str, ...], fields: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """What makes a value of the fields ``held`` (a tuple of them, or the one) a tuple of
+    ``fields``, None for each field not held."""
+    if len(held) == 1:
+        at = fields.index(held[0])
+        before, after = (None,) * at, (None,) * (len(fields) - at - 1)
+        return lambda key: (*before, key, *after)
+    if fields[len(fields) - len(held) :] == held:  # the fields not held come first
+        return functools.partial(operator.add, (None,) * (len(fields) - len(held)))
+
+    def widened(key: Any) -> tuple[Any, ...]:
+        given = dict(zip(held, key, strict=True))
+        return tuple(given.get(field) for field in fields)
+
+    return widened
 
 
 def packed_index(
     rows: Sequence[CaseRow],
 ) -> tuple[dict[str, list[Any]], dict[str, tuple[int, str]]]:
     """The ``INDEX_COLUMNS`` of ``rows``: each column's distinct values in order of first
-    appearance, and its codes (the index of each row's value) as (bytes per code,
-    little-endian unsigned integers compressed); no codes for a column whose every value is
-    distinct (the codes would be 0, 1, 2, …)."""
+    appearance (a column of several fields: tuples of them), and its codes (the index of
+    each row's value) as (bytes per code, little-endian unsigned integers compressed); no
+    codes for a column whose every value is distinct (the codes would be 0, 1, 2, …)."""
     index = _IndexColumns()
     for start in range(0, len(rows), SEARCH_PART_ROWS):
         index.add(rows[start : start + SEARCH_PART_ROWS])
@@ -221,7 +262,8 @@ def _block(name: str, text: str) -> str:
 def packed_blocks(report: Report) -> Iterator[str]:
     """The packed rows of ``report`` as the page's data blocks, one at a time, from one
     pass over the rows: the parts of full rows ``rows-<k>``, then the parts of searched
-    text ``search-<k>``, ``index`` (each index column's distinct values) and
+    text ``search-<k>``, ``index`` (each index column's distinct values, those of a column
+    of several fields as arrays of them, named by its ``fields``) and
     ``codes-<column>``. Base64 in elements of their own: the page reads one when it needs
     it, so its script never holds the whole page's data.
 
@@ -243,7 +285,9 @@ def packed_blocks(report: Report) -> Iterator[str]:
         yield _block(f"search-{k}", compressed)
     values, codes = index.finish()
     widths = {name: width for name, (width, _) in codes.items()}
-    yield _block("index", _compress(json.dumps({"values": values, "widths": widths}).encode()))
+    fields = {name: f for name, f in INDEX_COLUMNS.items() if len(f) > 1}
+    index_json = orjson.dumps({"values": values, "fields": fields, "widths": widths})
+    yield _block("index", _compress(index_json))
     for name, (_, text) in codes.items():
         yield _block(f"codes-{name}", text)
 

@@ -400,9 +400,19 @@
     return;
   }
   count.textContent = "Unpacking the case index of " + N.toLocaleString("en") + " rows…";
+  // A value of a column of several fields comes as an array of them, named here.
+  function objects(values, fields) {
+    return values.map(function (v) {
+      var o = {};
+      for (var j = 0; j < fields.length; j++) { o[fields[j]] = v[j]; }
+      return o;
+    });
+  }
   inflate("index").text().then(JSON.parse).then(function (index) {
     return Promise.all(Object.keys(index.values).map(function (name) {
-      COLS[name] = { values: index.values[name], codes: null };
+      var fields = index.fields[name];
+      var values = fields ? objects(index.values[name], fields) : index.values[name];
+      COLS[name] = { values: values, codes: null };
       var width = index.widths[name];
       if (!width) { return null; }
       return inflate("codes-" + name).arrayBuffer().then(function (buffer) {
