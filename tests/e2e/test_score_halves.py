@@ -354,6 +354,21 @@ def test_the_rows_the_second_process_renders_are_those_rendered_here(
     assert again == []  # the second process rendered (or handed back) its own rows
 
 
+def test_a_renderer_that_does_not_pickle_has_the_rows_handed_back_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _inputs(tmp_path)
+    _small_chunks(monkeypatch, 64)
+
+    def refused(self: Any, protocol: int) -> Any:
+        raise TypeError("not picklable")
+
+    monkeypatch.setattr(junit._HeldCases, "__reduce_ex__", refused)
+    again = _made_here(monkeypatch)
+    assert _same(tmp_path, monkeypatch, usual=True, way=WAYS[6]) == 0
+    assert again == []
+
+
 WRITE_ASKED = _halves._write_asked
 
 

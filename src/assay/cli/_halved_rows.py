@@ -78,10 +78,13 @@ class HalvedRows(Sequence[CaseRow]):
     def __getitem__(self, index: slice) -> list[CaseRow]: ...
 
     def __getitem__(self, index: int | slice) -> CaseRow | list[CaseRow]:
-        values = [*self._mine, *self._whole()]
         if isinstance(index, slice):
-            return [row_of(v) for v in values[index]]
-        return row_of(values[index])
+            return [row_of(v) for v in [*self._mine, *self._whole()][index]]
+        at = index + len(self) if index < 0 else index
+        if not 0 <= at < len(self):
+            raise IndexError("case row index out of range")
+        mine = self._mine
+        return row_of(mine[at] if at < len(mine) else self._whole()[at - len(mine)])
 
     def __iter__(self) -> Iterator[CaseRow]:
         return map(row_of, self.values())

@@ -386,15 +386,19 @@ class _SecondHalf:
     def ask(self, asked: Asked) -> bool:
         """Ask it for its rows (once): its first ``asked.handed`` as they are, the rest
         rendered; False when it cannot be asked (it was not started to be, it was asked
-        already, the renderer does not pickle, it has ended)."""
-        asks, self._asks = self._asks, None
-        if asks is None:
+        already, it has ended) or not for that (the renderer does not pickle: it may
+        still be asked for its rows whole)."""
+        if self._asks is None:
             return False
         try:
             data = memoryview(pickle.dumps(asked, protocol=pickle.HIGHEST_PROTOCOL))
+        except (pickle.PicklingError, TypeError, AttributeError):
+            return False
+        asks, self._asks = self._asks, None
+        try:
             while data:
                 data = data[os.write(asks, data) :]
-        except (pickle.PicklingError, TypeError, AttributeError, OSError):
+        except OSError:
             return False
         finally:
             os.close(asks)
