@@ -116,7 +116,7 @@ class HalvedRows(Sequence[CaseRow]):
                 yield from made
                 return
             # It failed (an exception, a signal): its rows are made here instead.
-            theirs = self._again()
+            theirs = self._made_here()
             yield from map(render, chunked(itertools.chain(mine[own:], theirs), size))
         finally:
             self._second.close()
@@ -130,9 +130,15 @@ class HalvedRows(Sequence[CaseRow]):
                 theirs = next(made, None) if made is not None else None
             self._second.close()
             if theirs is None or len(theirs) != self._count:
-                theirs = self._again()
+                theirs = self._made_here()
             self._theirs = theirs
         return self._theirs
+
+    def _made_here(self) -> list[tuple[Any, ...]]:
+        theirs = self._again()
+        if len(theirs) != self._count:
+            raise OSError("the second half of the case rows could not be made")
+        return theirs
 
     def close(self) -> None:
         """Stop the second process if it is still working."""

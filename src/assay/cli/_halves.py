@@ -9,9 +9,9 @@ of its cases (``CaseTally``: each case's status, whether it answered, …), thei
 texts (the dataset's version is the hash of every case's, in order) and the rows the
 report needs of it: for the JSON report none (it then writes its rows' JSON text, which
 follows this process's rows: ``halved_json``), for the text and Markdown reports those
-they list (``halved_listed``), for JUnit XML and HTML none either: once the report is
-rendered, it renders most of its rows itself, in the renderer's chunks (``halved_whole``,
-``HalvedRows``).
+they list (``halved_listed``), for JUnit XML and HTML none either: when the report is
+rendered, it renders its rows itself in the renderer's chunks, but for the few that
+complete this process's last chunk (``halved_whole``, ``HalvedRows``).
 
 Anything unusual (a case or a result line that is not the usual one, a repeated or an
 unknown id, a changelog beside the dataset, a process that did not finish) gives nothing
