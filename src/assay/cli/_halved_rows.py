@@ -3,7 +3,7 @@
 This process holds the rows of its own cases, the second process those of the cases past
 the middle of the dataset. A renderer reads the rows in chunks of its size
 (``rendered_chunks``), and the chunks must be those one process would render, byte for
-byte: this process's row count is not a multiple of the chunk size, so the second
+byte: this process's row count is seldom a multiple of the chunk size, so the second
 process, once asked (the size and how to render a chunk: ``Asked``), hands back just
 enough of its first rows to complete this process's last chunk and renders the rest in
 chunks itself. This process renders its own chunks and that one, then reads the second
