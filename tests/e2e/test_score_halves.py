@@ -1,11 +1,15 @@
 """``assay score`` with the dataset's cases scored half by a second process writes (or
 prints) what it writes scoring them all here, byte for byte, in every format (to a file
-or to stdout), and says the same about a file it cannot score. Run in this process
-(``run_cli``), whatever ``ASSAY_TEST_PROCESS`` says: the thresholds are patched."""
+or to stdout), and says the same about a file it cannot score. A second process that
+fails while it renders its rows (JUnit XML, HTML) has them made here, or the command
+fails clearly. Run in this process (``run_cli``), whatever ``ASSAY_TEST_PROCESS`` says:
+the thresholds are patched."""
 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -17,8 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.inprocess import run_cli
 
-from assay.cli import _halves
+from assay.cli import _halved_rows, _halves
 from assay.load import _aside
+from assay.report.render import html, junit, packed
 
 RunAssay = Callable[..., subprocess.CompletedProcess[str]]
 HALVED = _halves.halved_json
@@ -302,3 +307,133 @@ def test_any_usual_files_give_the_report_written_here(
         return  # an empty results file is not read aside
     with monkeypatch.context() as patched:
         _same(directory, patched, usual=True, way=way)
+
+
+CHUNKED_WAYS = [WAYS[6], WAYS[7], WAYS[8], ("-f", "html")]
+"""JUnit XML and HTML, to a file and to stdout: the formats whose rows the second process
+renders."""
+
+
+def _small_chunks(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
+    """Renderers reading rows ``size`` at a time (HTML: packed, parts of half as many)."""
+    monkeypatch.setattr(junit, "_ROWS_PER_PART", size)
+    monkeypatch.setattr(html, "PACKED_ABOVE", 0)
+    monkeypatch.setattr(packed, "SEARCH_PART_ROWS", 2 * size)
+    monkeypatch.setattr(packed, "PACKED_PART_ROWS", size)
+
+
+def _made_here(monkeypatch: pytest.MonkeyPatch, fails: bool = False) -> list[int]:
+    """How many rows the command made here again of the second process's, each time it
+    did (``fails``: it could not)."""
+    made: list[int] = []
+    again = _halves._made_again
+
+    def counted(*args: Any) -> list[tuple[Any, ...]]:
+        if fails:
+            made.append(0)
+            raise OSError("the second half of the case rows could not be made")
+        rows = again(*args)
+        made.append(len(rows))
+        return rows
+
+    monkeypatch.setattr(_halves, "_made_again", counted)
+    return made
+
+
+@pytest.mark.parametrize("way", CHUNKED_WAYS)
+@pytest.mark.parametrize("size", [7, 64, 500, 5_000])
+def test_the_rows_the_second_process_renders_are_those_rendered_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, way: tuple[str, ...], size: int
+) -> None:
+    """Whatever the chunk size (one part's rows rarely fill their last chunk; 5,000 is
+    more rows than the dataset has), the chunks are those one process renders."""
+    _inputs(tmp_path)
+    _small_chunks(monkeypatch, size)
+    again = _made_here(monkeypatch)
+    assert _same(tmp_path, monkeypatch, usual=True, way=way) == 0
+    assert again == []  # the second process rendered (or handed back) its own rows
+
+
+def test_a_renderer_that_does_not_pickle_has_the_rows_handed_back_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _inputs(tmp_path)
+    _small_chunks(monkeypatch, 64)
+
+    def refused(self: Any, protocol: int) -> Any:
+        raise TypeError("not picklable")
+
+    monkeypatch.setattr(junit._HeldCases, "__reduce_ex__", refused)
+    again = _made_here(monkeypatch)
+    assert _same(tmp_path, monkeypatch, usual=True, way=WAYS[6]) == 0
+    assert again == []
+
+
+WRITE_ASKED = _halves._write_asked
+
+
+def _dies(how: str, after: int) -> Callable[..., None]:
+    """``_write_asked`` in a second process that dies (``how``: by a signal, of an
+    exception) once it has written the rows it hands back and ``after`` of its chunks."""
+
+    def dying(rows: list[tuple[Any, ...]], asked: _halved_rows.Asked, out: Any) -> None:
+        WRITE_ASKED(rows[: asked.handed + after * asked.size], asked, out)
+        if how == "signal":
+            os.kill(os.getpid(), signal.SIGKILL)
+        raise RuntimeError("failed while rendering")
+
+    return dying
+
+
+@pytest.mark.parametrize("way", CHUNKED_WAYS)
+@pytest.mark.parametrize(("how", "after"), [("signal", 0), ("signal", 3), ("exception", 5)])
+def test_a_second_process_that_fails_while_rendering_has_its_rows_made_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, way: tuple[str, ...], how: str, after: int
+) -> None:
+    _inputs(tmp_path)
+    _small_chunks(monkeypatch, 64)
+    monkeypatch.setattr(_halves, "_write_asked", _dies(how, after))
+    again = _made_here(monkeypatch)
+    assert _same(tmp_path, monkeypatch, usual=True, way=way) == 0
+    assert len(again) == 1 and again[0] > 1_000  # every row of the second part, once
+
+
+@pytest.mark.parametrize("way", [WAYS[6], WAYS[8]])
+def test_a_second_process_gone_before_it_is_asked_has_its_rows_made_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, way: tuple[str, ...]
+) -> None:
+    _inputs(tmp_path)
+    _small_chunks(monkeypatch, 64)
+    ask = _halves._SecondHalf.ask
+
+    def gone(self: Any, asked: _halved_rows.Asked) -> bool:
+        os.kill(self._child.pid, signal.SIGKILL)
+        return ask(self, asked)
+
+    monkeypatch.setattr(_halves._SecondHalf, "ask", gone)
+    again = _made_here(monkeypatch)
+    assert _same(tmp_path, monkeypatch, usual=True, way=way) == 0
+    assert len(again) == 1 and again[0] > 1_000
+
+
+@pytest.mark.parametrize("fmt", ["junit", "html"])
+def test_rows_that_cannot_be_made_at_all_fail_clearly_and_replace_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    """The second process killed while it renders, and its rows not made here either:
+    the command says so and leaves the report written before as it was."""
+    _inputs(tmp_path)
+    _small_chunks(monkeypatch, 64)
+    report = tmp_path / f"out.{fmt}"
+    args = ("score", "cases.jsonl", "results.jsonl", "-f", fmt, "-o", report.name)
+    assert run_cli(*args, cwd=tmp_path).returncode == 0
+    written = report.read_bytes()
+    monkeypatch.setattr(_aside, "ASIDE_BYTES", 0)
+    monkeypatch.setattr(_halves, "HALVES_BYTES", 0)
+    monkeypatch.setattr(_halves, "_write_asked", _dies("signal", 2))
+    again = _made_here(monkeypatch, fails=True)
+    done = run_cli(*args, cwd=tmp_path)
+    assert done.returncode == 2 and again == [0], done.stderr
+    assert "could not be made" in done.stderr and "Traceback" not in done.stderr
+    assert report.read_bytes() == written
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []

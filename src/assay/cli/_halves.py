@@ -9,7 +9,9 @@ of its cases (``CaseTally``: each case's status, whether it answered, …), thei
 texts (the dataset's version is the hash of every case's, in order) and the rows the
 report needs of it: for the JSON report none (it then writes its rows' JSON text, which
 follows this process's rows: ``halved_json``), for the text and Markdown reports those
-they list (``halved_listed``), for JUnit XML and HTML all of them (``halved_whole``).
+they list (``halved_listed``), for JUnit XML and HTML none either: when the report is
+rendered, it renders its rows itself in the renderer's chunks, but for the few that
+complete this process's last chunk (``halved_whole``, ``HalvedRows``).
 
 Anything unusual (a case or a result line that is not the usual one, a repeated or an
 unknown id, a changelog beside the dataset, a process that did not finish) gives nothing
@@ -20,15 +22,18 @@ if anything, is wrong.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
+import itertools
 import os
 import pickle
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, Any, NamedTuple, cast
 
-from assay._forked import Child
+from assay._forked import Child, Request
+from assay.cli._halved_rows import Asked, HalvedRows
 from assay.cli._output import WrittenText
 from assay.cli._part import CaseTally, Scored, part_cases, part_scored, write_rows
 from assay.errors import InputFormatError
@@ -40,7 +45,7 @@ from assay.metrics import IntervalSetting, summarize_results
 from assay.report._build import _split_blocks, assemble_from_facts, dataset_info
 from assay.report._kept import KeptRows, kept_values
 from assay.report._model import Report
-from assay.report._rows import CaseRows
+from assay.report._rows import chunked
 from assay.report.render.json import json_frame_parts
 
 HALVES_BYTES = 4 * 2**20
@@ -114,7 +119,7 @@ def halved_json(
         made = _halved(dataset, aside, interval, written, None)
         if made is None:
             return None
-        report, _, second = made
+        report, _, second, _ = made
         head, tail = json_frame_parts(report)
         undo.pop_all()
     return HalvedReport(report, head, rows, tail, second)
@@ -128,26 +133,37 @@ def halved_listed(dataset: Path, aside: ResultsAside, interval: IntervalSetting)
     made = _halved(dataset, aside, interval, kept_values, kept_values)
     if made is None:
         return None
-    report, rows, second = made
+    report, rows, second, _ = made
     second.close()  # it has handed back all it had to
-    synthetic = report.synthetic.total if report.synthetic is not None else 0
-    return report.model_copy(update={"cases": KeptRows(rows, report.total + synthetic)})
+    return report.model_copy(update={"cases": KeptRows(rows, _rows_of(report))})
 
 
 def halved_whole(dataset: Path, aside: ResultsAside, interval: IntervalSetting) -> Report | None:
     """The report of scoring the results ``aside`` reads against the JSON Lines dataset
-    ``dataset``, made by two processes, with all its case rows (``CaseRows``); None,
-    having said nothing, when the dataset is small or either file is not the usual one."""
-    made = _halved(dataset, aside, interval, _every, _every)
+    ``dataset``, made by two processes, with all its case rows (``HalvedRows``: the
+    second process renders most of its own); None, having said nothing, when the dataset
+    is small or either file is not the usual one. Close its rows once it is rendered, and
+    ``aside`` after them (a second process that fails has its rows made again here from
+    the lines it read)."""
+    made = _halved(dataset, aside, interval, _every, _none, asked=True)
     if made is None:
         return None
-    report, rows, second = made
-    second.close()  # it has handed back all it had to
-    return report.model_copy(update={"cases": CaseRows(rows)})
+    report, rows, second, again = made
+    halved = HalvedRows(rows, _rows_of(report) - len(rows), second, again)
+    return report.model_copy(update={"cases": halved})
+
+
+def _rows_of(report: Report) -> int:
+    """A report's case rows: one for each case, real or synthetic."""
+    return report.total + (report.synthetic.total if report.synthetic is not None else 0)
 
 
 def _every(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     return rows
+
+
+def _none(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    return []
 
 
 def _halved(
@@ -156,11 +172,13 @@ def _halved(
     interval: IntervalSetting,
     set_aside: Keep,
     handed: Keep | None,
-) -> tuple[Report, list[tuple[Any, ...]], _SecondHalf] | None:
+    asked: bool = False,
+) -> tuple[Report, list[tuple[Any, ...]], _SecondHalf, MadeAgain] | None:
     """The report of both processes' cases without its rows (``_first_half``), the rows
     kept of this process's (``set_aside``) followed by those the second process hands
-    back (``handed``), and the second process, left writing its rows' JSON text when
-    ``handed`` is None."""
+    back (``handed``), the second process, left writing its rows' JSON text when
+    ``handed`` is None, or waiting to be ``asked`` for its rows (``_SecondHalf.ask``), and
+    what makes its rows here instead (``_made_again``)."""
     if not may_halve(dataset):
         return None
     try:
@@ -171,7 +189,7 @@ def _halved(
     if middle is None:
         return None
     plain = "\\" not in text
-    second = _SecondHalf.start(text, middle, plain, aside, handed)
+    second = _SecondHalf.start(text, middle, plain, aside, handed, asked)
     if second is None:
         return None
     try:
@@ -182,7 +200,21 @@ def _halved(
     if made is None:
         second.close()
         return None
-    return (*made, second)
+    report, rows = made
+    return report, rows, second, functools.partial(_made_again, text, middle, plain, aside)
+
+
+MadeAgain = Callable[[], list[tuple[Any, ...]]]
+
+
+def _made_again(text: str, middle: int, plain: bool, aside: ResultsAside) -> list[tuple[Any, ...]]:
+    """The second process's rows made here, as it made them (the same cases and result
+    lines); an ``OSError`` when they cannot be."""
+    cases = part_cases(text, middle, len(text), plain)
+    half = part_scored(cases, aside.lines_read_again()) if cases is not None else None
+    if half is None:
+        raise OSError("the second half of the case rows could not be made")
+    return half.rows
 
 
 def _middle(text: str) -> int | None:
@@ -269,19 +301,30 @@ class _SecondHalf:
     """The process scoring the dataset's cases past ``_middle``. It starts on them at
     once, scores them against the result lines once told to (``go``), hands back the
     ``Scored`` (``scored``) with the rows ``handed`` keeps of its own, or, without
-    ``handed``, without rows, then writes its rows' JSON text (``rows_written``). Close it
-    so that it never outlives the command."""
+    ``handed``, without rows, then writes its rows' JSON text (``rows_written``); or,
+    started to be asked, waits to be asked for its rows (``ask``: some as they are, the
+    rest rendered) and writes them (``items``). Close it so that it never outlives the
+    command."""
 
-    def __init__(self, pid: int, go: int, ready: int, scored: IO[bytes], text: IO[bytes]) -> None:
+    def __init__(
+        self, pid: int, go: int, ready: int, asks: int | None, scored: IO[bytes], text: IO[bytes]
+    ) -> None:
         self._child = Child(pid)
         self._go = go
         self._ready = ready
+        self._asks = asks
         self._scored = scored
         self._text = text
 
     @classmethod
     def start(
-        cls, text: str, middle: int, plain: bool, aside: ResultsAside, handed: Keep | None
+        cls,
+        text: str,
+        middle: int,
+        plain: bool,
+        aside: ResultsAside,
+        handed: Keep | None,
+        asked: bool,
     ) -> _SecondHalf | None:
         """The process started on ``text[middle:]``, or None when none could be."""
         with contextlib.ExitStack() as undo:
@@ -294,6 +337,10 @@ class _SecondHalf:
                 ready, ready_write = os.pipe()
                 undo.callback(os.close, ready)
                 undo.callback(os.close, ready_write)
+                asked_read, asks = os.pipe() if asked else (None, None)
+                for fd in (asked_read, asks):
+                    if fd is not None:
+                        undo.callback(os.close, fd)
                 pid = os.fork()
             except OSError:
                 return None
@@ -303,14 +350,17 @@ class _SecondHalf:
             try:
                 os.close(go)
                 os.close(ready)
-                status = _second_half(
-                    text, middle, plain, aside, go_read, ready_write, scored, rows, handed
-                )
+                if asks is not None:
+                    os.close(asks)
+                ends = _Ends(go_read, ready_write, asked_read)
+                status = _second_half(text, middle, plain, aside, ends, scored, rows, handed)
             finally:
                 os._exit(status)
         os.close(go_read)
         os.close(ready_write)
-        return cls(pid, go, ready, scored, rows)
+        if asked_read is not None:
+            os.close(asked_read)
+        return cls(pid, go, ready, asks, scored, rows)
 
     def go(self) -> bool:
         """Tell the process to read the result lines (once this one has them); False
@@ -333,6 +383,36 @@ class _SecondHalf:
         half: Scored = pickle.load(self._scored)
         return half
 
+    def ask(self, asked: Asked) -> bool:
+        """Ask it for its rows (once): its first ``asked.handed`` as they are, the rest
+        rendered; False when it cannot be asked (it was not started to be, it was asked
+        already, it has ended) or not for that (the renderer does not pickle: it may
+        still be asked for its rows whole)."""
+        if self._asks is None:
+            return False
+        try:
+            data = memoryview(pickle.dumps(asked, protocol=pickle.HIGHEST_PROTOCOL))
+        except (pickle.PicklingError, TypeError, AttributeError):
+            return False
+        asks, self._asks = self._asks, None
+        try:
+            while data:
+                data = data[os.write(asks, data) :]
+        except OSError:
+            return False
+        finally:
+            os.close(asks)
+        return True
+
+    def items(self) -> Iterator[Any] | None:
+        """Once it has ended, what it was asked for (``ask``): its first rows, then its
+        chunks rendered, read back as they are iterated, when it made them all; None
+        otherwise."""
+        if not self._child.reaped():
+            return None
+        self._text.seek(0)
+        return _read(self._text)
+
     def rows_written(self) -> IO[bytes]:
         """The file of its rows' text (``write_rows``, following this process's rows),
         once it has written it all; an ``OSError`` when it did not."""
@@ -343,6 +423,9 @@ class _SecondHalf:
     def close(self) -> None:
         """Stop the process if it is still working, and drop what it wrote."""
         self._child.stop()
+        if self._asks is not None:  # never asked: it ends without rendering anything
+            os.close(self._asks)
+            self._asks = None
         for fd in (self._go, self._ready):
             with contextlib.suppress(OSError):
                 os.close(fd)
@@ -350,13 +433,21 @@ class _SecondHalf:
         self._text.close()
 
 
+class _Ends(NamedTuple):
+    """The forked process's ends of its pipes: told to go on, saying it has scored its
+    half, and asked for its rows (None when it will not be)."""
+
+    go: int
+    ready: int
+    asked: int | None
+
+
 def _second_half(
     text: str,
     middle: int,
     plain: bool,
     aside: ResultsAside,
-    go: int,
-    ready: int,
+    ends: _Ends,
     scored: IO[bytes],
     rows: IO[bytes],
     handed: Keep | None,
@@ -364,18 +455,47 @@ def _second_half(
     """The forked process's work: 0 when it wrote its half whole, else why not."""
     cases = part_cases(text, middle, len(text), plain)
     del text
-    if cases is None or os.read(go, 1) != b"1":
-        os.write(ready, b"0")
+    if cases is None or os.read(ends.go, 1) != b"1":
+        os.write(ends.ready, b"0")
         return 3
     half = part_scored(cases, aside.lines_read_again())
     del cases
     if half is None:
-        os.write(ready, b"0")
+        os.write(ends.ready, b"0")
         return 3
     back = half._replace(rows=handed(half.rows) if handed is not None else [])
     pickle.dump(back, scored, protocol=pickle.HIGHEST_PROTOCOL)
     scored.flush()
-    os.write(ready, b"1")
-    if handed is None:
+    os.write(ends.ready, b"1")
+    if ends.asked is not None:
+        try:
+            asked: Asked = Request(ends.asked).get(wait=True)
+        except EOFError:
+            return 0  # not asked: the command ended, or made its report otherwise
+        _write_asked(half.rows, asked, rows)
+    elif handed is None:
         write_rows(half.rows, rows, joint=",\n")
     return 0
+
+
+def _write_asked(
+    rows: list[tuple[Any, ...]], asked: Asked, out: IO[bytes]
+) -> None:  # pragma: no cover - run by the forked process
+    """Write, pickled one after the other, the first ``asked.handed`` of ``rows``, then
+    ``asked.render`` of each ``asked.size`` of the rest."""
+    dump = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    dump.dump(rows[: asked.handed])
+    if asked.render is not None:
+        for chunk in chunked(itertools.islice(rows, asked.handed, None), asked.size):
+            dump.clear_memo()
+            dump.dump(asked.render(chunk))
+    out.flush()
+
+
+def _read(out: IO[bytes]) -> Iterator[Any]:
+    while True:
+        try:
+            item = pickle.load(out)  # each item by a new unpickler: its memo starts empty
+        except EOFError:
+            return
+        yield item

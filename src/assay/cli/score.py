@@ -82,13 +82,12 @@ def score(
             if halves and aside is not None:
                 if format == "json" and _halved(dataset, results, aside, setting, output):
                     return
-                if format != "json":
-                    streamed = _listed(dataset, aside, setting, every=format in _EVERY_ROW)
-            if streamed is None:
-                data = load_dataset(dataset)
-                if streams:
-                    data = data.without_locations()
-                    streamed = _streamed(data, results, setting, aside)
+                if format != "json" and _listed(dataset, results, aside, setting, output, format):
+                    return
+            data = load_dataset(dataset)
+            if streams:
+                data = data.without_locations()
+                streamed = _streamed(data, results, setting, aside)
         if streamed is not None:
             _emit(streamed, format, output, dataset, results, grader)
             return
@@ -174,14 +173,29 @@ def _halved(
 
 
 def _listed(
-    dataset: Path, aside: ResultsAside, setting: IntervalSetting, every: bool
-) -> Report | None:
-    """The report made by two processes with the rows the text and Markdown renderings
-    list (``halved_listed``), or ``every`` row (``halved_whole``), when the files are the
-    usual ones that path covers; None, having said nothing, otherwise."""
+    dataset: Path,
+    results: Path,
+    aside: ResultsAside,
+    setting: IntervalSetting,
+    output: Path | None,
+    format: str,
+) -> bool:
+    """Write (or print) the report made by two processes with the rows the text and
+    Markdown renderings list (``halved_listed``), or every row (``halved_whole``: while
+    ``aside`` is open), when the files are the usual ones that path covers; False, having
+    said nothing, otherwise."""
+    from assay.cli._halved_rows import HalvedRows
     from assay.cli._halves import halved_listed, halved_whole
 
-    return (halved_whole if every else halved_listed)(dataset, aside, setting)
+    made = (halved_whole if format in _EVERY_ROW else halved_listed)(dataset, aside, setting)
+    if made is None:
+        return False
+    try:
+        _emit(made, format, output, dataset, results, None)
+    finally:
+        if isinstance(made.cases, HalvedRows):
+            made.cases.close()
+    return True
 
 
 def _halves(dataset: Path) -> bool:
