@@ -12,7 +12,9 @@ times in this process (CPU seconds, best of ``--repeat``):
   the records and the judgments packed apart and put side by side by numpy
   (``assay.stored._tally``, what assay does), and against
   reading both tables' columns into pyarrow and joining and grouping there (the columnar
-  path this machine can run: DuckDB reads SQLite only through an extension it downloads);
+  path of Python's own reader), and against ConnectorX's columns (read in Rust straight
+  into Arrow) joined and grouped by Polars and by DuckDB (``pip install
+  'assay[columnar]'``; DuckDB reads SQLite itself only through an extension it downloads);
 - ``stored_summary`` whole, with the run's case index and with its row taken away (a
   copy of the store, so the store measured is never written).
 
@@ -72,7 +74,97 @@ def _arrow_counts(conn: Any, params: dict[str, Any]) -> object:
     return joined.group_by(["kind", "st"]).aggregate([("pos", "count")])
 
 
-def measure(url: str, repeat: int) -> tuple[int, dict[str, float]]:
+def _columns(url: str, params: dict[str, Any]) -> tuple[Any, Any]:
+    """The columns ``RECORDS`` and ``JUDGMENTS`` pack (slot, kind, noted; slot, status,
+    labelled) read by ConnectorX (Rust, straight into Arrow: no Python row objects)."""
+    import connectorx
+
+    from assay.stored._tally import _KIND, _STATUS
+
+    where = (  # ConnectorX takes no bound parameters: the bench's own values
+        f"run_id = '{params['run']}' AND trial BETWEEN 1 AND {int(params['trials'])}"
+    )
+    records = connectorx.read_sql(
+        url,
+        f"SELECT rec.position AS pos, rec.trial AS trial, ({_KIND}) AS kind, "
+        "(CASE WHEN rec.extra LIKE '%\"cache\"%' THEN 1 ELSE 0 END) AS noted "
+        f"FROM records rec WHERE rec.{where} "
+        f"AND rec.position >= 0 AND rec.position < {int(params['cases'])}",
+        return_type="arrow",
+    )
+    judgments = connectorx.read_sql(
+        url,
+        f"SELECT jd.position AS pos, jd.trial AS trial, ({_STATUS}) AS status, "
+        "(CASE WHEN jd.labels <> '[]' THEN 1 ELSE 0 END) AS labelled "
+        f"FROM judgments jd WHERE jd.{where} AND grader = '{params['grader']}' "
+        f"AND grader_version = '{params['version']}'",
+        return_type="arrow",
+    )
+    return records, judgments
+
+
+def _polars_counts(url: str, params: dict[str, Any], codes: list[int]) -> list[tuple[int, ...]]:
+    """The case-trials counted by (group, kind, status, labelled, noted) by Polars, from
+    ConnectorX's columns."""
+    import polars as pl
+
+    records, judgments = _columns(url, params)
+    groups = pl.DataFrame({"pos": range(len(codes)), "code": codes})
+    counted = (
+        pl.from_arrow(records)
+        .join(groups, on="pos", how="left")
+        .join(pl.from_arrow(judgments), on=["pos", "trial"], how="left")
+        .group_by(["code", "kind", "status", "labelled", "noted"])
+        .agg(pl.len())
+        .sort(["code", "kind", "status", "labelled", "noted"], nulls_last=True)
+    )
+    return [tuple(row) for row in counted.iter_rows()]
+
+
+def _duckdb_counts(url: str, params: dict[str, Any], codes: list[int]) -> list[tuple[int, ...]]:
+    """``_polars_counts`` by DuckDB, over the same Arrow columns."""
+    import duckdb
+    import pyarrow as pa
+
+    records, judgments = _columns(url, params)
+    groups = pa.table({"pos": range(len(codes)), "code": codes})
+    with duckdb.connect() as db:
+        for name, table in (("rec", records), ("jd", judgments), ("grp", groups)):
+            db.register(name, table)
+        found = db.execute(
+            "SELECT code, kind, status, labelled, noted, COUNT(*) FROM rec "
+            "LEFT JOIN grp USING (pos) LEFT JOIN jd USING (pos, trial) "
+            "GROUP BY ALL ORDER BY code, kind, status NULLS LAST, labelled NULLS LAST, noted"
+        ).fetchall()
+    return [tuple(row) for row in found]
+
+
+def _columnar(url: str, repeat: int, params: dict[str, Any], codes: list[int]) -> dict[str, Any]:
+    """ConnectorX + Polars and ConnectorX + DuckDB, each checked against the other; a note
+    instead of figures when they are not installed (``pip install 'assay[columnar]'``)."""
+    try:
+        import connectorx  # noqa: F401
+        import duckdb  # noqa: F401
+        import polars  # noqa: F401
+    except ImportError:
+        return {"counted: ConnectorX + Polars / DuckDB": "not installed"}
+    by_polars = _polars_counts(url, params, codes)
+    if by_polars != _duckdb_counts(url, params, codes):
+        raise SystemExit("Polars and DuckDB counted the case-trials differently")
+    return {
+        "counted: columns read by ConnectorX (read only)": best(
+            repeat, lambda: _columns(url, params)
+        ),
+        "counted: ConnectorX's columns joined and grouped by Polars": best(
+            repeat, lambda: _polars_counts(url, params, codes)
+        ),
+        "counted: ConnectorX's columns joined and grouped by DuckDB": best(
+            repeat, lambda: _duckdb_counts(url, params, codes)
+        ),
+    }
+
+
+def measure(url: str, repeat: int) -> tuple[int, dict[str, Any]]:
     """The case-trials of run ``base`` and each way's CPU seconds."""
     from sqlalchemy import delete, text
 
@@ -84,7 +176,7 @@ def measure(url: str, repeat: int) -> tuple[int, dict[str, float]]:
 
     # imports (scipy: counts above the small table of limits) are not what is measured
     rate(1_000, 2_000, "cases")
-    figures: dict[str, float] = {}
+    figures: dict[str, Any] = {}
     store = open_store(url, create=False)
     try:
         info = store.get_run(RUN)
@@ -135,6 +227,7 @@ def measure(url: str, repeat: int) -> tuple[int, dict[str, float]]:
             figures["counted: columns into pyarrow, joined and grouped there"] = best(
                 repeat, lambda: _arrow_counts(conn, params)
             )
+        figures.update(_columnar(url, repeat, params, index.codes))
         total = stored_summary(store, RUN).total
         figures["stored_summary, with the case index"] = best(
             repeat, lambda: stored_summary(store, RUN)
@@ -160,7 +253,7 @@ def measure(url: str, repeat: int) -> tuple[int, dict[str, float]]:
     return total, figures
 
 
-def render(total: int, figures: dict[str, float], repeat: int, load: str) -> str:
+def render(total: int, figures: dict[str, Any], repeat: int, load: str) -> str:
     """The Markdown section for ``bench/RESULTS.md``."""
     from stored_scale import _commit
 
@@ -169,14 +262,20 @@ def render(total: int, figures: dict[str, float], repeat: int, load: str) -> str
         "",
         f"`bench/stored_counting.py`: run `base` of `stored_scale.py`'s workload, {total:,} "
         f"case-trials on SQLite, at {_commit()}; CPU seconds in one process, best of "
-        f"{repeat}. Load average when measured: {load}. DuckDB reads a SQLite file only "
-        "through its sqlite extension, which it downloads at first use: not measured on this "
-        "machine, which cannot download it; the pyarrow row is the columnar path measured.",
+        f"{repeat}. Load average when measured: {load}. The columnar paths: both tables' "
+        "columns read by Python's sqlite3 into pyarrow; or read by ConnectorX (Rust, straight "
+        "into Arrow) and joined and grouped by Polars or by DuckDB (over the same Arrow "
+        "columns: DuckDB reads a SQLite file itself only through an extension it downloads, "
+        "which this machine cannot). ConnectorX, Polars and DuckDB use several threads: "
+        "their CPU is that of every thread.",
         "",
         "| What | CPU |",
         "|---|---:|",
     ]
-    lines += [f"| {name} | {cpu:.3f} s |" for name, cpu in figures.items()]
+    lines += [
+        f"| {name} | {cpu:.3f} s |" if isinstance(cpu, float) else f"| {name} | {cpu} |"
+        for name, cpu in figures.items()
+    ]
     return "\n".join(lines) + "\n"
 
 
