@@ -77,7 +77,7 @@ class Forked(Generic[T]):
                 if isinstance(made, Texts):
                     _write_texts(made, out)
                 else:
-                    _write(made, out)
+                    write_items(made, out)
                 status = 0
             except BaseException:  # the caller does the work again, and says what failed
                 pass
@@ -92,16 +92,11 @@ class Forked(Generic[T]):
         asks, self._asks = self._asks, None
         if asks is None:
             return False
-        try:
-            data = pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(asks, view) :]
-        except (pickle.PicklingError, TypeError, AttributeError, OSError):
-            return False
-        finally:
+        data = pickled(request)
+        if data is None:
             os.close(asks)
-        return True
+            return False
+        return send(asks, data)
 
     def items(self) -> Iterator[T] | None:
         """The items, read back as they are iterated, when the process made every one;
@@ -109,7 +104,7 @@ class Forked(Generic[T]):
         if not self._child.reaped():
             return None
         self._out.seek(0)
-        return _read(self._out)
+        return read_items(self._out)
 
     def written(self) -> WrittenText | None:
         """The texts the process made (``Texts``) as the file it wrote them to, when it
@@ -196,7 +191,31 @@ def _write_texts(made: Texts, out: IO[bytes]) -> None:
     out.flush()
 
 
-def _write(items: Iterable[object], out: IO[bytes]) -> None:
+def pickled(request: object) -> bytes | None:
+    """``request`` pickled, to be sent to a forked process (``send``); None when it does
+    not pickle."""
+    try:
+        return pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return None
+
+
+def send(fd: int, data: bytes) -> bool:
+    """Write ``data`` whole to the pipe ``fd`` (read by ``Request.get``), then close it;
+    False when it cannot be written (the process at the other end has ended)."""
+    view = memoryview(data)
+    try:
+        while view:
+            view = view[os.write(fd, view) :]
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return True
+
+
+def write_items(items: Iterable[object], out: IO[bytes]) -> None:
+    """Write each item to ``out`` pickled, one after the other (``read_items``)."""
     dump = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
     for item in items:
         dump.dump(item)
@@ -204,10 +223,11 @@ def _write(items: Iterable[object], out: IO[bytes]) -> None:
     out.flush()
 
 
-def _read(out: IO[bytes]) -> Iterator[T]:
+def read_items(out: IO[bytes]) -> Iterator[Any]:
+    """The items ``write_items`` wrote to ``out``, from where it stands, as iterated."""
     while True:
         try:
-            item: T = pickle.load(out)  # each item by a new unpickler: its memo starts empty
+            item = pickle.load(out)  # each item by a new unpickler: its memo starts empty
         except EOFError:
             return
         yield item

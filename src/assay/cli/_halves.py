@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, NamedTuple, cast
 
-from assay._forked import Child, Request
+from assay._forked import Child, Request, pickled, read_items, send, write_items
 from assay.cli._halved_rows import Asked, HalvedRows
 from assay.cli._output import WrittenText
 from assay.cli._part import CaseTally, Scored, part_cases, part_scored, write_rows
@@ -390,19 +390,11 @@ class _SecondHalf:
         still be asked for its rows whole)."""
         if self._asks is None:
             return False
-        try:
-            data = memoryview(pickle.dumps(asked, protocol=pickle.HIGHEST_PROTOCOL))
-        except (pickle.PicklingError, TypeError, AttributeError):
-            return False
+        data = pickled(asked)
+        if data is None:
+            return False  # still to be asked
         asks, self._asks = self._asks, None
-        try:
-            while data:
-                data = data[os.write(asks, data) :]
-        except OSError:
-            return False
-        finally:
-            os.close(asks)
-        return True
+        return send(asks, data)
 
     def items(self) -> Iterator[Any] | None:
         """Once it has ended, what it was asked for (``ask``): its first rows, then its
@@ -411,7 +403,7 @@ class _SecondHalf:
         if not self._child.reaped():
             return None
         self._text.seek(0)
-        return _read(self._text)
+        return read_items(self._text)
 
     def rows_written(self) -> IO[bytes]:
         """The file of its rows' text (``write_rows``, following this process's rows),
@@ -481,21 +473,10 @@ def _second_half(
 def _write_asked(
     rows: list[tuple[Any, ...]], asked: Asked, out: IO[bytes]
 ) -> None:  # pragma: no cover - run by the forked process
-    """Write, pickled one after the other, the first ``asked.handed`` of ``rows``, then
-    ``asked.render`` of each ``asked.size`` of the rest."""
-    dump = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
-    dump.dump(rows[: asked.handed])
+    """Write, pickled one after the other (``write_items``), the first ``asked.handed`` of
+    ``rows``, then ``asked.render`` of each ``asked.size`` of the rest."""
+    later: Iterator[Any] = iter(())
     if asked.render is not None:
-        for chunk in chunked(itertools.islice(rows, asked.handed, None), asked.size):
-            dump.clear_memo()
-            dump.dump(asked.render(chunk))
-    out.flush()
-
-
-def _read(out: IO[bytes]) -> Iterator[Any]:
-    while True:
-        try:
-            item = pickle.load(out)  # each item by a new unpickler: its memo starts empty
-        except EOFError:
-            return
-        yield item
+        rest = chunked(itertools.islice(rows, asked.handed, None), asked.size)
+        later = map(asked.render, rest)
+    write_items(itertools.chain([rows[: asked.handed]], later), out)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from assay._compact import shared_field_names
 from assay.grading import STATUSES, Judgment
@@ -348,21 +348,29 @@ def _optional_str(value: Any) -> bool:
     return value is None or type(value) is str
 
 
-_SEEN_OUTCOMES: dict[str, Any] = {}
+T = TypeVar("T")
+
+_SEEN_OUTCOMES: dict[str, Outcome] = {}
 _SEEN_MAX = 1_024
+
+
+def remembered(seen: dict[str, T], text: str, make: Callable[[str], T]) -> T:
+    """``make(text)``, kept in ``seen`` when the text is short (what a run repeats: the
+    same fact, the same error), at most ``_SEEN_MAX`` of them."""
+    found = seen.get(text)
+    if found is None:
+        found = make(text)
+        if len(text) <= 512:
+            if len(seen) >= _SEEN_MAX:
+                seen.clear()
+            seen[text] = found
+    return found
 
 
 def _outcome(text: str) -> Outcome:
     """The outcome stored as ``text``. Outcomes are immutable, so the records of a run
-    that repeat one (the same fact, the same error) share one instance."""
-    found = _SEEN_OUTCOMES.get(text)
-    if found is None:
-        found = _OUTCOME.validate_json(text)
-        if len(text) <= 512:
-            if len(_SEEN_OUTCOMES) >= _SEEN_MAX:
-                _SEEN_OUTCOMES.clear()
-            _SEEN_OUTCOMES[text] = found
-    return found
+    that repeat one share one instance."""
+    return remembered(_SEEN_OUTCOMES, text, _OUTCOME.validate_json)
 
 
 def record_of(values: Sequence[Any]) -> Record:

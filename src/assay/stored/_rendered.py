@@ -22,10 +22,10 @@ from assay.errors import StoreError
 from assay.grading import Grader
 from assay.report._rows import chunked
 from assay.store import RunInfo, RunStore
-from assay.store._case_index import read_case_index
+from assay.store._case_index import read_case_ids, read_case_index
 from assay.store._failures import rows_named
 from assay.stored._case_items import Cases
-from assay.stored._streamed import StoredRows, case_ids_of
+from assay.stored._streamed import StoredRows
 
 T = TypeVar("T")
 
@@ -58,8 +58,9 @@ class Ahead:
     before the report's figures are counted; once ``StoredRows.rendered`` asks it, it
     renders them as asked."""
 
-    def __init__(self, forked: Forked[Any], snapshot: str, split: int) -> None:
+    def __init__(self, forked: Forked[Any], cases: int, snapshot: str, split: int) -> None:
         self.forked = forked
+        self.cases = cases
         self.snapshot = snapshot
         self.split = split
 
@@ -82,9 +83,7 @@ class Ahead:
 
         def later(request: Request) -> Iterable[Any] | Texts:
             own_connections(store)
-            ids = case_ids_of(store, info.id)
-            if ids is None or len(ids) != cases:
-                raise StoreError("the case index changed", "damaged")  # made again, said there
+            ids = case_ids_counted(store, info.id, cases)
             made = rows.indexed(ids, rows.read_cases(cases, snapshot), split)
             held: list[tuple[Any, ...]] = []
             asked = None
@@ -101,7 +100,7 @@ class Ahead:
             return chunks if joint is None else Texts(chunks, joint)
 
         forked = Forked.start(later)
-        return None if forked is None else cls(forked, snapshot, split)
+        return None if forked is None else cls(forked, cases, snapshot, split)
 
     def close(self) -> None:
         self.forked.close()
@@ -112,6 +111,13 @@ def case_count_of(store: RunStore, run_id: str) -> int | None:
     with rows_named(store.url, run_id), store.engine.connect() as conn:
         index = read_case_index(conn, run_id)
     return None if index is None else len(index.codes)
+
+
+def case_ids_counted(store: RunStore, run_id: str, count: int) -> list[str]:
+    """The case ids of run ``run_id``'s case index, known to hold ``count`` cases (any
+    other number of ids raises the ``StoreError`` that names the damage)."""
+    with rows_named(store.url, run_id), store.engine.connect() as conn:
+        return read_case_ids(conn, run_id, count)
 
 
 def rendered(
@@ -193,15 +199,11 @@ def _joined_ahead(
     """``_joined`` of the rows ``ahead`` makes after ``ahead.split``: the case ids and
     hashes read here once it is at work (the fork reads its own)."""
     try:
-        ids = rows.case_ids()
-        cases = None if ids is None else rows.read_cases(len(ids), ahead.snapshot)
+        ids = case_ids_counted(rows.store, rows.info.id, ahead.cases)
+        cases = rows.read_cases(ahead.cases, ahead.snapshot)
     except BaseException:
         ahead.close()
         raise
-    if ids is None or cases is None:
-        ahead.close()
-        yield from map(render, chunked(rows.values(), size))
-        return
     yield from _joined(rows, ahead.forked, ids, cases, ahead.split, size, render, joint)
 
 

@@ -30,7 +30,14 @@ from assay.store import RunInfo, RunStore
 from assay.store._case_index import read_case_hashes, read_case_ids, read_case_index
 from assay.store._damage import DamagedRow, item_damage, row_failure
 from assay.store._failures import rows_named
-from assay.store._rows import _STATUSES, _outcome, json_items, judgment_of, record_of
+from assay.store._rows import (
+    _STATUSES,
+    _outcome,
+    json_items,
+    judgment_of,
+    record_of,
+    remembered,
+)
 from assay.stored._case_items import CaseAt, Cases, Items
 from assay.stored._report import _fallback
 
@@ -495,7 +502,19 @@ def _usual_measures(found: tuple[Any, ...]) -> bool:
     judgment's score and labels have the types the store writes, so its row can be made
     without validating them."""
     (_, _, _, _, attempts, latency, tokens_in, tokens_out, trace_id, _) = found[:10]
-    score, said = found[14], found[15]
+    return _usual(attempts, latency, tokens_in, tokens_out, trace_id, found[14], found[15])
+
+
+def _usual(
+    attempts: Any,
+    latency: Any,
+    tokens_in: Any,
+    tokens_out: Any,
+    trace_id: Any,
+    score: Any,
+    said: Any,
+) -> bool:
+    """``_usual_measures`` of the values read off a joined record."""
     return not (
         type(attempts) is not int
         or attempts < 1
@@ -605,17 +624,10 @@ def _row(
         score,
         said,
     ) = found
-    if (  # ``_usual_measures``, asked of every row
+    if (
         extra is not None
         or type(text) is not str
-        or type(attempts) is not int
-        or attempts < 1
-        or (latency is not None and type(latency) is not float)
-        or (tokens_in is not None and type(tokens_in) is not int)
-        or (tokens_out is not None and type(tokens_out) is not int)
-        or (trace_id is not None and type(trace_id) is not str)
-        or (said is not None and said != "[]")
-        or (score is not None and type(score) is not float)
+        or not _usual(attempts, latency, tokens_in, tokens_out, trace_id, score, said)
     ):
         return _graded_row(case, trial, found, grader, labels, keep)
     kind, out_fact, out_text, out_reason, raw_error, error = _SHAPES.get(text) or _shape(text)
@@ -663,16 +675,20 @@ def _row(
 
 
 _SHAPES: dict[str, tuple[Any, ...]] = {}
-_SHAPES_MAX = 1_024
+"""The row values of the outcomes stored as the short texts a run repeats (``_shape``)."""
 
 
 def _shape(text: str) -> tuple[Any, ...]:
+    """The row values of the outcome stored as ``text`` (kept in ``_SHAPES``)."""
+    return remembered(_SHAPES, text, _shape_of)
+
+
+def _shape_of(text: str) -> tuple[Any, ...]:
     """The row values of the outcome stored as ``text``: (kind, fact, text, reason, raw
-    error, error reason), the last None when it is not an error. Kept for the short texts
-    a run repeats (the same fact, the same error), as ``_outcome`` keeps the outcomes."""
+    error, error reason), the last None when it is not an error."""
     outcome = _outcome(text)
     kind = type(outcome)
-    shape = (
+    return (
         outcome.kind,
         outcome.fact if kind is Answer else None,  # type: ignore[union-attr]
         outcome.text if kind is Answer or kind is Abstain else None,  # type: ignore[union-attr]
@@ -680,11 +696,6 @@ def _shape(text: str) -> tuple[Any, ...]:
         outcome.raw if kind is Error else None,  # type: ignore[union-attr]
         error_reason(outcome) if kind is Error else None,  # type: ignore[arg-type]
     )
-    if len(text) <= 512:
-        if len(_SHAPES) >= _SHAPES_MAX:
-            _SHAPES.clear()
-        _SHAPES[text] = shape
-    return shape
 
 
 def _graded_row(
