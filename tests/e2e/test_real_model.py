@@ -292,6 +292,13 @@ def test_an_interrupted_run_on_the_real_model_resumes(
     assert sum(report["statuses"].values()) == report["total"]
     assert _count(db) == len(CASES) * 2
     assert report["usage"]["usage_reported"] == len(CASES) * 2
+    # the report read back from the store (rows made off the stored texts of the model's
+    # replies and the cases) holds the rows the run reported
+    stored = run_assay("report", run_id, "--store", store, "-f", "json")
+    assert stored.returncode == 0, stored.stderr
+    again = json.loads(stored.stdout)
+    assert again["cases"] == report["cases"]
+    assert again["statuses"] == report["statuses"]
 
 
 def test_dry_run_prints_the_request_without_calling_the_model(
