@@ -19,6 +19,7 @@ from assay._version import __version__
 from assay.errors import StoreError
 from assay.load import PriceTable
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy
+from assay.metrics._counts import Counts, UncountedStatus, summary_from_counts, summary_of_counts
 from assay.report import (
     DatasetChange,
     Price,
@@ -40,15 +41,7 @@ from assay.store._damage import DamagedRow, row_failure, shown
 from assay.store._schema import records
 from assay.stored._outcomes import outcome_damage
 from assay.stored._report import UnavailableGrader, _fallback, run_metadata, trial_policy
-from assay.stored._summary import (
-    CountedRun,
-    Counts,
-    UncountedStatus,
-    case_counts,
-    status_damage,
-    summary_from_counts,
-    summary_of_counts,
-)
+from assay.stored._summary import CountedRun, case_counts, status_damage
 
 _USAGE = """
 SELECT COUNT(*),

@@ -16,7 +16,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy import Connection, select, text
 from sqlalchemy.exc import OperationalError
@@ -27,44 +27,26 @@ from assay.metrics import (
     DEFAULT_INTERVAL,
     IntervalMethod,
     IntervalSetting,
-    Rate,
     Summary,
     TrialPolicy,
-    rate,
     summarize_results,
 )
-from assay.metrics._cluster import clustered_counts
-from assay.metrics._consistency import CaseConsistency, trial_summary
-from assay.metrics._setting import chosen_interval
-from assay.metrics._summarize import (
-    ANSWERED_TRIALS,
-    ANSWERS,
-    CASES,
-    PASSING_ANSWERS,
-    PASSING_CASES,
-    SLICE_CASES,
-    SLICE_TRIALS,
-    TRIALS,
-    SliceSummary,
-    StatusCounts,
-    _fits,
+from assay.metrics._counts import (
+    Counts,
+    UncountedStatus,
+    per_case_counts,
+    per_group_counts,
+    summary_from_counts,
 )
+from assay.metrics._setting import chosen_interval
+from assay.metrics._tally import tallies
 from assay.store import RunInfo, RunStore
 from assay.store._case_index import Group, read_case_ids, read_case_index
 from assay.store._failures import rows_named
 from assay.store._rows import snapshot_text
 from assay.store._schema import judgments, runs
 from assay.stored._slots import misplaced_damage, slot_damage
-from assay.stored._tally import (
-    JUDGMENTS,
-    MOST,
-    PACKED,
-    RECORDS,
-    group_extent,
-    joined_values,
-    packed_values,
-    tallies,
-)
+from assay.stored._tally import JUDGMENTS, MOST, PACKED, RECORDS, joined_values, packed_values
 
 # The outcome's kind: stored beside it since schema version 5, else read off it.
 _KIND = {
@@ -121,29 +103,6 @@ _GROUP_KEYS = re.compile(
     rf'"split":({_STRING}),"synthetic":(true|false)\}}'
 )
 _ID = re.compile(rf'"group":(?:null|{_STRING}),"id":({_STRING}),"messages":')
-
-
-class Counts(NamedTuple):
-    """Case-trials of one case (or one group of cases) by status, from the store (a
-    tuple: a million cases' are made in a fraction of the time of a frozen dataclass)."""
-
-    first: int  # the position of the first case, for dataset order
-    cases: int
-    case_id: str
-    slice: str
-    synthetic: bool
-    split: str
-    recorded: int = 0
-    passed: int = 0
-    failed: int = 0
-    error: int = 0
-    ungraded: int = 0
-    judged_missing: int = 0
-    answered: int = 0
-    correct: int = 0
-    errored: int = 0  # error outcomes
-    labelled: int = 0  # judgments with labels
-    cache_notes: int = 0  # records that say whether the cache served them
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,38 +202,6 @@ def _apart(groups: list[Group]) -> bool:
     return any(g[1] for g in groups) or {"dev", "heldout"} <= real
 
 
-def _sums(row: Sequence[Any]) -> tuple[dict[str, int], int]:
-    """A counted row's sums by ``Counts`` field, and its case-trials that need grading."""
-    (
-        rec,
-        passed,
-        failed,
-        error,
-        ungraded,
-        judged_missing,
-        unjudged,
-        answered,
-        correct,
-        errored,
-        labelled,
-        cache_notes,
-    ) = (int(x or 0) for x in row[1:])
-    sums = {
-        "recorded": rec,
-        "passed": passed,
-        "failed": failed,
-        "error": error,
-        "ungraded": ungraded,
-        "judged_missing": judged_missing,
-        "answered": answered,
-        "correct": correct,
-        "errored": errored,
-        "labelled": labelled,
-        "cache_notes": cache_notes,
-    }
-    return sums, unjudged
-
-
 def case_counts(
     store: RunStore,
     info: RunInfo,
@@ -334,26 +261,12 @@ def case_counts(
             raise damage from None
     if rows is None:
         return None
-    items = _per_case(rows, ids, groups) if per_case else _per_group(rows, distinct, codes)
+    items = (
+        per_case_counts(rows, ids, groups) if per_case else per_group_counts(rows, distinct, codes)
+    )
     if items is None:
         return None
     return CountedRun(items, sorted(revisions), ids, codes, distinct)
-
-
-def _per_case(
-    rows: Sequence[Sequence[Any]], ids: list[str], groups: list[Group]
-) -> list[Counts] | None:
-    counted: dict[int, tuple[int, ...]] = {}
-    for row in rows:
-        sums = [int(x or 0) for x in row[1:]]
-        if sums[6]:  # case-trials that need grading
-            return None
-        counted[int(row[0])] = (*sums[:6], *sums[7:])
-    none = (0,) * 11
-    return [
-        Counts(i, 1, case_id, group[0], group[1], group[2], *counted.get(i, none))
-        for i, (case_id, group) in enumerate(zip(ids, groups, strict=True))
-    ]
 
 
 def _counted_rows(
@@ -415,46 +328,6 @@ def _packed(conn: Connection, params: dict[str, Any]) -> Any:
     return joined_values(count, recorded, judged, params["trials"], params["cases"])
 
 
-def _per_group(
-    rows: Sequence[Sequence[Any]], distinct: list[Group], codes: list[int]
-) -> list[Counts] | None:
-    first, sizes = group_extent(codes, len(distinct))
-    counted: dict[int, dict[str, int]] = {}
-    for row in rows:
-        sums, unjudged = _sums(row)
-        if unjudged:
-            return None
-        counted[int(row[0])] = sums
-    made = [
-        Counts(first[i], sizes[i], "", g[0], g[1], g[2], **counted.get(i, {}))
-        for i, g in enumerate(distinct)
-    ]
-    return sorted(made, key=lambda c: c.first)
-
-
-class UncountedStatus(ValueError):
-    """Some recorded case-trial has a stored status that is none of ``STATUSES``: the
-    counts cannot add up (``status_damage`` names it)."""
-
-
-def _statuses(items: Sequence[Counts], trials: int) -> StatusCounts:
-    recorded = sum(c.recorded for c in items)
-    passed = sum(c.passed for c in items)
-    failed = sum(c.failed for c in items)
-    error = sum(c.error for c in items)
-    ungraded = sum(c.ungraded for c in items)
-    judged_missing = sum(c.judged_missing for c in items)
-    if passed + failed + error + ungraded + judged_missing != recorded:
-        raise UncountedStatus("a stored status is none of the statuses")
-    return StatusCounts(
-        passed=passed,
-        failed=failed,
-        error=error,
-        missing=sum(c.cases for c in items) * trials - recorded + judged_missing,
-        ungraded=ungraded,
-    )
-
-
 def status_damage(store: RunStore, info: RunInfo, grader: str, version: str) -> StoreError:
     """The error naming the first judgment of run ``info`` by ``grader`` at ``version``
     whose status is none of the statuses (found once its counts did not add up)."""
@@ -490,147 +363,6 @@ def unknown_status(store: RunStore, info: RunInfo, grader: str, version: str) ->
     return DamagedRow(
         "judgments", "status", what, run=info.id, case=found.case_id, trial=found.trial
     )
-
-
-def _by_slice(items: Sequence[Counts]) -> dict[str, list[Counts]]:
-    groups: dict[str, list[Counts]] = {}
-    for c in items:
-        groups.setdefault(c.slice, []).append(c)
-    return groups
-
-
-def summary_of_counts(
-    items: Sequence[Counts],
-    *,
-    trials: int,
-    interval: IntervalSetting = DEFAULT_INTERVAL,
-    policy: TrialPolicy | None = None,
-) -> Summary:
-    """``summarize_graded`` of the case-trials ``items`` count (all real, or all
-    synthetic; one ``Counts`` per case when ``trials`` > 1), in dataset order."""
-
-    def ratio(num: int, den: int, den_name: str, num_name: str) -> Rate:
-        return rate(num, den, den_name, numerator_name=num_name, interval=interval)
-
-    statuses = _statuses(items, trials)
-    total = statuses.total
-    answered = sum(c.answered for c in items)
-    correct = sum(c.correct for c in items)
-    by_slice = _by_slice(items)
-    slices = {}
-    for name, group in by_slice.items():
-        counted = _statuses(group, trials)
-        slices[name] = SliceSummary(
-            total=counted.total,
-            success=counted.passed,
-            task_success=ratio(counted.passed, counted.total, SLICE_CASES, PASSING_CASES),
-            statuses=counted,
-        )
-    summary = Summary(
-        total=total,
-        success=statuses.passed,
-        answered=answered,
-        correct_answers=correct,
-        errors=statuses.error,
-        missing=statuses.missing,
-        ungraded=statuses.ungraded,
-        statuses=statuses,
-        task_success=ratio(statuses.passed, total, CASES, PASSING_CASES),
-        answer_coverage=ratio(answered, total, CASES, ANSWERS),
-        answered_accuracy=ratio(correct, answered, ANSWERS, PASSING_ANSWERS),
-        slices=slices,
-        trials=trials,
-    )
-    if trials > 1 and total:
-        chosen = policy if policy is not None else TrialPolicy("mean")
-        summary = _with_trials(summary, items, by_slice, chosen, interval, policy is not None)
-    return summary
-
-
-def _named(r: Rate, names: tuple[str, str] | None) -> Rate:
-    if names is None:
-        return r
-    return r.model_copy(update={"numerator_name": names[0], "denominator_name": names[1]})
-
-
-def _with_trials(
-    summary: Summary,
-    items: Sequence[Counts],
-    by_slice: dict[str, list[Counts]],
-    policy: TrialPolicy,
-    interval: IntervalSetting,
-    declared: bool,
-) -> Summary:
-    """The case-clustered intervals and the trial summary, from one ``Counts`` per case."""
-    k = summary.trials
-
-    def every(r: Rate, group: Sequence[Counts], names: tuple[str, str]) -> Rate:
-        return _named(clustered_counts(r, [c.passed for c in group], [k] * len(group)), names)
-
-    answering = [c for c in items if c.answered]
-    slices = {
-        name: sl.model_copy(
-            update={"task_success": every(sl.task_success, by_slice[name], SLICE_TRIALS)}
-        )
-        for name, sl in summary.slices.items()
-    }
-    resolved = policy.resolved(k)
-    consistency = [
-        CaseConsistency(
-            id=c.case_id,
-            slice=c.slice,
-            passed=c.passed,
-            trials=k,
-            score=resolved.case_score(k, c.passed),
-            missing=k - c.recorded + c.judged_missing,
-        )
-        for c in items
-    ]
-    return summary.model_copy(
-        update={
-            "task_success": every(summary.task_success, items, TRIALS),
-            "answer_coverage": _named(
-                clustered_counts(
-                    summary.answer_coverage, [c.answered for c in items], [k] * len(items)
-                ),
-                ANSWERED_TRIALS,
-            ),
-            "answered_accuracy": clustered_counts(
-                summary.answered_accuracy,
-                [c.correct for c in answering],
-                [c.answered for c in answering],
-            ),
-            "slices": slices,
-            "trial_summary": trial_summary(
-                consistency, policy, k, interval=interval, declared=declared
-            ),
-        }
-    )
-
-
-def summary_from_counts(
-    items: Sequence[Counts],
-    trials: int,
-    *,
-    interval: IntervalSetting = DEFAULT_INTERVAL,
-    policy: TrialPolicy | None = None,
-) -> Summary:
-    """``summarize_results`` of a run's case-trials from their counts: real cases
-    summarized, synthetic ones apart."""
-    real = [c for c in items if not c.synthetic]
-    synthetic = [c for c in items if c.synthetic]
-    summary = summary_of_counts(
-        real, trials=trials if real else 1, interval=interval, policy=policy
-    )
-    if synthetic:
-        apart = summary_of_counts(
-            synthetic,
-            trials=trials,
-            interval=interval,
-            policy=policy if policy is None or _fits(policy, trials) else None,
-        )
-        summary = summary.model_copy(update={"synthetic": apart})
-    return summary
 
 
 def counted_summary(

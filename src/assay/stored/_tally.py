@@ -5,7 +5,8 @@ case's position and what is counted of it — in one text, and numpy counts them
 
 What is counted of a case-trial is what ``_summary._COUNTED`` sums: the outcome's kind,
 the stored judgment's status, whether it has labels and whether the record says if the
-cache served it. ``tallies`` gives the same rows as that query, one per key.
+cache served it. ``assay.metrics._tally.tallies`` gives the same rows as that query,
+one per key, from the integers read here.
 
 The records and the run grader's judgments are read apart (``RECORDS``, ``JUDGMENTS``),
 each case-trial by its slot (position and trial), and put side by side by numpy
@@ -33,8 +34,6 @@ _STATUS = (
     "WHEN 'failed' THEN 2 WHEN 'ungraded' THEN 3 WHEN 'missing' THEN 4 WHEN 'error' THEN 5 "
     "WHEN '?' THEN 7 ELSE 6 END END"
 )
-_NONE, _PASSED, _FAILED, _UNGRADED, _MISSING, _ERROR, _OTHER, _UNJUDGED = range(8)
-_ERROR_KIND, _ANSWER_KIND, _NO_KIND = 0, 1, 2
 # Each case-trial of the run's cases: position * 256 + kind * 64 + status * 4 +
 # labelled * 2 + noted, in one comma-separated text (no row objects to make).
 PACKED = f"""
@@ -99,88 +98,3 @@ def joined_values(
     found = np.fromstring(judged or "", dtype=np.int64, sep=",")
     verdicts[found >> 4] = found & 15
     return (slots // trials) * 256 + ((values >> 1) & 3) * 64 + verdicts[slots] * 2 + (values & 1)
-
-
-# Up to this many (key, low byte) cells, the case-trials are counted by one ``bincount``
-# of both and the sums read off the cells, instead of one ``bincount`` per sum.
-_CELLS = 1 << 22
-
-
-def tallies(
-    values: Any, codes: list[int] | None, size: int, absent: str | None
-) -> list[tuple[int, ...]] | None:
-    """The rows of ``_summary._COUNTED`` (key, then its sums) from the case-trials'
-    integers as ``PACKED`` gives them (a numpy array): keyed by the group in ``codes`` of
-    each case-trial's position, or by position when ``codes`` is None; ``size`` keys. None
-    when ``absent`` is None and a recorded answer or abstention has no judgment (it must
-    be graded)."""
-    positions = values >> 8
-    keys = positions if codes is None else code_array(codes, size)[positions]
-    if size * 256 <= _CELLS:
-        # what is summed depends on the low byte alone: each sum is the cells of the low
-        # bytes it holds
-        cells = np.bincount(keys.astype(np.int64) * 256 + (values & 255), minlength=size * 256)
-        cells = cells.reshape(size, 256)
-        sums, unjudged = _masks(np.arange(256, dtype=np.int64), absent)
-        if absent is None and cells[:, unjudged].any():
-            return None
-        counted = (cells @ np.array(sums, dtype=np.int64).T).tolist()
-        return [(key, *row) for key, row in enumerate(counted) if row[0]]
-    sums, unjudged = _masks(values, absent)
-    if absent is None and unjudged.any():
-        return None
-    columns = [np.bincount(keys[mask], minlength=size).tolist() for mask in sums]
-    return [(key, *row) for key, row in enumerate(zip(*columns, strict=True)) if row[0]]
-
-
-def _masks(values: Any, absent: str | None) -> tuple[list[Any], Any]:
-    """Which of the case-trials ``values`` each sum of ``_summary._COUNTED`` counts, in
-    its order, and which must be graded when ``absent`` is None (a recorded answer or
-    abstention without a judgment)."""
-    kind = (values >> 6) & 3
-    status = (values >> 2) & 15
-    judged = kind != _ERROR_KIND
-    none = judged & (status == _NONE)
-    unjudged = judged & (status == _UNJUDGED)
-    if absent is None:
-        unjudged |= none
-    ungraded = judged & (status == _UNGRADED)
-    if absent == "ungraded":
-        ungraded |= none
-    answered = kind == _ANSWER_KIND
-    sums: list[Any] = [
-        np.ones(len(values), dtype=bool),
-        judged & (status == _PASSED),
-        judged & (status == _FAILED),
-        ~judged | (status == _ERROR),
-        ungraded,
-        judged & (status == _MISSING),
-        unjudged,
-        answered,
-        answered & (status == _PASSED),
-        ~judged,
-        judged & (kind != _NO_KIND) & ((values & 2) != 0),
-        (values & 1) != 0,
-    ]
-    return sums, unjudged
-
-
-def code_array(codes: list[int], size: int) -> Any:
-    """``codes`` (each below ``size``) as a numpy array."""
-    if size <= 256:
-        return np.frombuffer(bytes(codes), dtype=np.uint8)
-    return np.asarray(codes, dtype=np.int64)
-
-
-def group_extent(codes: list[int], size: int) -> tuple[list[int], list[int]]:
-    """The position of each group's first case and its number of cases, from each case's
-    group in ``codes`` (``size`` groups)."""
-    array = code_array(codes, size)
-    sizes = np.bincount(array, minlength=size)
-    if size <= 256:  # a byte each: found by memchr
-        packed = array.tobytes()
-        return [packed.find(bytes([c])) for c in range(size)], sizes.tolist()
-    first = np.full(size, -1, dtype=np.int64)
-    present, found = np.unique(array, return_index=True)
-    first[present] = found
-    return first.tolist(), sizes.tolist()

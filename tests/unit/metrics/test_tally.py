@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.stored import _tally
-from assay.stored._tally import group_extent, tallies
+from assay.metrics import _tally
+from assay.metrics._tally import group_extent, tallies
 
 
 def _reference(codes: list[int], size: int) -> tuple[list[int], list[int]]:
