@@ -6,7 +6,10 @@ without a ``CaseResult`` for each. The stored runs' SQL counts and the library's
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import count
 from typing import Any, NamedTuple
+
+import numpy as np
 
 from assay.metrics._cluster import clustered_counts
 from assay.metrics._consistency import CaseConsistency, trial_summary
@@ -26,7 +29,7 @@ from assay.metrics._summarize import (
     Summary,
     _fits,
 )
-from assay.metrics._tally import group_extent
+from assay.metrics._tally import group_extent, tallies
 from assay.metrics._trials import TrialPolicy
 
 Group = tuple[str, bool, str]  # slice, synthetic, split
@@ -284,3 +287,35 @@ def summary_from_counts(
         )
         summary = summary.model_copy(update={"synthetic": apart})
     return summary
+
+
+def verdict_counts(
+    values: Any,
+    ids: list[str],
+    slices: list[str],
+    splits: list[str],
+    synthetic: bool,
+    trials: int,
+) -> list[Counts]:
+    """The ``Counts`` of cases (all real, or all synthetic: ``synthetic``) from their
+    graded case-trials, each packed as ``assay.metrics._tally`` counts them with a status
+    (never none) and keyed by its case's position in ``ids``: one per case when
+    ``trials`` > 1, else one per (slice, split) group, in dataset order."""
+    if trials > 1:
+        rows = tallies(values, None, len(ids), "ungraded")
+        groups = [(s, synthetic, p) for s, p in zip(slices, splits, strict=True)]
+        made = per_case_counts(rows or [], ids, groups)
+    else:
+        # each case numbered by its group's first case's place, then numbered densely
+        code: dict[tuple[str, str], int] = {}
+        keys = zip(slices, splits, strict=True)
+        first = np.fromiter(map(code.setdefault, keys, count()), np.int64, len(ids))
+        dense = np.zeros(len(ids), dtype=np.int64)
+        dense[list(code.values())] = np.arange(len(code))
+        codes = dense[first].tolist()
+        distinct = [(s, synthetic, p) for s, p in code]
+        rows = tallies(values, codes, len(distinct), "ungraded")
+        made = per_group_counts(rows or [], distinct, codes)
+    if made is None:  # no status is "to be graded"
+        raise ValueError("a graded case-trial has no status")
+    return made

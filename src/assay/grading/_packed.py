@@ -1,0 +1,148 @@
+"""The structured grader's verdicts on a whole set of plain records at once: each recorded
+case-trial's status as ``grade`` with the ``StructuredGrader`` gives it, packed into one
+integer (``assay.metrics._tally``) without a ``Judgment`` or ``CaseResult`` for each.
+
+Only what the structured grader and assay's own rules read is looked at: the case's
+position, the trial, the outcome's type and an answer's fact key. A set of results this
+cannot judge exactly as ``grade`` would (a record of an unknown case, a case-trial
+recorded twice, an outcome or record of another type) gives None, and the caller grades
+it one case-trial at a time, which names the problem.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import attrgetter, eq, is_, itemgetter
+from typing import Any
+
+import numpy as np
+
+from assay.cases import Case
+from assay.metrics._tally import (
+    ANSWER_KIND,
+    ERROR,
+    ERROR_KIND,
+    FAILED,
+    OTHER_KIND,
+    PASSED,
+    UNGRADED,
+)
+from assay.outcomes import Abstain, Answer, Error, Record
+
+_KINDS: dict[type, int] = {Error: ERROR_KIND, Answer: ANSWER_KIND, Abstain: OTHER_KIND}
+_CASE_ID = attrgetter("case_id")
+_TRIAL = attrgetter("trial")
+_OUTCOME = attrgetter("outcome")
+_FACT = attrgetter("fact")
+# A slot (position * trials + trial - 1) must fit in 63 bits.
+_MOST_SLOTS = 1 << 62
+
+
+@dataclass(frozen=True, slots=True)
+class PackedVerdicts:
+    """Each record's verdict as ``position * 256 + kind * 64 + status * 4`` (in
+    ``values``, a numpy array in the records' order), whether each case is synthetic (by
+    position) and each record's, the trial count of real and synthetic cases (the
+    highest trial recorded for a case of the group, at least 1: ``grade``'s rule), and
+    each case's id, slice and split."""
+
+    values: Any
+    synthetic_cases: Any
+    synthetic_records: Any
+    real_trials: int
+    synthetic_trials: int
+    ids: list[str]
+    slices: list[str]
+    splits: list[str]
+
+
+# What is read of each case, in one pass over the cases.
+_CASE_FIELDS = (
+    "id",
+    "synthetic",
+    "expected_behavior",
+    "expected_fact",
+    "accepted_facts",
+    "slice",
+    "split",
+)
+
+
+def structured_verdicts(cases: Sequence[Case], records: Sequence[Record]) -> PackedVerdicts | None:
+    """The structured grader's verdicts on ``records`` (see the module), or None when
+    they must be graded one at a time (and checked: unknown ids, repeated case-trials)."""
+    n, m = len(cases), len(records)
+    if not set(map(type, records)) <= {Record} or not set(map(type, cases)) <= {Case}:
+        return None
+    read = list(map(vars, cases))  # a model's fields are its instance dictionary
+    ids, synthetic_flags, behaviors, expected, accepted, slices, splits = (
+        list(map(itemgetter(name), read)) for name in _CASE_FIELDS
+    )
+    index = dict(zip(ids, range(n), strict=True))
+    if len(index) != n:
+        return None
+    try:
+        positions = np.fromiter(map(index.__getitem__, map(_CASE_ID, records)), np.int64, m)
+        trials = np.fromiter(map(_TRIAL, records), np.int64, m)
+    except (KeyError, OverflowError):  # a result of an unknown case; a huge trial
+        return None
+    outcomes = list(map(_OUTCOME, records))
+    kinds = np.fromiter(map(_KINDS.get, map(type, outcomes), repeat(-1)), np.int64, m)
+    if m and (trials.min() < 1 or kinds.min() < 0):
+        return None
+    synthetic = np.fromiter(synthetic_flags, bool, n)
+    apart = synthetic[positions]
+    real_trials = int(trials[~apart].max(initial=1))
+    synthetic_trials = int(trials[apart].max(initial=1))
+    most = max(real_trials, synthetic_trials)
+    if most >= _MOST_SLOTS // max(n, 1):
+        return None
+    slots = positions * most + trials - 1
+    if not np.all(slots[1:] > slots[:-1]) and len(np.unique(slots)) != m:
+        return None  # a case-trial recorded twice
+    abstains = np.fromiter(map(eq, behaviors, repeat("abstain")), bool, n)
+    status = _statuses(positions, kinds, outcomes, abstains, expected, accepted)
+    return PackedVerdicts(
+        values=positions * 256 + kinds * 64 + status * 4,
+        synthetic_cases=synthetic,
+        synthetic_records=apart,
+        real_trials=real_trials,
+        synthetic_trials=synthetic_trials,
+        ids=ids,
+        slices=slices,
+        splits=splits,
+    )
+
+
+def _statuses(
+    positions: Any,
+    kinds: Any,
+    outcomes: list[Any],
+    abstains: Any,
+    expected: Sequence[str | None],
+    accepted: Sequence[tuple[str, ...]],
+) -> Any:
+    """Each record's status: ``error`` for an error; an abstention passes where the case
+    expects one (``abstains``, by position); an answer fails where an abstention is
+    expected, is ``ungraded`` without a fact key, and passes when its fact is the case's
+    ``expected`` fact or one of those it ``accepted``."""
+    expects_abstention = abstains[positions]
+    status = np.full(len(positions), ERROR, dtype=np.int64)
+    abstained = kinds == OTHER_KIND
+    status[abstained] = np.where(expects_abstention[abstained], PASSED, FAILED)
+    answered = kinds == ANSWER_KIND
+    at = positions[answered]
+    facts = list(map(_FACT, compress(outcomes, answered.tolist())))
+    matched = np.fromiter(map(eq, facts, map(expected.__getitem__, at.tolist())), bool, len(at))
+    unkeyed = np.fromiter(map(is_, facts, repeat(None)), bool, len(at))
+    alternatives = np.fromiter(map(bool, accepted), bool, len(accepted))
+    for i in np.flatnonzero(alternatives[at] & ~matched & ~unkeyed).tolist():
+        matched[i] = facts[i] in accepted[at[i]]
+    status[answered] = np.where(
+        expects_abstention[answered],
+        FAILED,
+        np.where(unkeyed, UNGRADED, np.where(matched, PASSED, FAILED)),
+    )
+    return status
