@@ -10,11 +10,12 @@ times in this process (CPU seconds, best of ``--repeat``):
   packed text of the records joined to their judgments counted by numpy (what a run
   holding a judgment stored before schema version 5 without a record needs), against
   the records and the judgments packed apart and put side by side by numpy
-  (``assay.stored._tally``, what assay does), and against
-  reading both tables' columns into pyarrow and joining and grouping there (the columnar
-  path of Python's own reader), and against ConnectorX's columns (read in Rust straight
-  into Arrow) joined and grouped by Polars and by DuckDB (``pip install
-  'assay[columnar]'``; DuckDB reads SQLite itself only through an extension it downloads);
+  (read by ``assay.stored._tally``, counted by ``assay.metrics._tally``: what assay
+  does), and against reading both tables' columns into pyarrow and joining and
+  grouping there (the columnar path of Python's own reader), and against ConnectorX's
+  columns (read in Rust straight into Arrow) joined and grouped by Polars and by DuckDB
+  (``pip install 'assay[columnar]'``; DuckDB reads SQLite itself only through an
+  extension it downloads);
 - ``stored_summary`` whole, with the run's case index and with its row taken away (a
   copy of the store, so the store measured is never written).
 
@@ -169,6 +170,7 @@ def measure(url: str, repeat: int) -> tuple[int, dict[str, Any]]:
     from sqlalchemy import delete, text
 
     from assay.metrics import rate
+    from assay.metrics._tally import tallies
     from assay.store import open_store
     from assay.store._case_index import read_case_index
     from assay.store._schema import case_index
@@ -215,7 +217,7 @@ def measure(url: str, repeat: int) -> tuple[int, dict[str, Any]]:
 
             def joined() -> object:
                 found = conn.execute(text(_tally.PACKED), params).one()
-                return _tally.tallies(_tally.packed_values(*found), index.codes, groups, None)
+                return tallies(_tally.packed_values(*found), index.codes, groups, None)
 
             figures["counted: SQLite GROUP BY"] = best(repeat, counted(-1))
             figures["counted: records joined to judgments in SQLite, one packed text + numpy"] = (

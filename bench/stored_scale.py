@@ -110,25 +110,64 @@ def fill_in_child(url: str, n: int) -> float:
     return float(done.stdout)
 
 
+def _resident_mb(field: str) -> float:
+    """This process's ``VmRSS`` (resident now) or ``VmHWM`` (peak resident) in MB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(f"{field}:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _reset_peak() -> bool:
+    """Start this process's peak resident memory (``VmHWM``) again from what it holds
+    now (Linux 4.0 and later); False where it cannot."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+    except OSError:
+        return False
+    return True
+
+
+SUMMARIZE_TIMES = 3
+
+
 def summarize_child(n: int) -> None:
     """In a child process: the dataset and records of run ``base``, then ``summarize``
-    on them timed alone; prints its wall and CPU seconds as JSON."""
+    on them timed alone, ``SUMMARIZE_TIMES`` times; prints the median wall and CPU
+    seconds, each run's, the memory the inputs hold, the peak while making them and the
+    peak while summarizing as JSON."""
     import json
+    import statistics
 
     from score_scale import write_inputs
 
     from assay.load import load_dataset
+    from assay.metrics import rate
     from assay.report import summarize
 
     with tempfile.TemporaryDirectory() as tmp:
         cases, _ = write_inputs(Path(tmp), n)
         dataset = load_dataset(cases)
     records = _records(n, 1)
-    summarize(dataset.cases[:1], [])  # imports (scipy) are not what is measured
-    wall, cpu = time.perf_counter(), time.process_time()
-    summary = summarize(dataset, records)  # type: ignore[arg-type]
-    took = {"wall_s": time.perf_counter() - wall, "cpu_s": time.process_time() - cpu}
-    assert summary.total == n
+    # imports (scipy: counts above the small table of limits) are not what is measured
+    summarize(dataset.cases[:1], [])
+    rate(1_000, 2_000, "cases")
+    inputs_mb, built_peak_mb = _resident_mb("VmRSS"), _resident_mb("VmHWM")
+    reset = _reset_peak()
+    runs = []
+    for _ in range(SUMMARIZE_TIMES):
+        wall, cpu = time.perf_counter(), time.process_time()
+        summary = summarize(dataset, records)  # type: ignore[arg-type]
+        runs.append((time.perf_counter() - wall, time.process_time() - cpu))
+        assert summary.total == n
+    took = {
+        "wall_s": statistics.median(r[0] for r in runs),
+        "cpu_s": statistics.median(r[1] for r in runs),
+        "runs_cpu_s": [round(r[1], 3) for r in runs],
+        "inputs_mb": inputs_mb,
+        "built_peak_mb": built_peak_mb,
+        "call_peak_mb": _resident_mb("VmHWM") if reset else float("nan"),
+    }
     sys.stdout.write(json.dumps(took) + "\n")
 
 

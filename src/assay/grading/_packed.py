@@ -58,11 +58,11 @@ class PackedVerdicts:
     splits: list[str]
 
 
-# What is read of each case, in one pass over the cases.
+# What is read of each case, a field at a time. A case expects an abstention exactly when
+# it has no expected fact (``Case`` validates that), so its expected behavior is not read.
 _CASE_FIELDS = (
     "id",
     "synthetic",
-    "expected_behavior",
     "expected_fact",
     "accepted_facts",
     "slice",
@@ -77,17 +77,18 @@ def structured_verdicts(cases: Sequence[Case], records: Sequence[Record]) -> Pac
     if not set(map(type, records)) <= {Record} or not set(map(type, cases)) <= {Case}:
         return None
     read = list(map(vars, cases))  # a model's fields are its instance dictionary
-    ids, synthetic_flags, behaviors, expected, accepted, slices, splits = (
+    ids, synthetic_flags, expected, accepted, slices, splits = (
         list(map(itemgetter(name), read)) for name in _CASE_FIELDS
     )
     index = dict(zip(ids, range(n), strict=True))
     if len(index) != n:
         return None
     try:
-        positions = np.fromiter(map(index.__getitem__, map(_CASE_ID, records)), np.int64, m)
+        found = list(map(index.__getitem__, map(_CASE_ID, records)))
         trials = np.fromiter(map(_TRIAL, records), np.int64, m)
     except (KeyError, OverflowError):  # a result of an unknown case; a huge trial
         return None
+    positions = np.array(found, dtype=np.int64)
     outcomes = list(map(_OUTCOME, records))
     kinds = np.fromiter(map(_KINDS.get, map(type, outcomes), repeat(-1)), np.int64, m)
     if m and (trials.min() < 1 or kinds.min() < 0):
@@ -102,7 +103,7 @@ def structured_verdicts(cases: Sequence[Case], records: Sequence[Record]) -> Pac
     slots = positions * most + trials - 1
     if not np.all(slots[1:] > slots[:-1]) and len(np.unique(slots)) != m:
         return None  # a case-trial recorded twice
-    abstains = np.fromiter(map(eq, behaviors, repeat("abstain")), bool, n)
+    abstains = np.fromiter(map(is_, expected, repeat(None)), bool, n)
     status = _statuses(positions, kinds, outcomes, abstains, expected, accepted)
     return PackedVerdicts(
         values=positions * 256 + kinds * 64 + status * 4,
