@@ -169,3 +169,29 @@ def test_plain_records_are_counted_without_grading_each_case_trial(
     monkeypatch.setattr(_summarize, "grade_all", None)  # calling it would fail
     assert summarize(cases, records) == expected
     assert summarize(cases, records, grader=StructuredGrader()) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(_inputs(), st.sampled_from(["none", "unknown", "repeated case id"]))
+def test_ids_whose_hashes_collide_are_looked_up_in_a_dictionary(
+    data: tuple[list[Case], list[Record]], problem: str
+) -> None:
+    """Every id hashed alike: the records' cases are found (or not) all the same."""
+    from assay.grading import _packed
+
+    cases, records = data
+    if len({c.id for c in cases}) < len(cases) or not cases:
+        return
+    if problem == "unknown":
+        records = [*records, Record(case_id="nowhere", outcome=Abstain())]
+    elif problem == "repeated case id":
+        cases = [*cases, cases[0]]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_packed, "hash", lambda text: 7, raising=False)
+        verdicts = structured_verdicts(cases, records)
+    expected = structured_verdicts(cases, records)
+    if problem == "none":
+        assert verdicts is not None and expected is not None
+        assert verdicts.values.tolist() == expected.values.tolist()
+    else:
+        assert verdicts is None and expected is None

@@ -46,7 +46,7 @@ class PackedVerdicts:
     ``values``, a numpy array in the records' order), whether each case is synthetic (by
     position) and each record's, the trial count of real and synthetic cases (the
     highest trial recorded for a case of the group, at least 1: ``grade``'s rule), and
-    each case's id, slice and split."""
+    each case's id, slice, split and synthetic flag."""
 
     values: Any
     synthetic_cases: Any
@@ -56,6 +56,7 @@ class PackedVerdicts:
     ids: list[str]
     slices: list[str]
     splits: list[str]
+    synthetic_flags: list[bool]
 
 
 # What is read of each case, a field at a time. A case expects an abstention exactly when
@@ -80,15 +81,13 @@ def structured_verdicts(cases: Sequence[Case], records: Sequence[Record]) -> Pac
     ids, synthetic_flags, expected, accepted, slices, splits = (
         list(map(itemgetter(name), read)) for name in _CASE_FIELDS
     )
-    index = dict(zip(ids, range(n), strict=True))
-    if len(index) != n:
+    positions = _positions(ids, list(map(_CASE_ID, records)))
+    if positions is None:
         return None
     try:
-        found = list(map(index.__getitem__, map(_CASE_ID, records)))
         trials = np.fromiter(map(_TRIAL, records), np.int64, m)
-    except (KeyError, OverflowError):  # a result of an unknown case; a huge trial
+    except OverflowError:  # a trial past 64 bits
         return None
-    positions = np.array(found, dtype=np.int64)
     outcomes = list(map(_OUTCOME, records))
     kinds = np.fromiter(map(_KINDS.get, map(type, outcomes), repeat(-1)), np.int64, m)
     if m and (trials.min() < 1 or kinds.min() < 0):
@@ -101,8 +100,10 @@ def structured_verdicts(cases: Sequence[Case], records: Sequence[Record]) -> Pac
     if most >= _MOST_SLOTS // max(n, 1):
         return None
     slots = positions * most + trials - 1
-    if not np.all(slots[1:] > slots[:-1]) and len(np.unique(slots)) != m:
-        return None  # a case-trial recorded twice
+    if not (slots[1:] > slots[:-1]).all():
+        slots.sort()
+        if (slots[1:] == slots[:-1]).any():
+            return None  # a case-trial recorded twice
     abstains = np.fromiter(map(is_, expected, repeat(None)), bool, n)
     status = _statuses(positions, kinds, outcomes, abstains, expected, accepted)
     return PackedVerdicts(
@@ -114,7 +115,33 @@ def structured_verdicts(cases: Sequence[Case], records: Sequence[Record]) -> Pac
         ids=ids,
         slices=slices,
         splits=splits,
+        synthetic_flags=synthetic_flags,
     )
+
+
+def _positions(ids: list[str], wanted: list[str]) -> Any | None:
+    """The position among ``ids`` of each of ``wanted`` (a numpy array), or None when one
+    is not among them or an id repeats: found by the ids' hashes, sorted and searched by
+    numpy, and checked id by id (ids two of which share a hash are looked up in a
+    dictionary instead)."""
+    hashes = np.fromiter(map(hash, ids), np.int64, len(ids))
+    order = np.argsort(hashes)
+    ordered = hashes[order]
+    if (ordered[1:] == ordered[:-1]).any():  # an id repeated, or two ids of one hash
+        index = dict(zip(ids, range(len(ids)), strict=True))
+        if len(index) != len(ids):
+            return None
+        try:
+            return np.array(list(map(index.__getitem__, wanted)), dtype=np.int64)
+        except KeyError:
+            return None
+    if not ids:
+        return None if wanted else np.zeros(0, dtype=np.int64)
+    sought = np.fromiter(map(hash, wanted), np.int64, len(wanted))
+    found = order[np.minimum(np.searchsorted(ordered, sought), len(ids) - 1)]
+    if list(map(ids.__getitem__, found.tolist())) != wanted:
+        return None  # a result of a case not in the dataset
+    return found
 
 
 def _statuses(

@@ -43,6 +43,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from operator import mul
 
 from assay.metrics._group import per_case
 from assay.metrics._intervals import IntervalMethod, beta_limits, score_limits
@@ -87,7 +89,7 @@ def degrees_of_freedom(squares: Sequence[float]) -> float:
     is 0."""
     n = len(squares)
     total = sum(squares)
-    fourth = sum(r * r for r in squares)
+    fourth: float = sum(map(mul, squares, squares))
     if n < 2:
         return 1.0
     if total <= 0 or fourth <= 0:
@@ -119,19 +121,25 @@ def clustered_rate(
     Clusters of size 0 are ignored. The effective sample size never exceeds
     ``max_effective`` (default: Σ sizes), e.g. the number of trials behind per-case scores.
     """
+    import numpy as np  # a command of one trial per case never loads it
+
     if len(successes) != len(sizes):
         raise ValueError("successes and sizes must have one entry per case")
-    pairs = [(y, m) for y, m in zip(successes, sizes, strict=True) if m > 0]
-    if any(y < 0 or y > m for y, m in pairs):
+    if min(sizes, default=1) <= 0:
+        kept = [(y, m) for y, m in zip(successes, sizes, strict=True) if m > 0]
+        successes, sizes = [y for y, _ in kept], [m for _, m in kept]
+    # the sums in Python's order (the same figures to the last bit), the checks by numpy
+    ys, ms = np.asarray(successes, dtype=np.float64), np.asarray(sizes, dtype=np.float64)
+    if ((ys < 0) | (ys > ms)).any():
         raise ValueError("each case needs 0 <= successes <= size")
-    units = sum(m for _, m in pairs)
-    if not pairs:
+    if not len(ys):
         return None
-    p = sum(y for y, _ in pairs) / units
-    clusters = len(pairs)
+    units = sum(sizes)
+    p = sum(successes) / units
+    clusters = len(ys)
     binomial = p * (1 - p)
     cap = float(units) if max_effective is None else max(float(units), max_effective)
-    if len({m for _, m in pairs}) == 1 and all(y in (0, m) for y, m in pairs):
+    if ms.min() == ms.max() and ((ys == 0) | (ys == ms)).all():
         # Every case passed all or none of its units: one 0/1 observation per case, and
         # the ordinary interval over the cases is exact.
         effective = float(clusters)
@@ -140,7 +148,9 @@ def clustered_rate(
     elif clusters < 2:
         effective = 1.0  # no spread between cases can be estimated from one case
     else:
-        squares = [(y - p * m) ** 2 for y, m in pairs]
+        # squared by Python's ``**`` (the C library's pow): numpy's square may differ in
+        # the last bit
+        squares = list(map(pow, (ys - p * ms).tolist(), repeat(2)))
         spread = sum(squares) / units**2
         variance = spread * clusters / (clusters - 1)
         effective = cap if variance <= 0 else min(cap, binomial / variance)
@@ -149,7 +159,7 @@ def clustered_rate(
         # so its variance is at most that of a single 0/1 draw.
         effective = min(cap, max(float(clusters), effective))
     ci = effective_interval(p * effective, effective, interval.confidence, interval.method)
-    return ClusteredEstimate(value=p, ci=ci, clusters=len(pairs), units=cap, effective_n=effective)
+    return ClusteredEstimate(value=p, ci=ci, clusters=clusters, units=cap, effective_n=effective)
 
 
 def clustered_by_case(r: Rate, units: Iterable[tuple[str, bool]]) -> Rate:

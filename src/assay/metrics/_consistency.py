@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from operator import attrgetter
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -13,6 +15,7 @@ from assay.metrics._intervals import IntervalMethod
 from assay.metrics._setting import DEFAULT_INTERVAL, IntervalSetting
 from assay.metrics._trials import TrialPolicy
 
+_SCORE, _TRIALS, _PASSED, _SLICE = map(attrgetter, ("score", "trials", "passed", "slice"))
 CLUSTERED = "clustered by case (Korn & Graubard 1998 effective sample size)"
 
 
@@ -99,21 +102,29 @@ def policy_rate(
     interval: IntervalSetting = DEFAULT_INTERVAL,
 ) -> TrialRate:
     """Task success under ``policy`` over ``cases``, with its case-clustered interval."""
+    return _scored_rate(
+        list(map(_SCORE, cases)), sum(map(_TRIALS, cases)), policy, trials, interval
+    )
+
+
+def _scored_rate(
+    scores: list[float],
+    units: int,
+    policy: TrialPolicy,
+    trials: int,
+    interval: IntervalSetting,
+) -> TrialRate:
+    """``policy_rate`` of cases with these ``scores`` and ``units`` trials in all."""
     resolved = policy.resolved(trials)
     # Every policy is a mean of per-case scores; for ``mean`` this equals passing trials
     # over trials, and the effective sample size is bounded by the trials behind it.
-    est = clustered_rate(
-        [c.score for c in cases],
-        [1] * len(cases),
-        interval=interval,
-        max_effective=sum(c.trials for c in cases),
-    )
+    est = clustered_rate(scores, [1] * len(scores), interval=interval, max_effective=units)
     return TrialRate(
         policy=str(resolved),
         label=resolved.label(trials),
-        score_sum=sum(c.score for c in cases),
-        cases=len(cases),
-        value=None if est is None else sum(c.score for c in cases) / len(cases),
+        score_sum=sum(scores),
+        cases=len(scores),
+        value=None if est is None else sum(scores) / len(scores),
         ci95=None if est is None else est.ci,
         confidence=interval.confidence,
         method=interval.method,
@@ -165,21 +176,26 @@ def trial_summary(
     """The trial summary of each case's consistency (in dataset order) under ``policy``
     (K trials per case); ``declared`` says the user stated the policy."""
     resolved = policy.resolved(trials)
-    counts: dict[str, int] = {}
-    for c in sorted(consistency, key=lambda c: (-c.passed, c.trials)):
-        key = f"{c.passed}/{c.trials}"
-        counts[key] = counts.get(key, 0) + 1
-    by_slice = group_by(consistency, lambda c: c.slice)
+    scores, units, passed, names = (
+        list(map(get, consistency)) for get in (_SCORE, _TRIALS, _PASSED, _SLICE)
+    )
+    tally = Counter(zip(passed, units, strict=True))
+    counts = {f"{p}/{k}": tally[p, k] for p, k in sorted(tally, key=lambda pk: (-pk[0], pk[1]))}
+    by_slice: dict[str, list[int]] = {}
+    for at, name in enumerate(names):
+        by_slice.setdefault(name, []).append(at)
+
+    def rate_of(at: list[int]) -> TrialRate:
+        picked = list(map(scores.__getitem__, at)), sum(map(units.__getitem__, at))
+        return _scored_rate(*picked, resolved, trials, interval)
+
     return TrialSummary(
         policy=str(resolved),
         label=resolved.label(trials),
         trials=trials,
         declared=declared,
-        task_success=policy_rate(consistency, resolved, trials, interval=interval),
-        slices={
-            name: policy_rate(items, resolved, trials, interval=interval)
-            for name, items in by_slice.items()
-        },
+        task_success=_scored_rate(scores, sum(units), resolved, trials, interval),
+        slices={name: rate_of(at) for name, at in by_slice.items()},
         consistency=consistency,
         flaky=[c.id for c in consistency if c.flaky],
         passed_counts=counts,

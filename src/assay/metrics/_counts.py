@@ -6,11 +6,13 @@ without a ``CaseResult`` for each. The stored runs' SQL counts and the library's
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import count
+from itertools import count, repeat
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from assay._compact import checked_instance, shared_field_names
 from assay.metrics._cluster import clustered_counts
 from assay.metrics._consistency import CaseConsistency, trial_summary
 from assay.metrics._rate import Rate, rate
@@ -29,10 +31,15 @@ from assay.metrics._summarize import (
     Summary,
     _fits,
 )
-from assay.metrics._tally import group_extent, tallies
+from assay.metrics._tally import group_extent, sum_columns, tallies
 from assay.metrics._trials import TrialPolicy
 
 Group = tuple[str, bool, str]  # slice, synthetic, split
+_UNJUDGED = "a graded case-trial has no status"
+_CONSISTENCY_FIELDS = ("case_id", "slice", "passed", "recorded", "judged_missing")
+_CONSISTENCY = shared_field_names(
+    frozenset({"id", "slice", "passed", "trials", "score", "missing"})
+)
 
 
 class Counts(NamedTuple):
@@ -128,20 +135,30 @@ class UncountedStatus(ValueError):
     counts cannot add up (``status_damage`` names it)."""
 
 
+def _total(items: Sequence[Counts], field: str) -> int:
+    """The sum of one field of ``items``."""
+    return sum(map(attrgetter(field), items))
+
+
+def _column(items: Sequence[Counts], field: str) -> list[int]:
+    """One field of each of ``items``."""
+    return list(map(attrgetter(field), items))
+
+
+_STATUS_FIELDS = ("recorded", "passed", "failed", "error", "ungraded", "judged_missing", "cases")
+
+
 def _statuses(items: Sequence[Counts], trials: int) -> StatusCounts:
-    recorded = sum(c.recorded for c in items)
-    passed = sum(c.passed for c in items)
-    failed = sum(c.failed for c in items)
-    error = sum(c.error for c in items)
-    ungraded = sum(c.ungraded for c in items)
-    judged_missing = sum(c.judged_missing for c in items)
+    recorded, passed, failed, error, ungraded, judged_missing, cases = (
+        _total(items, field) for field in _STATUS_FIELDS
+    )
     if passed + failed + error + ungraded + judged_missing != recorded:
         raise UncountedStatus("a stored status is none of the statuses")
     return StatusCounts(
         passed=passed,
         failed=failed,
         error=error,
-        missing=sum(c.cases for c in items) * trials - recorded + judged_missing,
+        missing=cases * trials - recorded + judged_missing,
         ungraded=ungraded,
     )
 
@@ -168,8 +185,8 @@ def summary_of_counts(
 
     statuses = _statuses(items, trials)
     total = statuses.total
-    answered = sum(c.answered for c in items)
-    correct = sum(c.correct for c in items)
+    answered = _total(items, "answered")
+    correct = _total(items, "correct")
     by_slice = _by_slice(items)
     slices = {}
     for name, group in by_slice.items():
@@ -219,7 +236,7 @@ def _with_trials(
     k = summary.trials
 
     def every(r: Rate, group: Sequence[Counts], names: tuple[str, str]) -> Rate:
-        return _named(clustered_counts(r, [c.passed for c in group], [k] * len(group)), names)
+        return _named(clustered_counts(r, _column(group, "passed"), [k] * len(group)), names)
 
     answering = [c for c in items if c.answered]
     slices = {
@@ -229,30 +246,39 @@ def _with_trials(
         for name, sl in summary.slices.items()
     }
     resolved = policy.resolved(k)
+    scores = [float(resolved.case_score(k, passed)) for passed in range(k + 1)]
+    columns = zip(*(_column(items, f) for f in _CONSISTENCY_FIELDS), strict=True)
     consistency = [
-        CaseConsistency(
-            id=c.case_id,
-            slice=c.slice,
-            passed=c.passed,
-            trials=k,
-            score=resolved.case_score(k, c.passed),
-            missing=k - c.recorded + c.judged_missing,
+        # each value already of its field's type: made as validating them would make it
+        checked_instance(
+            CaseConsistency,
+            {
+                "id": case_id,
+                "slice": name,
+                "passed": passed,
+                "trials": k,
+                "score": scores[passed]
+                if 0 <= passed <= k
+                else float(resolved.case_score(k, passed)),
+                "missing": k - recorded + judged_missing,
+            },
+            _CONSISTENCY,
         )
-        for c in items
+        for case_id, name, passed, recorded, judged_missing in columns
     ]
     return summary.model_copy(
         update={
             "task_success": every(summary.task_success, items, TRIALS),
             "answer_coverage": _named(
                 clustered_counts(
-                    summary.answer_coverage, [c.answered for c in items], [k] * len(items)
+                    summary.answer_coverage, _column(items, "answered"), [k] * len(items)
                 ),
                 ANSWERED_TRIALS,
             ),
             "answered_accuracy": clustered_counts(
                 summary.answered_accuracy,
-                [c.correct for c in answering],
-                [c.answered for c in answering],
+                _column(answering, "correct"),
+                _column(answering, "answered"),
             ),
             "slices": slices,
             "trial_summary": trial_summary(
@@ -294,28 +320,30 @@ def verdict_counts(
     ids: list[str],
     slices: list[str],
     splits: list[str],
-    synthetic: bool,
-    trials: int,
+    synthetic: list[bool],
+    per_case: bool,
 ) -> list[Counts]:
-    """The ``Counts`` of cases (all real, or all synthetic: ``synthetic``) from their
-    graded case-trials, each packed as ``assay.metrics._tally`` counts them with a status
-    (never none) and keyed by its case's position in ``ids``: one per case when
-    ``trials`` > 1, else one per (slice, split) group, in dataset order."""
-    if trials > 1:
-        rows = tallies(values, None, len(ids), "ungraded")
-        groups = [(s, synthetic, p) for s, p in zip(slices, splits, strict=True)]
-        made = per_case_counts(rows or [], ids, groups)
-    else:
-        # each case numbered by its group's first case's place, then numbered densely
-        code: dict[tuple[str, str], int] = {}
-        keys = zip(slices, splits, strict=True)
-        first = np.fromiter(map(code.setdefault, keys, count()), np.int64, len(ids))
-        dense = np.zeros(len(ids), dtype=np.int64)
-        dense[list(code.values())] = np.arange(len(code))
-        codes = dense[first].tolist()
-        distinct = [(s, synthetic, p) for s, p in code]
-        rows = tallies(values, codes, len(distinct), "ungraded")
-        made = per_group_counts(rows or [], distinct, codes)
-    if made is None:  # no status is "to be graded"
-        raise ValueError("a graded case-trial has no status")
+    """The ``Counts`` of cases from their graded case-trials, each packed as
+    ``assay.metrics._tally`` counts them with a status (never none) and keyed by its
+    case's position in ``ids``: one per case (``per_case``), else one per (slice,
+    synthetic, split) group, in dataset order."""
+    if per_case:
+        columns = sum_columns(values, None, len(ids), "ungraded")
+        if columns is None:
+            raise ValueError(_UNJUDGED)
+        del columns[6]  # the case-trials to be graded: none
+        n = len(ids)
+        return list(map(Counts, range(n), repeat(1, n), ids, slices, synthetic, splits, *columns))
+    # each case numbered by its group's first case's place, then numbered densely
+    code: dict[tuple[str, bool, str], int] = {}
+    keys = zip(slices, synthetic, splits, strict=True)
+    first_seen = np.fromiter(map(code.setdefault, keys, count()), np.int64, len(ids))
+    dense = np.zeros(len(ids), dtype=np.int64)
+    dense[list(code.values())] = np.arange(len(code))
+    codes = dense[first_seen].tolist()
+    distinct = list(code)
+    rows = tallies(values, codes, len(distinct), "ungraded")
+    made = None if rows is None else per_group_counts(rows, distinct, codes)
+    if made is None:
+        raise ValueError(_UNJUDGED)
     return made

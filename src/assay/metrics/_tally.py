@@ -31,6 +31,17 @@ def tallies(
     each case-trial's position, or by position when ``codes`` is None; ``size`` keys. None
     when ``absent`` is None and a recorded answer or abstention has no judgment (it must
     be graded)."""
+    columns = sum_columns(values, codes, size, absent)
+    if columns is None:
+        return None
+    return [(key, *row) for key, row in enumerate(zip(*columns, strict=True)) if row[0]]
+
+
+def sum_columns(
+    values: Any, codes: list[int] | None, size: int, absent: str | None
+) -> list[list[int]] | None:
+    """``tallies`` as columns: each sum of ``_summary._COUNTED`` for every key, keys
+    with no case-trial included (their sums 0)."""
     positions = values >> 8
     keys = positions if codes is None else code_array(codes, size)[positions]
     if size * 256 <= _CELLS:
@@ -41,13 +52,12 @@ def tallies(
         sums, unjudged = _masks(np.arange(256, dtype=np.int64), absent)
         if absent is None and cells[:, unjudged].any():
             return None
-        counted = (cells @ np.array(sums, dtype=np.int64).T).tolist()
-        return [(key, *row) for key, row in enumerate(counted) if row[0]]
+        columns: list[list[int]] = (cells @ np.array(sums, dtype=np.int64).T).T.tolist()
+        return columns
     sums, unjudged = _masks(values, absent)
     if absent is None and unjudged.any():
         return None
-    columns = [np.bincount(keys[mask], minlength=size).tolist() for mask in sums]
-    return [(key, *row) for key, row in enumerate(zip(*columns, strict=True)) if row[0]]
+    return [np.bincount(keys[mask], minlength=size).tolist() for mask in sums]
 
 
 def _masks(values: Any, absent: str | None) -> tuple[list[Any], Any]:

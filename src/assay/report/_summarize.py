@@ -46,44 +46,48 @@ def summarize(
     if grader is None or type(grader) is StructuredGrader:
         # the structured grader's verdicts counted without a CaseResult each: the same
         # summary, a million case-trials in under two seconds
-        with no_cycle_collection():  # acyclic columns and arrays: nothing to collect
+        with no_cycle_collection():  # acyclic columns, arrays and counts: nothing to collect
             verdicts = structured_verdicts(cases, checked.records)
-            items = _counts(verdicts) if verdicts is not None else []
-        if verdicts is not None:
-            return summary_from_counts(
-                items,
-                verdicts.real_trials,
-                synthetic_trials=verdicts.synthetic_trials,
-                interval=interval,
-                policy=policy,
-            )
+            if verdicts is not None:
+                return summary_from_counts(
+                    _counts(verdicts),
+                    verdicts.real_trials,
+                    synthetic_trials=verdicts.synthetic_trials,
+                    interval=interval,
+                    policy=policy,
+                )
     given = dataset if isinstance(dataset, Dataset) else cases
     return summarize_results(grade_all(given, checked, grader), interval=interval, policy=policy)
 
 
 def _counts(verdicts: PackedVerdicts) -> list[Counts]:
-    """The real cases' counts, then the synthetic cases', each over its own trials."""
-    ids, slices, splits = verdicts.ids, verdicts.slices, verdicts.splits
+    """The counts of every case: per group of cases where trials are one, else per case;
+    real and synthetic cases apart when they differ in that."""
+    flags = verdicts.synthetic_cases
+    per_case = {False: verdicts.real_trials > 1, True: verdicts.synthetic_trials > 1}
+    alike = {per_case[apart] for apart in (False, True) if (flags == apart).any()}
+    if len(alike) <= 1:
+        return verdict_counts(
+            verdicts.values,
+            verdicts.ids,
+            verdicts.slices,
+            verdicts.splits,
+            verdicts.synthetic_flags,
+            per_case=alike == {True},
+        )
     items: list[Counts] = []
-    groups = ((False, verdicts.real_trials), (True, verdicts.synthetic_trials))
-    for synthetic, trials in groups:
-        chosen = verdicts.synthetic_cases == synthetic
-        if not chosen.any():
-            continue
-        values = verdicts.values[verdicts.synthetic_records == synthetic]
-        if chosen.all():
-            items += verdict_counts(values, ids, slices, splits, synthetic, trials)
-            continue
+    for apart in (False, True):
         # the group's cases numbered among themselves
+        chosen = flags == apart
+        values = verdicts.values[verdicts.synthetic_records == apart]
         rank = np.cumsum(chosen) - 1
         values = (rank[values >> 8] << 8) | (values & 255)
         picked = chosen.tolist()
+        ids, slices, splits = (
+            list(compress(column, picked))
+            for column in (verdicts.ids, verdicts.slices, verdicts.splits)
+        )
         items += verdict_counts(
-            values,
-            list(compress(ids, picked)),
-            list(compress(slices, picked)),
-            list(compress(splits, picked)),
-            synthetic,
-            trials,
+            values, ids, slices, splits, [apart] * len(ids), per_case=per_case[apart]
         )
     return items
