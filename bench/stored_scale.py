@@ -35,6 +35,8 @@ from typing import Any
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
+from _resident import reset_peak, resident_mb  # noqa: E402
+
 GOAL_MB = 1_500
 REPORT_GOAL_S = 10.0
 SUMMARIZE_GOAL_S = 2.0
@@ -110,24 +112,6 @@ def fill_in_child(url: str, n: int) -> float:
     return float(done.stdout)
 
 
-def _resident_mb(field: str) -> float:
-    """This process's ``VmRSS`` (resident now) or ``VmHWM`` (peak resident) in MB."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith(f"{field}:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
-
-
-def _reset_peak() -> bool:
-    """Start this process's peak resident memory (``VmHWM``) again from what it holds
-    now (Linux 4.0 and later); False where it cannot."""
-    try:
-        Path("/proc/self/clear_refs").write_text("5")
-    except OSError:
-        return False
-    return True
-
-
 SUMMARIZE_TIMES = 3
 
 
@@ -152,8 +136,8 @@ def summarize_child(n: int) -> None:
     # imports (scipy: counts above the small table of limits) are not what is measured
     summarize(dataset.cases[:1], [])
     rate(1_000, 2_000, "cases")
-    inputs_mb, built_peak_mb = _resident_mb("VmRSS"), _resident_mb("VmHWM")
-    reset = _reset_peak()
+    inputs_mb, built_peak_mb = resident_mb("VmRSS"), resident_mb("VmHWM")
+    reset = reset_peak()
     runs = []
     for _ in range(SUMMARIZE_TIMES):
         wall, cpu = time.perf_counter(), time.process_time()
@@ -166,7 +150,7 @@ def summarize_child(n: int) -> None:
         "runs_cpu_s": [round(r[1], 3) for r in runs],
         "inputs_mb": inputs_mb,
         "built_peak_mb": built_peak_mb,
-        "call_peak_mb": _resident_mb("VmHWM") if reset else float("nan"),
+        "call_peak_mb": resident_mb("VmHWM") if reset else float("nan"),
     }
     sys.stdout.write(json.dumps(took) + "\n")
 
@@ -256,7 +240,8 @@ def render(n: int, filled_s: float, rows: dict[str, dict[str, Any]], load: str) 
         f"comparable figures. Goals at 1,000,000 case-trials: `assay report RUN` under "
         f"{REPORT_GOAL_S:g} s end to end and every command under {GOAL_MB:,} MB; the "
         f"library's `summarize` under {SUMMARIZE_GOAL_S:g} s (timed alone in a child process "
-        "that first builds the dataset and records: its peak memory includes them); beside "
+        f"that first builds the dataset and records: the median of {SUMMARIZE_TIMES} calls; "
+        "its peak memory, while it ran, includes them); beside "
         "it `stored_summary`, the same summary counted by SQL from the stored run (timed "
         "alone in a child process that opened the store).",
         "",
@@ -366,8 +351,9 @@ def render_growth(table: dict[int, dict[str, dict[str, Any]]], loads: dict[int, 
         "",
         f"`bench/stored_scale.py --growth`: at {sizes} case-trials, the library's "
         "`summarize` (timed alone, in a child process that first builds the dataset and "
-        "records; its peak includes them), `stored_summary` (the same summary counted by "
-        "SQL from the stored run, timed alone in a child process that opened the store) "
+        f"records: the median of {SUMMARIZE_TIMES} calls; its peak, while it ran, includes "
+        "them), `stored_summary` (the same summary counted by SQL from the stored run, "
+        "timed alone in a child process that opened the store) "
         "and each command run once as a child process on "
         f"a SQLite store of two such runs, at {_commit()}. Goals at 1,000,000 case-trials: "
         f"`summarize` under {SUMMARIZE_GOAL_S:g} s, `assay report RUN` under "

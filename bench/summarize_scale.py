@@ -32,6 +32,8 @@ from typing import Any
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
+from _resident import reset_peak, resident_mb  # noqa: E402
+
 GOAL_S = 2.0
 CALLS = 3
 SHAPES = ("plain", "trials", "mixed")
@@ -96,23 +98,6 @@ def _reply(rng: random.Random, case_id: str, trial: int) -> dict[str, Any] | Non
     return line
 
 
-def _resident_mb(field: str) -> float:
-    """This process's ``VmRSS`` (resident now) or ``VmHWM`` (peak resident) in MB."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith(f"{field}:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
-
-
-def _reset_peak() -> bool:
-    """Start this process's peak resident memory again from what it holds now (Linux)."""
-    try:
-        Path("/proc/self/clear_refs").write_text("5")
-    except OSError:
-        return False
-    return True
-
-
 def child(cases: Path, results: Path) -> dict[str, Any]:
     """In a child process: load the inputs, then time ``summarize`` and the graded way."""
     from assay.grading import grade_all
@@ -127,14 +112,14 @@ def child(cases: Path, results: Path) -> dict[str, Any]:
     # imports (scipy: counts above the small table of limits) are not what is measured
     summarize(dataset.cases[:1], [])
     rate(1_000, 2_000, "cases")
-    inputs_mb = _resident_mb("VmRSS")
-    reset = _reset_peak()
+    inputs_mb = resident_mb("VmRSS")
+    reset = reset_peak()
     calls: list[tuple[float, float]] = []
     for _ in range(CALLS):
         wall, cpu = time.perf_counter(), time.process_time()
         counted = summarize(dataset, loaded)
         calls.append((time.perf_counter() - wall, time.process_time() - cpu))
-    peak_mb = _resident_mb("VmHWM") if reset else float("nan")
+    peak_mb = resident_mb("VmHWM") if reset else float("nan")
     wall, cpu = time.perf_counter(), time.process_time()
     graded = summarize_results(grade_all(dataset, loaded))
     graded_s = (time.perf_counter() - wall, time.process_time() - cpu)

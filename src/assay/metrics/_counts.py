@@ -15,21 +15,16 @@ import numpy as np
 from assay._compact import checked_instance, shared_field_names
 from assay.metrics._cluster import clustered_counts
 from assay.metrics._consistency import CaseConsistency, trial_summary
-from assay.metrics._rate import Rate, rate
+from assay.metrics._rate import Rate
 from assay.metrics._setting import DEFAULT_INTERVAL, IntervalSetting
 from assay.metrics._summarize import (
     ANSWERED_TRIALS,
-    ANSWERS,
-    CASES,
-    PASSING_ANSWERS,
-    PASSING_CASES,
-    SLICE_CASES,
     SLICE_TRIALS,
     TRIALS,
-    SliceSummary,
     StatusCounts,
     Summary,
     _fits,
+    summary_of_statuses,
 )
 from assay.metrics._tally import group_extent, sum_columns, tallies
 from assay.metrics._trials import TrialPolicy
@@ -180,37 +175,16 @@ def summary_of_counts(
     """``summarize_graded`` of the case-trials ``items`` count (all real, or all
     synthetic; one ``Counts`` per case when ``trials`` > 1), in dataset order."""
 
-    def ratio(num: int, den: int, den_name: str, num_name: str) -> Rate:
-        return rate(num, den, den_name, numerator_name=num_name, interval=interval)
-
     statuses = _statuses(items, trials)
     total = statuses.total
-    answered = _total(items, "answered")
-    correct = _total(items, "correct")
     by_slice = _by_slice(items)
-    slices = {}
-    for name, group in by_slice.items():
-        counted = _statuses(group, trials)
-        slices[name] = SliceSummary(
-            total=counted.total,
-            success=counted.passed,
-            task_success=ratio(counted.passed, counted.total, SLICE_CASES, PASSING_CASES),
-            statuses=counted,
-        )
-    summary = Summary(
-        total=total,
-        success=statuses.passed,
-        answered=answered,
-        correct_answers=correct,
-        errors=statuses.error,
-        missing=statuses.missing,
-        ungraded=statuses.ungraded,
-        statuses=statuses,
-        task_success=ratio(statuses.passed, total, CASES, PASSING_CASES),
-        answer_coverage=ratio(answered, total, CASES, ANSWERS),
-        answered_accuracy=ratio(correct, answered, ANSWERS, PASSING_ANSWERS),
-        slices=slices,
+    summary = summary_of_statuses(
+        statuses,
+        _total(items, "answered"),
+        _total(items, "correct"),
+        {name: _statuses(group, trials) for name, group in by_slice.items()},
         trials=trials,
+        interval=interval,
     )
     if trials > 1 and total:
         chosen = policy if policy is not None else TrialPolicy("mean")

@@ -147,6 +147,47 @@ def _with_trials(
     )
 
 
+def summary_of_statuses(
+    statuses: StatusCounts,
+    answered: int,
+    correct: int,
+    slices: dict[str, StatusCounts],
+    *,
+    trials: int,
+    interval: IntervalSetting,
+) -> Summary:
+    """The summary of case-trials counted by status (in all and by slice), with how many
+    answered and how many of those passed: every rate with its named denominator."""
+
+    def ratio(num: int, den: int, den_name: str, num_name: str) -> Rate:
+        return rate(num, den, den_name, numerator_name=num_name, interval=interval)
+
+    total = statuses.total
+    return Summary(
+        total=total,
+        success=statuses.passed,
+        answered=answered,
+        correct_answers=correct,
+        errors=statuses.error,
+        missing=statuses.missing,
+        ungraded=statuses.ungraded,
+        statuses=statuses,
+        task_success=ratio(statuses.passed, total, CASES, PASSING_CASES),
+        answer_coverage=ratio(answered, total, CASES, ANSWERS),
+        answered_accuracy=ratio(correct, answered, ANSWERS, PASSING_ANSWERS),
+        slices={
+            name: SliceSummary(
+                total=counted.total,
+                success=counted.passed,
+                task_success=ratio(counted.passed, counted.total, SLICE_CASES, PASSING_CASES),
+                statuses=counted,
+            )
+            for name, counted in slices.items()
+        },
+        trials=trials,
+    )
+
+
 def summarize_graded(
     graded: Sequence[CaseResult],
     *,
@@ -160,43 +201,16 @@ def summarize_graded(
     task success under ``policy`` (``mean`` of the trials when none is stated).
     """
 
-    def ratio(num: int, den: int, den_name: str, num_name: str) -> Rate:
-        return rate(num, den, den_name, numerator_name=num_name, interval=interval)
-
-    statuses = _counts(graded)
-    total = len(graded)
-    success = statuses.passed
     answered = sum(1 for r in graded if r.answered)
     correct = sum(1 for r in graded if r.answered and r.status == "passed")
     by_slice = group_by(graded, _slice)
-    slices = {
-        name: SliceSummary(
-            total=len(items),
-            success=sum(1 for r in items if r.status == "passed"),
-            task_success=ratio(
-                sum(1 for r in items if r.status == "passed"),
-                len(items),
-                SLICE_CASES,
-                PASSING_CASES,
-            ),
-            statuses=_counts(items),
-        )
-        for name, items in by_slice.items()
-    }
-    summary = Summary(
-        total=total,
-        success=success,
-        answered=answered,
-        correct_answers=correct,
-        errors=statuses.error,
-        missing=statuses.missing,
-        ungraded=statuses.ungraded,
-        statuses=statuses,
-        task_success=ratio(success, total, CASES, PASSING_CASES),
-        answer_coverage=ratio(answered, total, CASES, ANSWERS),
-        answered_accuracy=ratio(correct, answered, ANSWERS, PASSING_ANSWERS),
-        slices=slices,
+    summary = summary_of_statuses(
+        _counts(graded),
+        answered,
+        correct,
+        {name: _counts(items) for name, items in by_slice.items()},
         trials=trials,
+        interval=interval,
     )
     if trials > 1 and graded:
         chosen = policy if policy is not None else TrialPolicy("mean")
