@@ -31,7 +31,6 @@ from assay.metrics._trials import TrialPolicy
 
 Group = tuple[str, bool, str]  # slice, synthetic, split
 _UNJUDGED = "a graded case-trial has no status"
-_CONSISTENCY_FIELDS = ("case_id", "slice", "passed", "recorded", "judged_missing")
 _CONSISTENCY = shared_field_names(
     frozenset({"id", "slice", "passed", "trials", "score", "missing"})
 )
@@ -220,8 +219,14 @@ def _with_trials(
         for name, sl in summary.slices.items()
     }
     resolved = policy.resolved(k)
-    scores = [float(resolved.case_score(k, passed)) for passed in range(k + 1)]
-    columns = zip(*(_column(items, f) for f in _CONSISTENCY_FIELDS), strict=True)
+    passing = _column(items, "passed")
+    # each case's score under the policy, computed once for each number of passing trials
+    scores = {passed: float(resolved.case_score(k, passed)) for passed in set(passing)}
+    columns = zip(
+        *(_column(items, f) for f in ("case_id", "slice", "recorded", "judged_missing")),
+        passing,
+        strict=True,
+    )
     consistency = [
         # each value already of its field's type: made as validating them would make it
         checked_instance(
@@ -231,14 +236,12 @@ def _with_trials(
                 "slice": name,
                 "passed": passed,
                 "trials": k,
-                "score": scores[passed]
-                if 0 <= passed <= k
-                else float(resolved.case_score(k, passed)),
+                "score": scores[passed],
                 "missing": k - recorded + judged_missing,
             },
             _CONSISTENCY,
         )
-        for case_id, name, passed, recorded, judged_missing in columns
+        for case_id, name, recorded, judged_missing, passed in columns
     ]
     return summary.model_copy(
         update={
