@@ -195,3 +195,23 @@ def test_ids_whose_hashes_collide_are_looked_up_in_a_dictionary(
         assert verdicts.values.tolist() == expected.values.tolist()
     else:
         assert verdicts is None and expected is None
+
+
+def test_a_stray_trial_number_in_the_billions_is_counted_not_looped_over() -> None:
+    """Grading would make a ``CaseResult`` for each of the 2**40 trials of each case;
+    counting says the same at once: every trial not recorded is missing."""
+    cases = [
+        Case(id="a", slice="s", question="q", expected_behavior="answer", expected_fact="f"),
+        Case(id="b", slice="s", question="q", expected_behavior="abstain"),
+    ]
+    trials = 2**40
+    records = [
+        Record(case_id="a", trial=trials, outcome=Abstain()),
+        Record(case_id="b", outcome=Abstain()),
+    ]
+    summary = summarize(cases, records)
+    assert (summary.trials, summary.total) == (trials, 2 * trials)
+    assert (summary.success, summary.statuses.failed, summary.missing) == (1, 1, 2 * trials - 2)
+    assert summary.trial_summary is not None
+    assert [c.passed for c in summary.trial_summary.consistency] == [0, 1]
+    assert [c.missing for c in summary.trial_summary.consistency] == [trials - 1] * 2
