@@ -1,6 +1,7 @@
 """The structured grader's verdicts on a whole set of plain records at once: each recorded
 case-trial's status as ``grade`` with the ``StructuredGrader`` gives it, packed into one
-integer (``assay.metrics._tally``) without a ``Judgment`` or ``CaseResult`` for each.
+integer (``assay.grading._codes``; ``assay.metrics._tally`` counts them) without a
+``Judgment`` or ``CaseResult`` for each.
 
 Only what the structured grader and assay's own rules read is looked at: the case's
 position, the trial, the outcome's type and an answer's fact key. A set of results this
@@ -20,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from assay.cases import Case
-from assay.metrics._tally import (
+from assay.grading._codes import (
     ANSWER_KIND,
     ERROR,
     ERROR_KIND,

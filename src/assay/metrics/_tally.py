@@ -1,11 +1,8 @@
 """Case-trials counted by numpy from one integer each: its key's position (its case's, or
 its group's) and what is counted of it, packed as ``position * 256 + kind * 64 + status
 * 4 + labelled * 2 + noted``. A stored run's SQL gives these integers in one text
-(``assay.stored._tally``); the library's ``summarize`` makes them from plain records.
-
-The kind: error 0, answer 1, none 2 (no kind stored), any other 3 (an abstention). The
-status: none 0 (no judgment), passed 1, failed 2, ungraded 3, missing 4, error 5, any
-other 6, to be graded 7.
+(``assay.stored._tally``); the library's ``summarize`` makes them from plain records. The
+kinds' and statuses' codes are ``assay.grading._codes``'.
 """
 
 from __future__ import annotations
@@ -14,9 +11,18 @@ from typing import Any
 
 import numpy as np
 
-NONE, PASSED, FAILED, UNGRADED, MISSING, ERROR, OTHER, UNJUDGED = range(8)
-ERROR_KIND, ANSWER_KIND, NO_KIND, OTHER_KIND = 0, 1, 2, 3
-
+from assay.grading._codes import (
+    ANSWER_KIND,
+    ERROR,
+    ERROR_KIND,
+    FAILED,
+    MISSING,
+    NO_KIND,
+    NONE,
+    PASSED,
+    UNGRADED,
+    UNJUDGED,
+)
 
 # Up to this many (key, low byte) cells, the case-trials are counted by one ``bincount``
 # of both and the sums read off the cells, instead of one ``bincount`` per sum.

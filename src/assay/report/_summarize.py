@@ -7,7 +7,6 @@ from itertools import compress
 
 import numpy as np
 
-from assay._collector import no_cycle_collection
 from assay.cases import Case, Dataset
 from assay.grading import Grader, StructuredGrader, grade_all
 from assay.grading._packed import PackedVerdicts, structured_verdicts
@@ -46,16 +45,15 @@ def summarize(
     if grader is None or type(grader) is StructuredGrader:
         # the structured grader's verdicts counted without a CaseResult each: the same
         # summary, a million case-trials in under two seconds
-        with no_cycle_collection():  # acyclic columns, arrays and counts: nothing to collect
-            verdicts = structured_verdicts(cases, checked.records)
-            if verdicts is not None:
-                return summary_from_counts(
-                    _counts(verdicts),
-                    verdicts.real_trials,
-                    synthetic_trials=verdicts.synthetic_trials,
-                    interval=interval,
-                    policy=policy,
-                )
+        verdicts = structured_verdicts(cases, checked.records)
+        if verdicts is not None:
+            return summary_from_counts(
+                _counts(verdicts),
+                verdicts.real_trials,
+                synthetic_trials=verdicts.synthetic_trials,
+                interval=interval,
+                policy=policy,
+            )
     given = dataset if isinstance(dataset, Dataset) else cases
     return summarize_results(grade_all(given, checked, grader), interval=interval, policy=policy)
 
