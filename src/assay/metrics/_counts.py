@@ -24,6 +24,7 @@ from assay.metrics._summarize import (
     StatusCounts,
     Summary,
     _fits,
+    named,
     summary_of_statuses,
 )
 from assay.metrics._tally import group_extent, sum_columns, tallies
@@ -191,12 +192,6 @@ def summary_of_counts(
     return summary
 
 
-def _named(r: Rate, names: tuple[str, str] | None) -> Rate:
-    if names is None:
-        return r
-    return r.model_copy(update={"numerator_name": names[0], "denominator_name": names[1]})
-
-
 def _with_trials(
     summary: Summary,
     items: Sequence[Counts],
@@ -209,7 +204,7 @@ def _with_trials(
     k = summary.trials
 
     def every(r: Rate, group: Sequence[Counts], names: tuple[str, str]) -> Rate:
-        return _named(clustered_counts(r, _column(group, "passed"), [k] * len(group)), names)
+        return named(clustered_counts(r, _column(group, "passed"), [k] * len(group)), names)
 
     answering = [c for c in items if c.answered]
     slices = {
@@ -246,7 +241,7 @@ def _with_trials(
     return summary.model_copy(
         update={
             "task_success": every(summary.task_success, items, TRIALS),
-            "answer_coverage": _named(
+            "answer_coverage": named(
                 clustered_counts(
                     summary.answer_coverage, _column(items, "answered"), [k] * len(items)
                 ),

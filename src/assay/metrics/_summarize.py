@@ -92,10 +92,14 @@ def _clustered(
     names: tuple[str, str] | None = None,
 ) -> Rate:
     """``r`` with its interval clustered by case: trials of one case are one unit."""
-    clustered = clustered_by_case(r, ((x.case.id, hit(x)) for x in items if unit(x)))
+    return named(clustered_by_case(r, ((x.case.id, hit(x)) for x in items if unit(x))), names)
+
+
+def named(r: Rate, names: tuple[str, str] | None) -> Rate:
+    """``r`` with its numerator and denominator named ``names`` (unchanged: None)."""
     if names is None:
-        return clustered
-    return clustered.model_copy(update={"numerator_name": names[0], "denominator_name": names[1]})
+        return r
+    return r.model_copy(update={"numerator_name": names[0], "denominator_name": names[1]})
 
 
 def _with_trials(
