@@ -25,6 +25,10 @@ import pytest
 from tests.conftest import RunAssay
 from tests.real_model import RealModel
 
+from assay.grading import grade_all
+from assay.metrics import summarize_results
+from assay.report import summarize
+
 pytestmark = pytest.mark.real_model
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -174,10 +178,17 @@ def test_every_output_mode_against_the_real_server(
         result = run_suite(suite, store)
         records = store.records(result.run_id)
         spans = store.spans(result.run_id)
+        dataset = store.load_dataset(result.run_id)
     finally:
         store.close()
     report = result.report
     assert report.statuses.total == report.total == len(CASES)
+    # the library's summary of the model's records, counted, equals the one graded record
+    # by record (and, with the structured grader, the run's own figures)
+    counted = summarize(dataset, records)
+    assert counted == summarize_results(grade_all(dataset, records))
+    if output == "structured":
+        assert counted.statuses == report.statuses
     for record in records:
         outcome = record.outcome
         if outcome.kind == "error":
@@ -299,6 +310,16 @@ def test_an_interrupted_run_on_the_real_model_resumes(
     again = json.loads(stored.stdout)
     assert again["cases"] == report["cases"]
     assert again["statuses"] == report["statuses"]
+    # the library's summary of the stored replies (two trials: counted per case) equals
+    # the one graded record by record
+    from assay.store import open_store
+
+    opened = open_store(store, create=False)
+    try:
+        dataset, records = opened.load_dataset(run_id), opened.records(run_id)
+    finally:
+        opened.close()
+    assert summarize(dataset, records) == summarize_results(grade_all(dataset, records))
 
 
 def test_dry_run_prints_the_request_without_calling_the_model(
