@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.outcomes import Answer
+from assay.outcomes import Abstain, Answer, Error
 from assay.targets import Reply
 from assay.targets._secrets import MIN_SECRET, Masker, secret_forms
 
@@ -58,9 +58,30 @@ def test_a_reply_is_masked_exactly_as_without_the_screen(
         text = before + form + after
         reply = Reply(Answer(fact="f", text=text), extra={"echo": [text], "n": 1})
         masked = masker.reply(reply)
-        expected = masker.data(reply.outcome.model_dump(mode="json"))
+        dumped = reply.outcome.model_dump(mode="json")
+        # Field names and the kind are the model's, never masked (a secret may read
+        # ``CITATI``, part of ``citations``); every other value is masked as data.
+        expected = {k: v if k == "kind" else masker.data(v) for k, v in dumped.items()}
         assert masked.outcome.model_dump(mode="json") == expected
+        assert set(expected) == set(dumped)
         assert masked.extra == masker.data(reply.extra)
+
+
+def test_a_secret_that_reads_like_a_field_name_or_kind_masks_values_only() -> None:
+    for secret in ("CITATI", "citations", "answer", "abstain", "error_class"):
+        masker = Masker([secret])
+        text = f"key {secret} here"
+        for outcome in (
+            Answer(fact=secret, text=text, citations=(text,)),
+            Abstain(reason=text, text=text),
+            Error(error_class="http_401", message=text, raw=text),
+        ):
+            masked = masker.reply(Reply(outcome))
+            assert type(masked.outcome) is type(outcome)
+            dumped = masked.outcome.model_dump(mode="json")
+            assert dumped.keys() == outcome.model_dump(mode="json").keys()
+            values = json.dumps([v for k, v in dumped.items() if k != "kind"]).lower()
+            assert secret.lower() not in values and "<redacted>" in values
 
 
 ASCII = st.text(st.characters(min_codepoint=32, max_codepoint=126), min_size=6, max_size=24)

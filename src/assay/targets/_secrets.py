@@ -136,6 +136,12 @@ class Masker:
             return type(value)(self.data(v) for v in value)
         return value
 
+    def outcome_data(self, dumped: Mapping[str, Any]) -> dict[str, Any]:
+        """An outcome's JSON form with every value masked but its kind: the field names and
+        the kind are the model's own words, never a secret (a secret that reads
+        ``citations`` or ``answer`` must not rename a field)."""
+        return {k: v if k == "kind" else self.data(v) for k, v in dumped.items()}
+
     def _may_hold_secret(self, *values: Any) -> bool:
         """False only when no string in ``values`` can hold a secret form."""
         if self._screen is None:
@@ -168,7 +174,7 @@ class Masker:
         dumped = reply.outcome.model_dump(mode="json")
         if not self._may_hold_secret(dumped, reply.extra):
             return reply
-        masked = self.data(dumped)
+        masked = self.outcome_data(dumped)
         extra = self.data(reply.extra) if reply.extra else reply.extra
         if masked == dumped and extra == reply.extra:
             return reply
