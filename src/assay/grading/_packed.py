@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
-from operator import attrgetter, eq, is_, itemgetter
+from operator import attrgetter, eq, is_
 from typing import Any
 
 import numpy as np
@@ -33,9 +33,6 @@ from assay.grading._codes import (
 from assay.outcomes import Abstain, Answer, Error, Record
 
 _KINDS: dict[type, int] = {Error: ERROR_KIND, Answer: ANSWER_KIND, Abstain: OTHER_KIND}
-_CASE_ID = attrgetter("case_id")
-_TRIAL = attrgetter("trial")
-_OUTCOME = attrgetter("outcome")
 _FACT = attrgetter("fact")
 # A slot (position * trials + trial - 1) must fit in 63 bits.
 _MOST_SLOTS = 1 << 62
@@ -60,36 +57,21 @@ class PackedVerdicts:
     synthetic_flags: list[bool]
 
 
-# What is read of each case, a field at a time. A case expects an abstention exactly when
-# it has no expected fact (``Case`` validates that), so its expected behavior is not read.
-_CASE_FIELDS = (
-    "id",
-    "synthetic",
-    "expected_fact",
-    "accepted_facts",
-    "slice",
-    "split",
-)
-
-
 def structured_verdicts(cases: Sequence[Case], records: Sequence[Record]) -> PackedVerdicts | None:
     """The structured grader's verdicts on ``records`` (see the module), or None when
     they must be graded one at a time (and checked: unknown ids, repeated case-trials)."""
     n, m = len(cases), len(records)
     if not set(map(type, records)) <= {Record} or not set(map(type, cases)) <= {Case}:
         return None
-    read = list(map(vars, cases))  # a model's fields are its instance dictionary
-    ids, synthetic_flags, expected, accepted, slices, splits = (
-        list(map(itemgetter(name), read)) for name in _CASE_FIELDS
-    )
-    positions = _positions(ids, list(map(_CASE_ID, records)))
+    ids, synthetic_flags, expected, accepted, slices, splits = _case_columns(cases)
+    wanted, trial_numbers, outcomes = _record_columns(records)
+    positions = _positions(ids, wanted)
     if positions is None:
         return None
     try:
-        trials = np.fromiter(map(_TRIAL, records), np.int64, m)
+        trials = np.array(trial_numbers, dtype=np.int64)
     except OverflowError:  # a trial past 64 bits
         return None
-    outcomes = list(map(_OUTCOME, records))
     kinds = np.fromiter(map(_KINDS.get, map(type, outcomes), repeat(-1)), np.int64, m)
     if m and (trials.min() < 1 or kinds.min() < 0):
         return None
@@ -120,6 +102,37 @@ def structured_verdicts(cases: Sequence[Case], records: Sequence[Record]) -> Pac
     )
 
 
+def _case_columns(cases: Sequence[Case]) -> tuple[list[Any], ...]:
+    """The id, synthetic flag, expected fact, accepted facts, slice and split of each of
+    ``cases``, a list each. A case expects an abstention exactly when it has no expected
+    fact (``Case`` validates that), so its expected behavior is not read."""
+    columns: tuple[list[Any], ...] = ([], [], [], [], [], [])
+    ids, synthetic, expected, accepted, slices, splits = (c.append for c in columns)
+    # one pass, each case's instance dictionary read while it is at hand: a pass per
+    # field reads a million cases from memory six times (a third slower)
+    for fields in map(vars, cases):
+        ids(fields["id"])
+        synthetic(fields["synthetic"])
+        expected(fields["expected_fact"])
+        accepted(fields["accepted_facts"])
+        slices(fields["slice"])
+        splits(fields["split"])
+    return columns
+
+
+def _record_columns(records: Sequence[Record]) -> tuple[list[str], list[int], list[Any]]:
+    """Each record's case id, trial and outcome (one pass, as ``_case_columns``)."""
+    wanted: list[str] = []
+    trials: list[int] = []
+    outcomes: list[Any] = []
+    case_id, trial, outcome = wanted.append, trials.append, outcomes.append
+    for record in records:
+        case_id(record.case_id)
+        trial(record.trial)
+        outcome(record.outcome)
+    return wanted, trials, outcomes
+
+
 def _positions(ids: list[str], wanted: list[str]) -> Any | None:
     """The position among ``ids`` of each of ``wanted`` (a numpy array), or None when one
     is not among them or an id repeats: found by the ids' hashes, sorted and searched by
@@ -139,7 +152,12 @@ def _positions(ids: list[str], wanted: list[str]) -> Any | None:
     if not ids:
         return None if wanted else np.zeros(0, dtype=np.int64)
     sought = np.fromiter(map(hash, wanted), np.int64, len(wanted))
-    found = order[np.minimum(np.searchsorted(ordered, sought), len(ids) - 1)]
+    # the hashes searched in sorted order read the table in order: with the sort, half
+    # the time of searching them as they come at a million
+    queries = np.argsort(sought, kind="stable")
+    at = np.empty(len(wanted), dtype=np.int64)
+    at[queries] = np.searchsorted(ordered, sought[queries])
+    found = order[np.minimum(at, len(ids) - 1)]
     if list(map(ids.__getitem__, found.tolist())) != wanted:
         return None  # a result of a case not in the dataset
     return found

@@ -45,12 +45,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from operator import mul
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from assay.metrics._group import per_case
 from assay.metrics._intervals import IntervalMethod, beta_limits, score_limits
 from assay.metrics._rate import Rate
 from assay.metrics._setting import DEFAULT_INTERVAL, IntervalSetting
 from assay.metrics._special import special
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+# Each case's count: a list, or a numpy array of integers (the counts of a million cases).
+Counted: TypeAlias = "Sequence[int] | NDArray[Any]"
 
 
 @dataclass(frozen=True)
@@ -109,8 +116,8 @@ def df_factor(units: float, df: float, confidence: float) -> float:
 
 
 def clustered_rate(
-    successes: Sequence[float],
-    sizes: Sequence[float],
+    successes: Sequence[float] | NDArray[Any],
+    sizes: Sequence[float] | NDArray[Any],
     *,
     interval: IntervalSetting = DEFAULT_INTERVAL,
     max_effective: float | None = None,
@@ -125,17 +132,17 @@ def clustered_rate(
 
     if len(successes) != len(sizes):
         raise ValueError("successes and sizes must have one entry per case")
-    if min(sizes, default=1) <= 0:
-        kept = [(y, m) for y, m in zip(successes, sizes, strict=True) if m > 0]
-        successes, sizes = [y for y, _ in kept], [m for _, m in kept]
-    # the sums in Python's order (the same figures to the last bit), the checks by numpy
-    ys, ms = np.asarray(successes, dtype=np.float64), np.asarray(sizes, dtype=np.float64)
+    given_ys, given_ms = np.asarray(successes), np.asarray(sizes)
+    if len(given_ms) and given_ms.min() <= 0:
+        kept = given_ms > 0
+        given_ys, given_ms = given_ys[kept], given_ms[kept]
+    ys, ms = given_ys.astype(np.float64), given_ms.astype(np.float64)
     if ((ys < 0) | (ys > ms)).any():
         raise ValueError("each case needs 0 <= successes <= size")
     if not len(ys):
         return None
-    units = sum(sizes)
-    p = sum(successes) / units
+    units = _sum(given_ms)
+    p = _sum(given_ys) / units
     clusters = len(ys)
     binomial = p * (1 - p)
     cap = float(units) if max_effective is None else max(float(units), max_effective)
@@ -162,6 +169,15 @@ def clustered_rate(
     return ClusteredEstimate(value=p, ci=ci, clusters=clusters, units=cap, effective_n=effective)
 
 
+def _sum(values: Any) -> Any:
+    """The sum of a numpy array as Python's ``sum`` of its values gives it: whole numbers
+    exactly (an int), other numbers added one by one in order (the same float to the last
+    bit)."""
+    if values.dtype.kind in "biu":
+        return int(values.sum())
+    return sum(values.tolist())
+
+
 def clustered_by_case(r: Rate, units: Iterable[tuple[str, bool]]) -> Rate:
     """``r`` with its interval clustered by case: ``units`` gives each case-trial in the
     denominator as (case id, counted in the numerator); trials of one case are one unit.
@@ -172,11 +188,15 @@ def clustered_by_case(r: Rate, units: Iterable[tuple[str, bool]]) -> Rate:
     return clustered_counts(r, hits, sizes)
 
 
-def clustered_counts(r: Rate, hits: Sequence[int], sizes: Sequence[int]) -> Rate:
+def clustered_counts(r: Rate, hits: Counted, sizes: Counted) -> Rate:
     """``r`` with its interval clustered by case from each case's count in the numerator
-    (``hits``) and its units in the denominator (``sizes``, every one at least 1), cases
-    in the order they first appear; unchanged with one unit per case."""
-    if all(n == 1 for n in sizes):
+    (``hits``) and its units in the denominator (``sizes``, every one at least 1; lists or
+    numpy arrays), cases in the order they first appear; unchanged with one unit per
+    case."""
+    if isinstance(sizes, Sequence):
+        if all(n == 1 for n in sizes):
+            return r
+    elif (sizes == 1).all():
         return r
     est = clustered_rate(hits, sizes, interval=IntervalSetting(r.confidence, r.method))
     return r if est is None else r.model_copy(update={"ci95": est.ci})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from operator import attrgetter
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -165,6 +166,16 @@ def summarize_trials(
     return trial_summary(consistency, resolved, trials, interval=interval, declared=declared)
 
 
+class CaseScores(NamedTuple):
+    """Each case's score under the policy, its trials and its passing trials (in dataset
+    order), and the cases' positions by slice (slices in the order they first appear)."""
+
+    scores: list[float]
+    units: list[int]
+    passed: list[int]
+    slices: dict[str, list[int]]
+
+
 def trial_summary(
     consistency: list[CaseConsistency],
     policy: TrialPolicy,
@@ -175,15 +186,39 @@ def trial_summary(
 ) -> TrialSummary:
     """The trial summary of each case's consistency (in dataset order) under ``policy``
     (K trials per case); ``declared`` says the user stated the policy."""
-    resolved = policy.resolved(trials)
     scores, units, passed, names = (
         list(map(get, consistency)) for get in (_SCORE, _TRIALS, _PASSED, _SLICE)
     )
-    tally = Counter(zip(passed, units, strict=True))
-    counts = {f"{p}/{k}": tally[p, k] for p, k in sorted(tally, key=lambda pk: (-pk[0], pk[1]))}
-    by_slice: dict[str, list[int]] = {}
+    slices: dict[str, list[int]] = {}
     for at, name in enumerate(names):
-        by_slice.setdefault(name, []).append(at)
+        slices.setdefault(name, []).append(at)
+    return case_trial_summary(
+        consistency,
+        CaseScores(scores, units, passed, slices),
+        [c.id for c in consistency if c.flaky],
+        policy,
+        trials,
+        interval=interval,
+        declared=declared,
+    )
+
+
+def case_trial_summary(
+    consistency: list[CaseConsistency],
+    cases: CaseScores,
+    flaky: list[str],
+    policy: TrialPolicy,
+    trials: int,
+    *,
+    interval: IntervalSetting = DEFAULT_INTERVAL,
+    declared: bool = False,
+) -> TrialSummary:
+    """``trial_summary`` of ``consistency`` given its columns (``cases``) and the ids of
+    its flaky cases, as ``trial_summary`` reads them."""
+    resolved = policy.resolved(trials)
+    scores, units = cases.scores, cases.units
+    tally = Counter(zip(cases.passed, units, strict=True))
+    counts = {f"{p}/{k}": tally[p, k] for p, k in sorted(tally, key=lambda pk: (-pk[0], pk[1]))}
 
     def rate_of(at: list[int]) -> TrialRate:
         picked = list(map(scores.__getitem__, at)), sum(map(units.__getitem__, at))
@@ -195,8 +230,8 @@ def trial_summary(
         trials=trials,
         declared=declared,
         task_success=_scored_rate(scores, sum(units), resolved, trials, interval),
-        slices={name: rate_of(at) for name, at in by_slice.items()},
+        slices={name: rate_of(at) for name, at in cases.slices.items()},
         consistency=consistency,
-        flaky=[c.id for c in consistency if c.flaky],
+        flaky=flaky,
         passed_counts=counts,
     )

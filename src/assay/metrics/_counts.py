@@ -6,15 +6,15 @@ without a ``CaseResult`` for each. The stored runs' SQL counts and the library's
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import count, repeat
-from operator import attrgetter
+from itertools import count
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from assay._compact import checked_instance, shared_field_names
 from assay.metrics._cluster import clustered_counts
-from assay.metrics._consistency import CaseConsistency, trial_summary
+from assay.metrics._columns import CountColumns, Grouped
+from assay.metrics._consistency import CaseConsistency, CaseScores, case_trial_summary
 from assay.metrics._rate import Rate
 from assay.metrics._setting import DEFAULT_INTERVAL, IntervalSetting
 from assay.metrics._summarize import (
@@ -130,23 +130,12 @@ class UncountedStatus(ValueError):
     counts cannot add up (``status_damage`` names it)."""
 
 
-def _total(items: Sequence[Counts], field: str) -> int:
-    """The sum of one field of ``items``."""
-    return sum(map(attrgetter(field), items))
-
-
-def _column(items: Sequence[Counts], field: str) -> list[int]:
-    """One field of each of ``items``."""
-    return list(map(attrgetter(field), items))
-
-
 _STATUS_FIELDS = ("recorded", "passed", "failed", "error", "ungraded", "judged_missing", "cases")
 
 
-def _statuses(items: Sequence[Counts], trials: int) -> StatusCounts:
-    recorded, passed, failed, error, ungraded, judged_missing, cases = (
-        _total(items, field) for field in _STATUS_FIELDS
-    )
+def _statuses(sums: Sequence[int], trials: int) -> StatusCounts:
+    """The statuses of case-trials from their sums of ``_STATUS_FIELDS``."""
+    recorded, passed, failed, error, ungraded, judged_missing, cases = sums
     if passed + failed + error + ungraded + judged_missing != recorded:
         raise UncountedStatus("a stored status is none of the statuses")
     return StatusCounts(
@@ -158,70 +147,65 @@ def _statuses(items: Sequence[Counts], trials: int) -> StatusCounts:
     )
 
 
-def _by_slice(items: Sequence[Counts]) -> dict[str, list[Counts]]:
-    groups: dict[str, list[Counts]] = {}
-    for c in items:
-        groups.setdefault(c.slice, []).append(c)
-    return groups
-
-
 def summary_of_counts(
-    items: Sequence[Counts],
+    items: Sequence[Counts] | CountColumns,
     *,
     trials: int,
     interval: IntervalSetting = DEFAULT_INTERVAL,
     policy: TrialPolicy | None = None,
 ) -> Summary:
     """``summarize_graded`` of the case-trials ``items`` count (all real, or all
-    synthetic; one ``Counts`` per case when ``trials`` > 1), in dataset order."""
-
-    statuses = _statuses(items, trials)
-    total = statuses.total
-    by_slice = _by_slice(items)
+    synthetic; one entry per case when ``trials`` > 1), in dataset order."""
+    columns = items if isinstance(items, CountColumns) else CountColumns.of(items)
+    statuses = _statuses([columns.total(f) for f in _STATUS_FIELDS], trials)
+    by_slice = Grouped.of(columns.slice)
+    per_slice = zip(*(by_slice.sums(getattr(columns, f)) for f in _STATUS_FIELDS), strict=True)
     summary = summary_of_statuses(
         statuses,
-        _total(items, "answered"),
-        _total(items, "correct"),
-        {name: _statuses(group, trials) for name, group in by_slice.items()},
+        columns.total("answered"),
+        columns.total("correct"),
+        {
+            name: _statuses(sums, trials)
+            for name, sums in zip(by_slice.names, per_slice, strict=True)
+        },
         trials=trials,
         interval=interval,
     )
-    if trials > 1 and total:
+    if trials > 1 and statuses.total:
         chosen = policy if policy is not None else TrialPolicy("mean")
-        summary = _with_trials(summary, items, by_slice, chosen, interval, policy is not None)
+        summary = _with_trials(summary, columns, by_slice, chosen, interval, policy is not None)
     return summary
 
 
 def _with_trials(
     summary: Summary,
-    items: Sequence[Counts],
-    by_slice: dict[str, list[Counts]],
+    columns: CountColumns,
+    by_slice: Grouped,
     policy: TrialPolicy,
     interval: IntervalSetting,
     declared: bool,
 ) -> Summary:
-    """The case-clustered intervals and the trial summary, from one ``Counts`` per case."""
+    """The case-clustered intervals and the trial summary, from one entry per case."""
     k = summary.trials
+    passed, answered = columns.passed, columns.answered
 
-    def every(r: Rate, group: Sequence[Counts], names: tuple[str, str]) -> Rate:
-        return named(clustered_counts(r, _column(group, "passed"), [k] * len(group)), names)
+    def every(r: Rate, hits: Any, names: tuple[str, str]) -> Rate:
+        return named(clustered_counts(r, hits, np.full(len(hits), k)), names)
 
-    answering = [c for c in items if c.answered]
     slices = {
         name: sl.model_copy(
-            update={"task_success": every(sl.task_success, by_slice[name], SLICE_TRIALS)}
+            update={
+                "task_success": every(sl.task_success, passed[by_slice.positions(i)], SLICE_TRIALS)
+            }
         )
-        for name, sl in summary.slices.items()
+        for i, (name, sl) in enumerate(summary.slices.items())
     }
     resolved = policy.resolved(k)
-    passing = _column(items, "passed")
+    passing = passed.tolist()
     # each case's score under the policy, computed once for each number of passing trials
-    scores = {passed: float(resolved.case_score(k, passed)) for passed in set(passing)}
-    columns = zip(
-        *(_column(items, f) for f in ("case_id", "slice", "recorded", "judged_missing")),
-        passing,
-        strict=True,
-    )
+    scored = {p: float(resolved.case_score(k, p)) for p in set(passing)}
+    scores = list(map(scored.__getitem__, passing))
+    missing = (k - columns.recorded + columns.judged_missing).tolist()
     consistency = [
         # each value already of its field's type: made as validating them would make it
         checked_instance(
@@ -229,39 +213,47 @@ def _with_trials(
             {
                 "id": case_id,
                 "slice": name,
-                "passed": passed,
+                "passed": p,
                 "trials": k,
-                "score": scores[passed],
-                "missing": k - recorded + judged_missing,
+                "score": score,
+                "missing": absent,
             },
             _CONSISTENCY,
         )
-        for case_id, name, recorded, judged_missing, passed in columns
+        for case_id, name, p, score, absent in zip(
+            columns.case_id, columns.slice, passing, scores, missing, strict=True
+        )
     ]
+    flaky = (passed > 0) & (passed < k - np.asarray(missing, dtype=np.int64))
+    answering = answered > 0
     return summary.model_copy(
         update={
-            "task_success": every(summary.task_success, items, TRIALS),
-            "answer_coverage": named(
-                clustered_counts(
-                    summary.answer_coverage, _column(items, "answered"), [k] * len(items)
-                ),
-                ANSWERED_TRIALS,
-            ),
+            "task_success": every(summary.task_success, passed, TRIALS),
+            "answer_coverage": every(summary.answer_coverage, answered, ANSWERED_TRIALS),
             "answered_accuracy": clustered_counts(
-                summary.answered_accuracy,
-                _column(answering, "correct"),
-                _column(answering, "answered"),
+                summary.answered_accuracy, columns.correct[answering], answered[answering]
             ),
             "slices": slices,
-            "trial_summary": trial_summary(
-                consistency, policy, k, interval=interval, declared=declared
+            "trial_summary": case_trial_summary(
+                consistency,
+                CaseScores(
+                    scores,
+                    [k] * len(scores),
+                    passing,
+                    {name: by_slice.positions(i).tolist() for i, name in enumerate(by_slice.names)},
+                ),
+                list(map(columns.case_id.__getitem__, np.flatnonzero(flaky).tolist())),
+                policy,
+                k,
+                interval=interval,
+                declared=declared,
             ),
         }
     )
 
 
 def summary_from_counts(
-    items: Sequence[Counts],
+    items: Sequence[Counts] | CountColumns,
     trials: int,
     *,
     interval: IntervalSetting = DEFAULT_INTERVAL,
@@ -270,20 +262,25 @@ def summary_from_counts(
 ) -> Summary:
     """``summarize_results`` of case-trials from their counts: real cases summarized over
     ``trials``, synthetic ones apart over ``synthetic_trials`` (None: ``trials``)."""
-    real = [c for c in items if not c.synthetic]
-    synthetic = [c for c in items if c.synthetic]
+    columns = items if isinstance(items, CountColumns) else CountColumns.of(items)
+    apart = np.fromiter(columns.synthetic, bool, len(columns))
+    real = columns if not apart.any() else columns.where(~apart)
     summary = summary_of_counts(
-        real, trials=trials if real else 1, interval=interval, policy=policy
+        real, trials=trials if len(real) else 1, interval=interval, policy=policy
     )
-    if synthetic:
+    if apart.any():
+        synthetic = columns.where(apart)
         apart_trials = trials if synthetic_trials is None else synthetic_trials
-        apart = summary_of_counts(
-            synthetic,
-            trials=apart_trials,
-            interval=interval,
-            policy=policy if policy is None or _fits(policy, apart_trials) else None,
+        summary = summary.model_copy(
+            update={
+                "synthetic": summary_of_counts(
+                    synthetic,
+                    trials=apart_trials,
+                    interval=interval,
+                    policy=policy if policy is None or _fits(policy, apart_trials) else None,
+                )
+            }
         )
-        summary = summary.model_copy(update={"synthetic": apart})
     return summary
 
 
@@ -294,7 +291,7 @@ def verdict_counts(
     splits: list[str],
     synthetic: list[bool],
     per_case: bool,
-) -> list[Counts]:
+) -> CountColumns:
     """The ``Counts`` of cases from their graded case-trials, each packed as
     ``assay.metrics._tally`` counts them with a status (never none) and keyed by its
     case's position in ``ids``: one per case (``per_case``), else one per (slice,
@@ -305,7 +302,16 @@ def verdict_counts(
             raise ValueError(_UNJUDGED)
         del columns[6]  # the case-trials to be graded: none
         n = len(ids)
-        return list(map(Counts, range(n), repeat(1, n), ids, slices, synthetic, splits, *columns))
+        numbers = dict(zip(Counts._fields[6:], columns, strict=True))
+        return CountColumns(
+            first=np.arange(n, dtype=np.int64),
+            cases=np.ones(n, dtype=np.int64),
+            case_id=ids,
+            slice=slices,
+            synthetic=synthetic,
+            split=splits,
+            **{name: np.array(column, dtype=np.int64) for name, column in numbers.items()},
+        )
     # each case numbered by its group's first case's place, then numbered densely
     code: dict[tuple[str, bool, str], int] = {}
     keys = zip(slices, synthetic, splits, strict=True)
@@ -318,4 +324,4 @@ def verdict_counts(
     made = None if rows is None else per_group_counts(rows, distinct, codes)
     if made is None:
         raise ValueError(_UNJUDGED)
-    return made
+    return CountColumns.of(made)

@@ -18,7 +18,8 @@ from assay.metrics import (
     TrialPolicy,
     summarize_results,
 )
-from assay.metrics._counts import Counts, summary_from_counts, verdict_counts
+from assay.metrics._columns import CountColumns
+from assay.metrics._counts import summary_from_counts, verdict_counts
 from assay.metrics._setting import chosen_interval
 from assay.outcomes import Outcome, Record, Results, as_results
 
@@ -58,7 +59,7 @@ def summarize(
     return summarize_results(grade_all(given, checked, grader), interval=interval, policy=policy)
 
 
-def _counts(verdicts: PackedVerdicts) -> list[Counts]:
+def _counts(verdicts: PackedVerdicts) -> CountColumns:
     """The counts of every case: per group of cases where trials are one, else per case;
     real and synthetic cases apart when they differ in that."""
     flags = verdicts.synthetic_cases
@@ -73,7 +74,7 @@ def _counts(verdicts: PackedVerdicts) -> list[Counts]:
             verdicts.synthetic_flags,
             per_case=alike == {True},
         )
-    items: list[Counts] = []
+    parts: list[CountColumns] = []
     for apart in (False, True):
         # the group's cases numbered among themselves
         chosen = flags == apart
@@ -85,7 +86,9 @@ def _counts(verdicts: PackedVerdicts) -> list[Counts]:
             list(compress(column, picked))
             for column in (verdicts.ids, verdicts.slices, verdicts.splits)
         )
-        items += verdict_counts(
-            values, ids, slices, splits, [apart] * len(ids), per_case=per_case[apart]
+        parts.append(
+            verdict_counts(
+                values, ids, slices, splits, [apart] * len(ids), per_case=per_case[apart]
+            )
         )
-    return items
+    return CountColumns.joined(parts)
