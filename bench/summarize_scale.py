@@ -18,6 +18,7 @@ summary made by grading every case-trial into a ``CaseResult`` and counting thos
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -35,7 +36,7 @@ sys.path.insert(0, str(BENCH))
 from _resident import reset_peak, resident_mb  # noqa: E402
 
 GOAL_S = 2.0
-CALLS = 3
+CALLS = 5
 SHAPES = ("plain", "trials", "mixed")
 
 
@@ -115,10 +116,19 @@ def child(cases: Path, results: Path) -> dict[str, Any]:
     inputs_mb = resident_mb("VmRSS")
     reset = reset_peak()
     calls: list[tuple[float, float]] = []
+    full: list[int] = []  # Python's full collections during each call
+
+    def count_full(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 2:
+            full[-1] += 1
+
+    gc.callbacks.append(count_full)
     for _ in range(CALLS):
+        full.append(0)
         wall, cpu = time.perf_counter(), time.process_time()
         counted = summarize(dataset, loaded)
         calls.append((time.perf_counter() - wall, time.process_time() - cpu))
+    gc.callbacks.remove(count_full)
     peak_mb = resident_mb("VmHWM") if reset else float("nan")
     wall, cpu = time.perf_counter(), time.process_time()
     graded = summarize_results(grade_all(dataset, loaded))
@@ -130,6 +140,7 @@ def child(cases: Path, results: Path) -> dict[str, Any]:
         "load_cpu_s": load_s,
         "calls_cpu_s": [c[1] for c in calls],
         "calls_wall_s": [c[0] for c in calls],
+        "calls_full_gc": full,
         "inputs_mb": inputs_mb,
         "peak_mb": peak_mb,
         "graded_cpu_s": graded_s[1],
@@ -174,18 +185,25 @@ def render(n: int, rows: list[dict[str, Any]], load: str) -> str:
         "`CaseResult` and counting those (`summarize_results(grade_all(...))`, how "
         "`summarize` worked before), checked equal. Inputs: the memory the loaded dataset "
         "and results hold; peak: the process's peak resident memory while `summarize` ran "
-        f"(inputs included). Goal: under {GOAL_S:g} s. Load average when measured: {load}.",
+        "(inputs included). A call marked * is one during which Python's cycle collector "
+        "made a full pass over every object the process holds (the collector's own "
+        "timing, not the call's: assay's core leaves it alone). "
+        f"Goal: under {GOAL_S:g} s. Load average when measured: {load}.",
         "",
-        "| Shape | Case-trials (cases) | `summarize` CPU, each call | Wall (median) "
+        "| Shape | Case-trials (cases) | `summarize` CPU, each call | CPU (median) "
+        "| Wall (median) "
         "| Graded way CPU | Ratio | Inputs | Peak while summarizing | Equal |",
-        "|---|---:|---|---:|---:|---:|---:|---:|---|",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         median = statistics.median(r["calls_cpu_s"])
-        each = ", ".join(f"{c:.2f} s" for c in r["calls_cpu_s"])
+        marks = r.get("calls_full_gc") or [0] * len(r["calls_cpu_s"])
+        each = ", ".join(
+            f"{c:.2f} s{'*' if m else ''}" for c, m in zip(r["calls_cpu_s"], marks, strict=True)
+        )
         lines.append(
             f"| {r['shape']}: {_SHAPES[r['shape']]} | {r['case_trials']:,} ({r['cases']:,}) "
-            f"| {each} | {statistics.median(r['calls_wall_s']):.2f} s "
+            f"| {each} | {median:.2f} s | {statistics.median(r['calls_wall_s']):.2f} s "
             f"| {r['graded_cpu_s']:.1f} s | {r['graded_cpu_s'] / median:.1f}× "
             f"| {r['inputs_mb']:,.0f} MB | {r['peak_mb']:,.0f} MB "
             f"| {'yes' if r['equal'] else 'NO'} |"
