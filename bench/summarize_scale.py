@@ -5,9 +5,10 @@ results)``.
 Three shapes of ``-n`` case-trials each: ``plain`` (the inputs of ``score_scale.py``: one
 trial, ids in order, results in dataset order), ``trials`` (a fifth as many cases, five
 trials each) and ``mixed`` (random 24-hex-digit ids, a tenth of the cases synthetic,
-accepted alternative facts, answers without a fact key, wrong facts, results shuffled as
-a concurrent run writes them). Each shape is measured in a child process of its own:
-``summarize`` called three times (CPU and wall seconds of each), the memory the loaded
+accepted alternative facts, answers without a fact key, wrong facts, results in random
+order: harder than a concurrent run's nearly ordered writes). Each shape is measured in
+a child process of its own: ``summarize`` called five times (CPU and wall seconds of
+each, and whether Python's collector made a full pass during it), the memory the loaded
 inputs hold, the peak while summarizing, and, side by side in the same process, the
 summary made by grading every case-trial into a ``CaseResult`` and counting those
 (``summarize_results(grade_all(...))``, what ``summarize`` did before), checked equal.
