@@ -100,8 +100,9 @@ def _reply(rng: random.Random, case_id: str, trial: int) -> dict[str, Any] | Non
     return line
 
 
-def child(cases: Path, results: Path) -> dict[str, Any]:
-    """In a child process: load the inputs, then time ``summarize`` and the graded way."""
+def child(cases: Path, results: Path, graded_too: bool = True) -> dict[str, Any]:
+    """In a child process: load the inputs, then time ``summarize`` and (``graded_too``)
+    the graded way."""
     from assay.grading import grade_all
     from assay.load import load_dataset, load_results
     from assay.metrics import rate, summarize_results
@@ -132,7 +133,7 @@ def child(cases: Path, results: Path) -> dict[str, Any]:
     gc.callbacks.remove(count_full)
     peak_mb = resident_mb("VmHWM") if reset else float("nan")
     wall, cpu = time.perf_counter(), time.process_time()
-    graded = summarize_results(grade_all(dataset, loaded))
+    graded = summarize_results(grade_all(dataset, loaded)) if graded_too else counted
     graded_s = (time.perf_counter() - wall, time.process_time() - cpu)
     return {
         "case_trials": counted.total + (counted.synthetic.total if counted.synthetic else 0),
@@ -150,13 +151,26 @@ def child(cases: Path, results: Path) -> dict[str, Any]:
     }
 
 
-def measure(shape: str, n: int) -> dict[str, Any]:
-    """``child`` for ``shape`` at ``n`` case-trials, in a fresh process."""
+def measure(shape: str, n: int, processes: int = 1) -> dict[str, Any]:
+    """``child`` for ``shape`` at ``n`` case-trials, in ``processes`` fresh processes one
+    after another (the same inputs; the graded way in the first only): the calls of
+    every process, in order."""
+    found: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         cases, results = write_shape(Path(tmp), shape, n)
-        command = [sys.executable, str(Path(__file__)), "--child", str(cases), str(results)]
-        done = subprocess.run(command, capture_output=True, text=True, check=True)
-    return {"shape": shape, **json.loads(done.stdout)}
+        for at in range(processes):
+            command = [sys.executable, str(Path(__file__)), "--child", str(cases), str(results)]
+            command += ["--calls-only"] if at else []
+            done = subprocess.run(command, capture_output=True, text=True, check=True)
+            measured = json.loads(done.stdout)
+            if not found:
+                found = {**measured, "processes": [list(measured["calls_cpu_s"])]}
+                continue
+            found["processes"].append(measured["calls_cpu_s"])
+            for key in ("calls_cpu_s", "calls_wall_s", "calls_full_gc"):
+                found[key] += measured[key]
+            found["peak_mb"] = max(found["peak_mb"], measured["peak_mb"])
+    return {"shape": shape, **found}
 
 
 def _commit() -> str:
@@ -173,16 +187,19 @@ _SHAPES = {
 }
 
 
-def render(n: int, rows: list[dict[str, Any]], load: str) -> str:
+def render(n: int, rows: list[dict[str, Any]], load: str, processes: int = 1) -> str:
     """The Markdown section for ``bench/RESULTS.md``."""
     lines = [
         "## The library's `summarize` on a million case-trials",
         "",
-        f"`bench/summarize_scale.py -n {n}` at {_commit()}: for each shape, a dataset and "
-        "its results written as JSONL files, loaded by `assay.load` in a child process, "
-        f"then `summarize(dataset, results)` called {CALLS} times (its CPU seconds each; "
-        "the structured grader's verdicts packed and counted by numpy) and, side by side "
-        "in the same process, the same summary made by grading every case-trial into a "
+        f"`bench/summarize_scale.py -n {n} --processes {processes}` at {_commit()}: for "
+        "each shape, a dataset and its results written as JSONL files, loaded by "
+        f"`assay.load` in a child process, then `summarize(dataset, results)` called "
+        f"{CALLS} times (its CPU seconds each; the structured grader's verdicts packed and "
+        f"counted by numpy), in {processes} such processes one after the other (calls "
+        "of each process separated by `;`: the same work varies from one process to the "
+        "next on a shared machine) and, side by side in the first, the same summary "
+        "made by grading every case-trial into a "
         "`CaseResult` and counting those (`summarize_results(grade_all(...))`, how "
         "`summarize` worked before), checked equal. Inputs: the memory the loaded dataset "
         "and results hold; peak: the process's peak resident memory while `summarize` ran "
@@ -198,9 +215,10 @@ def render(n: int, rows: list[dict[str, Any]], load: str) -> str:
     ]
     for r in rows:
         median = statistics.median(r["calls_cpu_s"])
-        marks = r.get("calls_full_gc") or [0] * len(r["calls_cpu_s"])
-        each = ", ".join(
-            f"{c:.2f} s{'*' if m else ''}" for c, m in zip(r["calls_cpu_s"], marks, strict=True)
+        marks = iter(r.get("calls_full_gc") or [0] * len(r["calls_cpu_s"]))
+        each = "; ".join(
+            ", ".join(f"{c:.2f} s{'*' if next(marks) else ''}" for c in calls)
+            for calls in r.get("processes") or [r["calls_cpu_s"]]
         )
         lines.append(
             f"| {r['shape']}: {_SHAPES[r['shape']]} | {r['case_trials']:,} ({r['cases']:,}) "
@@ -220,17 +238,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-n", type=int, default=1_000_000, help="case-trials per shape")
     parser.add_argument("--shapes", nargs="+", default=list(SHAPES), choices=SHAPES)
     parser.add_argument("--write", type=Path, help="results file to update (a section)")
+    parser.add_argument(
+        "--processes", type=int, default=2, help="fresh processes per shape (default 2)"
+    )
     parser.add_argument("--child", nargs=2, type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--calls-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        sys.stdout.write(json.dumps(child(*args.child)) + "\n")
+        cases, results = args.child
+        measured = child(cases, results, graded_too=not args.calls_only)
+        sys.stdout.write(json.dumps(measured) + "\n")
         return 0
     rows = []
     for shape in args.shapes:
-        rows.append(measure(shape, args.n))
+        rows.append(measure(shape, args.n, args.processes))
         sys.stderr.write(f"{shape}: {rows[-1]}\n")
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    section = render(args.n, rows, load)
+    section = render(args.n, rows, load, args.processes)
     sys.stdout.write(section)
     if args.write:
         write_section(args.write, "summarize_scale", section)

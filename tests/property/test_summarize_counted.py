@@ -215,3 +215,17 @@ def test_a_stray_trial_number_in_the_billions_is_counted_not_looped_over() -> No
     assert summary.trial_summary is not None
     assert [c.passed for c in summary.trial_summary.consistency] == [0, 1]
     assert [c.missing for c in summary.trial_summary.consistency] == [trials - 1] * 2
+
+
+@pytest.mark.parametrize("cases", [2, 400])
+def test_a_repeated_case_trial_is_found_among_few_records_or_many(cases: int) -> None:
+    # two records of 400 cases are sorted to find the repeat; of two cases, counted
+    dataset = [
+        Case(id=f"c{i}", slice="s", question="q", expected_behavior="answer", expected_fact="f")
+        for i in range(cases)
+    ]
+    once = Record(case_id="c1", trial=2, outcome=Answer(fact="f"))
+    assert structured_verdicts(dataset, [once, Record(case_id="c0", outcome=Abstain())])
+    assert structured_verdicts(dataset, [once, once]) is None
+    with pytest.raises(DuplicateResultError):
+        summarize(dataset, [once, once])

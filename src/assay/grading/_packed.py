@@ -82,11 +82,8 @@ def structured_verdicts(cases: Sequence[Case], records: Sequence[Record]) -> Pac
     most = max(real_trials, synthetic_trials)
     if most >= _MOST_SLOTS // max(n, 1):
         return None
-    slots = positions * most + trials - 1
-    if not (slots[1:] > slots[:-1]).all():
-        slots.sort()
-        if (slots[1:] == slots[:-1]).any():
-            return None  # a case-trial recorded twice
+    if _repeats(positions * most + trials - 1, n * most):
+        return None  # a case-trial recorded twice
     abstains = np.fromiter(map(is_, expected, repeat(None)), bool, n)
     status = _statuses(positions, kinds, outcomes, abstains, expected, accepted)
     return PackedVerdicts(
@@ -100,6 +97,17 @@ def structured_verdicts(cases: Sequence[Case], records: Sequence[Record]) -> Pac
         splits=splits,
         synthetic_flags=synthetic_flags,
     )
+
+
+def _repeats(slots: Any, size: int) -> bool:
+    """Whether a value repeats among ``slots`` (numpy integers from 0 below ``size``):
+    counted when they are few enough to count, else sorted."""
+    if (slots[1:] > slots[:-1]).all():  # in order, as a run writes them in dataset order
+        return False
+    if size <= 4 * len(slots):
+        return bool(np.bincount(slots).max() > 1)
+    ordered = np.sort(slots)
+    return bool((ordered[1:] == ordered[:-1]).any())
 
 
 def _case_columns(cases: Sequence[Case]) -> tuple[list[Any], ...]:
@@ -158,9 +166,38 @@ def _positions(ids: list[str], wanted: list[str]) -> Any | None:
     at = np.empty(len(wanted), dtype=np.int64)
     at[queries] = np.searchsorted(ordered, sought[queries])
     found = order[np.minimum(at, len(ids) - 1)]
-    if list(map(ids.__getitem__, found.tolist())) != wanted:
+    if not _same_texts(ids, found, wanted):
         return None  # a result of a case not in the dataset
     return found
+
+
+def _same_texts(texts: list[str], at: Any, wanted: list[str]) -> bool:
+    """Whether ``texts[at[i]] == wanted[i]`` for every i: compared as rows of bytes by
+    numpy when both are ASCII texts of one length (random ids, UUIDs), else text by text
+    (each case's id is then read from memory at random: a third of a second at a
+    million records in random order)."""
+    rows, sought = _fixed_width(texts), _fixed_width(wanted)
+    if rows is not None and sought is not None and rows.shape[1] == sought.shape[1]:
+        return bool((rows[at] == sought).all())
+    return list(map(texts.__getitem__, at.tolist())) == wanted
+
+
+def _fixed_width(texts: list[str]) -> Any | None:
+    """``texts`` as the rows of a numpy byte matrix, each ending in a NUL byte, when
+    every one is ASCII, of one length and without a NUL (so that equal rows are equal
+    texts); else None."""
+    if not texts:
+        return None
+    width = len(texts[0]) + 1
+    joined = "\0".join(texts)
+    if len(joined) != len(texts) * width - 1 or not joined.isascii():
+        return None
+    rows = np.frombuffer(joined.encode("ascii") + b"\0", np.uint8).reshape(len(texts), width)
+    # the only NULs are the separators, one at the end of each row: every text is of the
+    # first one's length
+    if np.count_nonzero(rows == 0) != len(texts) or rows[:, -1].any():
+        return None
+    return rows
 
 
 def _statuses(

@@ -45,3 +45,8 @@ def test_the_section_is_written_with_every_shape_equal(tmp_path: Path) -> None:
     assert len(rows) == 3
     assert all(row.endswith("| yes |") for row in rows)
     assert "| 2,000 (400) |" in text
+    assert "--processes 2" in text
+    # five calls in each of the two processes, those of each process apart
+    for row in rows:
+        calls = row.split(" | ")[2]
+        assert [len(part.split(", ")) for part in calls.split("; ")] == [5, 5], row
