@@ -176,7 +176,8 @@ def _same_texts(texts: list[str], at: Any, wanted: list[str]) -> bool:
     numpy when both are ASCII texts of one length (random ids, UUIDs), else text by text
     (each case's id is then read from memory at random: a third of a second at a
     million records in random order)."""
-    rows, sought = _fixed_width(texts), _fixed_width(wanted)
+    rows = _fixed_width(texts)
+    sought = None if rows is None else _fixed_width(wanted)
     if rows is not None and sought is not None and rows.shape[1] == sought.shape[1]:
         return bool((rows[at] == sought).all())
     return list(map(texts.__getitem__, at.tolist())) == wanted
@@ -186,7 +187,7 @@ def _fixed_width(texts: list[str]) -> Any | None:
     """``texts`` as the rows of a numpy byte matrix, each ending in a NUL byte, when
     every one is ASCII, of one length and without a NUL (so that equal rows are equal
     texts); else None."""
-    if not texts:
+    if not texts or len(texts[-1]) != len(texts[0]):  # numbered ids: "c9", "c10"…
         return None
     width = len(texts[0]) + 1
     joined = "\0".join(texts)
