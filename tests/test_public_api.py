@@ -48,6 +48,7 @@ PUBLIC = [
     "Target",
     "TargetContext",
     "TargetType",
+    "TrialNumberError",
     "UnknownResultIdError",
     "__version__",
     "Comparison",
@@ -83,6 +84,7 @@ def test_input_errors_share_one_base() -> None:
         assay.DuplicateCaseIdError,
         assay.UnknownResultIdError,
         assay.DuplicateResultError,
+        assay.TrialNumberError,
         assay.InputFormatError,
     ):
         assert issubclass(error, assay.AssayInputError)

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         DuplicateCaseIdError,
         DuplicateResultError,
         InputFormatError,
+        TrialNumberError,
         UnknownResultIdError,
     )
     from assay.grading import (
@@ -100,6 +101,7 @@ _EXPORTS: dict[str, str] = {
     "DuplicateCaseIdError": "assay.errors",
     "DuplicateResultError": "assay.errors",
     "InputFormatError": "assay.errors",
+    "TrialNumberError": "assay.errors",
     "UnknownResultIdError": "assay.errors",
     "CaseResult": "assay.grading",
     "CheckResult": "assay.grading",

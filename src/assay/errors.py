@@ -7,7 +7,8 @@
     │   ├── InputFormatError        a file could not be read or parsed (every problem listed)
     │   ├── DuplicateCaseIdError    two cases share an id
     │   ├── UnknownResultIdError    a result names a case the dataset does not have
-    │   └── DuplicateResultError    two results for the same case and trial
+    │   ├── DuplicateResultError    two results for the same case and trial
+    │   └── TrialNumberError        a trial number far beyond what the results hold
     ├── AssayConfigError            a suite, profile or option is wrong
     └── StoreError                  the run store cannot be read or written (damaged, full,
                                     read-only, locked, unreachable)
@@ -99,6 +100,28 @@ class DuplicateResultError(_IdsError):
 
     headline = "Duplicate result for the same case and trial"
     advice = "Keep one result per case and trial (set 'trial' for repeats); nothing was scored."
+
+
+class TrialNumberError(_IdsError):
+    """A result's trial number is beyond what its results can number (one stray
+    ``trial: 100000`` would make every case missing that many times); nothing was scored."""
+
+    headline = "Trial number beyond what the results can number"
+
+    def __init__(
+        self, ids: Mapping[str, Sequence[Location | None]], allowed: int, records: int, cases: int
+    ) -> None:
+        self.allowed = allowed
+        self.advice = (
+            f"{records:,} results over {cases:,} cases may number at most {allowed:,} trials "
+            f"a case (never more than {MAX_TRIALS:,}); number the trials of each case "
+            "from 1; nothing was scored."
+        )
+        super().__init__(ids)
+
+
+MAX_TRIALS = 1_000
+"""The most trials of a case results may hold (the most a suite may declare)."""
 
 
 class AssayConfigError(AssayError):

@@ -15,7 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assay.cases import Case, Dataset
-from assay.errors import DuplicateCaseIdError, DuplicateResultError, UnknownResultIdError
+from assay.errors import (
+    DuplicateCaseIdError,
+    DuplicateResultError,
+    TrialNumberError,
+    UnknownResultIdError,
+)
 from assay.grading import StructuredGrader, grade_all
 from assay.grading._packed import structured_verdicts
 from assay.metrics import IntervalSetting, TrialPolicy, summarize_results
@@ -197,24 +202,39 @@ def test_ids_whose_hashes_collide_are_looked_up_in_a_dictionary(
         assert verdicts is None and expected is None
 
 
-def test_a_stray_trial_number_in_the_billions_is_counted_not_looped_over() -> None:
-    """Grading would make a ``CaseResult`` for each of the 2**40 trials of each case;
-    counting says the same at once: every trial not recorded is missing."""
+@pytest.mark.parametrize("trial", [1_001, 2**40, 2**70])
+@pytest.mark.parametrize("grader", [None, "lenient"])
+def test_a_stray_trial_number_far_beyond_the_records_is_refused_not_looped_over(
+    trial: int, grader: str | None
+) -> None:
+    """Grading would make a ``CaseResult`` for every trial up to the stray one, for every
+    case: counted or graded, it is refused at once, naming the case and trial."""
     cases = [
         Case(id="a", slice="s", question="q", expected_behavior="answer", expected_fact="f"),
         Case(id="b", slice="s", question="q", expected_behavior="abstain"),
     ]
-    trials = 2**40
     records = [
-        Record(case_id="a", trial=trials, outcome=Abstain()),
+        Record(case_id="a", trial=trial, outcome=Abstain()),
         Record(case_id="b", outcome=Abstain()),
     ]
+    assert structured_verdicts(cases, records) is None
+    chosen = _Lenient() if grader else None
+    with pytest.raises(TrialNumberError) as refused:
+        summarize(cases, records, grader=chosen)
+    assert f"a (trial {trial})" in str(refused.value)
+    assert "2 results over 2 cases may number at most 1,000 trials" in str(refused.value)
+    with pytest.raises(TrialNumberError):
+        grade_all(cases, records)
+
+
+def test_trials_up_to_what_the_records_allow_are_counted() -> None:
+    """A thousand trials of one case, only the last recorded: allowed (the most a suite
+    may declare), every other trial missing."""
+    cases = [Case(id="a", slice="s", question="q", expected_behavior="abstain")]
+    records = [Record(case_id="a", trial=1_000, outcome=Abstain())]
     summary = summarize(cases, records)
-    assert (summary.trials, summary.total) == (trials, 2 * trials)
-    assert (summary.success, summary.statuses.failed, summary.missing) == (1, 1, 2 * trials - 2)
-    assert summary.trial_summary is not None
-    assert [c.passed for c in summary.trial_summary.consistency] == [0, 1]
-    assert [c.missing for c in summary.trial_summary.consistency] == [trials - 1] * 2
+    assert summary == summarize_results(grade_all(cases, records))
+    assert (summary.trials, summary.success, summary.missing) == (1_000, 1, 999)
 
 
 @pytest.mark.parametrize("cases", [2, 400])

@@ -30,7 +30,7 @@ from assay.grading._codes import (
     PASSED,
     UNGRADED,
 )
-from assay.outcomes import Abstain, Answer, Error, Record
+from assay.outcomes import Abstain, Answer, Error, Record, trials_allowed
 
 _KINDS: dict[type, int] = {Error: ERROR_KIND, Answer: ANSWER_KIND, Abstain: OTHER_KIND}
 _FACT = attrgetter("fact")
@@ -80,6 +80,8 @@ def structured_verdicts(cases: Sequence[Case], records: Sequence[Record]) -> Pac
     real_trials = int(trials[~apart].max(initial=1))
     synthetic_trials = int(trials[apart].max(initial=1))
     most = max(real_trials, synthetic_trials)
+    if most > trials_allowed(m, m) and most > trials_allowed(m, _distinct(positions, n)):
+        return None  # a trial number far beyond what the records hold
     if most >= _MOST_SLOTS // max(n, 1):
         return None
     if _repeats(positions * most + trials - 1, n * most):
@@ -97,6 +99,11 @@ def structured_verdicts(cases: Sequence[Case], records: Sequence[Record]) -> Pac
         splits=splits,
         synthetic_flags=synthetic_flags,
     )
+
+
+def _distinct(positions: Any, n: int) -> int:
+    """How many of ``n`` cases the records' ``positions`` name."""
+    return int(np.count_nonzero(np.bincount(positions, minlength=n)))
 
 
 def _repeats(slots: Any, size: int) -> bool:

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from assay.cases import Case, Dataset, parse_dataset
-from assay.errors import InputFormatError, Location, Problem, did_you_mean
+from assay.errors import MAX_TRIALS, InputFormatError, Location, Problem, did_you_mean
 from assay.load._records import parsed, stream_records
 from assay.load._sources import with_sources
-from assay.outcomes import Record, Results, parse_result_line, parse_results
+from assay.outcomes import Record, Results, parse_result_line, parse_results, trials_allowed
 
 _CSV_LISTS = ("accepted_facts", "required", "disallowed")
 
@@ -90,15 +90,6 @@ def load_results(path: str | Path) -> Results:
     return results
 
 
-MAX_TRIALS = 1_000
-"""The most trials of a case a results file may hold (the most a suite may declare)."""
-
-CASE_TRIALS_FLOOR = 1_000_000
-CASE_TRIALS_PER_RECORD = 100
-"""A file may imply at most max(CASE_TRIALS_FLOOR, CASE_TRIALS_PER_RECORD × its records)
-case-trials (the cases it names times its highest trial number)."""
-
-
 def _check_trial_numbers(results: Results, path: Path) -> None:
     """Refuse trial numbers that would blow a report up.
 
@@ -109,8 +100,7 @@ def _check_trial_numbers(results: Results, path: Path) -> None:
     refused, located, instead.
     """
     cases = {record.case_id for record in results.records}
-    budget = max(CASE_TRIALS_FLOOR, CASE_TRIALS_PER_RECORD * len(results.records))
-    allowed = min(MAX_TRIALS, max(1, budget // max(1, len(cases))))
+    allowed = trials_allowed(len(results.records), len(cases))
     problems = [
         Problem(
             f"trial {record.trial} is beyond the {allowed:,} trials a file of "

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
         parse_results,
         result_line,
         trial_gaps,
+        trials_allowed,
     )
     from assay.outcomes._record import Record, Usage
     from assay.outcomes._span import Span
@@ -34,6 +35,7 @@ _WHERE: dict[str, str] = {
     "parse_results": "assay.outcomes._parse",
     "result_line": "assay.outcomes._parse",
     "trial_gaps": "assay.outcomes._parse",
+    "trials_allowed": "assay.outcomes._parse",
     "Record": "assay.outcomes._record",
     "Usage": "assay.outcomes._record",
     "Span": "assay.outcomes._span",
@@ -57,4 +59,5 @@ __all__ = [
     "parse_results",
     "result_line",
     "trial_gaps",
+    "trials_allowed",
 ]

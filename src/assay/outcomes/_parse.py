@@ -12,9 +12,11 @@ from pydantic import ValidationError
 from assay._compact import checked_instance, shared_field_names
 from assay._validation import parse_located, problems_from
 from assay.errors import (
+    MAX_TRIALS,
     DuplicateResultError,
     Location,
     Problem,
+    TrialNumberError,
     UnknownResultIdError,
     did_you_mean,
 )
@@ -206,7 +208,8 @@ def as_results(results: Results | Mapping[str, Outcome] | Iterable[Record]) -> R
 
 
 def check_results(results: Results, case_ids: Iterable[str]) -> None:
-    """Reject results for unknown cases and repeated (case, trial) pairs, naming every id."""
+    """Reject results for unknown cases, repeated (case, trial) pairs and trial numbers
+    far beyond what the results hold, naming every id."""
     known = set(case_ids)
     unknown: dict[str, list[Location | None]] = {}
     seen: dict[tuple[str, int], list[Location | None]] = {}
@@ -224,6 +227,39 @@ def check_results(results: Results, case_ids: Iterable[str]) -> None:
             repeated[label] = places
     if repeated:
         raise DuplicateResultError(repeated)
+    check_trial_numbers(results)
+
+
+CASE_TRIALS_FLOOR = 1_000_000
+CASE_TRIALS_PER_RECORD = 100
+"""Results may imply at most max(CASE_TRIALS_FLOOR, CASE_TRIALS_PER_RECORD × their
+records) case-trials (the cases they name times their highest trial number)."""
+
+
+def trials_allowed(records: int, cases: int) -> int:
+    """The highest trial number ``records`` results over ``cases`` distinct cases may
+    hold: never above ``MAX_TRIALS``, nor so high that the cases × trials they imply
+    (each trial not recorded counted missing) far exceed the records."""
+    budget = max(CASE_TRIALS_FLOOR, CASE_TRIALS_PER_RECORD * records)
+    return min(MAX_TRIALS, max(1, budget // max(1, cases)))
+
+
+def check_trial_numbers(results: Results) -> None:
+    """Reject trial numbers beyond ``trials_allowed`` (``TrialNumberError``, naming each
+    case and trial)."""
+    records = results.records
+    most = max((r.trial for r in records), default=1)
+    if most <= trials_allowed(len(records), len(records)):
+        return  # within what the records allow however few cases they name
+    cases = len({r.case_id for r in records})
+    allowed = trials_allowed(len(records), cases)
+    beyond: dict[str, list[Location | None]] = {}
+    for i, record in enumerate(records):
+        if record.trial > allowed:
+            label = f"{record.case_id} (trial {record.trial})"
+            beyond.setdefault(label, []).append(results.location_of(i))
+    if beyond:
+        raise TrialNumberError(beyond, allowed, len(records), cases)
 
 
 def trial_gaps(results: Results) -> list[str]:
