@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+from sqlalchemy import text
+
 from assay.cases import Dataset
 from assay.load import load_dataset, load_results
 from assay.outcomes import Abstain, Answer, Record, Span
@@ -90,3 +92,20 @@ def _store_run(
     store.add_records(run_id, records)
     store.add_spans(run_id, _spans(run_id))
     store.finish_run(run_id, "completed")
+
+
+def store_beyond_trials(store: RunStore, run_id: str, case_id: str, trial: int) -> None:
+    """A record of ``case_id`` at ``trial``, past run ``run_id``'s trial count, written as a
+    hand edit or an older assay could have left it (``add_records`` refuses it): for the
+    readers' tests that such a record counts nowhere."""
+    position = store.load_dataset(run_id).ids.index(case_id)
+    row = {"run": run_id, "case": case_id, "trial": trial, "position": position}
+    with store.engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO records (run_id, case_id, trial, position, outcome, attempts, kind)"
+                " VALUES (:run, :case, :trial, :position,"
+                ' \'{"kind":"answer","fact":"x"}\', 1, \'answer\')'
+            ),
+            row,
+        )

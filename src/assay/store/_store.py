@@ -100,6 +100,7 @@ class RunStore:
         self.engine = engine
         self.url = url
         self._positions: dict[str, dict[str, int]] = {}
+        self._trials: dict[str, int] = {}
         self._datasets: dict[str, Dataset] = {}  # a run's cases never change once stored
 
     # -- runs -------------------------------------------------------------------------
@@ -342,9 +343,26 @@ class RunStore:
             self._positions[run_id] = {case_id: i for i, case_id in enumerate(ids)}
         return self._positions[run_id]
 
+    def _check_trials(self, run_id: str, batch: Sequence[Record] | Sequence[Judgment]) -> None:
+        """Refuse a (case, trial) whose trial is not one of the run's: every report of the
+        run counts trials 1 to its trial count, so such a record would never be counted."""
+        if run_id not in self._trials:
+            self._trials[run_id] = self.get_run(run_id).trials
+        most = self._trials[run_id]
+        beyond = [(r.case_id, r.trial) for r in batch if not 1 <= r.trial <= most]
+        if beyond:
+            shown = ", ".join(f"{case} (trial {trial})" for case, trial in beyond[:5])
+            more = f" and {len(beyond) - 5} more" if len(beyond) > 5 else ""
+            raise AssayInputError(
+                f"run {run_id} has {most} trial(s) a case; nothing was stored for "
+                f"{shown}{more}: number each case's trials from 1 to {most}"
+            )
+
     @guarded
     def add_records(self, run_id: str, batch: Sequence[Record]) -> None:
-        """Store records in one transaction; a (case, trial) already stored raises."""
+        """Store records in one transaction; a (case, trial) already stored raises, a
+        trial outside 1 to the run's trial count raises ``AssayInputError`` (nothing is
+        stored)."""
         if not batch:
             return
         with self.engine.begin() as conn:
@@ -356,6 +374,7 @@ class RunStore:
         if not batch and not judged:
             return
         positions = self._position_map(run_id)
+        self._check_trials(run_id, judged)
         with self.engine.begin() as conn:
             if batch:
                 insert_rows(conn, records, self._record_values(run_id, batch))
@@ -365,6 +384,7 @@ class RunStore:
     def _record_values(self, run_id: str, batch: Sequence[Record]) -> list[tuple[Any, ...]]:
         """The records table's values of each record, in its column order."""
         positions = self._position_map(run_id)
+        self._check_trials(run_id, batch)
         last = len(positions)
         rows = []
         for r in batch:
@@ -531,10 +551,12 @@ class RunStore:
     # -- judgments and spans ----------------------------------------------------------
     @guarded
     def add_judgments(self, run_id: str, batch: Sequence[Judgment]) -> None:
-        """Store judgments (one per case, trial and grader)."""
+        """Store judgments (one per case, trial and grader); a trial outside 1 to the
+        run's trial count raises ``AssayInputError`` (nothing is stored)."""
         if not batch:
             return
         positions = self._position_map(run_id)
+        self._check_trials(run_id, batch)
         with self.engine.begin() as conn:
             insert_rows(conn, judgments, judgment_values(run_id, batch, positions))
 

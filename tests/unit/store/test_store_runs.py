@@ -101,6 +101,31 @@ def test_a_case_trial_is_recorded_at_most_once(store: RunStore) -> None:
     assert len(store.records("r1")) == 1
 
 
+def test_a_trial_outside_the_run_s_trials_is_refused_and_nothing_is_stored(
+    store: RunStore,
+) -> None:
+    # every report counts trials 1..2 of this run: a record of trial 3 would never count
+    store.create_run(_info("r1"), CASES)
+    ok = Record(case_id="C1", trial=2, outcome=Abstain())
+    for trial in (3, 70):
+        stray = Record(case_id="C0", trial=trial, outcome=Abstain())
+        with pytest.raises(
+            AssayInputError, match=rf"run r1 has 2 trial\(s\).*C0 \(trial {trial}\)"
+        ):
+            store.add_records("r1", [ok, stray])
+    judged = Judgment(
+        case_id="C0", trial=3, status="passed", reason="ok", grader="g", grader_version="1"
+    )
+    with pytest.raises(AssayInputError, match=r"C0 \(trial 3\)"):
+        store.add_results("r1", [ok], [judged])
+    with pytest.raises(AssayInputError, match=r"C0 \(trial 3\)"):
+        store.add_judgments("r1", [judged])
+    assert store.records("r1") == []
+    assert store.judgments("r1") == []
+    store.add_records("r1", [ok])
+    assert store.records("r1") == [ok]
+
+
 def test_judgments_and_spans_round_trip(store: RunStore) -> None:
     store.create_run(_info("r1"), CASES)
     judgments = [

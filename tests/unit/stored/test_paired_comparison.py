@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import delete
+from tests.run_stores import store_beyond_trials
 
 from assay.cases import Case, Dataset
 from assay.compare import Comparison, ComparisonRefusedError, compare_runs
@@ -112,9 +113,9 @@ def _fill(
             if rng.random() < 0.2:
                 judged.append(_verdict(case.id, trial, "failed", {"name": "other", "version": "1"}))
     records.append(Record(case_id="unknown", trial=1, outcome=Answer(fact="window_30")))
-    if cases:
-        records.append(Record(case_id=cases[0].id, trial=trials + 1, outcome=Answer(fact="x")))
     store.add_results(run_id, records, judged)
+    if cases:
+        store_beyond_trials(store, run_id, cases[0].id, trials + 1)
     store.finish_run(run_id, "completed")
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.run_stores import store_beyond_trials
 
 from assay.cases import Case, Dataset
 from assay.grading import Judgment, StructuredGrader, grade
@@ -123,8 +124,8 @@ def _fill(
                 judged.append(_judgment(case, trial, "passed", {"name": "other", "version": "1"}))
     # records the dataset does not ask for: an unknown case, a trial past the run's count
     batch.append(Record(case_id="unknown", trial=1, outcome=Answer(fact="window_30")))
-    batch.append(Record(case_id=cases[1].id, trial=trials + 1, outcome=Answer(fact="x")))
     store.add_results(run_id, batch, judged)
+    store_beyond_trials(store, run_id, cases[1].id, trials + 1)
     store.finish_run(run_id, "completed")
 
 
