@@ -327,6 +327,14 @@ _DAMAGES: list[tuple[str, str, str, tuple[str, ...]]] = [
     ("record trial, a text", f"UPDATE records SET trial = 'second' WHERE {_ROW}",
      f'a record assay cannot read: run {{run}}, case "{_CASE}", column trial: \'second\' is not '
      "a whole number", ("report", "report-text", "compare", "gate")),
+    ("record trial, past the run's", f"UPDATE records SET trial = 7 WHERE {_ROW}",
+     f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 7, column trial: 7 is '
+     "outside the run's trials, 1 to 2",
+     ("report", "report-text", "html", "junit", "export", "compare", "gate")),
+    ("record trial, zero", f"UPDATE records SET trial = 0 WHERE {_ROW}",
+     f'a record assay cannot read: run {{run}}, case "{_CASE}", trial 0, column trial: 0 is '
+     "outside the run's trials, 1 to 2",
+     ("report", "report-text", "export", "compare", "gate")),
     ("judgment trial, a fraction", f"UPDATE judgments SET trial = 1.5 WHERE {_ROW}",
      f'a judgment assay cannot read: run {{run}}, case "{_CASE}", column trial: 1.5 is not a '
      "whole number", ("report", "report-text", "gate")),

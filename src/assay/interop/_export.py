@@ -61,8 +61,10 @@ class StoredRun:
 def read_stored(store: RunStore, run_id: str) -> StoredRun:
     """The run ``run_id`` (or unique prefix) as an export reads it."""
     from assay.stored import report_for_run
+    from assay.stored._slots import check_trials
 
     info = store.get_run(run_id)
+    check_trials(store, info)  # before the records, which would name it otherwise
     return StoredRun(
         info=info,
         cases=store.load_dataset(info.id).cases,

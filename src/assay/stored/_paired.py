@@ -38,7 +38,7 @@ from assay.stored._figures import counted_usage
 from assay.stored._outcomes import outcome_damage
 from assay.stored._read import run_config
 from assay.stored._report import UnavailableGrader, _fallback
-from assay.stored._slots import misplaced_damage, outside_count, slot_damage
+from assay.stored._slots import misplaced_damage, outside_count, slot_damage, trial_damage
 from assay.stored._summary import (
     _KIND,
     _parsed_cases,
@@ -129,6 +129,10 @@ def paired_comparison(
         for case_id in sorted({case_id for case_id, s in zip(ids, synthetic, strict=True) if s})
     ]
     with store.engine.connect() as conn:
+        for info in infos:
+            damage = trial_damage(conn, info.id, trials)
+            if damage is not None:
+                raise row_failure(damage, store.url)
         outside = [outside_count(conn, i.id, len(ids), trials) for i in infos]
     if any(outside):
         damage = _misplaced(store, infos, ids)

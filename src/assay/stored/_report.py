@@ -14,6 +14,7 @@ from assay.metrics._setting import chosen_interval
 from assay.outcomes import Record, Results
 from assay.report import Price, Report, UsageSummary, build_report, summarize_usage
 from assay.store import TAGS_KEY, RunInfo, RunStore
+from assay.stored._slots import check_trials
 
 
 class StoredGrader:
@@ -153,6 +154,7 @@ def report_for_run(
     fallback = _fallback(info)
     judgments: Sequence[Judgment] | dict[tuple[str, int], Judgment]
     if results is None:
+        check_trials(store, info)
         records: Sequence[Record] = store.records(info.id)
         judgments = store.graders_judgments(info.id, fallback.name, fallback.version)
     else:

@@ -1,15 +1,19 @@
 """A run's record or judgment whose ``trial`` or ``position`` is not a whole number
 (SQLite keeps a fraction or a text in an integer column; PostgreSQL's typed columns cannot
 hold one), or a record at the position of another case, named once counting the run's
-case-trials failed on it."""
+case-trials failed on it; a record of a trial outside the run's, named before counting."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
 
-from assay.store._damage import DamagedRow, shown
+from assay.store._damage import DamagedRow, row_failure, shown
+from assay.store._failures import guard_call
+
+if TYPE_CHECKING:
+    from assay.store import RunInfo, RunStore
 
 # The first such row of each table, in dataset order (a judgment's position may be NULL:
 # stored before schema version 5).
@@ -38,6 +42,44 @@ def slot_damage(conn: Any, run_id: str) -> DamagedRow | None:
         return DamagedRow(table, column, what, run=run_id, case=case,
                           trial=trial if type(trial) is int else None)  # fmt: skip
     return None
+
+
+# The first record, in dataset order, of a trial outside the run's 1 to ``trials``: every
+# count of the run leaves it out, so it is named instead (a trial that is not a whole
+# number is ``slot_damage``'s).
+_PAST = """
+SELECT case_id, trial FROM records
+WHERE run_id = :run AND (trial < 1 OR trial > :trials){whole}
+ORDER BY position, trial LIMIT 1
+"""
+
+
+def trial_damage(conn: Any, run_id: str, trials: int) -> DamagedRow | None:
+    """The first record of run ``run_id`` whose trial is a whole number outside 1 to
+    ``trials`` (written by hand or through an older assay's ``add_records``); None when
+    there is none."""
+    whole = " AND typeof(trial) = 'integer'" if conn.dialect.name == "sqlite" else ""
+    found = conn.execute(text(_PAST.format(whole=whole)), {"run": run_id, "trials": trials})
+    row = found.first()
+    if row is None:
+        return None
+    case_id, trial = row
+    what = f"{shown(trial)} is outside the run's trials, 1 to {trials}"
+    case = case_id if type(case_id) is str else None
+    return DamagedRow("records", "trial", what, run=run_id, case=case, trial=trial)
+
+
+def check_trials(store: RunStore, info: RunInfo) -> None:
+    """Raise the ``StoreError`` that names run ``info``'s first record of a trial outside
+    its trials, if it has one."""
+
+    def first() -> DamagedRow | None:
+        with store.engine.connect() as conn:
+            return trial_damage(conn, info.id, info.trials)
+
+    damage = guard_call(store.url, first)
+    if damage is not None:
+        raise row_failure(damage, store.url)
 
 
 _PLACES = """

@@ -45,7 +45,7 @@ from assay.store._case_index import Group, read_case_ids, read_case_index
 from assay.store._failures import rows_named
 from assay.store._rows import snapshot_text
 from assay.store._schema import judgments, runs
-from assay.stored._slots import misplaced_damage, slot_damage
+from assay.stored._slots import check_trials, misplaced_damage, slot_damage, trial_damage
 from assay.stored._tally import JUDGMENTS, MOST, PACKED, RECORDS, joined_values, packed_values
 
 # The outcome's kind: stored beside it since schema version 5, else read off it.
@@ -221,6 +221,9 @@ def case_counts(
     if dialect not in _KIND:
         return None
     with store.engine.connect() as conn, rows_named(store.url, info.id):
+        damage = trial_damage(conn, info.id, info.trials)
+        if damage is not None:
+            raise damage
         per_case = info.trials > 1
         indexed = read_case_index(conn, info.id)
         if indexed is not None:
@@ -410,6 +413,7 @@ def stored_summary(
     counted = counted_summary(store, info, interval=interval, policy=chosen)
     if counted is not None:
         return counted
+    check_trials(store, info)
     fallback = _fallback(info)
     judged = store.graders_judgments(info.id, fallback.name, fallback.version)
     graded = grade(

@@ -10,15 +10,17 @@ from typing import Any
 
 import pytest
 from sqlalchemy import update
-from tests.run_stores import fill_store
+from tests.run_stores import fill_store, store_beyond_trials
 
 from assay.errors import StoreError
 from assay.grading import Judgment
+from assay.metrics import IntervalSetting
 from assay.store import RunStore, open_store
 from assay.store._damage import row_failure
 from assay.store._schema import case_index, judgments, records, runs, spans
-from assay.stored import stored_report, stored_summary
+from assay.stored import report_for_run, stored_report, stored_summary
 from assay.stored._outcomes import outcome_damage
+from assay.stored._paired import paired_comparison
 
 
 @pytest.fixture
@@ -105,6 +107,17 @@ CASES: list[tuple[Callable[[RunStore], None], str, Read]] = [
     (lambda s: _changed(s, case_index, {"codes": "[0, 0"}, run_id="base"),
      "a run's case index assay cannot read: run base, column codes: '[0, 0' is not JSON",
      lambda s: stored_summary(s, "base")),
+    # a trial past the run's one trial: every count would leave it out, so it is named
+    *[(lambda s: store_beyond_trials(s, "base", "E2", 7),
+       'a record assay cannot read: run base, case "E2", trial 7, column trial: 7 is outside '
+       "the run's trials, 1 to 1",
+       read)
+      for read in (
+          lambda s: stored_summary(s, "base"),
+          lambda s: stored_report(s, "base", compact=True),
+          lambda s: report_for_run(s, "base"),
+          lambda s: paired_comparison(s, "base", "cand", interval=IntervalSetting()),
+      )],
 ]  # fmt: skip
 
 

@@ -17,7 +17,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import delete
-from tests.run_stores import store_beyond_trials
 
 from assay.cases import Case, Dataset
 from assay.compare import Comparison, ComparisonRefusedError, compare_runs
@@ -114,8 +113,6 @@ def _fill(
                 judged.append(_verdict(case.id, trial, "failed", {"name": "other", "version": "1"}))
     records.append(Record(case_id="unknown", trial=1, outcome=Answer(fact="window_30")))
     store.add_results(run_id, records, judged)
-    if cases:
-        store_beyond_trials(store, run_id, cases[0].id, trials + 1)
     store.finish_run(run_id, "completed")
 
 
