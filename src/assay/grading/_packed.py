@@ -34,8 +34,6 @@ from assay.outcomes import Abstain, Answer, Error, Record, trials_allowed
 
 _KINDS: dict[type, int] = {Error: ERROR_KIND, Answer: ANSWER_KIND, Abstain: OTHER_KIND}
 _FACT = attrgetter("fact")
-# A slot (position * trials + trial - 1) must fit in 63 bits.
-_MOST_SLOTS = 1 << 62
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,8 +80,7 @@ def structured_verdicts(cases: Sequence[Case], records: Sequence[Record]) -> Pac
     most = max(real_trials, synthetic_trials)
     if most > trials_allowed(m, m) and most > trials_allowed(m, _distinct(positions, n)):
         return None  # a trial number far beyond what the records hold
-    if most >= _MOST_SLOTS // max(n, 1):
-        return None
+    # most is now at most MAX_TRIALS: a slot (position * most + trial - 1) fits in 63 bits
     if _repeats(positions * most + trials - 1, n * most):
         return None  # a case-trial recorded twice
     abstains = np.fromiter(map(is_, expected, repeat(None)), bool, n)

@@ -61,16 +61,15 @@ class StoredRun:
 def read_stored(store: RunStore, run_id: str) -> StoredRun:
     """The run ``run_id`` (or unique prefix) as an export reads it."""
     from assay.stored import report_for_run
-    from assay.stored._slots import check_trials
 
     info = store.get_run(run_id)
-    check_trials(store, info)  # before the records, which would name it otherwise
+    report = report_for_run(store, info.id)  # first: it names a damaged row as report does
     return StoredRun(
         info=info,
         cases=store.load_dataset(info.id).cases,
         records=tuple(store.records(info.id)),
         judgments=tuple(store.judgments(info.id)),
-        report=report_for_run(store, info.id),
+        report=report,
     )
 
 

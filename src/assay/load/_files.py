@@ -11,7 +11,7 @@ from assay.cases import Case, Dataset, parse_dataset
 from assay.errors import MAX_TRIALS, InputFormatError, Location, Problem, did_you_mean
 from assay.load._records import parsed, stream_records
 from assay.load._sources import with_sources
-from assay.outcomes import Record, Results, parse_result_line, parse_results, trials_allowed
+from assay.outcomes import Record, Results, parse_result_line, parse_results, trials_beyond
 
 _CSV_LISTS = ("accepted_facts", "required", "disallowed")
 
@@ -99,18 +99,16 @@ def _check_trial_numbers(results: Results, path: Path) -> None:
     makes the cases × trials the file implies far more than the records it holds, is
     refused, located, instead.
     """
-    cases = {record.case_id for record in results.records}
-    allowed = trials_allowed(len(results.records), len(cases))
+    allowed, cases, beyond = trials_beyond(results)
     problems = [
         Problem(
-            f"trial {record.trial} is beyond the {allowed:,} trials a file of "
-            f"{len(results.records):,} results over {len(cases):,} cases may number "
+            f"trial {results.records[i].trial} is beyond the {allowed:,} trials a file of "
+            f"{len(results.records):,} results over {cases:,} cases may number "
             f"(at most {MAX_TRIALS:,}); number the trials of each case from 1",
             results.location_of(i),
             "trial",
         )
-        for i, record in enumerate(results.records)
-        if record.trial > allowed
+        for i in beyond
     ]
     if problems:
         shown = problems[:20]

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
         result_line,
         trial_gaps,
         trials_allowed,
+        trials_beyond,
     )
     from assay.outcomes._record import Record, Usage
     from assay.outcomes._span import Span
@@ -36,6 +37,7 @@ _WHERE: dict[str, str] = {
     "result_line": "assay.outcomes._parse",
     "trial_gaps": "assay.outcomes._parse",
     "trials_allowed": "assay.outcomes._parse",
+    "trials_beyond": "assay.outcomes._parse",
     "Record": "assay.outcomes._record",
     "Usage": "assay.outcomes._record",
     "Span": "assay.outcomes._span",
@@ -60,4 +62,5 @@ __all__ = [
     "result_line",
     "trial_gaps",
     "trials_allowed",
+    "trials_beyond",
 ]

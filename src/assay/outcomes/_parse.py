@@ -244,22 +244,31 @@ def trials_allowed(records: int, cases: int) -> int:
     return min(MAX_TRIALS, max(1, budget // max(1, cases)))
 
 
+def trials_beyond(results: Results) -> tuple[int, int, list[int]]:
+    """``(allowed, cases, beyond)``: the ``trials_allowed`` of ``results`` (the least it
+    can be when every trial is within it, the cases then not counted: ``cases`` is 0), the
+    distinct cases they name, and the indices of the records whose trial is beyond
+    ``allowed``."""
+    records = results.records
+    least_allowed = trials_allowed(len(records), len(records))
+    if max((r.trial for r in records), default=1) <= least_allowed:
+        return least_allowed, 0, []  # within what any count of cases allows
+    cases = len({r.case_id for r in records})
+    allowed = trials_allowed(len(records), cases)
+    return allowed, cases, [i for i, r in enumerate(records) if r.trial > allowed]
+
+
 def check_trial_numbers(results: Results) -> None:
     """Reject trial numbers beyond ``trials_allowed`` (``TrialNumberError``, naming each
     case and trial)."""
-    records = results.records
-    most = max((r.trial for r in records), default=1)
-    if most <= trials_allowed(len(records), len(records)):
-        return  # within what the records allow however few cases they name
-    cases = len({r.case_id for r in records})
-    allowed = trials_allowed(len(records), cases)
-    beyond: dict[str, list[Location | None]] = {}
-    for i, record in enumerate(records):
-        if record.trial > allowed:
-            label = f"{record.case_id} (trial {record.trial})"
-            beyond.setdefault(label, []).append(results.location_of(i))
-    if beyond:
-        raise TrialNumberError(beyond, allowed, len(records), cases)
+    allowed, cases, beyond = trials_beyond(results)
+    named: dict[str, list[Location | None]] = {}
+    for i in beyond:
+        record = results.records[i]
+        label = f"{record.case_id} (trial {record.trial})"
+        named.setdefault(label, []).append(results.location_of(i))
+    if named:
+        raise TrialNumberError(named, allowed, len(results.records), cases)
 
 
 def trial_gaps(results: Results) -> list[str]:
