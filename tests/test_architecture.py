@@ -374,3 +374,39 @@ def test_span_names_are_written_once() -> None:
     assert found == []
     probe = 'span.attributes.get("assay.case.id")\n'
     assert _span_name_literals(SRC / "diagnose" / "_probe.py", names, probe)
+
+
+# --- The status rule and the packed layout are written once, in grading._status_rule. ---
+
+RULE_HOME = SRC / "grading" / "_status_rule.py"
+# How a copy of the rule or of the layout reads: a kind or status compared in SQL, or a
+# case-trial packed by hand.
+RULE_COPIES = (
+    "= 'error'",
+    "WHEN 'error'",
+    "WHEN 'passed'",
+    "'error' THEN",
+    "* 256",
+    ">> 8",
+    "& 255",
+    "* 64 +",
+)
+
+
+def _rule_copies(path: Path, source: str | None = None) -> list[str]:
+    text = path.read_text(encoding="utf-8") if source is None else source
+    return [
+        f"{path.relative_to(SRC.parent)}:{number}: {line.strip()}"
+        for number, line in enumerate(text.splitlines(), 1)
+        if any(copy in line for copy in RULE_COPIES)
+    ]
+
+
+def test_the_status_rule_and_the_layout_are_written_once() -> None:
+    found = [
+        hit for path in sorted(SRC.rglob("*.py")) if path != RULE_HOME for hit in _rule_copies(path)
+    ]
+    assert found == []
+    probe = "STATUS = \"CASE WHEN kind = 'error' THEN 'error' ELSE jd.status END\"\n"
+    assert _rule_copies(SRC / "stored" / "_probe.py", probe)
+    assert _rule_copies(SRC / "metrics" / "_probe.py", "key = values >> 8\n")

@@ -21,26 +21,29 @@ from typing import Any
 import numpy as np
 
 from assay.cases import Case
-from assay.grading._codes import (
+from assay.grading._status_rule import (
     ANSWER_KIND,
-    ERROR,
-    ERROR_KIND,
-    FAILED,
     OTHER_KIND,
-    PASSED,
-    UNGRADED,
+    RECORDED_KINDS,
+    kind_code,
+    pack,
+    status_code,
+    status_of,
 )
+from assay.grading._structured import abstained_verdict, answered_verdict
 from assay.outcomes import Abstain, Answer, Error, Record, trials_allowed
 
-_KINDS: dict[type, int] = {Error: ERROR_KIND, Answer: ANSWER_KIND, Abstain: OTHER_KIND}
+_KINDS: dict[type, int] = {
+    kind: kind_code(kind.model_fields["kind"].default) for kind in (Error, Answer, Abstain)
+}
 _FACT = attrgetter("fact")
 
 
 @dataclass(frozen=True, slots=True)
 class PackedVerdicts:
-    """Each record's verdict as ``position * 256 + kind * 64 + status * 4`` (in
-    ``values``, a numpy array in the records' order), whether each case is synthetic (by
-    position) and each record's, the trial count of real and synthetic cases (the
+    """Each record's verdict packed by the status rule's ``LAYOUT`` (in ``values``, a
+    numpy array in the records' order), whether each case is synthetic (by position) and
+    each record's, the trial count of real and synthetic cases (the
     highest trial recorded for a case of the group, at least 1: ``grade``'s rule), and
     each case's id, slice, split and synthetic flag."""
 
@@ -86,7 +89,7 @@ def structured_verdicts(cases: Sequence[Case], records: Sequence[Record]) -> Pac
     abstains = np.fromiter(map(is_, expected, repeat(None)), bool, n)
     status = _statuses(positions, kinds, outcomes, abstains, expected, accepted)
     return PackedVerdicts(
-        values=positions * 256 + kinds * 64 + status * 4,
+        values=pack(positions, kinds, status),
         synthetic_cases=synthetic,
         synthetic_records=apart,
         real_trials=real_trials,
@@ -213,25 +216,62 @@ def _statuses(
     expected: Sequence[str | None],
     accepted: Sequence[tuple[str, ...]],
 ) -> Any:
-    """Each record's status: ``error`` for an error; an abstention passes where the case
-    expects one (``abstains``, by position); an answer fails where an abstention is
-    expected, is ``ungraded`` without a fact key, and passes when its fact is the case's
+    """Each record's status code, read off ``VERDICTS`` by what the structured grader
+    reads of it: its kind, whether its case expects an abstention (``abstains``, by
+    position), whether an answer has no fact key, and whether its fact is the case's
     ``expected`` fact or one of those it ``accepted``."""
-    expects_abstention = abstains[positions]
-    status = np.full(len(positions), ERROR, dtype=np.int64)
-    abstained = kinds == OTHER_KIND
-    status[abstained] = np.where(expects_abstention[abstained], PASSED, FAILED)
+    expects_abstention = abstains[positions].astype(np.int64)
+    keyless = np.zeros(len(positions), dtype=np.int64)
+    matched = np.zeros(len(positions), dtype=np.int64)
     answered = kinds == ANSWER_KIND
     at = positions[answered]
     facts = list(map(_FACT, compress(outcomes, answered.tolist())))
-    matched = np.fromiter(map(eq, facts, map(expected.__getitem__, at.tolist())), bool, len(at))
+    found = np.fromiter(map(eq, facts, map(expected.__getitem__, at.tolist())), bool, len(at))
     unkeyed = np.fromiter(map(is_, facts, repeat(None)), bool, len(at))
     alternatives = np.fromiter(map(bool, accepted), bool, len(accepted))
-    for i in np.flatnonzero(alternatives[at] & ~matched & ~unkeyed).tolist():
-        matched[i] = facts[i] in accepted[at[i]]
-    status[answered] = np.where(
-        expects_abstention[answered],
-        FAILED,
-        np.where(unkeyed, UNGRADED, np.where(matched, PASSED, FAILED)),
+    for i in np.flatnonzero(alternatives[at] & ~found & ~unkeyed).tolist():
+        found[i] = facts[i] in accepted[at[i]]
+    keyless[answered] = unkeyed
+    matched[answered] = found
+    return _VERDICTS[((kinds * 2 + expects_abstention) * 2 + keyless) * 2 + matched]
+
+
+@dataclass(frozen=True, slots=True)
+class _Labels:
+    """A case as the structured grader reads it, for ``VERDICTS``."""
+
+    expected_behavior: str
+    expected_fact: str | None
+    facts: frozenset[str]
+
+
+def _verdict_code(kind: int, expects_abstention: bool, keyless: bool, matched: bool) -> int:
+    """The status code the status rule and the structured grader give a recorded outcome
+    of kind code ``kind`` with these features (an answer's fact is None when
+    ``keyless``, else the expected fact when ``matched``, else another)."""
+    ruled = status_of(True, RECORDED_KINDS[kind], None)
+    if ruled is not None:
+        return status_code(ruled)
+    case = _Labels(
+        "abstain" if expects_abstention else "answer",
+        None if expects_abstention else "expected",
+        frozenset() if expects_abstention else frozenset({"expected"}),
     )
-    return status
+    if kind != ANSWER_KIND:
+        return status_code(abstained_verdict(case)[0])
+    fact = None if keyless else "expected" if matched else "other"
+    return status_code(answered_verdict(case, fact)[0])
+
+
+_VERDICTS = np.array(
+    [
+        _verdict_code(kind, bool(expects), bool(keyless), bool(matched))
+        for kind in range(OTHER_KIND + 1)
+        for expects in (0, 1)
+        for keyless in (0, 1)
+        for matched in (0, 1)
+    ],
+    dtype=np.int64,
+)
+"""The structured grader's status code for every combination of what it reads of a
+recorded outcome, by ``((kind * 2 + expects_abstention) * 2 + keyless) * 2 + matched``."""

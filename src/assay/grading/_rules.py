@@ -1,10 +1,12 @@
 """The judgments assay makes itself, whatever the grader: ``missing`` for a case-trial with
-no record, ``error`` for an error outcome, ``ungraded`` when a grader fails. Every pipeline
-(the runner, stored reports, composite scoring, the run reader) takes them from here."""
+no record, ``error`` for an error outcome (both by the status rule,
+``grading._status_rule``), ``ungraded`` when a grader fails. Every pipeline (the runner,
+stored reports, composite scoring, the run reader) takes them from here."""
 
 from __future__ import annotations
 
 from assay.grading._judgment import Judgment, Status
+from assay.grading._status_rule import rule_status
 from assay.outcomes import Error, Record
 
 GRADERLESS = "assay"
@@ -63,16 +65,20 @@ def ungraded_judgment(case_id: str, trial: int, grader: object, err: Exception) 
 def unjudged_status(record: Record | None) -> Status:
     """The status of a case-trial no grader has judged yet: ``missing`` without a record,
     ``error`` for an error outcome, else ``ungraded``."""
-    if record is None:
-        return "missing"
-    return "error" if isinstance(record.outcome, Error) else "ungraded"
+    status = rule_status(record is not None, record is not None and _errored(record))
+    return "ungraded" if status is None else status
 
 
 def rule_judgment(case_id: str, trial: int, record: Record | None) -> Judgment | None:
     """The judgment assay makes without a grader (missing or error), or None when the
     case-trial needs its grader."""
-    if record is None:
+    status = rule_status(record is not None, record is not None and _errored(record))
+    if status == "missing":
         return missing_judgment(case_id, trial)
-    if isinstance(record.outcome, Error):
+    if status == "error" and record is not None and isinstance(record.outcome, Error):
         return error_judgment(case_id, trial, record.outcome)
     return None
+
+
+def _errored(record: Record) -> bool:
+    return isinstance(record.outcome, Error)

@@ -27,7 +27,7 @@ from assay.metrics._summarize import (
     named,
     summary_of_statuses,
 )
-from assay.metrics._tally import group_extent, sum_columns, tallies
+from assay.metrics._tally import SUMS, group_extent, sum_columns, tallies
 from assay.metrics._trials import TrialPolicy
 
 Group = tuple[str, bool, str]  # slice, synthetic, split
@@ -62,33 +62,8 @@ class Counts(NamedTuple):
 
 def _sums(row: Sequence[Any]) -> tuple[dict[str, int], int]:
     """A counted row's sums by ``Counts`` field, and its case-trials that need grading."""
-    (
-        rec,
-        passed,
-        failed,
-        error,
-        ungraded,
-        judged_missing,
-        unjudged,
-        answered,
-        correct,
-        errored,
-        labelled,
-        cache_notes,
-    ) = (int(x or 0) for x in row[1:])
-    sums = {
-        "recorded": rec,
-        "passed": passed,
-        "failed": failed,
-        "error": error,
-        "ungraded": ungraded,
-        "judged_missing": judged_missing,
-        "answered": answered,
-        "correct": correct,
-        "errored": errored,
-        "labelled": labelled,
-        "cache_notes": cache_notes,
-    }
+    sums = dict(zip(SUMS, (int(x or 0) for x in row[1:]), strict=True))
+    unjudged = sums.pop("unjudged")
     return sums, unjudged
 
 
@@ -97,10 +72,10 @@ def per_case_counts(
 ) -> list[Counts] | None:
     counted: dict[int, tuple[int, ...]] = {}
     for row in rows:
-        sums = [int(x or 0) for x in row[1:]]
-        if sums[6]:  # case-trials that need grading
+        sums, unjudged = _sums(row)
+        if unjudged:
             return None
-        counted[int(row[0])] = (*sums[:6], *sums[7:])
+        counted[int(row[0])] = tuple(sums.values())
     none = (0,) * 11
     return [
         Counts(i, 1, case_id, group[0], group[1], group[2], *counted.get(i, none))
@@ -300,7 +275,7 @@ def verdict_counts(
         columns = sum_columns(values, None, len(ids), "ungraded")
         if columns is None:
             raise ValueError(_UNJUDGED)
-        del columns[6]  # the case-trials to be graded: none
+        del columns[SUMS.index("unjudged")]  # the case-trials to be graded: none
         n = len(ids)
         numbers = dict(zip(Counts._fields[6:], columns, strict=True))
         return CountColumns(

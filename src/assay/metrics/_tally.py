@@ -1,27 +1,36 @@
 """Case-trials counted by numpy from one integer each: its key's position (its case's, or
-its group's) and what is counted of it, packed as ``position * 256 + kind * 64 + status
-* 4 + labelled * 2 + noted``. A stored run's SQL gives these integers in one text
-(``assay.stored._tally``); the library's ``summarize`` makes them from plain records. The
-kinds' and statuses' codes are ``assay.grading._codes``'.
+its group's) and what is counted of it, packed by the status rule's ``LAYOUT``. A stored
+run's SQL gives these integers in one text (``assay.stored._tally``); the library's
+``summarize`` makes them from plain records. The codes and the status they are counted
+under are the status rule's (``assay.grading._status_rule``); what each case-trial adds
+to each sum is ``case_trial_sums``, and every vectorised sum here is read off its table.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from assay.grading._codes import (
+from assay.grading._status_rule import (
     ANSWER_KIND,
+    COUNTED_STATUS,
     ERROR,
     ERROR_KIND,
     FAILED,
+    LOWS,
     MISSING,
     NO_KIND,
     NONE,
+    OTHER,
     PASSED,
     UNGRADED,
     UNJUDGED,
+    field_of,
+    low_of,
+    pack,
+    status_code,
 )
 
 # Up to this many (key, low byte) cells, the case-trials are counted by one ``bincount``
@@ -32,33 +41,57 @@ _CELLS = 1 << 22
 def tallies(
     values: Any, codes: list[int] | None, size: int, absent: str | None
 ) -> list[tuple[int, ...]] | None:
-    """The rows of ``_summary._COUNTED`` (key, then its sums) from the case-trials'
-    integers as ``PACKED`` gives them (a numpy array): keyed by the group in ``codes`` of
-    each case-trial's position, or by position when ``codes`` is None; ``size`` keys. None
-    when ``absent`` is None and a recorded answer or abstention has no judgment (it must
-    be graded)."""
+    """One row for each key with case-trials: the key, then each of ``SUMS``, from the
+    case-trials' integers as ``PACKED`` gives them (a numpy array): keyed by the group in
+    ``codes`` of each case-trial's position, or by position when ``codes`` is None;
+    ``size`` keys. None when ``absent`` is None and a recorded answer or abstention has
+    no judgment (it must be graded)."""
     columns = sum_columns(values, codes, size, absent)
     if columns is None:
         return None
     return [(key, *row) for key, row in enumerate(zip(*columns, strict=True)) if row[0]]
 
 
+def cell_tallies(
+    cells: Sequence[Sequence[Any]], *, size: int, absent: str | None
+) -> list[tuple[int, ...]] | None:
+    """``tallies``' rows from case-trials already counted by (key, low byte): each of
+    ``cells`` is (key, low byte, how many), as a database's ``GROUP BY`` gives them."""
+    if not cells:
+        return []
+    keys, lows, counts = (np.asarray(column, dtype=np.int64) for column in zip(*cells, strict=True))
+    table = sum_table(absent)
+    if absent is None and counts[table[lows, SUMS.index("unjudged")] == 1].any():
+        return None
+    columns = [
+        np.bincount(keys, weights=counts * table[lows, j], minlength=size).astype(np.int64)
+        for j in range(len(SUMS))
+    ]
+    return [
+        (key, *row)
+        for key, row in enumerate(zip(*(c.tolist() for c in columns), strict=True))
+        if row[0]
+    ]
+
+
 def sum_columns(
     values: Any, codes: list[int] | None, size: int, absent: str | None
 ) -> list[list[int]] | None:
-    """``tallies`` as columns: each sum of ``_summary._COUNTED`` for every key, keys
+    """``tallies`` as columns: each of ``SUMS`` for every key, keys
     with no case-trial included (their sums 0)."""
-    positions = values >> 8
+    positions = field_of(values, "position")
     keys = positions if codes is None else code_array(codes, size)[positions]
-    if size * 256 <= _CELLS:
+    if size * LOWS <= _CELLS:
         # what is summed depends on the low byte alone: each sum is the cells of the low
         # bytes it holds
-        cells = np.bincount(keys.astype(np.int64) * 256 + (values & 255), minlength=size * 256)
-        cells = cells.reshape(size, 256)
-        sums, unjudged = _masks(np.arange(256, dtype=np.int64), absent)
-        if absent is None and cells[:, unjudged].any():
+        cells = np.bincount(
+            pack(keys.astype(np.int64), 0, 0) + low_of(values), minlength=size * LOWS
+        )
+        cells = cells.reshape(size, LOWS)
+        table = sum_table(absent)
+        if absent is None and cells[:, table[:, SUMS.index("unjudged")] == 1].any():
             return None
-        columns: list[list[int]] = (cells @ np.array(sums, dtype=np.int64).T).T.tolist()
+        columns: list[list[int]] = (cells @ table).T.tolist()
         return columns
     sums, unjudged = _masks(values, absent)
     if absent is None and unjudged.any():
@@ -66,36 +99,70 @@ def sum_columns(
     return [np.bincount(keys[mask], minlength=size).tolist() for mask in sums]
 
 
-def _masks(values: Any, absent: str | None) -> tuple[list[Any], Any]:
-    """Which of the case-trials ``values`` each sum of ``_summary._COUNTED`` counts, in
-    its order, and which must be graded when ``absent`` is None (a recorded answer or
-    abstention without a judgment)."""
-    kind = (values >> 6) & 3
-    status = (values >> 2) & 15
-    judged = kind != ERROR_KIND
-    none = judged & (status == NONE)
-    unjudged = judged & (status == UNJUDGED)
-    if absent is None:
-        unjudged |= none
-    ungraded = judged & (status == UNGRADED)
-    if absent == "ungraded":
-        ungraded |= none
+SUMS = (
+    "recorded",
+    "passed",
+    "failed",
+    "error",
+    "ungraded",
+    "judged_missing",
+    "unjudged",
+    "answered",
+    "correct",
+    "errored",
+    "labelled",
+    "cache_notes",
+)
+"""What is summed of case-trials, in the order of ``tallies``' rows (after the key)."""
+
+
+def case_trial_sums(low: int, absent: str | None) -> tuple[int, ...]:
+    """What one recorded case-trial adds to each of ``SUMS``, from its packed low byte
+    (``pack(0, kind, status, labelled, noted)``): its status is the status rule's
+    (``COUNTED_STATUS``), and one with no stored status is counted as ``absent`` (None:
+    it needs grading)."""
+    kind, status, labelled, noted = (
+        field_of(low, name) for name in ("kind", "status", "labelled", "noted")
+    )
+    counted = COUNTED_STATUS[kind][status if status <= UNJUDGED else OTHER]
+    if counted == NONE:
+        counted = UNJUDGED if absent is None else status_code(absent)
     answered = kind == ANSWER_KIND
-    sums: list[Any] = [
-        np.ones(len(values), dtype=bool),
-        judged & (status == PASSED),
-        judged & (status == FAILED),
-        ~judged | (status == ERROR),
-        ungraded,
-        judged & (status == MISSING),
-        unjudged,
+    return (
+        1,
+        counted == PASSED,
+        counted == FAILED,
+        counted == ERROR,
+        counted == UNGRADED,
+        counted == MISSING,
+        counted == UNJUDGED,
         answered,
-        answered & (status == PASSED),
-        ~judged,
-        judged & (kind != NO_KIND) & ((values & 2) != 0),
-        (values & 1) != 0,
-    ]
-    return sums, unjudged
+        answered and counted == PASSED,
+        kind == ERROR_KIND,
+        kind not in (ERROR_KIND, NO_KIND) and labelled == 1,
+        noted,
+    )
+
+
+_TABLES: dict[str | None, Any] = {}
+
+
+def sum_table(absent: str | None) -> Any:
+    """``case_trial_sums`` of every low byte, as a ``LOWS`` × 12 numpy array of 0 and 1."""
+    table = _TABLES.get(absent)
+    if table is None:
+        rows = [case_trial_sums(low, absent) for low in range(LOWS)]
+        table = _TABLES[absent] = np.array(rows, dtype=np.int64)
+    return table
+
+
+def _masks(values: Any, absent: str | None) -> tuple[list[Any], Any]:
+    """Which of the case-trials ``values`` each of ``SUMS`` counts, in its order (by
+    ``sum_table``), and which must be graded when ``absent`` is None."""
+    low = low_of(values)
+    table = sum_table(absent).astype(bool)
+    sums = [table[:, j][low] for j in range(len(SUMS))]
+    return sums, sums[SUMS.index("unjudged")]
 
 
 def code_array(codes: list[int], size: int) -> Any:

@@ -10,6 +10,7 @@ import numpy as np
 from assay.cases import Case, Dataset
 from assay.grading import Grader, StructuredGrader, grade_all
 from assay.grading._packed import PackedVerdicts, structured_verdicts
+from assay.grading._status_rule import field_of, low_of, pack
 from assay.metrics import (
     DEFAULT_INTERVAL,
     IntervalMethod,
@@ -80,7 +81,7 @@ def _counts(verdicts: PackedVerdicts) -> CountColumns:
         chosen = flags == apart
         values = verdicts.values[verdicts.synthetic_records == apart]
         rank = np.cumsum(chosen) - 1
-        values = (rank[values >> 8] << 8) | (values & 255)
+        values = pack(rank[field_of(values, "position")], 0, 0) + low_of(values)
         picked = chosen.tolist()
         ids, slices, splits = (
             list(compress(column, picked))

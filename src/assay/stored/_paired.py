@@ -25,6 +25,7 @@ from assay.compare import Excluded, SideOutcome
 from assay.compare._compare import check_same_judge
 from assay.compare._pairing import RunSide
 from assay.compare._tally import PairItem, SideFacts, UnknownStatus, tally_comparison
+from assay.grading._status_rule import status_of, status_sql
 from assay.metrics import IntervalSetting
 from assay.outcomes import Answer
 from assay.store import RunInfo, RunStore
@@ -51,11 +52,12 @@ if TYPE_CHECKING:
     from assay.compare import Comparison
 
 # One run's case-trials of the dataset's cases in dataset order, then trial (``slot``
-# counts them so), with what its report would say of each: ``error`` for an error
-# outcome, else the grader's stored judgment (null: none is stored).
+# counts them so), with what its report would say of each by the status rule
+# (``status_sql``): ``error`` for an error outcome, else the grader's stored judgment
+# (null: none is stored).
 _CASE_TRIALS = """
 SELECT rec.position * :trials + rec.trial - 1 AS slot,
-       CASE WHEN {kind} = 'error' THEN 'error' ELSE jd.status END AS status,
+       {status} AS status,
        rec.case_id, jd.reason, rec.outcome
 FROM records rec
 LEFT JOIN judgments jd
@@ -64,6 +66,7 @@ LEFT JOIN judgments jd
 WHERE rec.run_id = :run AND rec.trial BETWEEN 1 AND :trials AND rec.position < :cases
 ORDER BY rec.position, rec.trial
 """
+_MISSING = str(status_of(False, None, None))
 _BATCH = 5_000
 _SYNTHETIC = "synthetic case: never counted with real cases"
 
@@ -223,7 +226,8 @@ class _Side:
             "trials": trials,
             "cases": cases,
         }
-        query = text(_CASE_TRIALS.format(kind=_KIND[conn.dialect.name]))
+        status = status_sql(_KIND[conn.dialect.name], "jd.status")
+        query = text(_CASE_TRIALS.format(status=status))
         result = conn.execution_options(stream_results=True).execute(query, params)
         self.rows = _rows(result)
         self.row: Any = next(self.rows, None)
@@ -232,7 +236,7 @@ class _Side:
         """The status of the case-trial at ``slot`` and its stored row."""
         row = self.row
         if row is None or row[0] > slot:
-            return "missing", None
+            return _MISSING, None
         if row[0] != slot or row[2] != case_id:
             raise _NotPaired  # records out of step with the run's cases
         self.row = next(self.rows, None)

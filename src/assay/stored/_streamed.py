@@ -19,6 +19,7 @@ from assay.errors import StoreError
 from assay.grading import STATUSES, CaseResult, Grader
 from assay.grading._grade import judge_record
 from assay.grading._rules import GRADERLESS, MISSING_REASON, RULES_VERSION, error_reason
+from assay.grading._status_rule import status_of
 from assay.load import PriceTable
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy
 from assay.outcomes import Abstain, Answer, Error
@@ -481,19 +482,20 @@ def _in_order(
 
 
 def _told(found: tuple[Any, ...] | None) -> str | None:
-    """A row's status when its joined record tells it as it is (the case is not made,
-    nor the outcome read): a missing case-trial, an error, or a stored verdict on an
-    answer or abstention of the usual shape; None when it cannot be told so."""
+    """A row's status by the status rule when its joined record tells it as it is (the
+    case is not made, nor the outcome read): a missing case-trial, an error, or a stored
+    verdict on an answer or abstention of the usual shape; None when it cannot be told
+    so."""
     if found is None:
-        return "missing"
+        return status_of(False, None, None)
     text = found[3]
     if found[9] is not None or type(text) is not str:
         return None
     if text.startswith(_ERROR):
-        return "error"
+        return status_of(True, "error", None)
     status = found[10]
     if status in _STATUSES and text.startswith(_JUDGED) and type(found[11]) is str:
-        return str(status)
+        return status_of(True, "answer" if text.startswith(_ANSWERED) else "abstain", status)
     return None
 
 
@@ -552,22 +554,15 @@ def _unwanted(raw: Any, found: tuple[Any, ...] | None, keep: Keep) -> bool:
     synthetic = raw.get("synthetic")
     if synthetic is not True and synthetic is not False:
         return False
-    if found is None:
-        return not keep("missing", synthetic)
-    if found[1] != raw.get("id") or found[9] is not None:
+    if found is not None and found[1] != raw.get("id"):
         return False
-    text, status = found[3], found[10]
-    if type(text) is not str:
-        return False
-    if text.startswith(_ERROR):
-        return not keep("error", synthetic)
-    if status in _STATUSES and text.startswith(_JUDGED) and type(found[11]) is str:
-        return not keep(status, synthetic)
-    return False
+    status = _told(found)
+    return status is not None and not keep(status, synthetic)
 
 
 _ERROR = ('{"kind":"error",', '{"kind":"error"}')
-_JUDGED = ('{"kind":"answer",', '{"kind":"answer"}', '{"kind":"abstain",', '{"kind":"abstain"}')
+_ANSWERED = ('{"kind":"answer",', '{"kind":"answer"}')
+_JUDGED = (*_ANSWERED, '{"kind":"abstain",', '{"kind":"abstain"}')
 
 
 def _row(

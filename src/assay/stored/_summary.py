@@ -23,6 +23,7 @@ from sqlalchemy.exc import OperationalError
 
 from assay.errors import StoreError
 from assay.grading import STATUSES
+from assay.grading._status_rule import kind_sql, pack_sql, status_code_sql
 from assay.metrics import (
     DEFAULT_INTERVAL,
     IntervalMethod,
@@ -39,7 +40,7 @@ from assay.metrics._counts import (
     summary_from_counts,
 )
 from assay.metrics._setting import chosen_interval
-from assay.metrics._tally import tallies
+from assay.metrics._tally import cell_tallies, tallies
 from assay.store import RunInfo, RunStore
 from assay.store._case_index import Group, read_case_ids, read_case_index
 from assay.store._failures import rows_named
@@ -58,42 +59,23 @@ _GROUP = {
     "sqlite": "substr(:codes, rec.position * {width} + 1, {width})",
     "postgresql": "substring(CAST(:codes AS bytea) FROM rec.position * {width} + 1 FOR {width})",
 }
-# A recorded answer or abstention without the current grader's judgment: only grading
-# can say its status.
-_UNJUDGED = "?"
-# The run's case-trials of the dataset's cases, each once with what is counted of it.
-_CASE_TRIALS = """
-SELECT {key} AS k, {kind} AS kind,
-       CASE WHEN {kind} = 'error' THEN 'error' ELSE COALESCE(jd.status, :absent) END AS status,
-       CASE WHEN COALESCE(jd.labels, '[]') <> '[]' THEN 1 ELSE 0 END AS labelled,
-       CASE WHEN rec.extra LIKE '%"cache"%' THEN 1 ELSE 0 END AS noted
+# Each of the run's case-trials of the dataset's cases by key (its case's position, or its
+# group's code) and its low byte as ``metrics._tally`` counts it: the outcome's kind code,
+# the stored judgment's status code (both generated from the status rule's codes), whether
+# the judgment has labels and whether the record says if the cache served it. No status is
+# decided here: ``metrics._tally.cell_tallies`` applies the status rule to the codes.
+_CODED = """
+SELECT {key} AS k, {low} AS low, COUNT(*)
 FROM records rec
 LEFT JOIN judgments jd
   ON jd.run_id = rec.run_id AND jd.case_id = rec.case_id AND jd.trial = rec.trial
      AND jd.grader = :grader AND jd.grader_version = :version
 WHERE rec.run_id = :run AND rec.trial BETWEEN 1 AND :trials
   AND rec.position >= 0 AND rec.position < :cases
+GROUP BY 1, 2
 """
-# SQLite would copy each case-trial's expressions into every sum below (reading the
-# outcome's kind a dozen times); a limit keeps the inner query apart.
-_APART = {"sqlite": " LIMIT -1", "postgresql": ""}
-# Counted by ``k``: what ``_sums`` reads, in its order ('?' is ``_UNJUDGED``).
-_COUNTED = """
-SELECT k, COUNT(*),
-    SUM(CASE WHEN status = 'passed' THEN 1 ELSE 0 END),
-    SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END),
-    SUM(CASE WHEN status = 'error' THEN 1 ELSE 0 END),
-    SUM(CASE WHEN status = 'ungraded' THEN 1 ELSE 0 END),
-    SUM(CASE WHEN status = 'missing' THEN 1 ELSE 0 END),
-    SUM(CASE WHEN status = '?' THEN 1 ELSE 0 END),
-    SUM(CASE WHEN kind = 'answer' THEN 1 ELSE 0 END),
-    SUM(CASE WHEN kind = 'answer' AND status = 'passed' THEN 1 ELSE 0 END),
-    SUM(CASE WHEN kind = 'error' THEN 1 ELSE 0 END),
-    SUM(CASE WHEN kind <> 'error' THEN labelled ELSE 0 END),
-    SUM(noted)
-FROM ({case_trials}{apart}) AS t
-GROUP BY k
-"""
+# A literal no outcome's kind is, standing for a kind that is NULL.
+_NO_KIND = {"sqlite": "x'00'", "postgresql": "'\x01'"}
 # The keys of a case's group in the snapshot (keys sorted, every field present), and the
 # keys between them.
 _STRING = r'"(?:[^"\\]|\\.)*"'
@@ -240,7 +222,6 @@ def case_counts(
             "trials": info.trials,
             "grader": grader,
             "version": version,
-            "absent": _UNJUDGED if absent is None else absent,
             "cases": len(codes),
         }
         try:
@@ -281,8 +262,9 @@ def _counted_rows(
     per_case: bool,
     absent: str | None,
 ) -> Sequence[Sequence[Any]] | None:
-    """``_COUNTED``'s rows, keyed by group index or (``per_case``) position: on SQLite
-    from one packed text (``_tally``), unless a run is too large for it; None when some
+    """``metrics._tally.tallies``' rows, keyed by group index or (``per_case``) position: on
+    SQLite from one packed text (``_tally``), unless a run is too large for it, else from
+    the database's counts by key and low byte (``_CODED``); None when some
     case-trial must be graded."""
     if dialect == "sqlite" and params["cases"] * params["trials"] <= MOST:
         keys = None if per_case else codes
@@ -306,12 +288,19 @@ def _counted_rows(
             bytes(codes) if width == 1 else b"".join(c.to_bytes(2, "big") for c in codes)
         )
         key = _GROUP[dialect].format(width=width)
-    case_trials = _CASE_TRIALS.format(key=key, kind=_KIND[dialect])
-    query = _COUNTED.format(case_trials=case_trials, apart=_APART[dialect])
-    rows = conn.execute(text(query), params).fetchall()
-    if per_case:
-        return rows
-    return [(int.from_bytes(bytes(row[0]), "big"), *row[1:]) for row in rows]
+    low = pack_sql(
+        kind=kind_sql(_KIND[dialect], _NO_KIND[dialect]),
+        status=status_code_sql("jd.status"),
+        labelled="CASE WHEN COALESCE(jd.labels, '[]') <> '[]' THEN 1 ELSE 0 END",
+        noted="""CASE WHEN rec.extra LIKE '%"cache"%' THEN 1 ELSE 0 END""",
+    )
+    query = _CODED.format(key=key, low=low)
+    found = conn.execute(text(query), params).fetchall()
+    cells = [
+        (row[0] if per_case else int.from_bytes(bytes(row[0]), "big"), row[1], row[2])
+        for row in found
+    ]
+    return cell_tallies(cells, size=params["cases"] if per_case else groups, absent=absent)
 
 
 def _packed(conn: Connection, params: dict[str, Any]) -> Any:

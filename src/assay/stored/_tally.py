@@ -3,10 +3,10 @@ group (most of a million-row count), so it gives each case-trial as one integer 
 case's position and what is counted of it — in one text, and numpy counts them by group
 (or by case).
 
-What is counted of a case-trial is what ``_summary._COUNTED`` sums: the outcome's kind,
+What is counted of a case-trial is what ``metrics._tally.SUMS`` names: the outcome's kind,
 the stored judgment's status, whether it has labels and whether the record says if the
-cache served it. ``assay.metrics._tally.tallies`` gives the same rows as that query,
-one per key, from the integers read here.
+cache served it. ``assay.metrics._tally.tallies`` counts them, one row per key, from
+the integers read here.
 
 The records and the run grader's judgments are read apart (``RECORDS``, ``JUDGMENTS``),
 each case-trial by its slot (position and trial), and put side by side by numpy
@@ -21,25 +21,22 @@ from typing import Any
 
 import numpy as np
 
-# The outcome's kind: error 0, answer 1, none 2, any other 3 (a missing kind is neither an
-# error nor something else: ``kind <> 'error'`` is not true of it). Stored beside the
-# outcome since schema version 5; read off the outcome for records stored before.
-_KIND = (
-    "CASE COALESCE(rec.kind, json_extract(rec.outcome, '$.kind'), x'00') "
-    "WHEN 'error' THEN 0 WHEN 'answer' THEN 1 WHEN x'00' THEN 2 ELSE 3 END"
+from assay.grading._status_rule import kind_sql, pack, pack_sql, status_code_sql
+
+# The outcome's kind code (stored beside the outcome since schema version 5; read off the
+# outcome for records stored before) and the stored judgment's status code, generated from
+# the status rule's codes (a missing kind is neither an error nor something else).
+_KIND = kind_sql("rec.kind, json_extract(rec.outcome, '$.kind')", "x'00'")
+_STATUS = status_code_sql("jd.status")
+_LABELLED = "CASE WHEN jd.labels <> '[]' THEN 1 ELSE 0 END"
+_NOTED = """CASE WHEN rec.extra LIKE '%"cache"%' THEN 1 ELSE 0 END"""
+_PACKED = pack_sql(
+    position="rec.position", kind=_KIND, status=_STATUS, labelled=_LABELLED, noted=_NOTED
 )
-# The stored judgment's status: none 0, then by name; '?' (``_summary._UNJUDGED``) 7.
-_STATUS = (
-    "CASE WHEN jd.status IS NULL THEN 0 ELSE CASE jd.status WHEN 'passed' THEN 1 "
-    "WHEN 'failed' THEN 2 WHEN 'ungraded' THEN 3 WHEN 'missing' THEN 4 WHEN 'error' THEN 5 "
-    "WHEN '?' THEN 7 ELSE 6 END END"
-)
-# Each case-trial of the run's cases: position * 256 + kind * 64 + status * 4 +
-# labelled * 2 + noted, in one comma-separated text (no row objects to make).
+# Each case-trial of the run's cases packed by the status rule's layout, in one
+# comma-separated text (no row objects to make).
 PACKED = f"""
-SELECT COUNT(*), group_concat(rec.position * 256 + ({_KIND}) * 64 + ({_STATUS}) * 4
-    + (CASE WHEN jd.labels <> '[]' THEN 2 ELSE 0 END)
-    + (CASE WHEN rec.extra LIKE '%"cache"%' THEN 1 ELSE 0 END))
+SELECT COUNT(*), group_concat({_PACKED})
 FROM records rec
 LEFT JOIN judgments jd
   ON jd.run_id = rec.run_id AND jd.case_id = rec.case_id AND jd.trial = rec.trial
@@ -97,4 +94,5 @@ def joined_values(
     verdicts = np.zeros(cases * trials, dtype=np.int64)
     found = np.fromstring(judged or "", dtype=np.int64, sep=",")
     verdicts[found >> 4] = found & 15
-    return (slots // trials) * 256 + ((values >> 1) & 3) * 64 + verdicts[slots] * 2 + (values & 1)
+    verdict = verdicts[slots]
+    return pack(slots // trials, (values >> 1) & 3, verdict >> 1, verdict & 1, values & 1)
