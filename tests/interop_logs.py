@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+import struct
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
+import zstandard
+
 DATA = Path(__file__).resolve().parent / "data" / "interop"
+ZSTANDARD = 93  # the zip compression method inspect_ai writes its .eval members with
 
 
 def inspect_sample(
@@ -86,16 +91,92 @@ def write_json_log(path: Path, log: dict[str, Any]) -> Path:
     return path
 
 
-def write_eval_log(path: Path, log: dict[str, Any]) -> Path:
-    """``log`` as an inspect ``.eval`` archive: header.json plus one file per sample."""
+def eval_members(log: dict[str, Any]) -> dict[str, bytes]:
+    """The members of ``log`` as an inspect ``.eval`` archive: header.json, one per sample."""
     header = {k: v for k, v in log.items() if k != "samples"}
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("header.json", json.dumps(header))
-        for sample in log["samples"]:
-            archive.writestr(
-                f"samples/{sample['id']}_epoch_{sample['epoch']}.json", json.dumps(sample)
-            )
+    members = {"header.json": json.dumps(header).encode()}
+    for sample in log["samples"]:
+        name = f"samples/{sample['id']}_epoch_{sample['epoch']}.json"
+        members[name] = json.dumps(sample).encode()
+    return members
+
+
+def write_eval_log(path: Path, log: dict[str, Any], *, method: int = zipfile.ZIP_DEFLATED) -> Path:
+    """``log`` as an inspect ``.eval`` archive whose members use zip compression ``method``:
+    deflate or LZMA by ``zipfile``, Zstandard (93) as inspect_ai writes it, any other number
+    by ``zip_bytes``."""
+    members = eval_members(log)
+    if method in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA):
+        with zipfile.ZipFile(path, "w", method) as archive:
+            for name, data in members.items():
+                archive.writestr(name, data)
+    else:
+        path.write_bytes(zip_bytes(members, method=method))
     return path
+
+
+def zip_bytes(
+    members: dict[str, bytes],
+    *,
+    method: int = ZSTANDARD,
+    frames: int = 1,
+    flags: int = 0,
+) -> bytes:
+    """A zip archive of ``members`` built byte by byte, as ``zipfile`` cannot write it:
+    method 93 compresses each member with Zstandard (in ``frames`` frames, the content size
+    left out of each frame's header as a streaming writer leaves it); any other method stores
+    the bytes as they are under that method's number."""
+    local_header = struct.Struct("<4s5H3L2H")
+    directory_entry = struct.Struct("<4s6H3L5H2L")
+    end = struct.Struct("<4s4H2LH")
+    body, directory = bytearray(), bytearray()
+    for name, data in members.items():
+        stored = data
+        if method == ZSTANDARD:
+            step = -(-len(data) // frames) or 1
+            chunks = [data[i : i + step] for i in range(0, len(data), step)] or [b""]
+            compressor = zstandard.ZstdCompressor(write_content_size=False)
+            stored = b"".join(compressor.compress(chunk) for chunk in chunks)
+        encoded, crc = name.encode(), zlib.crc32(data)
+        offset = len(body)
+        version = 63  # 6.3: the version of the zip format that names Zstandard
+        body += local_header.pack(
+            b"PK\x03\x04",
+            version,
+            flags,
+            method,
+            0,
+            0x21,
+            crc,
+            len(stored),
+            len(data),
+            len(encoded),
+            0,
+        )
+        body += encoded + stored
+        directory += directory_entry.pack(
+            b"PK\x01\x02",
+            version,
+            version,
+            flags,
+            method,
+            0,
+            0x21,
+            crc,
+            len(stored),
+            len(data),
+            len(encoded),
+            0,
+            0,
+            0,
+            0,
+            0,
+            offset,
+        )
+        directory += encoded
+    count = len(members)
+    tail = end.pack(b"PK\x05\x06", 0, 0, count, count, len(directory), len(body), 0)
+    return bytes(body + directory + tail)
 
 
 def promptfoo_row(

@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from assay.cases import Case, Dataset
 from assay.errors import AssayInputError
 from assay.grading import Judgment, Status
+from assay.interop._archive import ZipMembers, looks_like_zip
 from assay.interop._imported import ImportedRun, Source, file_sha256, parse_time
 from assay.interop._scores import ScoreRule, map_score
 from assay.outcomes import Abstain, Answer, Error, Record, Usage
@@ -22,6 +23,7 @@ ASSAY_KEY = "assay"  # where a log exported by assay keeps each sample's case an
 _OUTCOME = OUTCOME_ADAPTER
 
 TOOL = "inspect_ai"
+LOG_VERSION = 2  # the log format inspect_ai writes (0.3.41 to 0.3.285 at least, as tested)
 MAX_MEMBER_BYTES = 256 * 1024 * 1024
 
 
@@ -29,14 +31,11 @@ def _bad(path: Path, message: str) -> AssayInputError:
     return AssayInputError(f"{path}: {message}")
 
 
-def _read_zip_json(path: Path, archive: zipfile.ZipFile, name: str) -> Any:
-    info = archive.getinfo(name)
-    if info.file_size > MAX_MEMBER_BYTES:
-        raise _bad(path, f"{name} is {info.file_size} bytes, over the {MAX_MEMBER_BYTES} limit")
+def _read_zip_json(path: Path, archive: ZipMembers, name: str) -> Any:
     try:
         return json.loads(archive.read(name).decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise _bad(path, f"{name} is not valid JSON ({exc})") from None
+        raise _bad(path, f"member {name} is not valid JSON ({exc})") from None
 
 
 def read_log(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -44,22 +43,21 @@ def read_log(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     if not path.is_file():
         raise AssayInputError(f"{path}: no such file")
     if zipfile.is_zipfile(path):
-        try:
-            with zipfile.ZipFile(path) as archive:
-                names = set(archive.namelist())
-                if "header.json" in names:
-                    header = _read_zip_json(path, archive, "header.json")
-                elif "_journal/start.json" in names:  # a run that never finished
-                    header = _read_zip_json(path, archive, "_journal/start.json")
-                else:
-                    raise _bad(path, "not an inspect .eval log (no header.json in the archive)")
-                samples = [
-                    _read_zip_json(path, archive, n)
-                    for n in sorted(names)
-                    if n.startswith("samples/") and n.endswith(".json")
-                ]
-        except zipfile.BadZipFile as exc:
-            raise _bad(path, f"unreadable .eval archive ({exc})") from None
+        with ZipMembers(path, max_member_bytes=MAX_MEMBER_BYTES) as archive:
+            names = set(archive.names)
+            if "header.json" in names:
+                header = _read_zip_json(path, archive, "header.json")
+            elif "_journal/start.json" in names:  # a run that never finished
+                header = _read_zip_json(path, archive, "_journal/start.json")
+            else:
+                raise _bad(path, "not an inspect .eval log (no header.json in the archive)")
+            samples = [
+                _read_zip_json(path, archive, n)
+                for n in sorted(names)
+                if n.startswith("samples/") and n.endswith(".json")
+            ]
+    elif looks_like_zip(path):
+        raise _bad(path, "a damaged or truncated zip archive (its central directory is missing)")
     else:
         try:
             header = json.loads(path.read_text(encoding="utf-8"))
@@ -291,6 +289,8 @@ def import_inspect(path: Path, *, rule: ScoreRule, scorer: str | None = None) ->
                 name: {k: s.get(k) for k in ("value", "answer", "explanation") if k in s}
                 for name, s in scores.items()
             }
+        if isinstance(sample.get("limit"), dict):  # a limit ended it; its score still stands
+            extra["inspect_limit"] = sample["limit"]
         error = sample.get("error")
         restored = _exported_outcome(sample)
         if restored is not None:
@@ -343,6 +343,11 @@ def import_inspect(path: Path, *, rule: ScoreRule, scorer: str | None = None) ->
             )
         )
     notes = []
+    if header.get("version") != LOG_VERSION:
+        notes.append(
+            f"the log's format version is {header.get('version', 'not stated')}; assay reads "
+            f"version {LOG_VERSION} and read this log as if it were"
+        )
     log_status = str(header.get("status") or "unknown")
     if log_status != "success":
         notes.append(f"the log's status is {log_status}")

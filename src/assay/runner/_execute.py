@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ from assay.cases import Case
 from assay.grading import Grader, Judgment, judge_record
 from assay.outcomes import Error, Record
 from assay.runner._cache import CacheUse, served_record
-from assay.runner._guard import Interrupted
+from assay.runner._guard import CallBlocked, Interrupted, watching
 from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
 from assay.runner._record import called_record
 from assay.runner._tracing import RequestTrace, evaluation_span, mark_outcome, request_span
@@ -106,15 +107,24 @@ async def bounded(
     expiry = _Expiry(task)
     handle = asyncio.get_running_loop().call_later(timeout_s, expiry.fire)
     expired = False
+    # A call that blocks the event loop never lets the deadline above fire: the run's
+    # watchdog interrupts it (CallBlocked) once it is due.
+    watchdog, here = watching(), sys._getframe()
     try:
         try:
+            if watchdog is not None:
+                watchdog.enter_call(here, timeout_s)
             return await send()
         finally:
+            if watchdog is not None:
+                watchdog.leave_call(here)
             handle.cancel()
             # the cancellation pending is the deadline's own, not the runner's
             expired = expiry.fired and task.uncancel() <= expiry.cancelling
     except TimeoutError:
         return error_reply("timeout", f"no reply within {timeout_s:g} s")
+    except CallBlocked as err:
+        return error_reply("timeout", f"no reply within {timeout_s:g} s: {err}")
     except Interrupted:  # the user (or the watchdog) stops the run: not the target's fault
         raise
     except asyncio.CancelledError as err:

@@ -126,6 +126,12 @@ def hook_signals(stop: asyncio.Event) -> list[signal.Signals]:
     return hooked
 
 
+def _label(target: Target) -> str:
+    """How messages name a target: its callable (``module:function``), else its type."""
+    config = target.config()
+    return str(config.get("callable") or config.get("type") or target.name)
+
+
 async def _drive(
     ex: Execution,
     items: list[WorkItem],
@@ -154,7 +160,7 @@ async def _drive(
 
     limit = ex.options.timeout_s + ex.options.blocked_grace_s
     try:
-        async with Watchdog(guard, limit, say_on_stderr):
+        async with Watchdog(guard, limit, say_on_stderr, _label(ex.target)):
             leftovers = await execute(ex, items, emit, stop)
     finally:
         guard.on_stop = None

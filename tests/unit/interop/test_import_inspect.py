@@ -174,3 +174,19 @@ def test_an_unfinished_eval_log_reads_its_journal_header(tmp_path: Path) -> None
     assert statuses(run) == {"passed": 1, "missing": 1}
     assert any("unknown" in n for n in run.source.notes)
     assert run.status == "failed"
+
+
+@pytest.mark.parametrize(("version", "stated"), [(1, "1"), (None, "not stated")])
+def test_another_log_format_version_is_read_and_noted(
+    tmp_path: Path, version: int | None, stated: str
+) -> None:
+    log = inspect_log([inspect_sample(1)], sample_ids=[1])
+    if version is None:
+        del log["version"]
+    else:
+        log["version"] = version
+    run = import_inspect(write_json_log(tmp_path / "old.json", log), rule=RULE)
+    assert statuses(run) == {"passed": 1}
+    assert f"the log's format version is {stated}; assay reads version 2" in run.source.notes[0]
+    current = import_inspect(write_json_log(tmp_path / "v2.json", {**log, "version": 2}), rule=RULE)
+    assert not any("format version" in n for n in current.source.notes)
