@@ -5,7 +5,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo demo-real test lint typecheck unit browser model bench clean
+.PHONY: demo demo-real test lint typecheck unit browser model promptfoo bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,11 +47,18 @@ browser:
 model:
 	bash scripts/setup-model.sh || [ $$? -eq 3 ]
 
+# The pinned promptfoo release (and, when the Node.js on PATH is older than 22.22, a Node.js
+# from the npm registry) in .promptfoo/, for the tests marked promptfoo, which run a real
+# `promptfoo eval` offline and import its file (the first install takes a few minutes).
+# Exit 3 means the install is impossible here: those tests then skip, saying why.
+promptfoo:
+	bash scripts/setup-promptfoo.sh >/dev/null || [ $$? -eq 3 ]
+
 # The SQuAD 2.0 example on the local model: 40 cases by default, ALL=1 for every case.
 demo-real: $(VENV)/.installed model
 	@bash examples/squad2/run.sh $(if $(ALL),--all,)
 
-unit: $(VENV)/.dev-installed browser model
+unit: $(VENV)/.dev-installed browser model promptfoo
 	@$(bytecode)
 	$(BIN)/pytest
 
@@ -61,4 +68,4 @@ bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/run_all.py
 
 clean:
-	rm -rf $(VENV) .venv-model .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info
+	rm -rf $(VENV) .venv-model .promptfoo .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info

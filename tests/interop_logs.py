@@ -186,8 +186,13 @@ def promptfoo_row(
     success: bool = True,
     error: str | None = None,
     components: list[dict[str, Any]] | None = None,
+    prompt: str = "p1",
+    column: int = 0,
+    test_idx: int | None = None,
 ) -> dict[str, Any]:
-    """One promptfoo result row (version 3)."""
+    """One promptfoo result row (version 3) of test ``test`` (its vars and assertions),
+    prompt ``prompt`` and results column ``column`` (``promptIdx``). ``test_idx`` is the
+    row's ``testIdx`` when not ``test`` (promptfoo numbers each repeat of a test apart)."""
     components = components or [
         {
             "pass": success,
@@ -197,10 +202,14 @@ def promptfoo_row(
         }
     ]
     row: dict[str, Any] = {
-        "testIdx": test,
-        "promptIdx": 0,
-        "promptId": "p1",
-        "prompt": {"raw": f"question {test}", "label": "Q: {{q}}"},
+        "testIdx": test if test_idx is None else test_idx,
+        "promptIdx": column,
+        "promptId": prompt,
+        "prompt": (
+            {"raw": f"question {test}", "label": "Q: {{q}}"}
+            if prompt == "p1"
+            else {"raw": f"{prompt}: question {test}", "label": prompt}
+        ),
         "provider": {"id": provider, "label": ""},
         "vars": {"q": f"question {test}"},
         "testCase": {
@@ -243,3 +252,24 @@ def promptfoo_export(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "config": {},
         "metadata": {"promptfooVersion": "0.118.10"},
     }
+
+
+def promptfoo_columns(path: Path) -> dict[str, dict[str, int]]:
+    """A promptfoo file's own counts per results column (``[provider] prompt label`` from
+    its ``prompts`` table, read by ``promptIdx``): rows, passed, errors (failureReason 2)
+    and failed (the rest)."""
+    results = json.loads(path.read_text(encoding="utf-8"))["results"]
+    heads = [f"[{p['provider']}] {p['label']}" for p in results["prompts"]]
+    columns: dict[str, dict[str, int]] = {}
+    for row in results["results"]:
+        counts = columns.setdefault(
+            heads[row["promptIdx"]], dict.fromkeys(("rows", "passed", "errors", "failed"), 0)
+        )
+        counts["rows"] += 1
+        if row["success"] is True:
+            counts["passed"] += 1
+        elif row.get("failureReason") == 2:
+            counts["errors"] += 1
+        else:
+            counts["failed"] += 1
+    return columns

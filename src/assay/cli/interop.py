@@ -26,7 +26,7 @@ def _announce(imported: object, report: object) -> None:
     assert isinstance(imported, ImportedRun) and isinstance(report, Report)
     source = imported.source
     version = f" {source.tool_version}" if source.tool_version else ""
-    model = imported.target.get("model") or "?"
+    model = imported.variant or imported.target.get("model") or "?"
     typer.echo(
         f"imported {source.tool}{version} {Path(source.path).name} ({model}; "
         f"{source.sha256[:19]}…) as run {report.run_id}: {report.total} case-trials"
@@ -82,8 +82,8 @@ def promptfoo(
     ),
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
 ) -> None:
-    """Store a promptfoo export as one run per provider over the same cases (test ×
-    prompt), repeats as trials; several providers form a matrix (see `assay matrix`).
+    """Store a promptfoo export as one run per prompt × provider column over the same
+    cases (its tests), repeats as trials; several columns form a matrix (see `assay matrix`).
     Assertion results are kept as checks `assay composite` can re-weigh, provider errors
     as error, grader failures as ungraded. Prints promptfoo's pass rate beside assay's."""
     from datetime import UTC, datetime
@@ -99,8 +99,9 @@ def promptfoo(
             for run, report in zip(runs, reports, strict=True):
                 _announce(run, report)
             if matrix_id is not None:
+                what = "prompt × provider columns" if runs[0].target.get("prompt") else "providers"
                 typer.echo(
-                    f"matrix {matrix_id}: {len(runs)} providers as variants; see "
+                    f"matrix {matrix_id}: {len(runs)} {what} as variants; see "
                     f"`assay matrix {matrix_id}`"
                 )
     finally:

@@ -57,8 +57,11 @@ class ImportedRun:
     status: str = "completed"
     extra: dict[str, Any] = field(default_factory=dict)
     variant: str | None = None
-    """The variant this run is of a matrix imported from one file (a promptfoo provider),
-    or None for a run on its own."""
+    """The variant this run is of a matrix imported from one file (a promptfoo prompt ×
+    provider column), or None for a run on its own."""
+    overrides: dict[str, Any] = field(default_factory=dict)
+    """What sets this variant apart from the others of its matrix (``provider``, and
+    ``prompt`` when the file has several prompts); empty for a run on its own."""
 
 
 def file_sha256(path: Path) -> str:

@@ -1,9 +1,10 @@
-"""Reading a promptfoo ``export`` / ``--output`` JSON file into assay runs, one per provider.
+"""Reading a promptfoo ``export`` / ``--output`` JSON file into assay runs, one per variant.
 
-Each test × prompt is a case; each provider is its own run over the same cases, so two
-providers can be compared with ``assay compare`` (several providers form a matrix).
-Repeated rows of a case (promptfoo's ``repeat``) are trials. Assertion component results
-are kept as checks on the record, which ``assay composite`` can re-weigh.
+Each test is a case. Each (prompt, provider) pair, one column of promptfoo's results
+table, is a variant: its own run over the same cases, so variants can be compared with
+``assay compare`` (several form a matrix). Rows of the same test and variant (promptfoo's
+``repeat``) are trials. Assertion component results are kept as checks on the record,
+which ``assay composite`` can re-weigh.
 """
 
 from __future__ import annotations
@@ -64,9 +65,43 @@ def _provider(row: dict[str, Any]) -> str:
     return str(provider or "unknown")
 
 
+def _prompt(row: dict[str, Any]) -> dict[str, Any]:
+    prompt = row.get("prompt")
+    return prompt if isinstance(prompt, dict) else {}
+
+
 def _prompt_key(row: dict[str, Any]) -> str:
-    prompt = row.get("prompt") or {}
-    return str(row.get("promptId") or (prompt.get("label") if isinstance(prompt, dict) else ""))
+    """The prompt a row used: its id, else its label or display text, else its column.
+
+    The row's ``raw`` is the prompt rendered with the test's vars, so it names no prompt;
+    ``promptIdx`` numbers prompt × provider columns, not prompts.
+    """
+    prompt = _prompt(row)
+    for found in (row.get("promptId"), prompt.get("label"), prompt.get("display")):
+        if isinstance(found, str) and found:
+            return found
+    return f"column {row.get('promptIdx')}"
+
+
+def _test_index(row: dict[str, Any]) -> int:
+    found = row.get("testIdx")
+    return found if isinstance(found, int) else 0
+
+
+def _test_key(row: dict[str, Any]) -> str:
+    """The test a row ran. promptfoo gives each repeat of a test its own ``testIdx``, so a
+    test is known by its description, vars and assertions (by ``testIdx`` in rows that do
+    not record their test)."""
+    test = row.get("testCase")
+    if not isinstance(test, dict):
+        return f"testIdx {_test_index(row)}"
+    variables = row.get("vars") if isinstance(row.get("vars"), dict) else test.get("vars")
+    described = {
+        "description": test.get("description"),
+        "vars": variables,
+        "assert": test.get("assert"),
+    }
+    return json.dumps(described, sort_keys=True, ensure_ascii=False, default=str)
 
 
 def _assertions(row: dict[str, Any]) -> list[dict[str, Any]]:
@@ -169,90 +204,147 @@ def _reported(rows: list[dict[str, Any]]) -> str:
     return f"promptfoo reported {passed} passed, {failed} failed, {errors} errors: {rate}"
 
 
+Variant = tuple[str, str, int | None]
+"""A column of promptfoo's results table: (prompt key, provider, ``promptIdx``). The
+column number alone is not trusted; it only parts one provider listed twice."""
+
+
+def _variant(row: dict[str, Any]) -> Variant:
+    column = row.get("promptIdx")
+    return _prompt_key(row), _provider(row), column if isinstance(column, int) else None
+
+
+def _shared(rows: list[dict[str, Any]], field: str) -> str | None:
+    """The prompt ``field`` every row of a test has alike, or None when they differ."""
+    found = {str(_prompt(r).get(field) or "") for r in rows}
+    return found.pop() if len(found) == 1 else None
+
+
+def _cases(rows: list[dict[str, Any]]) -> dict[str, Case]:
+    """One case per test, numbered in the order of promptfoo's ``testIdx``.
+
+    The question is the rendered prompt when every variant sent the same one, else the
+    test's vars (several prompts render a test differently).
+    """
+    by_test: dict[str, list[dict[str, Any]]] = {}
+    for row in sorted(rows, key=_test_index):
+        by_test.setdefault(_test_key(row), []).append(row)
+    cases: dict[str, Case] = {}
+    for number, (key, test_rows) in enumerate(by_test.items(), start=1):
+        first = test_rows[0]
+        test = first.get("testCase") or {}
+        variables = first.get("vars") or {}
+        question = _shared(test_rows, "raw")
+        asserted = "; ".join(_describe(a) for a in _assertions(first)) or "(no assertions)"
+        cases[key] = Case(
+            id=f"test-{number}",
+            slice=(_shared(test_rows, "label") or "promptfoo")[:80],
+            question=question or json.dumps(variables, ensure_ascii=False, default=str),
+            expected_behavior="answer",
+            expected_fact=asserted,
+            rationale=str(test.get("description")) if test.get("description") else None,
+            metadata={"promptfoo": {"vars": variables, "testIdx": _test_index(first)}},
+        )
+    return cases
+
+
+def _variant_names(variants: list[Variant], labels: dict[Variant, str]) -> dict[Variant, str]:
+    """Each variant's name: its provider when no provider has several columns, else
+    ``[provider] prompt label``, as promptfoo heads its columns (``#2`` on a repeated name)."""
+    providers = [variant[1] for variant in variants]
+    several = len(set(providers)) < len(providers)
+    used: Counter[str] = Counter()
+    names: dict[Variant, str] = {}
+    for variant in variants:
+        base = f"[{variant[1]}] {labels[variant][:60]}" if several else variant[1]
+        used[base] += 1
+        names[variant] = base if used[base] == 1 else f"{base} #{used[base]}"
+    return names
+
+
+def _prompt_labels(rows: list[dict[str, Any]]) -> dict[Variant, str]:
+    """Each variant's prompt label (``prompt N`` for prompts that have none)."""
+    keys = list(dict.fromkeys(_prompt_key(r) for r in rows))
+    labels: dict[Variant, str] = {}
+    for row in rows:
+        prompt = _prompt(row)
+        label = prompt.get("label") or prompt.get("display")
+        fallback = f"prompt {keys.index(_prompt_key(row)) + 1}"
+        labels.setdefault(_variant(row), str(label) if label else fallback)
+    return labels
+
+
+def _record_and_judgment(
+    row: dict[str, Any], case_id: str, trial: int, version: str | None
+) -> tuple[Record, Judgment | None]:
+    checks = _checks(row)
+    response = row.get("response") or {}
+    output = response.get("output") if isinstance(response, dict) else None
+    is_error = row.get("failureReason") == ERROR_REASON or (output is None and row.get("error"))
+    if is_error:
+        outcome: Answer | Error = Error(
+            error_class="provider_error", message=str(row.get("error") or "")
+        )
+    else:
+        text = output if isinstance(output, str) else json.dumps(output)
+        outcome = Answer(text=text)
+    record = Record(
+        case_id=case_id,
+        trial=trial,
+        outcome=outcome,
+        latency_ms=row.get("latencyMs"),
+        usage=_usage(row),
+        extra={"checks": checks, "promptfoo_score": row.get("score")}
+        if checks
+        else {"promptfoo_score": row.get("score")},
+    )
+    if is_error:
+        return record, None
+    status, reason = _judge(row, checks)
+    judgment = Judgment(
+        case_id=case_id,
+        trial=trial,
+        status=status,
+        reason=reason,
+        grader="promptfoo:assertions",
+        grader_version=str(version or "unknown"),
+        score=row.get("score") if isinstance(row.get("score"), int | float) else None,
+    )
+    return record, judgment
+
+
 def import_promptfoo(path: Path) -> list[ImportedRun]:
-    """One ``ImportedRun`` per provider of a promptfoo export, over the same cases."""
+    """One ``ImportedRun`` per (prompt, provider) variant of a promptfoo export, over the
+    same cases (its tests); rows of one test and variant are trials."""
     export = read_export(path)
     rows: list[dict[str, Any]] = export["results"]
     version = export["_metadata"].get("promptfooVersion")
     if not rows:
         raise _bad(path, "the export has no result rows")
-    prompts = list(dict.fromkeys(_prompt_key(r) for r in rows))
-    tests = sorted({int(r.get("testIdx") or 0) for r in rows})
-    digest = file_sha256(path)
-    cases: dict[tuple[int, str], Case] = {}
-    for row in sorted(rows, key=lambda r: (int(r.get("testIdx") or 0), _prompt_key(r))):
-        key = (int(row.get("testIdx") or 0), _prompt_key(row))
-        if key in cases:
-            continue
-        test = row.get("testCase") or {}
-        prompt = row.get("prompt") or {}
-        case_id = f"test-{key[0] + 1}"
-        if len(prompts) > 1:
-            case_id += f"-prompt-{prompts.index(key[1]) + 1}"
-        asserted = "; ".join(_describe(a) for a in _assertions(row)) or "(no assertions)"
-        cases[key] = Case(
-            id=case_id,
-            slice=str(prompt.get("label") or "promptfoo")[:80],
-            question=str(prompt.get("raw") or json.dumps(row.get("vars") or {})),
-            expected_behavior="answer",
-            expected_fact=asserted,
-            rationale=str(test.get("description")) if test.get("description") else None,
-            metadata={"promptfoo": {"vars": row.get("vars") or {}, "testIdx": key[0]}},
-        )
-    dataset = Dataset(name=f"promptfoo-{len(tests)}-tests", cases=tuple(cases.values()))
-    by_provider: dict[str, list[dict[str, Any]]] = {}
+    cases = _cases(rows)
+    dataset = Dataset(name=f"promptfoo-{len(cases)}-tests", cases=tuple(cases.values()))
+    by_variant: dict[Variant, list[dict[str, Any]]] = {}
     for row in rows:
-        by_provider.setdefault(_provider(row), []).append(row)
-    repeats = Counter((_provider(r), int(r.get("testIdx") or 0), _prompt_key(r)) for r in rows)
-    trials = max(repeats.values())  # the export's repeat count, the same for every provider
+        by_variant.setdefault(_variant(row), []).append(row)
+    labels = _prompt_labels(rows)
+    names = _variant_names(list(by_variant), labels)
+    several_prompts = len({variant[0] for variant in by_variant}) > 1
+    repeats = Counter((_variant(r), _test_key(r)) for r in rows)
+    trials = max(repeats.values())  # the export's repeat count, the same for every variant
+    digest = file_sha256(path)
     runs = []
-    for provider, provider_rows in by_provider.items():
-        seen: Counter[tuple[int, str]] = Counter()
+    for variant, variant_rows in by_variant.items():
+        provider = variant[1]
+        seen: Counter[str] = Counter()
         records: list[Record] = []
         judgments: list[Judgment] = []
-        for row in provider_rows:
-            key = (int(row.get("testIdx") or 0), _prompt_key(row))
+        for row in sorted(variant_rows, key=_test_index):  # a repeat's testIdx is later
+            key = _test_key(row)
             seen[key] += 1
-            case_id, trial = cases[key].id, seen[key]
-            checks = _checks(row)
-            response = row.get("response") or {}
-            output = response.get("output") if isinstance(response, dict) else None
-            is_error = row.get("failureReason") == ERROR_REASON or (
-                output is None and row.get("error")
-            )
-            if is_error:
-                outcome: Answer | Error = Error(
-                    error_class="provider_error", message=str(row.get("error") or "")
-                )
-            else:
-                text = output if isinstance(output, str) else json.dumps(output)
-                outcome = Answer(text=text)
-            records.append(
-                Record(
-                    case_id=case_id,
-                    trial=trial,
-                    outcome=outcome,
-                    latency_ms=row.get("latencyMs"),
-                    usage=_usage(row),
-                    extra={"checks": checks, "promptfoo_score": row.get("score")}
-                    if checks
-                    else {"promptfoo_score": row.get("score")},
-                )
-            )
-            if is_error:
-                continue
-            status, reason = _judge(row, checks)
-            judgments.append(
-                Judgment(
-                    case_id=case_id,
-                    trial=trial,
-                    status=status,
-                    reason=reason,
-                    grader="promptfoo:assertions",
-                    grader_version=str(version or "unknown"),
-                    score=row.get("score") if isinstance(row.get("score"), int | float) else None,
-                )
-            )
+            record, judgment = _record_and_judgment(row, cases[key].id, seen[key], version)
+            records.append(record)
+            if judgment is not None:
+                judgments.append(judgment)
         failing = Counter(
             c["name"] for r in records for c in r.extra.get("checks", []) if c["passed"] is False
         )
@@ -262,9 +354,14 @@ def import_promptfoo(path: Path) -> list[ImportedRun]:
                 "failing assertions: "
                 + ", ".join(f"{name} {count}" for name, count in failing.most_common())
             )
-        missing = len(cases) * trials - len(provider_rows)
+        missing = len(cases) * trials - len(variant_rows)
         if missing > 0:
-            notes.append(f"{missing} case-trial(s) have no row for this provider: missing")
+            notes.append(f"{missing} case-trial(s) have no row for this variant: missing")
+        target: dict[str, Any] = {"type": "promptfoo", "model": provider}
+        overrides = {"provider": provider}
+        if several_prompts:
+            target["prompt"] = labels[variant]
+            overrides["prompt"] = labels[variant]
         runs.append(
             ImportedRun(
                 dataset=dataset,
@@ -276,15 +373,22 @@ def import_promptfoo(path: Path) -> list[ImportedRun]:
                     tool_version=version,
                     path=str(path),
                     sha256=digest,
-                    reported=_reported(provider_rows),
+                    reported=_reported(variant_rows),
                     notes=tuple(notes),
                 ),
-                target={"type": "promptfoo", "model": provider},
+                target=target,
                 grader={"name": "promptfoo:assertions", "version": str(version or "unknown")},
                 started_at=parse_time(export["_metadata"].get("evaluationCreatedAt"))
                 or parse_time(export.get("timestamp")),
-                extra={"results_version": export.get("version"), "provider": provider},
-                variant=provider if len(by_provider) > 1 else None,
+                extra={
+                    "results_version": export.get("version"),
+                    "provider": provider,
+                    "prompt": labels[variant],
+                    "promptIdx": variant[2],
+                    "rows": len(variant_rows),
+                },
+                variant=names[variant] if len(by_variant) > 1 else None,
+                overrides=overrides if len(by_variant) > 1 else {},
             )
         )
     return runs

@@ -57,14 +57,14 @@ def store_imports(
     store: RunStore, runs: Sequence[ImportedRun], *, now: datetime
 ) -> tuple[list[Report], str | None]:
     """Store the runs imported from one file; when they are variants (several promptfoo
-    providers), as one matrix whose id is returned beside the reports."""
+    prompt × provider columns), as one matrix whose id is returned beside the reports."""
     from assay.runner._matrix import new_matrix_id
 
     names = [run.variant for run in runs]
     if len(runs) < 2 or any(name is None for name in names):
         return [store_import(store, run, now=now) for run in runs], None
     matrix_id = new_matrix_id(now)
-    listing = [{"name": name, "overrides": {"provider": name}} for name in names]
+    listing = [{"name": run.variant, "overrides": _overrides(run)} for run in runs]
     reports = [
         store_import(
             store,
@@ -74,10 +74,14 @@ def store_imports(
                 "id": matrix_id,
                 "variant": run.variant,
                 "index": index,
-                "overrides": {"provider": run.variant},
+                "overrides": _overrides(run),
                 "variants": listing,
             },
         )
         for index, run in enumerate(runs)
     ]
     return reports, matrix_id
+
+
+def _overrides(run: ImportedRun) -> dict[str, Any]:
+    return run.overrides or {"provider": run.variant}
