@@ -49,14 +49,19 @@ def load_report_file(path: Path) -> Report:
     except ValidationError as err:
         problems = problems_from(err, Location(str(path)), Report)[:20]
         raise InputFormatError(problems, summary) from None
-    found = report_problems(report)
+    _refuse(path, report_problems(report))
+    return report
+
+
+def _refuse(path: Path, found: list[str]) -> None:
+    """Refuse a report file whose rows or counts contradict it (``found``, each message
+    beginning with the field it names)."""
     if found:
         raise InputFormatError(
             [Problem(p, Location(str(path)), p.split(" ")[0].rstrip(":")) for p in found[:20]],
             f"{path}: the report contradicts its own counts (edited by hand, or damaged); "
             "re-score the results to get a consistent report",
         )
-    return report
 
 
 def _at_level(report: Report, path: Path, interval: IntervalSetting) -> Report:
@@ -145,7 +150,7 @@ def composite_report_file(path: Path) -> Any:
 
     from assay._validation import problems_from
     from assay.load import names_a_file, read_text
-    from assay.report import CompositeReport
+    from assay.report import CompositeReport, row_trial_problems
 
     if not names_a_file(path) or path.suffix.lower() != ".json":
         return None
@@ -156,9 +161,11 @@ def composite_report_file(path: Path) -> Any:
     if not isinstance(data, dict) or data.get("report") != "composite":
         return None
     try:
-        return CompositeReport.model_validate(data)
+        report = CompositeReport.model_validate(data)
     except ValidationError as err:
         problems = problems_from(err, Location(str(path)), CompositeReport)[:20]
         raise InputFormatError(
             problems, f"{path}: not a composite report assay wrote (edited by hand, or damaged)"
         ) from None
+    _refuse(path, row_trial_problems(report.cases))
+    return report

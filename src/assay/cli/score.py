@@ -17,6 +17,7 @@ from assay.cli._flags import (
     format_option,
 )
 from assay.cli._output import described, emit, wants_color
+from assay.errors import MAX_TRIALS
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
@@ -46,9 +47,10 @@ def score(
         None,
         "--trials",
         min=1,
-        help="How many trials every case ran (default: the highest trial recorded). "
-        "Declared, a case with fewer recorded trials has the rest missing, and a result "
-        "past it is an error.",
+        max=MAX_TRIALS,
+        help="How many trials every case ran (default: the highest trial recorded; at "
+        f"most {MAX_TRIALS:,}, as a suite declares). Declared, a case with fewer recorded "
+        "trials has the rest missing, and a result past it is an error.",
     ),
     grader: Path | None = typer.Option(
         None,

@@ -28,11 +28,18 @@ from assay.compare._model import (
     SliceDelta,
     comparison_schema,
 )
-from assay.compare._pairing import ComparisonRefusedError, Pairing, RunSide, pair_runs
+from assay.compare._pairing import (
+    SYNTHETIC_EXCLUDED,
+    ComparisonRefusedError,
+    Pairing,
+    RunSide,
+    pair_runs,
+)
 
 __all__ = [
     "COMPARE_SCHEMA_VERSION",
     "NO_NEW_FAILURES",
+    "SYNTHETIC_EXCLUDED",
     "BestCheck",
     "ChangedCase",
     "CompareGate",

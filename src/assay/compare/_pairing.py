@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import chain
 from typing import Any
 
 from assay.cases import FIELD_KINDS, KINDS
@@ -84,7 +85,8 @@ class RunSide:
 
     @property
     def trials(self) -> int:
-        return max((r.trial for r in self.rows), default=1)
+        """The highest trial of a real case (synthetic rows count for nothing), at least 1."""
+        return max((r.trial for r in self.rows if not r.synthetic), default=1)
 
 
 @dataclass(frozen=True)
@@ -172,23 +174,67 @@ def _first_rows(rows: Sequence[CaseRow]) -> dict[str, CaseRow]:
     return found
 
 
+SYNTHETIC_EXCLUDED = "synthetic case: never counted with real cases"
+"""Why a synthetic case is left out of every comparison (``Excluded.reason``)."""
+
+
+def synthetic_ids(baseline: Sequence[CaseRow], candidate: Sequence[CaseRow]) -> set[str]:
+    """The cases synthetic in every run that has them: left out before anything is paired.
+    A case synthetic in one run and real in the other is a real case whose definition
+    changed, and is checked as one."""
+    marked: dict[str, bool] = {}
+    for row in chain(baseline, candidate):
+        marked[row.id] = marked.get(row.id, True) and row.synthetic
+    return {cid for cid, synthetic in marked.items() if synthetic}
+
+
+def _apart(side: RunSide, cases: set[str]) -> tuple[RunSide, RunSide]:
+    """``side`` without the rows of ``cases``, and with those rows alone."""
+    kept = tuple(r for r in side.rows if r.id not in cases)
+    left = tuple(r for r in side.rows if r.id in cases)
+    return replace(side, rows=kept), replace(side, rows=left)
+
+
+def _differences(
+    baseline: RunSide, candidate: RunSide, same_version: bool
+) -> tuple[dict[str, str], dict[tuple[str, int], str]]:
+    """Why cases cannot be paired (see ``_case_differences``; nothing when the dataset
+    versions are equal), and the (case, trial) keys of the other cases run in only one."""
+    why = {} if same_version else _case_differences(baseline, candidate)
+    base_keys = {(r.id, r.trial) for r in baseline.rows}
+    cand_keys = {(r.id, r.trial) for r in candidate.rows}
+    trial_gaps = {
+        key: "trial only in the baseline" if key in base_keys else "trial only in the candidate"
+        for key in base_keys ^ cand_keys
+        if key[0] not in why
+    }
+    return why, trial_gaps
+
+
+def _synthetic_note(
+    cid: str, why: Mapping[str, str], trial_gaps: Mapping[tuple[str, int], str]
+) -> str:
+    """``SYNTHETIC_EXCLUDED``, with how the case differs between the runs when it does."""
+    noted = [why[cid]] if cid in why else []
+    noted += [f"trial {t}: {reason}" for (c, t), reason in sorted(trial_gaps.items()) if c == cid]
+    return f"{SYNTHETIC_EXCLUDED} ({'; '.join(noted)})" if noted else SYNTHETIC_EXCLUDED
+
+
 def pair_runs(baseline: RunSide, candidate: RunSide, *, matching_only: bool = False) -> Pairing:
     """Pair rows by (case id, trial).
 
-    Identical dataset versions pair everything. Otherwise cases are matched on id, content
-    hash and source revision: without ``matching_only`` any difference raises
-    ``ComparisonRefusedError`` naming it; with it, unmatched cases and trials are excluded
-    with a reason. Synthetic cases are always excluded (never counted with real ones).
+    Synthetic cases are left out first (never counted with real ones): a synthetic case
+    only in one run, changed, or with trials only in one run is noted in its exclusion and
+    never refuses. Identical dataset versions pair everything else. Otherwise cases are
+    matched on id, content hash and source revision: without ``matching_only`` any
+    difference raises ``ComparisonRefusedError`` naming it; with it, unmatched cases and
+    trials are excluded with a reason.
     """
+    apart = synthetic_ids(baseline.rows, candidate.rows)
+    baseline, synthetic_b = _apart(baseline, apart)
+    candidate, synthetic_c = _apart(candidate, apart)
     same_version = baseline.dataset_version == candidate.dataset_version
-    why = {} if same_version else _case_differences(baseline, candidate)
-    base_keys = {(r.id, r.trial): r for r in baseline.rows}
-    cand_keys = {(r.id, r.trial): r for r in candidate.rows}
-    trial_gaps = {
-        key: "trial only in the baseline" if key in base_keys else "trial only in the candidate"
-        for key in base_keys.keys() ^ cand_keys.keys()
-        if key[0] not in why
-    }
+    why, trial_gaps = _differences(baseline, candidate, same_version)
     if (why or trial_gaps) and not matching_only:
         differences = []
         if not same_version:
@@ -207,19 +253,21 @@ def pair_runs(baseline: RunSide, candidate: RunSide, *, matching_only: bool = Fa
     excluded += [
         Excluded(id=cid, trial=t, reason=reason) for (cid, t), reason in sorted(trial_gaps.items())
     ]
+    base_rows = {(r.id, r.trial): r for r in baseline.rows}
+    cand_rows = {(r.id, r.trial): r for r in candidate.rows}
     pairs: list[tuple[CaseRow, CaseRow]] = []
-    synthetic: set[str] = set()
-    for key, b in base_keys.items():
-        c = cand_keys.get(key)
+    for key, b in base_rows.items():
+        c = cand_rows.get(key)
         if c is None or key[0] in why:
             continue
-        if b.synthetic or c.synthetic:
-            synthetic.add(b.id)
+        if b.synthetic or c.synthetic:  # marked in one run only, its definition the same
+            apart.add(b.id)
             continue
         pairs.append((b, c))
+    synthetic_why, synthetic_gaps = _differences(synthetic_b, synthetic_c, same_version)
     excluded += [
-        Excluded(id=cid, reason="synthetic case: never counted with real cases")
-        for cid in sorted(synthetic)
+        Excluded(id=cid, reason=_synthetic_note(cid, synthetic_why, synthetic_gaps))
+        for cid in sorted(apart)
     ]
     return Pairing(pairs=tuple(pairs), excluded=tuple(excluded))
 

@@ -11,12 +11,12 @@ from typing import Any
 from pydantic import ValidationError
 
 from assay.cases import Case, Dataset
-from assay.errors import AssayInputError
+from assay.errors import MAX_TRIALS, AssayInputError, Location
 from assay.grading import Judgment, Status
 from assay.interop._archive import ZipMembers, looks_like_zip
 from assay.interop._imported import ImportedRun, Source, file_sha256, parse_time
 from assay.interop._scores import ScoreRule, map_score
-from assay.outcomes import Abstain, Answer, Error, Record, Usage
+from assay.outcomes import Abstain, Answer, Error, Record, Usage, check_trial_numbers
 from assay.outcomes._outcome import OUTCOME_ADAPTER
 
 ASSAY_KEY = "assay"  # where a log exported by assay keeps each sample's case and outcome
@@ -341,6 +341,12 @@ def import_inspect(path: Path, *, rule: ScoreRule, scorer: str | None = None) ->
                 grader_version=str(version or "unknown"),
                 score=float(value) if isinstance(value, int | float) else None,
             )
+        )
+    check_trial_numbers(records, [Location(f"{path} (sample epoch)")] * len(records))
+    if epochs > MAX_TRIALS:
+        raise AssayInputError(
+            f"{path}: eval.config.epochs is {epochs:,}; a run numbers at most {MAX_TRIALS:,} "
+            "trials a case (as a suite declares)"
         )
     notes = []
     if header.get("version") != LOG_VERSION:

@@ -19,6 +19,7 @@ from assay.grading.checks import (
     make_profile,
     parse_composite_results,
 )
+from assay.load._files import refuse_trials_beyond
 from assay.load._records import read_records, read_yaml
 
 
@@ -86,4 +87,6 @@ def load_composite_results(path: str | Path, checks: Collection[str]) -> Composi
     ]
     if problems:
         raise InputFormatError(problems, summary=f"{p}: invalid results")
-    return parse_composite_results(records, str(p), checks)
+    inputs = parse_composite_results(records, str(p), checks)
+    refuse_trials_beyond(*inputs.lines, p)
+    return inputs

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +11,14 @@ from assay.cases import Case, Dataset, parse_dataset
 from assay.errors import MAX_TRIALS, InputFormatError, Location, Problem, did_you_mean
 from assay.load._records import parsed, stream_records
 from assay.load._sources import with_sources
-from assay.outcomes import Record, Results, parse_result_line, parse_results, trials_beyond
+from assay.outcomes import (
+    Record,
+    Results,
+    Trialled,
+    parse_result_line,
+    parse_results,
+    trials_beyond,
+)
 
 _CSV_LISTS = ("accepted_facts", "required", "disallowed")
 
@@ -86,26 +93,30 @@ def load_results(path: str | Path) -> Results:
     if problems:
         raise InputFormatError(problems, summary=f"{p}: invalid results")
     results = parsed(lines, lambda: parse_results(records, str(p)))
-    _check_trial_numbers(results, p)
+    refuse_trials_beyond(results.records, results.locations, p)
     return results
 
 
-def _check_trial_numbers(results: Results, path: Path) -> None:
-    """Refuse trial numbers that would blow a report up.
+def refuse_trials_beyond(
+    lines: Sequence[Trialled], locations: Sequence[Location | None], path: Path
+) -> None:
+    """Refuse trial numbers that would blow a report up, each at its line.
 
     The highest trial number is the trial count (a gap is a warning: see
     ``trial_gaps``). One line with ``"trial": 100000`` would make every other case
     "missing" that many times over: a trial number above ``MAX_TRIALS``, or one that
-    makes the cases × trials the file implies far more than the records it holds, is
-    refused, located, instead.
+    makes the cases × trials the file implies far more than the lines it holds, is
+    refused (``trials_beyond``, the bound every reader of results applies), located,
+    instead. ``lines`` are a results file's records, or a composite results file's
+    outcome and checks lines.
     """
-    allowed, cases, beyond = trials_beyond(results)
+    allowed, cases, beyond = trials_beyond(lines)
     problems = [
         Problem(
-            f"trial {results.records[i].trial} is beyond the {allowed:,} trials a file of "
-            f"{len(results.records):,} results over {cases:,} cases may number "
+            f"trial {lines[i].trial} is beyond the {allowed:,} trials a file of "
+            f"{len(lines):,} results over {cases:,} cases may number "
             f"(at most {MAX_TRIALS:,}); number the trials of each case from 1",
-            results.location_of(i),
+            locations[i] if locations else None,
             "trial",
         )
         for i in beyond

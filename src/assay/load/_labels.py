@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from assay._validation import parse_located, problems_from
 from assay.errors import AssayInputError, InputFormatError, Location, Problem
-from assay.report import Report
+from assay.report import Report, row_trial_problems
 from assay.report._calibration import HumanLabel, JudgedRow
 
 
@@ -89,12 +89,19 @@ def load_report_file(path: Path) -> Report:
             summary=f"{path}: cannot read the report",
         ) from None
     try:
-        return Report.model_validate(data)
+        report = Report.model_validate(data)
     except ValidationError as err:
         problems = problems_from(err, _where(path, None), Report)
         raise InputFormatError(
             problems, summary=f"{path}: not an assay JSON report (assay score -f json writes one)"
         ) from None
+    beyond = row_trial_problems(report.cases)
+    if beyond:
+        raise InputFormatError(
+            [Problem(p, _where(path, None), p.split(" ")[0]) for p in beyond],
+            summary=f"{path}: the report contradicts its own rows (edited by hand, or damaged)",
+        )
+    return report
 
 
 def _where(path: Path, line: int | None) -> Any:

@@ -3,9 +3,9 @@ dataset before anything is scored."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import ValidationError
 
@@ -244,12 +244,23 @@ def trials_allowed(records: int, cases: int) -> int:
     return min(MAX_TRIALS, max(1, budget // max(1, cases)))
 
 
-def trials_beyond(results: Results) -> tuple[int, int, list[int]]:
+class Trialled(Protocol):
+    """A line that names a case and a trial: a record, or checks recorded for one."""
+
+    @property
+    def case_id(self) -> str: ...
+
+    @property
+    def trial(self) -> int: ...
+
+
+def trials_beyond(results: Results | Sequence[Trialled]) -> tuple[int, int, list[int]]:
     """``(allowed, cases, beyond)``: the ``trials_allowed`` of ``results`` (the least it
     can be when every trial is within it, the cases then not counted: ``cases`` is 0), the
-    distinct cases they name, and the indices of the records whose trial is beyond
-    ``allowed``."""
-    records = results.records
+    distinct cases they name, and the indices of the lines whose trial is beyond
+    ``allowed``. ``results`` are records, or any lines that each name a case and a trial
+    (a composite results file's outcomes and recorded checks)."""
+    records = results.records if isinstance(results, Results) else results
     least_allowed = trials_allowed(len(records), len(records))
     if max((r.trial for r in records), default=1) <= least_allowed:
         return least_allowed, 0, []  # within what any count of cases allows
@@ -258,17 +269,24 @@ def trials_beyond(results: Results) -> tuple[int, int, list[int]]:
     return allowed, cases, [i for i, r in enumerate(records) if r.trial > allowed]
 
 
-def check_trial_numbers(results: Results) -> None:
+def check_trial_numbers(
+    results: Results | Sequence[Trialled], locations: Sequence[Location | None] = ()
+) -> None:
     """Reject trial numbers beyond ``trials_allowed`` (``TrialNumberError``, naming each
-    case and trial)."""
-    allowed, cases, beyond = trials_beyond(results)
+    case and trial, at its location when ``results`` or ``locations`` give it)."""
+    if isinstance(results, Results):
+        records: Sequence[Trialled] = results.records
+        locations = results.locations
+    else:
+        records = results
+    allowed, cases, beyond = trials_beyond(records)
     named: dict[str, list[Location | None]] = {}
     for i in beyond:
-        record = results.records[i]
+        record = records[i]
         label = f"{record.case_id} (trial {record.trial})"
-        named.setdefault(label, []).append(results.location_of(i))
+        named.setdefault(label, []).append(locations[i] if locations else None)
     if named:
-        raise TrialNumberError(named, allowed, len(results.records), cases)
+        raise TrialNumberError(named, allowed, len(records), cases)
 
 
 def trial_gaps(results: Results) -> list[str]:

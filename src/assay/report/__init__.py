@@ -35,7 +35,7 @@ if TYPE_CHECKING:
         DatasetChange,
         Report,
     )
-    from assay.report._recompute import at_level, report_problems
+    from assay.report._recompute import at_level, report_problems, row_trial_problems
     from assay.report._schema import report_schema
     from assay.report._summarize import summarize
     from assay.report._traced import TracedReport
@@ -72,6 +72,7 @@ _WHERE: dict[str, str] = {
     "Report": "assay.report._model",
     "at_level": "assay.report._recompute",
     "report_problems": "assay.report._recompute",
+    "row_trial_problems": "assay.report._recompute",
     "report_schema": "assay.report._schema",
     "summarize": "assay.report._summarize",
     "TracedReport": "assay.report._traced",
@@ -111,6 +112,7 @@ __all__ = [
     "parse_rule",
     "report_problems",
     "report_schema",
+    "row_trial_problems",
     "split_rule",
     "summarize",
     "summarize_usage",

@@ -73,6 +73,11 @@ class CompositeCaseRow(BaseModel):
     )
 
     @property
+    def case_id(self) -> str:
+        """The case's id (``id``), as a record names it."""
+        return self.id
+
+    @property
     def label(self) -> str:
         return self.id if self.trial == 1 else f"{self.id}#{self.trial}"
 

@@ -117,6 +117,11 @@ class CaseRow(CompactModel):
         "outcome, latency and usage are that run's); null when the target was called",
     )
 
+    @property
+    def case_id(self) -> str:
+        """The case's id (``id``), as a record names it."""
+        return self.id
+
 
 class SyntheticSection(BaseModel):
     """Synthetic cases, summarized apart from real ones and labelled as such."""

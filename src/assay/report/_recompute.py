@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+from assay.errors import MAX_TRIALS
 from assay.metrics import (
     CaseConsistency,
     IntervalSetting,
@@ -23,6 +24,7 @@ from assay.metrics import (
     rate,
 )
 from assay.metrics._consistency import policy_rate
+from assay.outcomes import Trialled, trials_beyond
 from assay.report._model import SCHEMA_VERSION, CaseRow, Report
 
 TOLERANCE = 1e-9
@@ -277,16 +279,36 @@ def _check_trials(report: Report) -> list[str]:
     return problems
 
 
+def row_trial_problems(rows: Sequence[Trialled]) -> list[str]:
+    """The case rows of a report file whose trial is beyond what its rows can number
+    (``trials_beyond``, the bound every reader of results applies), each naming its field
+    (``cases[3].trial``); at most 20 messages, the last saying how many more. Empty
+    when every trial is within it."""
+    allowed, cases, beyond = trials_beyond(rows)
+    shown = beyond if len(beyond) <= 20 else beyond[:19]
+    found = [
+        f"cases[{i}].trial {rows[i].trial} is beyond the {allowed:,} trials {len(rows):,} "
+        f"case rows over {cases:,} cases may number (at most {MAX_TRIALS:,})"
+        for i in shown
+    ]
+    if len(beyond) > len(shown):
+        found.append(f"cases: … and {len(beyond) - len(shown)} more rows beyond it")
+    return found
+
+
 def report_problems(report: Report) -> list[str]:
     """Everything in ``report`` that its own counts and rows contradict, each naming the
-    field: an unknown schema version, statuses that do not add up, a value that is not its
-    numerator over its denominator, an interval that does not recompute. Empty when the
-    report is consistent."""
+    field: an unknown schema version, a trial number beyond what the rows can number,
+    statuses that do not add up, a value that is not its numerator over its denominator,
+    an interval that does not recompute. Empty when the report is consistent."""
     if report.schema_version != SCHEMA_VERSION:
         return [
             f"schema_version is {report.schema_version}; this assay reads version "
             f"{SCHEMA_VERSION} (re-score the results with this assay)"
         ]
+    beyond = row_trial_problems(report.cases)
+    if beyond:
+        return beyond  # nothing is counted over trials that many
     problems = _check_counts(report) + _check_trials(report)
     if problems:
         return problems

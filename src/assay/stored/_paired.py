@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
 
-from assay.compare import Excluded, SideOutcome
+from assay.compare import SYNTHETIC_EXCLUDED, Excluded, SideOutcome
 from assay.compare._compare import check_same_judge
 from assay.compare._pairing import RunSide
 from assay.compare._tally import PairItem, SideFacts, UnknownStatus, tally_comparison
@@ -68,7 +68,6 @@ ORDER BY rec.position, rec.trial
 """
 _MISSING = str(status_of(False, None, None))
 _BATCH = 5_000
-_SYNTHETIC = "synthetic case: never counted with real cases"
 
 
 class _NotPaired(Exception):
@@ -128,7 +127,7 @@ def paired_comparison(
         for i, config, usage in zip(infos, configs, usages, strict=True)
     ]
     excluded = [
-        Excluded(id=case_id, reason=_SYNTHETIC)
+        Excluded(id=case_id, reason=SYNTHETIC_EXCLUDED)
         for case_id in sorted({case_id for case_id, s in zip(ids, synthetic, strict=True) if s})
     ]
     with store.engine.connect() as conn:

@@ -7,10 +7,13 @@ from html import escape
 
 import pytest
 
-from assay.cases import canonical_record
-from assay.compare import ComparisonRefusedError, classify, compare_runs
+from assay.cases import Case, Dataset, canonical_record
+from assay.compare import ComparisonRefusedError, RunSide, classify, compare_runs
 from assay.errors import AssayInputError
+from assay.grading import grade_all
 from assay.metrics import IntervalSetting, mcnemar_exact
+from assay.outcomes import Answer, Record
+from assay.report import build_report
 from assay.report.render.comparison import render_comparison
 
 from .helpers import case, side
@@ -224,6 +227,76 @@ def test_synthetic_cases_are_never_paired() -> None:
     assert c.paired == 8
     assert c.newly_fixed == []
     assert [e.id for e in c.excluded] == ["S1"]
+
+
+def _scored(cases: list[Case], records: list[Record], ref: str) -> RunSide:
+    """A side as ``assay score`` makes it: the trials counted from the records."""
+    data = Dataset(name="tiny", cases=tuple(cases))
+    return RunSide.from_report(build_report(data, grade_all(data, records)), ref=ref)
+
+
+def _records(
+    trials: dict[str, int], facts: dict[tuple[str, int], str] | None = None
+) -> list[Record]:
+    given = facts or {}
+    return [
+        Record(case_id=cid, trial=t, outcome=Answer(fact=given.get((cid, t), f"f-{cid}")))
+        for cid, most in trials.items()
+        for t in range(1, most + 1)
+    ]
+
+
+def test_a_synthetic_cases_trials_in_one_run_only_never_refuse() -> None:
+    cases = [case("R1"), case("S1", synthetic=True)]
+    base = _scored(cases, _records({"R1": 2, "S1": 1}), "b.json")
+    cand = _scored(cases, _records({"R1": 2, "S1": 2}, {("R1", 2): "wrong"}), "c.json")
+    assert [(r.id, r.trial) for r in base.rows if r.synthetic] == [("S1", 1)]
+    c = compare_runs(base, cand)
+    assert c.paired == 2
+    assert c.newly_broken == ["R1"]
+    assert (c.baseline.trials, c.candidate.trials) == (2, 2)
+    assert [(e.id, e.trial, e.reason) for e in c.excluded] == [
+        ("S1", None, "synthetic case: never counted with real cases (trial 2: trial only in the "
+         "candidate)")
+    ]  # fmt: skip
+    assert compare_runs(cand, base).paired == 2
+
+
+def test_no_figure_of_a_comparison_depends_on_a_synthetic_row() -> None:
+    real = [case(f"E{i}") for i in range(1, 7)]
+    base_records = _records(dict.fromkeys((c.id for c in real), 1), {("E1", 1): "x"})
+    cand_records = _records(dict.fromkeys((c.id for c in real), 1), {("E2", 1): "x"})
+    alone = compare_runs(_scored(real, base_records, "b"), _scored(real, cand_records, "c"))
+    cases = [*real, case("S1", synthetic=True)]
+    with_synthetic = compare_runs(
+        _scored(cases, [*base_records, *_records({"S1": 1})], "b"),
+        _scored(cases, [*cand_records, *_records({"S1": 3}, {("S1", 1): "x"})], "c"),
+    )
+    assert with_synthetic.mcnemar == alone.mcnemar
+    assert with_synthetic.mcnemar.unit == "case-trials"
+    assert with_synthetic.task_success_delta == alone.task_success_delta
+    for ours, theirs in (
+        (with_synthetic.baseline, alone.baseline),
+        (with_synthetic.candidate, alone.candidate),
+    ):
+        assert (ours.trials, ours.task_success) == (theirs.trials, theirs.task_success)
+    assert with_synthetic.slices == alone.slices
+    assert [e.id for e in with_synthetic.excluded] == ["S1"]
+
+
+def test_a_synthetic_case_only_in_one_dataset_never_refuses() -> None:
+    added = [*CASES, case("S1", synthetic=True)]
+    c = compare_runs(side(CASES, _all("passed")), side(added, _all("passed") | {"S1": "failed"}))
+    assert c.paired == 8
+    assert [(e.id, e.reason) for e in c.excluded] == [
+        ("S1", "synthetic case: never counted with real cases (only in the candidate)")
+    ]
+
+
+def test_a_case_marked_synthetic_in_one_run_only_is_a_changed_definition() -> None:
+    marked = [CASES[0].model_copy(update={"synthetic": True}), *CASES[1:]]
+    with pytest.raises(ComparisonRefusedError, match="E1: case definition differs"):
+        compare_runs(side(CASES, _all("passed")), side(marked, _all("passed")))
 
 
 def test_configuration_diff_names_what_changed() -> None:

@@ -10,6 +10,7 @@ from assay.errors import (
     DuplicateResultError,
     InputFormatError,
     Location,
+    TrialNumberError,
     UnknownResultIdError,
 )
 from assay.grading.checks import (
@@ -90,3 +91,20 @@ def test_unknown_ids_and_duplicates_are_refused_before_scoring() -> None:
     )
     with pytest.raises(DuplicateResultError, match="a"):
         check_composite_inputs(twice, {"a"})
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        {"id": "a", "kind": "abstain", "trial": 100_000_000_000_000_000_000},
+        {"id": "a", "trial": 1_000_000, "checks": {"format_valid": True}},
+    ],
+)
+def test_a_trial_number_beyond_what_the_lines_can_number_is_refused(line: Any) -> None:
+    inputs = parse_composite_results(
+        lines({"id": "b", "checks": {"format_valid": True}}, line), "r", KNOWN
+    )
+    with pytest.raises(TrialNumberError, match=f"a \\(trial {line['trial']}\\)") as refused:
+        check_composite_inputs(inputs, {"a", "b"})
+    assert refused.value.ids == {f"a (trial {line['trial']})": (Location("r.jsonl", 2),)}
+    assert refused.value.allowed == 1_000

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from assay import load_dataset, load_results
-from assay.errors import InputFormatError
-from assay.load import load_sources, load_suite
+from assay.errors import InputFormatError, Location
+from assay.load import load_composite_results, load_sources, load_suite
 from assay.load._limits import MAX_ALIAS_NODES, MAX_DEPTH, read_bounded
 
 CASE = {
@@ -221,6 +221,30 @@ def test_a_trial_number_that_implies_far_more_case_trials_than_recorded_is_refus
     with pytest.raises(InputFormatError, match="trial 900 is beyond the 100 trials") as info:
         load_results(path)
     assert f"{path}:20001" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        {"id": "E2", "kind": "answer", "text": "x", "trial": 100_000_000_000_000_000_000},
+        {"id": "E2", "trial": 1_000_000, "checks": {"content_present": True}},
+    ],
+)
+def test_a_composite_results_file_is_bound_as_a_results_file_is(
+    tmp_path: Path, line: dict[str, object]
+) -> None:
+    path = tmp_path / "results.jsonl"
+    lines = [{"id": "E1", "kind": "answer", "text": "x"}, line]
+    path.write_text("".join(json.dumps(item) + "\n" for item in lines))
+    with pytest.raises(InputFormatError) as info:
+        load_composite_results(path, ["content_present"])
+    (problem,) = info.value.problems
+    assert (problem.location, problem.field) == (Location(str(path), 2), "trial")
+    assert problem.message.startswith(f"trial {line['trial']} is beyond the 1,000 trials")
+    if "kind" in line:  # the same line in a results file: the same problem
+        with pytest.raises(InputFormatError) as as_results:
+            load_results(path)
+        assert as_results.value.problems == info.value.problems
 
 
 def test_trials_up_to_the_most_recorded_for_one_case_are_kept(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from assay.errors import (
     did_you_mean,
 )
 from assay.grading.checks._types import CheckResult
-from assay.outcomes import Error, Record, Results, parse_result_line
+from assay.outcomes import Error, Record, Results, check_trial_numbers, parse_result_line
 
 CHECKS_LINE_FIELDS = ("id", "trial", "checks")
 
@@ -48,6 +48,17 @@ class CompositeInputs:
     records: Results
     recorded: tuple[RecordedChecks, ...] = ()
     recorded_locations: tuple[Location | None, ...] = ()
+
+    @property
+    def lines(self) -> tuple[tuple[Record | RecordedChecks, ...], tuple[Location | None, ...]]:
+        """Every outcome line, then every checks line, and where each was read (the
+        locations empty when none is known)."""
+        lines: tuple[Record | RecordedChecks, ...] = (*self.records.records, *self.recorded)
+        if not self.records.locations and not self.recorded_locations:
+            return lines, ()
+        outcomes = self.records.locations or (None,) * len(self.records.records)
+        checks = self.recorded_locations or (None,) * len(self.recorded)
+        return lines, (*outcomes, *checks)
 
     @property
     def trials(self) -> int:
@@ -147,7 +158,8 @@ def parse_composite_results(
 
 
 def check_composite_inputs(inputs: CompositeInputs, case_ids: Collection[str]) -> None:
-    """Reject lines for unknown cases and two lines for one (case, trial), naming every id."""
+    """Reject lines for unknown cases, two lines for one (case, trial) and trial numbers
+    far beyond what the lines hold (``check_trial_numbers``), naming every id."""
     seen: dict[tuple[str, int], list[Location | None]] = {}
     for i, rec in enumerate(inputs.records.records):
         seen.setdefault(rec.key, []).append(inputs.records.location_of(i))
@@ -164,6 +176,7 @@ def check_composite_inputs(inputs: CompositeInputs, case_ids: Collection[str]) -
     }
     if repeated:
         raise DuplicateResultError(repeated)
+    check_trial_numbers(*inputs.lines)
 
 
 def imported_checks(records: Sequence[Record]) -> tuple[RecordedChecks, ...]:

@@ -149,7 +149,9 @@ def _lines(c: Comparison) -> list[tuple[str, list[str], Sequence[Sequence[str]]]
     )
     if c.usage is not None:
         sections.append(("Usage (whole runs)", USAGE_HEAD, usage_rows(c)))
-    excluded = [[_label(e.id, e.trial or 1, k), e.reason] for e in c.excluded]
+    excluded = [  # a whole case left out has no trial
+        [e.id if e.trial is None else _label(e.id, e.trial, k), e.reason] for e in c.excluded
+    ]
     sections.append((f"Excluded ({len(excluded)})", ["Case", "Reason"], capped(excluded)))
     return sections
 
