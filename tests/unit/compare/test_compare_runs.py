@@ -11,6 +11,7 @@ from assay.cases import canonical_record
 from assay.compare import ComparisonRefusedError, classify, compare_runs
 from assay.errors import AssayInputError
 from assay.metrics import IntervalSetting, mcnemar_exact
+from assay.report.render import render
 from assay.report.render.comparison import render_comparison
 
 from .helpers import case, side
@@ -128,7 +129,7 @@ def test_the_text_reason_is_the_candidates_as_in_html() -> None:
     text = render_comparison(c, "text")
     assert "Reason (candidate)" in text
     assert c.fixed[0].candidate.reason in text
-    html = render_comparison(c, "html")
+    html = render(c, "html")
     assert "Reason (candidate)" in html
     assert escape(c.fixed[0].candidate.reason).replace("&#x27;", "&#39;") in html
 
