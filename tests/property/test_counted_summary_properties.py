@@ -20,7 +20,7 @@ from assay.outcomes import Abstain, Answer, Error, Record, Results
 from assay.store import RunInfo, open_store
 from assay.stored import report_for_run
 from assay.stored._figures import counted_report
-from assay.stored._report import StoredGrader, _fallback, trial_policy
+from assay.stored._run_settings import StoredGrader, run_grader, trial_policy
 from assay.stored._summary import counted_summary
 
 # What happened to one case-trial: nothing recorded, an error, an abstention or an
@@ -118,7 +118,7 @@ def test_counted_figures_equal_graded_ones(run: dict[str, Any]) -> None:
             if policy is not None and run["trials"] < 2:
                 policy = None
             chosen = policy if policy is not None else trial_policy(info)
-            fallback = _fallback(info)
+            fallback = run_grader(info)
             graded = grade(
                 store.load_dataset("r").cases,
                 Results(tuple(store.records("r"))),

@@ -24,7 +24,7 @@ from assay.report._rows import CaseRows, brief_of, rows_of, rows_where
 from assay.report.render import render
 from assay.store import RunInfo, RunStore, open_store
 from assay.stored import report_for_run
-from assay.stored._report import _fallback
+from assay.stored._run_settings import run_grader
 from assay.stored._streamed import StoredRows, streamed_report
 
 _EVENTS = st.sampled_from(["missing", "error", "abstain", "right", "wrong", "text"])
@@ -189,7 +189,7 @@ def test_streamed_rows_equal_the_validated_ones(run: dict[str, Any]) -> None:
             whole = report_for_run(store, "r")
             compact = report_for_run(store, "r", compact=True)
             assert isinstance(compact.cases, CaseRows)
-            rows = StoredRows(store, info, _fallback(info), len(whole.cases))
+            rows = StoredRows(store, info, run_grader(info), len(whole.cases))
             assert list(rows.values()) == list(compact.cases._values)
             assert list(rows) == list(whole.cases)
             assert [r.model_dump() for r in rows] == [r.model_dump() for r in whole.cases]

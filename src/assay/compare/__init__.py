@@ -4,7 +4,8 @@ The comparison renders through ``assay.report.render.comparison`` (and a matrix 
 ``assay.report.render.matrix``): this package computes, the render layer writes.
 """
 
-from assay.compare._compare import classify, compare_runs, p_text
+from assay.compare._compare import classify, compare_runs
+from assay.compare._describe import p_text
 from assay.compare._gates import NO_NEW_FAILURES, CompareGate, check_gate
 from assay.compare._matrix import (
     BestCheck,

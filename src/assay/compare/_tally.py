@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from assay._version import __version__
+from assay.compare._describe import config_diff, plain_words, usage_comparison
 from assay.compare._model import (
     ChangedCase,
     Comparison,
@@ -142,8 +143,6 @@ def tally_comparison(
 ) -> Comparison:
     """The comparison of the paired case-trials ``pairs`` (in the baseline's order), with
     ``excluded`` listed as left out; see ``compare_runs``."""
-    from assay.compare._compare import config_diff, plain_words, usage_comparison
-
     trials = max(baseline.trials, candidate.trials)
     clustered = trials > 1
     # How many case-trials of each slice went from one status to another, in the order

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import assay.report.render._format as f
 from assay.interop._imported import Source
 from assay.report import Report
-from assay.report.render import _format as f
 
 
 def side_by_side(source: Source, report: Report) -> str:

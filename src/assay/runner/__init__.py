@@ -30,12 +30,12 @@ if TYPE_CHECKING:
         run_matrix,
     )
     from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
+    from assay.runner._prepare import prepare_target
     from assay.runner._run import (
         Overrides,
         Progress,
         RunControl,
         RunResult,
-        prepare_target,
         resume_run,
         run_suite,
     )
@@ -75,7 +75,7 @@ _WHERE: dict[str, str] = {
     "matrix_report": "assay.runner._matrix",
     "matrix_runs": "assay.runner._matrix",
     "parse_since": "assay.runner._trend",
-    "prepare_target": "assay.runner._run",
+    "prepare_target": "assay.runner._prepare",
     "report_for_run": "assay.stored._report",
     "resume_matrix": "assay.runner._matrix",
     "resume_run": "assay.runner._run",

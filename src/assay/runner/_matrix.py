@@ -24,6 +24,7 @@ from assay.report import Report
 from assay.runner._execute import EndpointLimits
 from assay.runner._options import RateLimiter, RunOptions
 from assay.runner._plan import Plan, RunControl, execute_plan, hook_signals
+from assay.runner._prepare import prepare_target
 from assay.runner._provenance import git_commit, new_run_id, package_versions
 from assay.runner._run import (
     Overrides,
@@ -31,11 +32,11 @@ from assay.runner._run import (
     cache_metadata,
     open_cache,
     options_for,
-    prepare_target,
 )
 from assay.runner._select import Selection, select
 from assay.store import RunInfo, RunStore, redact
-from assay.stored._report import headline, report_for_run, run_metadata
+from assay.stored._report import headline, report_for_run
+from assay.stored._run_settings import run_metadata
 
 MATRIX_PREFIX = "mx-"
 

@@ -22,7 +22,8 @@ from typing import Any
 
 from assay.cases import Case, Dataset
 from assay.errors import AssayConfigError
-from assay.targets import BaseTarget, Reply, Target, TargetContext
+from assay.runner._prepare import prepare_target
+from assay.targets import BaseTarget, Reply, Target, TargetContext, build_target
 
 # How many times one call is sent again after losing its worker before the run stops.
 RESENDS = 8
@@ -42,9 +43,6 @@ class _Worker:
     """A Ray actor: one started target, serving calls concurrently."""
 
     def __init__(self, settings: Mapping[str, Any], base_dir: str, dataset: Dataset) -> None:
-        from assay.runner._run import prepare_target
-        from assay.targets import build_target
-
         self.target = build_target(dict(settings), Path(base_dir))
         prepare_target(self.target, dataset)
         self.started = False

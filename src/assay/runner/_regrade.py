@@ -17,7 +17,8 @@ from assay.runner._options import Timing
 from assay.runner._provenance import new_run_id, package_versions
 from assay.runner._run import RunResult
 from assay.store import RunInfo, RunStore
-from assay.stored._report import headline, report_for_run, run_metadata
+from assay.stored._report import headline, report_for_run
+from assay.stored._run_settings import run_metadata
 
 REGRADE_KEY = "regrade_of"
 

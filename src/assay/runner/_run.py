@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -22,10 +21,13 @@ from assay.runner._cache import CACHE_KEY_VERSION, CacheUse, ResponseCache, defa
 from assay.runner._guard import LoopBlocked
 from assay.runner._options import RunOptions
 from assay.runner._plan import Plan, Progress, RunControl, execute_plan
+from assay.runner._prepare import prepare_target
 from assay.runner._provenance import GitCommit, new_run_id, package_versions
+from assay.runner._ray import RaySettings, ray_target
 from assay.runner._select import Selection, select
 from assay.store import RunClaim, RunInfo, RunStore, redact
-from assay.stored._report import headline, report_for_run, run_metadata
+from assay.stored._report import headline, report_for_run
+from assay.stored._run_settings import run_metadata
 from assay.targets import Target
 
 __all__ = ["Overrides", "Progress", "RunControl", "RunResult", "resume_run", "run_suite"]
@@ -145,22 +147,8 @@ def executed_target(suite: Suite, overrides: Overrides, options: RunOptions) -> 
     target = suite.build_target()
     if overrides.executor != "ray":
         return target
-    from assay.runner._ray import RaySettings, ray_target
-
     settings = RaySettings(address=overrides.address)
     return ray_target(target, suite.settings.target, suite.base_dir, settings, options.concurrency)
-
-
-def prepare_target(target: Target, dataset: Dataset, shared: dict[str, Any] | None = None) -> None:
-    """Give the target the suite's dataset before the run (``use_dataset``): the
-    ``openai`` target renders every case's prompt from it. ``shared``: what the targets of
-    several runs on this dataset share (the variants of a matrix: prompts rendered once
-    per prompt version), passed to a target whose ``use_dataset`` takes it."""
-    use: Any = target.use_dataset
-    if shared is not None and "shared" in inspect.signature(use).parameters:
-        use(dataset, shared)
-    else:
-        use(dataset)
 
 
 def open_cache(suite: Suite, overrides: Overrides, store: RunStore) -> CacheUse | None:

@@ -18,7 +18,6 @@ from assay.errors import AssayInputError, StoreError, did_you_mean
 from assay.grading import Judgment
 from assay.outcomes import Record, Span
 from assay.outcomes._span import SpanRow, span_row
-from assay.store import _reserve
 from assay.store._case_index import case_index_row
 from assay.store._claims import RunClaim, claim_run
 from assay.store._damage import DamagedRow, run_damage
@@ -26,6 +25,7 @@ from assay.store._dump import dump
 from assay.store._failures import guarded, store_failure
 from assay.store._info import NAME_KEY, TAGS_KEY, RunInfo
 from assay.store._insert import insert_rows
+from assay.store._reserve import hold, release, reserve_path
 from assay.store._rows import (
     JUDGMENT_COLUMNS,
     RECORD_COLUMNS,
@@ -641,12 +641,12 @@ class RunStore:
     def hold_reserve(self) -> None:
         """Set a little disk space aside beside a SQLite store file (see ``_reserve``)."""
         if self.engine.dialect.name == "sqlite":
-            _reserve.hold(_reserve.reserve_path(self.engine.url.database))
+            hold(reserve_path(self.engine.url.database))
 
     def release_reserve(self) -> None:
         """Give the space set aside back, so that the next write finds room."""
         if self.engine.dialect.name == "sqlite":
-            _reserve.release(_reserve.reserve_path(self.engine.url.database))
+            release(reserve_path(self.engine.url.database))
 
     def close(self) -> None:
         """Release the database connections."""

@@ -40,7 +40,7 @@ from assay.store._case_index import Group
 from assay.store._damage import DamagedRow, row_failure, shown
 from assay.store._schema import records
 from assay.stored._outcomes import outcome_damage
-from assay.stored._report import UnavailableGrader, _fallback, run_metadata, trial_policy
+from assay.stored._run_settings import UnavailableGrader, run_grader, run_metadata, trial_policy
 from assay.stored._summary import CountedRun, case_counts, status_damage
 
 _USAGE = """
@@ -92,7 +92,7 @@ def counted_report(
     with ``rows=False``), from counts; None when some figure needs the rows."""
     if (info.metadata.get("cache") or {}).get("key_version") is not None:
         return None
-    grader = _fallback(info)
+    grader = run_grader(info)
     absent = "ungraded" if isinstance(grader, UnavailableGrader) else None
     counted = case_counts(store, info, grader.name, grader.version, absent, ids_apart=True)
     if counted is None:

@@ -37,8 +37,7 @@ from assay.store._rows import snapshot_text
 from assay.store._schema import runs
 from assay.stored._figures import counted_usage
 from assay.stored._outcomes import outcome_damage
-from assay.stored._read import run_config
-from assay.stored._report import UnavailableGrader, _fallback
+from assay.stored._run_settings import UnavailableGrader, run_config, run_grader
 from assay.stored._slots import misplaced_damage, outside_count, slot_damage, trial_damage
 from assay.stored._summary import (
     _KIND,
@@ -94,7 +93,7 @@ def paired_comparison(
         infos = [store.get_run(ref) for ref in (baseline, candidate)]
     except Exception:
         return None  # the reports' path says what is wrong, as it always has
-    graders = [_fallback(i) for i in infos]  # what would judge each run's answers now
+    graders = [run_grader(i) for i in infos]  # what would judge each run's answers now
     b_info, c_info = infos
     if b_info.dataset_version != c_info.dataset_version or b_info.trials != c_info.trials:
         return None

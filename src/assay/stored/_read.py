@@ -11,8 +11,10 @@ from assay.load import PriceTable
 from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting, TrialPolicy
 from assay.metrics._setting import chosen_interval
 from assay.report import Report
-from assay.store import NAME_KEY, TAGS_KEY, RunInfo, RunStore
+from assay.store import RunStore
+from assay.stored._paired import paired_comparison
 from assay.stored._report import report_for_run
+from assay.stored._run_settings import run_config
 
 if TYPE_CHECKING:  # a stored report alone need not load the comparison's model
     from assay.compare import Comparison, RunSide
@@ -46,22 +48,6 @@ def stored_report(
         compact=compact,
         rows=rows,
     )
-
-
-def run_config(info: RunInfo) -> dict[str, Any]:
-    """The configuration a stored run ran with, as a comparison names its keys
-    (``target.model``, ``graders.structured``, then the run's metadata)."""
-    config: dict[str, Any] = {
-        "assay_version": info.assay_version,
-        "graders": {g["name"]: g["version"] for g in info.graders},
-        "target": info.target,
-        "target_hash": info.target_hash,
-        "trial_policy": info.trial_policy,
-        "git_commit": info.git_commit,
-    }
-    # a run's name and tags label it; they are not how it ran
-    config.update({k: v for k, v in info.metadata.items() if k not in (NAME_KEY, TAGS_KEY)})
-    return config
 
 
 def run_side(
@@ -123,8 +109,6 @@ def compare_stored(
 
     interval = chosen_interval(interval, confidence, method, "compare_stored")
     if reports == (None, None):
-        from assay.stored._paired import paired_comparison
-
         paired = paired_comparison(
             store,
             baseline,

@@ -40,7 +40,7 @@ from assay.store._rows import (
     remembered,
 )
 from assay.stored._case_items import CaseAt, Cases, Items
-from assay.stored._report import _fallback
+from assay.stored._run_settings import run_grader
 
 if TYPE_CHECKING:
     from assay._written import WrittenText
@@ -78,7 +78,7 @@ def streamed_report(
     from assay.stored._rendered import Ahead
 
     info = store.get_run(run_id)
-    grader = _fallback(info)
+    grader = run_grader(info)
     ahead = Ahead.start(store, info, grader) if whole else None
     try:
         counted = counted_report(store, info, interval=interval, policy=policy, prices=prices)
@@ -122,7 +122,7 @@ class StoredRows(Sequence[CaseRow]):
         count: int,
         ahead: Ahead | None = None,
     ) -> None:
-        """``grader``: the one the run's records are judged with now (``_fallback``);
+        """``grader``: the one the run's records are judged with now (``run_grader``);
         ``count``: how many rows there are (cases times trials); ``ahead``: the later
         rows being made by a forked process, for ``rendered``."""
         self._store = store
@@ -703,7 +703,7 @@ def _graded_row(
 ) -> tuple[Any, ...] | None:
     """``_row`` of a record that is not of the usual shape, or that has no stored
     judgment: made through the record and judgment models and graded like any other."""
-    from assay.stored._report import StoredGrader
+    from assay.stored._run_settings import StoredGrader
 
     case = at.case
     record = record_of(found[1:10])

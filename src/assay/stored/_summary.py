@@ -22,7 +22,7 @@ from sqlalchemy import Connection, select, text
 from sqlalchemy.exc import OperationalError
 
 from assay.errors import StoreError
-from assay.grading import STATUSES
+from assay.grading import STATUSES, grade
 from assay.grading._status_rule import kind_sql, pack_sql, status_code_sql
 from assay.metrics import (
     DEFAULT_INTERVAL,
@@ -41,11 +41,14 @@ from assay.metrics._counts import (
 )
 from assay.metrics._setting import chosen_interval
 from assay.metrics._tally import cell_tallies, tallies
+from assay.outcomes import Results
 from assay.store import RunInfo, RunStore
 from assay.store._case_index import Group, read_case_ids, read_case_index
+from assay.store._damage import DamagedRow, row_failure, shown
 from assay.store._failures import rows_named
-from assay.store._rows import snapshot_text
+from assay.store._rows import json_items, snapshot_text
 from assay.store._schema import judgments, runs
+from assay.stored._run_settings import StoredGrader, UnavailableGrader, run_grader, trial_policy
 from assay.stored._slots import check_trials, misplaced_damage, slot_damage, trial_damage
 from assay.stored._tally import JUDGMENTS, MOST, PACKED, RECORDS, joined_values, packed_values
 
@@ -134,8 +137,6 @@ def _scanned_ids(text: str, cases: int) -> list[str] | None:
 
 def _parsed_cases(text: str) -> tuple[list[str], list[Group], list[str]]:
     """Each case's id and group, and the cases' source revisions, each case parsed."""
-    from assay.store._rows import json_items
-
     ids: list[str] = []
     groups: list[Group] = []
     revisions: set[str] = set()
@@ -323,8 +324,6 @@ def _packed(conn: Connection, params: dict[str, Any]) -> Any:
 def status_damage(store: RunStore, info: RunInfo, grader: str, version: str) -> StoreError:
     """The error naming the first judgment of run ``info`` by ``grader`` at ``version``
     whose status is none of the statuses (found once its counts did not add up)."""
-    from assay.store._damage import DamagedRow, row_failure
-
     damage = unknown_status(store, info, grader, version)
     if damage is None:  # a status of another type, e.g. a number
         damage = DamagedRow("judgments", "status", "a status is none of the statuses", run=info.id)
@@ -334,8 +333,6 @@ def status_damage(store: RunStore, info: RunInfo, grader: str, version: str) -> 
 def unknown_status(store: RunStore, info: RunInfo, grader: str, version: str) -> Any:
     """The ``DamagedRow`` of the first judgment of run ``info`` by ``grader`` at
     ``version`` whose status is none of the statuses; None when there is none."""
-    from assay.store._damage import DamagedRow, shown
-
     query = (
         select(judgments.c.case_id, judgments.c.trial, judgments.c.status)
         .where(
@@ -366,9 +363,7 @@ def counted_summary(
 ) -> Summary | None:
     """The summary of stored run ``info`` counted by the database (trials combined by
     ``policy``, none: the mean), or None when some case-trial must be graded first."""
-    from assay.stored._report import UnavailableGrader, _fallback
-
-    grader = _fallback(info)
+    grader = run_grader(info)
     absent = "ungraded" if isinstance(grader, UnavailableGrader) else None
     counts = case_counts(store, info, grader.name, grader.version, absent)
     if counts is None:
@@ -392,10 +387,6 @@ def stored_summary(
     ``assay report RUN``, counted by the database where it can (a million case-trials in
     a few seconds), else by grading the records read back. Trials combine by ``policy``
     when given, else as the run's suite stated."""
-    from assay.grading import grade
-    from assay.outcomes import Results
-    from assay.stored._report import StoredGrader, _fallback, trial_policy
-
     interval = chosen_interval(interval, confidence, method, "stored_summary")
     info = store.get_run(run_id)
     chosen = policy if policy is not None else trial_policy(info)
@@ -403,7 +394,7 @@ def stored_summary(
     if counted is not None:
         return counted
     check_trials(store, info)
-    fallback = _fallback(info)
+    fallback = run_grader(info)
     judged = store.graders_judgments(info.id, fallback.name, fallback.version)
     graded = grade(
         store.load_dataset(info.id).cases,

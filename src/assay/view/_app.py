@@ -22,8 +22,8 @@ from assay.report.render.compare_html import render_compare_html
 from assay.report.render.html import render_html
 from assay.store import RunStore
 from assay.stored import compare_stored, stored_report
-from assay.view import _pages
 from assay.view._hosts import LOOPBACK_NAMES, HostCheck
+from assay.view._pages import case_page, error_page, runs_page, suites_page
 
 _HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
 
@@ -97,7 +97,7 @@ def create_app(
                 rows.append((info, reports.get(info.id)[1], None))
             except AssayError as err:
                 rows.append((info, None, str(err)))
-        return _html(_pages.runs_page(rows))
+        return _html(runs_page(rows))
 
     async def run(request: Request) -> Response:
         info, report = reports.get(request.path_params["run_id"])
@@ -140,7 +140,7 @@ def create_app(
         if isinstance(found, _Refusal):
             action = ("Compare the matching cases only, listing the rest as left out", found.here)
             actions = [action] if found.here else []
-            page = _pages.error_page(found.message, found.heading, actions)
+            page = error_page(found.message, found.heading, actions)
             return _html(page, found.status)
         comparison, here = found
         strict = request.query_params.get("strict") == "1"
@@ -178,7 +178,7 @@ def create_app(
             found += [(info, row) for row in report.cases if row.id == case_id]
         if not found and unread is not None:
             raise unread  # not "not found": a run that may hold the case cannot be read
-        return _html(_pages.case_page(case_id, found), 200 if found else 404)
+        return _html(case_page(case_id, found), 200 if found else 404)
 
     def suite_trend(request: Request) -> Any:
         from datetime import UTC, datetime
@@ -203,7 +203,7 @@ def create_app(
         from assay.runner import suite_names, suite_runs
 
         rows = [(name, suite_runs(reader, name)) for name in suite_names(reader)]
-        return _html(_pages.suites_page(rows))
+        return _html(suites_page(rows))
 
     async def suite(request: Request) -> Response:
         from assay.report.render.trend_html import render_trend_html
@@ -211,7 +211,7 @@ def create_app(
         try:
             trend = suite_trend(request)
         except AssayConfigError as err:  # a bad ?metric= or ?since=
-            return _html(_pages.error_page(str(err), "Bad request"), 400)
+            return _html(error_page(str(err), "Bad request"), 400)
         here = f"/suites/{quote(trend.suite, safe='')}"
         query = request.url.query
         links = {
@@ -232,7 +232,7 @@ def create_app(
         status, heading = _failure(exc)
         if request.url.path.endswith(".json"):
             return JSONResponse({"error": str(exc)}, status_code=status, headers=_HEADERS)
-        return _html(_pages.error_page(str(exc), heading), status)
+        return _html(error_page(str(exc), heading), status)
 
     return Starlette(
         routes=[

@@ -10,8 +10,8 @@ from urllib.parse import quote
 
 import jinja2
 
+import assay.report.render._format as f
 from assay.report import CaseRow, Report
-from assay.report.render import _format as f
 from assay.report.render.html import rate_view, status_view
 
 

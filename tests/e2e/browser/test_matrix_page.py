@@ -12,7 +12,7 @@ from assay.compare import VariantInput, build_matrix
 from assay.grading import StructuredGrader, grade
 from assay.outcomes import Answer, Record, Results
 from assay.report import build_report
-from assay.report.render.matrix import render_matrix
+from assay.report.render import render
 
 from .conftest import Watch
 
@@ -53,7 +53,7 @@ def _page(tmp_path: Path) -> Path:
         _variant("<b>x</b>", {"c1"}, dataset),
     ]
     out = tmp_path / "matrix.html"
-    out.write_text(render_matrix(build_matrix("mx-1", variants), "html"), encoding="utf-8")
+    out.write_text(render(build_matrix("mx-1", variants), "html"), encoding="utf-8")
     return out
 
 

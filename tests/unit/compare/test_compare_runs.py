@@ -14,6 +14,7 @@ from assay.grading import grade_all
 from assay.metrics import IntervalSetting, mcnemar_exact
 from assay.outcomes import Answer, Record
 from assay.report import build_report
+from assay.report.render import render
 from assay.report.render.comparison import render_comparison
 
 from .helpers import case, side
@@ -131,7 +132,7 @@ def test_the_text_reason_is_the_candidates_as_in_html() -> None:
     text = render_comparison(c, "text")
     assert "Reason (candidate)" in text
     assert c.fixed[0].candidate.reason in text
-    html = render_comparison(c, "html")
+    html = render(c, "html")
     assert "Reason (candidate)" in html
     assert escape(c.fixed[0].candidate.reason).replace("&#x27;", "&#39;") in html
 

@@ -23,7 +23,7 @@ from assay.report.render import junit, packed, render, render_chunks, render_wri
 from assay.report.render.json import _rows_text
 from assay.store import RunStore, open_store
 from assay.stored import _rendered
-from assay.stored._report import _fallback
+from assay.stored._run_settings import run_grader
 from assay.stored._streamed import StoredRows, close_rows, streamed_report
 
 
@@ -57,7 +57,7 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
 
 def _rows(store: RunStore, run_id: str) -> StoredRows:
     info = store.get_run(run_id)
-    return StoredRows(store, info, _fallback(info), len(store.load_dataset(run_id).cases) * 3)
+    return StoredRows(store, info, run_grader(info), len(store.load_dataset(run_id).cases) * 3)
 
 
 def _serial(rows: StoredRows, size: int, render: Any) -> list[Any]:

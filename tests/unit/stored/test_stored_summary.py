@@ -22,7 +22,7 @@ from assay.metrics import IntervalSetting, Summary, TrialPolicy, summarize_resul
 from assay.outcomes import Abstain, Answer, Error, Record, Results, Usage
 from assay.store import RunInfo, RunStore, open_store
 from assay.stored import stored_summary
-from assay.stored._report import StoredGrader, _fallback, trial_policy
+from assay.stored._run_settings import StoredGrader, run_grader, trial_policy
 from assay.stored._summary import counted_summary
 
 POLICIES = (None, "mean", "majority", "pass@1", "pass^k", "pass@2")
@@ -150,7 +150,7 @@ def _drop_index(store: RunStore, run_id: str) -> None:
 def _graded(store: RunStore, run_id: str, policy: TrialPolicy | None, level: Any) -> Summary:
     """The reference: every case-trial graded from the records read back."""
     info = store.get_run(run_id)
-    fallback = _fallback(info)
+    fallback = run_grader(info)
     judged = store.graders_judgments(info.id, fallback.name, fallback.version)
     graded = grade(
         store.load_dataset(info.id).cases,

@@ -12,7 +12,7 @@ from tests.unit.stored.test_stored_summary import _cases, _fill
 from assay.report.render import render
 from assay.store import open_store
 from assay.stored import report_for_run
-from assay.stored._report import _fallback
+from assay.stored._run_settings import run_grader
 from assay.stored._streamed import StoredRows, streamed_report
 
 
@@ -32,7 +32,7 @@ def test_streamed_rows_equal_built_ones(store_url: str, metadata: bool) -> None:
         for run_id in ("one", "three", "plugin", "unjudged"):
             info = store.get_run(run_id)
             whole = report_for_run(store, run_id)
-            rows = StoredRows(store, info, _fallback(info), len(whole.cases))
+            rows = StoredRows(store, info, run_grader(info), len(whole.cases))
             assert list(rows) == list(whole.cases), run_id
             wanted = [r for r in whole.cases if _not_passed(r.status, r.synthetic)]
             assert list(rows.where(_not_passed)) == wanted, run_id
@@ -48,7 +48,7 @@ def test_streamed_rows_equal_built_ones(store_url: str, metadata: bool) -> None:
         for run_id in ("one", "three"):
             info = store.get_run(run_id)
             whole = report_for_run(store, run_id)
-            rows = StoredRows(store, info, _fallback(info), len(whole.cases))
+            rows = StoredRows(store, info, run_grader(info), len(whole.cases))
             assert list(rows) == list(whole.cases), run_id
             wanted = [r for r in whole.cases if _not_passed(r.status, r.synthetic)]
             assert list(rows.where(_not_passed)) == wanted, run_id

@@ -113,6 +113,10 @@ def render(obj: Rendered, fmt: str, *, color: bool = False, links: str | None = 
         from assay.report.render.trace import render_trace_view
 
         return render_trace_view(cast("TraceView", obj), fmt)
+    if kind == "comparison" and fmt == "html":
+        from assay.report.render.compare_html import render_compare_html
+
+        return render_compare_html(cast("Comparison", obj))
     if kind == "comparison":
         from assay.report.render.comparison import render_comparison
 
@@ -121,6 +125,10 @@ def render(obj: Rendered, fmt: str, *, color: bool = False, links: str | None = 
         from assay.report.render.composite import render_composite
 
         return render_composite(cast("CompositeReport", obj), fmt, color=color)
+    if kind == "matrix" and fmt == "html":
+        from assay.report.render.matrix_html import render_matrix_html
+
+        return render_matrix_html(cast("MatrixReport", obj))
     if kind == "matrix":
         from assay.report.render.matrix import render_matrix
 

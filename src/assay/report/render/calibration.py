@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import html
 
+import assay.report.render._format as f
 from assay.formats import formats
 from assay.metrics import Kappa, Rate
 from assay.report._calibration import CalibrationReport, Disagreement
-from assay.report.render import _format as f
 from assay.report.render.document import (
     Block,
     BulletList,

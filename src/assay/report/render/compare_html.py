@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+import assay.report.render._format as f
 from assay.compare import p_text
-from assay.report.render import _format as f
 from assay.report.render.comparison import USAGE_HEAD, delta_text, usage_rows
 from assay.report.render.html import environment, rate_view, safe_url
 

@@ -278,11 +278,7 @@ def render_json(c: Comparison) -> str:
 
 
 def render_comparison(c: Comparison, fmt: str) -> str:
-    """``c`` in format ``fmt`` (text, json, markdown or html)."""
-    if fmt == "html":
-        from assay.report.render.compare_html import render_compare_html
-
-        return render_compare_html(c)
+    """``c`` in format ``fmt``: text, json or markdown (html: ``compare_html``)."""
     if fmt == "json":
         return render_json(c)
     if fmt == "markdown":

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import assay.report.render._composite_format as cf
+import assay.report.render._format as f
 from assay.report._composite import CompositeCaseRow, CompositeReport
-from assay.report.render import _composite_format as cf
-from assay.report.render import _format as f
 from assay.report.render._lists import LIST_ROWS, capped
 from assay.report.render.document import (
     Banner,

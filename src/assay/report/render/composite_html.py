@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import assay.report.render._composite_format as cf
+import assay.report.render._format as f
 from assay.report._composite import CompositeCaseRow, CompositeReport
-from assay.report.render import _composite_format as cf
-from assay.report.render import _format as f
 from assay.report.render.html import (
     STATUS_ORDER,
     environment,

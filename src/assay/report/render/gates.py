@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import assay.report.render._format as f
 from assay.report._gate_outcome import GateOutcome
 from assay.report._gates import GateResult, gates_passed
 from assay.report._model import Report
-from assay.report.render import _format as f
 from assay.report.render.document import (
     Block,
     Cell,

@@ -19,10 +19,10 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+import assay.report.render._format as f
 from assay.metrics import StatusCounts
 from assay.outcomes import Span
 from assay.report._model import Report
-from assay.report.render import _format as f
 from assay.report.render._trials import trial_lines, trial_sections
 from assay.report.render.packed import _rows_adapter, packed_blocks, packed_meta
 

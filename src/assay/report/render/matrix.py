@@ -321,15 +321,11 @@ def render_matrix_markdown(m: MatrixReport) -> str:
 
 
 def render_matrix(m: MatrixReport, fmt: str) -> str:
-    """``m`` in format ``fmt`` (text, json, markdown or html)."""
+    """``m`` in format ``fmt``: text, json or markdown (html: ``matrix_html``)."""
     if fmt == "json":
         return m.model_dump_json(indent=2) + "\n"
     if fmt == "markdown":
         return render_matrix_markdown(m)
     if fmt == "text":
         return render_matrix_text(m)
-    if fmt == "html":
-        from assay.report.render.matrix_html import render_matrix_html
-
-        return render_matrix_html(m)
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(MATRIX_FORMATS)}")

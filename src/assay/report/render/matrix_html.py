@@ -10,8 +10,18 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
-from assay.report.render import _format as f
+import assay.report.render._format as f
+from assay.report.render.comparison import rate_text
 from assay.report.render.html import environment
+from assay.report.render.matrix import (
+    PAIR_HEAD,
+    cache_text,
+    notes,
+    overrides_text,
+    pair_cells,
+    statuses_text,
+    usage_text,
+)
 
 if TYPE_CHECKING:
     from assay.compare import MatrixReport
@@ -29,17 +39,6 @@ def matrix_script() -> tuple[Markup, str]:
 
 def render_matrix_html(m: MatrixReport) -> str:
     """``m`` as a self-contained HTML page (``assay matrix --format html``)."""
-    from assay.report.render.comparison import rate_text
-    from assay.report.render.matrix import (
-        PAIR_HEAD,
-        cache_text,
-        notes,
-        overrides_text,
-        pair_cells,
-        statuses_text,
-        usage_text,
-    )
-
     variants: list[dict[str, Any]] = [
         {
             "name": v.name,

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import chain, islice
 
+import assay.report.render._format as f
 from assay.report._imported import imported_line
 from assay.report._model import Report
 from assay.report._rows import Brief, briefs_where, rows_of, rows_where
-from assay.report.render import _format as f
 from assay.report.render._trials import trial_lines, trial_sections
 from assay.report.render.document import (
     Align,

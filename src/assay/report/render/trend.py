@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
+import assay.report.render._format as f
 from assay.formats import formats
-from assay.report.render import _format as f
 from assay.report.render.document import (
     Block,
     BulletList,
