@@ -143,7 +143,10 @@ def test_every_way_of_counting_equals_counting_by_hand(
     for k, kind, s, lab, n in items:
         cells[k, _low(kind, s, lab, n)] = cells.get((k, _low(kind, s, lab, n)), 0) + 1
     counted = cell_tallies([(k, low, c) for (k, low), c in cells.items()], size=6, absent=absent)
-    assert counted == rows
+    if rows is None:  # given all the same, saying how many need grading
+        assert any(row[1 + SUMS.index("unjudged")] for row in counted)
+    else:
+        assert counted == rows
 
 
 @settings(max_examples=50, deadline=None)

@@ -54,15 +54,15 @@ def tallies(
 
 def cell_tallies(
     cells: Sequence[Sequence[Any]], *, size: int, absent: str | None
-) -> list[tuple[int, ...]] | None:
+) -> list[tuple[int, ...]]:
     """``tallies``' rows from case-trials already counted by (key, low byte): each of
-    ``cells`` is (key, low byte, how many), as a database's ``GROUP BY`` gives them."""
+    ``cells`` is (key, low byte, how many), as a database's ``GROUP BY`` gives them. The
+    rows are given even when some case-trial needs grading (``absent`` None): its sum
+    ``unjudged`` says so."""
     if not cells:
         return []
     keys, lows, counts = (np.asarray(column, dtype=np.int64) for column in zip(*cells, strict=True))
     table = sum_table(absent)
-    if absent is None and counts[table[lows, SUMS.index("unjudged")] == 1].any():
-        return None
     columns = [
         np.bincount(keys, weights=counts * table[lows, j], minlength=size).astype(np.int64)
         for j in range(len(SUMS))
