@@ -51,7 +51,8 @@ def test_report_prints_and_writes_the_surrogate_escaped(
     if fmt in ("json", "html"):  # the formats that carry the run's metadata
         assert "n\\udfff" in text
     if fmt == "json":
-        assert json.loads(text)["metadata"]["run"]["metadata"]["note"] == "n\udfff"  # the data, exactly
+        run = json.loads(text)["metadata"]["run"]
+        assert run["metadata"]["note"] == "n\udfff"  # the data, exactly
 
 
 @pytest.mark.parametrize("fmt", ["text", "json"])
