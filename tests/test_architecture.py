@@ -254,6 +254,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "assay._forked",
         "assay._json_schema",
         "assay._lazy",
+        "assay._urls",
         "assay._validation",
         "assay._version",
         "assay._written",

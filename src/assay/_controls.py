@@ -5,6 +5,8 @@ the screen, move the cursor, set the window title, OSC 8 hyperlinks) or bidirect
 overrides that make a line read differently than it is written. Shown raw, they could
 erase a CI log and print a fake verdict. assay writes each such character as a visible
 ``\\uXXXX`` escape instead, which a JSON reader also decodes back to the same character.
+A lone UTF-16 surrogate (``\\ud800``, which a stored run read back from JSON may hold) is
+written the same way: it is no text, and no UTF-8 stream or file can take it.
 
 Kept apart from the renderers (which need rich and the report model) so that every command,
 ``assay --help`` included, can escape its error messages without loading them.
@@ -15,9 +17,11 @@ from __future__ import annotations
 import re
 
 # C0 controls except tab and newline, DEL, C1 controls, and the Unicode bidirectional
-# controls (marks, embeddings, overrides, isolates) plus the line/paragraph separators.
+# controls (marks, embeddings, overrides, isolates) plus the line/paragraph separators,
+# and the UTF-16 surrogates (alone in a str, never text).
 _CONTROL_CLASS = (
     "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+    "\ud800-\udfff"
 )
 _CONTROLS = re.compile(f"[{_CONTROL_CLASS}]")
 # The colour sequences assay's own renderer writes (Select Graphic Rendition).

@@ -36,6 +36,10 @@ def parse_located(
     return values, locations
 
 
+SHOWN_UNKNOWN = 20
+"""The most unknown fields of one record named, each with the closest known field."""
+
+
 def _field_path(loc: Sequence[int | str]) -> str:
     parts: list[str] = []
     for item in loc:
@@ -52,10 +56,15 @@ def problems_from(
     """One problem per pydantic error, naming the field and saying what is expected."""
     known = sorted(model.model_fields) if model is not None else []
     problems: list[Problem] = []
+    unknown = 0
     for err in error.errors(include_url=False):
+        kind = err["type"]
+        if kind == "extra_forbidden":
+            unknown += 1
+            if unknown > SHOWN_UNKNOWN:  # a record of 100,000 keys gets one message, quickly
+                continue
         loc = [p for p in err["loc"] if not (isinstance(p, str) and p in _UNION_TAGS)]
         field = _field_path(loc)
-        kind = err["type"]
         if kind == "extra_forbidden":
             name = str(loc[-1]) if loc else field
             hint = did_you_mean(name, known) if len(loc) == 1 else ""
@@ -74,6 +83,9 @@ def problems_from(
             detail = f"{err['msg'].lower()} (got {_show(err['input'])})"
             message = f"{field}: {detail}" if field else detail
         problems.append(Problem(message, location, field or None))
+    if unknown > SHOWN_UNKNOWN:
+        more = unknown - SHOWN_UNKNOWN
+        problems.append(Problem(f"… and {more:,} more unknown fields", location))
     return problems
 
 

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from assay.load import path_exists
+
 if TYPE_CHECKING:
     from assay.cases import NearSettings
 
@@ -91,7 +93,7 @@ def refuse_existing(output: Path, inputs: Sequence[Path] = ()) -> None:
     """Refuse to write a dataset over any existing file: a dataset is never replaced."""
     from assay.errors import AssayConfigError
 
-    if output.exists() or any(output.resolve() == i.resolve() for i in inputs):
+    if path_exists(output, "--output") or any(output.resolve() == i.resolve() for i in inputs):
         raise AssayConfigError(
             f"--output {output}: the file exists; assay never replaces a dataset. "
             "Choose a new file name."
@@ -117,10 +119,17 @@ def write_dataset(
     inputs: Sequence[Path] = (),
 ) -> None:
     """Write a new dataset file whole (through a temporary file); never over an existing one."""
+    from assay.errors import AssayConfigError
+
     refuse_existing(output, inputs)
     text = dataset_text(records, output, header or {})
-    output.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", dir=output.parent)
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{output.name[:100]}.", dir=output.parent)
+    except OSError as err:  # a parent that is a file, a read-only folder
+        raise AssayConfigError(
+            f"--output {output}: cannot be written: {err.strerror or err}"
+        ) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -130,10 +139,12 @@ def write_dataset(
         # link, not replace: if the file appeared meanwhile, fail instead of overwriting it
         os.link(tmp, output)
     except FileExistsError:
-        from assay.errors import AssayConfigError
-
         raise AssayConfigError(
             f"--output {output}: the file appeared meanwhile; not replaced"
+        ) from None
+    except OSError as err:  # a full disk
+        raise AssayConfigError(
+            f"--output {output}: cannot be written: {err.strerror or err}"
         ) from None
     finally:
         Path(tmp).unlink(missing_ok=True)

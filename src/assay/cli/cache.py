@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from assay.cli._flags import format_option
+from assay.load import path_exists
 
 app = typer.Typer(
     name="cache",
@@ -46,7 +47,7 @@ def stats(
 
     check_format(format, formats("cache-stats"))
     path = _path(store, cache_path)
-    if not path.exists():
+    if not path_exists(path, "--cache-path"):
         held = CacheContents(str(path), 0, 0, None, None, CACHE_KEY_VERSION)
     else:
         cache = ResponseCache(path)
@@ -74,7 +75,7 @@ def clear(
 
     age = parse_age(older_than) if older_than is not None else None
     path = _path(store, cache_path)
-    if not path.exists():
+    if not path_exists(path, "--cache-path"):
         typer.echo(f"assay cache: no cache at {path}; nothing to clear")
         return
     cache = ResponseCache(path)

@@ -9,6 +9,7 @@ import typer
 
 from assay.cli._flags import CONFIDENCE, INTERVAL, format_option
 from assay.cli._output import emit
+from assay.load import names_a_file
 
 if TYPE_CHECKING:
     from assay.report import Report
@@ -70,14 +71,14 @@ def calibrate(
         raise AssayConfigError(f"--pass-minimum {pass_minimum}: must be 1 or 2")
     if weights not in ("linear", "quadratic"):
         raise AssayConfigError(f"--weights {weights}: choose linear or quadratic")
-    inputs = [labels] + ([Path(judged)] if Path(judged).exists() else [])
+    inputs = [labels] + ([Path(judged)] if names_a_file(Path(judged)) else [])
     if output is not None:
         from assay.cli._output import check_output
 
         check_output(output, inputs)
     human = load_labels(labels)
     identity: dict[str, str] = {}
-    if Path(judged).exists():
+    if names_a_file(Path(judged)):
         report = load_report_file(Path(judged))
     else:
         report, identity = _stored(judged, store)

@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from assay.cli._flags import format_option
+from assay.load import path_exists
 
 STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
 
@@ -59,12 +60,18 @@ def _write_new(output: Path, content: bytes) -> None:
     file it wrote from one a user keeps, so it replaces none."""
     from assay.errors import AssayConfigError
 
-    if output.exists():
+    if path_exists(output, "--output"):
         raise AssayConfigError(
             f"--output {output}: the file exists; assay never overwrites a file it cannot "
             "tell it wrote. Remove it or choose another name."
         )
-    output.parent.mkdir(parents=True, exist_ok=True)
     partial = output.with_name(f".{output.name}.partial")
-    partial.write_bytes(content)
-    partial.replace(output)
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_bytes(content)
+        partial.replace(output)
+    except OSError as err:  # a name too long, a read-only folder, a full disk
+        partial.unlink(missing_ok=True)
+        raise AssayConfigError(
+            f"--output {output}: cannot be written: {err.strerror or err}"
+        ) from None

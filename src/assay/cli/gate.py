@@ -7,6 +7,9 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from assay._controls import escape_controls
+from assay.errors import AssayConfigError
+
 if TYPE_CHECKING:
     from assay.grading.judge import CalibrationBounds
     from assay.load import CalibrationCheck
@@ -314,8 +317,7 @@ def gate(
         if markdown is not None:
             emit(summary, markdown, inputs)
         if step_summary:
-            with open(step_summary, "a", encoding="utf-8") as handle:
-                handle.write(summary + "\n")
+            _append_step_summary(step_summary, summary)
     sys.stdout.write(render(outcome, "text"))
     if not outcome.passed:
         raise typer.Exit(1)
@@ -353,3 +355,14 @@ def _gate_composite(
     sys.stdout.write(render(outcome, "text"))
     if not outcome.passed:
         raise typer.Exit(1)
+
+
+def _append_step_summary(path: str, summary: str) -> None:
+    """Append the gate's Markdown summary to the file ``$GITHUB_STEP_SUMMARY`` names."""
+    try:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(escape_controls(summary) + "\n")
+    except OSError as err:  # a name too long, a folder that does not exist
+        raise AssayConfigError(
+            f"GITHUB_STEP_SUMMARY {path}: cannot be written: {err.strerror or err}"
+        ) from None

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from assay.load import path_exists
+
 if TYPE_CHECKING:
     from assay.cases import Case, Dataset
     from assay.grading.checks import CheckResult, RecordedChecks
@@ -166,7 +168,7 @@ def _write_beside(
     suffix = ".jsonl" if sources is None else ".yaml"
     targets = (out / f"{dataset.stem}.synthetic{suffix}", out / f"{results.stem}.synthetic.jsonl")
     for target in targets:
-        if target.exists():
+        if path_exists(target, "--output-dir"):
             raise AssayConfigError(
                 f"--output-dir {out}: {target.name} exists; assay never replaces a file "
                 "you have. Remove it or choose another directory."
@@ -178,8 +180,13 @@ def _write_beside(
         _dataset_text(f"{data.name}.synthetic", sources, cases),
         "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in lines),
     )
-    out.mkdir(parents=True, exist_ok=True)
     counts = (f"{len(cases)} cases", f"{len(lines)} lines")
-    for target, text, count in zip(targets, texts, counts, strict=True):
-        target.write_text(text, encoding="utf-8")
-        typer.echo(f"wrote {target} ({count})", err=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for target, text, count in zip(targets, texts, counts, strict=True):
+            target.write_text(text, encoding="utf-8")
+            typer.echo(f"wrote {target} ({count})", err=True)
+    except OSError as err:  # a read-only folder, a full disk
+        raise AssayConfigError(
+            f"--output-dir {out}: cannot be written: {err.strerror or err}"
+        ) from None

@@ -16,6 +16,7 @@ from assay.grading import Judgment, Status
 from assay.interop._archive import ZipMembers, looks_like_zip
 from assay.interop._imported import ImportedRun, Source, file_sha256, parse_time
 from assay.interop._scores import ScoreRule, map_score
+from assay.load import file_refusal
 from assay.outcomes import Abstain, Answer, Error, Record, Usage, check_trial_numbers
 from assay.outcomes._outcome import OUTCOME_ADAPTER
 
@@ -40,8 +41,9 @@ def _read_zip_json(path: Path, archive: ZipMembers, name: str) -> Any:
 
 def read_log(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The log's header (``eval``, ``results``, ``status``…) and its samples."""
-    if not path.is_file():
-        raise AssayInputError(f"{path}: no such file")
+    refusal = file_refusal(path)
+    if refusal is not None:
+        raise AssayInputError(f"{path}: {refusal}")
     if zipfile.is_zipfile(path):
         with ZipMembers(path, max_member_bytes=MAX_MEMBER_BYTES) as archive:
             names = set(archive.names)
@@ -61,6 +63,8 @@ def read_log(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     else:
         try:
             header = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise _bad(path, f"cannot be read: {exc.strerror or exc}") from None
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             message = f"not an inspect log: neither a .eval archive nor JSON ({exc})"
             raise _bad(path, message) from None

@@ -18,6 +18,7 @@ from assay.cases import Case, Dataset
 from assay.errors import AssayInputError
 from assay.grading import Judgment, Status
 from assay.interop._imported import ImportedRun, Source, file_sha256, parse_time
+from assay.load import file_refusal
 from assay.outcomes import Answer, Error, Record, Usage
 
 TOOL = "promptfoo"
@@ -41,10 +42,13 @@ def _bad(path: Path, message: str) -> AssayInputError:
 def read_export(path: Path) -> dict[str, Any]:
     """The export's ``results`` object (``version``, ``results``, ``stats``…) plus its
     ``metadata`` under ``_metadata``."""
-    if not path.is_file():
-        raise AssayInputError(f"{path}: no such file")
+    refusal = file_refusal(path)
+    if refusal is not None:
+        raise AssayInputError(f"{path}: {refusal}")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise _bad(path, f"cannot be read: {exc.strerror or exc}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise _bad(path, f"not a promptfoo export: invalid JSON ({exc})") from None
     if not isinstance(data, dict) or not isinstance(data.get("results"), dict | list):

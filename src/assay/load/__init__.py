@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         load_judge,
     )
     from assay.load._limits import names_a_file
+    from assay.load._paths import file_refusal, named_path, path_exists
     from assay.load._prices import PriceTable, load_prices
     from assay.load._records import read_records, read_text
     from assay.load._sources import load_sources, merge_sources
@@ -50,6 +51,9 @@ _WHERE: dict[str, str] = {
     "check_calibration": "assay.load._judge",
     "load_judge": "assay.load._judge",
     "names_a_file": "assay.load._limits",
+    "file_refusal": "assay.load._paths",
+    "named_path": "assay.load._paths",
+    "path_exists": "assay.load._paths",
     "PriceTable": "assay.load._prices",
     "load_prices": "assay.load._prices",
     "read_records": "assay.load._records",
@@ -73,6 +77,7 @@ __all__ = [
     "SuiteSettings",
     "check_calibration",
     "check_registry",
+    "file_refusal",
     "grader_from_provenance",
     "grader_provenance",
     "load_composite_results",
@@ -84,7 +89,9 @@ __all__ = [
     "load_sources",
     "load_suite",
     "merge_sources",
+    "named_path",
     "names_a_file",
+    "path_exists",
     "read_records",
     "read_text",
     "register_grader",

@@ -10,6 +10,7 @@ from typing import Any
 
 from assay._validation import parse_located
 from assay.errors import AssayConfigError, Location, Problem
+from assay.load._paths import path_exists, too_long
 
 
 def changelog_path(dataset: Path) -> Path:
@@ -17,14 +18,20 @@ def changelog_path(dataset: Path) -> Path:
     return dataset.with_name(f"{dataset.name}.changelog.jsonl")
 
 
+def has_changelog(dataset: Path) -> bool:
+    """Whether ``dataset`` has a changelog (none when its name would be too long)."""
+    path = changelog_path(dataset)
+    return not too_long(path) and path_exists(path, f"the changelog of {dataset}")
+
+
 def read_changelog(dataset: Path) -> list[dict[str, Any]]:
     """Every entry of the dataset's changelog, oldest first ([] when there is none)."""
     from assay.load._json import read_jsonl
     from assay.load._records import read_text
 
-    path = changelog_path(dataset)
-    if not path.exists():
+    if not has_changelog(dataset):
         return []
+    path = changelog_path(dataset)
 
     def entry(raw: Any, location: Location) -> dict[str, Any] | list[Problem]:
         if not isinstance(raw, dict) or not all(
@@ -58,6 +65,11 @@ def append_change(dataset: Path, version: str, who: str, why: str) -> dict[str, 
         "date": datetime.now(UTC).strftime("%Y-%m-%d"),
     }
     path = changelog_path(dataset)
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
+    try:
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
+    except OSError as err:  # a name too long, a read-only folder, a full disk
+        raise AssayConfigError(
+            f"the changelog {path}: cannot be written: {err.strerror or err}"
+        ) from None
     return entry

@@ -71,9 +71,9 @@ def load_dataset(path: str | Path, name: str | None = None) -> Dataset:
     dataset = parsed(lines, lambda: parse_dataset(dataset_name, records, str(p)))
     if "sources" in header:
         dataset = with_sources(dataset, header["sources"], p)
-    from assay.load._changelog import change_for, changelog_path
+    from assay.load._changelog import change_for, has_changelog
 
-    if changelog_path(p).exists():
+    if has_changelog(p):
         dataset = dataclasses.replace(dataset, change=change_for(p, dataset.version))
     return dataset
 

@@ -37,6 +37,7 @@ from assay.errors import AssayConfigError, InputFormatError, Location, Problem, 
 from assay.grading import Grader, GraderType, StructuredGrader
 from assay.grading.checks import CompositeScorer, Profile
 from assay.load._grader_types import BUILTIN_GRADERS, grader_type, grader_type_names
+from assay.load._paths import named_file
 
 if TYPE_CHECKING:
     from assay.load._judge import JudgeSettings
@@ -174,13 +175,7 @@ def _inline_judge(spec: GraderSettings, locate: Callable[[str], Location]) -> Ju
 
 
 def _suite_file(value: str, base_dir: Path, where: Location, key: str) -> Path:
-    path = Path(value) if Path(value).is_absolute() else base_dir / value
-    if not path.is_file():
-        raise InputFormatError(
-            [Problem(f"grader.{key} {value}: no such file ({path})", where, f"grader.{key}")],
-            summary=f"{where.file}: invalid suite",
-        )
-    return path
+    return named_file(value, base_dir, where, f"grader.{key}", "suite")
 
 
 def build_grader(

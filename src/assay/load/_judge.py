@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from assay._urls import HttpUrl
 from assay._validation import problems_from
 from assay.cases import SourceLibrary
 from assay.errors import InputFormatError, Location, Problem
@@ -60,7 +61,7 @@ class JudgeSettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     type: Literal["judge"] = "judge"
-    base_url: str = Field(pattern=r"^https?://")
+    base_url: HttpUrl
     model: str = Field(min_length=1)
     api_key_env: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     temperature: float | None = Field(default=0.0, ge=0, le=2)

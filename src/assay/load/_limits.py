@@ -137,10 +137,21 @@ def number_problem(err: ValueError) -> str | None:
 
 
 def bounded_yaml_loader() -> type[Any]:
-    """PyYAML's safe loader, refusing flow collections (``[``, ``{``) nested deeper than
-    ``MAX_DEPTH`` as it scans them: its scanner's work grows with the square of that depth
-    (100,000 ``[`` took 10 s), long before the composer would run out of stack."""
+    """PyYAML's safe loader backed by libyaml (``CSafeLoader``) when PyYAML was built with
+    it, which composes a file ten times quicker or more (20,000 cases: 0.9 s against 15 s)
+    and refuses nesting beyond 1,000 levels as it scans (``yaml_error`` says so as
+    "nested deeper than ``MAX_DEPTH``"); the nodes it makes carry their lines as the pure
+    Python ones do.
+
+    Without libyaml, the pure Python safe loader, refusing flow collections (``[``,
+    ``{``) nested deeper than ``MAX_DEPTH`` as it scans them: its scanner's work grows with
+    the square of that depth (100,000 ``[`` took 10 s), long before the composer would run
+    out of stack."""
     import yaml
+
+    fast: type[Any] | None = getattr(yaml, "CSafeLoader", None)
+    if fast is not None:
+        return fast
 
     class BoundedSafeLoader(yaml.SafeLoader):
         def fetch_flow_collection_start(self, token_class: Any) -> None:
@@ -207,27 +218,39 @@ def yaml_problems(root: Any, path: Path) -> list[Problem]:
 
     problems: list[Problem] = []
     seen: set[int] = set()
+    shared = False  # a node reached twice: the document has aliases
+    mapping, sequence, scalar = yaml.MappingNode, yaml.SequenceNode, yaml.ScalarNode
     stack: list[tuple[Any, int]] = [(root, 0)]
     while stack:
         node, depth = stack.pop()
-        if id(node) in seen:
+        key = id(node)
+        if key in seen:
+            shared = True
             continue
-        seen.add(id(node))
-        where = Location(str(path), node.start_mark.line + 1)
+        seen.add(key)
         if node.tag in _REFUSED_TAGS:
+            where = Location(str(path), node.start_mark.line + 1)
             problems.append(Problem(_REFUSED_TAGS[node.tag], where))
         if depth >= MAX_DEPTH:
+            where = Location(str(path), node.start_mark.line + 1)
             problems.append(Problem(f"nested deeper than {MAX_DEPTH} levels", where))
             return problems
-        if isinstance(node, yaml.MappingNode):
-            for key, _ in node.value:
-                if not isinstance(key, yaml.ScalarNode):
-                    at = Location(str(path), key.start_mark.line + 1)
+        kind = type(node)
+        if kind is scalar:
+            continue
+        inner = depth + 1
+        if kind is mapping or isinstance(node, mapping):
+            for name, value in node.value:
+                if type(name) is not scalar and not isinstance(name, scalar):
+                    at = Location(str(path), name.start_mark.line + 1)
                     problems.append(
                         Problem("malformed YAML: a mapping key must be a plain value", at)
                     )
-        stack.extend((kid, depth + 1) for kid in _children(node))
-    if problems:
+                stack.append((name, inner))
+                stack.append((value, inner))
+        elif kind is sequence or isinstance(node, sequence):
+            stack.extend([(kid, inner) for kid in node.value])
+    if problems or not shared:  # without aliases the document is as written: checked
         return problems
     written = len(seen)
     expanded = _expanded_size(root, written + MAX_ALIAS_NODES + 1)

@@ -30,13 +30,27 @@ def _fail(path: Path, message: str, line: int | None = None) -> InputFormatError
     return fail(path, message, line)
 
 
-def yaml_error(path: Path, err: Exception, summary: str | None = None) -> InputFormatError:
-    """The located ``malformed YAML`` error for a PyYAML parse error in ``path``."""
+def yaml_error(
+    path: Path, err: Exception, summary: str | None = None, text: str | None = None
+) -> InputFormatError:
+    """The located ``malformed YAML`` error for a PyYAML parse error in ``path`` (whose
+    ``text``, when given, bounds the line: libyaml marks the end of the file past its last
+    line)."""
     mark = getattr(err, "problem_mark", None)
     line = mark.line + 1 if mark is not None else None
+    if line is not None and text is not None:
+        line = max(1, min(line, text.count("\n") + (not text.endswith("\n"))))
     problem = getattr(err, "problem", None) or str(err)
+    message = f"malformed YAML: {problem}"
+    if "maximum nesting depth" in problem:  # libyaml's own bound, far above assay's
+        message = f"nested deeper than {MAX_DEPTH} levels"
+    elif "invalid Unicode character escape" in problem:  # libyaml refuses \ud800 itself
+        message = (
+            "a string holds a lone UTF-16 surrogate (an escape like \\ud800 without its "
+            "pair) or an escape beyond Unicode, which is not text"
+        )
     return InputFormatError(
-        [Problem(f"malformed YAML: {problem}", Location(str(path), line))],
+        [Problem(message, Location(str(path), line))],
         summary=summary or f"{path}: cannot read",
     )
 
@@ -67,7 +81,7 @@ def compose_yaml(path: Path, text: str, summary: str | None = None) -> Any:
     try:
         root = yaml.compose(text, Loader=bounded_yaml_loader())
     except yaml.YAMLError as err:
-        raise yaml_error(path, err, summary) from None
+        raise yaml_error(path, err, summary, text) from None
     except RecursionError:
         raise _fail(path, f"nested deeper than {MAX_DEPTH} levels") from None
     if root is None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from assay.cases import Dataset, SourceLibrary
 from assay.errors import InputFormatError, Location, Problem
+from assay.load._paths import named_file
 from assay.load._records import read_yaml
 
 
@@ -59,10 +60,8 @@ def header_sources(value: Any, dataset_path: Path) -> SourceLibrary:
             [Problem("sources must be a file path", Location(str(dataset_path), 1), "sources")],
             summary=f"{dataset_path}: invalid dataset",
         )
-    target = Path(value)
-    if not target.is_absolute():
-        target = dataset_path.parent / target
-    return load_sources(target)
+    where = Location(str(dataset_path), 1)
+    return load_sources(named_file(value, dataset_path.parent, where, "sources", "dataset"))
 
 
 def merge_sources(first: SourceLibrary, second: SourceLibrary) -> SourceLibrary:

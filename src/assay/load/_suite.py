@@ -26,6 +26,7 @@ from assay.errors import InputFormatError, Location, Problem
 from assay.grading import Grader
 from assay.load._grader import GraderSettings, build_grader, grader_problems, reads_sources
 from assay.load._limits import may_hold_surrogates
+from assay.load._paths import named_file
 from assay.load._prices import PriceTable, load_prices
 from assay.load._records import (
     checked,
@@ -161,18 +162,9 @@ class Suite:
     def load_dataset(self) -> Dataset:
         from assay.load._files import load_dataset
 
-        if not self.dataset_path.exists():
-            raise InputFormatError(
-                [
-                    Problem(
-                        f"dataset {self.settings.dataset}: no such file ({self.dataset_path})",
-                        self.locate("dataset"),
-                        "dataset",
-                    )
-                ],
-                summary=f"{self.path}: invalid suite",
-            )
-        return load_dataset(self.dataset_path)
+        where = self.locate("dataset")
+        path = named_file(self.settings.dataset, self.base_dir, where, "dataset", "suite")
+        return load_dataset(path)
 
     def grader(self, dataset: Dataset | None = None) -> Grader:
         """The suite's grader; a composite scorer reads the source snapshots of ``dataset``
@@ -187,8 +179,10 @@ class Suite:
         """The suite's price table (``prices``, relative to the suite file), if it names one."""
         if self.settings.prices is None:
             return None
-        path = Path(self.settings.prices)
-        return load_prices(path if path.is_absolute() else self.base_dir / path)
+        path = named_file(
+            self.settings.prices, self.base_dir, self.locate("prices"), "prices", "suite"
+        )
+        return load_prices(path)
 
     def with_overrides(self, overrides: Mapping[str, Any], where: str) -> Suite:
         """This suite with dotted keys replaced (``target.model``: a value; ``grader``: the

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 
 from assay._compact import checked_instance, shared_field_names
-from assay._validation import parse_located, problems_from
+from assay._validation import SHOWN_UNKNOWN, parse_located, problems_from
 from assay.errors import (
     MAX_TRIALS,
     DuplicateResultError,
@@ -76,14 +76,20 @@ def _shape_problems(raw: dict[str, Any], location: Location) -> list[Problem]:
                 "kind",
             )
         )
+    unknown = 0
     for key in raw:
         if key not in RESULT_FIELDS:
-            hint = did_you_mean(str(key), RESULT_FIELDS)
-            problems.append(Problem(f'unknown field "{key}"{hint}', location, str(key)))
+            unknown += 1
+            if unknown <= SHOWN_UNKNOWN:  # a line of 100,000 keys gets one message, quickly
+                hint = did_you_mean(str(key), RESULT_FIELDS)
+                problems.append(Problem(f'unknown field "{key}"{hint}', location, str(key)))
         elif kind in KINDS and key not in _COMMON_FIELDS and key not in _KIND_FIELDS[kind]:
             problems.append(
                 Problem(f"{key} is only allowed when kind is {_allowed_with(key)}", location, key)
             )
+    if unknown > SHOWN_UNKNOWN:
+        more = unknown - SHOWN_UNKNOWN
+        problems.append(Problem(f"… and {more:,} more unknown fields", location))
     if kind == "answer" and raw.get("fact") is None and raw.get("text") is None:
         problems.append(Problem('fact is required when kind is "answer"', location, "fact"))
     return problems

@@ -15,7 +15,14 @@ from assay._collector import run_collection
 from assay._version import __version__
 from assay.cases import Dataset, content_hash
 from assay.errors import AssayConfigError, StoreError
-from assay.load import Suite, grader_provenance, load_prices, load_suite
+from assay.load import (
+    Suite,
+    grader_provenance,
+    load_prices,
+    load_suite,
+    named_path,
+    path_exists,
+)
 from assay.report import GateResult, Report, evaluate_gates, parse_rule
 from assay.runner._cache import CACHE_KEY_VERSION, CacheUse, ResponseCache, default_cache_path
 from assay.runner._guard import LoopBlocked
@@ -161,9 +168,10 @@ def open_cache(suite: Suite, overrides: Overrides, store: RunStore) -> CacheUse 
         return None
     if overrides.cache_path is not None:
         path = Path(overrides.cache_path)
+        path_exists(path, "--cache-path")  # a name the system refuses is refused here
     elif settings.path is not None:
-        path = Path(settings.path)
-        path = path if path.is_absolute() else suite.base_dir / path
+        where = suite.locate("cache.path")
+        path = named_path(settings.path, suite.base_dir, where, "cache.path", "suite")
     else:
         path = default_cache_path(store.url)
     return CacheUse(ResponseCache(path), settings.deterministic)

@@ -17,8 +17,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
+from assay._urls import HttpUrl, check_headers
 from assay.cases import Case
 from assay.targets._base import BaseTarget, Reply, TargetContext, TargetType
 from assay.targets._replies import (
@@ -58,11 +59,13 @@ class HttpSettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     type: str = "http"
-    url: str = Field(pattern=r"^https?://")
+    url: HttpUrl
     request: Any = Field(default_factory=lambda: dict(DEFAULT_REQUEST))
     response: ResponseMapping | None = None
-    headers: dict[str, str] = Field(default_factory=dict)
-    headers_env: dict[str, Annotated[str, Field(pattern=ENV_NAME)]] = Field(
+    headers: Annotated[dict[str, str], AfterValidator(check_headers)] = Field(default_factory=dict)
+    headers_env: Annotated[
+        dict[str, Annotated[str, Field(pattern=ENV_NAME)]], AfterValidator(check_headers)
+    ] = Field(
         default_factory=dict,
         description="header name -> the environment variable holding its value (a secret)",
     )

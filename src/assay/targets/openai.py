@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from assay._urls import HttpUrl
 from assay.cases import Case, Dataset, SourceLibrary
 from assay.errors import AssayConfigError
 from assay.outcomes import span_names
@@ -73,7 +74,7 @@ class OpenAISettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     type: str = "openai"
-    base_url: str = Field(pattern=r"^https?://")
+    base_url: HttpUrl
     model: str = Field(min_length=1)
     api_key_env: str | None = Field(default=None, pattern=ENV_NAME)
     system_prompt: str | None = None

@@ -7,9 +7,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
+import yaml
 
 from assay import DuplicateCaseIdError, InputFormatError, load_dataset, load_results
 from assay.load import read_records
+from assay.load._limits import bounded_yaml_loader
 
 POLICY = Path(__file__).resolve().parents[3] / "examples" / "policy"
 
@@ -262,3 +264,40 @@ def test_the_labels_cases_repeat_are_one_string_each(tmp_path: Path) -> None:
         assert case.expected_fact is first.expected_fact
         assert case.rationale is first.rationale
         assert case.expected_behavior is first.expected_behavior
+
+
+def _many_cases(count: int, bad: int | None = None) -> str:
+    lines = ["name: many", "cases:"]
+    for i in range(count):
+        kind = "answr" if i == bad else "answer"
+        lines.append(
+            f'  - {{id: C{i:05d}, slice: s{i % 7}, question: "What is item {i}?", '
+            f"expected_behavior: {kind}, expected_fact: f{i}}}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def test_a_large_yaml_dataset_loads_every_case_at_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "many.yaml"
+    path.write_text(_many_cases(3_000), encoding="utf-8")
+    records, header = read_records(path, "cases")
+    assert header == {"name": "many"}
+    assert [loc.line for loc, _ in records] == list(range(3, 3_003))
+    assert records[2_345][1]["id"] == "C02345"
+    dataset = load_dataset(path)
+    assert len(dataset.cases) == 3_000
+    assert dataset.cases[-1].expected_fact == "f2999"
+
+
+def test_a_bad_case_deep_in_a_large_yaml_dataset_is_named_at_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "many.yaml"
+    path.write_text(_many_cases(3_000, bad=2_500), encoding="utf-8")
+    with pytest.raises(InputFormatError, match=r"many\.yaml:2503: expected_behavior") as err:
+        load_dataset(path)
+    assert len(err.value.problems) == 1
+
+
+def test_yaml_is_composed_by_libyaml_when_pyyaml_has_it() -> None:
+    if not getattr(yaml, "__with_libyaml__", False):
+        pytest.skip("this PyYAML was built without libyaml")
+    assert bounded_yaml_loader() is yaml.CSafeLoader

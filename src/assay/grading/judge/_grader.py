@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from assay._urls import HttpUrl
 from assay.cases import Case, SourceLibrary
 from assay.grading._judgment import Judgment
 from assay.grading.judge._calibration import CalibrationBounds
@@ -32,7 +33,7 @@ class JudgeEndpoint(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
-    base_url: str = Field(pattern=r"^https?://")
+    base_url: HttpUrl
     api_key_env: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     concurrency: int = Field(default=4, ge=1, le=1000)
     timeout_s: float = Field(default=120.0, gt=0)

@@ -9,6 +9,7 @@ import assay.report.render._format as f
 from assay.formats import formats
 from assay.metrics import Kappa, Rate
 from assay.report._calibration import CalibrationReport, Disagreement
+from assay.report.render._model_json import model_json
 from assay.report.render.document import (
     Block,
     BulletList,
@@ -31,7 +32,7 @@ CALIBRATION_FORMATS: tuple[str, ...] = formats("calibration")
 def render_calibration(report: CalibrationReport, fmt: str) -> str:
     """``report`` in ``fmt`` (text, json, markdown or html)."""
     if fmt == "json":
-        return report.model_dump_json(indent=2) + "\n"
+        return model_json(report) + "\n"
     if fmt == "markdown":
         return _markdown(report)
     if fmt == "text":

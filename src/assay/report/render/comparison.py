@@ -11,6 +11,7 @@ from assay.formats import formats
 from assay.metrics import Rate
 from assay.metrics._display import percent
 from assay.report.render._lists import LIST_ROWS, capped
+from assay.report.render._model_json import model_json
 from assay.report.render.document import (
     Block,
     BulletList,
@@ -274,7 +275,7 @@ def render_markdown(c: Comparison) -> str:
 
 def render_json(c: Comparison) -> str:
     """The comparison as JSON (schema: docs/compare.schema.json)."""
-    return c.model_dump_json(indent=2, by_alias=True) + "\n"
+    return model_json(c, by_alias=True) + "\n"
 
 
 def render_comparison(c: Comparison, fmt: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from assay.formats import formats
 from assay.report._composite import CompositeReport
+from assay.report.render._model_json import model_json
 
 COMPOSITE_FORMATS: tuple[str, ...] = formats("composite")
 
@@ -11,7 +12,7 @@ COMPOSITE_FORMATS: tuple[str, ...] = formats("composite")
 def render_composite(report: CompositeReport, fmt: str, *, color: bool = False) -> str:
     """``report`` in format ``fmt``; the JSON form is the schema every other renders."""
     if fmt == "json":
-        return report.model_dump_json(indent=2) + "\n"
+        return model_json(report) + "\n"
     if fmt == "markdown":
         from assay.report.render.composite_document import composite_document
         from assay.report.render.markdown_writer import write_markdown

@@ -13,6 +13,7 @@ from pydantic import TypeAdapter
 from assay._written import WrittenText
 from assay.report._model import CaseRow, Report
 from assay.report._rows import ROW_FIELDS, rendered_chunks, rendered_texts, row_of
+from assay.report.render._model_json import model_json
 
 # With indent=2 a top-level key starts a line with two spaces, and no JSON string holds a
 # raw newline, so this text occurs exactly once: where the case rows go.
@@ -50,7 +51,7 @@ def _json_pieces(report: Report, written: bool) -> Iterator[str | WrittenText]:
 
 def json_frame(report: Report) -> str:
     """The report's JSON text with no case rows."""
-    return report.model_copy(update={"cases": []}).model_dump_json(indent=2) + "\n"
+    return model_json(report.model_copy(update={"cases": []})) + "\n"
 
 
 def json_frame_parts(report: Report) -> tuple[str, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from assay.compare import MatrixReport, PairRow, VariantRow
 from assay.compare._matrix import GridRow
 from assay.formats import formats
+from assay.report.render._model_json import model_json
 from assay.report.render.comparison import delta_text, rate_text
 from assay.report.render.document import (
     Block,
@@ -323,7 +324,7 @@ def render_matrix_markdown(m: MatrixReport) -> str:
 def render_matrix(m: MatrixReport, fmt: str) -> str:
     """``m`` in format ``fmt``: text, json or markdown (html: ``matrix_html``)."""
     if fmt == "json":
-        return m.model_dump_json(indent=2) + "\n"
+        return model_json(m) + "\n"
     if fmt == "markdown":
         return render_matrix_markdown(m)
     if fmt == "text":

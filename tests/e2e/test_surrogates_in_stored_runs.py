@@ -1,0 +1,85 @@
+"""A stored run whose data holds a lone UTF-16 surrogate (JSON in the store may escape one,
+``"\\ud800"``, which reads back as no text at all): every command prints it and every format
+writes it as the escape ``\\ud800``, valid UTF-8 throughout, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+RunAssay = Callable[..., subprocess.CompletedProcess[str]]
+FORMATS = ("text", "json", "markdown", "html", "junit")
+
+
+@pytest.fixture
+def store(run_store: tuple[str, Path]) -> str:
+    """The URL of a store whose run ``base`` has a surrogate in its metadata and target."""
+    url, path = run_store
+    with sqlite3.connect(path) as db:
+        metadata, target = db.execute(
+            "SELECT metadata, target FROM runs WHERE id = 'base'"
+        ).fetchone()
+        # json.dumps escapes the surrogates, as a store written by another client may hold them
+        metadata = json.dumps({**json.loads(metadata), "note": "n\udfff", "assay.name": "r\ud800"})
+        target = json.dumps({**json.loads(target), "name": "t\ud800"})
+        db.execute("UPDATE runs SET metadata = ?, target = ? WHERE id = 'base'", (metadata, target))
+    return url
+
+
+def _clean(text: str) -> str:
+    text.encode("utf-8")  # raises on a lone surrogate: nothing could have written it
+    return text
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_report_prints_and_writes_the_surrogate_escaped(
+    run_assay: RunAssay, store: str, tmp_path: Path, fmt: str
+) -> None:
+    printed = run_assay("report", "base", "--store", store, "-f", fmt)
+    assert printed.returncode == 0, printed.stderr
+    assert "Traceback" not in _clean(printed.stderr)
+    _clean(printed.stdout)
+    out = tmp_path / f"report.{fmt}"
+    written = run_assay("report", "base", "--store", store, "-f", fmt, "-o", out)
+    assert written.returncode == 0, written.stderr
+    text = _clean(out.read_bytes().decode("utf-8"))  # strict: valid UTF-8
+    if fmt in ("json", "html"):  # the formats that carry the run's metadata
+        assert "n\\udfff" in text
+    if fmt == "json":
+        run = json.loads(text)["metadata"]["run"]
+        assert run["metadata"]["note"] == "n\udfff"  # the data, exactly
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_the_run_listing_prints_the_surrogate_escaped(
+    run_assay_process: RunAssay, store: str, fmt: str
+) -> None:
+    # a process of its own: its standard output is a real UTF-8 stream, as a user's is
+    done = run_assay_process("runs", "--store", store, "-f", fmt)
+    assert done.returncode == 0, done.stderr
+    assert "\\ud800" in _clean(done.stdout)
+
+
+def test_gate_and_compare_print_and_write_the_surrogate_escaped(
+    run_assay: RunAssay, store: str, tmp_path: Path
+) -> None:
+    summary = tmp_path / "summary.md"
+    gate = run_assay(
+        "gate", "base", "--store", store, "-r", "task_success>=0",
+        "--junit", tmp_path / "g.xml", "--markdown", tmp_path / "g.md",
+        env={"GITHUB_STEP_SUMMARY": str(summary)},
+    )  # fmt: skip
+    assert gate.returncode == 0, gate.stderr
+    assert "Traceback" not in _clean(gate.stdout + gate.stderr)
+    for written in (tmp_path / "g.xml", tmp_path / "g.md", summary):
+        _clean(written.read_bytes().decode("utf-8"))
+    for fmt in ("text", "json", "markdown", "html"):
+        done = run_assay("compare", "base", "cand", "--store", store, "-f", fmt)
+        assert done.returncode == 0, done.stderr
+        assert "Traceback" not in _clean(done.stderr)
+        _clean(done.stdout)
