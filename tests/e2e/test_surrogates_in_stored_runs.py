@@ -83,3 +83,21 @@ def test_gate_and_compare_print_and_write_the_surrogate_escaped(
         assert done.returncode == 0, done.stderr
         assert "Traceback" not in _clean(done.stderr)
         _clean(done.stdout)
+
+
+def test_a_run_with_the_surrogate_is_tagged_and_keeps_it(
+    store: str, run_store: tuple[str, Path], run_assay_process: RunAssay
+) -> None:
+    """Writing the run's metadata back (a tag) escapes the surrogate the database cannot
+    hold, instead of failing with a traceback."""
+    with sqlite3.connect(run_store[1]) as db:  # a run of a suite: one that can hold a tag
+        db.execute(
+            "UPDATE runs SET suite_path = 'suite.yaml', suite = ? WHERE id = 'base'",
+            (json.dumps({"name": "s", "dataset": "d.jsonl"}),),
+        )
+    done = run_assay_process("runs", "tag", "base", "release-1", "--store", store)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    listed = run_assay_process("runs", "--store", store, "--format", "json")
+    assert listed.returncode == 0, listed.stderr
+    assert "release-1" in listed.stdout and "\\ud800" in listed.stdout

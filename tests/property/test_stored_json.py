@@ -1,10 +1,11 @@
-"""The store's JSON text is the text ``json`` writes, for any value: the same string, or
-the same error."""
+"""The store's JSON text is the text ``json`` writes, for any value: the same string (each
+lone surrogate escaped, so that a database can hold it), or the same error."""
 
 from __future__ import annotations
 
 import enum
 import json
+import re
 from typing import Any
 
 import pytest
@@ -30,7 +31,8 @@ class Mode(enum.StrEnum):
 
 def _expected(value: Any) -> tuple[str, Any]:
     try:
-        return "text", _JSON.encode(value)
+        text = _JSON.encode(value)
+        return "text", re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m[0]):04x}", text)
     except Exception as err:  # the error itself is compared
         return "error", (type(err), str(err))
 
@@ -106,6 +108,13 @@ def _nested(depth: int) -> Any:
 )
 def test_edge_values_match(value: Any) -> None:
     assert _got(value) == _expected(value)
+
+
+def test_a_lone_surrogate_is_written_as_its_escape_and_reads_back() -> None:
+    text = dump({"answer": "a\ud800b", "k\udfff": ["\udbff"]})
+    assert text == '{"answer":"a\\ud800b","k\\udfff":["\\udbff"]}'
+    text.encode("utf-8")  # a database can hold it
+    assert json.loads(text) == {"answer": "a\ud800b", "k\udfff": ["\udbff"]}
 
 
 def test_a_circular_value_fails_as_json_fails() -> None:

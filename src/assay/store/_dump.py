@@ -1,17 +1,20 @@
 """Compact JSON text of stored values, the same text ``json`` writes, made quicker.
 
 ``dump(value)`` is exactly ``json.JSONEncoder(separators=(",", ":"),
-ensure_ascii=False).encode(value)``: the same text, and the same error for a value that
-encoder refuses. A value made only of dicts with string keys, lists, tuples, strings,
-integers, booleans, None and floats written alike by both encoders (zero, and magnitudes
-from 1e-4: smaller ones differ in their exponent's form, NaN and infinities in their
-name) is encoded by orjson, several times quicker; any other value, and any value orjson
-refuses (an integer beyond 64 bits, a lone surrogate, deep nesting), by ``json``.
+ensure_ascii=False).encode(value)``, with each lone surrogate written as its ``\\uXXXX``
+escape (a database stores UTF-8, which cannot hold one; the escape reads back as the same
+text), and the same error for a value that encoder refuses. A value made only of dicts
+with string keys, lists, tuples, strings, integers, booleans, None and floats written
+alike by both encoders (zero, and magnitudes from 1e-4: smaller ones differ in their
+exponent's form, NaN and infinities in their name) is encoded by orjson, several times
+quicker; any other value, and any value orjson refuses (an integer beyond 64 bits, a lone
+surrogate, deep nesting), by ``json``.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -32,7 +35,15 @@ def dump(value: Any) -> str:
             return (_ORJSON[0] if _ORJSON else _orjson())(value).decode("utf-8")
         except TypeError:  # orjson.JSONEncodeError: out of orjson's range
             pass
-    return _JSON.encode(value)
+    text = _JSON.encode(value)
+    return text if text.isascii() else _SURROGATE.sub(_escaped, text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escaped(found: re.Match[str]) -> str:
+    return f"\\u{ord(found.group()):04x}"
 
 
 def _orjson() -> Callable[[Any], bytes]:
