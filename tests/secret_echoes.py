@@ -123,10 +123,12 @@ def survivors(text: str, secret: str, extra: tuple[str, ...] = ()) -> list[str]:
     left = [name for name, echo in echoes(secret).items() if echo in text]
     left += [f"given echo {echo!r}" for echo in extra if echo in text]
     readings = {"as it is": text}
-    for _ in range(2):  # encoded twice: read twice
+    for _ in range(3):  # an echo encoded twice, then stored as JSON: read three times
         for name, reading in list(readings.items()):
-            readings[f"{name}, unescaped"] = _unescaped(reading)
-            readings[f"{name}, unquoted"] = _unquoted(reading).replace("+", " ")
+            for how, read in (("unescaped", _unescaped), ("unquoted", _unquoted)):
+                again = read(reading).replace("+", " ") if how == "unquoted" else read(reading)
+                if again != reading:
+                    readings[f"{name}, {how}"] = again
     for name, reading in readings.items():
         unbroken = reading.replace("\r", "").replace("\n", "")
         if secret in unbroken or secret in reading:

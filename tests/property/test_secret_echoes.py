@@ -76,7 +76,7 @@ def _strings(value: Any) -> list[str]:
 
 @settings(max_examples=150)
 @given(secret=SECRETS, data=st.data())
-def test_every_reply_holding_echoes_anywhere_is_masked_as_the_full_pattern_masks_it(
+def test_echoes_anywhere_in_a_reply_are_masked_and_never_screened_out(
     secret: str, data: st.DataObject
 ) -> None:
     extra = data.draw(_data_holding(secret))
