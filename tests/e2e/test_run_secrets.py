@@ -3,16 +3,30 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import html
 import json
 import os
+import sqlite3
 import subprocess
 import threading
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from aiohttp import web
 from tests.inprocess import run_cli
+from tests.secret_echoes import echoes, survivors
+
+from assay.store import open_store
+from assay.targets._secrets import MASK
+from assay.view import create_app
+
+with warnings.catch_warnings():
+    # Starlette would rather its test client used httpx2; httpx works and is what we have.
+    warnings.simplefilter("ignore", UserWarning)
+    from starlette.testclient import TestClient
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = "sk-assay-test-SECRET-91f3c0de"
@@ -239,3 +253,150 @@ def test_a_planted_key_echoed_in_every_encoding_is_found_nowhere_after_a_full_ru
         data = path.read_bytes()
         for form in forms:
             assert form.encode() not in data, (path, form)
+
+
+ENCODED_KEY = "sk-proj/Enc0ded+Echo_SECRET=91f3"
+ECHOES = echoes(ENCODED_KEY)
+ECHO_NAMES = sorted(ECHOES)
+
+
+def _php_json(value: object) -> str:
+    """JSON as PHP's json_encode writes it: non-ASCII and ``/`` escaped."""
+    return json.dumps(value).replace("/", "\\/")
+
+
+@pytest.fixture
+def encoding_server() -> Iterator[tuple[str, list[str]]]:
+    """A server on 127.0.0.1 that echoes the caller's key in one encoding after another
+    (``ECHO_NAMES``), every other reply as an answer's text and as an error's message
+    (its body written as PHP writes JSON); for the openai target also as the model that
+    answered. Yields its URL and the encodings it echoed, in order."""
+    ready = threading.Event()
+    state: dict[str, object] = {}
+    echoed: list[str] = []
+
+    def next_echo(request: web.Request) -> tuple[int, str]:
+        header = request.headers.get("Authorization", "")
+        n = len(echoed)
+        name = ECHO_NAMES[n // 2 % len(ECHO_NAMES)]
+        echoed.append(name)
+        return n, echoes(header.removeprefix("Bearer "))[name]
+
+    def error(echo: str) -> web.Response:
+        body = _php_json({"error": {"message": f"Incorrect API key provided: {echo}"}})
+        return web.Response(status=401, text=body, content_type="application/json")
+
+    async def ask(request: web.Request) -> web.Response:
+        n, echo = next_echo(request)
+        if n % 2:
+            return error(echo)
+        outcome = {"kind": "answer", "fact": "return_window_30_days", "text": f"key {echo}"}
+        return web.Response(text=_php_json(outcome), content_type="application/json")
+
+    async def completions(request: web.Request) -> web.Response:
+        n, echo = next_echo(request)
+        if n % 2:
+            return error(echo)
+        outcome = {"kind": "answer", "fact": "return_window_30_days", "text": f"key {echo}"}
+        message = {"role": "assistant", "content": json.dumps(outcome)}
+        body = {"model": echo, "choices": [{"message": message, "finish_reason": "stop"}]}
+        return web.Response(text=_php_json(body), content_type="application/json")
+
+    async def main() -> None:
+        app = web.Application()
+        app.router.add_post("/ask", ask)
+        app.router.add_post("/v1/chat/completions", completions)
+        runner = web.AppRunner(app, access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        state["url"] = f"http://127.0.0.1:{runner.addresses[0][1]}"
+        stop = asyncio.Event()
+        state["stop"], state["loop"] = stop, asyncio.get_running_loop()
+        ready.set()
+        await stop.wait()
+        await runner.cleanup()
+
+    thread = threading.Thread(target=asyncio.run, args=(main(),), daemon=True)
+    thread.start()
+    ready.wait(30)
+    try:
+        yield str(state["url"]), echoed
+    finally:
+        loop = state["loop"]
+        assert isinstance(loop, asyncio.AbstractEventLoop)
+        loop.call_soon_threadsafe(state["stop"].set)  # type: ignore[attr-defined]
+        thread.join(30)
+
+
+def _stored_texts(database: Path) -> list[str]:
+    """Every value in every table of the store, as text."""
+    found = []
+    with contextlib.closing(sqlite3.connect(database)) as connection:
+        tables = [row[0] for row in connection.execute("SELECT name FROM sqlite_master "
+                                                       "WHERE type = 'table'")]  # fmt: skip
+        for table in tables:
+            for row in connection.execute(f'SELECT * FROM "{table}"'):
+                found += [v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
+                          for v in row if v is not None]  # fmt: skip
+    return found
+
+
+@pytest.mark.parametrize("target", ["http", "openai"])
+def test_a_key_echoed_in_every_encoding_is_found_in_no_artifact_of_a_run(
+    tmp_path: Path, encoding_server: tuple[str, list[str]], target: str
+) -> None:
+    url, echoed = encoding_server
+    if target == "http":
+        spec = (
+            f"target:\n  type: http\n  url: {url}/ask\n"
+            "  headers_env: {Authorization: ASSAY_ENCODED_HEADER}\n"
+        )
+    else:
+        spec = (
+            f"target:\n  type: openai\n  base_url: {url}/v1\n  model: m\n"
+            "  api_key_env: ASSAY_ENCODED_KEY\n"
+        )
+    trials = -(-2 * len(ECHO_NAMES) // 6)  # every encoding, as an answer and as an error
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        f"dataset: {ROOT / 'examples' / 'policy' / 'policy.jsonl'}\n{spec}trials: {trials}\n"
+    )
+    env = {"ASSAY_ENCODED_HEADER": f"Bearer {ENCODED_KEY}", "ASSAY_ENCODED_KEY": ENCODED_KEY}
+    ran = run_cli("run", suite, "--format", "json", cwd=tmp_path, env=env)
+    assert ran.returncode in (0, 1), ran.stderr
+    assert set(echoed) == set(ECHO_NAMES)  # every encoding was echoed
+    run_id = json.loads(ran.stdout)["run_id"]
+
+    artifacts = {"run output": ran.stdout + ran.stderr}
+    for fmt in ("text", "json", "markdown", "html", "junit"):
+        shown = run_cli("report", run_id, "--format", fmt, cwd=tmp_path)
+        assert shown.returncode in (0, 1), shown.stderr
+        artifacts[f"{fmt} report"] = shown.stdout + shown.stderr
+    for case_id in ("E1", "E2", "E3", "E4", "E5", "E6"):
+        spans = run_cli("trace", run_id, case_id, "--format", "json", "--all-attributes",
+                        cwd=tmp_path)  # fmt: skip
+        assert spans.returncode == 0, spans.stderr
+        artifacts[f"trace of {case_id}"] = spans.stdout + spans.stderr
+    database = tmp_path / ".assay" / "assay.db"
+    artifacts["store"] = "\n".join(_stored_texts(database))
+    artifacts["store file"] = database.read_bytes().decode("utf-8", "replace")
+    reader = open_store(f"sqlite:///{database}", read_only=True)
+    try:
+        with TestClient(create_app(reader), base_url="http://127.0.0.1") as client:
+            for case_id in ("E1", "E2", "E3", "E4", "E5", "E6"):
+                page = client.get("/case", params={"id": case_id})
+                assert page.status_code == 200
+                artifacts[f"viewer's page of {case_id}"] = html.unescape(page.text)
+            run_page = client.get(f"/runs/{run_id}")
+            assert run_page.status_code == 200
+            artifacts["viewer's run page"] = html.unescape(run_page.text)
+    finally:
+        reader.close()
+
+    leaks = {name: survivors(text, ENCODED_KEY) for name, text in artifacts.items()}
+    leaked = [f"{name}: {'; '.join(found)}" for name, found in leaks.items() if found]
+    assert not leaked, "the key survives in\n" + "\n".join(leaked)
+    assert MASK in artifacts["store"] and MASK in artifacts["json report"]  # echoes were there
+    if target == "openai":  # the case page shows each transcript
+        assert MASK in artifacts["viewer's page of E1"]

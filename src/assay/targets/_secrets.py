@@ -1,24 +1,34 @@
 """Masking secrets (API keys, header values) in whatever a target got back.
 
 A server may echo a key whole (``Bearer sk-…``), as the token alone (``invalid token
-sk-…``), JSON-escaped (``sk-…\\/…``), URL-encoded or base64-encoded (a Basic header, a
-JWT-like echo). ``Masker`` finds every one of those forms, in every string of every
-outcome kind and of a reply's extra data, and replaces it with ``<redacted>``.
+sk-…``), JSON-escaped (``sk-…\\/…``, ``\\u0073k-…``), URL-encoded, in base64 (a Basic
+header, a JWT-like echo) or broken over lines. ``Masker`` finds every one of those forms
+(see ``assay.targets._echoes``), in every string of every outcome kind and of a reply's
+extra data, and replaces it with ``<redacted>``.
 """
 
 from __future__ import annotations
 
-import base64
+import bisect
+import itertools
 import json
 import re
 import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
-from urllib.parse import quote, quote_plus
 
 from assay.outcomes._outcome import OUTCOME_ADAPTER
 from assay.targets._base import Reply
+from assay.targets._echoes import (
+    LINE_BREAK,
+    base64_cores,
+    basic_credentials,
+    decoded,
+    encoded_bytes,
+    secret_pattern,
+    swallowed,
+)
 
 MASK = "<redacted>"
 # A word of a header value shorter than this (``Bearer``, ``Basic``) is not masked alone.
@@ -54,65 +64,156 @@ def _orjson() -> Callable[[Any], bytes]:
     return orjson.dumps
 
 
-def _encodings(value: str) -> set[str]:
-    escaped = json.dumps(value)[1:-1]
-    raw = value.encode()
-    forms = {
-        value,
-        escaped,
-        escaped.replace("/", "\\/"),
-        json.dumps(value, ensure_ascii=False)[1:-1],
-        quote(value, safe=""),
-        quote(value),
-        quote_plus(value),
-    }
-    for encoded in (base64.b64encode(raw), base64.urlsafe_b64encode(raw)):
-        text = encoded.decode()
-        forms |= {text, text.rstrip("=")}
-    return forms
+# What an escaped echo needs: a backslash, or a ``%`` and two hex digits.
+_PERCENT_ENCODED = re.compile("%[0-9A-Fa-f]{2}")
+_LINE_BREAK = re.compile(LINE_BREAK)
+# Fewer characters than this left of a form makes the screen of escaped text pass all.
+_SCREENED = 4
+# The characters of a form a screen searches for: enough that a text holds them by chance
+# next to never, few enough to search quickly.
+_PIECE = 20
+_BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
-def secret_forms(secret: str) -> set[str]:
-    """Every form of ``secret`` a server may echo: the value and each long word of it
-    (the token of ``Bearer <token>``), raw, JSON-escaped, URL-encoded and base64."""
+def secret_parts(secret: str) -> set[str]:
+    """What of ``secret`` is masked wherever it is echoed: the value and each long word of
+    it (the token of ``Bearer <token>``); of a basic-credentials token (base64 of
+    ``user:password``), the credentials and the password."""
     parts = {secret, secret.strip()}
     parts |= {word for word in secret.split() if len(word) >= MIN_TOKEN}
-    forms: set[str] = set()
-    for part in parts:
-        if part:
-            forms |= _encodings(part)
-    return {form for form in forms if form}
+    for word in secret.split():
+        credentials = basic_credentials(word)
+        if credentials is not None:
+            user, password = credentials
+            parts.add(f"{user}:{password}")
+            if len(password.strip()) >= MIN_SECRET:
+                parts.add(password)
+    return {part for part in parts if part}
+
+
+def _escaped(text: str) -> bool:
+    """Whether ``text`` holds a backslash or a percent-encoded byte (string methods first:
+    far quicker than a search)."""
+    return "\\" in text or ("%" in text and _PERCENT_ENCODED.search(text) is not None)
+
+
+def _folded(text: str) -> str:
+    """``text`` with the characters an echo may spell otherwise read as one: ``+`` for a
+    space (URL forms), ``-`` and ``_`` for ``+`` and ``/`` (URL-safe base64)."""
+    return text.replace("+", " ").replace("-", " ").replace("_", "/")
+
+
+def _plain(text: str) -> str:
+    """Text as a screen reads it: without line breaks, ``_folded``."""
+    return _folded(text.replace("\r", "").replace("\n", ""))
+
+
+def _plain_document(document: str) -> str:
+    """A JSON text none of whose strings holds a backslash, read as ``_plain`` reads each
+    of its strings (its only escapes are JSON's own, a line break two characters)."""
+    return _folded(document.replace("\\r", "").replace("\\n", ""))
+
+
+def _either_case(text: str) -> str:
+    """A pattern for ``text`` with each letter in every case it has: a case-blind set of
+    characters may miss a letter beyond U+FFFF that it holds in one case only."""
+    found = []
+    for char in text:
+        cased = {char} | {c for c in (char.lower(), char.upper()) if len(c) == 1}
+        found.append(re.escape(char) if len(cased) == 1 else f"[{''.join(sorted(cased))}]")
+    return "".join(found)
+
+
+class _Forms:
+    """Whether a text holds any of some forms, ignoring case: a text that holds a form
+    holds each piece of it, so only the last ``_PIECE`` characters of each form that holds
+    no other are searched for."""
+
+    def __init__(self, forms: Iterable[str]) -> None:
+        kept: list[str] = []
+        for form in sorted(set(forms), key=len):
+            if not any(other in form for other in kept):
+                kept.append(form)
+        pieces = sorted({form[-_PIECE:] for form in kept})
+        self._pattern = re.compile("|".join(_either_case(p) for p in pieces), re.IGNORECASE)
+        # For ASCII forms in ASCII text, ignoring case is lower-casing both: plain
+        # substring tests then say what the pattern says, far faster on a long text.
+        ascii_only = all(p.isascii() for p in pieces)
+        self._lowered = tuple(sorted({p.lower() for p in pieces})) if ascii_only else None
+
+    def in_(self, text: str) -> bool:
+        if self._lowered is not None and text.isascii():
+            lowered = text.lower()
+            return any(piece in lowered for piece in self._lowered)
+        return self._pattern.search(text) is not None
+
+
+class _Screen:
+    """A quick test that a text or a JSON document cannot hold an echo of some parts,
+    without the full pattern.
+
+    An echo without escapes holds a part, or one of its base64 cores, once line breaks are
+    dropped and ``_folded``. An escaped echo reads so once ``decoded``, but for its
+    first characters, which may be read with what precedes them: it holds what follows.
+    """
+
+    def __init__(self, parts: set[str]) -> None:
+        cores = {
+            core for part in parts for raw in encoded_bytes(part) for core in base64_cores(raw)
+        }
+        self._plain = _Forms(_plain(f) for f in parts | cores)
+        self._document = _Forms(_plain_document(_TO_JSON(f)[1:-1]) for f in parts | cores)
+        tails = [part[swallowed(part) :] for part in parts]
+        tails += [
+            core[max(swallowed(core), *(swallowed(c + core) - 1 for c in _BASE64)) :]
+            for core in cores
+        ]
+        # A part that holds what decoding changes (a backslash, a %, a line break or
+        # another control character, half a surrogate pair) is not screened when escaped.
+        self._escaped: _Forms | None = _Forms(_plain(tail) for tail in tails)
+        if any(len(tail) < _SCREENED for tail in tails) or any(
+            not part.isprintable() or "\\" in part or "%" in part for part in parts
+        ):
+            self._escaped = None
+
+    def text(self, value: str) -> bool:
+        """False only when ``value`` holds no echo."""
+        if not _escaped(value):
+            return self._plain.in_(_plain(value))
+        return self._escaped is None or self._escaped.in_(_plain(decoded(value)))
+
+    def document(self, document: str) -> bool:
+        """False only when no string of the JSON text ``document`` holds an echo."""
+        # A JSON text writes a backslash ``\\\\``; its other escapes are JSON's own, which
+        # ``decoded`` reads as it reads an escaped echo (a string's ``\\u0041`` is
+        # ``\\\\u0041`` there, an escape doubled).
+        if "\\\\" in document or ("%" in document and _PERCENT_ENCODED.search(document)):
+            return self._escaped is None or self._escaped.in_(_plain(decoded(document)))
+        return self._document.in_(_plain_document(document))
+
+
+def _with_spans_masked(value: str, spans: Iterable[tuple[int, int]]) -> str:
+    """``value`` with each of the (possibly overlapping) spans replaced by ``MASK``."""
+    pieces: list[str] = []
+    at = 0
+    for start, end in sorted(spans):
+        if start >= at:
+            pieces += [value[at:start], MASK]
+        at = max(at, end)  # a span overlapping the one before extends it
+    return "".join(pieces) + value[at:]
 
 
 class Masker:
-    """Replaces every form of the given secrets with ``<redacted>``."""
+    """Replaces every echo of the given secrets with ``<redacted>``."""
 
     def __init__(self, secrets: Iterable[str]) -> None:
-        forms: set[str] = set()
+        parts: set[str] = set()
         for secret in secrets:
             if len(secret.strip()) >= MIN_SECRET:
-                forms |= secret_forms(secret)
-        # Longest first, so that a whole header is masked before its token.
-        ordered = sorted(forms, key=len, reverse=True)
-        self._pattern = (
-            re.compile("|".join(re.escape(f) for f in ordered), re.IGNORECASE) if ordered else None
-        )
-        # Every form as it reads inside a JSON string: a string holding a form puts that
-        # form's escaped text into the JSON document, so one search of the document tells
-        # whether anything needs masking (a hit across two strings only costs the walk).
-        inside_json = {json.dumps(f, ensure_ascii=False)[1:-1] for f in ordered}
-        self._screen = (
-            re.compile("|".join(re.escape(f) for f in sorted(inside_json)), re.IGNORECASE)
-            if inside_json
-            else None
-        )
-        # For ASCII forms in an ASCII document, ignoring case is lower-casing both: plain
-        # substring tests then say what the screen says, far faster on a long document.
-        self._lowered: tuple[str, ...] | None = (
-            tuple(sorted({f.lower() for f in inside_json}))
-            if all(f.isascii() for f in inside_json)
-            else None
-        )
+                parts |= secret_parts(secret)
+        source = secret_pattern(sorted(parts))
+        self._pattern = re.compile(source, re.IGNORECASE) if source else None
+        self._screen = _Screen(parts)
         # The replies this masker gave out, by identity: a reply masked by the target and
         # handed to the runner is not screened a second time.
         self._given: weakref.WeakValueDictionary[int, Reply] = weakref.WeakValueDictionary()
@@ -121,10 +222,65 @@ class Masker:
         return self._pattern is not None
 
     def text(self, value: str) -> str:
-        """``value`` with every secret form masked."""
+        """``value`` with every echo of a secret masked."""
         if self._pattern is None:
             return value
-        return self._pattern.sub(MASK, value)
+        if not self._screen.text(value):
+            return value
+        masked = self._pattern.sub(MASK, value)
+        return self._unbroken(masked) if _LINE_BREAK.search(masked) else masked
+
+    def _unbroken(self, value: str) -> str:
+        """``value`` with every echo broken by line breaks masked: each is found in the
+        text without its line breaks and masked where it is, with the breaks inside it.
+
+        A line break read so may have taken characters of the echo: an escaped break just
+        before it its first ones (``\\`` + ``n0t…`` reads ``\\n`` + ``0t…``), one after a
+        backslash of the secret that backslash (``\\`` + ``\\n`` reads ``\\\\n``); and a
+        secret may hold what reads as one (``%0a``). So when something may still be there,
+        each break is read in turn as text, from or up to each of its characters."""
+        breaks = [(found.start(), found.end()) for found in _LINE_BREAK.finditer(value)]
+        spans = self._spans(value, breaks)
+        masked = _with_spans_masked(value, spans)
+        if not self._screen.text(masked):
+            return masked
+        for index, (start, end) in enumerate(breaks):
+            for cut in range(start, end):
+                spans += self._spans(value, breaks, (index, cut, end))
+                if cut > start:
+                    spans += self._spans(value, breaks, (index, start, cut))
+        return _with_spans_masked(value, spans)
+
+    def _spans(
+        self,
+        value: str,
+        breaks: list[tuple[int, int]],
+        read: tuple[int, int, int] | None = None,
+    ) -> list[tuple[int, int]]:
+        """Where in ``value`` the pattern matches once every line break is dropped, but of
+        the break ``read`` names (its index), the characters it names (from, to) are kept."""
+        assert self._pattern is not None
+        pieces: list[tuple[int, int]] = []  # each piece of value kept, as (start, end)
+        at = 0
+        for index, (start, end) in enumerate(breaks):
+            pieces.append((at, start))
+            if read is not None and read[0] == index:
+                pieces.append(read[1:])
+            at = end
+        pieces.append((at, len(value)))
+        joined = "".join(value[start:end] for start, end in pieces)
+        ends = list(itertools.accumulate(end - start for start, end in pieces))  # in joined
+
+        def where(index: int) -> int:  # a character of joined, in value
+            piece = bisect.bisect_right(ends, index)
+            start, end = pieces[piece]
+            return start + index - (ends[piece] - (end - start))
+
+        return [
+            (where(found.start()), where(found.end() - 1) + 1)
+            for found in self._pattern.finditer(joined)
+            if found.end() > found.start()
+        ]
 
     def data(self, value: Any) -> Any:
         """``value`` (strings, mappings, lists, nested) with every string masked."""
@@ -143,16 +299,13 @@ class Masker:
         return {k: v if k == "kind" else self.data(v) for k, v in dumped.items()}
 
     def _may_hold_secret(self, *values: Any) -> bool:
-        """False only when no string in ``values`` can hold a secret form."""
-        if self._screen is None:
-            return True
+        """False only when no string in ``values`` can hold an echo of a secret."""
+        if self._pattern is None:
+            return False
         document = _document(values)
         if document is None:  # not plain JSON data: walk it instead
             return True
-        if self._lowered is not None and document.isascii():
-            lowered = document.lower()
-            return any(form in lowered for form in self._lowered)
-        return self._screen.search(document) is not None
+        return self._screen.document(document)
 
     def reply(self, reply: Reply) -> Reply:
         """``reply`` with every secret masked in its outcome (any kind) and extra data; a

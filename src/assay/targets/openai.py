@@ -389,10 +389,12 @@ def _record_span(
     if body.get("seed") is not None:
         attributes[span_names.GEN_AI_REQUEST_SEED] = body["seed"]
     if completion is not None:
-        if completion.response_model:
-            attributes[span_names.GEN_AI_RESPONSE_MODEL] = completion.response_model
-        if completion.finish_reason:
-            attributes[span_names.GEN_AI_RESPONSE_FINISH_REASONS] = [completion.finish_reason]
+        # As the reply's transcript has them: masked, should the server echo a key there.
+        said = reply.extra.get("transcript") or {}
+        if said.get("response_model"):
+            attributes[span_names.GEN_AI_RESPONSE_MODEL] = str(said["response_model"])
+        if said.get("finish_reason"):
+            attributes[span_names.GEN_AI_RESPONSE_FINISH_REASONS] = [str(said["finish_reason"])]
     usage = reply.usage
     if usage is not None and usage.input_tokens is not None:
         attributes[span_names.GEN_AI_USAGE_INPUT_TOKENS] = usage.input_tokens

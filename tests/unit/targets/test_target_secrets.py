@@ -6,41 +6,71 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-from urllib.parse import quote, quote_plus
+from urllib.parse import quote
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.secret_echoes import echoes, survivors
 
 from assay.errors import AssayConfigError
 from assay.outcomes import Abstain, Answer, Error
 from assay.targets import Reply, build_target
 from assay.targets._replies import scrub, secret_from_env
-from assay.targets._secrets import Masker, secret_forms
+from assay.targets._secrets import MASK, Masker, secret_parts
 
 KEY = "sk-live/Q9+x_7f3c0de=="
 HEADER = f"Bearer {KEY}"
 
 
-def _echoes(secret: str) -> list[str]:
-    raw = secret.encode()
-    return [
-        secret,
-        json.dumps(secret)[1:-1].replace("/", "\\/"),
-        quote(secret, safe=""),
-        quote(secret, safe="").lower(),
-        quote_plus(secret),
-        base64.b64encode(raw).decode(),
-        base64.urlsafe_b64encode(raw).decode().rstrip("="),
-    ]
-
-
-@pytest.mark.parametrize("echo", [*_echoes(KEY), *_echoes(HEADER)])
-def test_every_encoding_of_the_header_and_its_token_is_masked(echo: str) -> None:
+@pytest.mark.parametrize("value", [KEY, HEADER])
+@pytest.mark.parametrize("name", sorted(echoes(KEY)))
+def test_every_encoding_of_the_header_and_its_token_is_masked(value: str, name: str) -> None:
+    echo = echoes(value)[name]
     masked = Masker([HEADER]).text(f'{{"error": "invalid token {echo} given"}}')
-    assert "<redacted>" in masked
-    for form in (KEY, HEADER, *_echoes(KEY)):
-        assert form not in masked
+    assert MASK in masked
+    assert survivors(masked, KEY) == [], masked
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "pässwörd/+=😀-key",  # non-ASCII, a character beyond the BMP, base64's specials
+        "deadbeef01234567",  # hex digits: read with a %, or a \u, just before them
+        "u0041bcdef9",  # reads as a \u escape after a backslash
+        "n0t-a-line",  # reads as a JSON line break after a backslash
+        "sp ace+plus/slash",
+    ],
+)
+@pytest.mark.parametrize("before", ["", "\\", "%", "%2", "\\u00", "%5C", "50%25", "%0d%"])
+def test_every_encoding_of_an_awkward_key_is_masked_after_any_text(key: str, before: str) -> None:
+    masker = Masker([key])
+    for at in (1, 4, 7):
+        for name, echo in echoes(key, at=at).items():
+            masked = masker.text(f"{before}{echo} after")
+            assert MASK in masked and survivors(masked, key) == [], (name, masked)
+
+
+def test_the_password_of_basic_credentials_is_masked_in_every_encoding() -> None:
+    token = base64.b64encode(b"alice:s3cr3t-pa55/w0rd").decode()
+    masker = Masker([f"Basic {token}"])
+    for secret in ("s3cr3t-pa55/w0rd", "alice:s3cr3t-pa55/w0rd", token):
+        for name, echo in echoes(secret).items():
+            masked = masker.text(f"echo: {echo}")
+            assert survivors(masked, "s3cr3t-pa55/w0rd") == [], (secret, name, masked)
+
+
+def test_a_key_inside_a_longer_base64_text_is_masked_at_any_offset() -> None:
+    raw = KEY.encode()
+    for before in range(9):
+        for after in range(4):
+            blob = base64.b64encode(bytes(range(65, 65 + before)) + raw + b"#" * after).decode()
+            masked = Masker([KEY]).text(f"data:{blob}")
+            assert MASK in masked and survivors(masked, KEY) == [], masked
+            # only the characters around the key, holding no bit of it, are left
+            kept = 8 * before // 6  # and after the key, what is not its padding
+            kept += len(blob) - -(-8 * (before + len(raw)) // 6) if after else 0
+            assert len(masked) == len("data:") + len(MASK) + kept, masked
 
 
 def test_every_outcome_kind_and_the_extra_data_are_masked() -> None:
@@ -97,15 +127,16 @@ def test_a_placeholder_key_too_short_to_be_a_secret_leaves_replies_intact(
 
 
 def test_short_words_of_a_header_are_not_masked_alone() -> None:
-    forms = secret_forms(HEADER)
-    assert "Bearer" not in forms and KEY in forms and HEADER in forms
+    parts = secret_parts(HEADER)
+    assert "Bearer" not in parts and KEY in parts and HEADER in parts
+    assert Masker([HEADER]).text("Bearer tokens") == "Bearer tokens"
 
 
 @given(st.text(min_size=8, max_size=40).filter(lambda s: s.strip() == s and s.isprintable()))
 def test_any_secret_is_masked_in_its_raw_json_and_url_forms(secret: str) -> None:
     masker = Masker([secret])
     for echo in (secret, json.dumps(secret)[1:-1], quote(secret, safe="")):
-        assert secret not in masker.text(f"<{echo}>") or secret in "<redacted>"
+        assert secret not in masker.text(f"<{echo}>") or secret in MASK
 
 
 @pytest.mark.parametrize("value", [f"{KEY}\n", f" {KEY}", f"{KEY}\r", "sk-a\nb"])
