@@ -101,3 +101,30 @@ def test_a_run_with_the_surrogate_is_tagged_and_keeps_it(
     listed = run_assay_process("runs", "--store", store, "--format", "json")
     assert listed.returncode == 0, listed.stderr
     assert "release-1" in listed.stdout and "\\ud800" in listed.stdout
+
+
+def test_a_reply_holding_a_lone_surrogate_is_an_error_and_the_run_goes_on(
+    tmp_path: Path, run_assay_process: RunAssay
+) -> None:
+    """A target's reply that is not text (it cannot be stored) is recorded as a
+    ``parse_error`` naming where, and every other case-trial is answered and stored."""
+    (tmp_path / "odd_app.py").write_text(
+        "def answer(case):\n"
+        "    text = 'odd \\ud800 text' if case.id == 'E1' else 'fine'\n"
+        "    return {'kind': 'answer', 'fact': 'return_window_30_days', 'text': text}\n",
+        encoding="utf-8",
+    )
+    dataset = Path(__file__).resolve().parents[2] / "examples" / "policy" / "policy.jsonl"
+    (tmp_path / "suite.yaml").write_text(
+        f"name: odd\ndataset: {dataset}\ntarget:\n  type: function\n  callable: odd_app:answer\n",
+        encoding="utf-8",
+    )
+    store = f"sqlite:///{tmp_path / 'assay.db'}"
+    done = run_assay_process("run", str(tmp_path / "suite.yaml"), "--store", store, "-f", "json")
+    assert "Traceback" not in done.stderr and "damaged" not in done.stderr, done.stderr
+    report = json.loads(done.stdout)
+    rows = {row["id"]: row for row in report["cases"]}
+    assert rows["E1"]["status"] == "error"
+    assert "reply.text holds a lone UTF-16 surrogate" in rows["E1"]["reason"]
+    assert rows["E2"]["status"] == "failed" and rows["E3"]["status"] == "failed"
+    assert (report["total"], report["errors"], report["missing"]) == (6, 1, 0)

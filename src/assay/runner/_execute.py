@@ -26,6 +26,7 @@ from assay.targets import (
     TargetContext,
     error_reply,
     exception_reply,
+    refuse_non_text,
     scrub,
 )
 from assay.targets._replies import with_traceback
@@ -211,7 +212,7 @@ async def call(
             async with ex.shared.slots:
                 reply = await bounded(lambda: ex.target.run(item.case, ctx), timeout_s, ex.limiter)
         # Masked here too, whatever the target did: an exception's message may quote a key.
-        return scrub(reply, ex.secrets)
+        return refuse_non_text(scrub(reply, ex.secrets))
 
     got = await with_retries(once, ex.options, ex.timing)
     return got.reply, got.attempts, got.retried, got.latency_ms

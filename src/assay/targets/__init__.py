@@ -17,6 +17,7 @@ from assay.targets._replies import (
     error_reply,
     exception_reply,
     outcome_from_mapping,
+    refuse_non_text,
     retry_after_seconds,
     scrub,
 )
@@ -33,6 +34,7 @@ __all__ = [
     "error_reply",
     "exception_reply",
     "outcome_from_mapping",
+    "refuse_non_text",
     "register_target",
     "retry_after_seconds",
     "scrub",

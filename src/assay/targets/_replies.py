@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -112,6 +113,43 @@ def scrub(reply: Reply, secrets: Sequence[str]) -> Reply:
     if not secrets:
         return reply
     return _masker(tuple(secrets)).reply(reply)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _surrogate_at(value: Any, where: str) -> str | None:
+    """Where in ``value`` (dicts, lists and tuples of it walked) a text holds a lone
+    UTF-16 surrogate, as ``where.key[1]``; None when none does."""
+    if isinstance(value, str):
+        return None if value.isascii() or not _SURROGATE.search(value) else where
+    if isinstance(value, dict):
+        items: Any = value.items()
+    elif isinstance(value, list | tuple):
+        items = enumerate(value)
+    else:
+        return None
+    for key, item in items:
+        if isinstance(key, str) and not key.isascii() and _SURROGATE.search(key):
+            return f"{where}.{key.encode('unicode_escape').decode('ascii')}"
+        found = _surrogate_at(item, f"{where}[{key}]" if isinstance(key, int) else f"{where}.{key}")
+        if found is not None:
+            return found
+    return None
+
+
+def refuse_non_text(reply: Reply) -> Reply:
+    """``reply``, or a ``parse_error`` in its place when its outcome or extra data holds a
+    lone UTF-16 surrogate: that is not text, and could be neither stored nor printed (a
+    file holding one is refused the same way)."""
+    where = _surrogate_at(vars(reply.outcome), "reply") or _surrogate_at(reply.extra, "extra")
+    if where is None:
+        return reply
+    return error_reply(
+        "parse_error",
+        f"the reply is not text: {where} holds a lone UTF-16 surrogate (a \\ud800 to \\udfff "
+        "without its pair), which cannot be stored or printed",
+    )
 
 
 def http_error_class(status: int) -> str:
