@@ -8,15 +8,14 @@ present and no claim is made, 1 when some are present and no claim is made, else
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from aiohttp import web
+from tests.loopback import threaded_server
 
 Reply = Callable[[dict[str, Any]], str | None]
 MARKERS = re.compile(r"<<CANDIDATE-(\w+)>>\n(.*)\n<<END-CANDIDATE-\1>>", re.S)
@@ -88,8 +87,6 @@ def keyword_verdict(body: dict[str, Any]) -> str:
 def judge_server(reply: Reply, seen: list[dict[str, Any]] | None = None) -> Iterator[str]:
     """A judge at ``http://127.0.0.1:PORT/v1`` answering each request with ``reply(body)``
     as the message content (None: HTTP 500). Yields the base URL."""
-    ready = threading.Event()
-    state: dict[str, Any] = {}
 
     async def completions(request: web.Request) -> web.Response:
         body = await request.json()
@@ -105,25 +102,5 @@ def judge_server(reply: Reply, seen: list[dict[str, Any]] | None = None) -> Iter
             }
         )
 
-    async def main() -> None:
-        app = web.Application()
-        app.router.add_post("/v1/chat/completions", completions)
-        runner = web.AppRunner(app, access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        state["url"] = f"http://127.0.0.1:{runner.addresses[0][1]}/v1"
-        stop = asyncio.Event()
-        state["stop"], state["loop"] = stop, asyncio.get_running_loop()
-        ready.set()
-        await stop.wait()
-        await runner.cleanup()
-
-    thread = threading.Thread(target=asyncio.run, args=(main(),), daemon=True)
-    thread.start()
-    ready.wait(30)
-    try:
-        yield str(state["url"])
-    finally:
-        state["loop"].call_soon_threadsafe(state["stop"].set)
-        thread.join(30)
+    with threaded_server({"/v1/chat/completions": completions}) as url:
+        yield f"{url}/v1"

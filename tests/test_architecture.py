@@ -7,6 +7,7 @@ Packages are checked as they appear: a core package added later is covered autom
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -161,28 +162,31 @@ def _is_type_checking(test: ast.expr) -> bool:
     )
 
 
+def _imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import in ``tree``, at module level or inside a function, but those under
+    ``if TYPE_CHECKING:``."""
+    if isinstance(tree, ast.If) and _is_type_checking(tree.test):
+        for child in tree.orelse:
+            yield from _imports(child)
+        return
+    if isinstance(tree, ast.Import | ast.ImportFrom):
+        yield tree
+    for child in ast.iter_child_nodes(tree):
+        yield from _imports(child)
+
+
 def _dependencies(path: Path, source: str | None = None) -> set[str]:
     """The other components ``path`` imports, at module level or inside a function."""
     text = path.read_text(encoding="utf-8") if source is None else source
     module = _module_of(path)
     own = _component(module)
     found: set[str] = set()
-
-    def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            for child in node.orelse:
-                visit(child)
-            return
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            for name in _imported(node, module, path.name == "__init__.py")[:1] + (
-                [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
-            ):
-                if name.startswith("assay.") and _component(name) != own:
-                    found.add(_component(name))
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-
-    visit(ast.parse(text, filename=str(path)))
+    for node in _imports(ast.parse(text, filename=str(path))):
+        for name in _imported(node, module, path.name == "__init__.py")[:1] + (
+            [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+        ):
+            if name.startswith("assay.") and _component(name) != own:
+                found.add(_component(name))
     return found
 
 
@@ -426,24 +430,15 @@ def _module_dependencies(path: Path, modules: set[str], source: str | None = Non
     text = path.read_text(encoding="utf-8") if source is None else source
     module = _module_of(path)
     found: set[str] = set()
-
-    def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            for child in node.orelse:
-                visit(child)
-            return
+    for node in _imports(ast.parse(text, filename=str(path))):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names if alias.name in modules)
-        elif isinstance(node, ast.ImportFrom):
-            base, *members = _imported(node, module, path.name == "__init__.py")
-            named = [m for m in members if m in modules]
-            found.update(named)
-            if len(named) < len(members) and base in modules:
-                found.add(base)
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-
-    visit(ast.parse(text, filename=str(path)))
+            continue
+        base, *members = _imported(node, module, path.name == "__init__.py")
+        named = [m for m in members if m in modules]
+        found.update(named)
+        if len(named) < len(members) and base in modules:
+            found.add(base)
     return found - {module}
 
 

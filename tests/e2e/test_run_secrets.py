@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import html
 import json
 import os
 import sqlite3
 import subprocess
-import threading
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +15,7 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 from tests.inprocess import run_cli
+from tests.loopback import threaded_server
 from tests.secret_echoes import echoes, survivors
 
 from assay.store import open_store
@@ -37,8 +36,6 @@ def chat_server() -> Iterator[tuple[str, list[str]]]:
     """An OpenAI-compatible server on 127.0.0.1 in a thread; yields its URL and the
     Authorization headers it saw."""
     seen: list[str] = []
-    ready = threading.Event()
-    state: dict[str, object] = {}
 
     async def completions(request: web.Request) -> web.Response:
         seen.append(request.headers.get("Authorization", ""))
@@ -61,30 +58,8 @@ def chat_server() -> Iterator[tuple[str, list[str]]]:
             }
         )
 
-    async def main() -> None:
-        app = web.Application()
-        app.router.add_post("/v1/chat/completions", completions)
-        runner = web.AppRunner(app, access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        state["url"] = f"http://127.0.0.1:{runner.addresses[0][1]}/v1"
-        stop = asyncio.Event()
-        state["stop"], state["loop"] = stop, asyncio.get_running_loop()
-        ready.set()
-        await stop.wait()
-        await runner.cleanup()
-
-    thread = threading.Thread(target=asyncio.run, args=(main(),), daemon=True)
-    thread.start()
-    ready.wait(30)
-    try:
-        yield str(state["url"]), seen
-    finally:
-        loop = state["loop"]
-        assert isinstance(loop, asyncio.AbstractEventLoop)
-        loop.call_soon_threadsafe(state["stop"].set)  # type: ignore[attr-defined]
-        thread.join(30)
+    with threaded_server({"/v1/chat/completions": completions}) as url:
+        yield f"{url}/v1", seen
 
 
 def _assay(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -144,8 +119,6 @@ def echo_server() -> Iterator[str]:
     """A server that echoes the caller's key back in every way servers do: in error bodies
     (the token alone, JSON-escaped, URL-encoded, base64) and inside successful answers,
     for both the http target (POST /ask) and the openai target (/v1/chat/completions)."""
-    ready = threading.Event()
-    state: dict[str, object] = {}
 
     def token(request: web.Request) -> str:
         header = request.headers.get("Authorization", "")
@@ -180,31 +153,8 @@ def echo_server() -> Iterator[str]:
         message = {"role": "assistant", "content": json.dumps(outcome)}
         return web.json_response({"choices": [{"message": message}], "echo": echoed})
 
-    async def main() -> None:
-        app = web.Application()
-        app.router.add_post("/ask", ask)
-        app.router.add_post("/v1/chat/completions", completions)
-        runner = web.AppRunner(app, access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        state["url"] = f"http://127.0.0.1:{runner.addresses[0][1]}"
-        stop = asyncio.Event()
-        state["stop"], state["loop"] = stop, asyncio.get_running_loop()
-        ready.set()
-        await stop.wait()
-        await runner.cleanup()
-
-    thread = threading.Thread(target=asyncio.run, args=(main(),), daemon=True)
-    thread.start()
-    ready.wait(30)
-    try:
-        yield str(state["url"])
-    finally:
-        loop = state["loop"]
-        assert isinstance(loop, asyncio.AbstractEventLoop)
-        loop.call_soon_threadsafe(state["stop"].set)  # type: ignore[attr-defined]
-        thread.join(30)
+    with threaded_server({"/ask": ask, "/v1/chat/completions": completions}) as url:
+        yield url
 
 
 @pytest.mark.parametrize("target", ["http", "openai"])
@@ -271,8 +221,6 @@ def encoding_server() -> Iterator[tuple[str, list[str]]]:
     (``ECHO_NAMES``), every other reply as an answer's text and as an error's message
     (its body written as PHP writes JSON); for the openai target also as the model that
     answered. Yields its URL and the encodings it echoed, in order."""
-    ready = threading.Event()
-    state: dict[str, object] = {}
     echoed: list[str] = []
 
     def next_echo(request: web.Request) -> tuple[int, str]:
@@ -302,31 +250,8 @@ def encoding_server() -> Iterator[tuple[str, list[str]]]:
         body = {"model": echo, "choices": [{"message": message, "finish_reason": "stop"}]}
         return web.Response(text=_php_json(body), content_type="application/json")
 
-    async def main() -> None:
-        app = web.Application()
-        app.router.add_post("/ask", ask)
-        app.router.add_post("/v1/chat/completions", completions)
-        runner = web.AppRunner(app, access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        state["url"] = f"http://127.0.0.1:{runner.addresses[0][1]}"
-        stop = asyncio.Event()
-        state["stop"], state["loop"] = stop, asyncio.get_running_loop()
-        ready.set()
-        await stop.wait()
-        await runner.cleanup()
-
-    thread = threading.Thread(target=asyncio.run, args=(main(),), daemon=True)
-    thread.start()
-    ready.wait(30)
-    try:
-        yield str(state["url"]), echoed
-    finally:
-        loop = state["loop"]
-        assert isinstance(loop, asyncio.AbstractEventLoop)
-        loop.call_soon_threadsafe(state["stop"].set)  # type: ignore[attr-defined]
-        thread.join(30)
+    with threaded_server({"/ask": ask, "/v1/chat/completions": completions}) as url:
+        yield url, echoed
 
 
 def _stored_texts(database: Path) -> list[str]:
