@@ -20,8 +20,9 @@ from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from assay.stored._case import StoredRun
+    from assay.stored._compared import compare_stored, run_side
     from assay.stored._composite import StoredInputs, composite_inputs
-    from assay.stored._read import compare_stored, run_side, stored_report
+    from assay.stored._read import stored_report
     from assay.stored._report import headline, report_for_run
     from assay.stored._summary import stored_summary
 
@@ -30,11 +31,11 @@ if TYPE_CHECKING:
 _WHERE: dict[str, str] = {
     "StoredInputs": "assay.stored._composite",
     "StoredRun": "assay.stored._case",
-    "compare_stored": "assay.stored._read",
+    "compare_stored": "assay.stored._compared",
     "composite_inputs": "assay.stored._composite",
     "headline": "assay.stored._report",
     "report_for_run": "assay.stored._report",
-    "run_side": "assay.stored._read",
+    "run_side": "assay.stored._compared",
     "stored_report": "assay.stored._read",
     "stored_summary": "assay.stored._summary",
 }

@@ -13,7 +13,6 @@ from assay.metrics._setting import chosen_interval
 from assay.outcomes import Record, Results
 from assay.report import Price, Report, UsageSummary, build_report, summarize_usage
 from assay.store import RunInfo, RunStore
-from assay.stored._figures import counted_report
 from assay.stored._run_settings import StoredGrader, run_grader, run_metadata, trial_policy
 from assay.stored._slots import check_trials
 
@@ -46,6 +45,9 @@ def report_for_run(
     interval = chosen_interval(interval, confidence, method, "report_for_run")
     info = store.get_run(run_id)
     if not rows and results is None:
+        # deferred: counting by the database loads numpy, which a report of rows never needs
+        from assay.stored._figures import counted_report
+
         counted = counted_report(store, info, interval=interval, policy=policy, prices=prices)
         if counted is not None:
             return counted

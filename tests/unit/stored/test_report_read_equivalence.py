@@ -289,7 +289,7 @@ def test_a_comparison_names_changed_fields_from_definitions_made_on_demand(
         with pytest.raises(Exception, match=r"C004: case definition differs: rationale"):
             compare_stored(store, "base", "cand")
         side_cases = store.load_dataset("cand").cases
-        from assay.stored._read import Definitions
+        from assay.stored._compared import Definitions
 
         definitions = Definitions(side_cases)
         assert dict(definitions) == {c.id: canonical_record(c) for c in side_cases}
