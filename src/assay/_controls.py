@@ -19,10 +19,13 @@ import re
 # C0 controls except tab and newline, DEL, C1 controls, and the Unicode bidirectional
 # controls (marks, embeddings, overrides, isolates) plus the line/paragraph separators,
 # and the UTF-16 surrogates (alone in a str, never text).
+_SURROGATES = "\ud800-\udfff"
 _CONTROL_CLASS = (
     "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-    "\ud800-\udfff"
+    + _SURROGATES
 )
+LONE_SURROGATE = re.compile(f"[{_SURROGATES}]")
+"""A UTF-16 surrogate standing alone in a str: no text, and no UTF-8 stream can hold it."""
 _CONTROLS = re.compile(f"[{_CONTROL_CLASS}]")
 # The colour sequences assay's own renderer writes (Select Graphic Rendition).
 _SGR_OR_CONTROL = re.compile(f"(\x1b\\[[0-9;]*m)|[{_CONTROL_CLASS}]")
@@ -34,6 +37,11 @@ def _visible(match: re.Match[str]) -> str:
 
 def _visible_keeping_sgr(match: re.Match[str]) -> str:
     return match.group(1) or f"\\u{ord(match.group(0)):04x}"
+
+
+def escape_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate written as its ``\\uXXXX`` escape."""
+    return text if text.isascii() else LONE_SURROGATE.sub(_visible, text)
 
 
 def escape_controls(text: str, *, keep_colors: bool = False) -> str:

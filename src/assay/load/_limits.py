@@ -12,6 +12,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from assay._controls import LONE_SURROGATE
 from assay.errors import InputFormatError, Location, Problem
 
 MAX_FILE_BYTES = 1 << 30
@@ -33,7 +34,6 @@ MAX_CSV_CELL = 131_072
 # the file's text itself is decoded UTF-8, which never holds one. Records are searched
 # for surrogates only when the text holds such an escape.
 _SURROGATE_ESCAPE = re.compile(r"\\(?:u|U0000)[dD][89a-fA-F][0-9a-fA-F]{2}")
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def fail(path: Path, message: str, line: int | None = None) -> InputFormatError:
@@ -98,7 +98,7 @@ def value_problems(value: Any, surrogates: bool = True) -> list[str]:
     while stack:
         item, depth = stack.pop()
         if isinstance(item, str):
-            if surrogates and _SURROGATE.search(item):
+            if surrogates and LONE_SURROGATE.search(item):
                 problems.append(
                     "a string holds a lone UTF-16 surrogate (an escape like \\ud800 "
                     "without its pair), which is not text"
@@ -121,7 +121,7 @@ def value_problems(value: Any, surrogates: bool = True) -> list[str]:
         seen.add(id(item))
         if isinstance(item, dict):
             for key, inner in item.items():
-                if surrogates and isinstance(key, str) and _SURROGATE.search(key):
+                if surrogates and isinstance(key, str) and LONE_SURROGATE.search(key):
                     stack.append((key, depth + 1))
                 stack.append((inner, depth + 1))
         else:

@@ -22,7 +22,7 @@ from pydantic import (
 
 from assay._validation import problems_from
 from assay.cases import EMPTY_SOURCES, Dataset
-from assay.errors import InputFormatError, Location, Problem
+from assay.errors import MAX_TRIALS, InputFormatError, Location, Problem
 from assay.grading import Grader
 from assay.load._grader import GraderSettings, build_grader, grader_problems, reads_sources
 from assay.load._limits import may_hold_surrogates
@@ -87,7 +87,7 @@ class SuiteSettings(BaseModel):
     target: dict[str, Any]
     grader: GraderSettings = Field(default_factory=GraderSettings)
     concurrency: int = Field(default=8, ge=1, le=10_000)
-    trials: int = Field(default=1, ge=1, le=1_000)
+    trials: int = Field(default=1, ge=1, le=MAX_TRIALS)
     product_selects_best: bool = Field(
         default=False,
         description="The product itself picks the best of several outputs (allows pass@k)",

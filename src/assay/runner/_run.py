@@ -14,7 +14,7 @@ from typing import Any
 from assay._collector import run_collection
 from assay._version import __version__
 from assay.cases import Dataset, content_hash
-from assay.errors import AssayConfigError, StoreError
+from assay.errors import MAX_TRIALS, AssayConfigError, StoreError
 from assay.load import (
     Suite,
     grader_provenance,
@@ -132,7 +132,7 @@ def options_for(suite: Suite, overrides: Overrides) -> RunOptions:
 # The bounds of each override, as in the suite file: (flag, lowest, lowest allowed, highest).
 _BOUNDS: dict[str, tuple[str, float, bool, float]] = {
     "concurrency": ("--concurrency", 1, True, 10_000),
-    "trials": ("--trials", 1, True, 1_000),
+    "trials": ("--trials", 1, True, MAX_TRIALS),
     "timeout_s": ("--timeout", 0, False, math.inf),
     "retries": ("--retries", 0, True, 20),
     "rpm": ("--rpm", 0, False, math.inf),

@@ -14,9 +14,10 @@ surrogate, deep nesting), by ``json``.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterable
 from typing import Any
+
+from assay._controls import escape_surrogates
 
 _JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 _ATOMS = frozenset({str, int, bool, type(None)})
@@ -35,15 +36,7 @@ def dump(value: Any) -> str:
             return (_ORJSON[0] if _ORJSON else _orjson())(value).decode("utf-8")
         except TypeError:  # orjson.JSONEncodeError: out of orjson's range
             pass
-    text = _JSON.encode(value)
-    return text if text.isascii() else _SURROGATE.sub(_escaped, text)
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _escaped(found: re.Match[str]) -> str:
-    return f"\\u{ord(found.group()):04x}"
+    return escape_surrogates(_JSON.encode(value))
 
 
 def _orjson() -> Callable[[Any], bytes]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -15,6 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from assay._compact import checked_instance, shared_field_names
+from assay._controls import LONE_SURROGATE
 from assay.errors import AssayConfigError
 from assay.outcomes import Abstain, Answer, Error, Outcome, Record, Usage
 from assay.outcomes._outcome import OUTCOME_ADAPTER
@@ -115,14 +115,11 @@ def scrub(reply: Reply, secrets: Sequence[str]) -> Reply:
     return _masker(tuple(secrets)).reply(reply)
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def _surrogate_at(value: Any, where: str) -> str | None:
     """Where in ``value`` (dicts, lists and tuples of it walked) a text holds a lone
     UTF-16 surrogate, as ``where.key[1]``; None when none does."""
     if isinstance(value, str):
-        return None if value.isascii() or not _SURROGATE.search(value) else where
+        return None if value.isascii() or not LONE_SURROGATE.search(value) else where
     if isinstance(value, dict):
         items: Any = value.items()
     elif isinstance(value, list | tuple):
@@ -130,7 +127,7 @@ def _surrogate_at(value: Any, where: str) -> str | None:
     else:
         return None
     for key, item in items:
-        if isinstance(key, str) and not key.isascii() and _SURROGATE.search(key):
+        if isinstance(key, str) and not key.isascii() and LONE_SURROGATE.search(key):
             return f"{where}.{key.encode('unicode_escape').decode('ascii')}"
         found = _surrogate_at(item, f"{where}[{key}]" if isinstance(key, int) else f"{where}.{key}")
         if found is not None:
