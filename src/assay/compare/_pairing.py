@@ -85,8 +85,10 @@ class RunSide:
 
     @property
     def trials(self) -> int:
-        """The highest trial of a real case (synthetic rows count for nothing), at least 1."""
-        return max((r.trial for r in self.rows if not r.synthetic), default=1)
+        """The highest trial of a real case (synthetic rows count for nothing), at least 1;
+        of any case when there is no real one (a run of synthetic cases alone)."""
+        every = max((r.trial for r in self.rows), default=1)
+        return max((r.trial for r in self.rows if not r.synthetic), default=every)
 
 
 @dataclass(frozen=True)
