@@ -287,7 +287,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "assay.tracing",
         "assay.demo",
     ),
-    ("assay.runner", "assay.interop"),
+    ("assay.runner", "assay.interop", "assay.scoring"),
     ("assay.cli", "assay.view", "assay.pytest_plugin", "assay.__main__", "assay"),
 )
 

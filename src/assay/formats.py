@@ -36,6 +36,25 @@ NOTES: dict[tuple[str, str], str] = {
 """What a user must know about one format of one thing."""
 
 
+REPORT_ROWS: dict[str, str] = {
+    "text": "listed",
+    "markdown": "listed",
+    "json": "written",
+    "html": "every",
+    "junit": "every",
+}
+"""Which case rows each report format's writer reads, so that a report is made with those
+alone: ``listed`` the rows it lists (the cases not passed; the others are counted),
+``every`` every row, ``written`` every row, taking rows that another process wrote as
+text as they were written. A new report format is a writer module, its name in
+``FORMATS["report"]`` and its entry here."""
+
+
+def report_rows(fmt: str) -> str:
+    """``REPORT_ROWS`` of report format ``fmt`` (every row, for a format not listed)."""
+    return REPORT_ROWS.get(fmt, "every")
+
+
 def formats(kind: str) -> tuple[str, ...]:
     """The formats ``kind`` (a key of ``FORMATS``) is written in."""
     return FORMATS[kind]
@@ -55,4 +74,4 @@ def _notes(kind: str) -> dict[str, str]:
     return {fmt: note for (k, fmt), note in NOTES.items() if k == kind}
 
 
-__all__ = ["FORMATS", "NOTES", "format_list", "formats"]
+__all__ = ["FORMATS", "NOTES", "REPORT_ROWS", "format_list", "formats", "report_rows"]

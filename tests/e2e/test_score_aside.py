@@ -14,7 +14,7 @@ import pytest
 from tests.inprocess import run_cli
 
 from assay.load import _aside
-from assay.report import _streamed
+from assay.scoring import _files as _streamed
 
 RunAssay = Callable[..., subprocess.CompletedProcess[str]]
 

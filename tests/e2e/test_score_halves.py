@@ -21,9 +21,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.inprocess import run_cli
 
-from assay.cli import _halved_rows, _halves
 from assay.load import _aside
 from assay.report.render import html, junit, packed
+from assay.scoring import _files
+from assay.scoring import _second_rows as _halved_rows
+from assay.scoring import _two_processes as _halves
 
 RunAssay = Callable[..., subprocess.CompletedProcess[str]]
 HALVED = _halves.halved_json
@@ -108,13 +110,13 @@ def _score(
     monkeypatch.setattr(_aside, "ASIDE_BYTES", 0 if halves else 2**62)
     monkeypatch.setattr(_halves, "HALVES_BYTES", 0 if halves else 2**62)
     monkeypatch.setattr(
-        _halves, "halved_json", lambda *a: made.append((m := HALVED(*a)) is not None) or m
+        _files, "halved_json", lambda *a: made.append((m := HALVED(*a)) is not None) or m
     )
     monkeypatch.setattr(
-        _halves, "halved_listed", lambda *a: made.append((m := LISTED(*a)) is not None) or m
+        _files, "halved_listed", lambda *a: made.append((m := LISTED(*a)) is not None) or m
     )
     monkeypatch.setattr(
-        _halves, "halved_whole", lambda *a: made.append((m := WHOLE(*a)) is not None) or m
+        _files, "halved_whole", lambda *a: made.append((m := WHOLE(*a)) is not None) or m
     )
     done = run_cli("score", "cases.jsonl", "results.jsonl", *way, cwd=directory)
     return done, out.read_bytes() if out is not None and out.exists() else None

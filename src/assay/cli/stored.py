@@ -162,10 +162,11 @@ def report(
     from assay.cli._options import check_policy, interval_setting, output_format
     from assay.load import load_prices
     from assay.report import TracedReport
+    from assay.report._rows import close_rows
     from assay.report.render import render_written
     from assay.store import open_store
     from assay.stored import stored_report
-    from assay.stored._streamed import close_rows, streamed_report
+    from assay.stored._streamed import streamed_report
 
     format = output_format(format, output)
     setting = interval_setting(confidence, interval)

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple, TypeVar, overload
 
 from assay._compact import shared_field_names
 from assay._written import WrittenText
-from assay.report._model import CaseRow
+from assay.report._model import CaseRow, Report
 
 T = TypeVar("T")
 
@@ -173,3 +173,11 @@ def rendered_texts(
     if own is None or not callable(own):
         return None
     return own(size, render, joint)  # type: ignore[no-any-return]
+
+
+def close_rows(report: Report) -> None:
+    """Stop what a report's rows hold open (a second process making them, a store they
+    are read from as they are rendered); nothing for rows held in memory."""
+    close = getattr(report.cases, "close", None)
+    if callable(close):
+        close()

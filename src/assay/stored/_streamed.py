@@ -104,12 +104,6 @@ def case_ids_of(store: RunStore, run_id: str) -> list[str] | None:
         return None if index is None else read_case_ids(conn, run_id, len(index.codes))
 
 
-def close_rows(report: Report) -> None:
-    """Stop what a report's stored rows started and were not read for (``whole``)."""
-    if isinstance(report.cases, StoredRows):
-        report.cases.close()
-
-
 class StoredRows(Sequence[CaseRow]):
     """A stored run's case rows (every case at every trial, in dataset order), read from
     the store each time they are iterated; ``where`` makes only the rows wanted."""

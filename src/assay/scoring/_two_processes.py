@@ -30,12 +30,10 @@ import pickle
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any, NamedTuple, cast
+from typing import IO, Any, NamedTuple, cast, overload
 
 from assay._forked import Child, Request, pickled, read_items, send, write_items
-from assay.cli._halved_rows import Asked, HalvedRows
-from assay.cli._output import WrittenText
-from assay.cli._part import CaseTally, Scored, part_cases, part_scored, write_rows
+from assay._written import WrittenText
 from assay.errors import InputFormatError
 from assay.grading import CaseResult
 from assay.grading._structured import StructuredGrader
@@ -44,46 +42,57 @@ from assay.load._records import read_text
 from assay.metrics import IntervalSetting, summarize_results
 from assay.report._build import _split_blocks, assemble_from_facts, dataset_info
 from assay.report._kept import KeptRows, kept_values
-from assay.report._model import Report
+from assay.report._model import CaseRow, Report
 from assay.report._rows import chunked
-from assay.report.render.json import json_frame_parts
+from assay.scoring._dataset_part import CaseTally, Scored, part_cases, part_scored, write_rows
+from assay.scoring._second_rows import Asked, HalvedRows
 
 HALVES_BYTES = 4 * 2**20
 """Datasets at least this large are scored by two processes; a smaller one is scored
 quicker than a process is started and its half handed back."""
 
 
-class HalvedReport:
-    """A report made by two processes, without its case rows (``report``), and its whole
-    JSON text (``pieces``). Close it (a ``with`` block) so that the second process never
-    outlives the command."""
+class WrittenRows(Sequence[CaseRow]):
+    """A report's case rows held as their JSON text: this process's rows written to
+    ``mine``, then those the second process writes. They are rendered only into the JSON
+    report (``rendered_texts``). Close them (or the report's rows: ``close_rows``) so that
+    the second process never outlives the command."""
 
-    def __init__(
-        self, report: Report, head: str, rows: IO[bytes], tail: str, second: _SecondHalf
-    ) -> None:
-        self.report = report
-        self._head, self._rows, self._tail = head, rows, tail
+    def __init__(self, count: int, mine: IO[bytes], second: _SecondHalf) -> None:
+        self._count = count
+        self._mine = mine
         self._second = second
 
-    def pieces(self) -> Iterator[str | WrittenText]:
-        """The report's JSON text (``render_json_chunks``'s, its control characters
-        escaped) in pieces, once; the piece past this process's rows raises ``OSError``
-        when the second process did not write its rows."""
-        yield self._head
-        yield WrittenText(self._rows)
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> CaseRow: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[CaseRow]: ...
+
+    def __getitem__(self, index: int | slice) -> CaseRow | list[CaseRow]:
+        raise TypeError("these case rows are held as JSON text: render the JSON report")
+
+    def __iter__(self) -> Iterator[CaseRow]:
+        raise TypeError("these case rows are held as JSON text: render the JSON report")
+
+    def rendered_texts(
+        self, size: int, render: Callable[[list[tuple[Any, ...]]], str], joint: str
+    ) -> Iterator[str | WrittenText]:
+        """The rows' JSON text as the two files it was written to; the second raises
+        ``OSError`` when the second process did not write its rows."""
+        yield WrittenText(self._mine)
         yield WrittenText(self._second.rows_written())
-        yield self._tail
 
     def close(self) -> None:
         """Stop the second process if it is still working, and drop what was written."""
         self._second.close()
-        self._rows.close()
+        self._mine.close()
 
-    def __enter__(self) -> HalvedReport:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __repr__(self) -> str:
+        return f"WrittenRows({self._count} rows)"
 
 
 def may_halve(dataset: Path) -> bool:
@@ -103,12 +112,11 @@ Keep = Callable[[list[tuple[Any, ...]]], list[tuple[Any, ...]]]
 """Of one part's rows (value tuples, in order), those kept for the report."""
 
 
-def halved_json(
-    dataset: Path, aside: ResultsAside, interval: IntervalSetting
-) -> HalvedReport | None:
-    """The JSON report of scoring the results ``aside`` reads against the JSON Lines
-    dataset ``dataset``, made by two processes; None, having said nothing, when the
-    dataset is small or either file is not the usual one."""
+def halved_json(dataset: Path, aside: ResultsAside, interval: IntervalSetting) -> Report | None:
+    """The report of scoring the results ``aside`` reads against the JSON Lines dataset
+    ``dataset``, made by two processes, its rows held as their JSON text
+    (``WrittenRows``); None, having said nothing, when the dataset is small or either
+    file is not the usual one."""
     with contextlib.ExitStack() as undo:
         rows = undo.enter_context(tempfile.TemporaryFile())
 
@@ -120,9 +128,8 @@ def halved_json(
         if made is None:
             return None
         report, _, second, _ = made
-        head, tail = json_frame_parts(report)
         undo.pop_all()
-    return HalvedReport(report, head, rows, tail, second)
+    return report.model_copy(update={"cases": WrittenRows(_rows_of(report), rows, second)})
 
 
 def halved_listed(dataset: Path, aside: ResultsAside, interval: IntervalSetting) -> Report | None:

@@ -1,4 +1,4 @@
-"""The case rows of a report made by two processes (``cli._halves``), rendered by both.
+"""The case rows of a report made by two processes (``scoring._two_processes``), rendered by both.
 
 This process holds the rows of its own cases, the second process those of the cases past
 the middle of the dataset. A renderer reads the rows in chunks of its size

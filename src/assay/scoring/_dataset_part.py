@@ -1,5 +1,5 @@
 """One part of a large usual dataset's cases scored end to end against the result lines
-(``assay score`` by two processes: see ``cli._halves``): the cases decoded and checked
+(``assay score`` by two processes: see ``scoring._two_processes``): the cases decoded and checked
 (``PlainCase``), their hashes and canonical texts, their rows and their rows' JSON text."""
 
 from __future__ import annotations

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from assay.cli._halved_rows import Asked, HalvedRows
 from assay.report._model import CaseRow
 from assay.report._rows import ROW_FIELDS, CaseRows, chunked
+from assay.scoring._second_rows import Asked, HalvedRows
 
 
 def _values(i: int) -> tuple[Any, ...]:
