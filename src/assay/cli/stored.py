@@ -138,12 +138,6 @@ def untag(
         typer.echo(f"{info.id} has no tag {name!r}; nothing changed")
 
 
-_STREAMED = ("json", "text", "markdown", "html", "junit")
-"""The formats whose case rows are written as they are read from the store."""
-_WHOLE = ("json", "html", "junit")
-"""The formats that write every case row (the others list some)."""
-
-
 def report(
     run_id: str = typer.Argument(..., help="Run id (or a unique prefix)."),
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
@@ -158,57 +152,30 @@ def report(
     ),
 ) -> None:
     """Re-render the report of a stored run (nothing is re-run)."""
-    from assay._collector import no_cycle_collection
     from assay.cli._options import check_policy, interval_setting, output_format
     from assay.load import load_prices
     from assay.report import TracedReport
-    from assay.report._rows import close_rows
     from assay.report.render import render_written
     from assay.store import open_store
-    from assay.stored import stored_report
-    from assay.stored._streamed import streamed_report
+    from assay.stored import run_report
 
     format = output_format(format, output)
     setting = interval_setting(confidence, interval)
     table = load_prices(prices) if prices is not None else None
     opened = open_store(store, create=False)
-    built = None
     try:
         policy = None
         if trial_policy is not None:
             trials = opened.get_run(run_id).trials
             policy = check_policy(trial_policy, trials, product_selects_best)
-        with no_cycle_collection():
-            # Rows read from the store as they are written, when the figures can be
-            # counted.
-            built = (
-                streamed_report(
-                    opened,
-                    run_id,
-                    interval=setting,
-                    policy=policy,
-                    prices=table,
-                    whole=format in _WHOLE,
-                )
-                if format in _STREAMED
-                else None
+        with run_report(
+            opened, run_id, fmt=format, interval=setting, policy=policy, prices=table
+        ) as shown:
+            built = shown.report if isinstance(shown, TracedReport) else shown
+            emit(
+                render_written(shown, format, color=wants_color(output)),
+                output,
+                what=described(built, format, f"run {built.run_id}"),
             )
-            if built is None:
-                built = stored_report(
-                    opened, run_id, setting, policy=policy, prices=table, compact=True
-                )
-            # The page draws each case's trace; every other format is the report alone.
-            shown = (
-                TracedReport(built, tuple(opened.spans(built.run_id or run_id)))
-                if format == "html"
-                else built
-            )
-        emit(
-            render_written(shown, format, color=wants_color(output)),
-            output,
-            what=described(built, format, f"run {built.run_id}"),
-        )
     finally:
-        if built is not None:
-            close_rows(built)
         opened.close()

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from assay.stored._composite import StoredInputs, composite_inputs
     from assay.stored._read import stored_report
     from assay.stored._report import headline, report_for_run
+    from assay.stored._run_report import run_report
     from assay.stored._summary import stored_summary
 
 # Each name is imported from its module on first use: `assay run` and `assay report` build
@@ -35,6 +36,7 @@ _WHERE: dict[str, str] = {
     "composite_inputs": "assay.stored._composite",
     "headline": "assay.stored._report",
     "report_for_run": "assay.stored._report",
+    "run_report": "assay.stored._run_report",
     "run_side": "assay.stored._compared",
     "stored_report": "assay.stored._read",
     "stored_summary": "assay.stored._summary",
@@ -51,6 +53,7 @@ __all__ = [
     "composite_inputs",
     "headline",
     "report_for_run",
+    "run_report",
     "run_side",
     "stored_report",
     "stored_summary",
