@@ -142,11 +142,11 @@ def test_relative_imports_inside_the_core_are_allowed() -> None:
 # --- The layers: no two components import each other, not even from inside a function. ---
 #
 # A component is a subpackage of assay (``assay.compare``), or a top-level module
-# (``assay.errors``); the render layer ``assay.report.render`` is its own component, above
+# (``assay.errors``); the render layer ``assay.render`` is its own component, above
 # the report model it renders and the comparison it draws. An import under
 # ``if TYPE_CHECKING:`` is a type annotation, not a dependency, and is not counted.
 
-OWN_COMPONENTS = ("assay.report.render",)
+OWN_COMPONENTS = ("assay.render",)
 
 
 def _component(module: str) -> str:
@@ -275,7 +275,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "assay.report",
         "assay.trend",
     ),
-    ("assay.report.render",),
+    ("assay.render",),
     (
         "assay._collector",
         "assay._interrupt",
@@ -324,10 +324,8 @@ def test_no_component_imports_from_a_layer_above_it() -> None:
 
 
 def test_the_layer_check_catches_an_upward_import() -> None:
-    graph = {"assay.metrics": {"assay.cases", "assay.report.render"}, "assay.cli": {"assay.runner"}}
-    assert _layer_violations(graph) == [
-        "assay.metrics (layer 1) imports assay.report.render (layer 2)"
-    ]
+    graph = {"assay.metrics": {"assay.cases", "assay.render"}, "assay.cli": {"assay.runner"}}
+    assert _layer_violations(graph) == ["assay.metrics (layer 1) imports assay.render (layer 2)"]
 
 
 def test_the_cycle_check_sees_imports_inside_functions() -> None:

@@ -23,7 +23,7 @@ from tests.inprocess import run_cli
 
 from assay.cli import _halved_rows, _halves
 from assay.load import _aside
-from assay.report.render import html, junit, packed
+from assay.render import html, junit, packed
 
 RunAssay = Callable[..., subprocess.CompletedProcess[str]]
 HALVED = _halves.halved_json

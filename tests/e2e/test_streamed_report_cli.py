@@ -15,7 +15,7 @@ from tests.e2e.conftest import STREAMED_RUNS
 from tests.unit.stored.test_stored_summary import _cases, _fill
 
 from assay.metrics import TrialPolicy
-from assay.report.render import render
+from assay.render import render
 from assay.store import open_store
 from assay.stored import stored_report
 from assay.stored._streamed import StoredRows, streamed_report

@@ -116,8 +116,8 @@ def check_gates(report: Report, rules: list[Rule], blocked: str | None = None) -
 
     ``blocked`` (a judge's missing calibration) fails every gate before any is checked.
     """
+    from assay.render import render
     from assay.report import GateOutcome, evaluate_gates
-    from assay.report.render import render
 
     if blocked is not None:
         verdict = "FAILED" if rules else "note"

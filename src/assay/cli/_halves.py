@@ -42,11 +42,11 @@ from assay.grading._structured import StructuredGrader
 from assay.load._aside import ResultsAside
 from assay.load._records import read_text
 from assay.metrics import IntervalSetting, summarize_results
+from assay.render.json import json_frame_parts
 from assay.report._build import _split_blocks, assemble_from_facts, dataset_info
 from assay.report._kept import KeptRows, kept_values
 from assay.report._model import Report
 from assay.report._rows import chunked
-from assay.report.render.json import json_frame_parts
 
 HALVES_BYTES = 4 * 2**20
 """Datasets at least this large are scored by two processes; a smaller one is scored

@@ -62,8 +62,8 @@ def calibrate(
     from assay.errors import AssayConfigError
     from assay.formats import formats
     from assay.load._labels import judged_identity, load_labels, load_report_file, rows_from_report
+    from assay.render import render
     from assay.report._calibration import build_calibration
-    from assay.report.render import render
 
     format = output_format(format, output, formats("calibration"))
     setting = interval_setting(confidence, interval)

@@ -193,7 +193,7 @@ def compare(
     from assay.compare import check_gate
     from assay.formats import formats
     from assay.load import names_a_file
-    from assay.report.render import render
+    from assay.render import render
 
     named = [Path(ref) for ref in (baseline, candidate) if names_a_file(Path(ref))]
     format = output_format(format, output, formats("comparison"), named)

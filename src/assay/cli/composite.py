@@ -77,8 +77,8 @@ def composite(
     from assay.formats import formats
     from assay.grading.checks import CompositeScorer, check_composite_inputs, composite_all
     from assay.load import check_registry, load_composite_results, names_a_file
+    from assay.render import render
     from assay.report import build_composite_report
-    from assay.report.render import render
 
     named = [p for p in (dataset, results, profile, sources) if p is not None and names_a_file(p)]
     format = output_format(format, output, formats("composite"), named)

@@ -42,7 +42,7 @@ def diagnose(
     from assay.diagnose import Diagnosis
     from assay.errors import AssayConfigError
     from assay.formats import formats
-    from assay.report.render import render
+    from assay.render import render
     from assay.store import open_store
     from assay.stored import StoredRun
 

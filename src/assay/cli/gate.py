@@ -231,8 +231,8 @@ def gate(
     from assay.errors import AssayConfigError
     from assay.load import names_a_file
     from assay.metrics import IntervalSetting
+    from assay.render import render
     from assay.report import GateOutcome, evaluate_gates, parse_rule
-    from assay.report.render import render
 
     method = check_method(interval) if interval is not None else None
     if (calibration is None) != (max_false_accept_upper is None):
@@ -337,8 +337,8 @@ def _gate_composite(
     import sys
 
     from assay.errors import AssayConfigError
+    from assay.render import render
     from assay.report import CompositeReport, GateOutcome, evaluate_gates, parse_rule
-    from assay.report.render import render
 
     if junit is not None or markdown is not None:
         raise AssayConfigError(

@@ -131,7 +131,7 @@ def _emit(
     results: Path,
     grader: Path | None,
 ) -> None:
-    from assay.report.render import render_chunks
+    from assay.render import render_chunks
 
     inputs = [p for p in (dataset, results, grader) if p is not None]
     emit(

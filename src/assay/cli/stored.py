@@ -43,7 +43,7 @@ def runs(
         return
     from assay.cli._options import check_format
     from assay.formats import formats
-    from assay.report.render import render
+    from assay.render import render
     from assay.store import open_store
     from assay.stored._listing import run_listing
 
@@ -161,8 +161,8 @@ def report(
     from assay._collector import no_cycle_collection
     from assay.cli._options import check_policy, interval_setting, output_format
     from assay.load import load_prices
+    from assay.render import render_written
     from assay.report import TracedReport
-    from assay.report.render import render_written
     from assay.store import open_store
     from assay.stored import stored_report
     from assay.stored._streamed import close_rows, streamed_report

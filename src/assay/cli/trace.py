@@ -27,7 +27,7 @@ def trace(
     from assay.diagnose import TraceView, span_tree
     from assay.errors import AssayInputError
     from assay.formats import formats
-    from assay.report.render import render
+    from assay.render import render
     from assay.store import open_store
     from assay.stored import StoredRun
 

@@ -1,7 +1,7 @@
 """Comparing two runs over the same cases: pairing, McNemar, newly fixed and newly broken.
 
-The comparison renders through ``assay.report.render.comparison`` (and a matrix through
-``assay.report.render.matrix``): this package computes, the render layer writes.
+The comparison renders through ``assay.render.comparison`` (and a matrix through
+``assay.render.matrix``): this package computes, the render layer writes.
 """
 
 from assay.compare._compare import classify, compare_runs

@@ -1,4 +1,4 @@
-"""Reports: the model every format renders, and the renderers (strings, no I/O)."""
+"""Reports: the model every format renders (the renderers are ``assay.render``)."""
 
 from __future__ import annotations
 

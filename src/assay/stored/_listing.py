@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from assay.render._format import run_split
 from assay.report._listings import RunListing
-from assay.report.render._format import run_split
 from assay.store import RunInfo
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from assay.render.calibration import render_calibration
 from assay.report._calibration import HumanLabel, JudgedRow, build_calibration
-from assay.report.render.calibration import render_calibration
 
 # id: (human score, judge status, judge score, slice)
 CASES = {

@@ -17,10 +17,10 @@ from assay import _forked
 from assay._written import WrittenText
 from assay.cli._output import emit
 from assay.errors import StoreError
+from assay.render import json as json_render
+from assay.render import junit, packed, render, render_chunks, render_written
+from assay.render.json import _rows_text
 from assay.report._rows import chunked
-from assay.report.render import json as json_render
-from assay.report.render import junit, packed, render, render_chunks, render_written
-from assay.report.render.json import _rows_text
 from assay.store import RunStore, open_store
 from assay.stored import _rendered
 from assay.stored._run_settings import run_grader

@@ -23,7 +23,7 @@ from assay.compare import Comparison, ComparisonRefusedError, compare_runs
 from assay.grading import Judgment
 from assay.metrics import IntervalSetting
 from assay.outcomes import Abstain, Answer, Error, Record
-from assay.report.render import render
+from assay.render import render
 from assay.store import RunInfo, RunStore, open_store
 from assay.store._schema import case_index
 from assay.stored import run_side

@@ -23,7 +23,7 @@ from sqlalchemy import select
 from assay.cases import Case, Dataset, canonical_record
 from assay.grading import Judgment
 from assay.outcomes import Abstain, Answer, Error, Record, Usage
-from assay.report.render import render
+from assay.render import render
 from assay.store import RunInfo, RunStore, open_store
 from assay.store._rows import (
     JUDGMENT_COLUMNS,

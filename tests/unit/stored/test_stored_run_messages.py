@@ -8,7 +8,7 @@ from assay.cases import Case, Dataset
 from assay.diagnose import Finding, Stage
 from assay.errors import AssayInputError, did_you_mean
 from assay.outcomes import Answer, Record
-from assay.report.render.diagnosis import render_finding, render_groups
+from assay.render.diagnosis import render_finding, render_groups
 from assay.stored import StoredRun
 
 CASE = Case(id="E2", slice="exception", question="q", expected_behavior="abstain")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from tests.unit.stored.test_stored_summary import _cases, _fill
 
-from assay.report.render import render
+from assay.render import render
 from assay.store import open_store
 from assay.stored import report_for_run
 from assay.stored._run_settings import run_grader
