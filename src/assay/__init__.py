@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         TrialNumberError,
         UnknownResultIdError,
     )
+    from assay.gates import evaluate_gates
     from assay.grading import (
         CallingGrader,
         CaseResult,
@@ -72,12 +73,7 @@ if TYPE_CHECKING:
         Record,
         Results,
     )
-    from assay.report import (
-        Report,
-        build_report,
-        evaluate_gates,
-        summarize,
-    )
+    from assay.report import Report, build_report, summarize
     from assay.runner import run_suite
     from assay.store import (
         open_store,
@@ -134,7 +130,7 @@ _EXPORTS: dict[str, str] = {
     "Results": "assay.outcomes",
     "Report": "assay.report",
     "build_report": "assay.report",
-    "evaluate_gates": "assay.report",
+    "evaluate_gates": "assay.gates",
     "Comparison": "assay.compare",
     "RunSide": "assay.compare",
     "compare_runs": "assay.compare",

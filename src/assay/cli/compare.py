@@ -190,8 +190,8 @@ def compare(
     the model judge differs (see --across-graders)."""
     from assay.cli._options import interval_setting, output_format
     from assay.cli._output import emit
-    from assay.compare import check_gate
     from assay.formats import formats
+    from assay.gates import check_gate
     from assay.load import names_a_file
     from assay.render import render
 

@@ -16,10 +16,10 @@ if TYPE_CHECKING:
     from assay.cases import Coverage
     from assay.compare import Comparison, MatrixReport
     from assay.diagnose import Diagnosis, Finding, TraceView
+    from assay.gates import GateOutcome
     from assay.render.listings import Listing
     from assay.report._calibration import CalibrationReport
     from assay.report._composite import CompositeReport
-    from assay.report._gate_outcome import GateOutcome
     from assay.trend import Trend
 
 Format = Literal["text", "json", "markdown", "html", "junit"]
@@ -56,9 +56,9 @@ def kind_of(obj: Rendered) -> str:
     from assay.cases import Coverage
     from assay.compare import Comparison, MatrixReport
     from assay.diagnose import Diagnosis, Finding, TraceView
+    from assay.gates import GateOutcome
     from assay.report._calibration import CalibrationReport
     from assay.report._composite import CompositeReport
-    from assay.report._gate_outcome import GateOutcome
     from assay.trend import Trend
 
     if isinstance(obj, GateOutcome):

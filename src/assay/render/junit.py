@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from assay.report._gates import GateResult
+from assay.gates import GateResult
 from assay.report._model import CaseRow, Report, SplitBlock
 from assay.report._rows import ROW_FIELDS, chunked, rendered_chunks
 

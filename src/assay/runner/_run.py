@@ -15,6 +15,7 @@ from assay._collector import run_collection
 from assay._version import __version__
 from assay.cases import Dataset, content_hash
 from assay.errors import MAX_TRIALS, AssayConfigError, StoreError
+from assay.gates import GateResult, evaluate_gates, parse_rule
 from assay.load import (
     Suite,
     grader_provenance,
@@ -23,7 +24,7 @@ from assay.load import (
     named_path,
     path_exists,
 )
-from assay.report import GateResult, Report, evaluate_gates, parse_rule
+from assay.report import Report
 from assay.runner._cache import CACHE_KEY_VERSION, CacheUse, ResponseCache, default_cache_path
 from assay.runner._guard import LoopBlocked
 from assay.runner._options import RunOptions

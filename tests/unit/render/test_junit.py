@@ -9,9 +9,10 @@ import pytest
 import xmlschema
 from tests.unit.report.conftest import synthetic_report
 
+from assay.gates import evaluate_gates
 from assay.render.gates import render_gates_markdown, render_gates_text
 from assay.render.junit import render_junit
-from assay.report import Report, evaluate_gates
+from assay.report import Report
 
 SCHEMA = xmlschema.XMLSchema(Path(__file__).parents[2] / "schemas" / "junit-10.xsd")
 

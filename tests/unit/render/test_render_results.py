@@ -11,13 +11,14 @@ from tests.golden.test_diagnostic_pages import FINDINGS, SPANS
 
 from assay.diagnose import Diagnosis, TraceView, span_tree
 from assay.formats import formats
+from assay.gates import GateOutcome, evaluate_gates
 from assay.render import kind_of, render
 from assay.render.diagnosis import render_finding, render_groups
 from assay.render.gates import MARKER, render_gates_markdown, render_gates_text
 from assay.render.html import render_html
 from assay.render.junit import render_junit
 from assay.render.trace import render_trace
-from assay.report import GateOutcome, TracedReport, evaluate_gates
+from assay.report import TracedReport
 
 RULES = ["task_success >= 0.6", "statuses.error <= 1"]
 

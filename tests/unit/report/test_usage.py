@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from assay.gates import evaluate_gates
 from assay.outcomes import Abstain, Record, Usage
 from assay.render import render
-from assay.report import Price, Report, evaluate_gates, summarize_usage
+from assay.report import Price, Report, summarize_usage
 from assay.report._usage import percentile
 
 PRICES = {"m": Price(input=1.0, output=4.0)}

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from tests.unit.compare.helpers import case, side
 
-from assay.compare import check_gate, compare_runs
+from assay.compare import compare_runs
 from assay.errors import AssayConfigError
-
-from .helpers import case, side
+from assay.gates import check_gate
 
 CASES = [case(f"E{i}") for i in range(1, 6)]
 ALL_PASS = {c.id: "passed" for c in CASES}

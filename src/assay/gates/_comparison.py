@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from assay.compare._model import Comparison
+from assay.compare import Comparison
 from assay.errors import AssayConfigError, did_you_mean
-from assay.report import OPERATORS, check_scale, split_rule
+from assay.gates._rules import OPERATORS, check_scale, split_rule
 
 NO_NEW_FAILURES = "no-new-failures"
 # The comparison's figures on a rate's scale, and the lowest value each can take.

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 from tests.trend_stores import V1, V2
+from tests.unit.trend.helpers import suite_run
 
 from assay.errors import AssayConfigError
-from assay.trend import parse_trend_rule, trend_gate
-
-from .helpers import suite_run
+from assay.gates import parse_trend_rule, trend_gate
 
 
 def test_references_resolve_to_the_same_figure_or_a_bound() -> None:

@@ -1,10 +1,9 @@
-"""Gates: rules on any report figure (``task_success>=0.8``) that pass or fail a run in CI.
+"""Gates on a report: rules on any report figure (``task_success>=0.8``) that pass or fail
+a run in CI.
 
-A rule is ``PATH OP NUMBER [allow_na]``. ``PATH`` walks the report by name: ``errors``,
-``task_success`` (a rate's value), ``answered_accuracy.low`` / ``.high`` (its interval
-bounds), ``slice[exception].task_success``, ``statuses.missing``. ``OP`` is one of
-``>= > <= < == !=``; ``NUMBER`` may end in ``%``. A rate that is n/a (zero denominator)
-fails unless the rule ends in ``allow_na``; a NaN never passes.
+``PATH`` walks the report by name: ``errors``, ``task_success`` (a rate's value),
+``answered_accuracy.low`` / ``.high`` (its interval bounds),
+``slice[exception].task_success``, ``statuses.missing`` (the rule's syntax: ``_rules.py``).
 """
 
 from __future__ import annotations
@@ -12,131 +11,22 @@ from __future__ import annotations
 import math
 import re
 import typing
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
-from assay.errors import AssayConfigError, did_you_mean
+from assay.errors import AssayConfigError, AssayError, did_you_mean
+from assay.gates._rules import OPERATORS, GateResult, Rule, check_scale, split_rule
 from assay.metrics import Rate, TrialRate
-from assay.report._model import Report
+from assay.report import Report
 
-OPERATORS: dict[str, Callable[[float, float], bool]] = {
-    ">=": lambda a, b: a >= b,
-    "<=": lambda a, b: a <= b,
-    "==": lambda a, b: math.isclose(a, b, rel_tol=0.0, abs_tol=1e-12),
-    "!=": lambda a, b: not math.isclose(a, b, rel_tol=0.0, abs_tol=1e-12),
-    ">": lambda a, b: a > b,
-    "<": lambda a, b: a < b,
-}
-_RULE = re.compile(
-    r"^\s*(?P<path>[^<>=!\s]+)\s*(?P<op>>=|<=|==|!=|>|<)\s*(?P<num>[^\s]+?)(?P<pct>%)?"
-    r"(?:\s+(?P<flag>\S+))?\s*$"
-)
 _SEGMENT = re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\[(?P<key>[^\]]+)\])?")
 _BOUNDS = {"low": 0, "high": 1}
 # Figures with a value and an interval: a rule names the value, or a bound with .low/.high.
 _RATES = (Rate, TrialRate)
-ALLOW_NA = "allow_na"
 # The per-trial task success, when a declared trial policy makes ``task_success`` its figure.
 PER_TRIAL = "task_success_per_trial"
-# Short names for the usage figures: ``cost_usd<=5``, ``latency_p95_s<=2``.
-ALIASES = {
-    "cost_usd": "usage.cost_usd",
-    "input_tokens": "usage.input_tokens",
-    "output_tokens": "usage.output_tokens",
-    "latency_p50_s": "usage.latency.p50_s",
-    "latency_p95_s": "usage.latency.p95_s",
-    "latency_max_s": "usage.latency.max_s",
-}
-
-
-class Rule(BaseModel):
-    """One parsed gate rule: ``path op threshold``, optionally letting an n/a value pass."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-    text: str
-    path: str
-    op: str
-    threshold: float
-    allow_na: bool = False
-
-
-class GateResult(BaseModel):
-    """A rule applied to a report: whether it passed, the value seen and why."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-    rule: Rule
-    passed: bool
-    actual: float | None
-    margin: float | None
-    message: str
-
-
-@dataclass(frozen=True)
-class RuleParts:
-    """A rule as written: ``path op threshold [allow_na]``, the threshold already divided
-    by 100 when it was written with ``%`` (``percent``)."""
-
-    path: str
-    op: str
-    threshold: float
-    allow_na: bool
-    percent: bool
-
-
-def split_rule(text: str, label: str = "gate rule") -> RuleParts:
-    """The parts of ``text``: the one syntax of every gate (``assay gate``, a suite's
-    ``gates:``, ``assay compare --gate``). ``label`` starts each error message."""
-    match = _RULE.match(text)
-    if match is None:
-        raise AssayConfigError(
-            f"{label} {text!r}: expected FIELD OP NUMBER, e.g. 'task_success>=0.8' "
-            "(operators >= > <= < == !=; add 'allow_na' to let an n/a rate pass)"
-        )
-    flag = match["flag"]
-    if flag is not None and flag != ALLOW_NA:
-        raise AssayConfigError(
-            f"{label} {text!r}: unknown option {flag!r}{did_you_mean(flag, [ALLOW_NA])}; "
-            f"the only option is {ALLOW_NA}"
-        )
-    try:
-        threshold = float(match["num"])
-    except ValueError:
-        raise AssayConfigError(f"{label} {text!r}: {match['num']!r} is not a number") from None
-    if math.isnan(threshold):
-        raise AssayConfigError(f"{label} {text!r}: the threshold must be a number, not NaN")
-    if match["pct"]:
-        threshold /= 100
-    return RuleParts(
-        path=ALIASES.get(match["path"], match["path"]),
-        op=match["op"],
-        threshold=threshold,
-        allow_na=flag == ALLOW_NA,
-        percent=bool(match["pct"]),
-    )
-
-
-def check_scale(text: str, parts: RuleParts, low: float = 0.0, label: str = "gate rule") -> None:
-    """Refuse a threshold outside a rate's scale (``low`` to 1): ``task_success>=80`` means
-    0.80 or 80%, never a figure no rate can reach."""
-    if low <= parts.threshold <= 1:
-        return
-    written = text.strip()
-    if not parts.percent and low * 100 <= parts.threshold <= 100:
-        whole, _, decimals = f"{parts.threshold / 100:g}".partition(".")
-        suggestion = f"{whole}.{decimals.ljust(2, '0')}"
-        fixed = f"{parts.path}{parts.op}{suggestion}"
-        hint = f"; did you mean {fixed!r} (or {parts.threshold:g}%)?"
-    else:
-        hint = ""
-    raise AssayConfigError(
-        f"{label} {written!r}: {parts.path} is a rate from {low:g} to 1, and "
-        f"{parts.threshold:g} is off its scale{hint}"
-    )
 
 
 def parse_rule(text: str, model: type[BaseModel] = Report) -> Rule:
@@ -352,6 +242,19 @@ def evaluate_gates(report: BaseModel, rules: Sequence[str | Rule]) -> list[GateR
     return [check_rule(report, rule) for rule in parsed]
 
 
-def gates_passed(results: Sequence[GateResult]) -> bool:
-    """True when every rule passed (an empty rule list passes)."""
-    return all(r.passed for r in results)
+def parse_gates(gates: object, where: str) -> list[Rule]:
+    """Rules from a suite's ``gates:`` value (a rule or a list of rules); ``where`` names
+    the value in errors."""
+    if gates is None:
+        return []
+    if isinstance(gates, str):
+        gates = [gates]
+    if not isinstance(gates, list) or not all(isinstance(g, str) for g in gates):
+        raise AssayConfigError(
+            f"{where}: gates must be a list of rules such as "
+            "'task_success>=0.8' or 'answered_accuracy.low>=0.6 allow_na'"
+        )
+    try:
+        return [parse_rule(rule) for rule in gates]
+    except AssayError as err:
+        raise AssayConfigError(f"{where}: {err}") from None

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from assay.report._gates import GateResult, gates_passed
-from assay.report._model import Report
+from assay.gates._rules import GateResult, gates_passed
+from assay.report import Report
 
 
 @dataclass(frozen=True)

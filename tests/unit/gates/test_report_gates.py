@@ -7,7 +7,8 @@ import math
 import pytest
 
 from assay.errors import AssayConfigError
-from assay.report import Report, check_rule, evaluate_gates, gates_passed, parse_rule
+from assay.gates import check_rule, evaluate_gates, gates_passed, parse_rule
+from assay.report import Report
 
 
 def test_parse_rule_reads_path_operator_threshold_and_flag() -> None:
@@ -155,7 +156,7 @@ def test_rules_reach_the_trial_policy_rate_and_its_bounds() -> None:
 
 
 def test_a_figure_near_a_certainty_or_the_threshold_is_never_rounded_onto_it() -> None:
-    from assay.report._gates import _fmt
+    from assay.gates._report import _fmt
 
     assert _fmt(0.99999) == "0.99999"  # not "1"
     assert _fmt(0.79999, 0.8) == "0.79999"  # not "0.8" beside a failing >= 0.8

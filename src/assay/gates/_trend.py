@@ -21,11 +21,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from assay.compare import NO_NEW_FAILURES, ComparisonRefusedError, RunSide, check_gate, compare_runs
+from assay.compare import ComparisonRefusedError, RunSide, compare_runs
 from assay.errors import AssayConfigError
-from assay.report import GateResult, Rule, check_rule, parse_rule
-from assay.report._gates import resolve
-from assay.trend._build import SuiteRun
+from assay.gates._comparison import NO_NEW_FAILURES, check_gate
+from assay.gates._report import check_rule, parse_rule, resolve
+from assay.gates._rules import GateResult, Rule
+from assay.trend import SuiteRun
 
 LAST = "last"
 _NO_NEW = re.compile(
