@@ -24,7 +24,7 @@ CORE = (
     "trend",
     "gates",
 )
-EDGES = ("load", "targets", "runner", "store", "stored", "tracing", "view", "cli", "demo")
+EDGES = ("load", "targets", "runner", "store", "runs", "tracing", "view", "cli", "demo")
 
 # Calls and attributes that reach the outside world or read a clock.
 BANNED_CALLS = {"open", "input", "print", "exec", "eval", "__import__"}
@@ -258,7 +258,7 @@ def test_the_core_never_reaches_the_render_layer() -> None:
 # The layers, lowest first: a component imports only from its own layer or the ones below.
 # The core computes (a trend included); the render layer draws what the core computed; the
 # edges reach files, stores, targets and the network, and those that read a
-# stored run (its report included: ``assay.stored``) sit below those that run suites and
+# stored run (its report included: ``assay.runs``) sit below those that run suites and
 # move runs in and out (the runner and interop call the read model, never the reverse); the
 # front ends face the user. A component added later must be given a layer here.
 LAYERS: tuple[tuple[str, ...], ...] = (
@@ -294,7 +294,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "assay.load",
         "assay.targets",
         "assay.store",
-        "assay.stored",
+        "assay.runs",
         "assay.tracing",
         "assay.demo",
     ),
@@ -315,14 +315,14 @@ def _layer_violations(graph: dict[str, set[str]]) -> list[str]:
 
 def test_a_stored_run_s_report_is_built_in_the_read_model_alone() -> None:
     graph = _graph()
-    assert "assay.stored" in graph["assay.runner"]
-    assert "assay.runner" not in graph["assay.stored"]
+    assert "assay.runs" in graph["assay.runner"]
+    assert "assay.runner" not in graph["assay.runs"]
     defining = [
         str(path.relative_to(SRC))
         for path in sorted(SRC.rglob("*.py"))
         if "def report_for_run(" in path.read_text(encoding="utf-8")
     ]
-    assert defining == ["stored/_report.py"]
+    assert defining == ["runs/_report.py"]
 
 
 def test_every_component_has_a_layer() -> None:
@@ -422,7 +422,7 @@ def test_the_status_rule_and_the_layout_are_written_once() -> None:
     ]
     assert found == []
     probe = "STATUS = \"CASE WHEN kind = 'error' THEN 'error' ELSE jd.status END\"\n"
-    assert _rule_copies(SRC / "stored" / "_probe.py", probe)
+    assert _rule_copies(SRC / "runs" / "_probe.py", probe)
     assert _rule_copies(SRC / "metrics" / "_probe.py", "key = values >> 8\n")
 
 
@@ -430,7 +430,7 @@ def test_the_status_rule_and_the_layout_are_written_once() -> None:
 
 # The one module cycle left: a stored run's rows made by a forked process, which the
 # one-path redesign of the report pipeline replaces (ARCHITECTURE.md). Nothing may join it.
-KNOWN_MODULE_CYCLES = [["assay.stored._rendered", "assay.stored._streamed"]]
+KNOWN_MODULE_CYCLES = [["assay.runs._rendered", "assay.runs._streamed"]]
 
 
 def _module_dependencies(path: Path, modules: set[str], source: str | None = None) -> set[str]:

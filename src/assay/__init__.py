@@ -75,10 +75,10 @@ if TYPE_CHECKING:
     )
     from assay.report import Report, build_report, summarize
     from assay.runner import run_suite
+    from assay.runs import report_for_run
     from assay.store import (
         open_store,
     )
-    from assay.stored import report_for_run
     from assay.targets import (
         BaseTarget,
         Reply,
@@ -134,7 +134,7 @@ _EXPORTS: dict[str, str] = {
     "Comparison": "assay.compare",
     "RunSide": "assay.compare",
     "compare_runs": "assay.compare",
-    "report_for_run": "assay.stored",
+    "report_for_run": "assay.runs",
     "run_suite": "assay.runner",
     "open_store": "assay.store",
     "BaseTarget": "assay.targets",

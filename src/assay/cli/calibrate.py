@@ -121,8 +121,8 @@ def _stored(run_id: str, store_url: str | None) -> tuple[Report, dict[str, str]]
     import json
 
     from assay.errors import AssayInputError
+    from assay.runs import stored_report
     from assay.store import open_store
-    from assay.stored import stored_report
 
     if Path(run_id).suffix or len(Path(run_id).parts) > 1:
         raise AssayInputError(f"{run_id}: no such report file")

@@ -27,7 +27,7 @@ def _from_store(ref: str, store_url: str | None, interval: IntervalSetting) -> R
 
     try:
         from assay.cli._sources import open_run_store
-        from assay.stored import run_side
+        from assay.runs import run_side
     except ImportError as err:
         raise AssayInputError(
             f"{ref}: no such report file, and this installation has no run store to look "
@@ -55,7 +55,7 @@ def _stored_comparison(
     None when their reports must be compared."""
     try:
         from assay.cli._sources import open_run_store
-        from assay.stored._paired import paired_comparison
+        from assay.runs._paired import paired_comparison
 
         store = open_run_store(baseline, store_url)
     except Exception:

@@ -218,8 +218,8 @@ def _stored_run(
     """The recorded outcomes and checks of a stored run, and the cases of ``data`` it ran
     (its own cases when ``data`` is None)."""
     from assay.errors import AssayInputError
+    from assay.runs import composite_inputs
     from assay.store import open_store
-    from assay.stored import composite_inputs
 
     if Path(run_id).suffix or len(Path(run_id).parts) > 1:
         raise AssayInputError(f"{run_id}: no such results file")

@@ -189,8 +189,8 @@ def run(
     from assay.metrics import DEFAULT_INTERVAL
     from assay.render import render
     from assay.runner import Overrides, RunControl, Selection, resume_run, run_suite
+    from assay.runs import report_for_run
     from assay.store import NAME_KEY, open_store
-    from assay.stored import report_for_run
 
     format = output_format(format, output)
     setting = interval_setting(confidence, interval)

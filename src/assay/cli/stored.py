@@ -44,8 +44,8 @@ def runs(
     from assay.cli._options import check_format
     from assay.formats import formats
     from assay.render import render
+    from assay.runs._listing import run_listing
     from assay.store import open_store
-    from assay.stored._listing import run_listing
 
     check_format(format, formats("runs"))
     opened = open_store(store, create=False)
@@ -163,9 +163,9 @@ def report(
     from assay.load import load_prices
     from assay.render import render_written
     from assay.report import TracedReport
+    from assay.runs import stored_report
+    from assay.runs._streamed import close_rows, streamed_report
     from assay.store import open_store
-    from assay.stored import stored_report
-    from assay.stored._streamed import close_rows, streamed_report
 
     format = output_format(format, output)
     setting = interval_setting(confidence, interval)

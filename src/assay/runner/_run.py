@@ -33,9 +33,9 @@ from assay.runner._prepare import prepare_target
 from assay.runner._provenance import GitCommit, new_run_id, package_versions
 from assay.runner._ray import RaySettings, ray_target
 from assay.runner._select import Selection, select
+from assay.runs._report import headline, report_for_run
+from assay.runs._run_settings import run_metadata
 from assay.store import RunClaim, RunInfo, RunStore, redact
-from assay.stored._report import headline, report_for_run
-from assay.stored._run_settings import run_metadata
 from assay.targets import Target
 
 __all__ = ["Overrides", "Progress", "RunControl", "RunResult", "resume_run", "run_suite"]

@@ -11,8 +11,8 @@ from assay.errors import AssayConfigError, AssayInputError, did_you_mean
 from assay.gates import LAST, GateResult, parse_trend_rule, trend_gate
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting
 from assay.report import Report
+from assay.runs._report import report_for_run
 from assay.store import TAGS_KEY, RunInfo
-from assay.stored._report import report_for_run
 from assay.trend import Metric, SuiteRun, Trend, build_trend
 
 _SPAN = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$")

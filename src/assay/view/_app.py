@@ -20,8 +20,8 @@ from assay.metrics._setting import chosen_interval
 from assay.render.compare_html import render_compare_html
 from assay.render.html import render_html
 from assay.report import Report
+from assay.runs import compare_stored, stored_report
 from assay.store import RunStore
-from assay.stored import compare_stored, stored_report
 from assay.view._hosts import LOOPBACK_NAMES, HostCheck
 from assay.view._pages import case_page, error_page, runs_page, suites_page
 

@@ -24,6 +24,7 @@ from assay.cases import Case, Dataset, canonical_record
 from assay.grading import Judgment
 from assay.outcomes import Abstain, Answer, Error, Record, Usage
 from assay.render import render
+from assay.runs import compare_stored, stored_report
 from assay.store import RunInfo, RunStore, open_store
 from assay.store._rows import (
     JUDGMENT_COLUMNS,
@@ -34,7 +35,6 @@ from assay.store._rows import (
     record_of,
 )
 from assay.store._schema import judgments, records, runs
-from assay.stored import compare_stored, stored_report
 
 GOLDEN_STORE = Path(__file__).parents[2] / "golden" / "stores" / "runs.db"
 FORMATS = ("json", "text", "markdown", "html", "junit")
@@ -188,7 +188,7 @@ def _validated_judgments(store: RunStore, run_id: str) -> list[Judgment]:
 
 def _reference(store: RunStore, run_id: str) -> Any:
     """The report through the validating constructors, cases parsed whole, rows as models."""
-    from assay.stored import _report
+    from assay.runs import _report
 
     with store.engine.connect() as conn:
         row = conn.execute(select(runs.c.dataset_name, runs.c.cases).where(runs.c.id == run_id))
@@ -289,7 +289,7 @@ def test_a_comparison_names_changed_fields_from_definitions_made_on_demand(
         with pytest.raises(Exception, match=r"C004: case definition differs: rationale"):
             compare_stored(store, "base", "cand")
         side_cases = store.load_dataset("cand").cases
-        from assay.stored._compared import Definitions
+        from assay.runs._compared import Definitions
 
         definitions = Definitions(side_cases)
         assert dict(definitions) == {c.id: canonical_record(c) for c in side_cases}

@@ -20,10 +20,10 @@ from assay.cases import Case, Dataset
 from assay.grading import Judgment, StructuredGrader, grade
 from assay.metrics import IntervalSetting, Summary, TrialPolicy, summarize_results
 from assay.outcomes import Abstain, Answer, Error, Record, Results, Usage
+from assay.runs import stored_summary
+from assay.runs._run_settings import StoredGrader, run_grader, trial_policy
+from assay.runs._summary import counted_summary
 from assay.store import RunInfo, RunStore, open_store
-from assay.stored import stored_summary
-from assay.stored._run_settings import StoredGrader, run_grader, trial_policy
-from assay.stored._summary import counted_summary
 
 POLICIES = (None, "mean", "majority", "pass@1", "pass^k", "pass@2")
 
@@ -306,8 +306,8 @@ def _fill_plain(store: RunStore, run_id: str, trials: int, split: str, priced: b
 
 
 def test_a_figures_only_report_is_counted_and_equals_the_graded_one(store_url: str) -> None:
-    from assay.stored import report_for_run
-    from assay.stored._figures import counted_report
+    from assay.runs import report_for_run
+    from assay.runs._figures import counted_report
 
     store = open_store(store_url)
     try:
@@ -347,7 +347,7 @@ def test_a_figures_only_report_is_counted_and_equals_the_graded_one(store_url: s
 def test_a_database_that_cannot_count_gives_the_graded_summary(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from assay.stored import _summary
+    from assay.runs import _summary
 
     store = open_store(f"sqlite:///{tmp_path / 'assay.db'}")
     try:
@@ -365,7 +365,7 @@ def test_a_database_that_cannot_count_gives_the_graded_summary(
 
 def test_case_groups_and_ids_read_off_the_snapshot_equal_the_parsed_ones() -> None:
     from assay.cases import canonical_json
-    from assay.stored._summary import _parsed_cases, _scanned_groups, _scanned_ids
+    from assay.runs._summary import _parsed_cases, _scanned_groups, _scanned_ids
 
     def snapshot(cases: list[Case]) -> str:
         return canonical_json([c.model_dump(mode="json") for c in cases])
@@ -397,9 +397,9 @@ def test_case_groups_and_ids_read_off_the_snapshot_equal_the_parsed_ones() -> No
 def test_the_case_index_gives_what_the_snapshot_gives(store_url: str) -> None:
     from sqlalchemy import select
 
+    from assay.runs._summary import _parsed_cases
     from assay.store._case_index import read_case_ids, read_case_index
     from assay.store._schema import runs
-    from assay.stored._summary import _parsed_cases
 
     odd = Case(id='Q"1é\\', slice='odd "slice" ü', question="q", expected_behavior="abstain")
     cases = [*_cases(40, True), odd, *_plain_cases(12, "heldout")]
@@ -435,8 +435,8 @@ def test_sqlite_s_packed_count_equals_its_group_by(
     labels and cache notes."""
     from sqlalchemy import insert
 
+    from assay.runs import _summary
     from assay.store._schema import judgments, records
-    from assay.stored import _summary
 
     store = open_store(f"sqlite:///{tmp_path / 'assay.db'}")
     rng = random.Random(trials)
@@ -536,7 +536,7 @@ def test_a_result_stored_while_a_run_is_counted_is_not_half_counted(
     between are both left out (the judgment of a record not read is not looked at)."""
     from sqlalchemy import text
 
-    from assay.stored import _summary
+    from assay.runs import _summary
 
     store = open_store(f"sqlite:///{tmp_path / 'assay.db'}")
     try:

@@ -7,13 +7,13 @@ whole."""
 from __future__ import annotations
 
 import pytest
-from tests.unit.stored.test_stored_summary import _cases, _fill
+from tests.unit.runs.test_stored_summary import _cases, _fill
 
 from assay.render import render
+from assay.runs import report_for_run
+from assay.runs._run_settings import run_grader
+from assay.runs._streamed import StoredRows, streamed_report
 from assay.store import open_store
-from assay.stored import report_for_run
-from assay.stored._run_settings import run_grader
-from assay.stored._streamed import StoredRows, streamed_report
 
 
 def _not_passed(status: str, synthetic: bool) -> bool:

@@ -13,10 +13,10 @@ from assay.compare import Comparison, RunSide, compare_runs
 from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting
 from assay.metrics._setting import chosen_interval
 from assay.report import Report
+from assay.runs._paired import paired_comparison
+from assay.runs._read import stored_report
+from assay.runs._run_settings import run_config
 from assay.store import RunStore
-from assay.stored._paired import paired_comparison
-from assay.stored._read import stored_report
-from assay.stored._run_settings import run_config
 
 
 def run_side(

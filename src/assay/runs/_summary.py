@@ -42,15 +42,15 @@ from assay.metrics._counts import (
 from assay.metrics._setting import chosen_interval
 from assay.metrics._tally import cell_tallies, tallies
 from assay.outcomes import Results
+from assay.runs._run_settings import StoredGrader, UnavailableGrader, run_grader, trial_policy
+from assay.runs._slots import check_trials, misplaced_damage, slot_damage, trial_damage
+from assay.runs._tally import JUDGMENTS, MOST, PACKED, RECORDS, joined_values, packed_values
 from assay.store import RunInfo, RunStore
 from assay.store._case_index import Group, read_case_ids, read_case_index
 from assay.store._damage import DamagedRow, row_failure, shown
 from assay.store._failures import rows_named
 from assay.store._rows import json_items, snapshot_text
 from assay.store._schema import judgments, runs
-from assay.stored._run_settings import StoredGrader, UnavailableGrader, run_grader, trial_policy
-from assay.stored._slots import check_trials, misplaced_damage, slot_damage, trial_damage
-from assay.stored._tally import JUDGMENTS, MOST, PACKED, RECORDS, joined_values, packed_values
 
 # The outcome's kind: stored beside it since schema version 5, else read off it.
 _KIND = {

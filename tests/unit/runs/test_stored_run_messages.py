@@ -9,7 +9,7 @@ from assay.diagnose import Finding, Stage
 from assay.errors import AssayInputError, did_you_mean
 from assay.outcomes import Answer, Record
 from assay.render.diagnosis import render_finding, render_groups
-from assay.stored import StoredRun
+from assay.runs import StoredRun
 
 CASE = Case(id="E2", slice="exception", question="q", expected_behavior="abstain")
 RECORDED = {("E2", 1): Record(case_id="E2", trial=1, outcome=Answer(fact="f"))}

@@ -12,9 +12,9 @@ from assay.metrics._display import decimal
 from assay.metrics._setting import chosen_interval
 from assay.outcomes import Record, Results
 from assay.report import Price, Report, UsageSummary, build_report, summarize_usage
+from assay.runs._run_settings import StoredGrader, run_grader, run_metadata, trial_policy
+from assay.runs._slots import check_trials
 from assay.store import RunInfo, RunStore
-from assay.stored._run_settings import StoredGrader, run_grader, run_metadata, trial_policy
-from assay.stored._slots import check_trials
 
 
 def report_for_run(
@@ -37,7 +37,7 @@ def report_for_run(
     ``compact``: for a report that is only rendered or gated, its rows are kept as
     ``CaseRows`` (see ``build_report``), so a run of a million case-trials fits in memory;
     ``rows=False`` leaves the case rows out, for a report only its figures are read from
-    (counted by the database when it can: see ``assay.stored._figures``).
+    (counted by the database when it can: see ``assay.runs._figures``).
     ``results``: the run's records (in dataset order, then trial) and judgments exactly as
     stored, held by the caller that just wrote them; the report is the same, without
     reading them back.
@@ -46,7 +46,7 @@ def report_for_run(
     info = store.get_run(run_id)
     if not rows and results is None:
         # deferred: counting by the database loads numpy, which a report of rows never needs
-        from assay.stored._figures import counted_report
+        from assay.runs._figures import counted_report
 
         counted = counted_report(store, info, interval=interval, policy=policy, prices=prices)
         if counted is not None:

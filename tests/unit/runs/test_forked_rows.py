@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.unit.stored.test_stored_summary import _cases, _fill
+from tests.unit.runs.test_stored_summary import _cases, _fill
 
 from assay import _forked
 from assay._written import WrittenText
@@ -21,10 +21,10 @@ from assay.render import json as json_render
 from assay.render import junit, packed, render, render_chunks, render_written
 from assay.render.json import _rows_text
 from assay.report._rows import chunked
+from assay.runs import _rendered
+from assay.runs._run_settings import run_grader
+from assay.runs._streamed import StoredRows, close_rows, streamed_report
 from assay.store import RunStore, open_store
-from assay.stored import _rendered
-from assay.stored._run_settings import run_grader
-from assay.stored._streamed import StoredRows, close_rows, streamed_report
 
 
 def _can_fork() -> bool:

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from sqlalchemy import insert
 
 from assay.report import Price
+from assay.runs._figures import _costs
 from assay.store import open_store
 from assay.store._schema import records
-from assay.stored._figures import _costs
 
 _TOKENS = st.one_of(st.none(), st.integers(0, 2**62), st.integers(0, 5_000))
 _PRICES = st.floats(0, 1e6, allow_nan=False, allow_infinity=False)

@@ -5,7 +5,7 @@ abstention of the usual shape, every other record coming back as it does without
 
 from __future__ import annotations
 
-from tests.unit.stored.test_stored_summary import _cases, _fill
+from tests.unit.runs.test_stored_summary import _cases, _fill
 
 from assay.store import open_store
 

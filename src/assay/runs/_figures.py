@@ -35,13 +35,13 @@ from assay.report._model import (
     SyntheticSection,
 )
 from assay.report._usage import Latency, PriceInfo
+from assay.runs._outcomes import outcome_damage
+from assay.runs._run_settings import UnavailableGrader, run_grader, run_metadata, trial_policy
+from assay.runs._summary import CountedRun, case_counts, status_damage
 from assay.store import RunInfo, RunStore
 from assay.store._case_index import Group
 from assay.store._damage import DamagedRow, row_failure, shown
 from assay.store._schema import records
-from assay.stored._outcomes import outcome_damage
-from assay.stored._run_settings import UnavailableGrader, run_grader, run_metadata, trial_policy
-from assay.stored._summary import CountedRun, case_counts, status_damage
 
 _USAGE = """
 SELECT COUNT(*),

@@ -28,6 +28,17 @@ from assay.compare._tally import PairItem, SideFacts, UnknownStatus, tally_compa
 from assay.grading._status_rule import status_of, status_sql
 from assay.metrics import IntervalSetting
 from assay.outcomes import Answer
+from assay.runs._figures import counted_usage
+from assay.runs._outcomes import outcome_damage
+from assay.runs._run_settings import UnavailableGrader, run_config, run_grader
+from assay.runs._slots import misplaced_damage, outside_count, slot_damage, trial_damage
+from assay.runs._summary import (
+    _KIND,
+    _parsed_cases,
+    _scanned_groups,
+    _scanned_ids,
+    unknown_status,
+)
 from assay.store import RunInfo, RunStore
 from assay.store._case_index import read_case_ids, read_case_index
 from assay.store._damage import row_failure
@@ -35,17 +46,6 @@ from assay.store._failures import rows_named
 from assay.store._rows import _outcome as stored_outcome
 from assay.store._rows import snapshot_text
 from assay.store._schema import runs
-from assay.stored._figures import counted_usage
-from assay.stored._outcomes import outcome_damage
-from assay.stored._run_settings import UnavailableGrader, run_config, run_grader
-from assay.stored._slots import misplaced_damage, outside_count, slot_damage, trial_damage
-from assay.stored._summary import (
-    _KIND,
-    _parsed_cases,
-    _scanned_groups,
-    _scanned_ids,
-    unknown_status,
-)
 
 if TYPE_CHECKING:
     from assay.compare import Comparison

@@ -6,8 +6,8 @@ from assay.load import PriceTable
 from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting, TrialPolicy
 from assay.metrics._setting import chosen_interval
 from assay.report import Report
+from assay.runs._report import report_for_run
 from assay.store import RunStore
-from assay.stored._report import report_for_run
 
 
 def stored_report(

@@ -27,6 +27,8 @@ from assay.report import Report
 from assay.report._build import _row_values
 from assay.report._model import CaseRow, JudgeDetail
 from assay.report._rows import ROW_FIELDS, Brief, row_of
+from assay.runs._case_items import CaseAt, Cases, Items
+from assay.runs._run_settings import run_grader
 from assay.store import RunInfo, RunStore
 from assay.store._case_index import read_case_hashes, read_case_ids, read_case_index
 from assay.store._damage import DamagedRow, item_damage, row_failure
@@ -39,12 +41,10 @@ from assay.store._rows import (
     record_of,
     remembered,
 )
-from assay.stored._case_items import CaseAt, Cases, Items
-from assay.stored._run_settings import run_grader
 
 if TYPE_CHECKING:
     from assay._written import WrittenText
-    from assay.stored._rendered import Ahead
+    from assay.runs._rendered import Ahead
 
 T = TypeVar("T")
 
@@ -74,8 +74,8 @@ def streamed_report(
     ``whole``: the rows will be rendered whole (``StoredRows.rendered``, as the JSON,
     HTML and JUnit reports read them): for a large run, a forked process starts making
     the later ones while the figures are counted."""
-    from assay.stored._figures import counted_report
-    from assay.stored._rendered import Ahead
+    from assay.runs._figures import counted_report
+    from assay.runs._rendered import Ahead
 
     info = store.get_run(run_id)
     grader = run_grader(info)
@@ -200,8 +200,8 @@ class StoredRows(Sequence[CaseRow]):
 
     def rendered(self, size: int, render: Callable[[list[tuple[Any, ...]]], T]) -> Iterator[T]:
         """``render`` of each ``size`` rows' values in order (the last chunk may hold
-        fewer); a large run's in two processes (``assay.stored._rendered``)."""
-        from assay.stored._rendered import rendered
+        fewer); a large run's in two processes (``assay.runs._rendered``)."""
+        from assay.runs._rendered import rendered
 
         ahead, self._ahead = self._ahead, None
         return rendered(self, size, render, ahead)
@@ -210,8 +210,8 @@ class StoredRows(Sequence[CaseRow]):
         self, size: int, render: Callable[[list[tuple[Any, ...]]], str], joint: str
     ) -> Iterator[str | WrittenText]:
         """``rendered``'s texts, those made by the fork (each after ``joint``) as the
-        file it wrote them to (``assay.stored._rendered.rendered_texts``)."""
-        from assay.stored._rendered import rendered_texts
+        file it wrote them to (``assay.runs._rendered.rendered_texts``)."""
+        from assay.runs._rendered import rendered_texts
 
         ahead, self._ahead = self._ahead, None
         return rendered_texts(self, size, render, joint, ahead)
@@ -703,7 +703,7 @@ def _graded_row(
 ) -> tuple[Any, ...] | None:
     """``_row`` of a record that is not of the usual shape, or that has no stored
     judgment: made through the record and judgment models and graded like any other."""
-    from assay.stored._run_settings import StoredGrader
+    from assay.runs._run_settings import StoredGrader
 
     case = at.case
     record = record_of(found[1:10])

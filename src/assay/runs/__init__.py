@@ -19,25 +19,25 @@ from typing import TYPE_CHECKING
 from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from assay.stored._case import StoredRun
-    from assay.stored._compared import compare_stored, run_side
-    from assay.stored._composite import StoredInputs, composite_inputs
-    from assay.stored._read import stored_report
-    from assay.stored._report import headline, report_for_run
-    from assay.stored._summary import stored_summary
+    from assay.runs._case import StoredRun
+    from assay.runs._compared import compare_stored, run_side
+    from assay.runs._composite import StoredInputs, composite_inputs
+    from assay.runs._read import stored_report
+    from assay.runs._report import headline, report_for_run
+    from assay.runs._summary import stored_summary
 
 # Each name is imported from its module on first use: `assay run` and `assay report` build
 # a report without loading the comparison, composite and diagnosis readers.
 _WHERE: dict[str, str] = {
-    "StoredInputs": "assay.stored._composite",
-    "StoredRun": "assay.stored._case",
-    "compare_stored": "assay.stored._compared",
-    "composite_inputs": "assay.stored._composite",
-    "headline": "assay.stored._report",
-    "report_for_run": "assay.stored._report",
-    "run_side": "assay.stored._compared",
-    "stored_report": "assay.stored._read",
-    "stored_summary": "assay.stored._summary",
+    "StoredInputs": "assay.runs._composite",
+    "StoredRun": "assay.runs._case",
+    "compare_stored": "assay.runs._compared",
+    "composite_inputs": "assay.runs._composite",
+    "headline": "assay.runs._report",
+    "report_for_run": "assay.runs._report",
+    "run_side": "assay.runs._compared",
+    "stored_report": "assay.runs._read",
+    "stored_summary": "assay.runs._summary",
 }
 
 

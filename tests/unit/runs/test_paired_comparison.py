@@ -24,10 +24,10 @@ from assay.grading import Judgment
 from assay.metrics import IntervalSetting
 from assay.outcomes import Abstain, Answer, Error, Record
 from assay.render import render
+from assay.runs import run_side
+from assay.runs._paired import paired_comparison
 from assay.store import RunInfo, RunStore, open_store
 from assay.store._schema import case_index
-from assay.stored import run_side
-from assay.stored._paired import paired_comparison
 
 STATUSES = ("passed", "failed", "ungraded", "missing")
 
