@@ -32,8 +32,8 @@ from typing import Any
 from assay.cases import Case, Dataset
 from assay.grading import grade_all
 from assay.outcomes import Abstain, Answer, Error, Record
+from assay.render.html import render_html
 from assay.report import Report, build_report
-from assay.report.render.html import render_html
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -118,7 +118,7 @@ def _median_ms(samples: list[float]) -> str:
 
 def measure(n: int, reps: int) -> list[tuple[str, str]]:
     """(measure, median) rows for ``n`` cases."""
-    from assay.report.render.html import is_packed
+    from assay.render.html import is_packed
 
     gc.disable()  # as `assay score` does while it builds a large report
     try:

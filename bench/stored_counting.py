@@ -10,7 +10,7 @@ times in this process (CPU seconds, best of ``--repeat``):
   packed text of the records joined to their judgments counted by numpy (what a run
   holding a judgment stored before schema version 5 without a record needs), against
   the records and the judgments packed apart and put side by side by numpy
-  (read by ``assay.stored._tally``, counted by ``assay.metrics._tally``: what assay
+  (read by ``assay.runs._tally``, counted by ``assay.metrics._tally``: what assay
   does), and against reading both tables' columns into pyarrow and joining and
   grouping there (the columnar path of Python's own reader), and against ConnectorX's
   columns (read in Rust straight into Arrow) joined and grouped by Polars and by DuckDB
@@ -80,7 +80,7 @@ def _columns(url: str, params: dict[str, Any]) -> tuple[Any, Any]:
     labelled) read by ConnectorX (Rust, straight into Arrow: no Python row objects)."""
     import connectorx
 
-    from assay.stored._tally import _KIND, _STATUS
+    from assay.runs._tally import _KIND, _STATUS
 
     where = (  # ConnectorX takes no bound parameters: the bench's own values
         f"run_id = '{params['run']}' AND trial BETWEEN 1 AND {int(params['trials'])}"
@@ -171,10 +171,10 @@ def measure(url: str, repeat: int) -> tuple[int, dict[str, Any]]:
 
     from assay.metrics import rate
     from assay.metrics._tally import tallies
+    from assay.runs import _summary, _tally, stored_summary
     from assay.store import open_store
     from assay.store._case_index import read_case_index
     from assay.store._schema import case_index
-    from assay.stored import _summary, _tally, stored_summary
 
     # imports (scipy: counts above the small table of limits) are not what is measured
     rate(1_000, 2_000, "cases")

@@ -6,7 +6,7 @@ SQLite store through the store API, then runs each command once as a child proce
 records its wall time, CPU time and peak resident memory against the goals at 1,000,000
 case-trials (the report under 10 s and 1.5 GB). The library's ``summarize`` on the same
 dataset and records is timed in a child process of its own (goal: under 2 s), and beside
-it ``assay.stored.stored_summary`` on the stored run: the same summary counted by SQL
+it ``assay.runs.stored_summary`` on the stored run: the same summary counted by SQL
 ``GROUP BY`` queries where the rows are.
 
     .venv/bin/python bench/stored_scale.py [-n 100000] [--write FILE]
@@ -161,8 +161,8 @@ def stored_summary_child(url: str) -> None:
     import json
 
     from assay.metrics import rate
+    from assay.runs import stored_summary
     from assay.store import open_store
-    from assay.stored import stored_summary
 
     store = open_store(url, create=False)
     store.get_run("base")

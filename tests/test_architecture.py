@@ -1,5 +1,6 @@
-"""The pure core (cases, outcomes, grading, metrics, compare, diagnose, report) touches no
-file, network, clock, environment or global state, and never imports the edges.
+"""The pure core (cases, outcomes, grading, metrics, report, compare, trend, diagnose,
+gates) touches no file, network, clock, environment or global state, and never imports the
+edges.
 
 Packages are checked as they appear: a core package added later is covered automatically.
 """
@@ -13,8 +14,18 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "assay"
-CORE = ("cases", "outcomes", "grading", "metrics", "compare", "diagnose", "report", "trend")
-EDGES = ("load", "targets", "runner", "store", "stored", "tracing", "view", "cli", "demo")
+CORE = (
+    "cases",
+    "outcomes",
+    "grading",
+    "metrics",
+    "compare",
+    "diagnose",
+    "report",
+    "trend",
+    "gates",
+)
+EDGES = ("load", "targets", "runner", "store", "runs", "tracing", "view", "cli", "demo")
 
 # Calls and attributes that reach the outside world or read a clock.
 BANNED_CALLS = {"open", "input", "print", "exec", "eval", "__import__"}
@@ -142,17 +153,13 @@ def test_relative_imports_inside_the_core_are_allowed() -> None:
 # --- The layers: no two components import each other, not even from inside a function. ---
 #
 # A component is a subpackage of assay (``assay.compare``), or a top-level module
-# (``assay.errors``); the render layer ``assay.report.render`` is its own component, above
-# the report model it renders and the comparison it draws. An import under
-# ``if TYPE_CHECKING:`` is a type annotation, not a dependency, and is not counted.
+# (``assay.errors``). An import under ``if TYPE_CHECKING:`` is a type annotation, not a
+# dependency, and is not counted.
 
-OWN_COMPONENTS = ("assay.report.render",)
+RENDER = "assay.render"
 
 
 def _component(module: str) -> str:
-    for own in OWN_COMPONENTS:
-        if module == own or module.startswith(own + "."):
-            return own
     return ".".join(module.split(".")[:2])
 
 
@@ -240,17 +247,19 @@ def test_no_two_components_import_each_other() -> None:
 
 def test_the_core_never_reaches_the_render_layer() -> None:
     graph = _graph()
-    core = [f"assay.{p}" for p in CORE if p != "report"] + ["assay.report"]
-    reaching = {c: sorted(graph.get(c, set()) & set(OWN_COMPONENTS)) for c in core}
+    core = [f"assay.{p}" for p in CORE]
+    reaching = {c: sorted(graph.get(c, set()) & {RENDER}) for c in core}
     assert {c: r for c, r in reaching.items() if r} == {}
 
 
 # The layers, lowest first: a component imports only from its own layer or the ones below.
-# The core computes (a trend included); the render layer draws what the core computed; the
-# edges reach files, stores, targets and the network, and those that read a
-# stored run (its report included: ``assay.stored``) sit below those that run suites and
-# move runs in and out (the runner and interop call the read model, never the reverse); the
-# front ends face the user. A component added later must be given a layer here.
+# The core computes in tiers: cases and outcomes, then grading, counting (metrics), the
+# report, and what reads reports (a comparison, a trend, a diagnosis, a gate); the render
+# layer draws what the core computed; the edges reach files, stores, targets and the
+# network, and those that read a stored run (its report included: ``assay.runs``) sit below
+# those that run suites and move runs in and out (the runner and interop call the read
+# model, never the reverse); the front ends face the user. A component added later must be
+# given a layer here.
 LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "assay._compact",
@@ -265,17 +274,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "assay.errors",
         "assay.formats",
     ),
-    (
-        "assay.cases",
-        "assay.outcomes",
-        "assay.grading",
-        "assay.metrics",
-        "assay.compare",
-        "assay.diagnose",
-        "assay.report",
-        "assay.trend",
-    ),
-    ("assay.report.render",),
+    ("assay.cases", "assay.outcomes"),
+    ("assay.grading",),
+    ("assay.metrics",),
+    ("assay.report",),
+    ("assay.compare", "assay.trend", "assay.diagnose", "assay.gates"),
+    ("assay.render",),
     (
         "assay._collector",
         "assay._interrupt",
@@ -283,7 +287,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "assay.load",
         "assay.targets",
         "assay.store",
-        "assay.stored",
+        "assay.runs",
         "assay.tracing",
         "assay.demo",
     ),
@@ -304,14 +308,14 @@ def _layer_violations(graph: dict[str, set[str]]) -> list[str]:
 
 def test_a_stored_run_s_report_is_built_in_the_read_model_alone() -> None:
     graph = _graph()
-    assert "assay.stored" in graph["assay.runner"]
-    assert "assay.runner" not in graph["assay.stored"]
+    assert "assay.runs" in graph["assay.runner"]
+    assert "assay.runner" not in graph["assay.runs"]
     defining = [
         str(path.relative_to(SRC))
         for path in sorted(SRC.rglob("*.py"))
         if "def report_for_run(" in path.read_text(encoding="utf-8")
     ]
-    assert defining == ["stored/_report.py"]
+    assert defining == ["runs/_report.py"]
 
 
 def test_every_component_has_a_layer() -> None:
@@ -324,9 +328,15 @@ def test_no_component_imports_from_a_layer_above_it() -> None:
 
 
 def test_the_layer_check_catches_an_upward_import() -> None:
-    graph = {"assay.metrics": {"assay.cases", "assay.report.render"}, "assay.cli": {"assay.runner"}}
+    graph = {
+        "assay.metrics": {"assay.cases", "assay.render"},
+        "assay.report": {"assay.metrics", "assay.compare"},
+        "assay.trend": {"assay.compare", "assay.gates"},
+        "assay.cli": {"assay.runner"},
+    }
     assert _layer_violations(graph) == [
-        "assay.metrics (layer 1) imports assay.report.render (layer 2)"
+        "assay.metrics (layer 3) imports assay.render (layer 6)",
+        "assay.report (layer 4) imports assay.compare (layer 5)",
     ]
 
 
@@ -413,7 +423,7 @@ def test_the_status_rule_and_the_layout_are_written_once() -> None:
     ]
     assert found == []
     probe = "STATUS = \"CASE WHEN kind = 'error' THEN 'error' ELSE jd.status END\"\n"
-    assert _rule_copies(SRC / "stored" / "_probe.py", probe)
+    assert _rule_copies(SRC / "runs" / "_probe.py", probe)
     assert _rule_copies(SRC / "metrics" / "_probe.py", "key = values >> 8\n")
 
 
@@ -421,7 +431,7 @@ def test_the_status_rule_and_the_layout_are_written_once() -> None:
 
 # The one module cycle left: a stored run's rows made by a forked process, which the
 # one-path redesign of the report pipeline replaces (ARCHITECTURE.md). Nothing may join it.
-KNOWN_MODULE_CYCLES = [["assay.stored._rendered", "assay.stored._streamed"]]
+KNOWN_MODULE_CYCLES = [["assay.runs._rendered", "assay.runs._streamed"]]
 
 
 def _module_dependencies(path: Path, modules: set[str], source: str | None = None) -> set[str]:

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         TrialNumberError,
         UnknownResultIdError,
     )
+    from assay.gates import evaluate_gates
     from assay.grading import (
         CallingGrader,
         CaseResult,
@@ -72,17 +73,12 @@ if TYPE_CHECKING:
         Record,
         Results,
     )
-    from assay.report import (
-        Report,
-        build_report,
-        evaluate_gates,
-        summarize,
-    )
+    from assay.report import Report, build_report, summarize
     from assay.runner import run_suite
+    from assay.runs import report_for_run
     from assay.store import (
         open_store,
     )
-    from assay.stored import report_for_run
     from assay.targets import (
         BaseTarget,
         Reply,
@@ -134,11 +130,11 @@ _EXPORTS: dict[str, str] = {
     "Results": "assay.outcomes",
     "Report": "assay.report",
     "build_report": "assay.report",
-    "evaluate_gates": "assay.report",
+    "evaluate_gates": "assay.gates",
     "Comparison": "assay.compare",
     "RunSide": "assay.compare",
     "compare_runs": "assay.compare",
-    "report_for_run": "assay.stored",
+    "report_for_run": "assay.runs",
     "run_suite": "assay.runner",
     "open_store": "assay.store",
     "BaseTarget": "assay.targets",

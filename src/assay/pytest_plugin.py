@@ -170,7 +170,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if state is None or not state.reports:
         return
     from assay.cli._gating import suite_rules
-    from assay.report import evaluate_gates, gates_passed
+    from assay.gates import evaluate_gates, gates_passed
 
     for key, report in state.reports.items():
         rules = suite_rules(state.suites[key])
@@ -184,7 +184,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 def _write_report(report: Report, destination: Path, several: bool, suite: str) -> None:
-    from assay.report.render import render
+    from assay.render import render
 
     if several:
         destination = destination.with_name(f"{Path(suite).stem}-{destination.name}")
@@ -198,8 +198,8 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     if state is None or not state.reports:
         return
     from assay.cli._gating import suite_rules
-    from assay.report import GateOutcome, evaluate_gates
-    from assay.report.render import render
+    from assay.gates import GateOutcome, evaluate_gates
+    from assay.render import render
 
     terminalreporter.section("assay")
     for key, report in state.reports.items():

@@ -29,7 +29,7 @@ installed; a recorded answer without the run grader's judgment."""
 def streamed_store(tmp_path_factory: pytest.TempPathFactory) -> str:
     """The URL of a store of the ``STREAMED_RUNS`` over 60 cases (every status, slices,
     synthetic and held-out cases), written once for the session's streamed-report tests."""
-    from tests.unit.stored.test_stored_summary import _cases, _fill
+    from tests.unit.runs.test_stored_summary import _cases, _fill
 
     from assay.store import open_store
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 from tests.inprocess import run_cli
-from tests.unit.stored.test_paired_comparison import _cases, _fill
+from tests.unit.runs.test_paired_comparison import _cases, _fill
 
-import assay.stored._paired as paired
+import assay.runs._paired as paired
 from assay.store import open_store
 
 

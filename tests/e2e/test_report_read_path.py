@@ -1,4 +1,4 @@
-"""``assay report RUN`` prints the report ``assay.stored`` reads, the viewer's read path."""
+"""``assay report RUN`` prints the report ``assay.runs`` reads, the viewer's read path."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from tests.conftest import RunAssay
 from tests.run_stores import fill_store
 
 from assay.metrics import IntervalSetting
+from assay.runs import stored_report
 from assay.store import open_store
-from assay.stored import stored_report
 
 
 def test_assay_report_is_the_stored_report_at_the_asked_level(

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from tests.inprocess import run_cli
 
 from assay.load import _aside
-from assay.report.render import html, junit, packed
+from assay.render import html, junit, packed
 from assay.scoring import _files
 from assay.scoring import _second_rows as _halved_rows
 from assay.scoring import _two_processes as _halves

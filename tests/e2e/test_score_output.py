@@ -12,7 +12,7 @@ import pytest
 
 from assay import __version__, build_report, load_dataset, load_results
 from assay.grading import grade_all
-from assay.report.render import render
+from assay.render import render
 
 RunAssay = Callable[..., subprocess.CompletedProcess[str]]
 

@@ -14,13 +14,13 @@ from tests.conftest import RunAssay
 from tests.e2e.conftest import STREAMED_RUNS
 
 from assay.metrics import TrialPolicy
+from assay.render import html as html_module
+from assay.render import packed as packed_module
+from assay.render import render, render_chunks
 from assay.report import TracedReport
-from assay.report.render import html as html_module
-from assay.report.render import packed as packed_module
-from assay.report.render import render, render_chunks
+from assay.runs import stored_report
+from assay.runs._streamed import StoredRows, streamed_report
 from assay.store import open_store
-from assay.stored import stored_report
-from assay.stored._streamed import StoredRows, streamed_report
 
 
 @pytest.mark.parametrize("run_id", STREAMED_RUNS)

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from tests.conftest import RunAssay
 from tests.e2e.conftest import STREAMED_RUNS
-from tests.unit.stored.test_stored_summary import _cases, _fill
+from tests.unit.runs.test_stored_summary import _cases, _fill
 
 from assay.metrics import TrialPolicy
-from assay.report.render import render
+from assay.render import render
+from assay.runs import stored_report
+from assay.runs._streamed import StoredRows, streamed_report
 from assay.store import open_store
-from assay.stored import stored_report
-from assay.stored._streamed import StoredRows, streamed_report
 
 
 @pytest.mark.parametrize("run_id", STREAMED_RUNS)

@@ -17,11 +17,11 @@ from tests.golden._inputs import HERE, golden_report
 
 from assay.cases import coverage_matrix
 from assay.compare import MatrixReport, VariantInput, build_matrix
+from assay.gates import evaluate_gates
 from assay.load import load_dataset
-from assay.report import evaluate_gates
+from assay.render import render
+from assay.render.gates import render_gates_markdown, render_gates_text
 from assay.report._calibration import CalibrationReport
-from assay.report.render import render
-from assay.report.render.gates import render_gates_markdown, render_gates_text
 
 UPDATE = os.environ.get("ASSAY_UPDATE_GOLDEN") == "1"
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -20,7 +20,7 @@ from tests.unit.trend.helpers import suite_run
 
 from assay.diagnose import Finding, span_tree
 from assay.outcomes import Span
-from assay.report.render import render
+from assay.render import render
 from assay.trend import Trend, build_trend
 
 UPDATE = os.environ.get("ASSAY_UPDATE_GOLDEN") == "1"
@@ -99,7 +99,7 @@ FINDINGS = [
 
 
 def test_diagnose_pages_match_their_snapshots() -> None:
-    from assay.report.render.diagnosis import render_finding, render_groups
+    from assay.render.diagnosis import render_finding, render_groups
 
     _check(render_finding(FINDINGS[0]), "diagnose-finding.txt")
     _check(render_finding(FINDINGS[2]), "diagnose-passed.txt")
@@ -132,7 +132,7 @@ SPANS = [
 
 @pytest.mark.parametrize("every", [False, True])
 def test_the_trace_page_matches_its_snapshot(every: bool) -> None:
-    from assay.report.render.trace import render_trace
+    from assay.render.trace import render_trace
 
     rows = span_tree(SPANS)
     head = "trace of c1 (trial 1) in run run-1: 5 spans"

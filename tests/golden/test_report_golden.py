@@ -12,8 +12,8 @@ import os
 import pytest
 from tests.golden._inputs import HERE, INPUTS, golden_report
 
+from assay.render import render
 from assay.report import Report
-from assay.report.render import render
 
 UPDATE = os.environ.get("ASSAY_UPDATE_GOLDEN") == "1"
 SUFFIX = {"text": "txt", "markdown": "md", "json": "json"}

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from tests.golden._inputs import INPUTS, golden_report
 
-from assay.report import evaluate_gates
-from assay.report.render.html import render_html
-from assay.report.render.junit import render_junit
+from assay.gates import evaluate_gates
+from assay.render.html import render_html
+from assay.render.junit import render_junit
 
 HERE = Path(__file__).parent / "reports"
 

@@ -17,11 +17,11 @@ from assay.cases import Case, Dataset
 from assay.grading import Judgment, grade
 from assay.metrics import IntervalSetting, TrialPolicy, summarize_results
 from assay.outcomes import Abstain, Answer, Error, Record, Results
+from assay.runs import report_for_run
+from assay.runs._figures import counted_report
+from assay.runs._run_settings import StoredGrader, run_grader, trial_policy
+from assay.runs._summary import counted_summary
 from assay.store import RunInfo, open_store
-from assay.stored import report_for_run
-from assay.stored._figures import counted_report
-from assay.stored._run_settings import StoredGrader, run_grader, trial_policy
-from assay.stored._summary import counted_summary
 
 # What happened to one case-trial: nothing recorded, an error, an abstention or an
 # answer, and the verdict stored on it (None: none).

@@ -24,8 +24,8 @@ from assay import Abstain, Answer, Error, Record
 from assay.grading import grade_all
 from assay.load import load_dataset, load_results
 from assay.metrics import IntervalSetting, Rate, TrialPolicy
+from assay.render import render
 from assay.report import Report, build_report, report_problems
-from assay.report.render import render
 
 FACTS = ("f1", "f2")
 SLICES = ("standard", "exception")

@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.property.test_json_rows import _rows
 
+from assay.render.packed import _part_json, _rows_adapter
 from assay.report._model import CaseRow
 from assay.report._rows import ROW_FIELDS
-from assay.report.render.packed import _part_json, _rows_adapter
 
 
 def _pydantic_values(values: list[tuple[Any, ...]]) -> list[list[Any]]:

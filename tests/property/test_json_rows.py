@@ -11,9 +11,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from assay.render.json import _indented, _rows_adapter, json_row_pieces
 from assay.report._model import CaseRow, JudgeDetail
 from assay.report._rows import ROW_FIELDS, CaseRows
-from assay.report.render.json import _indented, _rows_adapter, json_row_pieces
 
 _TEXT = st.text(st.characters(blacklist_categories=["Cs"]), max_size=12)
 _JSON = st.recursive(

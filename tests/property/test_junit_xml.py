@@ -12,10 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.unit.report.conftest import seed_report, synthetic_report
 
-from assay.report import GateResult, Report, evaluate_gates
+from assay.gates import GateResult, evaluate_gates
+from assay.render.junit import _PROBLEM, _clean, render_junit
+from assay.report import Report
 from assay.report._model import HeldoutNote, SplitBlock
 from assay.report._rows import ROW_FIELDS, CaseRows
-from assay.report.render.junit import _PROBLEM, _clean, render_junit
 
 _TEXT = st.text(st.sampled_from("ab <>&\"'\n\r\t\x00\x07\x1b\ufffe\u00e9\u2028]]>"), max_size=10)
 

@@ -11,8 +11,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from assay.render.packed import INDEX_COLUMNS, _chunk_columns, _IndexColumns
 from assay.report._rows import ROW_FIELDS
-from assay.report.render.packed import INDEX_COLUMNS, _chunk_columns, _IndexColumns
 
 _AT = {name: at for at, name in enumerate(ROW_FIELDS)}
 _FEW = st.sampled_from(["a", "b", "c", None])
@@ -63,7 +63,7 @@ def test_merged_chunks_give_each_rows_value(rows: list[tuple[Any, ...]], size: i
 
 
 def test_a_value_of_some_fields_is_widened_to_all_of_them() -> None:
-    from assay.report.render.packed import _widened
+    from assay.render.packed import _widened
 
     fields = ("a", "b", "c")
     assert _widened(("b",), fields)("x") == (None, "x", None)

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from assay.cases import Case, Dataset
 from assay.cases._canonical import canonical_json, case_hash
-from assay.stored import _case_items
-from assay.stored._case_items import (
+from assay.runs import _case_items
+from assay.runs._case_items import (
     CaseAt,
     Cases,
     Items,

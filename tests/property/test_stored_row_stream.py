@@ -20,12 +20,12 @@ from hypothesis import strategies as st
 from assay.cases import Case, Dataset
 from assay.grading import Judgment
 from assay.outcomes import Abstain, Answer, Error, Record, Usage
+from assay.render import render
 from assay.report._rows import CaseRows, brief_of, rows_of, rows_where
-from assay.report.render import render
+from assay.runs import report_for_run
+from assay.runs._run_settings import run_grader
+from assay.runs._streamed import StoredRows, streamed_report
 from assay.store import RunInfo, RunStore, open_store
-from assay.stored import report_for_run
-from assay.stored._run_settings import run_grader
-from assay.stored._streamed import StoredRows, streamed_report
 
 _EVENTS = st.sampled_from(["missing", "error", "abstain", "right", "wrong", "text"])
 _VERDICTS = st.sampled_from([None, "passed", "failed", "ungraded", "missing", "error"])

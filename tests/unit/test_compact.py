@@ -9,7 +9,7 @@ import pickle
 import pytest
 
 from assay.outcomes import Answer, Record
-from assay.report.render.json import render_json, render_json_chunks
+from assay.render.json import render_json, render_json_chunks
 
 
 def test_instances_given_the_same_fields_share_one_set() -> None:

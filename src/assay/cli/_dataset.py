@@ -48,7 +48,7 @@ def progress_bar(label: str, total: int) -> Iterator[Callable[[int], None] | Non
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from assay.cli._terminal import raw_stream
-    from assay.report.render._terminal import SafeConsole
+    from assay.render._terminal import SafeConsole
 
     # stderr, never stdout: the report (or JSON) on stdout must stay clean when piped
     console = SafeConsole(file=raw_stream("stderr"))

@@ -1,4 +1,5 @@
-"""A suite's ``gates:`` key: rules checked on the report after ``assay run``."""
+"""A suite's ``gates:`` key: rules checked on the report after ``assay run`` (parsed and
+evaluated in ``assay.gates``; here, what the command reads, prints and exits with)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from assay.errors import AssayConfigError, AssayError
+from assay.gates import parse_gates
 
 if TYPE_CHECKING:
+    from assay.gates import Rule
     from assay.load import CalibrationCheck, Suite
-    from assay.report import Report, Rule
+    from assay.report import Report
     from assay.store import RunInfo
 
 
@@ -21,26 +24,6 @@ def suite_rules(suite: Suite) -> list[Rule]:
 def stored_rules(info: RunInfo) -> list[Rule]:
     """The gate rules of the suite a stored run was started with (``assay run --resume``)."""
     return parse_gates(info.suite.get("gates"), f"run {info.id}: its suite's gates")
-
-
-def parse_gates(gates: object, where: str) -> list[Rule]:
-    """Rules from a suite's ``gates:`` value (a rule or a list of rules); ``where`` names
-    the value in errors."""
-    from assay.report import parse_rule
-
-    if gates is None:
-        return []
-    if isinstance(gates, str):
-        gates = [gates]
-    if not isinstance(gates, list) or not all(isinstance(g, str) for g in gates):
-        raise AssayConfigError(
-            f"{where}: gates must be a list of rules such as "
-            "'task_success>=0.8' or 'answered_accuracy.low>=0.6 allow_na'"
-        )
-    try:
-        return [parse_rule(rule) for rule in gates]
-    except AssayError as err:
-        raise AssayConfigError(f"{where}: {err}") from None
 
 
 def calibration_gate(suite: Suite | None) -> str | None:
@@ -116,8 +99,8 @@ def check_gates(report: Report, rules: list[Rule], blocked: str | None = None) -
 
     ``blocked`` (a judge's missing calibration) fails every gate before any is checked.
     """
-    from assay.report import GateOutcome, evaluate_gates
-    from assay.report.render import render
+    from assay.gates import GateOutcome, evaluate_gates
+    from assay.render import render
 
     if blocked is not None:
         verdict = "FAILED" if rules else "note"

@@ -32,7 +32,7 @@ def run_matrix_command(
     from assay.errors import AssayConfigError
     from assay.formats import formats
     from assay.load import load_suite
-    from assay.report.render import render
+    from assay.render import render
     from assay.runner import (
         Overrides,
         RunControl,

@@ -13,7 +13,7 @@ from assay.metrics import (
     TrialPolicy,
     require_declared_selection,
 )
-from assay.report.render import FORMATS
+from assay.render import FORMATS
 
 
 def check_format(fmt: str, allowed: tuple[str, ...] = FORMATS) -> str:

@@ -115,7 +115,7 @@ def report_and_run(
     if names_a_file(path):  # a directory or a name too long is refused by the reader
         return _at_level(load_report_file(path), path, interval), None
     try:
-        from assay.stored import stored_report
+        from assay.runs import stored_report
     except ImportError:
         raise AssayInputError(
             f"{source}: no such file, and this installation has no run store to look it up"

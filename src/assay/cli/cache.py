@@ -41,8 +41,8 @@ def stats(
     from assay.cli._options import check_format
     from assay.cli._output import emit
     from assay.formats import formats
+    from assay.render import render
     from assay.report._listings import CacheContents
-    from assay.report.render import render
     from assay.runner._cache import CACHE_KEY_VERSION, ResponseCache
 
     check_format(format, formats("cache-stats"))

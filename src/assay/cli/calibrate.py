@@ -62,8 +62,8 @@ def calibrate(
     from assay.errors import AssayConfigError
     from assay.formats import formats
     from assay.load._labels import judged_identity, load_labels, load_report_file, rows_from_report
+    from assay.render import render
     from assay.report._calibration import build_calibration
-    from assay.report.render import render
 
     format = output_format(format, output, formats("calibration"))
     setting = interval_setting(confidence, interval)
@@ -121,8 +121,8 @@ def _stored(run_id: str, store_url: str | None) -> tuple[Report, dict[str, str]]
     import json
 
     from assay.errors import AssayInputError
+    from assay.runs import stored_report
     from assay.store import open_store
-    from assay.stored import stored_report
 
     if Path(run_id).suffix or len(Path(run_id).parts) > 1:
         raise AssayInputError(f"{run_id}: no such report file")

@@ -40,8 +40,8 @@ def from_run(
     """
     from assay.cli._dataset import refuse_existing, write_dataset
     from assay.errors import AssayConfigError
+    from assay.runs import report_for_run
     from assay.store import open_store
-    from assay.stored import report_for_run
 
     wanted = set(_names(status))
     known = {"passed", "failed", "error", "missing", "ungraded"}

@@ -27,7 +27,7 @@ def _from_store(ref: str, store_url: str | None, interval: IntervalSetting) -> R
 
     try:
         from assay.cli._sources import open_run_store
-        from assay.stored import run_side
+        from assay.runs import run_side
     except ImportError as err:
         raise AssayInputError(
             f"{ref}: no such report file, and this installation has no run store to look "
@@ -55,7 +55,7 @@ def _stored_comparison(
     None when their reports must be compared."""
     try:
         from assay.cli._sources import open_run_store
-        from assay.stored._paired import paired_comparison
+        from assay.runs._paired import paired_comparison
 
         store = open_run_store(baseline, store_url)
     except Exception:
@@ -190,10 +190,10 @@ def compare(
     the model judge differs (see --across-graders)."""
     from assay.cli._options import interval_setting, output_format
     from assay.cli._output import emit
-    from assay.compare import check_gate
     from assay.formats import formats
+    from assay.gates import check_gate
     from assay.load import names_a_file
-    from assay.report.render import render
+    from assay.render import render
 
     named = [Path(ref) for ref in (baseline, candidate) if names_a_file(Path(ref))]
     format = output_format(format, output, formats("comparison"), named)

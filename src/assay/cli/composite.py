@@ -77,8 +77,8 @@ def composite(
     from assay.formats import formats
     from assay.grading.checks import CompositeScorer, check_composite_inputs, composite_all
     from assay.load import check_registry, load_composite_results, names_a_file
+    from assay.render import render
     from assay.report import build_composite_report
-    from assay.report.render import render
 
     named = [p for p in (dataset, results, profile, sources) if p is not None and names_a_file(p)]
     format = output_format(format, output, formats("composite"), named)
@@ -218,8 +218,8 @@ def _stored_run(
     """The recorded outcomes and checks of a stored run, and the cases of ``data`` it ran
     (its own cases when ``data`` is None)."""
     from assay.errors import AssayInputError
+    from assay.runs import composite_inputs
     from assay.store import open_store
-    from assay.stored import composite_inputs
 
     if Path(run_id).suffix or len(Path(run_id).parts) > 1:
         raise AssayInputError(f"{run_id}: no such results file")

@@ -38,7 +38,7 @@ def coverage(
     from assay.cli._output import emit
     from assay.errors import AssayConfigError
     from assay.formats import formats
-    from assay.report.render import render
+    from assay.render import render
 
     format = output_format(format, output, formats("coverage"))
     required = list(_names(require))

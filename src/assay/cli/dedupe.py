@@ -38,8 +38,8 @@ def dedupe(
     from assay.cli._output import emit
     from assay.formats import formats
     from assay.load import load_dataset
+    from assay.render import render
     from assay.report._listings import Duplicates
-    from assay.report.render import render
 
     check_format(format, formats("duplicates"))
     near = near_settings(shingle, threshold)

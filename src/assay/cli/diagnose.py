@@ -11,8 +11,8 @@ from assay.cli._output import emit
 
 if TYPE_CHECKING:
     from assay.diagnose import Finding
+    from assay.runs import StoredRun
     from assay.store import RunStore
-    from assay.stored import StoredRun
 
 STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
 
@@ -42,9 +42,9 @@ def diagnose(
     from assay.diagnose import Diagnosis
     from assay.errors import AssayConfigError
     from assay.formats import formats
-    from assay.report.render import render
+    from assay.render import render
+    from assay.runs import StoredRun
     from assay.store import open_store
-    from assay.stored import StoredRun
 
     check_format(format, formats("diagnosis"))
     if (case is None) == (not all_):

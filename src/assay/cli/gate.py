@@ -11,10 +11,11 @@ from assay._controls import escape_controls
 from assay.errors import AssayConfigError
 
 if TYPE_CHECKING:
+    from assay.gates import GateResult
     from assay.grading.judge import CalibrationBounds
     from assay.load import CalibrationCheck
     from assay.metrics import IntervalSetting
-    from assay.report import GateResult, Report
+    from assay.report import Report
     from assay.store import RunInfo
 
 
@@ -229,10 +230,10 @@ def gate(
     from assay.cli._output import check_output, emit
     from assay.cli._sources import composite_report_file, report_and_run
     from assay.errors import AssayConfigError
+    from assay.gates import GateOutcome, evaluate_gates, parse_rule
     from assay.load import names_a_file
     from assay.metrics import IntervalSetting
-    from assay.report import GateOutcome, evaluate_gates, parse_rule
-    from assay.report.render import render
+    from assay.render import render
 
     method = check_method(interval) if interval is not None else None
     if (calibration is None) != (max_false_accept_upper is None):
@@ -337,8 +338,9 @@ def _gate_composite(
     import sys
 
     from assay.errors import AssayConfigError
-    from assay.report import CompositeReport, GateOutcome, evaluate_gates, parse_rule
-    from assay.report.render import render
+    from assay.gates import GateOutcome, evaluate_gates, parse_rule
+    from assay.render import render
+    from assay.report import CompositeReport
 
     if junit is not None or markdown is not None:
         raise AssayConfigError(

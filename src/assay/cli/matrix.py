@@ -26,7 +26,7 @@ def matrix(
     from assay.cli._options import interval_setting, output_format
     from assay.cli._output import emit
     from assay.formats import formats
-    from assay.report.render import render
+    from assay.render import render
     from assay.runner import matrix_report
     from assay.store import open_store
 

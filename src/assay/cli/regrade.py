@@ -45,10 +45,10 @@ def regrade(
     from assay.cli._options import interval_setting, output_format
     from assay.load import load_judge
     from assay.metrics import DEFAULT_INTERVAL
-    from assay.report.render import render
+    from assay.render import render
     from assay.runner._regrade import recorded_grader, regrade_run
+    from assay.runs import report_for_run
     from assay.store import open_store
-    from assay.stored import report_for_run
 
     format = output_format(format, output)
     setting = interval_setting(confidence, interval)

@@ -187,10 +187,10 @@ def run(
     from assay.errors import AssayConfigError
     from assay.load import load_suite
     from assay.metrics import DEFAULT_INTERVAL
-    from assay.report.render import render
+    from assay.render import render
     from assay.runner import Overrides, RunControl, Selection, resume_run, run_suite
+    from assay.runs import report_for_run
     from assay.store import NAME_KEY, open_store
-    from assay.stored import report_for_run
 
     format = output_format(format, output)
     setting = interval_setting(confidence, interval)

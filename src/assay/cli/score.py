@@ -59,7 +59,7 @@ def score(
     --grader) and print the report."""
     from assay.cli._options import interval_setting, output_format
     from assay.cli._output import check_output
-    from assay.report.render import render_written
+    from assay.render import render_written
     from assay.scoring import score_files
 
     format = output_format(format, output, inputs=[p for p in (dataset, results, grader) if p])

@@ -30,7 +30,7 @@ def split(
     from assay.cli._dataset import near_settings, progress_bar, refuse_existing
     from assay.errors import AssayConfigError
     from assay.load import load_dataset
-    from assay.report.render import render
+    from assay.render import render
 
     if not 0 < heldout < 1:
         raise AssayConfigError(f"--heldout {heldout}: give a fraction above 0 and below 1")

@@ -43,9 +43,9 @@ def runs(
         return
     from assay.cli._options import check_format
     from assay.formats import formats
-    from assay.report.render import render
+    from assay.render import render
+    from assay.runs._listing import run_listing
     from assay.store import open_store
-    from assay.stored._listing import run_listing
 
     check_format(format, formats("runs"))
     opened = open_store(store, create=False)
@@ -154,10 +154,10 @@ def report(
     """Re-render the report of a stored run (nothing is re-run)."""
     from assay.cli._options import check_policy, interval_setting, output_format
     from assay.load import load_prices
+    from assay.render import render_written
     from assay.report import TracedReport
-    from assay.report.render import render_written
+    from assay.runs import run_report
     from assay.store import open_store
-    from assay.stored import run_report
 
     format = output_format(format, output)
     setting = interval_setting(confidence, interval)

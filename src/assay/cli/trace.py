@@ -27,9 +27,9 @@ def trace(
     from assay.diagnose import TraceView, span_tree
     from assay.errors import AssayInputError
     from assay.formats import formats
-    from assay.report.render import render
+    from assay.render import render
+    from assay.runs import StoredRun
     from assay.store import open_store
-    from assay.stored import StoredRun
 
     check_format(format, formats("trace"))
     opened = open_store(store, create=False)

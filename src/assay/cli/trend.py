@@ -45,7 +45,7 @@ def trend(
     from assay.cli._options import interval_setting, output_format
     from assay.cli._output import check_output, emit
     from assay.formats import formats
-    from assay.report.render import render
+    from assay.render import render
     from assay.runner import parse_since, trend_for_suite
     from assay.store import open_store
     from assay.trend import Metric

@@ -34,8 +34,8 @@ def validate(
     from assay.cli._output import emit
     from assay.formats import formats
     from assay.load._lint import lint_file
+    from assay.render import render
     from assay.report._listings import Validation
-    from assay.report.render import render
 
     check_format(format, formats("validation"))
     near = near_settings(shingle, threshold)

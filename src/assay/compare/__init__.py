@@ -1,12 +1,11 @@
 """Comparing two runs over the same cases: pairing, McNemar, newly fixed and newly broken.
 
-The comparison renders through ``assay.report.render.comparison`` (and a matrix through
-``assay.report.render.matrix``): this package computes, the render layer writes.
+The comparison renders through ``assay.render.comparison`` (and a matrix through
+``assay.render.matrix``): this package computes, the render layer writes.
 """
 
 from assay.compare._compare import classify, compare_runs
 from assay.compare._describe import p_text
-from assay.compare._gates import NO_NEW_FAILURES, CompareGate, check_gate
 from assay.compare._matrix import (
     BestCheck,
     MatrixReport,
@@ -39,11 +38,9 @@ from assay.compare._pairing import (
 
 __all__ = [
     "COMPARE_SCHEMA_VERSION",
-    "NO_NEW_FAILURES",
     "SYNTHETIC_EXCLUDED",
     "BestCheck",
     "ChangedCase",
-    "CompareGate",
     "Comparison",
     "ComparisonRefusedError",
     "Delta",
@@ -60,7 +57,6 @@ __all__ = [
     "VariantRow",
     "best_not_worse",
     "build_matrix",
-    "check_gate",
     "classify",
     "compare_runs",
     "comparison_schema",

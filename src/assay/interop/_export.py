@@ -60,7 +60,7 @@ class StoredRun:
 
 def read_stored(store: RunStore, run_id: str) -> StoredRun:
     """The run ``run_id`` (or unique prefix) as an export reads it."""
-    from assay.stored import report_for_run
+    from assay.runs import report_for_run
 
     info = store.get_run(run_id)
     report = report_for_run(store, info.id)  # first: it names a damaged row as report does

@@ -26,7 +26,7 @@ def store_import(
     from assay import __version__
     from assay.cases import content_hash
     from assay.runner._provenance import new_run_id
-    from assay.stored import headline, report_for_run
+    from assay.runs import headline, report_for_run
 
     run_id = new_run_id(now)
     started = imported.started_at or now

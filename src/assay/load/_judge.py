@@ -38,7 +38,7 @@ from assay.grading.judge import (
 )
 
 if TYPE_CHECKING:
-    from assay.report import GateResult
+    from assay.gates import GateResult
     from assay.report._calibration import CalibrationReport
 
 
@@ -177,7 +177,8 @@ class CalibrationCheck:
     def results(self) -> list[GateResult]:
         """The requirement as gate results, one per bound (each fails with the reason when
         not met)."""
-        from assay.report._calibration import calibration_gate_results, calibration_problem
+        from assay.gates import calibration_gate_results
+        from assay.report._calibration import calibration_problem
 
         report, unusable = read_calibration(self.path)
         if report is None:

@@ -254,7 +254,7 @@ def gate_problems(gates: object, locate: Callable[[str], Location]) -> list[Prob
     """What is wrong with a suite's ``gates:`` (a rule or a list of rules), each problem
     at its line: the rules are checked as ``assay gate`` checks them, before anything runs."""
     from assay.errors import AssayConfigError
-    from assay.report import parse_rule
+    from assay.gates import parse_rule
 
     if gates is None:
         return []

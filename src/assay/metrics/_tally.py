@@ -1,6 +1,6 @@
 """Case-trials counted by numpy from one integer each: its key's position (its case's, or
 its group's) and what is counted of it, packed by the status rule's ``LAYOUT``. A stored
-run's SQL gives these integers in one text (``assay.stored._tally``); the library's
+run's SQL gives these integers in one text (``assay.runs._tally``); the library's
 ``summarize`` makes them from plain records. The codes and the status they are counted
 under are the status rule's (``assay.grading._status_rule``); what each case-trial adds
 to each sum is ``case_trial_sums``, and every vectorised sum here is read off its table.

@@ -1,4 +1,4 @@
-"""Reports: the model every format renders, and the renderers (strings, no I/O)."""
+"""Reports: the model every format renders (the renderers are ``assay.render``)."""
 
 from __future__ import annotations
 
@@ -8,23 +8,11 @@ from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from assay.report._build import build_report
+    from assay.report._calibration import CalibrationReport
     from assay.report._composite import (
         CompositeReport,
         build_composite_report,
         composite_schema,
-    )
-    from assay.report._gate_outcome import GateOutcome
-    from assay.report._gates import (
-        OPERATORS,
-        GateResult,
-        Rule,
-        RuleParts,
-        check_rule,
-        check_scale,
-        evaluate_gates,
-        gates_passed,
-        parse_rule,
-        split_rule,
     )
     from assay.report._model import (
         JUDGE_CACHE_HIT,
@@ -49,20 +37,10 @@ if TYPE_CHECKING:
 # whose names it reads.
 _WHERE: dict[str, str] = {
     "build_report": "assay.report._build",
+    "CalibrationReport": "assay.report._calibration",
     "CompositeReport": "assay.report._composite",
     "build_composite_report": "assay.report._composite",
     "composite_schema": "assay.report._composite",
-    "GateOutcome": "assay.report._gate_outcome",
-    "OPERATORS": "assay.report._gates",
-    "GateResult": "assay.report._gates",
-    "Rule": "assay.report._gates",
-    "RuleParts": "assay.report._gates",
-    "check_rule": "assay.report._gates",
-    "check_scale": "assay.report._gates",
-    "evaluate_gates": "assay.report._gates",
-    "gates_passed": "assay.report._gates",
-    "parse_rule": "assay.report._gates",
-    "split_rule": "assay.report._gates",
     "JUDGE_CACHE_HIT": "assay.report._model",
     "SCHEMA_VERSION": "assay.report._model",
     "SYNTHETIC_BANNER": "assay.report._model",
@@ -86,34 +64,24 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 
 __all__ = [
     "JUDGE_CACHE_HIT",
-    "OPERATORS",
     "SCHEMA_VERSION",
     "SYNTHETIC_BANNER",
     "CacheSummary",
+    "CalibrationReport",
     "CaseRow",
     "CompositeReport",
     "DatasetChange",
-    "GateOutcome",
-    "GateResult",
     "Price",
     "Report",
-    "Rule",
-    "RuleParts",
     "TracedReport",
     "UsageSummary",
     "at_level",
     "build_composite_report",
     "build_report",
-    "check_rule",
-    "check_scale",
     "composite_schema",
-    "evaluate_gates",
-    "gates_passed",
-    "parse_rule",
     "report_problems",
     "report_schema",
     "row_trial_problems",
-    "split_rule",
     "summarize",
     "summarize_usage",
 ]

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
         suite_runs,
         trend_for_suite,
     )
-    from assay.stored._report import headline, report_for_run
+    from assay.runs._report import headline, report_for_run
 
 # Each name is imported from its module on first use: `assay run` and `assay report` need
 # neither the matrix, the trend nor the comparison modules (and their imports).
@@ -69,14 +69,14 @@ _WHERE: dict[str, str] = {
     "backoff_delay": "assay.runner._options",
     "execute": "assay.runner._execute",
     "gate_suite": "assay.runner._trend",
-    "headline": "assay.stored._report",
+    "headline": "assay.runs._report",
     "judge_all": "assay.runner._judging",
     "judge_results": "assay.runner._judging",
     "matrix_report": "assay.runner._matrix",
     "matrix_runs": "assay.runner._matrix",
     "parse_since": "assay.runner._trend",
     "prepare_target": "assay.runner._prepare",
-    "report_for_run": "assay.stored._report",
+    "report_for_run": "assay.runs._report",
     "resume_matrix": "assay.runner._matrix",
     "resume_run": "assay.runner._run",
     "run_item": "assay.runner._execute",

@@ -278,7 +278,7 @@ def judge_results(
     judge's calls run concurrently, with its timeout, retries and rate limit."""
     from assay.grading import grade
     from assay.outcomes import Results
-    from assay.stored._run_settings import StoredGrader
+    from assay.runs._run_settings import StoredGrader
 
     by_id = {c.id: c for c in cases}
     items = [(by_id[r.case_id], r) for r in records if r.case_id in by_id]

@@ -34,9 +34,9 @@ from assay.runner._run import (
     options_for,
 )
 from assay.runner._select import Selection, select
+from assay.runs._report import headline, report_for_run
+from assay.runs._run_settings import run_metadata
 from assay.store import RunInfo, RunStore, redact
-from assay.stored._report import headline, report_for_run
-from assay.stored._run_settings import run_metadata
 
 MATRIX_PREFIX = "mx-"
 

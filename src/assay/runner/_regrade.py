@@ -16,9 +16,9 @@ from assay.runner._judging import JudgeRunner, judge_all
 from assay.runner._options import Timing
 from assay.runner._provenance import new_run_id, package_versions
 from assay.runner._run import RunResult
+from assay.runs._report import headline, report_for_run
+from assay.runs._run_settings import run_metadata
 from assay.store import RunInfo, RunStore
-from assay.stored._report import headline, report_for_run
-from assay.stored._run_settings import run_metadata
 
 REGRADE_KEY = "regrade_of"
 

@@ -15,6 +15,7 @@ from assay._collector import run_collection
 from assay._version import __version__
 from assay.cases import Dataset, content_hash
 from assay.errors import MAX_TRIALS, AssayConfigError, StoreError
+from assay.gates import GateResult, evaluate_gates, parse_rule
 from assay.load import (
     Suite,
     grader_provenance,
@@ -23,7 +24,7 @@ from assay.load import (
     named_path,
     path_exists,
 )
-from assay.report import GateResult, Report, evaluate_gates, parse_rule
+from assay.report import Report
 from assay.runner._cache import CACHE_KEY_VERSION, CacheUse, ResponseCache, default_cache_path
 from assay.runner._guard import LoopBlocked
 from assay.runner._options import RunOptions
@@ -32,9 +33,9 @@ from assay.runner._prepare import prepare_target
 from assay.runner._provenance import GitCommit, new_run_id, package_versions
 from assay.runner._ray import RaySettings, ray_target
 from assay.runner._select import Selection, select
+from assay.runs._report import headline, report_for_run
+from assay.runs._run_settings import run_metadata
 from assay.store import RunClaim, RunInfo, RunStore, redact
-from assay.stored._report import headline, report_for_run
-from assay.stored._run_settings import run_metadata
 from assay.targets import Target
 
 __all__ = ["Overrides", "Progress", "RunControl", "RunResult", "resume_run", "run_suite"]

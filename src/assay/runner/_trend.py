@@ -8,19 +8,12 @@ from typing import Any
 
 from assay.cases import content_hash
 from assay.errors import AssayConfigError, AssayInputError, did_you_mean
+from assay.gates import LAST, GateResult, parse_trend_rule, trend_gate
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting
-from assay.report import GateResult, Report
+from assay.report import Report
+from assay.runs._report import report_for_run
 from assay.store import TAGS_KEY, RunInfo
-from assay.stored._report import report_for_run
-from assay.trend import (
-    LAST,
-    Metric,
-    SuiteRun,
-    Trend,
-    build_trend,
-    parse_trend_rule,
-    trend_gate,
-)
+from assay.trend import Metric, SuiteRun, Trend, build_trend
 
 _SPAN = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$")
 _UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}

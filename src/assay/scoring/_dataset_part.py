@@ -12,6 +12,7 @@ from assay._controls import escape_controls
 from assay.cases._plain import PlainCase, plain_canonical_text, plain_case
 from assay.grading import Status
 from assay.load._json import _lines, _quick_lines
+from assay.render.json import json_row_pieces
 from assay.report._rows import CaseRows
 from assay.report._streamed import (
     _GRADER,
@@ -21,7 +22,6 @@ from assay.report._streamed import (
     _line_row,
     _missing_row,
 )
-from assay.report.render.json import json_row_pieces
 
 
 class CaseTally(NamedTuple):

@@ -63,7 +63,7 @@ WHERE rec.run_id = :run AND rec.trial BETWEEN 1 AND :trials
 """
 _IN_ORDER = "ORDER BY rec.position, rec.trial"
 
-# A joined row whose status is told as it is stored (``_told`` in assay.stored._streamed):
+# A joined row whose status is told as it is stored (``_told`` in assay.runs._streamed):
 # no extra data, a stored verdict with a reason, on an answer or an abstention.
 _TOLD_AS_STORED = """
   AND NOT (jd.status IN ({statuses}) AND rec.extra IS NULL AND typeof(jd.reason) = 'text'

@@ -1,7 +1,6 @@
 """Quality over time: one suite's runs with a metric, paired changes and run-to-run noise."""
 
 from assay.trend._build import SuiteRun, build_trend, paired_test
-from assay.trend._gate import LAST, TrendRule, parse_trend_rule, trend_gate
 from assay.trend._metric import Metric, p95
 from assay.trend._model import (
     Trend,
@@ -9,15 +8,11 @@ from assay.trend._model import (
 )
 
 __all__ = [
-    "LAST",
     "Metric",
     "SuiteRun",
     "Trend",
-    "TrendRule",
     "build_trend",
     "p95",
     "paired_test",
-    "parse_trend_rule",
-    "trend_gate",
     "trend_schema",
 ]

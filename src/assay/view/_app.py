@@ -17,11 +17,11 @@ from assay.compare import Comparison, ComparisonRefusedError
 from assay.errors import AssayConfigError, AssayError, AssayInputError, StoreError
 from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting
 from assay.metrics._setting import chosen_interval
+from assay.render.compare_html import render_compare_html
+from assay.render.html import render_html
 from assay.report import Report
-from assay.report.render.compare_html import render_compare_html
-from assay.report.render.html import render_html
+from assay.runs import compare_stored, stored_report
 from assay.store import RunStore
-from assay.stored import compare_stored, stored_report
 from assay.view._hosts import LOOPBACK_NAMES, HostCheck
 from assay.view._pages import case_page, error_page, runs_page, suites_page
 
@@ -206,7 +206,7 @@ def create_app(
         return _html(suites_page(rows))
 
     async def suite(request: Request) -> Response:
-        from assay.report.render.trend_html import render_trend_html
+        from assay.render.trend_html import render_trend_html
 
         try:
             trend = suite_trend(request)

@@ -10,9 +10,9 @@ from urllib.parse import quote
 
 import jinja2
 
-import assay.report.render._format as f
+import assay.render._format as f
+from assay.render.html import rate_view, status_view
 from assay.report import CaseRow, Report
-from assay.report.render.html import rate_view, status_view
 
 
 @functools.cache
@@ -20,7 +20,7 @@ def _environment() -> jinja2.Environment:
     loader = jinja2.ChoiceLoader(
         [
             jinja2.PackageLoader("assay.view", "templates"),
-            jinja2.PackageLoader("assay.report.render", "templates"),
+            jinja2.PackageLoader("assay.render", "templates"),
         ]
     )
     env = jinja2.Environment(

@@ -14,8 +14,8 @@ from playwright.sync_api import Page, expect
 from assay.cases import Case, Dataset
 from assay.grading import grade_all
 from assay.outcomes import Answer, Error, Record, Span
+from assay.render.html import render_html
 from assay.report import build_report
-from assay.report.render.html import render_html
 
 from .conftest import Watch
 

@@ -11,8 +11,8 @@ from playwright.sync_api import Page, expect
 from assay.compare import VariantInput, build_matrix
 from assay.grading import StructuredGrader, grade
 from assay.outcomes import Answer, Record, Results
+from assay.render import render
 from assay.report import build_report
-from assay.report.render import render
 
 from .conftest import Watch
 

@@ -17,9 +17,9 @@ from tests.conftest import RunAssay
 from assay.cases import Case, Dataset
 from assay.grading import grade_all
 from assay.outcomes import Abstain, Answer, Error, Record
+from assay.render import packed as packed_module
+from assay.render.html import render_html
 from assay.report import Report, build_report
-from assay.report.render import packed as packed_module
-from assay.report.render.html import render_html
 
 from .conftest import Watch
 

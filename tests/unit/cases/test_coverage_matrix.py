@@ -7,7 +7,7 @@ import json
 from tests.unit.cases._make import case
 
 from assay.cases import coverage_matrix
-from assay.report.render import render
+from assay.render import render
 
 
 def _cases():

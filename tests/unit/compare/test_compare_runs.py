@@ -13,9 +13,9 @@ from assay.errors import AssayInputError
 from assay.grading import grade_all
 from assay.metrics import IntervalSetting, mcnemar_exact
 from assay.outcomes import Answer, Record
+from assay.render import render
+from assay.render.comparison import render_comparison
 from assay.report import build_report
-from assay.report.render import render
-from assay.report.render.comparison import render_comparison
 
 from .helpers import case, side
 

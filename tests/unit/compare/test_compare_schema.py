@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from assay.compare import COMPARE_SCHEMA_VERSION, compare_runs, comparison_schema
-from assay.report.render.comparison import render_comparison
+from assay.render.comparison import render_comparison
 
 from .helpers import case, side
 

@@ -12,8 +12,8 @@ import pytest
 from assay.compare import MatrixReport, VariantInput, build_matrix, matrix_schema
 from assay.grading import StructuredGrader, grade
 from assay.outcomes import Answer, Record, Results
+from assay.render.matrix import render_matrix
 from assay.report import build_report
-from assay.report.render.matrix import render_matrix
 
 from .helpers import case
 

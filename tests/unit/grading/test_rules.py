@@ -8,7 +8,7 @@ from assay.grading import StructuredGrader, grade, judge_record, rule_judgment, 
 from assay.grading.checks import CompositeScorer, composite_all
 from assay.grading.checks import parse_composite_results as parse
 from assay.outcomes import Abstain, Error, Record, Results
-from assay.stored._case import StoredRun
+from assay.runs._case import StoredRun
 
 CASE = Case(id="c1", slice="s", question="q?", expected_behavior="abstain")
 FAILED = Record(case_id="c1", trial=1, outcome=Error(error_class="Timeout", message="slow"))

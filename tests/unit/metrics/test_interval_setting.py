@@ -61,7 +61,7 @@ def test_the_public_functions_keep_the_old_keywords_for_one_release() -> None:
     from assay.compare import compare_runs
     from assay.report import build_composite_report, build_report, summarize
     from assay.runner import matrix_report, report_for_run
-    from assay.stored import compare_stored, run_side, stored_report
+    from assay.runs import compare_stored, run_side, stored_report
     from assay.view import create_app
 
     for fn in (

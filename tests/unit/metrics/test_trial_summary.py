@@ -102,8 +102,8 @@ def test_missing_trials_count_as_missing_not_as_passes() -> None:
 
 def _report(records: list[Record], policy: str | None = None) -> str:
     from assay.grading import grade_all
+    from assay.render import render
     from assay.report import build_report
-    from assay.report.render import render
 
     chosen = TrialPolicy.parse(policy, 3) if policy else None
     report = build_report(DATASET, grade_all(DATASET, records), policy=chosen)

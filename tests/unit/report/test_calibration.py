@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from assay.render.calibration import render_calibration
 from assay.report._calibration import HumanLabel, JudgedRow, build_calibration
-from assay.report.render.calibration import render_calibration
 
 # id: (human score, judge status, judge score, slice)
 CASES = {
@@ -132,8 +132,8 @@ def test_the_published_schema_is_fresh() -> None:
 
 
 def _gate(report, problem=None, **bounds):  # type: ignore[no-untyped-def]
+    from assay.gates import calibration_gate_results
     from assay.grading.judge import CalibrationBounds
-    from assay.report._calibration import calibration_gate_results
 
     return calibration_gate_results(report, problem, CalibrationBounds(**bounds))
 

@@ -15,8 +15,8 @@ from assay.grading.checks import (
     scored_case,
 )
 from assay.load import load_composite_results, load_dataset
+from assay.render.composite import render_composite
 from assay.report import SYNTHETIC_BANNER, CompositeReport, build_composite_report
-from assay.report.render.composite import render_composite
 
 ROOT = Path(__file__).resolve().parents[3]
 GOLDEN = ROOT / "examples" / "golden17"

@@ -9,10 +9,10 @@ import pytest
 from assay.cases import Case, Dataset
 from assay.grading import grade_all
 from assay.outcomes import Abstain, Answer, Error, Record
+from assay.render import render
 from assay.report import Report, build_report
 from assay.report._kept import KeptRows, kept_values
 from assay.report._rows import CaseRows, briefs_where, rows_of
-from assay.report.render import render
 
 
 def _report(cases: int, wrong_every: int) -> Report:

@@ -11,6 +11,7 @@ import pytest
 from assay.cases import Case, diff_datasets
 from assay.cases._near import Cluster, Member
 from assay.formats import formats
+from assay.render import kind_of, render
 from assay.report._listings import (
     CacheContents,
     DatasetChanges,
@@ -19,7 +20,6 @@ from assay.report._listings import (
     RunListing,
     Validation,
 )
-from assay.report.render import kind_of, render
 
 ESC = "\x1b[2J"
 

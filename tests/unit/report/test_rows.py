@@ -8,9 +8,9 @@ import pytest
 from assay.cases import Case, Dataset
 from assay.grading import CaseResult, Judgment, grade_all
 from assay.outcomes import Abstain, Answer, Error, Record, Usage
+from assay.render import render
 from assay.report import CaseRow, build_report
 from assay.report._rows import ROW_FIELDS, CaseRows, row_of
-from assay.report.render import render
 
 
 def _case(case_id: str, **fields: object) -> Case:

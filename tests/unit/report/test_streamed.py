@@ -11,10 +11,10 @@ from assay.grading._structured import StructuredGrader
 from assay.metrics import IntervalSetting
 from assay.outcomes import Abstain, Answer, Error, Record, Usage
 from assay.outcomes._parse import _plain_record
+from assay.render.json import render_json
+from assay.render.text import render_text
 from assay.report import build_report
 from assay.report._streamed import streamed_lines_report, streamed_report
-from assay.report.render.json import render_json
-from assay.report.render.text import render_text
 
 cases = st.lists(
     st.builds(

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from assay.gates import evaluate_gates
 from assay.outcomes import Abstain, Record, Usage
-from assay.report import Price, Report, evaluate_gates, summarize_usage
+from assay.render import render
+from assay.report import Price, Report, summarize_usage
 from assay.report._usage import percentile
-from assay.report.render import render
 
 PRICES = {"m": Price(input=1.0, output=4.0)}
 
@@ -155,8 +156,8 @@ def test_text_and_markdown_rows_of_cached_case_trials_are_marked(report: Report)
 
 
 def test_the_judges_usage_is_counted_from_its_judgments_apart_from_the_target() -> None:
+    from assay.render._format import judge_usage_lines
     from assay.report._usage import judge_usage
-    from assay.report.render._format import judge_usage_lines
 
     asked = ("judge_model=m", "prompt_version=p", "rubric_version=r")
     labels = [

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from assay.cases import Case
+from assay.render import render
 from assay.report import Report
-from assay.report.render import render
 from assay.runner import Overrides, report_for_run, run_matrix, run_suite
 from assay.runner._execute import Done, WorkItem
 from assay.runner._plan import Plan

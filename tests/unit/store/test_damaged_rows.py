@@ -15,12 +15,12 @@ from tests.run_stores import fill_store, store_beyond_trials
 from assay.errors import StoreError
 from assay.grading import Judgment
 from assay.metrics import IntervalSetting
+from assay.runs import report_for_run, stored_report, stored_summary
+from assay.runs._outcomes import outcome_damage
+from assay.runs._paired import paired_comparison
 from assay.store import RunStore, open_store
 from assay.store._damage import row_failure
 from assay.store._schema import case_index, judgments, records, runs, spans
-from assay.stored import report_for_run, stored_report, stored_summary
-from assay.stored._outcomes import outcome_damage
-from assay.stored._paired import paired_comparison
 
 
 @pytest.fixture

@@ -13,9 +13,9 @@ from tests.run_stores import fill_store
 from assay.cases import canonical_json
 from assay.load import load_dataset, load_results
 from assay.runner import report_for_run
+from assay.runs import stored_summary
 from assay.store import SCHEMA_VERSION, current_version, migrate, open_store
 from assay.store._store import _IN_ORDER, _JUDGED_RECORDS
-from assay.stored import stored_summary
 
 POLICY = Path(__file__).resolve().parents[3] / "examples" / "policy"
 EARLIER = range(1, SCHEMA_VERSION)

@@ -8,7 +8,7 @@ from tests.trend_stores import V1, V2, dataset
 
 from assay.compare import RunSide, compare_runs
 from assay.errors import AssayConfigError
-from assay.report.render.trend import render_json, render_markdown, render_text, sparkline
+from assay.render.trend import render_json, render_markdown, render_text, sparkline
 from assay.trend import Metric, build_trend, p95, paired_test
 
 from .helpers import suite_run

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from tests.trend_stores import V1, V2
 
-from assay.report.render.trend_html import chart, render_trend_html
+from assay.render.trend_html import chart, render_trend_html
 from assay.trend import build_trend
 
 from .helpers import suite_run

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tests.trend_stores import V1, V2
 
-from assay.report.render.trend import render_json
+from assay.render.trend import render_json
 from assay.trend import Trend, build_trend, trend_schema
 
 from .helpers import suite_run

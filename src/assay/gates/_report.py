@@ -1,0 +1,260 @@
+"""Gates on a report: rules on any report figure (``task_success>=0.8``) that pass or fail
+a run in CI.
+
+``PATH`` walks the report by name: ``errors``, ``task_success`` (a rate's value),
+``answered_accuracy.low`` / ``.high`` (its interval bounds),
+``slice[exception].task_success``, ``statuses.missing`` (the rule's syntax: ``_rules.py``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import typing
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from assay.errors import AssayConfigError, AssayError, did_you_mean
+from assay.gates._rules import OPERATORS, GateResult, Rule, check_scale, split_rule
+from assay.metrics import Rate, TrialRate
+from assay.report import Report
+
+_SEGMENT = re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\[(?P<key>[^\]]+)\])?")
+_BOUNDS = {"low": 0, "high": 1}
+# Figures with a value and an interval: a rule names the value, or a bound with .low/.high.
+_RATES = (Rate, TrialRate)
+# The per-trial task success, when a declared trial policy makes ``task_success`` its figure.
+PER_TRIAL = "task_success_per_trial"
+
+
+def parse_rule(text: str, model: type[BaseModel] = Report) -> Rule:
+    """``Rule`` for ``text`` such as ``"answered_accuracy.low>=0.6 allow_na"``, its fields
+    checked against ``model`` (a ``Report``, or a ``CompositeReport`` for ``composite_pass``
+    and ``strict_pass``)."""
+    parts = split_rule(text)
+    rule = Rule(
+        text=text.strip(),
+        path=parts.path,
+        op=parts.op,
+        threshold=parts.threshold,
+        allow_na=parts.allow_na,
+    )
+    if validate_rule(rule, model):
+        check_scale(text, parts)
+    return rule
+
+
+def _fields(node: object) -> list[str]:
+    if isinstance(node, _RATES):
+        return [*type(node).model_fields, *_BOUNDS]
+    if isinstance(node, BaseModel):
+        return [*type(node).model_fields, *(["slice"] if isinstance(node, Report) else [])]
+    return []
+
+
+def _step(node: object, name: str, key: str | None, rule: Rule) -> object:
+    """The child of ``node`` called ``name`` (then ``[key]``); raises on an unknown name."""
+    if isinstance(node, _RATES) and name in _BOUNDS and key is None:
+        return None if node.ci95 is None else node.ci95[_BOUNDS[name]]
+    if isinstance(node, dict) and key is None and name in node:
+        return node[name]
+    attr = "slices" if isinstance(node, Report) and name == "slice" else name
+    if not isinstance(node, BaseModel) or attr not in type(node).model_fields:
+        choices = _fields(node)
+        hint = did_you_mean(name, choices)
+        listing = f"; fields here: {', '.join(choices)}" if choices else ""
+        raise AssayConfigError(f"gate rule {rule.text!r}: unknown field {name!r}{hint}{listing}")
+    child = getattr(node, attr)
+    if key is None:
+        return child
+    if not isinstance(child, dict):
+        raise AssayConfigError(f"gate rule {rule.text!r}: {name!r} takes no [key]")
+    if key not in child:
+        names = sorted(child)
+        raise AssayConfigError(
+            f"gate rule {rule.text!r}: no {name} named {key!r}{did_you_mean(key, names)}; "
+            f"the report has: {', '.join(names) or 'none'}"
+        )
+    return child[key]
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The model class an annotation holds (``Rate``, ``X | None``, ``dict[str, X]``)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in typing.get_args(annotation):
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def validate_rule(rule: Rule, report_model: type[BaseModel] = Report) -> bool:
+    """Check ``rule``'s field names against the report schema, before any report exists
+    (slice names are checked when the rule is evaluated); True when the path names a rate
+    (its value or an interval bound), a figure between 0 and 1."""
+    model: type[BaseModel] | None = report_model
+    head, dot, rest = rule.path.partition(".")
+    per_trial = head == PER_TRIAL and report_model is Report
+    path = "task_success" + dot + rest if per_trial else rule.path
+    bound = False
+    for part in path.split("."):
+        match = _SEGMENT.fullmatch(part)
+        if match is None:
+            raise AssayConfigError(f"gate rule {rule.text!r}: cannot read field {part!r}")
+        name = match["name"]
+        if model is None:
+            return False  # inside a free mapping (metadata): names are the data's own
+        if model in _RATES and name in _BOUNDS:
+            model, bound = None, True
+            continue
+        attr = "slices" if model is Report and name == "slice" else name
+        fields = [*model.model_fields, *(_BOUNDS if model in _RATES else ())]
+        fields += ["slice"] if model is Report else []
+        if attr not in model.model_fields:
+            raise AssayConfigError(
+                f"gate rule {rule.text!r}: unknown field {name!r}{did_you_mean(name, fields)}; "
+                f"fields here: {', '.join(fields)}"
+            )
+        annotation = model.model_fields[attr].annotation
+        if typing.get_origin(annotation) is dict and match["key"] is None:
+            return False  # the next name is a key of the data (a slice name): checked later
+        model = _model_in(annotation)
+    return bound or model in _RATES
+
+
+def _headline_path(report: BaseModel, path: str) -> str:
+    """``path`` with its first name read as the report's headline: ``task_success`` is task
+    success under the declared trial policy when there is one (``trial_summary.task_success``),
+    and ``task_success_per_trial`` is the per-trial rate."""
+    if not isinstance(report, Report):
+        return path
+    head, _, rest = path.partition(".")
+    tail = f".{rest}" if rest else ""
+    t = report.trial_summary
+    if head == "task_success" and t is not None and t.declared:
+        return "trial_summary.task_success" + tail
+    if head == PER_TRIAL:
+        return "task_success" + tail
+    return path
+
+
+def resolve(report: BaseModel, rule: Rule) -> tuple[float | None, str]:
+    """The number ``rule.path`` names in ``report`` (None when n/a) and a label for it."""
+    node: Any = report
+    label = ""
+    for part in _headline_path(report, rule.path).split("."):
+        match = _SEGMENT.fullmatch(part)
+        if match is None:
+            raise AssayConfigError(f"gate rule {rule.text!r}: cannot read field {part!r}")
+        if node is None:
+            return None, label or rule.path
+        if isinstance(node, _RATES):
+            label = _fraction(node)
+            if match["name"] in _BOUNDS:
+                label += f", {_level(node)}"
+        node = _step(node, match["name"], match["key"], rule)
+    if isinstance(node, _RATES):
+        label = _fraction(node)
+        if node.value is None:
+            reason = node.na_reason if isinstance(node, Rate) else f"no {node.denominator_name}"
+            return None, f"n/a: {reason}"
+        return node.value, label
+    if node is None:
+        return None, label or "n/a: not in this report"
+    if isinstance(node, bool) or not isinstance(node, int | float):
+        raise AssayConfigError(
+            f"gate rule {rule.text!r}: {rule.path!r} is not a number "
+            f"(it is {type(node).__name__}); name a count, a rate, or a rate's .low/.high"
+        )
+    return float(node), label
+
+
+def _fraction(node: Rate | TrialRate) -> str:
+    """'2/6', or '0/4 cases, pass^2 of 4 trials' for task success under a trial policy; a
+    bound adds the interval it is read from ('2/6, 95% exact interval')."""
+    if isinstance(node, Rate):
+        text = f"{node.numerator}/{node.denominator}"
+    else:
+        text = f"{node.score_sum:g}/{node.cases} cases, {node.label}"
+    return text
+
+
+def _level(node: Rate | TrialRate) -> str:
+    method = "exact" if node.method == "clopper-pearson" else node.method.title()
+    clustered = ", clustered by case" if isinstance(node, TrialRate) else ""
+    return f"{node.confidence * 100:g}% {method} interval{clustered}"
+
+
+def _fmt(x: float, threshold: float | None = None) -> str:
+    """Four significant digits, or as many more as it takes for a figure that is not 0 or 1
+    not to read as 0 or 1 (0.99999, never 1) and to read on its own side of ``threshold``
+    (0.79999 against 0.8, never 0.8)."""
+    for digits in range(4, 18):
+        text = f"{x:.{digits}g}"
+        shown = float(text)
+        if (shown in (0.0, 1.0)) and shown != x:
+            continue
+        if threshold is not None and (shown >= threshold) != (x >= threshold):
+            continue
+        if threshold is not None and (shown <= threshold) != (x <= threshold):
+            continue
+        return text
+    return repr(x)
+
+
+def check_rule(report: BaseModel, rule: Rule) -> GateResult:
+    """``rule`` applied to ``report``."""
+    actual, label = resolve(report, rule)
+    want = f"{rule.op} {_fmt(rule.threshold)}"
+    if actual is None:
+        na = label if label.startswith("n/a") else f"n/a: {label}"
+        if rule.allow_na:
+            return GateResult(
+                rule=rule, passed=True, actual=None, margin=None, message=f"{na} (allowed)"
+            )
+        return GateResult(rule=rule, passed=False, actual=None, margin=None, message=na)
+    if math.isnan(actual):
+        return GateResult(
+            rule=rule, passed=False, actual=None, margin=None, message="NaN never passes a gate"
+        )
+    passed = OPERATORS[rule.op](actual, rule.threshold)
+    margin = actual - rule.threshold
+    seen = f"{rule.path} = {_fmt(actual, rule.threshold)}" + (f" ({label})" if label else "")
+    if passed:
+        message = f"{seen}, needs {want}"
+    elif rule.op in ("==", "!="):
+        message = f"{seen}, needs {want}: off by {_fmt(abs(margin))}"
+    else:
+        direction = "short" if rule.op in (">=", ">") else "over"
+        message = f"{seen}, needs {want}: {direction} by {_fmt(abs(margin))}"
+    return GateResult(rule=rule, passed=passed, actual=actual, margin=margin, message=message)
+
+
+def evaluate_gates(report: BaseModel, rules: Sequence[str | Rule]) -> list[GateResult]:
+    """Every rule applied to ``report`` (a ``Report`` or a ``CompositeReport``), in order;
+    raises ``AssayConfigError`` on a bad rule before any is evaluated."""
+    parsed = [r if isinstance(r, Rule) else parse_rule(r, type(report)) for r in rules]
+    for rule in parsed:
+        resolve(report, rule)
+    return [check_rule(report, rule) for rule in parsed]
+
+
+def parse_gates(gates: object, where: str) -> list[Rule]:
+    """Rules from a suite's ``gates:`` value (a rule or a list of rules); ``where`` names
+    the value in errors."""
+    if gates is None:
+        return []
+    if isinstance(gates, str):
+        gates = [gates]
+    if not isinstance(gates, list) or not all(isinstance(g, str) for g in gates):
+        raise AssayConfigError(
+            f"{where}: gates must be a list of rules such as "
+            "'task_success>=0.8' or 'answered_accuracy.low>=0.6 allow_na'"
+        )
+    try:
+        return [parse_rule(rule) for rule in gates]
+    except AssayError as err:
+        raise AssayConfigError(f"{where}: {err}") from None
