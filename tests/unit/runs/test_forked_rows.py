@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.unit.stored.test_stored_summary import _cases, _fill
+from tests.unit.runs.test_stored_summary import _cases, _fill
 
 from assay import _forked
 from assay._written import WrittenText
