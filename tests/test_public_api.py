@@ -64,6 +64,7 @@ PUBLIC = [
     "rate",
     "report_for_run",
     "run_suite",
+    "score_files",
     "summarize",
 ]
 

@@ -76,6 +76,7 @@ if TYPE_CHECKING:
     from assay.report import Report, build_report, summarize
     from assay.runner import run_suite
     from assay.runs import report_for_run
+    from assay.scoring import score_files
     from assay.store import (
         open_store,
     )
@@ -136,6 +137,7 @@ _EXPORTS: dict[str, str] = {
     "compare_runs": "assay.compare",
     "report_for_run": "assay.runs",
     "run_suite": "assay.runner",
+    "score_files": "assay.scoring",
     "open_store": "assay.store",
     "BaseTarget": "assay.targets",
     "Reply": "assay.targets",
