@@ -82,3 +82,27 @@ def test_a_coverage_matrix_renders_through_the_one_dispatch() -> None:
         assert "demo" in render(cov, fmt) or fmt == "json", fmt
     with pytest.raises(ValueError, match=r"choose one of text, json, markdown, html$"):
         render(cov, "junit")
+
+
+def test_every_listed_format_has_one_writer_and_no_writer_is_unlisted() -> None:
+    from assay.render._writers import WRITERS
+
+    drawn = {kind: tuple(fmts) for kind, fmts in FORMATS.items() if kind != "export"}
+    assert {kind: tuple(by_format) for kind, by_format in WRITERS.items()} == drawn
+
+
+def test_each_writer_names_a_function_of_its_module() -> None:
+    import importlib
+
+    from assay.render._writers import WRITERS
+
+    for kind, by_format in WRITERS.items():
+        for fmt, writer in by_format.items():
+            module = importlib.import_module(f"assay.render.{writer.module}")
+            for name in filter(None, (writer.function, writer.written)):
+                assert callable(getattr(module, name, None)), (kind, fmt, name)
+
+
+def test_an_object_of_no_drawn_kind_is_refused_by_name() -> None:
+    with pytest.raises(TypeError, match="cannot render a dict"):
+        render({}, "text")  # type: ignore[arg-type]
