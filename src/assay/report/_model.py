@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from assay._compact import CompactModel
+from assay._display import Displayed
 from assay.metrics import Rate, SliceSummary, StatusCounts, Summary, TrialSummary
 from assay.report._usage import JudgeUsage, UsageSummary
 
@@ -193,7 +194,7 @@ JUDGE_CACHE_HIT = "judge_cache=hit"
 """The label of a judgment whose judge reply was served from the response cache."""
 
 
-class Report(BaseModel):
+class Report(BaseModel, Displayed):
     """A scored run or results file: the JSON report schema (``schema_version`` 1).
 
     Rates are over real cases only; synthetic cases appear in ``synthetic`` and in
