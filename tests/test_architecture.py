@@ -271,6 +271,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "assay._compact",
         "assay._controls",
         "assay._display",
+        "assay._frames",
         "assay._forked",
         "assay._json_schema",
         "assay._lazy",

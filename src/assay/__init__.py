@@ -78,11 +78,11 @@ if TYPE_CHECKING:
         evaluate_gates,
         summarize,
     )
-    from assay.runner import run_suite
+    from assay.runner import run_suite, run_suite_async
     from assay.store import (
         open_store,
     )
-    from assay.stored import report_for_run
+    from assay.stored import report_for_run, runs_frame
     from assay.targets import (
         BaseTarget,
         Reply,
@@ -139,7 +139,9 @@ _EXPORTS: dict[str, str] = {
     "RunSide": "assay.compare",
     "compare_runs": "assay.compare",
     "report_for_run": "assay.stored",
+    "runs_frame": "assay.stored",
     "run_suite": "assay.runner",
+    "run_suite_async": "assay.runner",
     "open_store": "assay.store",
     "BaseTarget": "assay.targets",
     "Reply": "assay.targets",

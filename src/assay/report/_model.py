@@ -8,7 +8,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from assay._compact import CompactModel
 from assay._display import Displayed
+from assay._frames import Backend
 from assay.metrics import Rate, SliceSummary, StatusCounts, Summary, TrialSummary
+from assay.report._frames import cases_frame, rates_frame
 from assay.report._usage import JudgeUsage, UsageSummary
 
 SCHEMA_VERSION = 1
@@ -264,3 +266,14 @@ class Report(BaseModel, Displayed):
         """A report carrying ``summary``'s figures plus the given fields."""
         figures = summary.model_dump(exclude={"synthetic"})
         return cls(**figures, **fields)
+
+    def cases_frame(self, backend: Backend = "pandas") -> Any:
+        """One row per case-trial: id, slice, trial, status, reason, answer, usage and
+        latency (the columns and dtypes: docs/notebooks.md), as a pandas or polars
+        DataFrame; each backend is an optional extra (``pip install 'assay[pandas]'``)."""
+        return cases_frame(self, backend)
+
+    def rates_frame(self, backend: Backend = "pandas") -> Any:
+        """One row per rate and slice, with numerator, denominator, value, interval bounds
+        and method (docs/notebooks.md), as a pandas or polars DataFrame."""
+        return rates_frame(self, backend)

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from assay.stored._composite import StoredInputs, composite_inputs
     from assay.stored._read import stored_report
     from assay.stored._report import headline, report_for_run
+    from assay.stored._runs_frame import runs_frame
     from assay.stored._summary import stored_summary
 
 # Each name is imported from its module on first use: `assay run` and `assay report` build
@@ -36,6 +37,7 @@ _WHERE: dict[str, str] = {
     "headline": "assay.stored._report",
     "report_for_run": "assay.stored._report",
     "run_side": "assay.stored._compared",
+    "runs_frame": "assay.stored._runs_frame",
     "stored_report": "assay.stored._read",
     "stored_summary": "assay.stored._summary",
 }
@@ -52,6 +54,7 @@ __all__ = [
     "headline",
     "report_for_run",
     "run_side",
+    "runs_frame",
     "stored_report",
     "stored_summary",
 ]
