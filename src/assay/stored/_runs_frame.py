@@ -21,7 +21,7 @@ RUN_COLUMNS: tuple[FrameColumn, ...] = (
     FrameColumn("config_hash", "str", "the target configuration's hash"),
     FrameColumn("trials", "int", "trials per case"),
     FrameColumn("trial_policy", "str", "how trials make a case's verdict"),
-    FrameColumn("total", "int", "case-trials in the headline's denominator's report"),
+    FrameColumn("total", "int", "real case-trials in the run's report"),
     FrameColumn(
         "task_success",
         "float",
