@@ -1,11 +1,12 @@
 # Two commands do all the set-up on a fresh machine with only Python 3.11:
 #   make demo   creates .venv, installs assay, runs the main demonstration
 #   make test   installs the dev dependencies and runs every check and test
+#   make docs   builds the documentation site and serves it on 127.0.0.1:8000
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo demo-real test lint typecheck unit browser model promptfoo bench clean
+.PHONY: demo demo-real test lint typecheck unit browser model promptfoo bench docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -64,8 +65,17 @@ unit: $(VENV)/.dev-installed browser model promptfoo
 
 test: lint typecheck unit
 
+# The documentation site (mkdocs.yml): docs/ and the API reference, built and served on
+# http://127.0.0.1:8000 (`make test` builds it with --strict: tests/test_site.py).
+$(VENV)/.docs-installed: $(VENV)/.installed
+	$(BIN)/pip install --quiet -e '.[docs]'
+	touch $@
+
+docs: $(VENV)/.docs-installed
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve -a 127.0.0.1:8000
+
 bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/run_all.py
 
 clean:
-	rm -rf $(VENV) .venv-model .promptfoo .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info
+	rm -rf $(VENV) .venv-model .promptfoo .pytest_cache .mypy_cache .ruff_cache build site src/*.egg-info

@@ -158,6 +158,12 @@ def test_relative_imports_inside_the_core_are_allowed() -> None:
 
 RENDER = "assay.render"
 
+# The one import from below the render layer into it: a model that a notebook or rich
+# shows draws itself (assay._display), importing the render layer inside the method, when
+# it is first shown. Nothing else may reach up.
+DISPLAY = "assay._display"
+DISPLAY_DRAWS = "assay.render"
+
 
 def _component(module: str) -> str:
     return ".".join(module.split(".")[:2])
@@ -201,7 +207,16 @@ def _graph() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for path in sorted(SRC.rglob("*.py")):
         graph.setdefault(_component(_module_of(path)), set()).update(_dependencies(path))
+    graph[DISPLAY].discard(DISPLAY_DRAWS)
     return graph
+
+
+def test_the_display_reaches_the_render_layer_only_when_asked() -> None:
+    path = SRC / "_display.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    top = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    assert all(not (n.module or "").startswith(DISPLAY_DRAWS) for n in top if n.module)
+    assert _dependencies(path) == {DISPLAY_DRAWS}
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -264,6 +279,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "assay._compact",
         "assay._controls",
+        "assay._display",
+        "assay._frames",
         "assay._forked",
         "assay._json_schema",
         "assay._lazy",
@@ -454,7 +471,9 @@ def _module_dependencies(path: Path, modules: set[str], source: str | None = Non
 
 def _module_graph() -> dict[str, set[str]]:
     paths = {_module_of(path): path for path in sorted(SRC.rglob("*.py"))}
-    return {m: _module_dependencies(path, set(paths)) for m, path in paths.items()}
+    graph = {m: _module_dependencies(path, set(paths)) for m, path in paths.items()}
+    graph[DISPLAY] = {m for m in graph[DISPLAY] if not m.startswith(DISPLAY_DRAWS)}
+    return graph
 
 
 def test_no_two_modules_import_each_other() -> None:

@@ -64,6 +64,8 @@ PUBLIC = [
     "rate",
     "report_for_run",
     "run_suite",
+    "run_suite_async",
+    "runs_frame",
     "score_files",
     "summarize",
 ]

@@ -74,8 +74,8 @@ if TYPE_CHECKING:
         Results,
     )
     from assay.report import Report, build_report, summarize
-    from assay.runner import run_suite
-    from assay.runs import report_for_run
+    from assay.runner import run_suite, run_suite_async
+    from assay.runs import report_for_run, runs_frame
     from assay.scoring import score_files
     from assay.store import (
         open_store,
@@ -136,7 +136,9 @@ _EXPORTS: dict[str, str] = {
     "RunSide": "assay.compare",
     "compare_runs": "assay.compare",
     "report_for_run": "assay.runs",
+    "runs_frame": "assay.runs",
     "run_suite": "assay.runner",
+    "run_suite_async": "assay.runner",
     "score_files": "assay.scoring",
     "open_store": "assay.store",
     "BaseTarget": "assay.targets",

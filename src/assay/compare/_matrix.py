@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from assay._display import Displayed
 from assay._json_schema import model_schema
 from assay._version import __version__
 from assay.compare._compare import compare_runs
@@ -115,7 +116,7 @@ class GridRow(_Frozen):
     disagree: bool = Field(description="Passed in some variants and not in others")
 
 
-class MatrixReport(_Frozen):
+class MatrixReport(_Frozen, Displayed):
     """A matrix: one dataset version, one run per variant (``schema_version`` 1)."""
 
     schema_version: int = MATRIX_SCHEMA_VERSION

@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from assay._display import Displayed
 from assay._json_schema import model_schema
 from assay.metrics import Rate
 
@@ -139,7 +140,7 @@ class UsageComparison(_Frozen):
     cost_avoided_usd_delta: float | None = None
 
 
-class Comparison(_Frozen):
+class Comparison(_Frozen, Displayed):
     """A paired comparison of a baseline and a candidate run (``schema_version`` 1).
 
     Every paired case-trial is counted exactly once in ``newly_fixed``, ``newly_broken``,

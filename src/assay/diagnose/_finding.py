@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from assay._display import Displayed
+
 Stage = Literal["retrieval", "context_assembly", "generation", "access_boundary", "tool_handling"]
 STAGES: tuple[Stage, ...] = (
     "retrieval",
@@ -16,7 +18,7 @@ STAGES: tuple[Stage, ...] = (
 )
 
 
-class Finding(BaseModel):
+class Finding(BaseModel, Displayed):
     """What ``diagnose`` concluded about one case-trial.
 
     ``stage`` is None when the case passed or when the spans cannot tell; ``evidence``

@@ -6,12 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from assay._display import Displayed
 from assay.diagnose._finding import Finding
 from assay.diagnose._tree import TreeRow
 
 
 @dataclass(frozen=True)
-class Diagnosis:
+class Diagnosis(Displayed):
     """The findings of every case-trial of run ``run_id`` (``diagnose --all``)."""
 
     run_id: str

@@ -36,10 +36,12 @@ class CaseResult:
 
     @property
     def status(self) -> Status:
+        """The judgment's status."""
         return self.judgment.status
 
     @property
     def reason(self) -> str:
+        """The judgment's one-line reason."""
         return self.judgment.reason
 
     @property

@@ -11,6 +11,7 @@ from assay.cases import Case
 from assay.outcomes import Record
 
 Status = Literal["passed", "failed", "error", "missing", "ungraded"]
+"""A case-trial's one status: passed, failed, error, missing or ungraded."""
 STATUSES: tuple[Status, ...] = ("passed", "failed", "error", "missing", "ungraded")
 
 
@@ -58,7 +59,9 @@ class Grader(Protocol):
     name: str
     version: str
 
-    def grade(self, case: Case, record: Record) -> Judgment: ...
+    def grade(self, case: Case, record: Record) -> Judgment:
+        """The judgment of ``record`` (an answer or an abstention) against ``case``."""
+        ...
 
 
 @runtime_checkable
@@ -74,6 +77,11 @@ class CallingGrader(Grader, Protocol):
 
     endpoint: Any
 
-    def prepare(self, case: Case, record: Record, nonce: str) -> Any: ...
+    def prepare(self, case: Case, record: Record, nonce: str) -> Any:
+        """The call to send for ``record`` (``nonce`` marks this request), or the
+        ``Judgment`` itself when no call is needed."""
+        ...
 
-    def conclude(self, case: Case, call: Any, answer: Any) -> Judgment: ...
+    def conclude(self, case: Case, call: Any, answer: Any) -> Judgment:
+        """The judgment from what came back (``answer``) for the prepared ``call``."""
+        ...

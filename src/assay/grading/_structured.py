@@ -22,6 +22,7 @@ class StructuredGrader:
     version = "1"
 
     def grade(self, case: Case, record: Record) -> Judgment:
+        """Passed when the outcome matches the case's expected behaviour and fact."""
         status, reason = _verdict(case, record)
         # Every value is already of its field's type: made as validation would make it.
         values = {"case_id": case.id, "trial": record.trial, "status": status}

@@ -44,6 +44,7 @@ class Results:
     source: str | None = None
 
     def location_of(self, index: int) -> Location | None:
+        """Where record ``index`` was read from (file and line); None when not known."""
         return self.locations[index] if self.locations else None
 
 

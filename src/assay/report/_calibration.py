@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from assay._display import Displayed
 from assay._json_schema import model_schema
 from assay._version import __version__
 from assay.metrics import (
@@ -100,7 +101,7 @@ class SliceAgreement(BaseModel):
     false_rejects: int
 
 
-class CalibrationReport(BaseModel):
+class CalibrationReport(BaseModel, Displayed):
     """The calibration of a grader against human labels (``schema_version`` 1).
 
     ``judged`` labelled case-trials have a pass or fail; ``ungraded`` lists those without

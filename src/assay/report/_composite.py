@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from assay._frames import Backend
 from assay._json_schema import model_schema
 from assay._version import __version__
 from assay.cases import Dataset
@@ -23,6 +24,7 @@ from assay.metrics import (
     rate,
 )
 from assay.metrics._setting import chosen_interval
+from assay.report._frames import composite_cases_frame
 from assay.report._model import SCHEMA_VERSION, SYNTHETIC_BANNER, DatasetInfo
 
 COMPOSITE_PASSES = "composite passes"
@@ -132,6 +134,11 @@ class CompositeReport(BaseModel):
     agreement: str | None = None
     synthetic: CompositeSynthetic | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+    def cases_frame(self, backend: Backend = "pandas") -> Any:
+        """One row per case-trial with its score, verdicts and a ``check:NAME`` column per
+        check (docs/notebooks.md), as a pandas or polars DataFrame."""
+        return composite_cases_frame(self, backend)
 
 
 def composite_schema() -> dict[str, Any]:

@@ -7,7 +7,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from assay._compact import CompactModel
+from assay._display import Displayed
+from assay._frames import Backend
 from assay.metrics import Rate, SliceSummary, StatusCounts, Summary, TrialSummary
+from assay.report._frames import cases_frame, rates_frame
 from assay.report._usage import JudgeUsage, UsageSummary
 
 SCHEMA_VERSION = 1
@@ -193,7 +196,7 @@ JUDGE_CACHE_HIT = "judge_cache=hit"
 """The label of a judgment whose judge reply was served from the response cache."""
 
 
-class Report(BaseModel):
+class Report(BaseModel, Displayed):
     """A scored run or results file: the JSON report schema (``schema_version`` 1).
 
     Rates are over real cases only; synthetic cases appear in ``synthetic`` and in
@@ -263,3 +266,14 @@ class Report(BaseModel):
         """A report carrying ``summary``'s figures plus the given fields."""
         figures = summary.model_dump(exclude={"synthetic"})
         return cls(**figures, **fields)
+
+    def cases_frame(self, backend: Backend = "pandas") -> Any:
+        """One row per case-trial: id, slice, trial, status, reason, answer, usage and
+        latency (the columns and dtypes: docs/notebooks.md), as a pandas or polars
+        DataFrame; each backend is an optional extra (``pip install 'assay[pandas]'``)."""
+        return cases_frame(self, backend)
+
+    def rates_frame(self, backend: Backend = "pandas") -> Any:
+        """One row per rate and slice, with numerator, denominator, value, interval bounds
+        and method (docs/notebooks.md), as a pandas or polars DataFrame."""
+        return rates_frame(self, backend)

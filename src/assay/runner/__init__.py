@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from assay.runner._awaited import resume_run_async, run_suite_async
     from assay.runner._execute import (
         Done,
         Execution,
@@ -79,9 +80,11 @@ _WHERE: dict[str, str] = {
     "report_for_run": "assay.runs._report",
     "resume_matrix": "assay.runner._matrix",
     "resume_run": "assay.runner._run",
+    "resume_run_async": "assay.runner._awaited",
     "run_item": "assay.runner._execute",
     "run_matrix": "assay.runner._matrix",
     "run_suite": "assay.runner._run",
+    "run_suite_async": "assay.runner._awaited",
     "select": "assay.runner._select",
     "suite_names": "assay.runner._trend",
     "suite_runs": "assay.runner._trend",
@@ -120,9 +123,11 @@ __all__ = [
     "report_for_run",
     "resume_matrix",
     "resume_run",
+    "resume_run_async",
     "run_item",
     "run_matrix",
     "run_suite",
+    "run_suite_async",
     "select",
     "suite_names",
     "suite_runs",

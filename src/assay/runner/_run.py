@@ -265,7 +265,13 @@ def run_suite(
     overrides: Overrides | None = None,
     control: RunControl | None = None,
 ) -> RunResult:
-    """Run a suite's target over its (selected) cases and store the run."""
+    """Run a suite's target over its (selected) cases and store the run.
+
+    It blocks until the run ends, on an event loop of its own: inside a running event
+    loop (a Jupyter notebook's) it raises ``RuntimeError`` before anything runs, saying to
+    ``await run_suite_async(...)`` instead.
+    """
+    refuse_in_running_loop("run_suite", "run_suite_async")
     suite = suite if isinstance(suite, Suite) else load_suite(suite)
     commit = GitCommit(suite.base_dir)  # answered while the run is prepared
     control = control or RunControl()
@@ -317,6 +323,20 @@ def run_suite(
             cache.cache.close()
     result = replace(result, cache_error=cache.cache.write_error if cache else None)
     return _gated(result, suite)
+
+
+def refuse_in_running_loop(call: str, awaited: str) -> None:
+    """Raise ``RuntimeError`` when an event loop is running in this thread: ``call`` runs
+    one of its own until the run ends, which a running loop (a notebook's) cannot host."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    raise RuntimeError(
+        f"{call} blocks until the run ends, but an event loop is already running in this "
+        f"thread (as in a Jupyter notebook): use `await assay.{awaited}(...)` there instead "
+        "(same arguments, same result)"
+    )
 
 
 def base_metadata(
@@ -374,8 +394,10 @@ def resume_run(
 ) -> RunResult:
     """Run only the case-trials a stored run has not recorded yet, into the same run.
 
-    A completed run is left untouched: its report is returned and nothing runs.
+    A completed run is left untouched: its report is returned and nothing runs. Like
+    ``run_suite``, it refuses to block inside a running event loop (``resume_run_async``).
     """
+    refuse_in_running_loop("resume_run", "resume_run_async")
     info = store.get_run(run_id)
     claim = store.claim(info.id)  # before anything is read: another resume may be writing
     try:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from assay.runs._read import stored_report
     from assay.runs._report import headline, report_for_run
     from assay.runs._run_report import run_report
+    from assay.runs._runs_frame import runs_frame
     from assay.runs._summary import stored_summary
 
 # Each name is imported from its module on first use: `assay run` and `assay report` build
@@ -38,6 +39,7 @@ _WHERE: dict[str, str] = {
     "report_for_run": "assay.runs._report",
     "run_report": "assay.runs._run_report",
     "run_side": "assay.runs._compared",
+    "runs_frame": "assay.runs._runs_frame",
     "stored_report": "assay.runs._read",
     "stored_summary": "assay.runs._summary",
 }
@@ -55,6 +57,7 @@ __all__ = [
     "report_for_run",
     "run_report",
     "run_side",
+    "runs_frame",
     "stored_report",
     "stored_summary",
 ]

@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from assay._display import Displayed
 from assay._json_schema import model_schema
 from assay.metrics import Rate
 
@@ -94,7 +95,7 @@ class ReplicateGroup(_Frozen):
     spread: float | None = Field(description="high - low; null with fewer than two values")
 
 
-class Trend(_Frozen):
+class Trend(_Frozen, Displayed):
     """A suite's runs in time order with one metric, its changes and its noise."""
 
     schema_version: int = TREND_SCHEMA_VERSION

@@ -35,14 +35,17 @@ class CheckResult(BaseModel):
 
     @classmethod
     def ok(cls, reason: str) -> CheckResult:
+        """A passed check."""
         return cls(passed=True, reason=reason)
 
     @classmethod
     def fail(cls, reason: str) -> CheckResult:
+        """A failed check."""
         return cls(passed=False, reason=reason)
 
     @classmethod
     def cannot(cls, reason: str) -> CheckResult:
+        """A check that could not be evaluated (the case becomes ungraded)."""
         return cls(passed=None, reason=f"cannot evaluate: {reason}")
 
 
