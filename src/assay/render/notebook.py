@@ -9,8 +9,6 @@ from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
 
-from assay.report._model import Report
-from assay.report._traced import TracedReport
 from assay.render import Rendered, kind_of, render
 from assay.render.calibration import calibration_document
 from assay.render.comparison import comparison_document
@@ -20,6 +18,8 @@ from assay.render.html_writer import write_html
 from assay.render.matrix import matrix_document
 from assay.render.report_document import report_document
 from assay.render.trend import trend_document
+from assay.report._model import Report
+from assay.report._traced import TracedReport
 
 if TYPE_CHECKING:
     from assay.compare import Comparison, MatrixReport

@@ -13,13 +13,13 @@ from tests.unit.report.conftest import seed_report
 from tests.unit.report.test_composite_report import GOLDEN, report_for
 
 from assay._frames import PANDAS_DTYPES, POLARS_DTYPES
+from assay.render import render
 from assay.report._frames import (
     CASE_COLUMNS,
     CHECK_PREFIX,
     COMPOSITE_CASE_COLUMNS,
     RATE_COLUMNS,
 )
-from assay.render import render
 
 DOCS = Path(__file__).parents[3] / "docs" / "notebooks.md"
 BACKENDS = ("pandas", "polars")

@@ -20,9 +20,9 @@ from assay.compare import build_matrix, compare_runs
 from assay.diagnose import Diagnosis, Finding
 from assay.grading import grade_all
 from assay.outcomes import Answer, Record
-from assay.report import build_report
 from assay.render import render
 from assay.render.notebook import FRAGMENT_CLASS
+from assay.report import build_report
 from assay.trend import build_trend
 
 CASES = [case(f"E{i}", "s") for i in range(1, 5)]

@@ -12,8 +12,8 @@ import pytest
 import assay
 from assay._frames import PANDAS_DTYPES, POLARS_DTYPES
 from assay.render import render
-from assay.store import RunStore, open_store
 from assay.runs._runs_frame import RUN_COLUMNS
+from assay.store import RunStore, open_store
 
 DEMO = Path(__file__).parents[3] / "examples" / "demo"
 
