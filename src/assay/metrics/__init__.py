@@ -20,6 +20,7 @@ if TYPE_CHECKING:
         clustered_rate,
         effective_interval,
     )
+    from assay.metrics._former_ci95 import FormerCi95
     from assay.metrics._consistency import (
         CaseConsistency,
         TrialRate,
@@ -66,6 +67,7 @@ _WHERE: dict[str, str] = {
     "clustered_by_case": "assay.metrics._cluster",
     "clustered_rate": "assay.metrics._cluster",
     "effective_interval": "assay.metrics._cluster",
+    "FormerCi95": "assay.metrics._former_ci95",
     "CaseConsistency": "assay.metrics._consistency",
     "TrialRate": "assay.metrics._consistency",
     "TrialSummary": "assay.metrics._consistency",
@@ -111,6 +113,7 @@ __all__ = [
     "SLICE_CASES",
     "CaseConsistency",
     "ClusteredEstimate",
+    "FormerCi95",
     "IntervalMethod",
     "IntervalSetting",
     "Kappa",

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
+from assay.metrics._former_ci95 import FormerCi95
 from assay.metrics._intervals import IntervalMethod
 from assay.metrics._setting import DEFAULT_INTERVAL, IntervalSetting, chosen_interval
 
 
-class Rate(BaseModel):
+class Rate(FormerCi95):
     """``numerator / denominator`` where the denominator is named.
 
-    ``value`` is None (shown as "n/a") when the denominator is 0, never 0.0. ``ci95`` is the
+    ``value`` is None (shown as "n/a") when the denominator is 0, never 0.0. ``ci`` is the
     two-sided interval at ``confidence`` (0.95 unless the user asked otherwise) computed by
     ``method``; None when the denominator is 0.
     """
@@ -23,7 +24,7 @@ class Rate(BaseModel):
     denominator_name: str
     numerator_name: str = ""
     value: float | None
-    ci95: tuple[float, float] | None
+    ci: tuple[float, float] | None
     confidence: float = 0.95
     method: IntervalMethod = "clopper-pearson"
 
@@ -60,7 +61,7 @@ def rate(
             denominator_name=denominator_name,
             numerator_name=numerator_name,
             value=None,
-            ci95=None,
+            ci=None,
             confidence=interval.confidence,
             method=interval.method,
         )
@@ -70,7 +71,7 @@ def rate(
         denominator_name=denominator_name,
         numerator_name=numerator_name,
         value=numerator / denominator,
-        ci95=interval.limits(numerator, denominator),
+        ci=interval.limits(numerator, denominator),
         confidence=interval.confidence,
         method=interval.method,
     )

@@ -123,7 +123,7 @@ def headline(report: Report) -> dict[str, Any]:
         "missing": report.missing,
         "task_success": rate.value,
         "task_success_fraction": f"{rate.numerator}/{rate.denominator}",
-        "task_success_ci95": list(rate.ci95) if rate.ci95 is not None else None,
+        "task_success_ci95": list(rate.ci) if rate.ci is not None else None,
         "task_success_confidence": rate.confidence,
         **_usage_headline(report.usage),
     }
@@ -134,7 +134,7 @@ def headline(report: Report) -> dict[str, Any]:
             {
                 "task_success": policy.value,
                 "task_success_fraction": f"{_whole(policy.score_sum)}/{policy.cases}",
-                "task_success_ci95": list(policy.ci95) if policy.ci95 is not None else None,
+                "task_success_ci95": list(policy.ci) if policy.ci is not None else None,
                 "task_success_policy": t.label,
                 "per_trial_task_success": rate.value,
                 "per_trial_task_success_fraction": f"{rate.numerator}/{rate.denominator}",

@@ -39,7 +39,7 @@ def test_the_setting_is_frozen_and_hashable() -> None:
 
 def test_a_rate_carries_the_setting_it_was_computed_at() -> None:
     r = rate(1, 3, "cases", interval=IntervalSetting(0.9, "wilson"))
-    assert (r.confidence, r.method, r.ci95) == (0.9, "wilson", wilson(1, 3, 0.9))
+    assert (r.confidence, r.method, r.ci) == (0.9, "wilson", wilson(1, 3, 0.9))
 
 
 def test_the_old_keywords_still_work_with_a_deprecation_warning() -> None:
