@@ -147,7 +147,7 @@ def test_the_run_list_shows_each_task_success_with_its_interval(
     rows = json.loads(_ok(run_assay("runs", "--store", store, "-f", "json")))
     assert len(rows) >= 2
     for row in rows:
-        low, high = row["task_success_ci95"]
+        low, high = row["task_success_ci"]
         assert low <= row["task_success"] <= high
         assert row["task_success_confidence"] == 0.95
     assert "95% CI [" in _ok(run_assay("runs", "--store", store))
