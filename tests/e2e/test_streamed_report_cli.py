@@ -17,7 +17,7 @@ from tests.unit.stored.test_stored_summary import _cases, _fill
 from assay.metrics import TrialPolicy
 from assay.report.render import render
 from assay.store import open_store
-from assay.stored import stored_report
+from assay.stored import report_for_run
 from assay.stored._streamed import StoredRows, streamed_report
 
 
@@ -34,7 +34,7 @@ def test_report_is_the_report_built_whole(
         store = open_store(streamed_store, read_only=True)
         try:
             policy = TrialPolicy.parse(spec) if spec else None
-            whole = stored_report(store, run_id, policy=policy, compact=True)
+            whole = report_for_run(store, run_id, policy=policy, compact=True)
             assert done.stdout == render(whole, fmt), (run_id, spec)
             streamed = streamed_report(store, run_id, policy=policy)
             # only the run whose answers need grading is built whole

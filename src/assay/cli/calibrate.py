@@ -122,7 +122,7 @@ def _stored(run_id: str, store_url: str | None) -> tuple[Report, dict[str, str]]
 
     from assay.errors import AssayInputError
     from assay.store import open_store
-    from assay.stored import stored_report
+    from assay.stored import report_for_run
 
     if Path(run_id).suffix or len(Path(run_id).parts) > 1:
         raise AssayInputError(f"{run_id}: no such report file")
@@ -136,6 +136,6 @@ def _stored(run_id: str, store_url: str | None) -> tuple[Report, dict[str, str]]
         rubric = judge.get("rubric")
         if isinstance(rubric, str) and '"pass_minimum"' in rubric:
             identity["pass_minimum"] = str(json.loads(rubric)["pass_minimum"])
-        return stored_report(runs, info.id), identity
+        return report_for_run(runs, info.id), identity
     finally:
         runs.close()

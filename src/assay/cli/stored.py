@@ -164,7 +164,7 @@ def report(
     from assay.report import TracedReport
     from assay.report.render import render_written
     from assay.store import open_store
-    from assay.stored import stored_report
+    from assay.stored import report_for_run
     from assay.stored._streamed import close_rows, streamed_report
 
     format = output_format(format, output)
@@ -193,8 +193,8 @@ def report(
                 else None
             )
             if built is None:
-                built = stored_report(
-                    opened, run_id, setting, policy=policy, prices=table, compact=True
+                built = report_for_run(
+                    opened, run_id, interval=setting, policy=policy, prices=table, compact=True
                 )
             # The page draws each case's trace; every other format is the report alone.
             shown = (

@@ -20,13 +20,13 @@ if TYPE_CHECKING:
         clustered_rate,
         effective_interval,
     )
-    from assay.metrics._former_ci95 import FormerCi95
     from assay.metrics._consistency import (
         CaseConsistency,
         TrialRate,
         TrialSummary,
         summarize_trials,
     )
+    from assay.metrics._former_ci95 import FormerCi95
     from assay.metrics._group import group_by, per_case
     from assay.metrics._intervals import METHODS, IntervalMethod, clopper_pearson, interval, wilson
     from assay.metrics._paired import (

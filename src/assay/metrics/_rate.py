@@ -6,7 +6,7 @@ from pydantic import ConfigDict
 
 from assay.metrics._former_ci95 import FormerCi95
 from assay.metrics._intervals import IntervalMethod
-from assay.metrics._setting import DEFAULT_INTERVAL, IntervalSetting, chosen_interval
+from assay.metrics._setting import DEFAULT_INTERVAL, IntervalSetting
 
 
 class Rate(FormerCi95):
@@ -41,8 +41,6 @@ def rate(
     *,
     numerator_name: str = "",
     interval: IntervalSetting = DEFAULT_INTERVAL,
-    confidence: float | None = None,
-    method: IntervalMethod | None = None,
 ) -> Rate:
     """A ``Rate``; null value and interval when ``denominator`` is 0.
 
@@ -51,7 +49,6 @@ def rate(
     >>> rate(0, 0, "substantive answers").value is None
     True
     """
-    interval = chosen_interval(interval, confidence, method, "rate")
     if numerator < 0 or denominator < 0 or numerator > denominator:
         raise ValueError(f"invalid rate {numerator}/{denominator}")
     if denominator == 0:

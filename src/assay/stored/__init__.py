@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from assay.stored._case import StoredRun
     from assay.stored._compared import compare_stored, run_side
     from assay.stored._composite import StoredInputs, composite_inputs
-    from assay.stored._read import stored_report
     from assay.stored._report import headline, report_for_run
     from assay.stored._summary import stored_summary
 
@@ -36,7 +35,6 @@ _WHERE: dict[str, str] = {
     "headline": "assay.stored._report",
     "report_for_run": "assay.stored._report",
     "run_side": "assay.stored._compared",
-    "stored_report": "assay.stored._read",
     "stored_summary": "assay.stored._summary",
 }
 
@@ -52,6 +50,5 @@ __all__ = [
     "headline",
     "report_for_run",
     "run_side",
-    "stored_report",
     "stored_summary",
 ]

@@ -18,7 +18,7 @@ from assay.metrics import IntervalSetting
 from assay.store import RunStore, open_store
 from assay.store._damage import row_failure
 from assay.store._schema import case_index, judgments, records, runs, spans
-from assay.stored import report_for_run, stored_report, stored_summary
+from assay.stored import report_for_run, stored_summary
 from assay.stored._outcomes import outcome_damage
 from assay.stored._paired import paired_comparison
 
@@ -70,7 +70,7 @@ CASES: list[tuple[Callable[[RunStore], None], str, Read]] = [
      lambda s: s.records("base")),
     (lambda s: _changed(s, records, {"outcome": "not an outcome"}, run_id="base", case_id="E2"),
      'a record assay cannot read: run base, case "E2", trial 1, column outcome: ',
-     lambda s: stored_report(s, "base", compact=True).model_dump()),
+     lambda s: report_for_run(s, "base", compact=True).model_dump()),
     (lambda s: _changed(s, records, {"outcome": "not an outcome"}, run_id="base", case_id="E2"),
      'a record assay cannot read: run base, case "E2", trial 1, column outcome: '
      "'not an outcome' is not valid: Invalid JSON",
@@ -114,7 +114,7 @@ CASES: list[tuple[Callable[[RunStore], None], str, Read]] = [
        read)
       for read in (
           lambda s: stored_summary(s, "base"),
-          lambda s: stored_report(s, "base", compact=True),
+          lambda s: report_for_run(s, "base", compact=True),
           lambda s: report_for_run(s, "base"),
           lambda s: paired_comparison(s, "base", "cand", interval=IntervalSetting()),
       )],

@@ -34,7 +34,7 @@ from assay.store._rows import (
     record_of,
 )
 from assay.store._schema import judgments, records, runs
-from assay.stored import compare_stored, stored_report
+from assay.stored import compare_stored, report_for_run
 
 GOLDEN_STORE = Path(__file__).parents[2] / "golden" / "stores" / "runs.db"
 FORMATS = ("json", "text", "markdown", "html", "junit")
@@ -208,7 +208,7 @@ def _reference(store: RunStore, run_id: str) -> Any:
 def _fast(store: RunStore, run_id: str) -> Any:
     store._datasets.clear()
     store._positions.clear()
-    return stored_report(store, run_id, compact=True)
+    return report_for_run(store, run_id, compact=True)
 
 
 @pytest.mark.parametrize("run_id", ["base", "cand"])
@@ -299,6 +299,6 @@ def test_a_comparison_names_changed_fields_from_definitions_made_on_demand(
 
 def test_a_report_without_rows_has_every_figure_of_the_full_one(rich_store: RunStore) -> None:
     full = _fast(rich_store, "cand")
-    figures = stored_report(rich_store, "cand", compact=True, rows=False)
+    figures = report_for_run(rich_store, "cand", compact=True, rows=False)
     assert len(figures.cases) == 0 and len(full.cases) > 0
     assert figures.model_copy(update={"cases": full.cases}) == full
