@@ -6,12 +6,10 @@ The comparison renders through ``assay.report.render.comparison`` (and a matrix 
 
 from assay.compare._compare import classify, compare_runs
 from assay.compare._describe import p_text
-from assay.compare._gates import NO_NEW_FAILURES, CompareGate, check_gate
+from assay.compare._gates import NO_NEW_FAILURES, check_gate
 from assay.compare._matrix import (
-    BestCheck,
     MatrixReport,
     PairRow,
-    UsageTotals,
     VariantInput,
     VariantRow,
     best_not_worse,
@@ -32,7 +30,6 @@ from assay.compare._model import (
 from assay.compare._pairing import (
     SYNTHETIC_EXCLUDED,
     ComparisonRefusedError,
-    Pairing,
     RunSide,
     pair_runs,
 )
@@ -41,9 +38,7 @@ __all__ = [
     "COMPARE_SCHEMA_VERSION",
     "NO_NEW_FAILURES",
     "SYNTHETIC_EXCLUDED",
-    "BestCheck",
     "ChangedCase",
-    "CompareGate",
     "Comparison",
     "ComparisonRefusedError",
     "Delta",
@@ -51,11 +46,9 @@ __all__ = [
     "MatrixReport",
     "McNemar",
     "PairRow",
-    "Pairing",
     "RunSide",
     "SideOutcome",
     "SliceDelta",
-    "UsageTotals",
     "VariantInput",
     "VariantRow",
     "best_not_worse",

@@ -21,14 +21,13 @@ from assay._lazy import lazy_exports
 if TYPE_CHECKING:
     from assay.stored._case import StoredRun
     from assay.stored._compared import compare_stored, run_side
-    from assay.stored._composite import StoredInputs, composite_inputs
+    from assay.stored._composite import composite_inputs
     from assay.stored._report import headline, report_for_run
     from assay.stored._summary import stored_summary
 
 # Each name is imported from its module on first use: `assay run` and `assay report` build
 # a report without loading the comparison, composite and diagnosis readers.
 _WHERE: dict[str, str] = {
-    "StoredInputs": "assay.stored._composite",
     "StoredRun": "assay.stored._case",
     "compare_stored": "assay.stored._compared",
     "composite_inputs": "assay.stored._composite",
@@ -43,7 +42,6 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 
 
 __all__ = [
-    "StoredInputs",
     "StoredRun",
     "compare_stored",
     "composite_inputs",

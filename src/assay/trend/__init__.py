@@ -1,7 +1,7 @@
 """Quality over time: one suite's runs with a metric, paired changes and run-to-run noise."""
 
 from assay.trend._build import SuiteRun, build_trend, paired_test
-from assay.trend._gate import LAST, TrendRule, parse_trend_rule, trend_gate
+from assay.trend._gate import LAST, parse_trend_rule, trend_gate
 from assay.trend._metric import Metric, p95
 from assay.trend._model import (
     Trend,
@@ -13,7 +13,6 @@ __all__ = [
     "Metric",
     "SuiteRun",
     "Trend",
-    "TrendRule",
     "build_trend",
     "p95",
     "paired_test",

@@ -239,8 +239,6 @@ def render_written(
 
 __all__ = [
     "FORMATS",
-    "Format",
-    "Rendered",
     "kind_of",
     "render",
     "render_chunks",
