@@ -5,7 +5,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo demo-real test lint typecheck unit browser model promptfoo bench clean
+.PHONY: demo demo-real test lint typecheck unit browser model promptfoo bench api-doc clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,11 @@ unit: $(VENV)/.dev-installed browser model promptfoo
 	$(BIN)/pytest
 
 test: lint typecheck unit
+
+# docs/api.md, the reference of the `assay` namespace, from the code (tests/test_docs.py
+# fails when it is stale).
+api-doc: $(VENV)/.installed
+	$(BIN)/python scripts/gen_api_docs.py
 
 bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/run_all.py

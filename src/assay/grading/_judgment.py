@@ -11,6 +11,7 @@ from assay.cases import Case
 from assay.outcomes import Record
 
 Status = Literal["passed", "failed", "error", "missing", "ungraded"]
+"""The one status every case-trial is counted under in a report."""
 STATUSES: tuple[Status, ...] = ("passed", "failed", "error", "missing", "ungraded")
 
 

@@ -56,6 +56,8 @@ class Error(CompactModel):
 
 
 Outcome = Annotated[Answer | Abstain | Error, Field(discriminator="kind")]
+"""What the system under test did for one case-trial: an answer, an abstention or an error,
+told apart by ``kind``."""
 OUTCOME_ADAPTER: TypeAdapter[Outcome] = TypeAdapter(Outcome, config=ConfigDict(defer_build=True))
 """Validates any outcome: one adapter for the process, built when first used."""
 OutcomeKind = Literal["answer", "abstain", "error"]
