@@ -351,9 +351,6 @@ def test_confidence_and_interval_method_apply_everywhere() -> None:
     d90, d95 = c.task_success_delta.ci, default.task_success_delta.ci
     assert d90 is not None and d95 is not None
     assert d90[1] - d90[0] < d95[1] - d95[0]
-    with pytest.warns(DeprecationWarning, match="compare_runs"):
-        old = compare_runs(side(CASES, base), side(CASES, cand), confidence=0.9, method="wilson")
-    assert old == c
 
 
 def test_the_p_value_is_never_rounded_across_the_level() -> None:
