@@ -6,7 +6,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo demo-real test lint typecheck unit browser model promptfoo bench docs clean
+.PHONY: demo demo-real test lint typecheck unit browser model promptfoo bench docs api-doc clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -73,6 +73,11 @@ $(VENV)/.docs-installed: $(VENV)/.installed
 
 docs: $(VENV)/.docs-installed
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve -a 127.0.0.1:8000
+
+# docs/api.md, the reference of the `assay` namespace, from the code (tests/test_docs.py
+# fails when it is stale).
+api-doc: $(VENV)/.installed
+	$(BIN)/python scripts/gen_api_docs.py
 
 bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/run_all.py

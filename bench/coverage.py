@@ -126,8 +126,8 @@ def simulate(
         interval_of: dict[tuple[int, ...], tuple[float, float]] = {}
         for key in set(keys):
             rate = policy_rate(_consistency(np.array(key), k, resolved), resolved, k)
-            assert rate.ci95 is not None
-            interval_of[key] = rate.ci95
+            assert rate.ci is not None
+            interval_of[key] = rate.ci
         cis = [interval_of[x] for x in keys]
         measured = _row(
             Setting(n, k, icc, mu, str(resolved)), cis, truth(resolved, k, mu, icc), naive

@@ -1,6 +1,8 @@
 """The user documentation is generated where it can be, and checked where it cannot.
 
 - docs/cli.md is the ``--help`` of every registered command (scripts/gen_cli_docs.py).
+- docs/api.md is the ``assay`` namespace, each name's signature and docstring
+  (scripts/gen_api_docs.py, ``make api-doc``).
 - docs/index.md links every page in docs/.
 - docs/report.md documents every field of the JSON report.
 - examples/policy/README.md shows the figures and the output the CLI really prints
@@ -41,6 +43,22 @@ def test_cli_reference_is_fresh() -> None:
     assert (DOCS / "cli.md").read_text(encoding="utf-8") == expected, (
         "docs/cli.md is stale: run .venv/bin/python scripts/gen_cli_docs.py and commit it"
     )
+
+
+def test_api_reference_is_fresh() -> None:
+    expected = _script("gen_api_docs").api_docs()
+    assert (DOCS / "api.md").read_text(encoding="utf-8") == expected, (
+        "docs/api.md is stale: run `make api-doc` (.venv/bin/python scripts/gen_api_docs.py) "
+        "and commit it"
+    )
+
+
+def test_api_reference_lists_every_public_name() -> None:
+    import assay
+
+    text = (DOCS / "api.md").read_text(encoding="utf-8")
+    for name in set(assay.__all__) - {"__version__"}:
+        assert f"### `{name}`\n" in text, f"assay.{name} is missing from docs/api.md"
 
 
 def test_cli_reference_covers_every_registered_command() -> None:

@@ -56,7 +56,7 @@ def test_compare_two_stored_runs(tmp_path: Path) -> None:
     changed = {d["key"]: (d["baseline"], d["candidate"]) for d in data["config_diff"]}
     assert changed["model"] == ("model-1", "model-2")
     assert "started_at" not in json.dumps(data["config_diff"])
-    low, high = data["task_success_delta"]["ci95"]
+    low, high = data["task_success_delta"]["ci"]
     assert low < 0 < high
 
 

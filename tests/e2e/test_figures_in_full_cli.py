@@ -59,14 +59,14 @@ def test_wilson_bounds_at_all_and_none_are_exactly_one_and_zero(
     report = tmp_path / "r.json"
     done = run_assay("score", dataset, results, "-f", "json", "--interval", "wilson", "-o", report)
     assert done.returncode == 0, done.stderr
-    assert json.loads(report.read_text())["task_success"]["ci95"][1] == 1.0
+    assert json.loads(report.read_text())["task_success"]["ci"][1] == 1.0
     gate = run_assay("gate", report, "--rule", "task_success.high>=1", "--interval", "wilson")
     assert gate.returncode == 0, gate.stdout + gate.stderr
     dataset, results = _files(tmp_path, 10, 1, lambda i, t: False)
     data = json.loads(
         run_assay("score", dataset, results, "-f", "json", "--interval", "wilson").stdout
     )
-    assert data["task_success"]["ci95"][0] == 0.0
+    assert data["task_success"]["ci"][0] == 0.0
 
 
 def test_many_case_trials_print_every_fraction_in_full(run_assay: RunAssay, tmp_path: Path) -> None:

@@ -114,8 +114,8 @@ def test_composite_clusters_identical_trials_like_score(
     composite_pass = comp["composite_pass"]
     assert (composite_pass["numerator"], composite_pass["denominator"]) == (25, 50)
     assert composite_pass["denominator_name"] == "real case-trials"
-    assert composite_pass["ci95"] == score["task_success"]["ci95"]
-    low, high = composite_pass["ci95"]
+    assert composite_pass["ci"] == score["task_success"]["ci"]
+    low, high = composite_pass["ci"]
     assert low < 0.19 and high > 0.81  # the interval of 5 of 10 cases, not 25 of 50 trials
 
 

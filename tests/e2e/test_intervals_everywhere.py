@@ -20,9 +20,9 @@ LEVEL = ("--confidence", "0.9", "--interval", "wilson")
 
 
 def _rates(node: Any) -> Iterator[dict[str, Any]]:
-    """Every Rate in a JSON report: a mapping with a numerator, a denominator and ci95."""
+    """Every Rate in a JSON report: a mapping with a numerator, a denominator and ci."""
     if isinstance(node, dict):
-        if {"numerator", "denominator", "ci95"} <= node.keys():
+        if {"numerator", "denominator", "ci"} <= node.keys():
             yield node
         for value in node.values():
             yield from _rates(value)
@@ -35,7 +35,7 @@ def _assert_every_rate_at_the_level(data: Any) -> int:
     rates = list(_rates(data))
     for r in rates:
         assert (r["confidence"], r["method"]) == (0.9, "wilson"), r
-        assert (r["value"] is None) == (r["ci95"] is None), r
+        assert (r["value"] is None) == (r["ci"] is None), r
     return len(rates)
 
 
@@ -107,7 +107,7 @@ def test_compare(run_assay: RunAssay, stored: tuple[str, str, str], fmt: str) ->
         return
     data = json.loads(out)
     assert _assert_every_rate_at_the_level(data) >= 2
-    assert data["task_success_delta"]["ci95"] is not None
+    assert data["task_success_delta"]["ci"] is not None
 
 
 def test_gate_rebuilds_a_run_at_the_level(
@@ -132,7 +132,7 @@ def test_gate_recomputes_a_report_file_at_the_asked_level(
     scored = run_assay("score", POLICY / "policy.jsonl", POLICY / "results.jsonl", "-f", "json",
                        *LEVEL)  # fmt: skip
     at_level = json.loads(_ok(scored))
-    low = at_level["task_success"]["ci95"][0]
+    low = at_level["task_success"]["ci"][0]
     done = run_assay("gate", report, "-r", "task_success.low>=0", *LEVEL)
     assert done.returncode == 0, done.stderr
     assert f"task_success.low = {low:.4g} (2/6, 90% Wilson interval)" in done.stdout
@@ -147,7 +147,7 @@ def test_the_run_list_shows_each_task_success_with_its_interval(
     rows = json.loads(_ok(run_assay("runs", "--store", store, "-f", "json")))
     assert len(rows) >= 2
     for row in rows:
-        low, high = row["task_success_ci95"]
+        low, high = row["task_success_ci"]
         assert low <= row["task_success"] <= high
         assert row["task_success_confidence"] == 0.95
     assert "95% CI [" in _ok(run_assay("runs", "--store", store))

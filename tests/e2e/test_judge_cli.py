@@ -71,7 +71,7 @@ def test_score_with_the_judge_then_calibrate(run_assay: RunAssay, tmp_path: Path
     fa, fr = cal["false_accepts"], cal["false_rejects"]
     assert (fa["numerator"], fa["denominator"]) == (3, 26)
     assert (fr["numerator"], fr["denominator"]) == (0, 18)
-    assert fa["ci95"][0] > 0 and fa["ci95"][1] < 0.35
+    assert fa["ci"][0] > 0 and fa["ci"][1] < 0.35
     assert cal["confusion"] == [[16, 0, 0], [1, 6, 3], [0, 0, 18]]
     assert 0.8 < cal["kappa"]["value"] < 1
     assert {d["id"] for d in cal["disagreements"]} == {"C09", "C18", "C24", "C27"}

@@ -196,8 +196,8 @@ def test_calibration_of_the_real_judge(tmp_path: Path, real_model: RealModel) ->
     fa, fr, kappa = cal["false_accepts"], cal["false_rejects"], cal["kappa"]
     print(
         f"\nreal judge {real_model.model}: judged {cal['judged']}/44, ungraded {len(ungraded)}, "
-        f"false accepts {fa['numerator']}/{fa['denominator']} {fa['ci95']}, "  # type: ignore[index]
-        f"false rejects {fr['numerator']}/{fr['denominator']} {fr['ci95']}, "  # type: ignore[index]
+        f"false accepts {fa['numerator']}/{fa['denominator']} {fa['ci']}, "  # type: ignore[index]
+        f"false rejects {fr['numerator']}/{fr['denominator']} {fr['ci']}, "  # type: ignore[index]
         f"kappa {kappa['value']} {kappa['interval']}, confusion {cal['confusion']}"  # type: ignore[index]
     )
     kinds: dict[str, int] = {}

@@ -76,7 +76,7 @@ def _same_rates(html: str, report: dict[str, Any]) -> None:
         ("Answered accuracy", "answered_accuracy"),
     ):
         rate = report[key]
-        lo, hi = rate["ci95"]
+        lo, hi = rate["ci"]
         assert rows[label][1:4] == [
             f"{rate['numerator']}/{rate['denominator']}",
             _pct(rate["value"]),
@@ -134,7 +134,7 @@ def test_the_comparison_shows_its_json_figures(executed: Any) -> None:
     rows = _cells(_html(executed, "comparison"))
     for side, label in (("baseline", "Baseline"), ("candidate", "Candidate")):
         rate = c[side]["task_success"]
-        lo, hi = rate["ci95"]
+        lo, hi = rate["ci"]
         figure = f"{rate['numerator']}/{rate['denominator']} = {_pct(rate['value'])}"
         assert rows[label][2] == f"{figure} [{_pct(lo)}, {_pct(hi)}]", side
     html = _html(executed, "comparison")

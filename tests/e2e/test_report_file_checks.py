@@ -56,7 +56,7 @@ def _edit(data: dict[str, Any], path: str, value: object) -> dict[str, Any]:
     [
         ("task_success.value", 0.9, "task_success.value is 0.9 but task_success is 2/6"),
         ("statuses.failed", 4, "= 7, but total is 6"),
-        ("task_success.ci95.0", 0.01, "task_success.ci95 is [0.01, 0.777222] but 2/6"),
+        ("task_success.ci.0", 0.01, "task_success.ci is [0.01, 0.777222] but 2/6"),
         ("answered_accuracy.numerator", 3, "answered_accuracy.numerator is 3"),
         ("cases.0.status", "failed", "statuses.passed is 2 but the number of real case rows"),
         ("slices.standard.task_success.value", 1.0, "slices.standard.task_success.value"),
@@ -67,13 +67,61 @@ def test_an_inconsistent_report_file_is_refused_naming_the_field(
 ) -> None:
     data = _score(run_assay, tmp_path / "r.json", "--confidence", "0.95")
     edited = tmp_path / "edited.json"
-    edited.write_text(json.dumps(_edit(data, path, value)), encoding="utf-8")
+    edited.write_text(json.dumps(_without_ci95(_edit(data, path, value))), encoding="utf-8")
     for args in (("gate", edited, "--rule", "task_success>=0"), ("compare", edited, edited)):
         done = run_assay(*args)
         assert done.returncode == 2, done.stdout + done.stderr
         assert message in done.stderr, done.stderr
         assert f"{edited}: the report contradicts its own counts" in done.stderr
         assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+def _without_ci95(node: Any) -> Any:
+    """A report as it is written once the former key ``ci95`` is gone: ``ci`` alone."""
+    if isinstance(node, dict):
+        return {k: _without_ci95(v) for k, v in node.items() if k != "ci95"}
+    if isinstance(node, list):
+        return [_without_ci95(v) for v in node]
+    return node
+
+
+def _ci95_only(node: Any) -> Any:
+    """A report as an older assay wrote it: each interval under ``ci95`` alone."""
+    if isinstance(node, dict):
+        return {k: _ci95_only(v) for k, v in node.items() if not (k == "ci" and "ci95" in node)}
+    if isinstance(node, list):
+        return [_ci95_only(v) for v in node]
+    return node
+
+
+def test_a_report_file_with_the_former_key_alone_reads_the_same(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    data = _score(run_assay, tmp_path / "r.json")
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(_ci95_only(data)), encoding="utf-8")
+    assert '"ci":' not in old.read_text(encoding="utf-8")
+    rule = ("--rule", "task_success.low>=0.04", "--rule", "task_success.high<=0.78")
+    for report in (tmp_path / "r.json", old):
+        gate = run_assay("gate", report, *rule)
+        assert gate.returncode == 0, gate.stdout + gate.stderr
+        assert "task_success.low = 0.04327" in gate.stdout
+    compared = run_assay("compare", old, tmp_path / "r.json", "-f", "json")
+    assert compared.returncode == 0, compared.stderr
+    both = json.loads(compared.stdout)["baseline"]["task_success"]
+    assert both["ci"] == both["ci95"] == data["task_success"]["ci"]
+
+
+def test_a_report_file_whose_ci_and_ci95_differ_is_refused(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    data = _score(run_assay, tmp_path / "r.json")
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(_edit(data, "task_success.ci95.0", 0.2)), encoding="utf-8")
+    done = run_assay("gate", edited, "--rule", "task_success>=0")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "task_success" in done.stderr and "but ci95 (its former name) is" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_an_unknown_schema_version_is_refused(run_assay: RunAssay, tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from tests.conftest import RunAssay
 from tests.run_stores import fill_store
 
 from assay.metrics import IntervalSetting
-from assay.runs import stored_report
+from assay.runs import report_for_run
 from assay.store import open_store
 
 
@@ -24,7 +24,7 @@ def test_assay_report_is_the_stored_report_at_the_asked_level(
     assert done.returncode == 0, done.stderr
     store = open_store(url, read_only=True)
     try:
-        expected = stored_report(store, "cand", IntervalSetting(0.9, "wilson"))
+        expected = report_for_run(store, "cand", interval=IntervalSetting(0.9, "wilson"))
     finally:
         store.close()
     printed = json.loads(done.stdout)

@@ -113,6 +113,6 @@ def test_all_abstain_dataset_reads_na_not_zero(work: Path, run_assay: RunAssay) 
     assert "0.0%" not in line
     report = json.loads(run_assay("score", "d.jsonl", "r.jsonl", "-f", "json", cwd=work).stdout)
     assert report["answered_accuracy"]["value"] is None
-    assert report["answered_accuracy"]["ci95"] is None
+    assert report["answered_accuracy"]["ci"] is None
     assert report["answered_accuracy"]["denominator"] == 0
     assert report["task_success"]["value"] == 1.0

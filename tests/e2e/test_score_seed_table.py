@@ -54,9 +54,9 @@ def test_cli_json_has_the_contract_fields(
     assert report["correct_answers"] == report["answered_accuracy"]["numerator"]
     for name in ("task_success", "answer_coverage", "answered_accuracy"):
         r = report[name]
-        assert set(r) >= {"numerator", "denominator", "denominator_name", "value", "ci95"}
+        assert set(r) >= {"numerator", "denominator", "denominator_name", "value", "ci"}
         assert r["value"] == pytest.approx(r["numerator"] / r["denominator"])
-        low, high = r["ci95"]
+        low, high = r["ci"]
         assert 0 <= low <= r["value"] <= high <= 1
     assert sum(s["total"] for s in report["slices"].values()) == total
     for sl in report["slices"].values():

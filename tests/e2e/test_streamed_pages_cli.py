@@ -18,7 +18,7 @@ from assay.render import html as html_module
 from assay.render import packed as packed_module
 from assay.render import render, render_chunks
 from assay.report import TracedReport
-from assay.runs import stored_report
+from assay.runs import report_for_run
 from assay.runs._streamed import StoredRows, streamed_report
 from assay.store import open_store
 
@@ -38,7 +38,7 @@ def test_page_and_xml_are_those_of_the_report_built_whole(
         store = open_store(streamed_store, read_only=True)
         try:
             policy = TrialPolicy.parse(spec) if spec else None
-            whole = stored_report(store, run_id, policy=policy, compact=True)
+            whole = report_for_run(store, run_id, policy=policy, compact=True)
             shown = TracedReport(whole, tuple(store.spans(run_id))) if fmt == "html" else whole
             assert out.read_text(encoding="utf-8") == render(shown, fmt), (run_id, spec)
         finally:
@@ -56,7 +56,7 @@ def test_a_packed_page_from_the_store_is_the_packed_page_built_whole(
     try:
         streamed = streamed_report(store, run_id)
         assert streamed is not None and isinstance(streamed.cases, StoredRows)
-        whole = stored_report(store, run_id, compact=True)
+        whole = report_for_run(store, run_id, compact=True)
         page = "".join(render_chunks(streamed, "html"))
         assert 'id="assay-rows-1"' in page and 'id="assay-search-1"' in page
         assert page == render(whole, "html")

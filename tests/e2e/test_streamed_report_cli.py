@@ -16,7 +16,7 @@ from tests.unit.runs.test_stored_summary import _cases, _fill
 
 from assay.metrics import TrialPolicy
 from assay.render import render
-from assay.runs import stored_report
+from assay.runs import report_for_run
 from assay.runs._streamed import StoredRows, streamed_report
 from assay.store import open_store
 
@@ -34,7 +34,7 @@ def test_report_is_the_report_built_whole(
         store = open_store(streamed_store, read_only=True)
         try:
             policy = TrialPolicy.parse(spec) if spec else None
-            whole = stored_report(store, run_id, policy=policy, compact=True)
+            whole = report_for_run(store, run_id, policy=policy, compact=True)
             assert done.stdout == render(whole, fmt), (run_id, spec)
             streamed = streamed_report(store, run_id, policy=policy)
             # only the run whose answers need grading is built whole

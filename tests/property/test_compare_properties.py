@@ -57,7 +57,7 @@ def test_buckets_add_up_to_all_pairs(data: st.DataObject) -> None:
     passed_c = c.candidate.task_success.numerator
     assert passed_c - passed_b == c.mcnemar.fixed - c.mcnemar.broken
     if c.task_success_delta.value is not None:
-        low, high = c.task_success_delta.ci95 or (0.0, 0.0)
+        low, high = c.task_success_delta.ci or (0.0, 0.0)
         assert low - 1e-12 <= c.task_success_delta.value <= high + 1e-12
     assert sum(s.paired for s in c.slices) == c.paired
 

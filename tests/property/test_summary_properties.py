@@ -109,10 +109,10 @@ def test_a_rate_is_null_exactly_when_its_denominator_is_zero(
     summary = summarize(*data)
     for r in _rates(summary):
         assert (r.value is None) == (r.denominator == 0)
-        assert (r.ci95 is None) == (r.denominator == 0)
-        if r.value is not None and r.ci95 is not None:
+        assert (r.ci is None) == (r.denominator == 0)
+        if r.value is not None and r.ci is not None:
             assert r.value == r.numerator / r.denominator
-            assert 0.0 <= r.ci95[0] <= r.value <= r.ci95[1] <= 1.0
+            assert 0.0 <= r.ci[0] <= r.value <= r.ci[1] <= 1.0
 
 
 @SETTINGS

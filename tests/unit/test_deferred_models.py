@@ -78,7 +78,7 @@ def test_a_deferred_model_validates_and_serializes_as_before() -> None:
         "from assay.metrics import Rate\n"
         "assert not Rate.__pydantic_complete__\n"
         "rate = Rate.model_validate({'numerator': 3, 'denominator': 4, 'denominator_name': "
-        "'graded case-trials', 'value': 0.75, 'ci95': [0.19, 0.99]})\n"
+        "'graded case-trials', 'value': 0.75, 'ci': [0.19, 0.99]})\n"
         "print(rate.model_dump_json())\n"
         "assert Rate.__pydantic_complete__\n"
     )

@@ -14,11 +14,9 @@ if TYPE_CHECKING:
         content_hash,
         dataset_version,
     )
-    from assay.cases._case import Case, Split
+    from assay.cases._case import Case
     from assay.cases._coverage import (
-        Cell,
         Coverage,
-        CoverageProblem,
         cell_count,
         coverage_columns,
         coverage_html,
@@ -29,9 +27,7 @@ if TYPE_CHECKING:
     from assay.cases._diff import (
         FIELD_KINDS,
         KINDS,
-        CaseChange,
         DatasetDiff,
-        FieldChange,
         diff_datasets,
         diff_json,
         diff_lines,
@@ -39,17 +35,16 @@ if TYPE_CHECKING:
     from assay.cases._lint import Finding, lint_cases
     from assay.cases._near import (
         Cluster,
-        Member,
         NearSettings,
         find_clusters,
         jaccard,
         normalize_input,
         shingles,
     )
-    from assay.cases._parse import RawRecord, parse_case, parse_dataset
+    from assay.cases._parse import parse_case, parse_dataset
     from assay.cases._rubric import RUBRIC_FIELDS, DisallowedClaim, Provenance, RequiredFact
     from assay.cases._sources import EMPTY_SOURCES, Snapshot, SourceLibrary
-    from assay.cases._split import Leak, Unit, assign_splits, find_leaks, units_of
+    from assay.cases._split import assign_splits, find_leaks, units_of
 
 # Each name is imported from its module on first use: a command that only reads cases
 # does not load the coverage, diff, lint, near-duplicate and split modules.
@@ -60,10 +55,7 @@ _WHERE: dict[str, str] = {
     "content_hash": "assay.cases._canonical",
     "dataset_version": "assay.cases._canonical",
     "Case": "assay.cases._case",
-    "Split": "assay.cases._case",
-    "Cell": "assay.cases._coverage",
     "Coverage": "assay.cases._coverage",
-    "CoverageProblem": "assay.cases._coverage",
     "cell_count": "assay.cases._coverage",
     "coverage_columns": "assay.cases._coverage",
     "coverage_html": "assay.cases._coverage",
@@ -73,22 +65,18 @@ _WHERE: dict[str, str] = {
     "check_unique_ids": "assay.cases._dataset",
     "FIELD_KINDS": "assay.cases._diff",
     "KINDS": "assay.cases._diff",
-    "CaseChange": "assay.cases._diff",
     "DatasetDiff": "assay.cases._diff",
-    "FieldChange": "assay.cases._diff",
     "diff_datasets": "assay.cases._diff",
     "diff_json": "assay.cases._diff",
     "diff_lines": "assay.cases._diff",
     "Finding": "assay.cases._lint",
     "lint_cases": "assay.cases._lint",
     "Cluster": "assay.cases._near",
-    "Member": "assay.cases._near",
     "NearSettings": "assay.cases._near",
     "find_clusters": "assay.cases._near",
     "jaccard": "assay.cases._near",
     "normalize_input": "assay.cases._near",
     "shingles": "assay.cases._near",
-    "RawRecord": "assay.cases._parse",
     "parse_case": "assay.cases._parse",
     "parse_dataset": "assay.cases._parse",
     "RUBRIC_FIELDS": "assay.cases._rubric",
@@ -98,8 +86,6 @@ _WHERE: dict[str, str] = {
     "EMPTY_SOURCES": "assay.cases._sources",
     "Snapshot": "assay.cases._sources",
     "SourceLibrary": "assay.cases._sources",
-    "Leak": "assay.cases._split",
-    "Unit": "assay.cases._split",
     "assign_splits": "assay.cases._split",
     "find_leaks": "assay.cases._split",
     "units_of": "assay.cases._split",
@@ -114,26 +100,17 @@ __all__ = [
     "KINDS",
     "RUBRIC_FIELDS",
     "Case",
-    "CaseChange",
-    "Cell",
     "Cluster",
     "Coverage",
-    "CoverageProblem",
     "Dataset",
     "DatasetDiff",
     "DisallowedClaim",
-    "FieldChange",
     "Finding",
-    "Leak",
-    "Member",
     "NearSettings",
     "Provenance",
-    "RawRecord",
     "RequiredFact",
     "Snapshot",
     "SourceLibrary",
-    "Split",
-    "Unit",
     "assign_splits",
     "canonical_json",
     "canonical_record",

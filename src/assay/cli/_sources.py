@@ -115,7 +115,7 @@ def report_and_run(
     if names_a_file(path):  # a directory or a name too long is refused by the reader
         return _at_level(load_report_file(path), path, interval), None
     try:
-        from assay.runs import stored_report
+        from assay.runs import report_for_run
     except ImportError:
         raise AssayInputError(
             f"{source}: no such file, and this installation has no run store to look it up"
@@ -124,7 +124,7 @@ def report_and_run(
     try:
         run = store.get_run(source)
         with no_cycle_collection():
-            return stored_report(store, run.id, interval, compact=True, rows=rows), run
+            return report_for_run(store, run.id, interval=interval, compact=True, rows=rows), run
     finally:
         store.close()
 

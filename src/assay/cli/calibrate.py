@@ -121,7 +121,7 @@ def _stored(run_id: str, store_url: str | None) -> tuple[Report, dict[str, str]]
     import json
 
     from assay.errors import AssayInputError
-    from assay.runs import stored_report
+    from assay.runs import report_for_run
     from assay.store import open_store
 
     if Path(run_id).suffix or len(Path(run_id).parts) > 1:
@@ -136,6 +136,6 @@ def _stored(run_id: str, store_url: str | None) -> tuple[Report, dict[str, str]]
         rubric = judge.get("rubric")
         if isinstance(rubric, str) and '"pass_minimum"' in rubric:
             identity["pass_minimum"] = str(json.loads(rubric)["pass_minimum"])
-        return stored_report(runs, info.id), identity
+        return report_for_run(runs, info.id), identity
     finally:
         runs.close()

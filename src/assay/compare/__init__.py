@@ -7,10 +7,8 @@ The comparison renders through ``assay.render.comparison`` (and a matrix through
 from assay.compare._compare import classify, compare_runs
 from assay.compare._describe import p_text
 from assay.compare._matrix import (
-    BestCheck,
     MatrixReport,
     PairRow,
-    UsageTotals,
     VariantInput,
     VariantRow,
     best_not_worse,
@@ -31,7 +29,6 @@ from assay.compare._model import (
 from assay.compare._pairing import (
     SYNTHETIC_EXCLUDED,
     ComparisonRefusedError,
-    Pairing,
     RunSide,
     pair_runs,
 )
@@ -39,7 +36,6 @@ from assay.compare._pairing import (
 __all__ = [
     "COMPARE_SCHEMA_VERSION",
     "SYNTHETIC_EXCLUDED",
-    "BestCheck",
     "ChangedCase",
     "Comparison",
     "ComparisonRefusedError",
@@ -48,11 +44,9 @@ __all__ = [
     "MatrixReport",
     "McNemar",
     "PairRow",
-    "Pairing",
     "RunSide",
     "SideOutcome",
     "SliceDelta",
-    "UsageTotals",
     "VariantInput",
     "VariantRow",
     "best_not_worse",

@@ -10,8 +10,7 @@ from assay.compare._model import (
 )
 from assay.compare._pairing import ComparisonRefusedError, RunSide, pair_runs
 from assay.compare._tally import SideFacts, tally_comparison
-from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting
-from assay.metrics._setting import chosen_interval
+from assay.metrics import DEFAULT_INTERVAL, IntervalSetting
 from assay.report import CaseRow
 
 if TYPE_CHECKING:
@@ -66,8 +65,6 @@ def compare_runs(
     matching_only: bool = False,
     across_graders: bool = False,
     interval: IntervalSetting = DEFAULT_INTERVAL,
-    confidence: float | None = None,
-    method: IntervalMethod | None = None,
 ) -> Comparison:
     """Pair the runs and report fixed, broken, moved and unchanged case-trials, the exact
     McNemar test, the task-success delta with its interval, per-slice deltas and the
@@ -75,10 +72,8 @@ def compare_runs(
 
     Raises ``ComparisonRefusedError`` when the case definitions differ, unless
     ``matching_only``, and when a model judge differs (model, prompt, rubric or grader
-    version), unless ``across_graders``. Intervals are computed at ``interval`` (the
-    ``confidence``/``method`` keywords are deprecated).
+    version), unless ``across_graders``. Intervals are computed at ``interval``.
     """
-    interval = chosen_interval(interval, confidence, method, "compare_runs")
     if not across_graders:
         check_same_judge(baseline, candidate)
     pairing = pair_runs(baseline, candidate, matching_only=matching_only)

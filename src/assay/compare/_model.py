@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from assay._display import Displayed
 from assay._json_schema import model_schema
-from assay.metrics import Rate
+from assay.metrics import FormerCi95, Rate
 
 COMPARE_SCHEMA_VERSION = 1
 
@@ -83,11 +83,11 @@ class McNemar(_Frozen):
     unit: Literal["case-trials", "cases"] = "case-trials"
 
 
-class Delta(_Frozen):
+class Delta(_Frozen, FormerCi95):
     """Candidate minus baseline task success over the paired set, with its interval."""
 
     value: float | None
-    ci95: tuple[float, float] | None
+    ci: tuple[float, float] | None
     confidence: float = 0.95
     method: str = Field(description="How the interval was computed (with its reference)")
 

@@ -102,22 +102,22 @@ class _Tally:
         sizes = [t[0] + t[1] + t[2] + t[3] for t in self.tables.values()]
         est = clustered_rate(hits, sizes, interval=interval)
         assert est is not None
-        return plain.model_copy(update={"ci95": est.ci})
+        return plain.model_copy(update={"ci": est.ci})
 
     def delta(self, trials: int, confidence: float) -> Delta:
         """Candidate minus baseline task success with its interval."""
         if not self.paired:
-            return Delta(value=None, ci95=None, confidence=confidence, method=NEWCOMBE)
+            return Delta(value=None, ci=None, confidence=confidence, method=NEWCOMBE)
         if trials == 1:
             both, fixed, broken, neither = self.cells
             ci = paired_delta_interval(
                 both=both, fixed=fixed, broken=broken, neither=neither, confidence=confidence
             )
             value = (fixed - broken) / self.paired
-            return Delta(value=value, ci95=ci, confidence=confidence, method=NEWCOMBE)
+            return Delta(value=value, ci=ci, confidence=confidence, method=NEWCOMBE)
         tables = [(t[0], t[1], t[2], t[3]) for t in self.tables.values()]
         value, ci, _ = clustered_delta(tables, confidence)
-        return Delta(value=value, ci95=ci, confidence=confidence, method=CLUSTERED)
+        return Delta(value=value, ci=ci, confidence=confidence, method=CLUSTERED)
 
     def test(self, trials: int) -> McNemar:
         """The exact McNemar test on the discordant pairs (by case, the sign test, with

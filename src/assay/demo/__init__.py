@@ -4,14 +4,13 @@
 """
 
 from assay.demo._bm25 import BM25, tokenize
-from assay.demo._config import CONFIGURATIONS, DemoConfig, configuration
+from assay.demo._config import CONFIGURATIONS, configuration
 from assay.demo._target import DEMO_TARGET, DemoSettings, DemoTarget
 
 __all__ = [
     "BM25",
     "CONFIGURATIONS",
     "DEMO_TARGET",
-    "DemoConfig",
     "DemoSettings",
     "DemoTarget",
     "configuration",

@@ -62,10 +62,10 @@ def _rate_check(
     path: str, maximum: float, found: Rate, kind: str
 ) -> tuple[str, str, float, float | None, str]:
     who = "human-fail" if kind == "accept" else "human-pass"
-    if found.ci95 is None:
+    if found.ci is None:
         said = f"the calibration report has no judged {who} cases: false {kind}s are n/a"
         return path, "<=", maximum, None, said
-    upper = found.ci95[1]
+    upper = found.ci[1]
     figure = f"false {kind}s {found.numerator}/{found.denominator}"
     if upper > maximum:
         said = f"{figure}: upper bound {upper:.1%} is above the maximum {maximum:.1%}"

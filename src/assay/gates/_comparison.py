@@ -36,8 +36,8 @@ def _metric(c: Comparison, name: str) -> float | None:
     d = c.task_success_delta
     values: dict[str, float | None] = {
         "task_success_delta": d.value,
-        "task_success_delta.low": d.ci95[0] if d.ci95 else None,
-        "task_success_delta.high": d.ci95[1] if d.ci95 else None,
+        "task_success_delta.low": d.ci[0] if d.ci else None,
+        "task_success_delta.high": d.ci[1] if d.ci else None,
         "newly_broken": float(len(c.broken)),
         "newly_fixed": float(len(c.fixed)),
         "p_value": c.mcnemar.p_value,

@@ -57,7 +57,7 @@ def _fields(node: object) -> list[str]:
 def _step(node: object, name: str, key: str | None, rule: Rule) -> object:
     """The child of ``node`` called ``name`` (then ``[key]``); raises on an unknown name."""
     if isinstance(node, _RATES) and name in _BOUNDS and key is None:
-        return None if node.ci95 is None else node.ci95[_BOUNDS[name]]
+        return None if node.ci is None else node.ci[_BOUNDS[name]]
     if isinstance(node, dict) and key is None and name in node:
         return node[name]
     attr = "slices" if isinstance(node, Report) and name == "slice" else name

@@ -5,14 +5,13 @@
 
 from assay.interop._export import (
     COLUMNS,
-    StoredRun,
     read_stored,
     to_csv,
     to_inspect,
     to_jsonl,
     to_parquet,
 )
-from assay.interop._imported import ImportedRun, Source
+from assay.interop._imported import ImportedRun
 from assay.interop._inspect import import_inspect
 from assay.interop._promptfoo import import_promptfoo
 from assay.interop._save import store_import, store_imports
@@ -22,8 +21,6 @@ __all__ = [
     "COLUMNS",
     "ImportedRun",
     "ScoreRule",
-    "Source",
-    "StoredRun",
     "import_inspect",
     "import_promptfoo",
     "map_score",

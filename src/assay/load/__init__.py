@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from assay.load._judge import (
         CalibrationCheck,
         CalibrationRequirement,
-        JudgeSettings,
         check_calibration,
         load_judge,
     )
@@ -47,7 +46,6 @@ _WHERE: dict[str, str] = {
     "register_grader": "assay.load._grader_types",
     "CalibrationCheck": "assay.load._judge",
     "CalibrationRequirement": "assay.load._judge",
-    "JudgeSettings": "assay.load._judge",
     "check_calibration": "assay.load._judge",
     "load_judge": "assay.load._judge",
     "names_a_file": "assay.load._limits",
@@ -71,7 +69,6 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 __all__ = [
     "CalibrationCheck",
     "CalibrationRequirement",
-    "JudgeSettings",
     "PriceTable",
     "Suite",
     "SuiteSettings",

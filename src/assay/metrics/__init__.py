@@ -15,7 +15,6 @@ if TYPE_CHECKING:
         weighted_kappa,
     )
     from assay.metrics._cluster import (
-        ClusteredEstimate,
         clustered_by_case,
         clustered_rate,
         effective_interval,
@@ -26,6 +25,7 @@ if TYPE_CHECKING:
         TrialSummary,
         summarize_trials,
     )
+    from assay.metrics._former_ci95 import FormerCi95
     from assay.metrics._group import group_by, per_case
     from assay.metrics._intervals import METHODS, IntervalMethod, clopper_pearson, interval, wilson
     from assay.metrics._paired import (
@@ -47,7 +47,6 @@ if TYPE_CHECKING:
         summarize_results,
     )
     from assay.metrics._trials import (
-        PolicyName,
         TrialPolicy,
         pass_at_k,
         pass_hat_k,
@@ -62,10 +61,10 @@ _WHERE: dict[str, str] = {
     "agreement_weights": "assay.metrics._agreement",
     "confusion_matrix": "assay.metrics._agreement",
     "weighted_kappa": "assay.metrics._agreement",
-    "ClusteredEstimate": "assay.metrics._cluster",
     "clustered_by_case": "assay.metrics._cluster",
     "clustered_rate": "assay.metrics._cluster",
     "effective_interval": "assay.metrics._cluster",
+    "FormerCi95": "assay.metrics._former_ci95",
     "CaseConsistency": "assay.metrics._consistency",
     "TrialRate": "assay.metrics._consistency",
     "TrialSummary": "assay.metrics._consistency",
@@ -93,7 +92,6 @@ _WHERE: dict[str, str] = {
     "Summary": "assay.metrics._summarize",
     "summarize_graded": "assay.metrics._summarize",
     "summarize_results": "assay.metrics._summarize",
-    "PolicyName": "assay.metrics._trials",
     "TrialPolicy": "assay.metrics._trials",
     "pass_at_k": "assay.metrics._trials",
     "pass_hat_k": "assay.metrics._trials",
@@ -110,12 +108,11 @@ __all__ = [
     "METHODS",
     "SLICE_CASES",
     "CaseConsistency",
-    "ClusteredEstimate",
+    "FormerCi95",
     "IntervalMethod",
     "IntervalSetting",
     "Kappa",
     "KappaWeights",
-    "PolicyName",
     "Rate",
     "SliceSummary",
     "StatusCounts",

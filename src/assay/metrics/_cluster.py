@@ -199,4 +199,4 @@ def clustered_counts(r: Rate, hits: Counted, sizes: Counted) -> Rate:
     elif (sizes == 1).all():
         return r
     est = clustered_rate(hits, sizes, interval=IntervalSetting(r.confidence, r.method))
-    return r if est is None else r.model_copy(update={"ci95": est.ci})
+    return r if est is None else r.model_copy(update={"ci": est.ci})

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from assay.grading import CaseResult
 from assay.metrics._cluster import clustered_rate
+from assay.metrics._former_ci95 import FormerCi95
 from assay.metrics._group import group_by
 from assay.metrics._intervals import IntervalMethod
 from assay.metrics._setting import DEFAULT_INTERVAL, IntervalSetting
@@ -20,7 +21,7 @@ _SCORE, _TRIALS, _PASSED, _SLICE = map(attrgetter, ("score", "trials", "passed",
 CLUSTERED = "clustered by case (Korn & Graubard 1998 effective sample size)"
 
 
-class TrialRate(BaseModel):
+class TrialRate(FormerCi95):
     """Task success under a trial policy: the mean of per-case scores over the cases.
 
     ``score_sum`` is the sum of per-case scores (a whole number of cases for ``majority``
@@ -36,7 +37,7 @@ class TrialRate(BaseModel):
     cases: int
     denominator_name: str = "cases in the dataset"
     value: float | None
-    ci95: tuple[float, float] | None
+    ci: tuple[float, float] | None
     confidence: float = 0.95
     method: IntervalMethod = "clopper-pearson"
     interval: str = CLUSTERED
@@ -126,7 +127,7 @@ def _scored_rate(
         score_sum=sum(scores),
         cases=len(scores),
         value=None if est is None else sum(scores) / len(scores),
-        ci95=None if est is None else est.ci,
+        ci=None if est is None else est.ci,
         confidence=interval.confidence,
         method=interval.method,
         design_effect=None if est is None else est.design_effect,

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
+from assay.metrics._former_ci95 import FormerCi95
 from assay.metrics._intervals import IntervalMethod
-from assay.metrics._setting import DEFAULT_INTERVAL, IntervalSetting, chosen_interval
+from assay.metrics._setting import DEFAULT_INTERVAL, IntervalSetting
 
 
-class Rate(BaseModel):
+class Rate(FormerCi95):
     """``numerator / denominator`` where the denominator is named.
 
-    ``value`` is None (shown as "n/a") when the denominator is 0, never 0.0. ``ci95`` is the
+    ``value`` is None (shown as "n/a") when the denominator is 0, never 0.0. ``ci`` is the
     two-sided interval at ``confidence`` (0.95 unless the user asked otherwise) computed by
     ``method``; None when the denominator is 0.
     """
@@ -23,7 +24,7 @@ class Rate(BaseModel):
     denominator_name: str
     numerator_name: str = ""
     value: float | None
-    ci95: tuple[float, float] | None
+    ci: tuple[float, float] | None
     confidence: float = 0.95
     method: IntervalMethod = "clopper-pearson"
 
@@ -40,8 +41,6 @@ def rate(
     *,
     numerator_name: str = "",
     interval: IntervalSetting = DEFAULT_INTERVAL,
-    confidence: float | None = None,
-    method: IntervalMethod | None = None,
 ) -> Rate:
     """A ``Rate``; null value and interval when ``denominator`` is 0.
 
@@ -50,7 +49,6 @@ def rate(
     >>> rate(0, 0, "substantive answers").value is None
     True
     """
-    interval = chosen_interval(interval, confidence, method, "rate")
     if numerator < 0 or denominator < 0 or numerator > denominator:
         raise ValueError(f"invalid rate {numerator}/{denominator}")
     if denominator == 0:
@@ -60,7 +58,7 @@ def rate(
             denominator_name=denominator_name,
             numerator_name=numerator_name,
             value=None,
-            ci95=None,
+            ci=None,
             confidence=interval.confidence,
             method=interval.method,
         )
@@ -70,7 +68,7 @@ def rate(
         denominator_name=denominator_name,
         numerator_name=numerator_name,
         value=numerator / denominator,
-        ci95=interval.limits(numerator, denominator),
+        ci=interval.limits(numerator, denominator),
         confidence=interval.confidence,
         method=interval.method,
     )

@@ -4,7 +4,6 @@ of a report, comparison or trend is computed."""
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass
 
 from assay.metrics._intervals import METHODS, IntervalMethod, interval
@@ -50,25 +49,3 @@ class IntervalSetting:
 
 DEFAULT_INTERVAL = IntervalSetting()
 """95% Clopper–Pearson: the level and method of every interval unless the user asks."""
-
-
-def chosen_interval(
-    interval: IntervalSetting,
-    confidence: float | None,
-    method: IntervalMethod | None,
-    where: str,
-) -> IntervalSetting:
-    """``interval``, or the setting the deprecated ``confidence=``/``method=`` keywords of
-    ``where`` ask for (with a DeprecationWarning); they are removed in the next release."""
-    if confidence is None and method is None:
-        return interval
-    warnings.warn(
-        f"{where}(confidence=..., method=...) is deprecated and will be removed in the next "
-        f"release; pass interval=IntervalSetting(confidence, method) instead",
-        DeprecationWarning,
-        stacklevel=3,
-    )
-    return IntervalSetting(
-        interval.confidence if confidence is None else confidence,
-        interval.method if method is None else method,
-    )

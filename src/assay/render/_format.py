@@ -39,7 +39,7 @@ def value(r: Figure) -> str:
 
 def ci(r: Figure) -> str:
     """'[0.8%, 90.6%]', or '—' when the rate is unavailable."""
-    return interval_text(r.ci95)
+    return interval_text(r.ci)
 
 
 def ci_label(r: Figure, clustered: bool = False) -> str:

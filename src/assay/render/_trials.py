@@ -19,10 +19,10 @@ def _sum(r: TrialRate) -> str:
 
 def trial_rate(r: TrialRate) -> str:
     """'2.67/6 cases = 44.4% [13.7%, 78.8%] (pass@1 of 3 trials)'."""
-    if r.value is None or r.ci95 is None:
+    if r.value is None or r.ci is None:
         return f"n/a (no {r.denominator_name}) ({r.label})"
     return (
-        f"{_sum(r)}/{r.cases} cases = {_pct(r.value)} [{_pct(r.ci95[0])}, {_pct(r.ci95[1])}] "
+        f"{_sum(r)}/{r.cases} cases = {_pct(r.value)} [{_pct(r.ci[0])}, {_pct(r.ci[1])}] "
         f"({r.label})"
     )
 

@@ -58,10 +58,10 @@ def disagreement(c: Comparison) -> str | None:
     """A warning when the delta's interval and the paired test point different ways (one
     excludes no change, the other does not), else None."""
     d, test = c.task_success_delta, c.mcnemar
-    if d.ci95 is None:
+    if d.ci is None:
         return None
     alpha = 1 - d.confidence
-    interval_says = d.ci95[0] > 0 or d.ci95[1] < 0
+    interval_says = d.ci[0] > 0 or d.ci[1] < 0
     if interval_says == (test.p_value < alpha):
         return None
     level = f"{d.confidence * 100:g}%"
@@ -85,8 +85,8 @@ def delta_chart(c: Comparison) -> dict[str, Any]:
     for i, s in enumerate(c.slices):
         y = 28 + i * 30
         row: dict[str, Any] = {"name": s.slice, "y": y, "label": delta_text(s.delta)}
-        if s.delta.value is not None and s.delta.ci95 is not None:
-            row |= {"x": _x(s.delta.value), "lo": _x(s.delta.ci95[0]), "hi": _x(s.delta.ci95[1])}
+        if s.delta.value is not None and s.delta.ci is not None:
+            row |= {"x": _x(s.delta.value), "lo": _x(s.delta.ci[0]), "hi": _x(s.delta.ci[1])}
         rows.append(row)
     ticks = [
         {"x": _x(t / 100), "label": f"{t:+d} pp" if t else "0"} for t in (-100, -50, 0, 50, 100)

@@ -34,7 +34,7 @@ def rate_text(r: Rate) -> str:
     """'5/6 = 83.3% [35.9%, 99.6%]', or 'n/a (no substantive answers)'."""
     if r.value is None:
         return f"n/a ({r.na_reason})"
-    ci = f" [{_pct(r.ci95[0])}, {_pct(r.ci95[1])}]" if r.ci95 else ""
+    ci = f" [{_pct(r.ci[0])}, {_pct(r.ci[1])}]" if r.ci else ""
     return f"{r.numerator}/{r.denominator} = {_pct(r.value)}{ci}"
 
 
@@ -46,7 +46,7 @@ def delta_text(d: Delta) -> str:
     """'+16.7 pp [-20.1 pp, +50.3 pp]', or 'n/a (no paired cases)'."""
     if d.value is None:
         return "n/a (no paired cases)"
-    ci = f" [{_pp(d.ci95[0])}, {_pp(d.ci95[1])}]" if d.ci95 else " (interval n/a)"
+    ci = f" [{_pp(d.ci[0])}, {_pp(d.ci[1])}]" if d.ci else " (interval n/a)"
     return f"{_pp(d.value)}{ci}"
 
 

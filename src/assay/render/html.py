@@ -161,8 +161,8 @@ def slice_chart(report: Report) -> dict[str, Any]:
         r = sl.task_success
         y = 28 + i * _CHART_ROW
         row: dict[str, Any] = {"name": name, "y": y, "label": f"{f.fraction(r)}  {f.value(r)}"}
-        if r.value is not None and r.ci95 is not None:
-            row |= {"x": _x(r.value), "lo": _x(r.ci95[0]), "hi": _x(r.ci95[1])}
+        if r.value is not None and r.ci is not None:
+            row |= {"x": _x(r.value), "lo": _x(r.ci[0]), "hi": _x(r.ci[1])}
             row["label"] = f"{f.fraction(r)} · {f.pct(r.value)} · {f.ci(r)}"
         rows.append(row)
     ticks = [{"x": _x(t / 100), "label": f"{t}%"} for t in (0, 25, 50, 75, 100)]
@@ -195,8 +195,8 @@ def narrow_slice_chart(report: Report) -> dict[str, Any]:
         y = 8 + i * _NARROW_ROW
         row: dict[str, Any] = {"name": name, "text_y": y + 12, "y": y + 28}
         row["label"] = f"{f.fraction(r)} · {f.value(r)}"
-        if r.value is not None and r.ci95 is not None:
-            row |= {"x": x(r.value), "lo": x(r.ci95[0]), "hi": x(r.ci95[1])}
+        if r.value is not None and r.ci is not None:
+            row |= {"x": x(r.value), "lo": x(r.ci[0]), "hi": x(r.ci[1])}
             row["label"] = f"{f.fraction(r)} · {f.pct(r.value)} · {f.ci(r)}"
         rows.append(row)
     return {

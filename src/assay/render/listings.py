@@ -162,7 +162,7 @@ def _success(row: Any) -> str:
     if value is None:
         return "–" if row["status"] == "running" else "n/a"
     text = f"{row['task_success_fraction']} ({percent(value)})"
-    ci, level = row["task_success_ci95"], row["task_success_confidence"]
+    ci, level = row["task_success_ci"], row["task_success_confidence"]
     if ci is None or level is None:
         text = f"{text} (interval: assay report)"
     else:

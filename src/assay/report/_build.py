@@ -10,7 +10,6 @@ from assay.cases import Dataset, case_hash
 from assay.grading import CaseResult, Judgment
 from assay.metrics import (
     DEFAULT_INTERVAL,
-    IntervalMethod,
     IntervalSetting,
     Rate,
     Summary,
@@ -20,7 +19,6 @@ from assay.metrics import (
     summarize_graded,
     summarize_results,
 )
-from assay.metrics._setting import chosen_interval
 from assay.outcomes import Abstain, Answer, Error, Record
 from assay.report._model import (
     JUDGE_CACHE_HIT,
@@ -162,8 +160,6 @@ def build_report(
     cache_key_version: int | None = None,
     compact: bool = False,
     rows: bool = True,
-    confidence: float | None = None,
-    method: IntervalMethod | None = None,
 ) -> Report:
     """The report for ``graded`` (every case-trial of ``dataset``, as ``grade`` returns);
     ``cache_key_version`` when the run used the response cache.
@@ -174,7 +170,6 @@ def build_report(
     ``rows=False`` leaves the case rows out (``cases`` is empty): for a report only its
     figures are read from, as a gate's rules are.
     """
-    interval = chosen_interval(interval, confidence, method, "build_report")
     summary = summarize_results(graded, interval=interval, policy=policy)
     graders = sorted(
         {(r.judgment.grader, r.judgment.grader_version) for r in graded if r.record}

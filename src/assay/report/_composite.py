@@ -16,14 +16,12 @@ from assay.grading import CaseResult
 from assay.grading.checks import CheckResult, Profile
 from assay.metrics import (
     DEFAULT_INTERVAL,
-    IntervalMethod,
     IntervalSetting,
     Rate,
     StatusCounts,
     clustered_by_case,
     rate,
 )
-from assay.metrics._setting import chosen_interval
 from assay.report._frames import composite_cases_frame
 from assay.report._model import SCHEMA_VERSION, SYNTHETIC_BANNER, DatasetInfo
 
@@ -238,11 +236,8 @@ def build_composite_report(
     input_kind: InputKind,
     interval: IntervalSetting = DEFAULT_INTERVAL,
     sources_version: str | None = None,
-    confidence: float | None = None,
-    method: IntervalMethod | None = None,
 ) -> CompositeReport:
     """The composite report for every scored case-trial of ``dataset``."""
-    interval = chosen_interval(interval, confidence, method, "build_composite_report")
     rows = [_row(s) for s in scored]
     real = [r for r in rows if not r.synthetic]
     fake = [r for r in rows if r.synthetic]

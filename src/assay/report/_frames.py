@@ -109,7 +109,7 @@ def rates_frame(report: Report, backend: str = "pandas") -> Any:
     """``report``'s rates as a DataFrame (``RATE_COLUMNS``), one row per rate and slice."""
     values = _columns(RATE_COLUMNS)
     for name, slice_name, r in _rates(report):
-        low, high = r.ci95 if r.ci95 is not None else (None, None)
+        low, high = r.ci if r.ci is not None else (None, None)
         for column, value in (
             ("rate", name),
             ("slice", slice_name),

@@ -166,11 +166,11 @@ def _check_rate(name: str, r: Rate | TrialRate, fresh: Rate | TrialRate) -> list
         problems.append(
             f"{name}.value is {_pct(r.value)} but {name} is {counts} = {_pct(expected)}"
         )
-    low, high = r.ci95 if r.ci95 is not None else (None, None)
-    fresh_low, fresh_high = fresh.ci95 if fresh.ci95 is not None else (None, None)
+    low, high = r.ci if r.ci is not None else (None, None)
+    fresh_low, fresh_high = fresh.ci if fresh.ci is not None else (None, None)
     if not (_close(low, fresh_low) and _close(high, fresh_high)):
         problems.append(
-            f"{name}.ci95 is [{_pct(low)}, {_pct(high)}] but {counts} at "
+            f"{name}.ci is [{_pct(low)}, {_pct(high)}] but {counts} at "
             f"{r.confidence:g} ({r.method}) gives [{_pct(fresh_low)}, {_pct(fresh_high)}]"
         )
     return problems

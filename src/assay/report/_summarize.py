@@ -13,7 +13,6 @@ from assay.grading._packed import PackedVerdicts, structured_verdicts
 from assay.grading._status_rule import field_of, low_of, pack
 from assay.metrics import (
     DEFAULT_INTERVAL,
-    IntervalMethod,
     IntervalSetting,
     Summary,
     TrialPolicy,
@@ -21,7 +20,6 @@ from assay.metrics import (
 )
 from assay.metrics._columns import CountColumns
 from assay.metrics._counts import summary_from_counts, verdict_counts
-from assay.metrics._setting import chosen_interval
 from assay.outcomes import Outcome, Record, Results, as_results
 
 
@@ -32,8 +30,6 @@ def summarize(
     grader: Grader | None = None,
     interval: IntervalSetting = DEFAULT_INTERVAL,
     policy: TrialPolicy | None = None,
-    confidence: float | None = None,
-    method: IntervalMethod | None = None,
 ) -> Summary:
     """Score ``results`` against ``dataset`` with the seed's rules.
 
@@ -41,7 +37,6 @@ def summarize(
     before anything is scored. A case with no result is ``missing``; errors and missing
     outputs stay in every "cases in the dataset" denominator and never pass.
     """
-    interval = chosen_interval(interval, confidence, method, "summarize")
     cases = dataset.cases if isinstance(dataset, Dataset) else tuple(dataset)
     checked = as_results(results)
     if grader is None or type(grader) is StructuredGrader:

@@ -23,8 +23,6 @@ if TYPE_CHECKING:
     )
     from assay.runner._judging import JudgeRunner, judge_all, judge_results
     from assay.runner._matrix import (
-        MatrixResult,
-        VariantRun,
         matrix_report,
         matrix_runs,
         resume_matrix,
@@ -34,7 +32,6 @@ if TYPE_CHECKING:
     from assay.runner._prepare import prepare_target
     from assay.runner._run import (
         Overrides,
-        Progress,
         RunControl,
         RunResult,
         resume_run,
@@ -48,7 +45,7 @@ if TYPE_CHECKING:
         suite_runs,
         trend_for_suite,
     )
-    from assay.runs._report import headline, report_for_run
+    from assay.runs._report import report_for_run
 
 # Each name is imported from its module on first use: `assay run` and `assay report` need
 # neither the matrix, the trend nor the comparison modules (and their imports).
@@ -56,21 +53,17 @@ _WHERE: dict[str, str] = {
     "Done": "assay.runner._execute",
     "Execution": "assay.runner._execute",
     "JudgeRunner": "assay.runner._judging",
-    "MatrixResult": "assay.runner._matrix",
     "Overrides": "assay.runner._run",
-    "Progress": "assay.runner._run",
     "RateLimiter": "assay.runner._options",
     "RunControl": "assay.runner._run",
     "RunOptions": "assay.runner._options",
     "RunResult": "assay.runner._run",
     "Selection": "assay.runner._select",
     "Timing": "assay.runner._options",
-    "VariantRun": "assay.runner._matrix",
     "WorkItem": "assay.runner._execute",
     "backoff_delay": "assay.runner._options",
     "execute": "assay.runner._execute",
     "gate_suite": "assay.runner._trend",
-    "headline": "assay.runs._report",
     "judge_all": "assay.runner._judging",
     "judge_results": "assay.runner._judging",
     "matrix_report": "assay.runner._matrix",
@@ -99,21 +92,17 @@ __all__ = [
     "Done",
     "Execution",
     "JudgeRunner",
-    "MatrixResult",
     "Overrides",
-    "Progress",
     "RateLimiter",
     "RunControl",
     "RunOptions",
     "RunResult",
     "Selection",
     "Timing",
-    "VariantRun",
     "WorkItem",
     "backoff_delay",
     "execute",
     "gate_suite",
-    "headline",
     "judge_all",
     "judge_results",
     "matrix_report",

@@ -17,8 +17,7 @@ from assay.compare import MatrixReport, VariantInput, build_matrix
 from assay.errors import AssayConfigError, AssayInputError
 from assay.load import Suite, grader_provenance, load_suite
 from assay.load._variants import Variant, variants_of
-from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting
-from assay.metrics._setting import chosen_interval
+from assay.metrics import DEFAULT_INTERVAL, IntervalSetting
 from assay.outcomes import Record
 from assay.report import Report
 from assay.runner._execute import EndpointLimits
@@ -417,15 +416,12 @@ def matrix_report(
     *,
     interval: IntervalSetting = DEFAULT_INTERVAL,
     reports: Mapping[str, Report] | None = None,
-    confidence: float | None = None,
-    method: IntervalMethod | None = None,
 ) -> MatrixReport:
     """The matrix report of a stored matrix: every variant's run, every pair compared.
 
     ``reports`` (by run id) are reports already built at 95% Clopper–Pearson, e.g. by the
     run that just ended; they are used instead of rebuilding those runs' reports.
     """
-    interval = chosen_interval(interval, confidence, method, "matrix_report")
     inputs = []
     runs = matrix_runs(store, matrix_id)
     full_id = str(runs[0].metadata["matrix"]["id"])

@@ -21,8 +21,7 @@ from assay._lazy import lazy_exports
 if TYPE_CHECKING:
     from assay.runs._case import StoredRun
     from assay.runs._compared import compare_stored, run_side
-    from assay.runs._composite import StoredInputs, composite_inputs
-    from assay.runs._read import stored_report
+    from assay.runs._composite import composite_inputs
     from assay.runs._report import headline, report_for_run
     from assay.runs._run_report import run_report
     from assay.runs._runs_frame import runs_frame
@@ -31,7 +30,6 @@ if TYPE_CHECKING:
 # Each name is imported from its module on first use: `assay run` and `assay report` build
 # a report without loading the comparison, composite and diagnosis readers.
 _WHERE: dict[str, str] = {
-    "StoredInputs": "assay.runs._composite",
     "StoredRun": "assay.runs._case",
     "compare_stored": "assay.runs._compared",
     "composite_inputs": "assay.runs._composite",
@@ -40,7 +38,6 @@ _WHERE: dict[str, str] = {
     "run_report": "assay.runs._run_report",
     "run_side": "assay.runs._compared",
     "runs_frame": "assay.runs._runs_frame",
-    "stored_report": "assay.runs._read",
     "stored_summary": "assay.runs._summary",
 }
 
@@ -49,7 +46,6 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 
 
 __all__ = [
-    "StoredInputs",
     "StoredRun",
     "compare_stored",
     "composite_inputs",
@@ -58,6 +54,5 @@ __all__ = [
     "run_report",
     "run_side",
     "runs_frame",
-    "stored_report",
     "stored_summary",
 ]

@@ -10,11 +10,10 @@ from typing import Any
 
 from assay.cases import Case, canonical_record
 from assay.compare import Comparison, RunSide, compare_runs
-from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting
-from assay.metrics._setting import chosen_interval
+from assay.metrics import DEFAULT_INTERVAL, IntervalSetting
 from assay.report import Report
 from assay.runs._paired import paired_comparison
-from assay.runs._read import stored_report
+from assay.runs._report import report_for_run
 from assay.runs._run_settings import run_config
 from assay.store import RunStore
 
@@ -24,17 +23,13 @@ def run_side(
     ref: str,
     interval: IntervalSetting = DEFAULT_INTERVAL,
     report: Report | None = None,
-    *,
-    confidence: float | None = None,
-    method: IntervalMethod | None = None,
 ) -> RunSide:
     """Stored run ``ref`` as one side of a comparison: its report (``report`` when already
     built at the same level), its configuration and each case's full definition, so that
     a refusal names every changed field."""
-    interval = chosen_interval(interval, confidence, method, "run_side")
     info = store.get_run(ref)
     if report is None:
-        report = stored_report(store, info.id, interval, compact=True)
+        report = report_for_run(store, info.id, interval=interval, compact=True)
     definitions = Definitions(store.load_dataset(info.id).cases)
     side = RunSide.from_report(report, ref=info.id, config=run_config(info))
     return replace(side, definitions=definitions)
@@ -67,12 +62,9 @@ def compare_stored(
     across_graders: bool = False,
     interval: IntervalSetting = DEFAULT_INTERVAL,
     reports: tuple[Report | None, Report | None] = (None, None),
-    confidence: float | None = None,
-    method: IntervalMethod | None = None,
 ) -> Comparison:
     """The paired comparison of two stored runs, as ``assay compare BASELINE CANDIDATE``
     makes it (``ComparisonRefusedError`` when it must refuse)."""
-    interval = chosen_interval(interval, confidence, method, "compare_stored")
     if reports == (None, None):
         paired = paired_comparison(
             store,

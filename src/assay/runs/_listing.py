@@ -43,6 +43,8 @@ def _row(info: RunInfo) -> dict[str, Any]:
         "status": info.status,
         "task_success": value,
         "task_success_fraction": summary.get("task_success_fraction"),
+        "task_success_ci": summary.get("task_success_ci95"),
+        # Its former name, written until 0.3.0 (docs/running.md).
         "task_success_ci95": summary.get("task_success_ci95"),
         "task_success_confidence": summary.get("task_success_confidence"),
         "task_success_policy": summary.get("task_success_policy"),

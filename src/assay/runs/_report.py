@@ -7,9 +7,8 @@ from typing import Any
 
 from assay.grading import Judgment, grade
 from assay.load import PriceTable
-from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting, TrialPolicy
+from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy
 from assay.metrics._display import decimal
-from assay.metrics._setting import chosen_interval
 from assay.outcomes import Record, Results
 from assay.report import Price, Report, UsageSummary, build_report, summarize_usage
 from assay.runs._run_settings import StoredGrader, run_grader, run_metadata, trial_policy
@@ -26,8 +25,6 @@ def report_for_run(
     prices: PriceTable | None = None,
     compact: bool = False,
     rows: bool = True,
-    confidence: float | None = None,
-    method: IntervalMethod | None = None,
     results: tuple[Sequence[Record], Sequence[Judgment]] | None = None,
 ) -> Report:
     """The report of a stored run: every case-trial of the cases as run, missing included;
@@ -42,7 +39,6 @@ def report_for_run(
     stored, held by the caller that just wrote them; the report is the same, without
     reading them back.
     """
-    interval = chosen_interval(interval, confidence, method, "report_for_run")
     info = store.get_run(run_id)
     if not rows and results is None:
         # deferred: counting by the database loads numpy, which a report of rows never needs
@@ -123,7 +119,7 @@ def headline(report: Report) -> dict[str, Any]:
         "missing": report.missing,
         "task_success": rate.value,
         "task_success_fraction": f"{rate.numerator}/{rate.denominator}",
-        "task_success_ci95": list(rate.ci95) if rate.ci95 is not None else None,
+        "task_success_ci95": list(rate.ci) if rate.ci is not None else None,
         "task_success_confidence": rate.confidence,
         **_usage_headline(report.usage),
     }
@@ -134,7 +130,7 @@ def headline(report: Report) -> dict[str, Any]:
             {
                 "task_success": policy.value,
                 "task_success_fraction": f"{_whole(policy.score_sum)}/{policy.cases}",
-                "task_success_ci95": list(policy.ci95) if policy.ci95 is not None else None,
+                "task_success_ci95": list(policy.ci) if policy.ci is not None else None,
                 "task_success_policy": t.label,
                 "per_trial_task_success": rate.value,
                 "per_trial_task_success_fraction": f"{rate.numerator}/{rate.denominator}",

@@ -26,7 +26,6 @@ from assay.grading import STATUSES, grade
 from assay.grading._status_rule import kind_sql, pack_sql, status_code_sql
 from assay.metrics import (
     DEFAULT_INTERVAL,
-    IntervalMethod,
     IntervalSetting,
     Summary,
     TrialPolicy,
@@ -39,7 +38,6 @@ from assay.metrics._counts import (
     per_group_counts,
     summary_from_counts,
 )
-from assay.metrics._setting import chosen_interval
 from assay.metrics._tally import cell_tallies, tallies
 from assay.outcomes import Results
 from assay.runs._run_settings import StoredGrader, UnavailableGrader, run_grader, trial_policy
@@ -380,14 +378,11 @@ def stored_summary(
     *,
     interval: IntervalSetting = DEFAULT_INTERVAL,
     policy: TrialPolicy | None = None,
-    confidence: float | None = None,
-    method: IntervalMethod | None = None,
 ) -> Summary:
     """The summary of stored run ``run_id`` (an id or a unique prefix): the figures of
     ``assay report RUN``, counted by the database where it can (a million case-trials in
     a few seconds), else by grading the records read back. Trials combine by ``policy``
     when given, else as the run's suite stated."""
-    interval = chosen_interval(interval, confidence, method, "stored_summary")
     info = store.get_run(run_id)
     chosen = policy if policy is not None else trial_policy(info)
     counted = counted_summary(store, info, interval=interval, policy=chosen)

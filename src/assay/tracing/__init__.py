@@ -11,26 +11,19 @@ from typing import TYPE_CHECKING
 from assay._lazy import lazy_exports
 from assay.tracing._otlp import otlp_metrics_url, otlp_traces_url, reachable_collector
 from assay.tracing._propagation import inject_traceparent, traceparent
-from assay.tracing._session import TracingSession, start_tracing
-from assay.tracing._sink import SpanSink
+from assay.tracing._session import start_tracing
 
 if TYPE_CHECKING:
-    from assay.tracing._export import StoreSpanExporter
-    from assay.tracing._metrics import DIMENSIONS, RunMetrics, dimensions, start_metrics
+    from assay.tracing._metrics import DIMENSIONS, dimensions, start_metrics
 
 # OpenTelemetry's SDK loads only when a run exports metrics or sends spans to a collector.
-_METRICS = ("DIMENSIONS", "RunMetrics", "dimensions", "start_metrics")
-_LAZY = {**dict.fromkeys(_METRICS, "assay.tracing._metrics")}
-_LAZY["StoreSpanExporter"] = "assay.tracing._export"
+_METRICS = ("DIMENSIONS", "dimensions", "start_metrics")
+_LAZY = dict.fromkeys(_METRICS, "assay.tracing._metrics")
 __getattr__, __dir__ = lazy_exports(globals(), _LAZY)
 
 
 __all__ = [
     "DIMENSIONS",
-    "RunMetrics",
-    "SpanSink",
-    "StoreSpanExporter",
-    "TracingSession",
     "dimensions",
     "inject_traceparent",
     "otlp_metrics_url",

@@ -124,7 +124,7 @@ def _shown(metric: Metric, reading: Reading) -> str:
     if reading.rate is not None:
         rate = reading.rate
         fraction = f"{rate.numerator}/{rate.denominator}"
-        return f"{fraction} ({percent(reading.value)}) {interval_text(rate.ci95)}"
+        return f"{fraction} ({percent(reading.value)}) {interval_text(rate.ci)}"
     if metric.kind == "usd":
         return f"${reading.value:.4f}"
     return f"{reading.value:.3f} s"
@@ -266,7 +266,7 @@ def build_trend(
         counts[key] = counts.get(key, 0) + 1
     points = []
     for index, (run, reading) in enumerate(readings):
-        ci = reading.rate.ci95 if reading.rate is not None else None
+        ci = reading.rate.ci if reading.rate is not None else None
         points.append(
             Point(
                 run_id=run.id,

@@ -94,7 +94,7 @@ def _slice_rate(rows: Sequence[CaseRow], rate_name: str, interval: IntervalSetti
         return plain
     hits, sizes = per_case((r.id, hit(r)) for r in scope)
     est = clustered_rate(hits, sizes, interval=interval)
-    return plain if est is None else plain.model_copy(update={"ci95": est.ci})
+    return plain if est is None else plain.model_copy(update={"ci": est.ci})
 
 
 def p95(values: Sequence[float]) -> float | None:

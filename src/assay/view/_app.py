@@ -15,12 +15,11 @@ from starlette.routing import Route
 
 from assay.compare import Comparison, ComparisonRefusedError
 from assay.errors import AssayConfigError, AssayError, AssayInputError, StoreError
-from assay.metrics import DEFAULT_INTERVAL, IntervalMethod, IntervalSetting
-from assay.metrics._setting import chosen_interval
+from assay.metrics import DEFAULT_INTERVAL, IntervalSetting
 from assay.render.compare_html import render_compare_html
 from assay.render.html import render_html
 from assay.report import Report
-from assay.runs import compare_stored, stored_report
+from assay.runs import compare_stored, report_for_run
 from assay.store import RunStore
 from assay.view._hosts import LOOPBACK_NAMES, HostCheck
 from assay.view._pages import case_page, error_page, runs_page, suites_page
@@ -40,7 +39,7 @@ class _Reports:
         info = self.reader.get_run(run_id)
         if info.id in self.kept:
             return info, self.kept[info.id]
-        report = stored_report(self.reader, info.id, self.level)
+        report = report_for_run(self.reader, info.id, interval=self.level)
         if info.status != "running":
             self.kept[info.id] = report
         return info, report
@@ -80,14 +79,11 @@ def create_app(
     *,
     interval: IntervalSetting = DEFAULT_INTERVAL,
     hosts: Collection[str] = LOOPBACK_NAMES,
-    confidence: float | None = None,
-    method: IntervalMethod | None = None,
 ) -> Starlette:
     """The viewer over ``reader`` (a store opened with ``open_store(url, read_only=True)``),
     every interval at ``interval``.
     Every route is a GET; nothing is ever written. Only requests whose ``Host`` is one of
     ``hosts`` (default: the loopback names) are answered."""
-    interval = chosen_interval(interval, confidence, method, "create_app")
     reports = _Reports(reader, interval)
 
     async def runs(request: Request) -> Response:

@@ -55,7 +55,7 @@ def test_figures_on_the_page_match_the_json_report(
         expect(card.locator("[data-field=value]")).to_have_text(_pct(rate["value"]))
         fraction = f"{rate['numerator']}/{rate['denominator']}"
         expect(card.locator("[data-field=fraction]")).to_have_text(fraction)
-        low, high = rate["ci95"]
+        low, high = rate["ci"]
         expect(card.locator("[data-field=ci]")).to_have_text(f"[{_pct(low)}, {_pct(high)}]")
         expect(card).to_contain_text(rate["denominator_name"])
     for status, count in report["statuses"].items():

@@ -83,7 +83,7 @@ def test_mcnemar_and_plain_words() -> None:
     assert (c.mcnemar.fixed, c.mcnemar.broken) == (7, 1)
     assert c.mcnemar.p_value == pytest.approx(mcnemar_exact(7, 1)) == pytest.approx(9 / 128)
     assert c.summary.startswith("7 fixed, 1 broken; p = 0.0703: not distinguishable from noise")
-    low, high = c.task_success_delta.ci95 or (0.0, 0.0)
+    low, high = c.task_success_delta.ci or (0.0, 0.0)
     assert low <= 6 / 8 <= high
 
 
@@ -143,7 +143,7 @@ def test_a_clear_improvement_is_called_one() -> None:
         side(many, {x.id: "failed" for x in many}), side(many, {x.id: "passed" for x in many})
     )
     assert "the candidate is better beyond noise" in c.summary
-    assert c.task_success_delta.ci95 is not None and c.task_success_delta.ci95[0] > 0
+    assert c.task_success_delta.ci is not None and c.task_success_delta.ci[0] > 0
 
 
 def test_rates_and_slices_of_both_runs() -> None:
@@ -152,7 +152,7 @@ def test_rates_and_slices_of_both_runs() -> None:
     c = compare_runs(side(CASES, base), side(CASES, cand))
     assert c.baseline.task_success.numerator == 1
     assert c.candidate.task_success.numerator == 3
-    assert c.baseline.task_success.ci95 is not None
+    assert c.baseline.task_success.ci is not None
     slices = {s.slice: s for s in c.slices}
     assert (slices["even"].fixed, slices["odd"].fixed) == (1, 1)
     assert slices["even"].delta.value == pytest.approx(0.25)
@@ -348,12 +348,9 @@ def test_confidence_and_interval_method_apply_everywhere() -> None:
     assert c.baseline.task_success.confidence == 0.9
     assert c.task_success_delta.confidence == 0.9
     assert c.slices[0].baseline.method == "wilson"
-    d90, d95 = c.task_success_delta.ci95, default.task_success_delta.ci95
+    d90, d95 = c.task_success_delta.ci, default.task_success_delta.ci
     assert d90 is not None and d95 is not None
     assert d90[1] - d90[0] < d95[1] - d95[0]
-    with pytest.warns(DeprecationWarning, match="compare_runs"):
-        old = compare_runs(side(CASES, base), side(CASES, cand), confidence=0.9, method="wilson")
-    assert old == c
 
 
 def test_the_p_value_is_never_rounded_across_the_level() -> None:

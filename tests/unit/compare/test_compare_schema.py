@@ -37,8 +37,8 @@ def test_json_output_has_the_contract_names() -> None:
     assert data["newly_broken"] == ["C"]
     assert data["moved"] == [{"id": "B", "trial": 1, "slice": "s", "from": "error", "to": "failed"}]
     assert set(data["mcnemar"]) >= {"fixed", "broken", "p_value"}
-    assert set(data["task_success_delta"]) >= {"value", "ci95"}
-    assert len(data["task_success_delta"]["ci95"]) == 2
+    assert set(data["task_success_delta"]) >= {"value", "ci"}
+    assert len(data["task_success_delta"]["ci"]) == 2
     for key in ("baseline", "candidate"):
         assert {"ref", "dataset_version", "task_success"} <= set(data[key])
     required = set(comparison_schema()["required"])
@@ -72,5 +72,5 @@ def test_every_contract_name_and_type_with_an_exclusion() -> None:
     assert isinstance(mcnemar["p_value"], float) and mcnemar["p_value"] == 1.0
     delta = data["task_success_delta"]
     assert delta["value"] == 0.0
-    low, high = delta["ci95"]
+    low, high = delta["ci"]
     assert isinstance(low, float) and isinstance(high, float) and low < 0 < high

@@ -48,13 +48,13 @@ def test_json_output_has_the_contract_names() -> None:
     assert data["variants"][0]["run_id"] == "run-x"
     assert data["variants"][0]["overrides"] == {"target.model": "x"}
     for rate in ("task_success", "answer_coverage", "answered_accuracy"):
-        assert {"numerator", "denominator", "denominator_name", "ci95"} <= set(
+        assert {"numerator", "denominator", "denominator_name", "ci"} <= set(
             data["variants"][0][rate]
         )
     xy = data["pairs"][0]
     assert (xy["a"], xy["b"], xy["newly_fixed"], xy["newly_broken"]) == ("x", "y", 1, 0)
     assert set(xy["mcnemar"]) >= {"p_value", "p_holm"}
-    assert set(xy["delta"]) >= {"value", "ci95"}
+    assert set(xy["delta"]) >= {"value", "ci"}
     assert [g["disagree"] for g in data["grid"]] == [True, False, False]
 
 

@@ -53,8 +53,8 @@ def test_failure_says_by_how_much(report: Report) -> None:
 
 def test_interval_bound_is_the_rate_interval(report: Report) -> None:
     low = check_rule(report, parse_rule("answered_accuracy.low>=0")).actual
-    assert report.answered_accuracy.ci95 is not None
-    assert low == report.answered_accuracy.ci95[0]
+    assert report.answered_accuracy.ci is not None
+    assert low == report.answered_accuracy.ci[0]
 
 
 def test_na_rate_fails_unless_allowed(abstain_only: Report) -> None:
@@ -141,14 +141,14 @@ def test_rules_reach_the_trial_policy_rate_and_its_bounds() -> None:
     ]
     report = build_report(data, grade_all(data, records))
     summary = report.trial_summary
-    assert summary is not None and summary.task_success.ci95 is not None
-    low = summary.task_success.ci95[0]
+    assert summary is not None and summary.task_success.ci is not None
+    low = summary.task_success.ci[0]
     value = check_rule(report, parse_rule("trial_summary.task_success>=0.9"))
     assert not value.passed and value.actual == summary.task_success.value
     fraction = f"({summary.task_success.score_sum:g}/{summary.task_success.cases} cases, "
     assert fraction in value.message
     high = check_rule(report, parse_rule("trial_summary.task_success.high<=1"))
-    assert high.passed and high.actual == summary.task_success.ci95[1]
+    assert high.passed and high.actual == summary.task_success.ci[1]
     bound = check_rule(report, parse_rule(f"trial_summary.task_success.low>={low + 0.01}"))
     assert not bound.passed and bound.actual == low
     with pytest.raises(AssayConfigError, match="unknown field 'lo'"):

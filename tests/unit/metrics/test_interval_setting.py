@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import pytest
+from assay.stored import compare_stored, report_for_run, run_side
 
+from assay.compare import compare_runs
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, clopper_pearson, rate, wilson
-from assay.metrics._setting import chosen_interval
+from assay.report import build_composite_report, build_report, summarize
+from assay.runner import matrix_report
+from assay.view import create_app
 
 
 def test_the_default_is_95_percent_clopper_pearson() -> None:
@@ -39,31 +44,15 @@ def test_the_setting_is_frozen_and_hashable() -> None:
 
 def test_a_rate_carries_the_setting_it_was_computed_at() -> None:
     r = rate(1, 3, "cases", interval=IntervalSetting(0.9, "wilson"))
-    assert (r.confidence, r.method, r.ci95) == (0.9, "wilson", wilson(1, 3, 0.9))
+    assert (r.confidence, r.method, r.ci) == (0.9, "wilson", wilson(1, 3, 0.9))
 
 
-def test_the_old_keywords_still_work_with_a_deprecation_warning() -> None:
-    with pytest.warns(DeprecationWarning, match=r"rate\(confidence=..., method=...\)"):
-        old = rate(1, 3, "cases", confidence=0.9, method="wilson")
-    assert old == rate(1, 3, "cases", interval=IntervalSetting(0.9, "wilson"))
+def test_the_old_keywords_are_gone() -> None:
+    with pytest.raises(TypeError, match="confidence"):
+        rate(1, 3, "cases", confidence=0.9)  # type: ignore[call-arg]
 
 
-def test_one_old_keyword_keeps_the_other_part_of_the_setting() -> None:
-    with pytest.warns(DeprecationWarning):
-        chosen = chosen_interval(IntervalSetting(0.9, "wilson"), None, "clopper-pearson", "f")
-    assert chosen == IntervalSetting(0.9, "clopper-pearson")
-    assert chosen_interval(DEFAULT_INTERVAL, None, None, "f") is DEFAULT_INTERVAL
-
-
-def test_the_public_functions_keep_the_old_keywords_for_one_release() -> None:
-    import inspect
-
-    from assay.compare import compare_runs
-    from assay.report import build_composite_report, build_report, summarize
-    from assay.runner import matrix_report, report_for_run
-    from assay.runs import compare_stored, run_side, stored_report
-    from assay.view import create_app
-
+def test_the_public_functions_take_the_interval_as_one_setting() -> None:
     for fn in (
         rate,
         summarize,
@@ -72,13 +61,10 @@ def test_the_public_functions_keep_the_old_keywords_for_one_release() -> None:
         compare_runs,
         report_for_run,
         matrix_report,
-        stored_report,
         run_side,
         compare_stored,
         create_app,
     ):
         params = inspect.signature(fn).parameters
         assert params["interval"].default == DEFAULT_INTERVAL, fn.__name__
-        for old in ("confidence", "method"):
-            assert params[old].kind is inspect.Parameter.KEYWORD_ONLY, (fn.__name__, old)
-            assert params[old].default is None, (fn.__name__, old)
+        assert not {"confidence", "method"} & set(params), fn.__name__

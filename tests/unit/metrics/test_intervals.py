@@ -106,13 +106,13 @@ def test_rejects_impossible_counts(x: int, n: int) -> None:
 def test_a_zero_denominator_gives_null_never_zero() -> None:
     r = rate(0, 0, "substantive answers")
     assert r.value is None
-    assert r.ci95 is None
+    assert r.ci is None
     assert r.na_reason == "no substantive answers"
 
 
 def test_rate_carries_the_interval_of_its_method() -> None:
     r = rate(1, 3, "substantive answers", numerator_name="passing answers")
-    assert r.ci95 == clopper_pearson(1, 3)
+    assert r.ci == clopper_pearson(1, 3)
     assert r.method == "clopper-pearson"
-    assert rate(1, 3, "x", interval=IntervalSetting(method="wilson")).ci95 == wilson(1, 3)
-    assert rate(1, 3, "x", interval=IntervalSetting(0.9)).ci95 == clopper_pearson(1, 3, 0.9)
+    assert rate(1, 3, "x", interval=IntervalSetting(method="wilson")).ci == wilson(1, 3)
+    assert rate(1, 3, "x", interval=IntervalSetting(0.9)).ci == clopper_pearson(1, 3, 0.9)

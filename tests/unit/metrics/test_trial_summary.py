@@ -31,7 +31,7 @@ def test_one_trial_has_no_trial_summary_and_plain_intervals() -> None:
     records = [Record(case_id=c.id, outcome=Abstain()) for c in CASES[:4]]
     summary = summarize(DATASET, records)
     assert summary.trial_summary is None
-    assert summary.task_success.ci95 == pytest.approx(clopper_pearson(4, 6))
+    assert summary.task_success.ci == pytest.approx(clopper_pearson(4, 6))
     assert summary.task_success.denominator_name == "cases in the dataset"
 
 
@@ -42,7 +42,7 @@ def test_trials_are_never_treated_as_independent_cases() -> None:
     assert summary.task_success.denominator == 18
     assert summary.task_success.denominator_name == "case-trials"
     naive = clopper_pearson(9, 18)
-    low, high = summary.task_success.ci95 or (0.0, 0.0)
+    low, high = summary.task_success.ci or (0.0, 0.0)
     assert high - low > naive[1] - naive[0]
 
 
@@ -77,14 +77,14 @@ def test_task_success_under_each_policy(policy: str, expected: float) -> None:
     t = summarize(DATASET, _records(), policy=TrialPolicy.parse(policy, 3)).trial_summary
     assert t is not None
     assert t.task_success.value == pytest.approx(expected)
-    assert t.task_success.ci95 is not None
-    assert t.task_success.ci95[0] <= expected <= t.task_success.ci95[1]
+    assert t.task_success.ci is not None
+    assert t.task_success.ci[0] <= expected <= t.task_success.ci[1]
 
 
 def test_binary_policies_get_the_plain_interval_over_cases() -> None:
     t = summarize(DATASET, _records(), policy=TrialPolicy.parse("pass^3", 3)).trial_summary
     assert t is not None
-    assert t.task_success.ci95 == pytest.approx(clopper_pearson(2, 6))
+    assert t.task_success.ci == pytest.approx(clopper_pearson(2, 6))
     assert t.slices["a"].value == pytest.approx(2 / 3)
 
 

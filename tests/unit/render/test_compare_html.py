@@ -50,8 +50,8 @@ def test_sections_in_order_and_escaped() -> None:
 def test_delta_text_says_na_without_pairs() -> None:
     from assay.compare import Delta
 
-    assert delta_text(Delta(value=None, ci95=None, method="m")) == "n/a (no paired cases)"
-    assert delta_text(Delta(value=0.25, ci95=(-0.1, 0.5), method="m")) == (
+    assert delta_text(Delta(value=None, ci=None, method="m")) == "n/a (no paired cases)"
+    assert delta_text(Delta(value=0.25, ci=(-0.1, 0.5), method="m")) == (
         "+25.0 pp [-10.0 pp, +50.0 pp]"
     )
 
@@ -99,14 +99,14 @@ def test_interval_and_test_disagreeing_is_said() -> None:
         RunSide.from_report(base, ref="a"), RunSide.from_report(_candidate(base), ref="b")
     )
     agree = comparison.model_copy(
-        update={"task_success_delta": Delta(value=0.3, ci95=(-0.1, 0.6), method="m")}
+        update={"task_success_delta": Delta(value=0.3, ci=(-0.1, 0.6), method="m")}
     )
     assert disagreement(agree) is None and 'data-field="disagreement"' not in (
         render_compare_html(agree)
     )
     apart = comparison.model_copy(
         update={
-            "task_success_delta": Delta(value=0.32, ci95=(0.007, 0.56), method="m"),
+            "task_success_delta": Delta(value=0.32, ci=(0.007, 0.56), method="m"),
             "mcnemar": McNemar(fixed=10, broken=3, p_value=0.092),
         }
     )

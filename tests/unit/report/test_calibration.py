@@ -45,7 +45,7 @@ def test_hand_computed_rates() -> None:
     assert (r.false_rejects.numerator, r.false_rejects.denominator) == (1, 3)
     assert (r.agreement.numerator, r.agreement.denominator) == (5, 7)
     # exact Clopper-Pearson interval of 1/4
-    assert r.false_accepts.ci95 == pytest.approx((0.006309463, 0.805879550), abs=1e-6)
+    assert r.false_accepts.ci == pytest.approx((0.006309463, 0.805879550), abs=1e-6)
 
 
 def test_confusion_kappa_and_disagreements() -> None:

@@ -43,7 +43,7 @@ def test_golden17_reproduces_the_lessons_result() -> None:
     assert (report.composite_pass.numerator, report.composite_pass.denominator) == (12, 17)
     assert (report.strict_pass.numerator, report.strict_pass.denominator) == (12, 17)
     assert report.composite_pass.denominator_name == "real cases"
-    assert report.composite_pass.ci95 is not None
+    assert report.composite_pass.ci is not None
     failing = {r.id for r in report.cases if r.verdict == "fail"}
     assert failing == FAILING
     for row in report.cases:
@@ -87,7 +87,7 @@ def test_the_json_contract() -> None:
         for check in row["checks"].values():
             assert set(check) == {"passed", "reason"}
     for key in ("composite_pass", "strict_pass"):
-        assert set(data[key]) >= {"numerator", "denominator", "denominator_name", "value", "ci95"}
+        assert set(data[key]) >= {"numerator", "denominator", "denominator_name", "value", "ci"}
     assert data["diverging"] == []
 
 

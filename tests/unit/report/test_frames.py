@@ -94,7 +94,7 @@ def test_rates_frame_has_the_json_report_s_rates(backend: str) -> None:
         assert (row["rate"], row["slice"]) == (name, slice_name)
         assert (row["numerator"], row["denominator"]) == (rate["numerator"], rate["denominator"])
         assert row["value"] == rate["value"]
-        assert [row["ci_low"], row["ci_high"]] == rate["ci95"]
+        assert [row["ci_low"], row["ci_high"]] == rate["ci"]
         assert (row["confidence"], row["method"]) == (rate["confidence"], rate["method"])
 
 

@@ -91,7 +91,7 @@ def test_the_report_s_fragment_shows_the_json_report_s_figures() -> None:
         ("Answered accuracy", "answered_accuracy"),
     ):
         rate = data[key]
-        lo, hi = rate["ci95"]
+        lo, hi = rate["ci"]
         assert rows[label][1] == f"{rate['numerator']}/{rate['denominator']}"
         assert rows[label][2] == f"{rate['value'] * 100:.1f}%"
         assert rows[label][3] == f"[{lo * 100:.1f}%, {hi * 100:.1f}%]"

@@ -99,9 +99,7 @@ def test_schema_names_the_contract_fields() -> None:
     }
     assert contract <= set(schema["required"])
     rate = schema["$defs"]["Rate"]
-    assert {"numerator", "denominator", "denominator_name", "value", "ci95"} <= set(
-        rate["required"]
-    )
+    assert {"numerator", "denominator", "denominator_name", "value", "ci"} <= set(rate["required"])
     statuses = schema["$defs"]["StatusCounts"]["properties"]
     assert set(statuses) == {"passed", "failed", "error", "missing", "ungraded"}
 

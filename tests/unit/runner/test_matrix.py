@@ -96,7 +96,7 @@ def test_the_pairwise_table_matches_a_hand_computed_example(
     assert (ab.mcnemar.p_holm, ac.mcnemar.p_holm, bc.mcnemar.p_holm) == (0.1875, 1.0, 0.1875)
     assert "Holm" in m.multiple_comparisons and "3 pairs" in m.multiple_comparisons
     assert ab.delta.value == pytest.approx(0.5) and bc.delta.value == pytest.approx(-0.5)
-    assert ab.delta.ci95 is not None and ab.delta.ci95[0] > 0  # b is better than a
+    assert ab.delta.ci is not None and ab.delta.ci[0] > 0  # b is better than a
     assert m.variants[0].slices["odd"].numerator == 2  # c7, c9 pass in a; c1, c3, c5 fail
     disagree = [g.id for g in m.grid if g.disagree]
     assert disagree == ["c1", "c2", "c3", "c4", "c5"]

@@ -24,7 +24,7 @@ from assay.cases import Case, Dataset, canonical_record
 from assay.grading import Judgment
 from assay.outcomes import Abstain, Answer, Error, Record, Usage
 from assay.render import render
-from assay.runs import compare_stored, stored_report
+from assay.runs import compare_stored, report_for_run
 from assay.store import RunInfo, RunStore, open_store
 from assay.store._rows import (
     JUDGMENT_COLUMNS,
@@ -208,7 +208,7 @@ def _reference(store: RunStore, run_id: str) -> Any:
 def _fast(store: RunStore, run_id: str) -> Any:
     store._datasets.clear()
     store._positions.clear()
-    return stored_report(store, run_id, compact=True)
+    return report_for_run(store, run_id, compact=True)
 
 
 @pytest.mark.parametrize("run_id", ["base", "cand"])
@@ -299,6 +299,6 @@ def test_a_comparison_names_changed_fields_from_definitions_made_on_demand(
 
 def test_a_report_without_rows_has_every_figure_of_the_full_one(rich_store: RunStore) -> None:
     full = _fast(rich_store, "cand")
-    figures = stored_report(rich_store, "cand", compact=True, rows=False)
+    figures = report_for_run(rich_store, "cand", compact=True, rows=False)
     assert len(figures.cases) == 0 and len(full.cases) > 0
     assert figures.model_copy(update={"cases": full.cases}) == full

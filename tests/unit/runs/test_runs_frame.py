@@ -55,7 +55,7 @@ def test_one_row_per_run_with_its_report_s_figures(store: RunStore, backend: str
         rate = data["task_success"]
         assert row["task_success"] == rate["value"]
         assert row["task_success_fraction"] == f"{rate['numerator']}/{rate['denominator']}"
-        assert [row["ci_low"], row["ci_high"]] == rate["ci95"]
+        assert [row["ci_low"], row["ci_high"]] == rate["ci"]
         assert row["dataset_version"] == data["dataset"]["version"]
         assert row["config_hash"] == info.target_hash != ""
         assert row["suite"] == info.suite_name and row["status"] == "completed"

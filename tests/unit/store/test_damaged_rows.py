@@ -15,7 +15,7 @@ from tests.run_stores import fill_store, store_beyond_trials
 from assay.errors import StoreError
 from assay.grading import Judgment
 from assay.metrics import IntervalSetting
-from assay.runs import report_for_run, stored_report, stored_summary
+from assay.runs import report_for_run, stored_summary
 from assay.runs._outcomes import outcome_damage
 from assay.runs._paired import paired_comparison
 from assay.store import RunStore, open_store
@@ -70,7 +70,7 @@ CASES: list[tuple[Callable[[RunStore], None], str, Read]] = [
      lambda s: s.records("base")),
     (lambda s: _changed(s, records, {"outcome": "not an outcome"}, run_id="base", case_id="E2"),
      'a record assay cannot read: run base, case "E2", trial 1, column outcome: ',
-     lambda s: stored_report(s, "base", compact=True).model_dump()),
+     lambda s: report_for_run(s, "base", compact=True).model_dump()),
     (lambda s: _changed(s, records, {"outcome": "not an outcome"}, run_id="base", case_id="E2"),
      'a record assay cannot read: run base, case "E2", trial 1, column outcome: '
      "'not an outcome' is not valid: Invalid JSON",
@@ -114,7 +114,7 @@ CASES: list[tuple[Callable[[RunStore], None], str, Read]] = [
        read)
       for read in (
           lambda s: stored_summary(s, "base"),
-          lambda s: stored_report(s, "base", compact=True),
+          lambda s: report_for_run(s, "base", compact=True),
           lambda s: report_for_run(s, "base"),
           lambda s: paired_comparison(s, "base", "cand", interval=IntervalSetting()),
       )],

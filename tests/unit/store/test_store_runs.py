@@ -252,7 +252,7 @@ def test_a_whole_run_round_trips_through_the_store(store: RunStore, tmp_path: Pa
         "missing": 0,
         "task_success": 0.75,
         "task_success_fraction": "6/8",
-        "task_success_ci95": list(again.task_success.ci95 or ()),
+        "task_success_ci95": list(again.task_success.ci or ()),
         "task_success_confidence": 0.95,
         "case_trials": 8,
         "usage_reported": 0,

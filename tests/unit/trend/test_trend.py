@@ -28,7 +28,7 @@ def test_runs_in_time_order_with_rates_and_intervals() -> None:
     assert [p.run_id for p in trend.points] == ["a1", "a2", "a3", "b1", "b2", "b3"]
     first = trend.points[0]
     assert first.rate is not None and (first.rate.numerator, first.rate.denominator) == (30, 40)
-    assert first.value == 0.75 and first.low == first.rate.ci95[0]  # type: ignore[index]
+    assert first.value == 0.75 and first.low == first.rate.ci[0]  # type: ignore[index]
     assert first.rate.denominator_name == "cases in the dataset"
     assert first.change is None and first.replicates == 3
     assert trend.denominator_name == "cases in the dataset"
@@ -127,7 +127,7 @@ def test_slice_metrics_and_their_pairs() -> None:
     repeated = [suite_run("t1", 1, V1, range(30), trials=3)]
     clustered = build_trend("s", repeated, "odd.answered_accuracy").points[0].rate
     assert clustered is not None and (clustered.numerator, clustered.denominator) == (45, 60)
-    assert clustered.ci95 is not None and clustered.ci95[0] < 0.75 < clustered.ci95[1]
+    assert clustered.ci is not None and clustered.ci[0] < 0.75 < clustered.ci[1]
     missing = build_trend("nightly", SERIES, "nosuch.task_success").points[0]
     assert missing.value is None and missing.na_reason == "no slice 'nosuch' in this run"
     assert missing.shown == "n/a (no slice 'nosuch' in this run)"

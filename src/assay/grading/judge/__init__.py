@@ -10,13 +10,11 @@ if TYPE_CHECKING:
     from assay.grading.judge._calibration import CalibrationBounds
     from assay.grading.judge._grader import (
         JudgeAnswer,
-        JudgeCall,
         JudgeEndpoint,
         JudgeGrader,
     )
-    from assay.grading.judge._reply import Finding, Rejection, Verdict, parse_judge_reply
+    from assay.grading.judge._reply import Rejection, Verdict, parse_judge_reply
     from assay.grading.judge._request import (
-        Candidate,
         JudgeConfig,
         ResponseMode,
         build_judge_request,
@@ -32,14 +30,11 @@ if TYPE_CHECKING:
 _WHERE: dict[str, str] = {
     "CalibrationBounds": "assay.grading.judge._calibration",
     "JudgeAnswer": "assay.grading.judge._grader",
-    "JudgeCall": "assay.grading.judge._grader",
     "JudgeEndpoint": "assay.grading.judge._grader",
     "JudgeGrader": "assay.grading.judge._grader",
-    "Finding": "assay.grading.judge._reply",
     "Rejection": "assay.grading.judge._reply",
     "Verdict": "assay.grading.judge._reply",
     "parse_judge_reply": "assay.grading.judge._reply",
-    "Candidate": "assay.grading.judge._request",
     "JudgeConfig": "assay.grading.judge._request",
     "ResponseMode": "assay.grading.judge._request",
     "build_judge_request": "assay.grading.judge._request",
@@ -56,10 +51,7 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 
 __all__ = [
     "CalibrationBounds",
-    "Candidate",
-    "Finding",
     "JudgeAnswer",
-    "JudgeCall",
     "JudgeConfig",
     "JudgeEndpoint",
     "JudgeGrader",
