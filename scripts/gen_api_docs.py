@@ -40,10 +40,10 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Outcomes and results", ("assay.outcomes",)),
     ("Grading", ("assay.grading", "assay.grading.checks")),
     ("Rates and intervals", ("assay.metrics",)),
-    ("Reports and gates", ("assay.report",)),
+    ("Reports and gates", ("assay.report", "assay.gates", "assay.scoring")),
     ("Comparing runs", ("assay.compare",)),
     ("Systems under test", ("assay.targets",)),
-    ("Running suites and stored runs", ("assay.runner", "assay.store", "assay.stored")),
+    ("Running suites and stored runs", ("assay.runner", "assay.store", "assay.runs")),
     ("Errors", ("assay.errors",)),
 )
 """Each section of the page and the packages whose names it lists, in the order of the flow

@@ -93,7 +93,7 @@ def test_tracing_without_metrics_export_leaves_the_metrics_sdk_unloaded() -> Non
         [
             sys.executable,
             "-c",
-            "import sys\nfrom assay.tracing import start_tracing, TracingSession\n"
+            "import sys\nfrom assay.tracing import start_tracing\n"
             "print('opentelemetry.sdk.metrics' in sys.modules)\n"
             "from assay.tracing import DIMENSIONS, start_metrics\n"
             "print('opentelemetry.sdk.metrics' in sys.modules)",

@@ -6,7 +6,7 @@ import inspect
 import math
 
 import pytest
-from assay.stored import compare_stored, report_for_run, run_side
+from assay.runs import compare_stored, report_for_run, run_side
 
 from assay.compare import compare_runs
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, clopper_pearson, rate, wilson
