@@ -6,12 +6,12 @@ import inspect
 import math
 
 import pytest
-from assay.runs import compare_stored, report_for_run, run_side
 
 from assay.compare import compare_runs
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, clopper_pearson, rate, wilson
 from assay.report import build_composite_report, build_report, summarize
 from assay.runner import matrix_report
+from assay.runs import compare_stored, report_for_run, run_side
 from assay.view import create_app
 
 
