@@ -11,7 +11,8 @@ from assay.metrics import IntervalSetting, Rate, StatusCounts, rate
 from assay.metrics._correction import MIN_LABELS_EACH, corrected_rate
 from assay.report._calibration import CalibrationReport
 
-CORRECTION_METHOD = "rogan-gladen/lang-reiczigel"
+CorrectionMethod = Literal["rogan-gladen/lang-reiczigel"]
+CORRECTION_METHOD: CorrectionMethod = "rogan-gladen/lang-reiczigel"
 
 
 class CorrectedRate(BaseModel):
@@ -24,7 +25,7 @@ class CorrectedRate(BaseModel):
     value: float
     ci95: tuple[float, float]
     confidence: float = 0.95
-    method: Literal["rogan-gladen/lang-reiczigel"] = CORRECTION_METHOD
+    method: CorrectionMethod = CORRECTION_METHOD
     denominator_name: str = "case-trials in the dataset"
 
 
@@ -161,4 +162,3 @@ def judge_correction(
         denominator_name=task_success.denominator_name,
     )
     return JudgeCorrection(judge=task_success, corrected=corrected, calibration=used)
-
