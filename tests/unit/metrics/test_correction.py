@@ -40,7 +40,7 @@ def test_the_interval_holds_the_estimate_and_is_wider_than_the_run_alone() -> No
     # A calibration of many labels leaves little more than the run's own sampling error.
     big_low, big_high = lang_reiczigel(72, 100, 90_000, 100_000, 80_000, 100_000)
     assert high - low > big_high - big_low
-    assert 0.0 <= low and high <= 1.0
+    assert low >= 0.0 and high <= 1.0
 
 
 def test_the_interval_matches_a_brute_force_monte_carlo_reference() -> None:
