@@ -7,15 +7,19 @@ Whole processes side by side (``bench/whole_process.py``): ``assay run`` against
 client and the peers (inspect_ai, lm-evaluation-harness, promptfoo, installed on first use
 under ``bench/.peers/``), one-case run, ``assay score`` and ``assay report`` wall times.
 a 5-variant matrix against five runs' floor and its fully cached rerun (``matrix_cache.py``).
-The simulated coverage of the clustered interval (``--coverage``, about 7 minutes) and the
-kill/resume soak (``--soak``, about 4 minutes) measure correctness, not speed, and run only
-when asked: their sections stay as ``bench/coverage.py --write`` and ``bench/soak.py --write``
-measured them. The peers run once each (``--peer-reps``; ``whole_process.py`` alone runs
-them 3 times), so the whole run stays under 10 minutes on a quiet machine.
+The simulated coverage of the clustered interval (``--coverage``, about 7 minutes), the
+simulated coverage of task success corrected for a judge's errors (``--judge-correction``,
+about 2 minutes) and the kill/resume soak (``--soak``, about 4 minutes) measure
+correctness, not speed, and run only when asked: their sections stay as
+``bench/coverage.py --write``, ``bench/judge_correction.py --write`` and
+``bench/soak.py --write`` measured them. The peers run once each (``--peer-reps``;
+``whole_process.py`` alone runs them 3 times), so the whole run stays under 10 minutes on a
+quiet machine.
 Every figure in the file is measured by this run. Exit status 1 when ``assay --help``
 imports a banned heavy package eagerly, or (with ``--strict``) when any goal is missed.
 
-    .venv/bin/python bench/run_all.py [--quick] [--coverage] [--soak] [--output bench/RESULTS.md]
+    .venv/bin/python bench/run_all.py [--quick] [--coverage] [--judge-correction] [--soak]
+        [--output bench/RESULTS.md]
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from pathlib import Path
 
 import coverage
 import dedupe
+import judge_correction
 import matrix_cache
 import soak
 import startup
@@ -86,6 +91,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--coverage", action="store_true", help="also the coverage simulation of the interval"
     )
+    parser.add_argument(
+        "--judge-correction",
+        action="store_true",
+        help="also the coverage simulation of the judge-corrected rate",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.n, args.reps = 200, 1
@@ -133,7 +143,7 @@ def main(argv: list[str] | None = None) -> None:
         took_s=time.time() - began,
     )
     # Sections the stand-alone benchmarks wrote (fuzzing, scale) are kept as measured.
-    from _sections import sections
+    from _sections import sections, write_section
 
     previous = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
     kept = sections(previous)
@@ -160,6 +170,16 @@ def main(argv: list[str] | None = None) -> None:
         commit = describe_commit()
         coverage.write(
             args.output, coverage.section(cover_rows, reps, time.time() - covered, commit)
+        )
+    if args.judge_correction:
+        print("coverage of the judge-corrected rate …", file=sys.stderr)
+        reps = 200 if args.quick else 4000
+        corrected_at = time.time()
+        judged = judge_correction.measure(reps)
+        write_section(
+            args.output,
+            judge_correction.SECTION,
+            judge_correction.section(judged, reps, time.time() - corrected_at),
         )
     if args.soak:
         print("kill/resume soak …", file=sys.stderr)

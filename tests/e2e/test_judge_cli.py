@@ -734,3 +734,77 @@ def test_ungraded_judgments_move_in_compare_and_fail_a_comparison_gate(
     assert {(m["from"], m["to"]) for m in json.loads(back.stdout)["moved"]} == {
         ("ungraded", "passed")
     }
+
+
+def test_a_run_shows_task_success_corrected_for_its_judges_measured_errors(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    with judge_server(keyword_verdict) as url:
+        judged = tmp_path / "judged.json"
+        done = run_assay(
+            "score",
+            JUDGE / "calibration.yaml",
+            JUDGE / "calibration-answers.jsonl",
+            "--grader",
+            _judge_file(tmp_path, url, concurrency=1),
+            "-f",
+            "json",
+            "-o",
+            judged,
+        )
+        assert done.returncode == 0, done.stderr
+        cal = tmp_path / "calibration.json"
+        done = run_assay(
+            "calibrate", JUDGE / "calibration-labels.jsonl", judged, "-f", "json", "-o", cal
+        )
+        assert done.returncode == 0, done.stderr
+        suite = _suite(tmp_path, url, cases=12)
+        suite.write_text(
+            suite.read_text().replace(
+                "  concurrency: 1\n",
+                "  concurrency: 1\n"
+                "  calibration: {report: calibration.json, max_false_accept_upper: 0.35}\n",
+            )
+            + "gates: ['task_success.corrected>=0', 'task_success.worst>=0']\n"
+        )
+        done = run_assay("run", suite, "-f", "json", cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        report = json.loads(done.stdout)
+        correction = report["judge_correction"]
+        # false accepts 3/26 and false rejects 0/18, as the calibration measured them
+        assert correction["calibration"]["false_accepts"] == 3
+        assert correction["calibration"]["human_fail"] == 26
+        assert correction["calibration"]["human_pass"] == 18
+        fixed = correction["corrected"]
+        low, high = fixed["ci95"]
+        assert low <= fixed["value"] <= high
+        # every case passed and the judge rejected no human pass (sensitivity 1): the
+        # estimate stays at 100%, its interval does not
+        assert fixed["value"] == correction["judge"]["value"] == 1.0
+        assert 0.5 < low < 0.95 and high == 1.0
+        run_id = report["run_id"]
+        shown = run_assay("report", run_id, cwd=tmp_path)
+        assert shown.returncode == 0, shown.stderr
+        said = " ".join(shown.stdout.split())  # the text report wraps long lines
+        assert "Judge: 100.0% [73.5%, 100.0%]; corrected for the judge's measured errors:" in said
+        assert "calibration: 44 labels, prompt judge-prompt-" in said
+        assert "false accepts 3/26, false rejects 0/18" in said
+        # another judge model: the calibration does not apply, says why, shows no
+        # corrected rate, and a gate on the corrected rate fails with the reason
+        suite.write_text(suite.read_text().replace("model: scripted", "model: other"))
+        done = run_assay("run", suite, cwd=tmp_path)
+        assert done.returncode == 1
+        said = " ".join(done.stdout.split())
+        assert "not corrected for the judge's measured errors: the calibration report is for" in (
+            said
+        )
+        assert "judge_model: scripted → other" in said
+        assert "corrected for the judge's measured errors: " not in said.replace("not corr", "")
+        assert "gate FAILED: judge calibration" in done.stderr
+        stale = re.search(r"^run (\S+) \(", done.stdout, re.M)
+        assert stale is not None
+        gated = run_assay("gate", stale[1], "-r", "task_success.corrected>=0", cwd=tmp_path)
+        assert gated.returncode == 1
+        assert "n/a: not corrected for the judge's measured errors: the calibration" in (
+            gated.stdout
+        )

@@ -1,13 +1,16 @@
 """``assay score`` on a generated dataset of 5,000 cases × 2 trials writes exactly the bytes it
 wrote before the per-case memory work: the digests below were taken from the reports of the
 earlier implementation (the assay version normalised). The JSON digest was taken again when
-split blocks gained ``case_ids`` and usage gained ``cached`` and ``cost_avoided_usd``, when the
-report gained ``judge_usage`` (null here), and when each interval gained ``ci`` beside its
-former name ``ci95``: each diff added those keys and nothing else. The text and Markdown digests
-were taken again when both reports came to be drawn from one document: Markdown now escapes
-every piece of text (``\\[``, ``\\&``), titles the slices table, puts the trial lines before it
-and groups a long list of cases as text does; the by-split table is headed with the interval's
-name; the synthetic cases follow the grouped list under their banner."""
+split blocks gained ``case_ids`` and usage gained ``cached`` and ``cost_avoided_usd``, and
+when the report gained ``judge_usage`` (null here): each diff added those keys and nothing
+else. The text and Markdown digests were taken again when both reports came to be drawn from
+one document: Markdown now escapes every piece of text (``\\[``, ``\\&``), titles the slices
+table, puts the trial lines before it and groups a long list of cases as text does; the
+by-split table is headed with the interval's name; the synthetic cases follow the grouped
+list under their banner. All three were taken again when a report with error, missing or
+ungraded case-trials gained task success's worst and best case over them (the JSON's
+``unknown_bounds``, a line under the statuses), and the JSON again when each interval gained
+``ci`` beside its former name ``ci95``: each diff added those and nothing else."""
 
 from __future__ import annotations
 
@@ -22,9 +25,9 @@ from assay.cli import main
 
 # sha256 of the report with the assay version written as 0.0.0+golden.
 DIGESTS = {
-    "json": "d32f7696d3d2827a8b39ac41c049ca3eb2a73e6d272099f4db4eb4ba213b1224",
-    "text": "ef48e3def57070eeb3b812ab4c2119799ef88a6a489b0672f706e18399440c5b",
-    "markdown": "23c00af87091820fea5ca8647b2a2c42b0c6e5b88f2112b6309c43b527974d13",
+    "json": "f97e28bf8cbc161350f799cad8d525306d65869fe67a65fe62d71824f9bd3f43",
+    "text": "cfae34c9fca63f30916e2ba78a66b2398baf5f34211ebad0328a7ad411fdd917",
+    "markdown": "153e099169853939f1428e8ec151639ecc7f41862c40877a682a3a8bd29666e3",
 }
 
 

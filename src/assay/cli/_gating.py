@@ -26,16 +26,36 @@ def stored_rules(info: RunInfo) -> list[Rule]:
     return parse_gates(info.suite.get("gates"), f"run {info.id}: its suite's gates")
 
 
-def calibration_gate(suite: Suite | None) -> str | None:
-    """Why a suite's model judge lacks the calibration its settings require (None when it
-    has it, needs none, or the suite's grader is not a judge)."""
+def suite_calibration(suite: Suite | None) -> CalibrationCheck | None:
+    """The calibration a suite's model judge's settings name (None when they name none, or
+    the suite's grader is not a judge)."""
     if suite is None or suite.settings.grader.type != "judge":
         return None
     from assay.grading.judge import JudgeGrader
-    from assay.load import check_calibration
+    from assay.load import judge_calibration
 
     grader = suite.grader()
-    return check_calibration(grader) if isinstance(grader, JudgeGrader) else None
+    return judge_calibration(grader) if isinstance(grader, JudgeGrader) else None
+
+
+def corrected(report: Report, check: CalibrationCheck | None) -> Report:
+    """``report`` with its task success corrected for its judge's errors as the calibration
+    ``check`` names measured them, or with why it is not (a calibration of another judge,
+    named by what differs; one too small; a judge no better than chance); ``report`` as it
+    is when no calibration is named."""
+    if check is None:
+        return report
+    from assay.load import read_calibration
+    from assay.report import calibration_problem, judge_correction
+
+    calibration, unusable = read_calibration(check.path)
+    problem = unusable
+    if calibration is not None:
+        problem = calibration_problem(calibration, check.grader, check.identity, check.pass_minimum)
+    found = judge_correction(
+        report.task_success, report.statuses, calibration, str(check.path), check.grader, problem
+    )
+    return report.model_copy(update={"judge_correction": found})
 
 
 def stored_calibration(info: RunInfo) -> CalibrationCheck | None:

@@ -226,6 +226,7 @@ def gate(
     import os
     import sys
 
+    from assay.cli._gating import corrected
     from assay.cli._options import check_confidence, check_method
     from assay.cli._output import check_output, emit
     from assay.cli._sources import composite_report_file, report_and_run
@@ -305,8 +306,9 @@ def gate(
         # judge identity --calibration checks.
         rows = junit is not None or calibration is not None
         report, run = report_and_run(source, store, setting, rows=rows)
-        results = evaluate_gates(report, rules)
         check = _calibration_check(report, source, bool(inputs), store, calibration, bounds, run)
+        report = corrected(report, check)
+        results = evaluate_gates(report, rules)
         if check is not None:
             results = [*check.results(), *results]
     outcome = GateOutcome.of(results, report)

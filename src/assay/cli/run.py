@@ -171,10 +171,11 @@ def run(
     `assay run --resume RUN_ID` then runs only the case-trials not yet recorded.
     """
     from assay.cli._gating import (
-        calibration_gate,
         check_gates,
+        corrected,
         stored_calibration,
         stored_rules,
+        suite_calibration,
         suite_rules,
     )
     from assay.cli._options import (
@@ -291,10 +292,10 @@ def run(
             )
         report = result.report
         if loaded is not None:
-            blocked = calibration_gate(loaded)
+            check = suite_calibration(loaded)
         else:  # the calibration the suite the run was started with requires
             check = stored_calibration(runs.get_run(result.run_id))
-            blocked = None if check is None else check.shortfall()
+        blocked = None if check is None else check.shortfall()
         policy = None
         if trial_policy is not None:
             trials_run = runs.get_run(result.run_id).trials
@@ -302,6 +303,7 @@ def run(
         if setting != DEFAULT_INTERVAL or policy is not None:
             # the run as stored, reported at the asked level and policy
             report = report_for_run(runs, result.run_id, interval=setting, policy=policy)
+        report = corrected(report, check)
     finally:
         if receiver is not None:
             _stop_receiver(receiver)

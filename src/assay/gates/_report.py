@@ -20,13 +20,20 @@ from assay.errors import AssayConfigError, AssayError, did_you_mean
 from assay.gates._rules import OPERATORS, GateResult, Rule, check_scale, split_rule
 from assay.metrics import Rate, TrialRate
 from assay.report import Report
+from assay.report._correction import CorrectedRate
 
 _SEGMENT = re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\[(?P<key>[^\]]+)\])?")
 _BOUNDS = {"low": 0, "high": 1}
 # Figures with a value and an interval: a rule names the value, or a bound with .low/.high.
-_RATES = (Rate, TrialRate)
+_RATES = (Rate, TrialRate, CorrectedRate)
 # The per-trial task success, when a declared trial policy makes ``task_success`` its figure.
 PER_TRIAL = "task_success_per_trial"
+# Figures read beside task success: its bounds over the unknowns, its judge correction.
+_BESIDE = {
+    "worst": "unknown_bounds.task_success.worst",
+    "best": "unknown_bounds.task_success.best",
+    "corrected": "judge_correction.corrected",
+}
 
 
 def parse_rule(text: str, model: type[BaseModel] = Report) -> Rule:
@@ -99,6 +106,8 @@ def validate_rule(rule: Rule, report_model: type[BaseModel] = Report) -> bool:
     head, dot, rest = rule.path.partition(".")
     per_trial = head == PER_TRIAL and report_model is Report
     path = "task_success" + dot + rest if per_trial else rule.path
+    if report_model is Report:
+        path = _beside(path)
     bound = False
     for part in path.split("."):
         match = _SEGMENT.fullmatch(part)
@@ -125,12 +134,29 @@ def validate_rule(rule: Rule, report_model: type[BaseModel] = Report) -> bool:
     return bound or model in _RATES
 
 
+def _beside(path: str) -> str:
+    """``task_success.worst`` / ``.best`` / ``.corrected`` (then any ``.low``/``.high``)
+    as the report fields that hold them; any other path as it is."""
+    head, _, rest = path.partition(".")
+    name, _, tail = rest.partition(".")
+    if head != "task_success" or name not in _BESIDE:
+        return path
+    return _BESIDE[name] + (f".{tail}" if tail else "")
+
+
 def _headline_path(report: BaseModel, path: str) -> str:
     """``path`` with its first name read as the report's headline: ``task_success`` is task
     success under the declared trial policy when there is one (``trial_summary.task_success``),
-    and ``task_success_per_trial`` is the per-trial rate."""
+    and ``task_success_per_trial`` is the per-trial rate. ``task_success.worst`` and
+    ``.best`` are its bounds over its unknowns (task success itself when it has none);
+    ``task_success.corrected`` is its correction for the judge's measured errors."""
     if not isinstance(report, Report):
         return path
+    beside = _beside(path)
+    if beside != path:
+        if beside.startswith("unknown_bounds") and report.unknown_bounds is None:
+            return ".".join(["task_success", *path.split(".")[2:]])
+        return beside
     head, _, rest = path.partition(".")
     tail = f".{rest}" if rest else ""
     t = report.trial_summary
@@ -145,6 +171,10 @@ def resolve(report: BaseModel, rule: Rule) -> tuple[float | None, str]:
     """The number ``rule.path`` names in ``report`` (None when n/a) and a label for it."""
     node: Any = report
     label = ""
+    if isinstance(report, Report) and _beside(rule.path).startswith("judge_correction"):
+        c = report.judge_correction
+        if c is None or c.corrected is None:
+            return None, f"n/a: {_no_correction(report)}"
     for part in _headline_path(report, rule.path).split("."):
         match = _SEGMENT.fullmatch(part)
         if match is None:
@@ -172,17 +202,29 @@ def resolve(report: BaseModel, rule: Rule) -> tuple[float | None, str]:
     return float(node), label
 
 
-def _fraction(node: Rate | TrialRate) -> str:
+def _no_correction(report: Report) -> str:
+    """Why the report has no task success corrected for its judge's errors."""
+    c = report.judge_correction
+    if c is None:
+        return "this report has no judge calibration applied to it"
+    return f"not corrected for the judge's measured errors: {c.reason}"
+
+
+def _fraction(node: Rate | TrialRate | CorrectedRate) -> str:
     """'2/6', or '0/4 cases, pass^2 of 4 trials' for task success under a trial policy; a
     bound adds the interval it is read from ('2/6, 95% exact interval')."""
     if isinstance(node, Rate):
         text = f"{node.numerator}/{node.denominator}"
+    elif isinstance(node, CorrectedRate):
+        text = "corrected for the judge's measured errors"
     else:
         text = f"{node.score_sum:g}/{node.cases} cases, {node.label}"
     return text
 
 
-def _level(node: Rate | TrialRate) -> str:
+def _level(node: Rate | TrialRate | CorrectedRate) -> str:
+    if isinstance(node, CorrectedRate):
+        return f"{node.confidence * 100:g}% Lang-Reiczigel interval"
     method = "exact" if node.method == "clopper-pearson" else node.method.title()
     clustered = ", clustered by case" if isinstance(node, TrialRate) else ""
     return f"{node.confidence * 100:g}% {method} interval{clustered}"

@@ -23,7 +23,9 @@ if TYPE_CHECKING:
         CalibrationCheck,
         CalibrationRequirement,
         check_calibration,
+        judge_calibration,
         load_judge,
+        read_calibration,
     )
     from assay.load._limits import names_a_file
     from assay.load._paths import file_refusal, named_path, path_exists
@@ -47,6 +49,8 @@ _WHERE: dict[str, str] = {
     "CalibrationCheck": "assay.load._judge",
     "CalibrationRequirement": "assay.load._judge",
     "check_calibration": "assay.load._judge",
+    "judge_calibration": "assay.load._judge",
+    "read_calibration": "assay.load._judge",
     "load_judge": "assay.load._judge",
     "names_a_file": "assay.load._limits",
     "file_refusal": "assay.load._paths",
@@ -77,6 +81,7 @@ __all__ = [
     "file_refusal",
     "grader_from_provenance",
     "grader_provenance",
+    "judge_calibration",
     "load_composite_results",
     "load_dataset",
     "load_judge",
@@ -89,6 +94,7 @@ __all__ = [
     "named_path",
     "names_a_file",
     "path_exists",
+    "read_calibration",
     "read_records",
     "read_text",
     "register_grader",

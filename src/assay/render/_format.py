@@ -337,3 +337,43 @@ def title_name(report: Report) -> str:
     )
     title = str(suite) if isinstance(suite, str) and suite else report.dataset.name
     return f"{title} ({named})" if isinstance(named, str) and named else title
+
+
+def correction_line(report: Report) -> str | None:
+    """Task success as the judge gave it beside the rate corrected for the judge's measured
+    errors (or why no correction is made); None when the report has no such figure."""
+    c = report.judge_correction
+    if c is None:
+        return None
+    judge = f"Judge: {value(c.judge)} {ci(c.judge)}"
+    fixed = c.corrected
+    if fixed is None or c.calibration is None:
+        return f"{judge}; not corrected for the judge's measured errors: {c.reason}"
+    cal = c.calibration
+    about = [f"{cal.labels} labels"]
+    if cal.prompt_version is not None:
+        about.append(f"prompt {cal.prompt_version}")
+    if cal.judge_model is not None:
+        about.append(f"model {cal.judge_model}")
+    errors = (
+        f"false accepts {cal.false_accepts}/{cal.human_fail}, "
+        f"false rejects {cal.false_rejects}/{cal.human_pass}"
+    )
+    return (
+        f"{judge}; corrected for the judge's measured errors: {pct(fixed.value)} "
+        f"{interval_text(fixed.ci95)} (calibration: {', '.join(about)}; {errors})"
+    )
+
+
+def bounds_line(report: Report) -> str | None:
+    """Task success's worst and best case over its unknown case-trials; None when it has
+    none."""
+    b = report.unknown_bounds
+    if b is None:
+        return None
+    t = b.task_success
+    return (
+        f"Unknowns: {t.unknown} of {t.worst.denominator} {unit(report)} are error, missing "
+        f"or ungraded: task success is {value(t.worst)} {ci(t.worst)} if all failed "
+        f"(worst case), {value(t.best)} {ci(t.best)} if all passed (best case)"
+    )

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+import assay.render._format as f
 from assay.gates import GateResult
 from assay.report._model import CaseRow, Report, SplitBlock
 from assay.report._rows import ROW_FIELDS, chunked, rendered_chunks
@@ -191,8 +192,30 @@ def _properties(
         ("assay.version", report.assay_version),
         ("run.id", report.run_id),
         *_cache_properties(report),
+        *_figure_properties(report),
         *extra,
     ]
+
+
+def _figure_properties(report: Report) -> list[tuple[str, str | None]]:
+    """Task success's bounds over its unknowns and its correction for the judge's errors,
+    when the report has them (each in the words of the other formats)."""
+    found: list[tuple[str, str | None]] = []
+    b = report.unknown_bounds
+    if b is not None:
+        t = b.task_success
+        found += [
+            ("task_success.unknown", str(t.unknown)),
+            ("task_success.worst", f"{t.worst.numerator}/{t.worst.denominator}"),
+            ("task_success.best", f"{t.best.numerator}/{t.best.denominator}"),
+            ("task_success.bounds", f.bounds_line(report)),
+        ]
+    c = report.judge_correction
+    if c is not None:
+        if c.corrected is not None:
+            found.append(("task_success.corrected", repr(c.corrected.value)))
+        found.append(("task_success.judge_correction", f.correction_line(report)))
+    return found
 
 
 def _heldout_properties(report: Report) -> list[tuple[str, str | None]]:

@@ -8,12 +8,13 @@ from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from assay.report._build import build_report
-    from assay.report._calibration import CalibrationReport
+    from assay.report._calibration import CalibrationReport, calibration_problem
     from assay.report._composite import (
         CompositeReport,
         build_composite_report,
         composite_schema,
     )
+    from assay.report._correction import JudgeCorrection, judge_correction
     from assay.report._model import (
         JUDGE_CACHE_HIT,
         SCHEMA_VERSION,
@@ -38,9 +39,12 @@ if TYPE_CHECKING:
 _WHERE: dict[str, str] = {
     "build_report": "assay.report._build",
     "CalibrationReport": "assay.report._calibration",
+    "calibration_problem": "assay.report._calibration",
     "CompositeReport": "assay.report._composite",
     "build_composite_report": "assay.report._composite",
     "composite_schema": "assay.report._composite",
+    "JudgeCorrection": "assay.report._correction",
+    "judge_correction": "assay.report._correction",
     "JUDGE_CACHE_HIT": "assay.report._model",
     "SCHEMA_VERSION": "assay.report._model",
     "SYNTHETIC_BANNER": "assay.report._model",
@@ -71,6 +75,7 @@ __all__ = [
     "CaseRow",
     "CompositeReport",
     "DatasetChange",
+    "JudgeCorrection",
     "Price",
     "Report",
     "TracedReport",
@@ -78,7 +83,9 @@ __all__ = [
     "at_level",
     "build_composite_report",
     "build_report",
+    "calibration_problem",
     "composite_schema",
+    "judge_correction",
     "report_problems",
     "report_schema",
     "row_trial_problems",

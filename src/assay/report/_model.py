@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from assay._compact import CompactModel
 from assay._display import Displayed
 from assay._frames import Backend
 from assay.metrics import Rate, SliceSummary, StatusCounts, Summary, TrialSummary
 from assay.report._frames import cases_frame, rates_frame
+from assay.report._correction import JudgeCorrection, UnknownBounds, unknown_bounds
 from assay.report._usage import JudgeUsage, UsageSummary
 
 SCHEMA_VERSION = 1
@@ -260,6 +261,30 @@ class Report(BaseModel, Displayed):
         description="With the response cache on (or cached records): case-trials served "
         "from it, its key version and the tokens avoided; null without a cache",
     )
+
+    unknown_bounds: UnknownBounds | None = Field(
+        default=None,
+        exclude_if=lambda v: v is None,
+        description="Only when task success's denominator holds error, missing or ungraded "
+        "case-trials: its worst case (all of them counted failed) and best case (all counted "
+        "passed), each with its interval; absent otherwise",
+    )
+    judge_correction: JudgeCorrection | None = Field(
+        default=None,
+        exclude_if=lambda v: v is None,
+        description="Only for a run judged by a model judge when its calibration was looked "
+        "for: task success as the judge gave it beside the rate corrected for the judge's "
+        "measured errors, or why no correction is made; absent otherwise",
+    )
+
+    @model_validator(mode="after")
+    def _bounds(self) -> Report:
+        if self.unknown_bounds is None:
+            found = unknown_bounds(self.task_success, self.statuses)
+            if found is not None:
+                # Derived from the figures above, whichever path built the report.
+                object.__setattr__(self, "unknown_bounds", found)
+        return self
 
     @classmethod
     def from_summary(cls, summary: Summary, **fields: Any) -> Report:

@@ -25,6 +25,7 @@ from assay.metrics import (
 )
 from assay.metrics._consistency import policy_rate
 from assay.outcomes import Trialled, trials_beyond
+from assay.report._correction import unknown_bounds
 from assay.report._model import SCHEMA_VERSION, CaseRow, Report
 
 TOLERANCE = 1e-9
@@ -133,6 +134,9 @@ def at_level(report: Report, interval: IntervalSetting) -> Report:
                 },
             }
         )
+    task_success = update["task_success"]
+    assert isinstance(task_success, Rate)
+    update["unknown_bounds"] = unknown_bounds(task_success, report.statuses)
     return report.model_copy(update=update)
 
 

@@ -1,0 +1,164 @@
+"""What a report's task success would be with the judge's measured errors corrected, and
+within which bounds it lies whatever its unknown case-trials would have been."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from assay.metrics import IntervalSetting, Rate, StatusCounts, rate
+from assay.metrics._correction import MIN_LABELS_EACH, corrected_rate
+from assay.report._calibration import CalibrationReport
+
+CorrectionMethod = Literal["rogan-gladen/lang-reiczigel"]
+CORRECTION_METHOD: CorrectionMethod = "rogan-gladen/lang-reiczigel"
+
+
+class CorrectedRate(BaseModel):
+    """A rate corrected for the judge's measured errors: the Rogan–Gladen estimate and Lang
+    & Reiczigel's (2014) interval at ``confidence``, which carries the sampling error of
+    the run and of the calibration's labels."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+    value: float
+    ci95: tuple[float, float]
+    confidence: float = 0.95
+    method: CorrectionMethod = CORRECTION_METHOD
+    denominator_name: str = "case-trials in the dataset"
+
+
+class CalibrationUsed(BaseModel):
+    """The calibration a correction rests on: its file, its judge and the judge's measured
+    errors (false rejects over human-pass cases, false accepts over human-fail cases)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+    report: str
+    grader: str
+    judge_model: str | None = None
+    prompt_version: str | None = None
+    labels: int = Field(description="Labelled case-trials with a judge verdict")
+    human_pass: int
+    false_rejects: int
+    human_fail: int
+    false_accepts: int
+
+
+class JudgeCorrection(BaseModel):
+    """Task success as the judge measured it beside the same rate corrected for the
+    judge's measured errors, or why no correction is shown (``reason``): no calibration,
+    one for another judge (named by what differs), too few labels, a judge no better than
+    chance."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+    judge: Rate = Field(description="Task success as the judge's verdicts give it")
+    corrected: CorrectedRate | None = Field(
+        default=None,
+        description="Task success corrected for the judge's measured false-accept and "
+        "false-reject rates (case-trials with no verdict count as failed, as in task "
+        "success); null when not made",
+    )
+    reason: str | None = Field(
+        default=None, description="Why no correction is made; null when one is"
+    )
+    calibration: CalibrationUsed | None = Field(
+        default=None, description="The calibration applied; null when none applies"
+    )
+
+
+class UnknownBound(BaseModel):
+    """A rate's worst and best case over its unknown case-trials (error, missing,
+    ungraded): all counted failed, then all counted passed (Manski's bounds)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+    unknown: int = Field(description="Case-trials in the denominator that are error, missing "
+                         "or ungraded")  # fmt: skip
+    worst: Rate
+    best: Rate
+
+
+class UnknownBounds(BaseModel):
+    """The headline rates' bounds over their unknown case-trials."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+    task_success: UnknownBound
+
+
+def unknown_bounds(task_success: Rate, statuses: StatusCounts) -> UnknownBounds | None:
+    """Task success's worst and best case over its error, missing and ungraded case-trials,
+    each with its interval at the level and by the method of ``task_success``; None when
+    it has none."""
+    unknown = statuses.error + statuses.missing + statuses.ungraded
+    if unknown == 0 or task_success.denominator == 0:
+        return None
+    setting = IntervalSetting(task_success.confidence, task_success.method)
+    n, passed = task_success.denominator, task_success.numerator
+    name = task_success.denominator_name
+    worst = rate(passed, n, name, numerator_name="passing, unknowns failed", interval=setting)
+    best = rate(
+        min(n, passed + unknown), n, name, numerator_name="passing or unknown", interval=setting
+    )
+    return UnknownBounds(task_success=UnknownBound(unknown=unknown, worst=worst, best=best))
+
+
+def judge_correction(
+    task_success: Rate,
+    statuses: StatusCounts,
+    calibration: CalibrationReport | None,
+    source: str,
+    grader: str,
+    problem: str | None = None,
+    min_labels: int = MIN_LABELS_EACH,
+) -> JudgeCorrection:
+    """Task success corrected for the measured errors of the judge ``grader`` as the
+    calibration report ``calibration`` (read from ``source``) measured them; ``problem``
+    says why it does not apply (another judge; no usable report) and refuses the
+    correction.
+
+    Only case-trials with a verdict (passed or failed) are corrected; the others stay
+    failed, as task success counts them, so the corrected figure is on the same
+    denominator as task success.
+    """
+    if calibration is None or problem is not None:
+        why = problem or "no calibration of this judge is on file"
+        return JudgeCorrection(judge=task_success, reason=why)
+    used = CalibrationUsed(
+        report=source,
+        grader=grader,
+        judge_model=calibration.judge.get("judge_model"),
+        prompt_version=calibration.judge.get("prompt_version"),
+        labels=calibration.judged,
+        human_pass=calibration.false_rejects.denominator,
+        false_rejects=calibration.false_rejects.numerator,
+        human_fail=calibration.false_accepts.denominator,
+        false_accepts=calibration.false_accepts.numerator,
+    )
+    verdicts = statuses.passed + statuses.failed
+    found = corrected_rate(
+        statuses.passed,
+        verdicts,
+        used.human_pass,
+        used.false_rejects,
+        used.human_fail,
+        used.false_accepts,
+        task_success.confidence,
+        min_labels,
+    )
+    if found.value is None or found.interval is None or task_success.denominator == 0:
+        return JudgeCorrection(
+            judge=task_success, reason=found.refused or "no case-trials", calibration=used
+        )
+    share = verdicts / task_success.denominator
+    low, high = found.interval
+    corrected = CorrectedRate(
+        value=found.value * share,
+        ci95=(low * share, high * share),
+        confidence=task_success.confidence,
+        denominator_name=task_success.denominator_name,
+    )
+    return JudgeCorrection(judge=task_success, corrected=corrected, calibration=used)
