@@ -25,7 +25,7 @@ from assay.cli import main
 
 # sha256 of the report with the assay version written as 0.0.0+golden.
 DIGESTS = {
-    "json": "f97e28bf8cbc161350f799cad8d525306d65869fe67a65fe62d71824f9bd3f43",
+    "json": "a289d4884812140f0bee1ca75d673b69d725f40d1e8abf9a5e392a3a1578b920",
     "text": "cfae34c9fca63f30916e2ba78a66b2398baf5f34211ebad0328a7ad411fdd917",
     "markdown": "153e099169853939f1428e8ec151639ecc7f41862c40877a682a3a8bd29666e3",
 }
