@@ -13,7 +13,17 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "assay"
-CORE = ("cases", "outcomes", "grading", "metrics", "compare", "diagnose", "report", "trend")
+CORE = (
+    "cases",
+    "outcomes",
+    "grading",
+    "metrics",
+    "compare",
+    "diagnose",
+    "report",
+    "trend",
+    "planning",
+)
 EDGES = ("load", "targets", "runner", "store", "stored", "tracing", "view", "cli", "demo")
 
 # Calls and attributes that reach the outside world or read a clock.
@@ -274,6 +284,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "assay.diagnose",
         "assay.report",
         "assay.trend",
+        "assay.planning",
     ),
     ("assay.report.render",),
     (
