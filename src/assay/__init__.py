@@ -72,6 +72,7 @@ if TYPE_CHECKING:
         Record,
         Results,
     )
+    from assay.planning import plan
     from assay.report import (
         Report,
         build_report,
@@ -132,6 +133,7 @@ _EXPORTS: dict[str, str] = {
     "Outcome": "assay.outcomes",
     "Record": "assay.outcomes",
     "Results": "assay.outcomes",
+    "plan": "assay.planning",
     "Report": "assay.report",
     "build_report": "assay.report",
     "evaluate_gates": "assay.report",

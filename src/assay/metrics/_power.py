@@ -50,7 +50,8 @@ def half_widths(n: int, interval: IntervalSetting = DEFAULT_INTERVAL) -> NDArray
     x = np.arange(n + 1, dtype=np.float64)
     lower, upper = _limits(x, float(n), interval)
     estimate = x / n
-    return np.maximum(estimate - lower, upper - estimate)
+    widths: NDArray[Any] = np.maximum(estimate - lower, upper - estimate)
+    return widths
 
 
 def _limits(

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from assay.stored._case import StoredRun
     from assay.stored._compared import compare_stored, run_side
     from assay.stored._composite import StoredInputs, composite_inputs
+    from assay.stored._pilot import pilot_of
     from assay.stored._read import stored_report
     from assay.stored._report import headline, report_for_run
     from assay.stored._summary import stored_summary
@@ -34,6 +35,7 @@ _WHERE: dict[str, str] = {
     "compare_stored": "assay.stored._compared",
     "composite_inputs": "assay.stored._composite",
     "headline": "assay.stored._report",
+    "pilot_of": "assay.stored._pilot",
     "report_for_run": "assay.stored._report",
     "run_side": "assay.stored._compared",
     "stored_report": "assay.stored._read",
@@ -50,6 +52,7 @@ __all__ = [
     "compare_stored",
     "composite_inputs",
     "headline",
+    "pilot_of",
     "report_for_run",
     "run_side",
     "stored_report",

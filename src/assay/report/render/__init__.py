@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from assay.cases import Coverage
     from assay.compare import Comparison, MatrixReport
     from assay.diagnose import Diagnosis, Finding, TraceView
+    from assay.planning import Plan
     from assay.report._calibration import CalibrationReport
     from assay.report._composite import CompositeReport
     from assay.report._gate_outcome import GateOutcome
@@ -40,12 +41,13 @@ Rendered = Union[
     "Diagnosis",
     "TraceView",
     "Listing",
+    "Plan",
 ]
 """What ``render`` draws: a report (or a report with its run's spans), a comparison, a
 composite report, a matrix, a calibration report, a trend, a coverage matrix, a gate's
 outcome, one case-trial's finding or a run's diagnosis, one case-trial's trace, or a
 listing (``assay.report._listings``: stored runs, a dataset's problems, duplicates or
-changes, the response cache)."""
+changes, the response cache), or a plan (``assay plan``)."""
 
 
 def kind_of(obj: Rendered) -> str:
@@ -56,11 +58,14 @@ def kind_of(obj: Rendered) -> str:
     from assay.cases import Coverage
     from assay.compare import Comparison, MatrixReport
     from assay.diagnose import Diagnosis, Finding, TraceView
+    from assay.planning import Plan
     from assay.report._calibration import CalibrationReport
     from assay.report._composite import CompositeReport
     from assay.report._gate_outcome import GateOutcome
     from assay.trend import Trend
 
+    if isinstance(obj, Plan):
+        return "plan"
     if isinstance(obj, GateOutcome):
         return "gate"
     if isinstance(obj, Finding | Diagnosis):
@@ -139,6 +144,10 @@ def render(obj: Rendered, fmt: str, *, color: bool = False, links: str | None = 
         return render_calibration(cast("CalibrationReport", obj), fmt)
     if kind == "trend":
         return _render_trend(cast("Trend", obj), fmt, links)
+    if kind == "plan":
+        from assay.report.render.plan import render_plan
+
+        return render_plan(cast("Plan", obj), fmt)
     if kind in LISTINGS:
         from assay.report.render.listings import render_listing
 
