@@ -7,15 +7,18 @@ Whole processes side by side (``bench/whole_process.py``): ``assay run`` against
 client and the peers (inspect_ai, lm-evaluation-harness, promptfoo, installed on first use
 under ``bench/.peers/``), one-case run, ``assay score`` and ``assay report`` wall times.
 a 5-variant matrix against five runs' floor and its fully cached rerun (``matrix_cache.py``).
-The simulated coverage of the clustered interval (``--coverage``, about 7 minutes) and the
+The simulated coverage of the clustered interval (``--coverage``, about 7 minutes), the
+simulated power of ``assay plan``'s sample sizes (``--plan-power``, about 5 minutes) and the
 kill/resume soak (``--soak``, about 4 minutes) measure correctness, not speed, and run only
-when asked: their sections stay as ``bench/coverage.py --write`` and ``bench/soak.py --write``
-measured them. The peers run once each (``--peer-reps``; ``whole_process.py`` alone runs
-them 3 times), so the whole run stays under 10 minutes on a quiet machine.
+when asked: their sections stay as ``bench/coverage.py --write``, ``bench/plan_power.py
+--write`` and ``bench/soak.py --write`` measured them. The peers run once each
+(``--peer-reps``; ``whole_process.py`` alone runs them 3 times), so the whole run stays
+under 10 minutes on a quiet machine.
 Every figure in the file is measured by this run. Exit status 1 when ``assay --help``
 imports a banned heavy package eagerly, or (with ``--strict``) when any goal is missed.
 
-    .venv/bin/python bench/run_all.py [--quick] [--coverage] [--soak] [--output bench/RESULTS.md]
+    .venv/bin/python bench/run_all.py [--quick] [--coverage] [--plan-power] [--soak]
+        [--output bench/RESULTS.md]
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from pathlib import Path
 import coverage
 import dedupe
 import matrix_cache
+import plan_power
 import soak
 import startup
 import throughput
@@ -85,6 +89,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--soak", action="store_true", help="also the kill/resume soak")
     parser.add_argument(
         "--coverage", action="store_true", help="also the coverage simulation of the interval"
+    )
+    parser.add_argument(
+        "--plan-power", action="store_true", help="also the power simulation of assay plan"
     )
     args = parser.parse_args(argv)
     if args.quick:
@@ -160,6 +167,17 @@ def main(argv: list[str] | None = None) -> None:
         commit = describe_commit()
         coverage.write(
             args.output, coverage.section(cover_rows, reps, time.time() - covered, commit)
+        )
+    if args.plan_power:
+        print("power of assay plan's sample sizes …", file=sys.stderr)
+        plan_reps = 1000 if args.quick else 10_000
+        planned = time.time()
+        plan_rows = plan_power.measure(plan_reps)
+        plan_power.write(
+            args.output,
+            plan_power.section(
+                plan_rows, plan_reps, time.time() - planned, plan_power.describe_commit()
+            ),
         )
     if args.soak:
         print("kill/resume soak …", file=sys.stderr)
