@@ -63,7 +63,9 @@ def plan(
     ),
     power: float = typer.Option(0.8, "--power", help="The power wanted (drop, noninferiority)."),
     trials: int | None = typer.Option(
-        None, "--trials", help="Trials per case (default: the suite's, else 1)."
+        None,
+        "--trials",
+        help="Trials per case (rate, detectable; default: the suite's, else 1).",
     ),
     pilot: str | None = typer.Option(
         None,
@@ -116,7 +118,9 @@ def plan(
         loaded = load_suite(suite)
         inputs.append(suite)
         concurrency = loaded.settings.concurrency if concurrency is None else concurrency
-        chosen_trials = loaded.settings.trials if chosen_trials is None else chosen_trials
+        if chosen_trials is None and question in ("rate", "detectable"):
+            # the paired questions are planned at one trial per case whatever the suite says
+            chosen_trials = loaded.settings.trials
         if question == "detectable" and given_cases is None and dataset is None:
             given_cases = _real_cases(loaded.load_dataset().cases)
     if dataset is not None:

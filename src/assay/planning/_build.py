@@ -232,6 +232,11 @@ def _icc(trials: int, pilot: Pilot | None, notes: list[str]) -> float:
             f"({pilot.cases} cases × {pilot.trials} trials): trials of one case correlate "
             f"with ρ = {icc:.3g}"
         )
+        if icc >= 1:
+            notes.append(
+                "at ρ = 1 a case's further trials add nothing to the rate: the cases alone "
+                "decide it (run trials only to measure consistency)"
+            )
         return icc
     notes.append(
         "no pilot run with several trials measured the between-case spread: trials of one "
@@ -258,6 +263,12 @@ def _discordance(
             f"discordance {pilot.discordance:.3g} measured on run {pilot.run_id}: the share of "
             "pairs of trials of one case that disagree"
         )
+        if pilot.discordance == 0:
+            notes.append(
+                "no case's trials disagreed: only the change itself is counted discordant, "
+                "which is optimistic when the candidate also fixes and breaks other cases; "
+                "give a discordance for a more cautious plan"
+            )
         return pilot.discordance
     if rate is not None:
         flips = 2 * rate * (1 - rate)
