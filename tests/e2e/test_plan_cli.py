@@ -60,16 +60,21 @@ def test_detectable_counts_the_suite_s_real_cases(
     assert "over 22 cases" in done.stdout
 
 
+@pytest.mark.parametrize("name", ["plan.json", "plan.md", "plan.txt"])
 def test_the_plan_written_to_a_file_is_replaced_on_the_next_run(
-    run_assay: RunAssay, tmp_path: Path
+    name: str, run_assay: RunAssay, tmp_path: Path
 ) -> None:
     for drop in ("0.1", "0.05"):
         done = run_assay(
-            "plan", "drop", "--drop", drop, "--discordance", "0.1", "-o", "plan.json", cwd=tmp_path
+            "plan", "drop", "--drop", drop, "--discordance", "0.1", "-o", name, cwd=tmp_path
         )
         assert done.returncode == 0, done.stderr
-    data = json.loads((tmp_path / "plan.json").read_text(encoding="utf-8"))
-    assert data["cases"] == cases_for_drop(0.1, 0.05)
+    written = (tmp_path / name).read_text(encoding="utf-8")
+    assert f"{cases_for_drop(0.1, 0.05):,}" in written or str(cases_for_drop(0.1, 0.05)) in written
+    (tmp_path / "notes.md").write_text("mine\n", encoding="utf-8")
+    refused = run_assay("plan", "rate", "--width", "0.1", "-o", "notes.md", cwd=tmp_path)
+    assert refused.returncode == 2 and "not an assay report" in refused.stderr
+    assert (tmp_path / "notes.md").read_text(encoding="utf-8") == "mine\n"
 
 
 @pytest.mark.parametrize(
