@@ -82,7 +82,10 @@ def test_the_plan_written_to_a_file_is_replaced_on_the_next_run(
     [
         (["guess"], "unknown question; choose one of rate, drop"),
         (["rate"], "needs a half-width"),
-        (["rate", "--width", "5"], "between 0 and 0.5"),
+        (["rate", "--width", "5"], "--width 5: must be between 0 and 1"),
+        (["rate", "--width", "0.6"], "the half-width must be between 0 and 0.5"),
+        (["drop", "--drop", "0.1", "--discordance", "2"], "--discordance 2: must be between"),
+        (["detectable", "--cases", "1"], "--cases 1: must be at least 2"),
         (["drop", "--drop", "0.1", "--power", "80"], "--power 80: must be between 0 and 1"),
         (["detectable"], "give --cases N, --dataset FILE or --suite SUITE"),
         (["detectable", "--dataset", "missing.jsonl"], "missing.jsonl"),

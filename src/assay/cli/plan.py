@@ -109,6 +109,27 @@ def plan(
             f"assay plan {question}: unknown question; choose one of {', '.join(QUESTIONS)}"
         )
     _check_fraction("--power", power)
+    _check_fraction("--assurance", assurance)
+    for option, value in (
+        ("--width", width),
+        ("--drop", drop),
+        ("--margin", margin),
+    ):
+        if value is not None:
+            _check_fraction(option, value)
+    for option, value in (
+        ("--expected-rate", expected_rate),
+        ("--discordance", discordance),
+        ("--baseline-rate", baseline_rate),
+    ):
+        if value is not None and not 0 <= value <= 1:
+            raise AssayConfigError(f"{option} {value:g}: must be between 0 and 1")
+    if not -1 < difference < 1:
+        raise AssayConfigError(f"--difference {difference:g}: must be between -1 and 1")
+    if cases is not None and cases < 2:
+        raise AssayConfigError(f"--cases {cases}: must be at least 2")
+    if trials is not None and trials < 1:
+        raise AssayConfigError(f"--trials {trials}: must be at least 1")
     inputs: list[Path] = []
     chosen_trials = trials
     given_cases = cases
