@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 # Outcomes whose probability is below this are left out of a sum (their total is at most
 # this times the number of outcomes): far below any figure a plan prints.
 _NEGLIGIBLE = 1e-12
+_ROWS = 64
 MAX_CASES = 10_000_000
 """The largest number of cases a search looks at."""
 
@@ -133,7 +134,7 @@ def smallest_n(good: Callable[[int], bool], guess: int = 1, window: int | None =
     on except for a saw-tooth near the crossing (an exact test's power, an exact interval's
     width): a bracket grown from ``guess`` by factors of 2, bisection to a crossing, then case
     by case over ``window`` values below it (default: a twentieth of n, at least 10 and at
-    most 200), so that an n just below the crossing that already reaches the goal is found
+    most 50), so that an n just below the crossing that already reaches the goal is found
     too."""
     guess = max(1, min(guess, MAX_CASES))
     if good(guess):
@@ -152,7 +153,7 @@ def smallest_n(good: Callable[[int], bool], guess: int = 1, window: int | None =
             hi = mid
         else:
             lo = mid
-    span = window if window is not None else min(200, max(10, hi // 20))
+    span = window if window is not None else min(50, max(10, hi // 20))
     below = max(1, hi - span)
     return next((n for n in range(below, hi) if good(n)), hi)
 
@@ -217,7 +218,14 @@ def cases_for_drop(
     _check_power(power)
     if p_broken <= p_fixed:
         raise ValueError("a drop needs more broken than fixed cases")
-    return smallest_n(lambda n: mcnemar_power(n, p_broken, p_fixed, alpha) >= power)
+    drop, flips = p_broken - p_fixed, p_broken + p_fixed
+    z_alpha, z_power = _z(1 - alpha / 2), _z(power)
+    # Connor's (1987) normal approximation as the first guess; the search decides
+    guess = ((z_alpha * math.sqrt(flips) + z_power * math.sqrt(flips - drop**2)) / drop) ** 2
+    return smallest_n(
+        lambda n: mcnemar_power(n, p_broken, p_fixed, alpha) >= power,
+        guess=math.ceil(guess),
+    )
 
 
 # --- non-inferiority: Tango's score test ----------------------------------------------------
@@ -265,13 +273,18 @@ def noninferiority_power(
     if discordance == 0:
         return 1.0 if bool(tango_score(n, 0, 0, margin) > z) else 0.0
     share = p_broken / discordance
+    ds = _likely(n, discordance)
+    weights = _binomial_pmf(ds, n, discordance)
     total = 0.0
-    for d in _likely(n, discordance).tolist():
-        b = np.arange(d + 1)
-        passing = tango_score(n, d - b, b, margin) > z
-        total += float(_binomial_pmf(d, n, discordance)) * float(
-            np.sum(binom.pmf(b[passing], d, share))
-        )
+    for start in range(0, len(ds), _ROWS):  # a block of d at a time: memory stays small
+        d = ds[start : start + _ROWS, None]
+        # the splits of the block's d with more than negligible probability
+        low = int(binom.ppf(_NEGLIGIBLE, int(d.min()), share))
+        high = int(binom.isf(_NEGLIGIBLE, int(d.max()), share))
+        b = np.arange(max(0, low - 1), min(int(d.max()), high + 1) + 1)[None, :]
+        split = binom.pmf(b, d, share)  # 0 where b > d
+        passing = (b <= d) & (tango_score(n, d - b, b, margin) > z)
+        total += float(np.sum(weights[start : start + _ROWS, None] * split * passing))
     return min(1.0, max(0.0, total))
 
 
@@ -290,7 +303,12 @@ def cases_for_noninferiority(
         raise ValueError(
             "the expected difference is already beyond the margin: non-inferiority cannot be shown"
         )
-    return smallest_n(lambda n: noninferiority_power(n, p_broken, p_fixed, margin, alpha) >= power)
+    distance = margin - (p_broken - p_fixed)
+    guess = (_z(1 - alpha / 2) + _z(power)) ** 2 * (p_broken + p_fixed) / distance**2
+    return smallest_n(
+        lambda n: noninferiority_power(n, p_broken, p_fixed, margin, alpha) >= power,
+        guess=max(1, math.ceil(guess)),
+    )
 
 
 # --- what a number of cases can detect --------------------------------------------------------
@@ -387,6 +405,10 @@ def _likely(n: int, p: float) -> NDArray[Any]:
     low = int(binom.ppf(_NEGLIGIBLE, n, p))
     high = int(binom.isf(_NEGLIGIBLE, n, p))
     return np.arange(max(0, low - 1), min(n, high + 1) + 1)
+
+
+def _z(q: float) -> float:
+    return float(special().ndtri(q))
 
 
 def _binomial_pmf(k: Any, n: int, p: float) -> Any:
