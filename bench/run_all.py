@@ -8,7 +8,7 @@ client and the peers (inspect_ai, lm-evaluation-harness, promptfoo, installed on
 under ``bench/.peers/``), one-case run, ``assay score`` and ``assay report`` wall times.
 a 5-variant matrix against five runs' floor and its fully cached rerun (``matrix_cache.py``).
 The simulated coverage of the clustered interval (``--coverage``, about 7 minutes), the
-simulated power of ``assay plan``'s sample sizes (``--plan-power``, about 5 minutes) and the
+simulated power of ``assay plan``'s sample sizes (``--plan-power``, under a minute) and the
 kill/resume soak (``--soak``, about 4 minutes) measure correctness, not speed, and run only
 when asked: their sections stay as ``bench/coverage.py --write``, ``bench/plan_power.py
 --write`` and ``bench/soak.py --write`` measured them. The peers run once each
