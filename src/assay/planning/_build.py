@@ -83,14 +83,14 @@ def plan(
     if question == "rate":
         if width is None:
             raise ValueError("the rate question needs a half-width (width)")
-        expected = expected_rate if expected_rate is not None else _pilot_rate(pilot)
+        expected = _expected(expected_rate, pilot, notes)
         answers.append(
             _rate_answer(width, expected, assurance, interval, trials, pilot, notes, None)
         )
     elif question == "detectable":
         if cases is None or cases < 2:
             raise ValueError("the detectable question needs a number of cases (at least 2)")
-        expected = expected_rate if expected_rate is not None else _pilot_rate(pilot)
+        expected = _expected(expected_rate, pilot, notes)
         answers.append(
             _rate_answer(None, expected, assurance, interval, trials, pilot, notes, cases)
         )
@@ -418,6 +418,18 @@ def _detectable_margin(
 
 def _pilot_rate(pilot: Pilot | None) -> float | None:
     return None if pilot is None else pilot.rate
+
+
+def _expected(given: float | None, pilot: Pilot | None, notes: list[str]) -> float | None:
+    """The rate a rate's width is planned at: given, else the pilot's (said in the notes),
+    else none (the worst case)."""
+    if given is not None or pilot is None:
+        return given
+    notes.append(
+        f"expected rate {pilot.rate:.3g}: the task success of run {pilot.run_id} over its "
+        "recorded case-trials"
+    )
+    return pilot.rate
 
 
 def _pct(x: float) -> str:

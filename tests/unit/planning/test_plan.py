@@ -93,7 +93,8 @@ def test_trials_use_the_pilot_design_effect() -> None:
     single = cases_for_half_width(0.05, 0.7)
     assert answer.effective_cases is not None and answer.effective_cases >= single
     assert answer.cases < single  # the trials are worth something: ρ = 0.6 < 1
-    assert "ρ = 0.6" in made.assumptions[0]
+    assert made.assumptions[0].startswith("expected rate 0.7: the task success of run r-1")
+    assert "ρ = 0.6" in made.assumptions[1]
     fc = made.forecast
     assert fc is not None and fc.calls == answer.cases * 3
     assert fc.input_tokens == round(300 * fc.calls) and fc.cost_usd == pytest.approx(
