@@ -9,16 +9,19 @@ under ``bench/.peers/``), one-case run, ``assay score`` and ``assay report`` wal
 a 5-variant matrix against five runs' floor and its fully cached rerun (``matrix_cache.py``).
 The simulated coverage of the clustered interval (``--coverage``, about 7 minutes), the
 simulated coverage of task success corrected for a judge's errors (``--judge-correction``,
-about 2 minutes) and the kill/resume soak (``--soak``, about 4 minutes) measure
+about 2 minutes), the simulated power of ``assay plan``'s sample sizes (``--plan-power``,
+under a minute) and the kill/resume soak (``--soak``, about 4 minutes) measure
 correctness, not speed, and run only when asked: their sections stay as
-``bench/coverage.py --write``, ``bench/judge_correction.py --write`` and
+``bench/coverage.py --write``, ``bench/judge_correction.py --write``,
+``bench/plan_power.py --write`` and
 ``bench/soak.py --write`` measured them. The peers run once each (``--peer-reps``;
 ``whole_process.py`` alone runs them 3 times), so the whole run stays under 10 minutes on a
 quiet machine.
 Every figure in the file is measured by this run. Exit status 1 when ``assay --help``
 imports a banned heavy package eagerly, or (with ``--strict``) when any goal is missed.
 
-    .venv/bin/python bench/run_all.py [--quick] [--coverage] [--judge-correction] [--soak]
+    .venv/bin/python bench/run_all.py [--quick] [--coverage] [--judge-correction]
+        [--plan-power] [--soak]
         [--output bench/RESULTS.md]
 """
 
@@ -35,6 +38,7 @@ import coverage
 import dedupe
 import judge_correction
 import matrix_cache
+import plan_power
 import soak
 import startup
 import throughput
@@ -95,6 +99,9 @@ def main(argv: list[str] | None = None) -> None:
         "--judge-correction",
         action="store_true",
         help="also the coverage simulation of the judge-corrected rate",
+    )
+    parser.add_argument(
+        "--plan-power", action="store_true", help="also the power simulation of assay plan"
     )
     args = parser.parse_args(argv)
     if args.quick:
@@ -180,6 +187,17 @@ def main(argv: list[str] | None = None) -> None:
             args.output,
             judge_correction.SECTION,
             judge_correction.section(judged, reps, time.time() - corrected_at),
+        )
+    if args.plan_power:
+        print("power of assay plan's sample sizes …", file=sys.stderr)
+        plan_reps = 1000 if args.quick else 10_000
+        planned = time.time()
+        plan_rows = plan_power.measure(plan_reps)
+        plan_power.write(
+            args.output,
+            plan_power.section(
+                plan_rows, plan_reps, time.time() - planned, plan_power.describe_commit()
+            ),
         )
     if args.soak:
         print("kill/resume soak …", file=sys.stderr)

@@ -24,6 +24,7 @@ CORE = (
     "report",
     "trend",
     "gates",
+    "planning",
 )
 EDGES = ("load", "targets", "runner", "store", "runs", "tracing", "view", "cli", "demo")
 
@@ -295,7 +296,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("assay.grading",),
     ("assay.metrics",),
     ("assay.report",),
-    ("assay.compare", "assay.trend", "assay.diagnose", "assay.gates"),
+    ("assay.compare", "assay.trend", "assay.diagnose", "assay.gates", "assay.planning"),
     ("assay.render",),
     (
         "assay._collector",

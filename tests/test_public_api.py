@@ -61,6 +61,7 @@ PUBLIC = [
     "load_results",
     "load_suite",
     "open_store",
+    "plan",
     "rate",
     "report_for_run",
     "run_suite",

@@ -73,6 +73,7 @@ if TYPE_CHECKING:
         Record,
         Results,
     )
+    from assay.planning import plan
     from assay.report import Report, build_report, summarize
     from assay.runner import run_suite, run_suite_async
     from assay.runs import report_for_run, runs_frame
@@ -129,6 +130,7 @@ _EXPORTS: dict[str, str] = {
     "Outcome": "assay.outcomes",
     "Record": "assay.outcomes",
     "Results": "assay.outcomes",
+    "plan": "assay.planning",
     "Report": "assay.report",
     "build_report": "assay.report",
     "evaluate_gates": "assay.gates",

@@ -17,6 +17,7 @@ FORMATS: dict[str, tuple[str, ...]] = {
     "calibration": DOCUMENT,
     "trend": DOCUMENT,
     "coverage": DOCUMENT,
+    "plan": ("text", "json", "markdown"),
     "gate": ("text", "markdown", "junit"),
     "diagnosis": TEXT_JSON,
     "trace": TEXT_JSON,

@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "trace": ("trace", ("r", "c")),
     "diagnose": ("diagnosis", ("r", "--all")),
     "trend": ("trend", ("s",)),
+    "plan": ("plan", ("rate",)),
     "export": ("export", ("r",)),
     "runs": ("runs", ()),
     "cache stats": ("cache-stats", ()),

@@ -40,6 +40,7 @@ COMMANDS: tuple[tuple[str, str, str, bool], ...] = (
     ("split", "split", "split", False),
     ("diff-dataset", "diff_dataset", "diff_dataset", False),
     ("cases", "cases", "app", True),
+    ("plan", "plan", "plan", False),
     ("run", "run", "run", False),
     ("runs", "stored", "runs_app", True),
     ("report", "stored", "report", False),

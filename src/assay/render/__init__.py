@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from assay.compare import Comparison, MatrixReport
     from assay.diagnose import Diagnosis, Finding, TraceView
     from assay.gates import GateOutcome
+    from assay.planning import Plan
     from assay.render.listings import Listing
     from assay.report._calibration import CalibrationReport
     from assay.report._composite import CompositeReport
@@ -41,6 +42,7 @@ Rendered = Union[
     "Diagnosis",
     "TraceView",
     "Listing",
+    "Plan",
 ]
 """What ``render`` draws: a report (or a report with its run's spans), a comparison, a
 composite report, a matrix, a calibration report, a trend, a coverage matrix, a gate's

@@ -361,7 +361,7 @@ def correction_line(report: Report) -> str | None:
     )
     return (
         f"{judge}; corrected for the judge's measured errors: {pct(fixed.value)} "
-        f"{interval_text(fixed.ci95)} (calibration: {', '.join(about)}; {errors})"
+        f"{interval_text(fixed.ci)} (calibration: {', '.join(about)}; {errors})"
     )
 
 

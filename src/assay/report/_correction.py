@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from assay.metrics import IntervalSetting, Rate, StatusCounts, rate
+from assay.metrics import FormerCi95, IntervalSetting, Rate, StatusCounts, rate
 from assay.metrics._correction import MIN_LABELS_EACH, corrected_rate
 from assay.report._calibration import CalibrationReport
 
@@ -15,7 +15,7 @@ CorrectionMethod = Literal["rogan-gladen/lang-reiczigel"]
 CORRECTION_METHOD: CorrectionMethod = "rogan-gladen/lang-reiczigel"
 
 
-class CorrectedRate(BaseModel):
+class CorrectedRate(FormerCi95):
     """A rate corrected for the judge's measured errors: the Rogan–Gladen estimate and Lang
     & Reiczigel's (2014) interval at ``confidence``, which carries the sampling error of
     the run and of the calibration's labels."""
@@ -23,7 +23,7 @@ class CorrectedRate(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     value: float
-    ci95: tuple[float, float]
+    ci: tuple[float, float]
     confidence: float = 0.95
     method: CorrectionMethod = CORRECTION_METHOD
     denominator_name: str = "case-trials in the dataset"
@@ -157,7 +157,7 @@ def judge_correction(
     low, high = found.interval
     corrected = CorrectedRate(
         value=found.value * share,
-        ci95=(low * share, high * share),
+        ci=(low * share, high * share),
         confidence=task_success.confidence,
         denominator_name=task_success.denominator_name,
     )

@@ -10,8 +10,8 @@ from assay._compact import CompactModel
 from assay._display import Displayed
 from assay._frames import Backend
 from assay.metrics import Rate, SliceSummary, StatusCounts, Summary, TrialSummary
-from assay.report._frames import cases_frame, rates_frame
 from assay.report._correction import JudgeCorrection, UnknownBounds, unknown_bounds
+from assay.report._frames import cases_frame, rates_frame
 from assay.report._usage import JudgeUsage, UsageSummary
 
 SCHEMA_VERSION = 1

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from assay.runs._case import StoredRun
     from assay.runs._compared import compare_stored, run_side
     from assay.runs._composite import composite_inputs
+    from assay.runs._pilot import pilot_of
     from assay.runs._report import headline, report_for_run
     from assay.runs._run_report import run_report
     from assay.runs._runs_frame import runs_frame
@@ -34,6 +35,7 @@ _WHERE: dict[str, str] = {
     "compare_stored": "assay.runs._compared",
     "composite_inputs": "assay.runs._composite",
     "headline": "assay.runs._report",
+    "pilot_of": "assay.runs._pilot",
     "report_for_run": "assay.runs._report",
     "run_report": "assay.runs._run_report",
     "run_side": "assay.runs._compared",
@@ -50,6 +52,7 @@ __all__ = [
     "compare_stored",
     "composite_inputs",
     "headline",
+    "pilot_of",
     "report_for_run",
     "run_report",
     "run_side",

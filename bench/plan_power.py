@@ -1,0 +1,242 @@
+"""Simulated power and width of ``assay plan``'s sample sizes over a grid of settings.
+
+For each setting the plan gives a number of cases; the simulation then draws that many
+paired cases (or one rate's cases) again and again, applies the very test or interval assay
+reports with (``mcnemar_exact``, Tango's score statistic, ``interval``), and counts how
+often the decision is reached. The goal: the simulated power within 2 points of the power
+promised, never below it by more than that; the interval within ±w at least as often as
+promised.
+
+    .venv/bin/python bench/plan_power.py [--reps 10000] [--write bench/RESULTS.md]
+
+``bench/run_all.py --plan-power`` runs it too and writes the same section.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+from _sections import write_section
+
+from assay.metrics import interval, mcnemar_exact, tango_score
+from assay.planning import plan
+
+NAME = "plan-power"
+GOAL_POINTS = 2.0
+SEED = 20261207
+DROPS = (0.05, 0.1)
+MARGINS = (0.05, 0.1)
+FLIPS = (0.05, 0.2)
+POWERS = (0.8, 0.9)
+WIDTHS = (0.05, 0.1)
+RATES: tuple[float | None, ...] = (None, 0.9)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One setting: what the plan promised and what the simulation saw."""
+
+    question: str
+    setting: str
+    cases: int
+    promised: float
+    exact: float
+    simulated: float
+    reps: int
+
+    @property
+    def gap_points(self) -> float:
+        """Simulated less the exact figure the plan states at its cases, in points."""
+        return (self.simulated - self.exact) * 100
+
+    @property
+    def margin_points(self) -> float:
+        """Simulated less the figure promised (the power or assurance asked), in points."""
+        return (self.simulated - self.promised) * 100
+
+    @property
+    def standard_error_points(self) -> float:
+        p = min(max(self.simulated, 1e-9), 1 - 1e-9)
+        return math.sqrt(p * (1 - p) / self.reps) * 100
+
+    @property
+    def met(self) -> bool:
+        return abs(self.gap_points) <= GOAL_POINTS and self.margin_points >= -GOAL_POINTS
+
+
+def _paired(n: int, broken: float, fixed: float, reps: int, rng: np.random.Generator) -> np.ndarray:
+    return rng.multinomial(n, [broken, fixed, 1 - broken - fixed], size=reps)
+
+
+def _drop_rows(reps: int, rng: np.random.Generator) -> list[Row]:
+    rows = []
+    for drop in DROPS:
+        for flips in FLIPS:
+            for power in POWERS:
+                made = plan("drop", drop=drop, discordance=flips, power=power)
+                (a,) = made.answers
+                assert a.cases is not None and a.achieved is not None
+                tables = _paired(a.cases, flips / 2 + drop, flips / 2, reps, rng)
+                p_value = cache(mcnemar_exact)
+                hits = sum(1 for b, f, _ in tables.tolist() if b > f and p_value(f, b) <= 0.05)
+                rows.append(
+                    Row(
+                        "drop",
+                        f"δ = {drop:g}, discordance {flips:g}, power {power:g}",
+                        a.cases,
+                        power,
+                        a.achieved,
+                        hits / reps,
+                        reps,
+                    )
+                )
+    return rows
+
+
+def _margin_rows(reps: int, rng: np.random.Generator) -> list[Row]:
+    rows = []
+    z = 1.959963984540054  # the one-sided 2.5% point
+    for margin in MARGINS:
+        for flips in FLIPS:
+            for power in POWERS:
+                made = plan("noninferiority", margin=margin, discordance=flips, power=power)
+                (a,) = made.answers
+                assert a.cases is not None and a.achieved is not None
+                tables = _paired(a.cases, flips / 2, flips / 2, reps, rng)
+                shown = float(np.mean(tango_score(a.cases, tables[:, 1], tables[:, 0], margin) > z))
+                rows.append(
+                    Row(
+                        "noninferiority",
+                        f"m = {margin:g}, discordance {flips:g}, power {power:g}",
+                        a.cases,
+                        power,
+                        a.achieved,
+                        shown,
+                        reps,
+                    )
+                )
+    return rows
+
+
+def _rate_rows(reps: int, rng: np.random.Generator) -> list[Row]:
+    rows = []
+    for width in WIDTHS:
+        for expected in RATES:
+            made = plan("rate", width=width, expected_rate=expected)
+            (a,) = made.answers
+            n = a.cases
+            assert n is not None
+            truth = 0.5 if expected is None else expected
+
+            @cache
+            def within(x: int, n: int = n, width: float = width) -> bool:
+                low, high = interval(x, n)
+                return max(x / n - low, high - x / n) <= width
+
+            draws = rng.binomial(n, truth, size=reps).tolist()
+            reached = sum(1 for x in draws if within(x)) / reps
+            promised = 1.0 if expected is None else 0.95
+            exact = sum(
+                math.comb(n, x) * truth**x * (1 - truth) ** (n - x)
+                for x in range(n + 1)
+                if within(x)
+            )
+            said = "worst case" if expected is None else f"expected rate {expected:g}"
+            rows.append(
+                Row(
+                    "rate",
+                    f"±{width:g}, {said}",
+                    n,
+                    promised,
+                    exact,
+                    reached,
+                    reps,
+                )
+            )
+    return rows
+
+
+def measure(reps: int, seed: int = SEED) -> list[Row]:
+    """Every setting of the grid, simulated ``reps`` times."""
+    rng = np.random.default_rng(seed)
+    return _rate_rows(reps, rng) + _drop_rows(reps, rng) + _margin_rows(reps, rng)
+
+
+def _pct(x: float) -> str:
+    return f"{x * 100:.1f}%"
+
+
+def section(rows: Sequence[Row], reps: int, seconds: float, commit: str) -> str:
+    """The Markdown section of ``RESULTS.md``: the goal, then one row per setting."""
+    missed = [r for r in rows if not r.met]
+    worst = max(rows, key=lambda r: abs(r.gap_points))
+    lowest = min(rows, key=lambda r: r.margin_points)
+    lines = [
+        "## Power and width of `assay plan`'s sample sizes",
+        "",
+        f"Written by `python bench/plan_power.py --write bench/RESULTS.md` at commit {commit} "
+        f"in {seconds:.0f} s: {reps:,} replications per setting, seed {SEED}, level 95% "
+        "(the exact McNemar test two-sided at 5%, Tango's score test one-sided at 2.5%, the "
+        "Clopper–Pearson interval). Each paired setting splits the discordance evenly "
+        "between fixed and broken cases and adds the drop to the broken ones; "
+        "non-inferiority is simulated at no true difference.",
+        "",
+        f"Goal: in every setting the simulated power (or share of intervals within ±w) is "
+        f"within {GOAL_POINTS:g} points of the exact figure the plan states at its cases, and "
+        f"never more than {GOAL_POINTS:g} points below the power (or assurance) asked. "
+        + ("**Met in every setting.**" if not missed else f"**Missed in {len(missed)}.**")
+        + f" Largest gap from the stated figure: {worst.gap_points:+.2f} points "
+        f"({worst.question}, {worst.setting}); lowest against the promise: "
+        f"{lowest.margin_points:+.2f} points ({lowest.question}, {lowest.setting}).",
+        "",
+        "| question | setting | cases | asked | exact at these cases | simulated | "
+        "gap | vs asked | MC s.e. |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r.question} | {r.setting} | {r.cases:,} | {_pct(r.promised)} | "
+            f"{_pct(r.exact)} | {_pct(r.simulated)} | {r.gap_points:+.2f} | "
+            f"{r.margin_points:+.2f} | {r.standard_error_points:.2f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def describe_commit() -> str:
+    done = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    )
+    return done.stdout.strip() or "unknown"
+
+
+def write(path: Path, text: str) -> None:
+    """Put the section in ``path`` between its begin and end markers."""
+    write_section(path, NAME, text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the simulation, print the section, write it when asked; 1 when a goal is missed."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--reps", type=int, default=10_000)
+    parser.add_argument("--write", type=Path, default=None)
+    args = parser.parse_args(argv)
+    began = time.time()
+    rows = measure(args.reps)
+    text = section(rows, args.reps, time.time() - began, describe_commit())
+    sys.stdout.write(text)
+    if args.write is not None:
+        write(args.write, text)
+    return 0 if all(r.met for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,446 @@
+"""Making a plan: the question asked, answered by the exact methods of ``metrics._power``."""
+
+from __future__ import annotations
+
+import math
+from typing import Literal, get_args
+
+from assay.metrics import (
+    DEFAULT_INTERVAL,
+    IntervalSetting,
+    cases_for_drop,
+    cases_for_half_width,
+    cases_for_noninferiority,
+    cases_with_trials,
+    clustered_observations,
+    intraclass,
+    mcnemar_power,
+    noninferiority_power,
+    rate_half_width,
+    smallest_effect,
+)
+from assay.planning._model import Answer, Forecast, Pilot, Plan
+
+Question = Literal["rate", "drop", "noninferiority", "detectable"]
+QUESTIONS: tuple[str, ...] = get_args(Question)
+
+_CP = "Clopper & Pearson (1934), Biometrika 26:404"
+_WILSON = "Wilson (1927), JASA 22:209"
+_MCNEMAR = (
+    "McNemar (1947), Psychometrika 12:153; exact conditional power as in Fagerland, "
+    "Lydersen & Laake (2013), BMC Med Res Methodol 13:91"
+)
+_TANGO = "Tango (1998), Statistics in Medicine 17:891; Nam (1997), Biometrics 53:1422"
+
+
+def plan(
+    question: Question,
+    *,
+    width: float | None = None,
+    expected_rate: float | None = None,
+    assurance: float = 0.95,
+    drop: float | None = None,
+    margin: float | None = None,
+    difference: float = 0.0,
+    discordance: float | None = None,
+    baseline_rate: float | None = None,
+    cases: int | None = None,
+    power: float = 0.8,
+    trials: int = 1,
+    interval: IntervalSetting = DEFAULT_INTERVAL,
+    pilot: Pilot | None = None,
+    concurrency: int | None = None,
+) -> Plan:
+    """How many cases ``question`` needs, each answer with the exact method it is computed
+    by (docs/planning.md):
+
+    - ``"rate"``: estimate a rate to ±``width`` at the interval's level, for the worst case
+      or an ``expected_rate`` (the pilot's rate when a pilot is given), with ``assurance``;
+    - ``"drop"``: detect a drop of ``drop`` with ``power`` by the exact McNemar test at
+      α = 1 − confidence, two-sided;
+    - ``"noninferiority"``: show the candidate no worse than the baseline by more than
+      ``margin`` (true ``difference``, candidate − baseline) with Tango's score test,
+      one-sided at α/2;
+    - ``"detectable"``: for ``cases`` cases, the half-width, the smallest drop and the
+      smallest margin reached with ``power``.
+
+    The paired questions need the share of cases whose outcome flips between two runs of
+    the same system (``discordance``): given, measured on the ``pilot``'s trials, or, from
+    a known rate p (``baseline_rate`` or the pilot's), the 2p(1 − p) of runs that agree no
+    more than by chance. With ``trials`` above one, the rate's cases come from the pilot's
+    design effect. A ``pilot`` with usage gives the forecast (calls, tokens, cost, and the
+    wall time at ``concurrency``). Raises ValueError naming what is wrong with the inputs.
+    """
+    if question not in QUESTIONS:
+        raise ValueError(f"unknown question {question!r}; choose one of {', '.join(QUESTIONS)}")
+    _check_open("power", power)
+    if trials < 1:
+        raise ValueError(f"trials must be at least 1, got {trials}")
+    notes: list[str] = []
+    alpha = 1 - interval.confidence
+    answers: list[Answer] = []
+    rate_known = baseline_rate if baseline_rate is not None else _pilot_rate(pilot)
+    if question == "rate":
+        if width is None:
+            raise ValueError("the rate question needs a half-width (width)")
+        expected = _expected(expected_rate, pilot, notes)
+        answers.append(
+            _rate_answer(width, expected, assurance, interval, trials, pilot, notes, None)
+        )
+    elif question == "detectable":
+        if cases is None or cases < 2:
+            raise ValueError("the detectable question needs a number of cases (at least 2)")
+        expected = _expected(expected_rate, pilot, notes)
+        answers.append(
+            _rate_answer(None, expected, assurance, interval, trials, pilot, notes, cases)
+        )
+        flips = _discordance(discordance, pilot, rate_known, notes)
+        _one_trial(trials, notes)
+        answers.append(_detectable_drop(cases, flips, rate_known, alpha, power))
+        answers.append(_detectable_margin(cases, flips, difference, alpha, power))
+    else:
+        if trials > 1:
+            raise ValueError(
+                f"the {question} question is planned at one trial per case (the exact McNemar "
+                "and score tests pair one outcome per case); plan the cases at trials 1"
+            )
+        flips = _discordance(discordance, pilot, rate_known, notes)
+        if question == "drop":
+            if drop is None:
+                raise ValueError("the drop question needs the drop to detect (drop)")
+            answers.append(_drop_answer(drop, flips, rate_known, alpha, power))
+        else:
+            if margin is None:
+                raise ValueError("the noninferiority question needs a margin")
+            answers.append(_margin_answer(margin, flips, difference, alpha, power))
+    made = Plan(
+        question=question,
+        confidence=interval.confidence,
+        interval_method=interval.method,
+        power=power,
+        answers=answers,
+        assumptions=notes,
+    )
+    needed = made.cases
+    if pilot is not None and needed is not None:
+        kept_trials = max(a.trials for a in answers)
+        made = made.model_copy(
+            update={"forecast": forecast(pilot, needed, kept_trials, concurrency)}
+        )
+    return made
+
+
+def forecast(pilot: Pilot, cases: int, trials: int, concurrency: int | None) -> Forecast:
+    """Calls, tokens, cost and wall time of ``cases`` × ``trials`` calls at the pilot's
+    usage per call; wall time = calls × mean latency / concurrency."""
+    calls = cases * trials
+
+    def scaled(per_call: float | None) -> int | None:
+        return None if per_call is None else round(per_call * calls)
+
+    wall = (
+        None
+        if pilot.latency_s is None or concurrency is None
+        else calls * pilot.latency_s / concurrency
+    )
+    return Forecast(
+        from_run=pilot.run_id,
+        cases=cases,
+        trials=trials,
+        calls=calls,
+        input_tokens=scaled(pilot.input_tokens_per_call),
+        output_tokens=scaled(pilot.output_tokens_per_call),
+        cost_usd=None if pilot.cost_per_call_usd is None else pilot.cost_per_call_usd * calls,
+        concurrency=concurrency,
+        wall_s=wall,
+    )
+
+
+def _rate_answer(
+    width: float | None,
+    expected: float | None,
+    assurance: float,
+    interval: IntervalSetting,
+    trials: int,
+    pilot: Pilot | None,
+    notes: list[str],
+    cases: int | None,
+) -> Answer:
+    level = f"{_pct(interval.confidence)}"
+    which = "Clopper–Pearson" if interval.method == "clopper-pearson" else "Wilson"
+    if expected is None:
+        spread = "the largest half-width over every outcome x = 0 … n (any true rate)"
+    else:
+        spread = (
+            f"the half-width reached with probability ≥ {_pct(assurance)} when the true rate "
+            f"is {expected:g}"
+        )
+    method = f"{level} {which} interval, half-width = max(x/n − lower, upper − x/n); {spread}"
+    icc = _icc(trials, pilot, notes)
+    if trials > 1:
+        method += (
+            f"; {trials} trials per case counted as the clustered interval counts them: "
+            f"K·N / (1 + (K − 1)·{icc:.3g}), with the degrees-of-freedom factor"
+        )
+    reference = _CP if interval.method == "clopper-pearson" else _WILSON
+    if trials > 1:
+        reference += "; Korn & Graubard (1998), Survey Methodology 24:193; Kish (1965)"
+    if cases is not None:
+        effective = clustered_observations(cases, trials, icc, interval.confidence)
+        achieved = rate_half_width(
+            math.floor(effective), expected, interval=interval, assurance=assurance
+        )
+        return Answer(
+            question="rate",
+            asked=f"the half-width of a rate over {cases} cases at {level}",
+            cases=cases,
+            trials=trials,
+            effect=achieved,
+            target=achieved,
+            achieved=achieved,
+            effective_cases=effective if trials > 1 else None,
+            method=method,
+            reference=reference,
+        )
+    assert width is not None
+    effective_needed = cases_for_half_width(width, expected, interval=interval, assurance=assurance)
+    needed = cases_with_trials(effective_needed, trials, icc, interval.confidence)
+    achieved = rate_half_width(effective_needed, expected, interval=interval, assurance=assurance)
+    return Answer(
+        question="rate",
+        asked=f"estimate the rate to ±{_pct(width)} at {level}",
+        cases=needed,
+        trials=trials,
+        effect=width,
+        target=width,
+        achieved=achieved,
+        effective_cases=(
+            clustered_observations(needed, trials, icc, interval.confidence) if trials > 1 else None
+        ),
+        method=method,
+        reference=reference,
+    )
+
+
+def _icc(trials: int, pilot: Pilot | None, notes: list[str]) -> float:
+    if trials <= 1:
+        return 0.0
+    if pilot is not None and pilot.trials > 1 and pilot.design_effect is not None:
+        icc = intraclass(pilot.design_effect, pilot.trials)
+        notes.append(
+            f"design effect {pilot.design_effect:.3g} measured on run {pilot.run_id} "
+            f"({pilot.cases} cases × {pilot.trials} trials): trials of one case correlate "
+            f"with ρ = {icc:.3g}"
+        )
+        if icc >= 1:
+            notes.append(
+                "at ρ = 1 a case's further trials add nothing to the rate: the cases alone "
+                "decide it (run trials only to measure consistency)"
+            )
+        return icc
+    notes.append(
+        "no pilot run with several trials measured the between-case spread: trials of one "
+        "case are assumed to agree fully (ρ = 1, each case one observation)"
+    )
+    return 1.0
+
+
+def _one_trial(trials: int, notes: list[str]) -> None:
+    if trials > 1:
+        notes.append("the paired questions are planned at one trial per case")
+
+
+def _discordance(
+    given: float | None, pilot: Pilot | None, rate: float | None, notes: list[str]
+) -> float:
+    """The share of cases whose outcome flips between two runs of the same system."""
+    if given is not None:
+        _check_closed("discordance", given)
+        notes.append(f"discordance {given:g} as given")
+        return given
+    if pilot is not None and pilot.discordance is not None:
+        notes.append(
+            f"discordance {pilot.discordance:.3g} measured on run {pilot.run_id}: the share of "
+            "pairs of trials of one case that disagree"
+        )
+        if pilot.discordance == 0:
+            notes.append(
+                "no case's trials disagreed: only the change itself is counted discordant, "
+                "which is optimistic when the candidate also fixes and breaks other cases; "
+                "give a discordance for a more cautious plan"
+            )
+        return pilot.discordance
+    if rate is not None:
+        flips = 2 * rate * (1 - rate)
+        notes.append(
+            f"discordance {flips:.3g} = 2p(1 − p) at the baseline rate p = {rate:.3g}: runs "
+            "assumed to agree no more than by chance (the largest discordance for runs that "
+            "do not disagree on purpose); a pilot with several trials measures a smaller one"
+        )
+        return flips
+    notes.append(
+        "discordance 0.5 assumed (the largest at any rate); give a discordance, a baseline "
+        "rate or a pilot run for a smaller plan"
+    )
+    return 0.5
+
+
+def _drop_table(drop: float, flips: float, rate: float | None) -> tuple[float, float]:
+    """(p_broken, p_fixed) for a drop on top of the runs' own flips: half the flips each
+    way, plus the drop broken."""
+    broken, fixed = flips / 2 + drop, flips / 2
+    if broken + fixed > 1:
+        raise ValueError(
+            f"a drop of {drop:g} on top of a discordance of {flips:.3g} leaves more than every "
+            "case discordant"
+        )
+    if rate is not None and broken > rate + 1e-12:
+        raise ValueError(
+            f"a drop of {drop:g} with discordance {flips:.3g} breaks more cases than the "
+            f"baseline's rate {rate:.3g} passes"
+        )
+    return broken, fixed
+
+
+def _drop_method(alpha: float) -> str:
+    return (
+        f"exact conditional McNemar test, two-sided at α = {alpha:g}, counted as detecting "
+        "the drop when it rejects with more broken than fixed cases; power = Σ_d P(D = d) · "
+        "P(the exact test rejects | d)"
+    )
+
+
+def _drop_answer(
+    drop: float, flips: float, rate: float | None, alpha: float, power: float
+) -> Answer:
+    _check_open("drop", drop)
+    broken, fixed = _drop_table(drop, flips, rate)
+    needed = cases_for_drop(broken, fixed, alpha=alpha, power=power)
+    return Answer(
+        question="drop",
+        asked=f"detect a drop of {_pct(drop)} with power {_pct(power)}",
+        cases=needed,
+        effect=drop,
+        target=power,
+        achieved=mcnemar_power(needed, broken, fixed, alpha),
+        method=_drop_method(alpha),
+        reference=_MCNEMAR,
+    )
+
+
+def _detectable_drop(
+    cases: int, flips: float, rate: float | None, alpha: float, power: float
+) -> Answer:
+    top = 1 - flips if rate is None else min(1 - flips, rate - flips / 2)
+
+    def good(drop: float) -> bool:
+        broken, fixed = flips / 2 + drop, flips / 2
+        return mcnemar_power(cases, broken, fixed, alpha) >= power
+
+    found = smallest_effect(good, 0.0, top) if top > 0 else None
+    achieved = None
+    if found is not None:
+        achieved = mcnemar_power(cases, flips / 2 + found, flips / 2, alpha)
+    return Answer(
+        question="drop",
+        asked=f"the smallest drop {cases} cases detect with power {_pct(power)}",
+        cases=cases,
+        effect=found,
+        target=power,
+        achieved=achieved,
+        method=_drop_method(alpha),
+        reference=_MCNEMAR,
+    )
+
+
+def _margin_table(flips: float, difference: float) -> tuple[float, float]:
+    broken = flips / 2 + max(-difference, 0.0)
+    fixed = flips / 2 + max(difference, 0.0)
+    if broken + fixed > 1:
+        raise ValueError(
+            f"a difference of {difference:g} on top of a discordance of {flips:.3g} leaves more "
+            "than every case discordant"
+        )
+    return broken, fixed
+
+
+def _margin_method(alpha: float, difference: float) -> str:
+    return (
+        f"Tango's score test for a difference of paired proportions, one-sided at "
+        f"α/2 = {alpha / 2:g} (the lower limit of a two-sided {_pct(1 - alpha)} interval "
+        f"above −margin), true difference {difference:g}; power summed exactly over every "
+        "number of discordant cases and its split"
+    )
+
+
+def _margin_answer(
+    margin: float, flips: float, difference: float, alpha: float, power: float
+) -> Answer:
+    _check_open("margin", margin)
+    broken, fixed = _margin_table(flips, difference)
+    needed = cases_for_noninferiority(margin, broken, fixed, alpha=alpha, power=power)
+    return Answer(
+        question="noninferiority",
+        asked=f"show the candidate no worse than the baseline by more than {_pct(margin)} "
+        f"with power {_pct(power)}",
+        cases=needed,
+        effect=margin,
+        target=power,
+        achieved=noninferiority_power(needed, broken, fixed, margin, alpha),
+        method=_margin_method(alpha, difference),
+        reference=_TANGO,
+    )
+
+
+def _detectable_margin(
+    cases: int, flips: float, difference: float, alpha: float, power: float
+) -> Answer:
+    broken, fixed = _margin_table(flips, difference)
+    low = max(0.0, -difference)
+
+    def good(margin: float) -> bool:
+        return noninferiority_power(cases, broken, fixed, margin, alpha) >= power
+
+    found = smallest_effect(good, low, 0.999)
+    return Answer(
+        question="noninferiority",
+        asked=f"the smallest non-inferiority margin {cases} cases show with power {_pct(power)}",
+        cases=cases,
+        effect=found,
+        target=power,
+        achieved=(
+            None if found is None else noninferiority_power(cases, broken, fixed, found, alpha)
+        ),
+        method=_margin_method(alpha, difference),
+        reference=_TANGO,
+    )
+
+
+def _pilot_rate(pilot: Pilot | None) -> float | None:
+    return None if pilot is None else pilot.rate
+
+
+def _expected(given: float | None, pilot: Pilot | None, notes: list[str]) -> float | None:
+    """The rate a rate's width is planned at: given, else the pilot's (said in the notes),
+    else none (the worst case)."""
+    if given is not None or pilot is None:
+        return given
+    notes.append(
+        f"expected rate {pilot.rate:.3g}: the task success of run {pilot.run_id} over its "
+        "recorded case-trials"
+    )
+    return pilot.rate
+
+
+def _pct(x: float) -> str:
+    return f"{x * 100:.4g}%"
+
+
+def _check_open(name: str, value: float) -> None:
+    if not (0 < value < 1):
+        raise ValueError(f"{name} must be between 0 and 1 (exclusive), got {value:g}")
+
+
+def _check_closed(name: str, value: float) -> None:
+    if not (0 <= value <= 1):
+        raise ValueError(f"{name} must be between 0 and 1, got {value:g}")

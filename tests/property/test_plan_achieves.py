@@ -1,0 +1,68 @@
+"""A plan's number of cases delivers what it promises, by simulation (seeded, a few
+thousand replications): the interval is within ±w as often as promised, and the exact
+McNemar and Tango tests reject as often as the plan's power says."""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+
+import numpy as np
+import pytest
+
+from assay.metrics import interval, mcnemar_exact, tango_score
+from assay.planning import plan
+
+REPS = 4000
+SEED = 20261207
+
+
+def _se(p: float) -> float:
+    return math.sqrt(p * (1 - p) / REPS)
+
+
+@pytest.mark.parametrize("expected", [None, 0.85])
+def test_the_planned_cases_reach_the_width(expected: float | None) -> None:
+    made = plan("rate", width=0.08, expected_rate=expected)
+    n = made.cases
+    assert n is not None
+    rng = np.random.default_rng(SEED)
+    truth = 0.5 if expected is None else expected
+
+    @cache
+    def half_width(x: int) -> float:
+        low, high = interval(x, n)
+        return max(x / n - low, high - x / n)
+
+    draws = rng.binomial(n, truth, size=REPS)
+    within = float(np.mean([half_width(int(x)) <= 0.08 for x in draws]))
+    promised = 1.0 if expected is None else 0.95
+    assert within >= promised - 3 * _se(min(promised, 0.99))
+
+
+def _tables(n: int, broken: float, fixed: float) -> np.ndarray:
+    rng = np.random.default_rng(SEED)
+    return rng.multinomial(n, [broken, fixed, 1 - broken - fixed], size=REPS)
+
+
+def test_the_planned_cases_detect_the_drop_as_often_as_promised() -> None:
+    made = plan("drop", drop=0.1, discordance=0.1)
+    (answer,) = made.answers
+    assert answer.cases is not None and answer.achieved is not None
+    tables = _tables(answer.cases, 0.05 + 0.1, 0.05)
+    detected = np.mean(
+        [b > f and mcnemar_exact(int(f), int(b)) <= 0.05 for b, f, _ in tables.tolist()]
+    )
+    assert abs(detected - answer.achieved) <= 4 * _se(answer.achieved)
+    assert detected >= 0.8 - 3 * _se(0.8)
+
+
+def test_the_planned_cases_show_non_inferiority_as_often_as_promised() -> None:
+    made = plan("noninferiority", margin=0.1, discordance=0.1)
+    (answer,) = made.answers
+    assert answer.cases is not None and answer.achieved is not None
+    tables = _tables(answer.cases, 0.05, 0.05)
+    z = 1.959963984540054  # one-sided 2.5%
+    shown = np.mean(tango_score(answer.cases, tables[:, 1], tables[:, 0], 0.1) > z)
+    assert abs(shown - answer.achieved) <= 4 * _se(answer.achieved)
+    assert shown >= 0.8 - 3 * _se(0.8)

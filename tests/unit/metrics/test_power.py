@@ -1,0 +1,263 @@
+"""Power, widths and sample sizes (assay.metrics._power), each checked against a direct
+computation: the interval function itself for widths, every outcome of a few pairs
+enumerated for the tests' power, the exact test itself for its critical values, the
+likelihood maximised numerically for Tango's restricted estimate."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize_scalar
+from scipy.special import ndtri
+
+from assay.metrics import (
+    IntervalSetting,
+    cases_for_drop,
+    cases_for_half_width,
+    cases_for_noninferiority,
+    cases_with_trials,
+    clustered_observations,
+    clustered_rate,
+    design_effect,
+    half_widths,
+    interval,
+    intraclass,
+    mcnemar_critical,
+    mcnemar_exact,
+    mcnemar_power,
+    noninferiority_power,
+    rate_half_width,
+    smallest_effect,
+    smallest_n,
+    tango_score,
+    trial_discordance,
+)
+
+SETTINGS = [
+    IntervalSetting(),
+    IntervalSetting(0.9),
+    IntervalSetting(0.95, "wilson"),
+    IntervalSetting(0.8, "wilson"),
+]
+
+
+@pytest.mark.parametrize("setting", SETTINGS, ids=str)
+@pytest.mark.parametrize("n", [1, 2, 7, 40, 101, 333])
+def test_half_widths_are_those_of_the_interval_itself(setting: IntervalSetting, n: int) -> None:
+    expected = []
+    for x in range(n + 1):
+        low, high = interval(x, n, setting.confidence, setting.method)
+        expected.append(max(x / n - low, high - x / n))
+    assert half_widths(n, setting).tolist() == expected  # bit for bit
+
+
+def test_the_worst_case_is_the_widest_outcome() -> None:
+    assert rate_half_width(50) == max(half_widths(50).tolist())
+
+
+@pytest.mark.parametrize(("n", "p", "assurance"), [(30, 0.9, 0.95), (80, 0.3, 0.8), (12, 0.5, 0.5)])
+def test_the_width_at_an_expected_rate_is_the_assurance_quantile(
+    n: int, p: float, assurance: float
+) -> None:
+    widths = half_widths(n).tolist()
+    weight = [math.comb(n, x) * p**x * (1 - p) ** (n - x) for x in range(n + 1)]
+    found = rate_half_width(n, p, assurance=assurance)
+    reached = sum(w for h, w in zip(widths, weight, strict=True) if h <= found)
+    below = sum(w for h, w in zip(widths, weight, strict=True) if h < found)
+    assert reached >= assurance - 1e-9  # the promise holds at this width
+    assert below < assurance  # and no smaller width keeps it
+
+
+@pytest.mark.parametrize("setting", SETTINGS, ids=str)
+@pytest.mark.parametrize(("width", "expected"), [(0.1, None), (0.05, 0.9), (0.15, 0.2)])
+def test_the_cases_for_a_width_are_the_fewest_that_reach_it(
+    setting: IntervalSetting, width: float, expected: float | None
+) -> None:
+    n = cases_for_half_width(width, expected, interval=setting)
+    assert rate_half_width(n, expected, interval=setting) <= width
+    assert rate_half_width(n - 1, expected, interval=setting) > width
+
+
+def test_the_worst_case_needs_about_the_textbook_count() -> None:
+    # 95%, ±5 points: the normal approximation says 385; the exact interval is wider
+    assert 385 <= cases_for_half_width(0.05) <= 420
+
+
+@pytest.mark.parametrize("alpha", [0.05, 0.01, 0.2, 0.0703125])
+def test_critical_values_are_where_the_exact_test_starts_rejecting(alpha: float) -> None:
+    for d in range(0, 80):
+        c = mcnemar_critical(d, alpha)
+        for broken in range(d + 1):
+            rejects = mcnemar_exact(d - broken, broken) <= alpha and broken > d - broken
+            assert rejects == (broken >= c), (d, broken, c)
+
+
+def _enumerated_power(n: int, broken: float, fixed: float, rejects: object) -> float:
+    """The power summed over every sequence of n pairs, each concordant, fixed or broken."""
+    total = 0.0
+    for pairs in itertools.product("cfb", repeat=n):
+        f, b = pairs.count("f"), pairs.count("b")
+        if rejects(f, b):  # type: ignore[operator]
+            total += fixed**f * broken**b * (1 - fixed - broken) ** (n - f - b)
+    return total
+
+
+@pytest.mark.parametrize("n", [1, 5, 8])
+@pytest.mark.parametrize(("broken", "fixed"), [(0.3, 0.05), (0.5, 0.1), (0.2, 0.2), (0.6, 0.0)])
+@pytest.mark.parametrize("alpha", [0.05, 0.2])
+def test_mcnemar_power_is_every_outcome_enumerated(
+    n: int, broken: float, fixed: float, alpha: float
+) -> None:
+    def rejects(f: int, b: int) -> bool:
+        return b > f and mcnemar_exact(f, b) <= alpha
+
+    assert mcnemar_power(n, broken, fixed, alpha) == pytest.approx(
+        _enumerated_power(n, broken, fixed, rejects), abs=1e-12
+    )
+
+
+def test_mcnemar_power_with_no_discordance_is_zero() -> None:
+    assert mcnemar_power(100, 0.0, 0.0) == 0.0
+
+
+def test_the_exact_test_holds_its_level_under_no_change() -> None:
+    for n in (10, 40, 200):
+        assert mcnemar_power(n, 0.1, 0.1, 0.05) <= 0.025 + 1e-12  # one side of a 5% test
+
+
+@pytest.mark.parametrize(("broken", "fixed"), [(0.1, 0.02), (0.06, 0.04), (0.3, 0.1)])
+def test_the_cases_for_a_drop_are_the_fewest_with_the_power(broken: float, fixed: float) -> None:
+    n = cases_for_drop(broken, fixed, power=0.8)
+    assert mcnemar_power(n, broken, fixed) >= 0.8
+    # below the crossing the saw-tooth may reach the power again only above n
+    assert all(mcnemar_power(m, broken, fixed) < 0.8 for m in range(max(1, n - 30), n))
+
+
+def _restricted_mle(n: int, f: int, b: int, margin: float) -> float:
+    """The broken share maximising the likelihood when fixed − broken = −margin."""
+
+    def minus_log_likelihood(q: float) -> float:
+        cells = (q - margin, q, 1 - 2 * q + margin)
+        if min(cells) <= 0:
+            return math.inf
+        return -(f * math.log(cells[0]) + b * math.log(cells[1]) + (n - f - b) * math.log(cells[2]))
+
+    return float(
+        minimize_scalar(
+            minus_log_likelihood,
+            bounds=(margin + 1e-12, (1 + margin) / 2 - 1e-12),
+            method="bounded",
+            options={"xatol": 1e-12},
+        ).x
+    )
+
+
+@pytest.mark.parametrize(
+    ("n", "f", "b", "margin"), [(50, 5, 8, 0.1), (200, 12, 9, 0.05), (30, 0, 2, 0.2)]
+)
+def test_tango_score_uses_the_restricted_maximum_likelihood(
+    n: int, f: int, b: int, margin: float
+) -> None:
+    q = _restricted_mle(n, f, b, margin)
+    expected = (f - b + n * margin) / math.sqrt(n * (2 * q - margin * (1 + margin)))
+    assert float(tango_score(n, f, b, margin)) == pytest.approx(expected, rel=1e-5)
+
+
+def test_tango_score_at_no_margin_is_mcnemars() -> None:
+    for f, b in [(7, 1), (3, 9), (20, 20)]:
+        assert float(tango_score(100, f, b, 0.0)) == pytest.approx((f - b) / math.sqrt(f + b))
+
+
+@pytest.mark.parametrize("n", [2, 6, 8])
+@pytest.mark.parametrize(("broken", "fixed", "margin"), [(0.1, 0.1, 0.3), (0.2, 0.05, 0.4)])
+def test_noninferiority_power_is_every_outcome_enumerated(
+    n: int, broken: float, fixed: float, margin: float
+) -> None:
+    z = float(ndtri(1 - 0.2 / 2))
+
+    def rejects(f: int, b: int) -> bool:
+        return bool(tango_score(n, f, b, margin) > z)
+
+    assert noninferiority_power(n, broken, fixed, margin, 0.2) == pytest.approx(
+        _enumerated_power(n, broken, fixed, rejects), abs=1e-12
+    )
+
+
+def test_the_cases_for_non_inferiority_reach_the_power() -> None:
+    n = cases_for_noninferiority(0.05, 0.05, 0.05, power=0.8)
+    assert noninferiority_power(n, 0.05, 0.05, 0.05) >= 0.8
+    assert noninferiority_power(n - 1, 0.05, 0.05, 0.05) < 0.8
+    # the textbook approximation: (z_.975 + z_.8)² · discordance / margin² ≈ 314
+    assert 300 <= n <= 380
+
+
+def test_non_inferiority_beyond_the_margin_is_refused() -> None:
+    with pytest.raises(ValueError, match="beyond the margin"):
+        cases_for_noninferiority(0.05, 0.12, 0.05)
+
+
+def test_the_design_effect_is_the_clustered_interval_s() -> None:
+    hits, sizes = [3, 0, 2, 1, 3], [3, 3, 3, 3, 3]
+    # by hand in fractions: p = 9/15, residuals 1.2, −1.8, 0.2, −0.8, 1.2
+    p = Fraction(9, 15)
+    squares = sum((Fraction(y) - p * 3) ** 2 for y in hits)
+    variance = squares / 15**2 * Fraction(5, 4)
+    assert design_effect(hits, sizes) == pytest.approx(float(15 * variance / (p * (1 - p))))
+    # the clustered interval's effective size before its df factor and floor is units / deff
+    est = clustered_rate(hits, sizes, interval=IntervalSetting(0.999999))
+    assert est is not None
+    assert est.effective_n <= 15 / design_effect(hits, sizes) + 1e-9  # (df factor ≤ 1)
+
+
+def test_the_design_effect_needs_spread() -> None:
+    assert design_effect([2, 2], [2, 2]) is None  # every unit passed
+    assert design_effect([1], [2]) is None  # one case
+    assert design_effect([2, 0, 2, 0], [2, 2, 2, 2]) == 2.0  # trials always agree
+
+
+def test_intraclass_inverts_kish() -> None:
+    assert intraclass(1 + 4 * 0.25, 5) == pytest.approx(0.25)
+    assert intraclass(0.9, 3) == 0.0
+
+
+def test_trial_discordance_counts_disagreeing_pairs() -> None:
+    # a case passing 1 of 3: of its 3 pairs of trials, 2 disagree
+    assert trial_discordance([1, 3], [3, 3]) == pytest.approx((2 / 3 + 0) / 2)
+    assert trial_discordance([1], [1]) is None
+
+
+def test_trials_carry_fewer_observations_the_more_they_agree() -> None:
+    independent = clustered_observations(100, 4, 0.0, 0.95)
+    assert 390 < independent <= 400  # the df factor trims a little
+    assert clustered_observations(100, 4, 1.0, 0.95) == 100.0  # never fewer than the cases
+    n = cases_with_trials(300, 4, 0.2, 0.95)
+    assert (
+        clustered_observations(n, 4, 0.2, 0.95) >= 300 > clustered_observations(n - 1, 4, 0.2, 0.95)
+    )
+
+
+def test_smallest_n_finds_a_value_below_the_crossing() -> None:
+    # holds at 5 and from 9 on: bisection lands at 9, the scan below it finds 5
+    assert smallest_n(lambda n: n == 5 or n >= 9, guess=20) == 5
+    assert smallest_n(lambda n: n >= 1) == 1
+
+
+def test_smallest_effect_is_bisected() -> None:
+    assert smallest_effect(lambda e: e >= 0.123, 0.0, 1.0) == pytest.approx(0.123, abs=1e-4)
+    assert smallest_effect(lambda e: False, 0.0, 1.0) is None
+
+
+def test_inputs_out_of_range_are_refused() -> None:
+    with pytest.raises(ValueError, match="half-width"):
+        cases_for_half_width(0.7)
+    with pytest.raises(ValueError, match="more broken than fixed"):
+        cases_for_drop(0.05, 0.05)
+    with pytest.raises(ValueError, match="add up to more than 1"):
+        mcnemar_power(10, 0.7, 0.5)
+    with pytest.raises(ValueError, match="at least one pair"):
+        mcnemar_power(0, 0.1, 0.0)
+    assert np.isfinite(rate_half_width(1))
