@@ -41,6 +41,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Grading", ("assay.grading", "assay.grading.checks")),
     ("Rates and intervals", ("assay.metrics",)),
     ("Reports and gates", ("assay.report", "assay.gates", "assay.scoring")),
+    ("Planning", ("assay.planning",)),
     ("Comparing runs", ("assay.compare",)),
     ("Systems under test", ("assay.targets",)),
     ("Running suites and stored runs", ("assay.runner", "assay.store", "assay.runs")),

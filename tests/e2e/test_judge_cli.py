@@ -776,7 +776,7 @@ def test_a_run_shows_task_success_corrected_for_its_judges_measured_errors(
         assert correction["calibration"]["human_fail"] == 26
         assert correction["calibration"]["human_pass"] == 18
         fixed = correction["corrected"]
-        low, high = fixed["ci95"]
+        low, high = fixed["ci"]
         assert low <= fixed["value"] <= high
         # every case passed and the judge rejected no human pass (sensitivity 1): the
         # estimate stays at 100%, its interval does not

@@ -67,11 +67,11 @@ def stored_calibration(info: RunInfo) -> CalibrationCheck | None:
 
     from pydantic import ValidationError
 
-    from assay.load import CalibrationCheck, CalibrationRequirement, load_judge
-
     grader = info.suite.get("grader")
     if not isinstance(grader, dict) or grader.get("type") != "judge":
-        return None
+        return None  # before the judge's settings are loaded: a run judged otherwise needs none
+    from assay.load import CalibrationCheck, CalibrationRequirement, load_judge
+
     base = Path(info.suite_path).parent if info.suite_path else Path.cwd()
     if isinstance(grader.get("settings"), str):
         settings_path = base / grader["settings"]

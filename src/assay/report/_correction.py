@@ -3,13 +3,15 @@ within which bounds it lies whatever its unknown case-trials would have been."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from assay.metrics import FormerCi95, IntervalSetting, Rate, StatusCounts, rate
 from assay.metrics._correction import MIN_LABELS_EACH, corrected_rate
-from assay.report._calibration import CalibrationReport
+
+if TYPE_CHECKING:
+    from assay.report._calibration import CalibrationReport
 
 CorrectionMethod = Literal["rogan-gladen/lang-reiczigel"]
 CORRECTION_METHOD: CorrectionMethod = "rogan-gladen/lang-reiczigel"

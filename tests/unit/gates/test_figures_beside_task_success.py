@@ -43,7 +43,7 @@ def test_worst_and_best_read_the_bounds_over_the_unknowns() -> None:
     )
     assert worst.passed and worst.actual == pytest.approx(0.6)
     assert best.passed and best.actual == pytest.approx(0.8)
-    assert low.actual == pytest.approx(report.unknown_bounds.task_success.best.ci95[0])
+    assert low.actual == pytest.approx(report.unknown_bounds.task_success.best.ci[0])
 
 
 def test_without_unknowns_worst_is_task_success_and_the_report_has_no_bounds() -> None:
