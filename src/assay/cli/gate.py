@@ -121,7 +121,7 @@ def _calibration_check(
     if calibration is None or bounds is None:
         if from_file:
             return None
-        from assay.cli._gating import stored_calibration
+        from assay.runs import stored_calibration
 
         if run is not None:
             return stored_calibration(run)
@@ -226,7 +226,6 @@ def gate(
     import os
     import sys
 
-    from assay.cli._gating import corrected
     from assay.cli._options import check_confidence, check_method
     from assay.cli._output import check_output, emit
     from assay.cli._sources import composite_report_file, report_and_run
@@ -235,6 +234,7 @@ def gate(
     from assay.load import names_a_file
     from assay.metrics import IntervalSetting
     from assay.render import render
+    from assay.runs import corrected
 
     method = check_method(interval) if interval is not None else None
     if (calibration is None) != (max_false_accept_upper is None):

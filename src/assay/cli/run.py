@@ -172,8 +172,6 @@ def run(
     """
     from assay.cli._gating import (
         check_gates,
-        corrected,
-        stored_calibration,
         stored_rules,
         suite_calibration,
         suite_rules,
@@ -190,7 +188,7 @@ def run(
     from assay.metrics import DEFAULT_INTERVAL
     from assay.render import render
     from assay.runner import Overrides, RunControl, Selection, resume_run, run_suite
-    from assay.runs import report_for_run
+    from assay.runs import corrected, report_for_run, stored_calibration
     from assay.store import NAME_KEY, open_store
 
     format = output_format(format, output)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import typer
 
@@ -15,10 +14,6 @@ from assay.cli._flags import (
     format_option,
 )
 from assay.cli._output import described, emit, wants_color
-
-if TYPE_CHECKING:
-    from assay.load import CalibrationCheck
-    from assay.store import RunStore
 
 STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
 
@@ -157,7 +152,6 @@ def report(
     ),
 ) -> None:
     """Re-render the report of a stored run (nothing is re-run)."""
-    from assay.cli._gating import corrected
     from assay.cli._options import check_policy, interval_setting, output_format
     from assay.load import load_prices
     from assay.render import render_written
@@ -178,12 +172,6 @@ def report(
             opened, run_id, fmt=format, interval=setting, policy=policy, prices=table
         ) as shown:
             built = shown.report if isinstance(shown, TracedReport) else shown
-            fixed = corrected(built, _calibration_of(opened, built.run_id or run_id))
-            if fixed is not built:
-                built = fixed
-                shown = (
-                    TracedReport(fixed, shown.spans) if isinstance(shown, TracedReport) else fixed
-                )
             emit(
                 render_written(shown, format, color=wants_color(output)),
                 output,
@@ -191,15 +179,3 @@ def report(
             )
     finally:
         opened.close()
-
-
-def _calibration_of(store: RunStore, run_id: str) -> CalibrationCheck | None:
-    """The judge calibration a stored run's suite names, or None (none named, or its judge
-    settings can no longer be read: the report is shown without a correction)."""
-    from assay.cli._gating import stored_calibration
-    from assay.errors import AssayError
-
-    try:
-        return stored_calibration(store.get_run(run_id))
-    except AssayError:
-        return None

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from assay.runs._calibration import corrected, stored_calibration
     from assay.runs._case import StoredRun
     from assay.runs._compared import compare_stored, run_side
     from assay.runs._composite import composite_inputs
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 # a report without loading the comparison, composite and diagnosis readers.
 _WHERE: dict[str, str] = {
     "StoredRun": "assay.runs._case",
+    "corrected": "assay.runs._calibration",
     "compare_stored": "assay.runs._compared",
     "composite_inputs": "assay.runs._composite",
     "headline": "assay.runs._report",
@@ -40,6 +42,7 @@ _WHERE: dict[str, str] = {
     "run_report": "assay.runs._run_report",
     "run_side": "assay.runs._compared",
     "runs_frame": "assay.runs._runs_frame",
+    "stored_calibration": "assay.runs._calibration",
     "stored_summary": "assay.runs._summary",
 }
 
@@ -51,11 +54,13 @@ __all__ = [
     "StoredRun",
     "compare_stored",
     "composite_inputs",
+    "corrected",
     "headline",
     "pilot_of",
     "report_for_run",
     "run_report",
     "run_side",
     "runs_frame",
+    "stored_calibration",
     "stored_summary",
 ]
