@@ -153,6 +153,18 @@ def run(
         "--dry-run",
         help="Print the request each selected case would send (as JSON); send nothing.",
     ),
+    until_decided: bool = typer.Option(
+        False,
+        "--until-decided",
+        help="Draw cases in a seeded random order and stop once every gate on a case rate is "
+        "decided (an anytime-valid test: wrong at most 5% of the time).",
+    ),
+    seed: int | None = typer.Option(
+        None,
+        "--seed",
+        help="With --until-decided: the seed of the random order (default: a random one, "
+        "recorded with the run).",
+    ),
     executor: str | None = typer.Option(
         None,
         "--executor",
@@ -209,12 +221,21 @@ def run(
         executor=executor,
         address=address,
         prices=str(prices) if prices is not None else None,
+        until_decided=until_decided,
+        seed=seed,
     )
     if resume is not None and prices is not None:
         raise AssayConfigError(
             "--prices prices a new run; a resumed run keeps its own price table "
             f"(re-price it with: assay report {resume} --prices {prices})"
         )
+    if resume is not None and (until_decided or seed is not None):
+        raise AssayConfigError(
+            "--until-decided and --seed start a sequential run; a resumed run keeps how it "
+            "was started (its order and gates are stored with it)"
+        )
+    if seed is not None and not 0 <= seed < 2**63:
+        raise AssayConfigError(f"--seed {seed}: must be a whole number from 0 to 2^63-1")
     selection = Selection(_ids(slice_), _ids(ids), limit, split, confirm)
     if resume is not None and set_:
         raise AssayConfigError("--resume finishes the stored matrix's own variants; drop --set")
@@ -228,6 +249,8 @@ def run(
     ):
         if name is not None:
             raise AssayConfigError("--name names one run; a matrix's runs are named by variant")
+        if until_decided or seed is not None:
+            raise AssayConfigError("--until-decided runs one suite, not a matrix")
         if executor == "ray":
             raise AssayConfigError("--executor ray runs one suite at a time, not a matrix")
         receiving = _start_receiver(store, receive_port) if receive_spans else None

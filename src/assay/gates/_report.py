@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from assay.errors import AssayConfigError, AssayError, did_you_mean
 from assay.gates._rules import OPERATORS, GateResult, Rule, check_scale, split_rule
+from assay.gates._sequential import PER_TRIAL, sequential_gate
 from assay.metrics import Rate, TrialRate
 from assay.report import Report
 
@@ -25,8 +26,6 @@ _SEGMENT = re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\[(?P<key>[^\]]+)\])?
 _BOUNDS = {"low": 0, "high": 1}
 # Figures with a value and an interval: a rule names the value, or a bound with .low/.high.
 _RATES = (Rate, TrialRate)
-# The per-trial task success, when a declared trial policy makes ``task_success`` its figure.
-PER_TRIAL = "task_success_per_trial"
 
 
 def parse_rule(text: str, model: type[BaseModel] = Report) -> Rule:
@@ -206,7 +205,11 @@ def _fmt(x: float, threshold: float | None = None) -> str:
 
 
 def check_rule(report: BaseModel, rule: Rule) -> GateResult:
-    """``rule`` applied to ``report``."""
+    """``rule`` applied to ``report`` (a sequential run's rule: on its decided verdict)."""
+    if isinstance(report, Report):
+        decided = sequential_gate(report, rule)
+        if decided is not None:
+            return decided
     actual, label = resolve(report, rule)
     want = f"{rule.op} {_fmt(rule.threshold)}"
     if actual is None:
@@ -249,6 +252,8 @@ def parse_gates(gates: object, where: str) -> list[Rule]:
         return []
     if isinstance(gates, str):
         gates = [gates]
+    if isinstance(gates, list):
+        gates = [g.get("rule") if isinstance(g, dict) else g for g in gates]
     if not isinstance(gates, list) or not all(isinstance(g, str) for g in gates):
         raise AssayConfigError(
             f"{where}: gates must be a list of rules such as "

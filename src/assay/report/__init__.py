@@ -25,6 +25,15 @@ if TYPE_CHECKING:
     )
     from assay.report._recompute import at_level, report_problems, row_trial_problems
     from assay.report._schema import report_schema
+    from assay.report._sequential import (
+        SEQUENTIAL_KEY,
+        SequentialMonitor,
+        SequentialRule,
+        SequentialSection,
+        drawn_denominator,
+        name_drawn,
+        sequential_settings,
+    )
     from assay.report._summarize import summarize
     from assay.report._traced import TracedReport
     from assay.report._usage import (
@@ -52,6 +61,13 @@ _WHERE: dict[str, str] = {
     "report_problems": "assay.report._recompute",
     "row_trial_problems": "assay.report._recompute",
     "report_schema": "assay.report._schema",
+    "SEQUENTIAL_KEY": "assay.report._sequential",
+    "SequentialMonitor": "assay.report._sequential",
+    "SequentialRule": "assay.report._sequential",
+    "SequentialSection": "assay.report._sequential",
+    "sequential_settings": "assay.report._sequential",
+    "drawn_denominator": "assay.report._sequential",
+    "name_drawn": "assay.report._sequential",
     "summarize": "assay.report._summarize",
     "TracedReport": "assay.report._traced",
     "Price": "assay.report._usage",
@@ -65,6 +81,7 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 __all__ = [
     "JUDGE_CACHE_HIT",
     "SCHEMA_VERSION",
+    "SEQUENTIAL_KEY",
     "SYNTHETIC_BANNER",
     "CacheSummary",
     "CalibrationReport",
@@ -73,15 +90,21 @@ __all__ = [
     "DatasetChange",
     "Price",
     "Report",
+    "SequentialMonitor",
+    "SequentialRule",
+    "SequentialSection",
     "TracedReport",
     "UsageSummary",
     "at_level",
     "build_composite_report",
     "build_report",
     "composite_schema",
+    "drawn_denominator",
+    "name_drawn",
     "report_problems",
     "report_schema",
     "row_trial_problems",
+    "sequential_settings",
     "summarize",
     "summarize_usage",
 ]

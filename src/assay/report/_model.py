@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from assay._compact import CompactModel
 from assay.metrics import Rate, SliceSummary, StatusCounts, Summary, TrialSummary
+from assay.report._sequential import SequentialSection
 from assay.report._usage import JudgeUsage, UsageSummary
 
 SCHEMA_VERSION = 1
@@ -256,6 +257,12 @@ class Report(BaseModel):
         default=None,
         description="With the response cache on (or cached records): case-trials served "
         "from it, its key version and the tokens avoided; null without a cache",
+    )
+    sequential: SequentialSection | None = Field(
+        default=None,
+        description="A run that drew its cases in a seeded random order and stopped once its "
+        "sequential gates were decided: the verdict, its guarantee and the cases never drawn; "
+        "the report's figures are over the cases drawn. Null for a fixed run",
     )
 
     @classmethod
