@@ -340,7 +340,14 @@ def run(
         text = render(TracedReport(report, tuple(spans)), format)
     else:
         text = render(report, format, color=wants_color(output))
-    if resume is not None and result.ran == 0:
+    sampled = report.sequential
+    if resume is not None and result.ran == 0 and sampled is not None and sampled.stopped_early:
+        typer.echo(
+            f"assay: nothing left to run: run {result.run_id} was decided after "
+            f"{sampled.decided_at or sampled.drawn} of {sampled.cases} cases",
+            err=True,
+        )
+    elif resume is not None and result.ran == 0:
         typer.echo(
             f"assay: nothing left to run: every case-trial of run {result.run_id} "
             "was already recorded",
