@@ -8,14 +8,17 @@ client and the peers (inspect_ai, lm-evaluation-harness, promptfoo, installed on
 under ``bench/.peers/``), one-case run, ``assay score`` and ``assay report`` wall times.
 a 5-variant matrix against five runs' floor and its fully cached rerun (``matrix_cache.py``).
 The simulated coverage of the clustered interval (``--coverage``, about 7 minutes) and the
-kill/resume soak (``--soak``, about 4 minutes) measure correctness, not speed, and run only
-when asked: their sections stay as ``bench/coverage.py --write`` and ``bench/soak.py --write``
-measured them. The peers run once each (``--peer-reps``; ``whole_process.py`` alone runs
-them 3 times), so the whole run stays under 10 minutes on a quiet machine.
+kill/resume soak (``--soak``, about 4 minutes) and the simulation of sequential gates
+(``--sequential``, about 2 minutes) measure correctness, not speed, and run only when
+asked: their sections stay as ``bench/coverage.py --write``, ``bench/soak.py --write`` and
+``bench/sequential.py --write`` measured them. The peers run once each (``--peer-reps``;
+``whole_process.py`` alone runs them 3 times), so the whole run stays under 10 minutes on a
+quiet machine.
 Every figure in the file is measured by this run. Exit status 1 when ``assay --help``
 imports a banned heavy package eagerly, or (with ``--strict``) when any goal is missed.
 
-    .venv/bin/python bench/run_all.py [--quick] [--coverage] [--soak] [--output bench/RESULTS.md]
+    .venv/bin/python bench/run_all.py [--quick] [--coverage] [--soak] [--sequential]
+        [--output bench/RESULTS.md]
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from pathlib import Path
 import coverage
 import dedupe
 import matrix_cache
+import sequential
 import soak
 import startup
 import throughput
@@ -85,6 +89,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--soak", action="store_true", help="also the kill/resume soak")
     parser.add_argument(
         "--coverage", action="store_true", help="also the coverage simulation of the interval"
+    )
+    parser.add_argument(
+        "--sequential",
+        action="store_true",
+        help="also the simulation of sequential gates (error, calls saved, the mock's requests)",
     )
     args = parser.parse_args(argv)
     if args.quick:
@@ -168,6 +177,10 @@ def main(argv: list[str] | None = None) -> None:
         soak.write_section(
             args.output, soak.section(found, ["python", "bench/soak.py", "--kills", str(kills)])
         )
+    if args.sequential:
+        print("sequential gates …", file=sys.stderr)
+        runs = "2000" if args.quick else "10000"
+        sequential.main(["--runs", runs, "--write", str(args.output)])
     print(f"wrote {args.output}", file=sys.stderr)
     if not args.quick:
         print("dedupe (100,000 cases) …", file=sys.stderr)

@@ -35,6 +35,7 @@ METHOD = "betting confidence sequence (Waudby-Smith & Ramdas 2024), without repl
 """How the report names the confidence sequence."""
 
 _C = 0.5  # the largest fraction of the capital a bet may risk (the paper's c)
+_EXACT = 1e-12  # a sum of case scores off the threshold by rounding alone is at it
 
 
 def seeded_order(ids: Sequence[str], seed: int) -> list[str]:
@@ -117,9 +118,9 @@ class SequentialTest:
         high = (self.total + self.population - self.drawn) / self.population  # …or all 1
         bar = math.log(2 / self.alpha)
         side: Side | None = None
-        if low > self.threshold:
+        if low > self.threshold + _EXACT:
             side, self.certain = "above", True
-        elif high < self.threshold:
+        elif high < self.threshold - _EXACT:
             side, self.certain = "below", True
         elif self._log_up >= bar:
             side = "above"
