@@ -122,5 +122,5 @@ def gate_texts(gates: object) -> list[str]:
     """Every rule of a suite's ``gates:`` as text (a mapping gives its ``rule``)."""
     if gates is None:
         return []
-    listed: Sequence[object] = [gates] if isinstance(gates, str) else list(gates)  # type: ignore[call-overload]
+    listed: Sequence[object] = gates if isinstance(gates, list) else [gates]
     return [str(g["rule"]) if isinstance(g, dict) else str(g) for g in listed]

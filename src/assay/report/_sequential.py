@@ -119,6 +119,7 @@ class SequentialMonitor:
             self.tests.append(
                 SequentialTest(float(rule["threshold"]), size, share) if size else None
             )
+        self.policies = [TrialPolicy.parse(str(r.get("policy") or "mean")) for r in self.rules]
         self.passed: dict[str, int] = {}
         self.seen: dict[str, int] = {}
         self.position = 0
@@ -129,10 +130,10 @@ class SequentialMonitor:
     def _counts(rule: Mapping[str, Any], case: Case) -> bool:
         return not case.synthetic and rule.get("slice") in (None, case.slice)
 
-    def _score(self, rule: Mapping[str, Any], passed: int) -> float:
+    def _score(self, rule: Mapping[str, Any], policy: TrialPolicy, passed: int) -> float:
         if rule.get("per_trial") or rule.get("slice") is not None:
             return passed / self.trials
-        return TrialPolicy.parse(str(rule.get("policy") or "mean")).case_score(self.trials, passed)
+        return policy.case_score(self.trials, passed)
 
     def add(self, case_id: str, passed: bool) -> None:
         """One case-trial of ``case_id`` finished (``passed`` or not)."""
@@ -146,9 +147,9 @@ class SequentialMonitor:
             if self.seen.get(case_id, 0) < self.trials:
                 return
             case = self.by_id[case_id]
-            for rule, test in zip(self.rules, self.tests, strict=True):
+            for rule, policy, test in zip(self.rules, self.policies, self.tests, strict=True):
                 if test is not None and self._counts(rule, case):
-                    test.add(self._score(rule, self.passed[case_id]))
+                    test.add(self._score(rule, policy, self.passed[case_id]))
             self.position += 1
             if self.decided_at is None and self.decided:
                 self.decided_at = self.position
