@@ -22,7 +22,7 @@ from assay.cli import main
 
 # sha256 of the report with the assay version written as 0.0.0+golden.
 DIGESTS = {
-    "json": "1ae4a706ed69690d5b2495e5825b021c59aa6e5d771dfc39b8d4b569c9159c4b",
+    "json": "80390dab82768b8c580dfbd4652d32d951c6a705b1f094bfd787f6ba15859994",
     "text": "ef48e3def57070eeb3b812ab4c2119799ef88a6a489b0672f706e18399440c5b",
     "markdown": "23c00af87091820fea5ca8647b2a2c42b0c6e5b88f2112b6309c43b527974d13",
 }
