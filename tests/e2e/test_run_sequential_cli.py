@@ -98,3 +98,20 @@ def test_until_decided_without_a_rate_gate_is_refused(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 2 and "no gate on a case rate" in done.stderr
     assert not (tmp_path / "r.db").exists() or "Traceback" not in done.stderr
+
+
+def test_not_worse_than_a_stored_run_gates_the_run(tmp_path: Path) -> None:
+    store = f"sqlite:///{tmp_path / 'runs.db'}"
+    weak = _suite(tmp_path, "  - task_success>=0.1\n", failing_every=2)
+    base = run_cli("run", weak, "--store", store, "--name", "base", cwd=tmp_path)
+    assert base.returncode == 0, base.stderr
+    strong = _suite(tmp_path, "  - task_success>=0.1\n")
+    done = run_cli(
+        "run", strong, "--until-decided", "--not-worse-than", "base", "--seed", "3",
+        "--store", store, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "PASS  not worse than " in done.stderr and "lies above 0" in done.stderr
+    assert "run minus baseline = +" in done.stdout
+    alone = run_cli("run", strong, "--not-worse-than", "base", "--store", store, cwd=tmp_path)
+    assert alone.returncode == 2 and "give --until-decided" in alone.stderr

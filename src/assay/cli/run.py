@@ -165,6 +165,12 @@ def run(
         help="With --until-decided: the seed of the random order (default: a random one, "
         "recorded with the run).",
     ),
+    not_worse_than: str | None = typer.Option(
+        None,
+        "--not-worse-than",
+        help="With --until-decided: also gate on doing no worse than this stored run, case by "
+        "case (a sequential paired test over the cases where the two runs differ).",
+    ),
     executor: str | None = typer.Option(
         None,
         "--executor",
@@ -197,6 +203,7 @@ def run(
     )
     from assay.cli._progress import RichProgress
     from assay.errors import AssayConfigError
+    from assay.gates import paired_rules
     from assay.load import load_suite
     from assay.metrics import DEFAULT_INTERVAL
     from assay.render import render
@@ -223,13 +230,14 @@ def run(
         prices=str(prices) if prices is not None else None,
         until_decided=until_decided,
         seed=seed,
+        not_worse_than=not_worse_than,
     )
     if resume is not None and prices is not None:
         raise AssayConfigError(
             "--prices prices a new run; a resumed run keeps its own price table "
             f"(re-price it with: assay report {resume} --prices {prices})"
         )
-    if resume is not None and (until_decided or seed is not None):
+    if resume is not None and (until_decided or seed is not None or not_worse_than):
         raise AssayConfigError(
             "--until-decided and --seed start a sequential run; a resumed run keeps how it "
             "was started (its order and gates are stored with it)"
@@ -249,7 +257,7 @@ def run(
     ):
         if name is not None:
             raise AssayConfigError("--name names one run; a matrix's runs are named by variant")
-        if until_decided or seed is not None:
+        if until_decided or seed is not None or not_worse_than:
             raise AssayConfigError("--until-decided runs one suite, not a matrix")
         if executor == "ray":
             raise AssayConfigError("--executor ray runs one suite at a time, not a matrix")
@@ -372,7 +380,7 @@ def run(
             err=True,
         )
         raise typer.Exit(130)
-    gates_ok = check_gates(report, rules, blocked)
+    gates_ok = check_gates(report, [*rules, *paired_rules(report)], blocked)
     nothing = nothing_graded(report)
     if nothing is not None:
         typer.echo(f"assay: nothing was graded: {nothing}", err=True)

@@ -20,7 +20,7 @@ from assay.errors import AssayConfigError, AssayError, did_you_mean
 from assay.gates._rules import OPERATORS, GateResult, Rule, check_scale, split_rule
 from assay.gates._sequential import PER_TRIAL, sequential_gate
 from assay.metrics import Rate, TrialRate
-from assay.report import Report
+from assay.report import PAIRED, Report
 
 _SEGMENT = re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\[(?P<key>[^\]]+)\])?")
 _BOUNDS = {"low": 0, "high": 1}
@@ -241,7 +241,8 @@ def evaluate_gates(report: BaseModel, rules: Sequence[str | Rule]) -> list[GateR
     raises ``AssayConfigError`` on a bad rule before any is evaluated."""
     parsed = [r if isinstance(r, Rule) else parse_rule(r, type(report)) for r in rules]
     for rule in parsed:
-        resolve(report, rule)
+        if rule.path != PAIRED:  # a paired rule reads the run's sequential section
+            resolve(report, rule)
     return [check_rule(report, rule) for rule in parsed]
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from assay.errors import AssayConfigError
 from assay.gates._rules import GateResult, Rule
-from assay.report import Report, SequentialRule, SequentialSection
+from assay.report import PAIRED, Report, SequentialRule, SequentialSection
 
 PER_TRIAL = "task_success_per_trial"
 """The per-trial task success, when a declared trial policy makes ``task_success`` its figure."""
@@ -77,6 +77,18 @@ def sequential_gate(report: Report, rule: Rule) -> GateResult | None:
             margin=None,
             message=decided_message(section, entry),
         )
+    if entry is not None and entry.path == PAIRED and not section.stopped_early:
+        # every paired case ran: the full comparison decides, as a fixed run would
+        passed = entry.score is not None and entry.score >= entry.threshold
+        shown = f"{entry.score:+.4g}" if entry.score is not None else "n/a"
+        return GateResult(
+            rule=rule,
+            passed=passed,
+            actual=entry.score,
+            margin=None,
+            message=f"run minus baseline {entry.baseline} = {shown} over all "
+            f"{_count(entry.cases)} paired cases, needs >= {entry.threshold:g}",
+        )
     if not section.stopped_early:
         return None
     why = (
@@ -94,13 +106,43 @@ def sequential_gate(report: Report, rule: Rule) -> GateResult | None:
     )
 
 
+def paired_rules(report: Report) -> list[Rule]:
+    """The paired rules of a sequential run ("not worse than a baseline run"), which no
+    suite writes: a run's gates include them."""
+    if report.sequential is None:
+        return []
+    return [
+        Rule(text=e.rule, path=e.path, op=e.op, threshold=e.threshold)
+        for e in report.sequential.rules
+        if e.path == PAIRED
+    ]
+
+
+def paired_rule(baseline: str, scores: dict[str, float]) -> dict[str, Any]:
+    """What a run records of the rule "not worse than run ``baseline``" (``scores``: the
+    baseline's trials' mean for each case paired)."""
+    return {
+        "rule": f"not worse than {baseline}",
+        "path": PAIRED,
+        "slice": None,
+        "per_trial": True,
+        "policy": "mean",
+        "op": ">=",
+        "threshold": 0.0,
+        "baseline": baseline,
+        "baseline_scores": scores,
+    }
+
+
 def decided_message(section: SequentialSection, entry: SequentialRule) -> str:
     """'task_success: decided after 212 of 1,000 cases, …' for a decided rule."""
     side = "above" if (entry.verdict == "pass") == (entry.op in (">=", ">")) else "below"
     bounds = f"[{entry.low:.3f}, {entry.high:.3f}]" if entry.low is not None else "n/a"
-    score = f"{entry.score:.4g}" if entry.score is not None else "n/a"
+    shape = "+.4g" if entry.path == PAIRED else ".4g"
+    score = f"{entry.score:{shape}}" if entry.score is not None else "n/a"
+    what = f"run minus baseline {entry.baseline}" if entry.path == PAIRED else entry.path
     return (
-        f"{entry.path} = {score} over {_count(entry.drawn)} of {_count(entry.cases)} cases "
+        f"{what} = {score} over {_count(entry.drawn)} of {_count(entry.cases)} cases "
         f"drawn; decided after {_count(entry.decided_at or 0)}: confidence sequence {bounds} "
         f"lies {side} {entry.threshold:g} (wrong with probability at most "
         f"{entry.alpha * 100:g}%)"

@@ -202,8 +202,11 @@ def sequential_lines(report: Report) -> list[str]:
             if r.verdict is not None and r.decided_at is not None
             else "undecided"
         )
+        what = r.path
+        if r.baseline is not None:  # a paired rule: a difference, signed
+            what, score = "run minus baseline", f"{r.score:+.4g}" if r.score is not None else "n/a"
         lines.append(
-            f"{r.rule}: {state}; {r.path} = {score} over {r.drawn:,} cases drawn, confidence "
+            f"{r.rule}: {state}; {what} = {score} over {r.drawn:,} cases drawn, confidence "
             f"sequence {bounds} (error at most {r.alpha * 100:g}%)"
         )
     if s.stopped_early:

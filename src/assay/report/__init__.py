@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from assay.report._recompute import at_level, report_problems, row_trial_problems
     from assay.report._schema import report_schema
     from assay.report._sequential import (
+        PAIRED,
         SEQUENTIAL_KEY,
         SequentialMonitor,
         SequentialRule,
@@ -61,6 +62,7 @@ _WHERE: dict[str, str] = {
     "report_problems": "assay.report._recompute",
     "row_trial_problems": "assay.report._recompute",
     "report_schema": "assay.report._schema",
+    "PAIRED": "assay.report._sequential",
     "SEQUENTIAL_KEY": "assay.report._sequential",
     "SequentialMonitor": "assay.report._sequential",
     "SequentialRule": "assay.report._sequential",
@@ -80,6 +82,7 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 
 __all__ = [
     "JUDGE_CACHE_HIT",
+    "PAIRED",
     "SCHEMA_VERSION",
     "SEQUENTIAL_KEY",
     "SYNTHETIC_BANNER",

@@ -12,6 +12,13 @@ Each rule's rate is over the run's real cases (those of its slice, for a slice's
 a case is the unit, scoring its trials' mean (or its score under the trial policy the run
 stated), never a case-trial. The rules share ``alpha`` equally, so the probability that
 any verdict is wrong is at most ``alpha``.
+
+A paired rule ("not worse than a baseline run", ``path: paired``) also records
+``baseline`` (the run's id) and ``baseline_scores`` (case id -> the baseline's trials'
+mean, for the cases paired by id and content). Its unit is a paired case, scoring
+(candidate − baseline + 1) / 2; the rate tested is the mean difference, against
+``threshold`` (0: not worse). A case both runs pass, or both fail, scores exactly the
+midpoint, so the test gains or loses on the discordant cases alone.
 """
 
 from __future__ import annotations
@@ -28,6 +35,9 @@ from assay.metrics._sequential import METHOD, SequentialTest, confidence_sequenc
 
 SEQUENTIAL_KEY = "sequential"
 """The run metadata key of a sequential run's settings."""
+
+PAIRED = "paired"
+"""The path of a paired rule: the mean difference, run minus baseline, over paired cases."""
 
 Verdict = Literal["pass", "fail"]
 _PASSES_ABOVE = {">=": True, ">": True, "<=": False, "<": False}
@@ -52,9 +62,15 @@ class SequentialRule(BaseModel):
     )
     cases: int = Field(description="Cases the rate is over (the full run's denominator)")
     drawn: int = Field(description="Of those, the cases drawn")
-    score: float | None = Field(description="Passing cases / cases drawn (trials' mean per case)")
+    score: float | None = Field(
+        description="Passing cases / cases drawn (trials' mean per case); for a paired rule, "
+        "the mean difference, run minus baseline"
+    )
     low: float | None = Field(description="The confidence sequence's lower bound (to 0.001)")
     high: float | None = Field(description="The confidence sequence's upper bound (to 0.001)")
+    baseline: str | None = Field(
+        default=None, description="A paired rule's baseline run (null for a rule on a rate)"
+    )
 
 
 class SequentialSection(BaseModel):
@@ -91,6 +107,11 @@ def sequential_settings(metadata: Mapping[str, Any]) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
+def is_paired(rule: Mapping[str, Any]) -> bool:
+    """True for a rule comparing the run with a baseline run, case by case."""
+    return rule.get("path") == PAIRED
+
+
 def rule_verdict(op: str, side: str | None) -> Verdict | None:
     """The verdict on a rule ``op`` whose rate is known to lie on ``side`` of its threshold."""
     if side is None:
@@ -116,9 +137,10 @@ class SequentialMonitor:
         self.tests: list[SequentialTest | None] = []
         for rule in self.rules:
             size = sum(1 for c in cases if self._counts(rule, c))
-            self.tests.append(
-                SequentialTest(float(rule["threshold"]), size, share) if size else None
-            )
+            threshold = float(rule["threshold"])
+            if is_paired(rule):  # a difference in [-1, 1], tested on [0, 1]
+                threshold = (threshold + 1) / 2
+            self.tests.append(SequentialTest(threshold, size, share) if size else None)
         self.policies = [TrialPolicy.parse(str(r.get("policy") or "mean")) for r in self.rules]
         self.passed: dict[str, int] = {}
         self.seen: dict[str, int] = {}
@@ -128,9 +150,16 @@ class SequentialMonitor:
 
     @staticmethod
     def _counts(rule: Mapping[str, Any], case: Case) -> bool:
+        if is_paired(rule):
+            return not case.synthetic and case.id in rule["baseline_scores"]
         return not case.synthetic and rule.get("slice") in (None, case.slice)
 
-    def _score(self, rule: Mapping[str, Any], policy: TrialPolicy, passed: int) -> float:
+    def _score(
+        self, rule: Mapping[str, Any], policy: TrialPolicy, case_id: str, passed: int
+    ) -> float:
+        if is_paired(rule):
+            difference = passed / self.trials - float(rule["baseline_scores"][case_id])
+            return min(1.0, max(0.0, (difference + 1) / 2))
         if rule.get("per_trial") or rule.get("slice") is not None:
             return passed / self.trials
         return policy.case_score(self.trials, passed)
@@ -149,7 +178,7 @@ class SequentialMonitor:
             case = self.by_id[case_id]
             for rule, policy, test in zip(self.rules, self.policies, self.tests, strict=True):
                 if test is not None and self._counts(rule, case):
-                    test.add(self._score(rule, policy, self.passed[case_id]))
+                    test.add(self._score(rule, policy, case_id, self.passed[case_id]))
             self.position += 1
             if self.decided_at is None and self.decided:
                 self.decided_at = self.position
@@ -192,8 +221,11 @@ class SequentialMonitor:
         op, threshold = str(rule["op"]), float(rule["threshold"])
         share = self.alpha / len(self.rules)
         low = high = None
+        score = test.mean if test is not None else None
         if test is not None and test.drawn:
-            low, high = confidence_sequence(test.scores, test.population, threshold, share)
+            low, high = confidence_sequence(test.scores, test.population, test.threshold, share)
+        if is_paired(rule) and score is not None and low is not None and high is not None:
+            score, low, high = 2 * score - 1, 2 * low - 1, 2 * high - 1
         return SequentialRule(
             rule=str(rule["rule"]),
             path=str(rule["path"]),
@@ -204,9 +236,10 @@ class SequentialMonitor:
             decided_at=test.decided_at if test is not None else None,
             cases=test.population if test is not None else 0,
             drawn=test.drawn if test is not None else 0,
-            score=test.mean if test is not None else None,
+            score=score,
             low=low,
             high=high,
+            baseline=str(rule["baseline"]) if is_paired(rule) else None,
         )
 
 

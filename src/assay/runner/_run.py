@@ -20,8 +20,11 @@ from assay.gates import (
     DEFAULT_ALPHA,
     SEQUENTIAL_RATES,
     GateResult,
+    Rule,
     evaluate_gates,
     gate_texts,
+    paired_rule,
+    paired_rules,
     parse_rule,
     sequential_problem,
     sequential_rule,
@@ -75,6 +78,8 @@ class Overrides:
     """Every gate on a case rate is sequential: stop once each is decided."""
     seed: int | None = None
     """The seed of a sequential run's random order of cases (None: drawn at random)."""
+    not_worse_than: str | None = None
+    """A stored run: the sequential run is also gated on doing no worse, case by case."""
 
     def __post_init__(self) -> None:
         for key, value in self.given().items():
@@ -116,9 +121,10 @@ class RunResult:
 def _gated(result: RunResult, suite: Suite) -> RunResult:
     """``result`` with the suite's gates applied to its report."""
     rules = suite.settings.gates
-    if rules is None:
+    paired = paired_rules(result.report)
+    if rules is None and not paired:
         return result
-    listed = gate_texts(rules)
+    listed: list[str | Rule] = [*gate_texts(rules), *paired]
     gates = []
     for text in listed:
         try:
@@ -126,7 +132,11 @@ def _gated(result: RunResult, suite: Suite) -> RunResult:
         except AssayConfigError as err:  # a slice this run does not have: the gate fails
             gates.append(
                 GateResult(
-                    rule=parse_rule(text), passed=False, actual=None, margin=None, message=str(err)
+                    rule=text if isinstance(text, Rule) else parse_rule(text),
+                    passed=False,
+                    actual=None,
+                    margin=None,
+                    message=str(err),
                 )
             )
     return replace(result, gates=tuple(gates))
@@ -292,7 +302,7 @@ def run_suite(
     grader = suite.grader(full)
     now = datetime.now(UTC)
     metadata = base_metadata(suite, full, chosen, selection, overrides, control, store)
-    sequential = sequential_settings_for(suite, overrides or Overrides())
+    sequential = sequential_settings_for(suite, overrides or Overrides(), store, chosen)
     monitor = None
     if sequential is not None:
         metadata[SEQUENTIAL_KEY] = sequential
@@ -340,15 +350,24 @@ def run_suite(
     return _gated(result, suite)
 
 
-def sequential_settings_for(suite: Suite, overrides: Overrides) -> dict[str, Any] | None:
+def sequential_settings_for(
+    suite: Suite, overrides: Overrides, store: RunStore, chosen: Dataset
+) -> dict[str, Any] | None:
     """What a sequential run records (its seed, error bound and rules), or None for a fixed
     run: with ``--until-decided`` every gate on a case rate is sequential, else those the
-    suite marks ``sequential: true``."""
+    suite marks ``sequential: true``; ``--not-worse-than RUN`` adds the paired rule."""
     gates = suite.settings.gates
+    paired = []
+    if overrides.not_worse_than is not None:
+        if not overrides.until_decided:
+            raise AssayConfigError(
+                "--not-worse-than compares as the run goes: give --until-decided"
+            )
+        paired = [_paired_with(store, overrides.not_worse_than, chosen)]
     if overrides.until_decided:
         rules = [parse_rule(t) for t in gate_texts(gates)]
         rules = [r for r in rules if sequential_problem(r) is None]
-        if not rules:
+        if not rules and not paired:
             raise AssayConfigError(
                 f"--until-decided stops a run once its gates are decided, and {suite.path} "
                 f"has no gate on a case rate ({SEQUENTIAL_RATES}); add one under gates:"
@@ -367,8 +386,27 @@ def sequential_settings_for(suite: Suite, overrides: Overrides) -> dict[str, Any
     return {
         "seed": seed,
         "alpha": DEFAULT_ALPHA,
-        "rules": [sequential_rule(r, policy) for r in rules],
+        "rules": [sequential_rule(r, policy) for r in rules] + paired,
     }
+
+
+def _paired_with(store: RunStore, baseline: str, chosen: Dataset) -> dict[str, Any]:
+    """The paired rule against stored run ``baseline``: its trials' mean for every case of
+    ``chosen`` it ran with the same content."""
+    info = store.get_run(baseline)
+    hashes = chosen.case_hashes
+    passed: dict[str, list[int]] = {}
+    for row in report_for_run(store, info.id).cases:
+        if row.synthetic or row.status == "missing" or row.case_hash != hashes.get(row.id):
+            continue
+        passed.setdefault(row.id, []).append(int(row.status == "passed"))
+    scores = {case_id: sum(p) / len(p) for case_id, p in passed.items()}
+    if not scores:
+        raise AssayConfigError(
+            f"--not-worse-than {baseline}: run {info.id} ran none of these cases with the same "
+            "content; compare with a run of this dataset"
+        )
+    return paired_rule(info.id, scores)
 
 
 def base_metadata(

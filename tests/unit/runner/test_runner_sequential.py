@@ -169,3 +169,81 @@ def test_until_decided_needs_a_gate_on_a_case_rate(tmp_path: Path, store: RunSto
         run_suite(suite, store, overrides=Overrides(until_decided=True))
     with pytest.raises(AssayConfigError, match="--seed orders a sequential run"):
         run_suite(suite, store, overrides=Overrides(seed=3))
+
+
+HALF = set(range(0, 200, 2))  # 100 of 200 fail
+
+
+def test_a_paired_rule_decides_not_worse_than_a_baseline(tmp_path: Path, store: RunStore) -> None:
+    weak = tmp_path / "weak"
+    weak.mkdir()
+    baseline = run_suite(_suite(weak, HALF, "  - task_success>=0.1\n"), store)
+    strong = _suite(tmp_path, FIVE_PERCENT, "  - task_success>=0.1\n")
+    better = run_suite(
+        strong,
+        store,
+        overrides=Overrides(until_decided=True, seed=1, not_worse_than=baseline.run_id),
+    )
+    s = better.report.sequential
+    assert s is not None and s.stopped_early and s.verdict == "pass"
+    paired = s.rules[1]
+    assert paired.baseline == baseline.run_id and paired.path == "paired"
+    assert paired.cases == 200 and paired.threshold == 0 and paired.alpha == 0.025
+    assert paired.score is not None and paired.low is not None and paired.low > 0
+    assert [g.rule.text for g in better.gates][1] == f"not worse than {baseline.run_id}"
+    assert better.gates_passed
+    # the other way round: the weak suite against the strong run fails, early
+    worse = run_suite(
+        _suite(weak, HALF, "  - task_success>=0.1\n"),
+        store,
+        overrides=Overrides(until_decided=True, seed=1, not_worse_than=better.run_id),
+    )
+    section = worse.report.sequential
+    assert section is not None and section.verdict == "fail" and section.stopped_early
+    # paired over the strong run's cases drawn alone: the cases both runs ran
+    assert section.rules[1].cases == s.drawn
+    assert not worse.gates_passed and "lies below 0" in worse.gates[1].message
+
+
+def test_paired_cases_that_agree_carry_no_evidence(tmp_path: Path, store: RunStore) -> None:
+    suite = _suite(tmp_path, FIVE_PERCENT, "  - task_success>=0.01\n", n=60)
+    baseline = run_suite(suite, store)
+    same = run_suite(
+        suite,
+        store,
+        overrides=Overrides(until_decided=True, seed=2, not_worse_than=baseline.run_id),
+    )
+    s = same.report.sequential
+    assert s is not None
+    paired = s.rules[1]
+    # identical runs: never decided, every case runs, and the full comparison passes
+    assert paired.verdict is None and s.drawn == 60 and not s.stopped_early
+    assert paired.score == 0 and same.gates_passed
+    assert "over all 60 paired cases" in same.gates[1].message
+
+
+def test_not_worse_than_needs_until_decided_and_shared_cases(
+    tmp_path: Path, store: RunStore
+) -> None:
+    suite = _suite(tmp_path, set(), "  - task_success>=0.5\n", n=10)
+    baseline = run_suite(suite, store)
+    with pytest.raises(AssayConfigError, match="give --until-decided"):
+        run_suite(suite, store, overrides=Overrides(not_worse_than=baseline.run_id))
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "cases.jsonl").write_text(
+        json.dumps(
+            {"id": "X", "slice": "s", "question": "q", "expected_behavior": "answer",
+             "expected_fact": "f"}
+        ) + "\n"
+    )  # fmt: skip
+    (other / "suite.yaml").write_text(
+        "dataset: cases.jsonl\ntarget: {type: scripted, default: {kind: answer, fact: f}}\n"
+        "trace: false\n"
+    )
+    with pytest.raises(AssayConfigError, match="ran none of these cases"):
+        run_suite(
+            other / "suite.yaml",
+            store,
+            overrides=Overrides(until_decided=True, not_worse_than=baseline.run_id),
+        )
