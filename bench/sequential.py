@@ -3,6 +3,8 @@
 1. Error at the threshold: a population of 1,000 cases whose rate is exactly the
    threshold, drawn in a random order and monitored after every case; any verdict is
    wrong. At least 10,000 simulated runs per setting; the goal is at most alpha (5%).
+   The same for the paired rule (``--not-worse-than``): a run exactly as good as its
+   baseline, with 20% of the cases discordant.
 2. Calls saved: populations of 1,000 cases 0.05, 0.10, 0.15 and 0.20 away from the
    threshold (above and below); the fraction of cases run before the verdict (median,
    90th percentile). Goal: a median under 40% at 0.15 away.
@@ -128,8 +130,14 @@ def _population(rate: float, trials: int, n: int) -> np.ndarray:
 def at_threshold(rng: np.random.Generator, runs: int) -> list[tuple[str, int, int, float, float]]:
     """Per setting: label, runs, wrong verdicts, their rate and its 95% upper bound."""
     rows = []
-    for threshold, trials in ((0.5, 1), (0.7, 1), (0.9, 1), (0.7, 3)):
-        population = _population(threshold, trials, CASES)
+    settings: list[tuple[float, int | str]] = [(0.5, 1), (0.7, 1), (0.9, 1), (0.7, 3)]
+    for threshold, trials in [*settings, (0.5, "paired")]:
+        if trials == "paired":
+            # a run exactly as good as its baseline: 10% of cases only it passes, 10% only
+            # the baseline passes, the rest agree; a case scores (A - B + 1) / 2
+            population = np.array([1.0] * 100 + [0.0] * 100 + [0.5] * 800)
+        else:
+            population = _population(threshold, int(trials), CASES)
         assert abs(population.mean() - threshold) < 1e-12
         wrong = 0
         for start in range(0, runs, 2000):
@@ -138,7 +146,10 @@ def at_threshold(rng: np.random.Generator, runs: int) -> list[tuple[str, int, in
             side, _ = decide(orders, threshold, ALPHA)
             wrong += int(np.count_nonzero(side))
         upper = float(stats.beta.ppf(0.95, wrong + 1, runs - wrong)) if wrong < runs else 1.0
-        label = f"{threshold:g}" + (f", case = mean of {trials} trials" if trials > 1 else "")
+        if trials == "paired":
+            label = "not worse than a baseline as good (20% of cases discordant)"
+        else:
+            label = f"{threshold:g}" + (f", case = mean of {trials} trials" if trials != 1 else "")
         rows.append((label, runs, wrong, wrong / runs, upper))
     return rows
 
