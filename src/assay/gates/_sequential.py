@@ -13,7 +13,7 @@ from typing import Any
 
 from assay.errors import AssayConfigError
 from assay.gates._rules import GateResult, Rule
-from assay.report import PAIRED, Report, SequentialRule, SequentialSection
+from assay.report import PAIRED, Report, SequentialRule, SequentialSection, sequence_text
 
 PER_TRIAL = "task_success_per_trial"
 """The per-trial task success, when a declared trial policy makes ``task_success`` its figure."""
@@ -137,7 +137,7 @@ def paired_rule(baseline: str, scores: dict[str, float]) -> dict[str, Any]:
 def decided_message(section: SequentialSection, entry: SequentialRule) -> str:
     """'task_success: decided after 212 of 1,000 cases, …' for a decided rule."""
     side = "above" if (entry.verdict == "pass") == (entry.op in (">=", ">")) else "below"
-    bounds = f"[{entry.low:.3f}, {entry.high:.3f}]" if entry.low is not None else "n/a"
+    bounds = sequence_text(entry)
     shape = "+.4g" if entry.path == PAIRED else ".4g"
     score = f"{entry.score:{shape}}" if entry.score is not None else "n/a"
     what = f"run minus baseline {entry.baseline}" if entry.path == PAIRED else entry.path

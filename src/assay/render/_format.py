@@ -9,6 +9,7 @@ from assay.metrics import Rate, StatusCounts, TrialRate
 from assay.metrics._display import decimal, interval_text, percent
 from assay.report._model import CaseRow, Report
 from assay.report._rows import Brief
+from assay.report._sequential import sequence_text
 from assay.report._usage import JudgeUsage, UsageSummary
 
 
@@ -195,7 +196,7 @@ def sequential_lines(report: Report) -> list[str]:
         )
     lines = [first]
     for r in s.rules:
-        bounds = f"[{r.low:.3f}, {r.high:.3f}]" if r.low is not None else "n/a"
+        bounds = sequence_text(r)
         score = f"{r.score:.4g}" if r.score is not None else "n/a"
         state = (
             f"{r.verdict.upper()}, decided after {r.decided_at:,} of its {r.cases:,} cases"

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
         SequentialSection,
         drawn_denominator,
         name_drawn,
+        sequence_text,
         sequential_settings,
     )
     from assay.report._summarize import summarize
@@ -70,6 +71,7 @@ _WHERE: dict[str, str] = {
     "sequential_settings": "assay.report._sequential",
     "drawn_denominator": "assay.report._sequential",
     "name_drawn": "assay.report._sequential",
+    "sequence_text": "assay.report._sequential",
     "summarize": "assay.report._summarize",
     "TracedReport": "assay.report._traced",
     "Price": "assay.report._usage",
@@ -107,6 +109,7 @@ __all__ = [
     "report_problems",
     "report_schema",
     "row_trial_problems",
+    "sequence_text",
     "sequential_settings",
     "summarize",
     "summarize_usage",

@@ -107,6 +107,18 @@ def sequential_settings(metadata: Mapping[str, Any]) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
+def sequence_text(rule: SequentialRule) -> str:
+    """A rule's confidence sequence as an interval: '(0.700, 0.888)'. Each bound is the
+    nearest grid point rejected, so the sequence lies strictly inside it (a bound at the
+    end of the scale is kept: '[0.000, 0.123)')."""
+    if rule.low is None or rule.high is None:
+        return "n/a"
+    lowest, highest = (-1.0, 1.0) if rule.baseline is not None else (0.0, 1.0)
+    left = "[" if rule.low <= lowest else "("
+    right = "]" if rule.high >= highest else ")"
+    return f"{left}{rule.low:.3f}, {rule.high:.3f}{right}"
+
+
 def is_paired(rule: Mapping[str, Any]) -> bool:
     """True for a rule comparing the run with a baseline run, case by case."""
     return rule.get("path") == PAIRED
