@@ -10,10 +10,11 @@ a 5-variant matrix against five runs' floor and its fully cached rerun (``matrix
 The simulated coverage of the clustered interval (``--coverage``, about 7 minutes), the
 simulated coverage of task success corrected for a judge's errors (``--judge-correction``,
 about 2 minutes), the simulated power of ``assay plan``'s sample sizes (``--plan-power``,
-under a minute) and the kill/resume soak (``--soak``, about 4 minutes) measure
+under a minute), the simulation of sequential gates (``--sequential``, about 2 minutes)
+and the kill/resume soak (``--soak``, about 4 minutes) measure
 correctness, not speed, and run only when asked: their sections stay as
 ``bench/coverage.py --write``, ``bench/judge_correction.py --write``,
-``bench/plan_power.py --write`` and
+``bench/plan_power.py --write``, ``bench/sequential.py --write`` and
 ``bench/soak.py --write`` measured them. The peers run once each (``--peer-reps``;
 ``whole_process.py`` alone runs them 3 times), so the whole run stays under 10 minutes on a
 quiet machine.
@@ -21,7 +22,7 @@ Every figure in the file is measured by this run. Exit status 1 when ``assay --h
 imports a banned heavy package eagerly, or (with ``--strict``) when any goal is missed.
 
     .venv/bin/python bench/run_all.py [--quick] [--coverage] [--judge-correction]
-        [--plan-power] [--soak]
+        [--plan-power] [--sequential] [--soak]
         [--output bench/RESULTS.md]
 """
 
@@ -39,6 +40,7 @@ import dedupe
 import judge_correction
 import matrix_cache
 import plan_power
+import sequential
 import soak
 import startup
 import throughput
@@ -102,6 +104,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--plan-power", action="store_true", help="also the power simulation of assay plan"
+    )
+    parser.add_argument(
+        "--sequential",
+        action="store_true",
+        help="also the simulation of sequential gates (error, calls saved, the mock's requests)",
     )
     args = parser.parse_args(argv)
     if args.quick:
@@ -206,6 +213,10 @@ def main(argv: list[str] | None = None) -> None:
         soak.write_section(
             args.output, soak.section(found, ["python", "bench/soak.py", "--kills", str(kills)])
         )
+    if args.sequential:
+        print("sequential gates …", file=sys.stderr)
+        runs = "2000" if args.quick else "10000"
+        sequential.main(["--runs", runs, "--write", str(args.output)])
     print(f"wrote {args.output}", file=sys.stderr)
     if not args.quick:
         print("dedupe (100,000 cases) …", file=sys.stderr)

@@ -153,6 +153,24 @@ def run(
         "--dry-run",
         help="Print the request each selected case would send (as JSON); send nothing.",
     ),
+    until_decided: bool = typer.Option(
+        False,
+        "--until-decided",
+        help="Draw cases in a seeded random order and stop once every gate on a case rate is "
+        "decided (an anytime-valid test: wrong at most 5% of the time).",
+    ),
+    seed: int | None = typer.Option(
+        None,
+        "--seed",
+        help="With --until-decided: the seed of the random order (default: a random one, "
+        "recorded with the run).",
+    ),
+    not_worse_than: str | None = typer.Option(
+        None,
+        "--not-worse-than",
+        help="With --until-decided: also gate on doing no worse than this stored run, case by "
+        "case (a sequential paired test over the cases where the two runs differ).",
+    ),
     executor: str | None = typer.Option(
         None,
         "--executor",
@@ -184,6 +202,7 @@ def run(
     )
     from assay.cli._progress import RichProgress
     from assay.errors import AssayConfigError
+    from assay.gates import paired_rules
     from assay.load import load_suite
     from assay.metrics import DEFAULT_INTERVAL
     from assay.render import render
@@ -208,12 +227,22 @@ def run(
         executor=executor,
         address=address,
         prices=str(prices) if prices is not None else None,
+        until_decided=until_decided,
+        seed=seed,
+        not_worse_than=not_worse_than,
     )
     if resume is not None and prices is not None:
         raise AssayConfigError(
             "--prices prices a new run; a resumed run keeps its own price table "
             f"(re-price it with: assay report {resume} --prices {prices})"
         )
+    if resume is not None and (until_decided or seed is not None or not_worse_than):
+        raise AssayConfigError(
+            "--until-decided and --seed start a sequential run; a resumed run keeps how it "
+            "was started (its order and gates are stored with it)"
+        )
+    if seed is not None and not 0 <= seed < 2**63:
+        raise AssayConfigError(f"--seed {seed}: must be a whole number from 0 to 2^63-1")
     selection = Selection(_ids(slice_), _ids(ids), limit, split, confirm)
     if resume is not None and set_:
         raise AssayConfigError("--resume finishes the stored matrix's own variants; drop --set")
@@ -227,6 +256,8 @@ def run(
     ):
         if name is not None:
             raise AssayConfigError("--name names one run; a matrix's runs are named by variant")
+        if until_decided or seed is not None or not_worse_than:
+            raise AssayConfigError("--until-decided runs one suite, not a matrix")
         if executor == "ray":
             raise AssayConfigError("--executor ray runs one suite at a time, not a matrix")
         receiving = _start_receiver(store, receive_port) if receive_spans else None
@@ -317,7 +348,14 @@ def run(
         text = render(TracedReport(report, tuple(spans)), format)
     else:
         text = render(report, format, color=wants_color(output))
-    if resume is not None and result.ran == 0:
+    sampled = report.sequential
+    if resume is not None and result.ran == 0 and sampled is not None and sampled.stopped_early:
+        typer.echo(
+            f"assay: nothing left to run: run {result.run_id} was decided after "
+            f"{sampled.decided_at or sampled.drawn} of {sampled.cases} cases",
+            err=True,
+        )
+    elif resume is not None and result.ran == 0:
         typer.echo(
             f"assay: nothing left to run: every case-trial of run {result.run_id} "
             "was already recorded",
@@ -342,7 +380,7 @@ def run(
             err=True,
         )
         raise typer.Exit(130)
-    gates_ok = check_gates(report, rules, blocked)
+    gates_ok = check_gates(report, [*rules, *paired_rules(report)], blocked)
     nothing = nothing_graded(report)
     if nothing is not None:
         typer.echo(f"assay: nothing was graded: {nothing}", err=True)

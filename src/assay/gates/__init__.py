@@ -30,6 +30,18 @@ if TYPE_CHECKING:
         gates_passed,
         split_rule,
     )
+    from assay.gates._sequential import (
+        DEFAULT_ALPHA,
+        SEQUENTIAL_RATES,
+        decided_message,
+        gate_texts,
+        paired_rule,
+        paired_rules,
+        sequential_gate,
+        sequential_problem,
+        sequential_rule,
+        sequential_texts,
+    )
     from assay.gates._trend import LAST, TrendRule, parse_trend_rule, trend_gate
 
 # Each name is imported from its module on first use: a command loads only the modules
@@ -53,6 +65,16 @@ _WHERE: dict[str, str] = {
     "check_scale": "assay.gates._rules",
     "gates_passed": "assay.gates._rules",
     "split_rule": "assay.gates._rules",
+    "DEFAULT_ALPHA": "assay.gates._sequential",
+    "SEQUENTIAL_RATES": "assay.gates._sequential",
+    "decided_message": "assay.gates._sequential",
+    "gate_texts": "assay.gates._sequential",
+    "paired_rule": "assay.gates._sequential",
+    "paired_rules": "assay.gates._sequential",
+    "sequential_gate": "assay.gates._sequential",
+    "sequential_problem": "assay.gates._sequential",
+    "sequential_rule": "assay.gates._sequential",
+    "sequential_texts": "assay.gates._sequential",
     "LAST": "assay.gates._trend",
     "TrendRule": "assay.gates._trend",
     "parse_trend_rule": "assay.gates._trend",
@@ -62,9 +84,11 @@ _WHERE: dict[str, str] = {
 __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 
 __all__ = [
+    "DEFAULT_ALPHA",
     "LAST",
     "NO_NEW_FAILURES",
     "OPERATORS",
+    "SEQUENTIAL_RATES",
     "CompareGate",
     "GateOutcome",
     "GateResult",
@@ -75,12 +99,20 @@ __all__ = [
     "check_gate",
     "check_rule",
     "check_scale",
+    "decided_message",
     "evaluate_gates",
+    "gate_texts",
     "gates_passed",
+    "paired_rule",
+    "paired_rules",
     "parse_gates",
     "parse_rule",
     "parse_trend_rule",
     "resolve",
+    "sequential_gate",
+    "sequential_problem",
+    "sequential_rule",
+    "sequential_texts",
     "split_rule",
     "trend_gate",
     "validate_rule",

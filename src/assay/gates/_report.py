@@ -18,16 +18,15 @@ from pydantic import BaseModel
 
 from assay.errors import AssayConfigError, AssayError, did_you_mean
 from assay.gates._rules import OPERATORS, GateResult, Rule, check_scale, split_rule
+from assay.gates._sequential import PER_TRIAL, sequential_gate
 from assay.metrics import Rate, TrialRate
-from assay.report import Report
+from assay.report import PAIRED, Report
 from assay.report._correction import CorrectedRate
 
 _SEGMENT = re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\[(?P<key>[^\]]+)\])?")
 _BOUNDS = {"low": 0, "high": 1}
 # Figures with a value and an interval: a rule names the value, or a bound with .low/.high.
 _RATES = (Rate, TrialRate, CorrectedRate)
-# The per-trial task success, when a declared trial policy makes ``task_success`` its figure.
-PER_TRIAL = "task_success_per_trial"
 # Figures read beside task success: its bounds over the unknowns, its judge correction.
 _BESIDE = {
     "worst": "unknown_bounds.task_success.worst",
@@ -248,7 +247,11 @@ def _fmt(x: float, threshold: float | None = None) -> str:
 
 
 def check_rule(report: BaseModel, rule: Rule) -> GateResult:
-    """``rule`` applied to ``report``."""
+    """``rule`` applied to ``report`` (a sequential run's rule: on its decided verdict)."""
+    if isinstance(report, Report):
+        decided = sequential_gate(report, rule)
+        if decided is not None:
+            return decided
     actual, label = resolve(report, rule)
     want = f"{rule.op} {_fmt(rule.threshold)}"
     if actual is None:
@@ -280,7 +283,8 @@ def evaluate_gates(report: BaseModel, rules: Sequence[str | Rule]) -> list[GateR
     raises ``AssayConfigError`` on a bad rule before any is evaluated."""
     parsed = [r if isinstance(r, Rule) else parse_rule(r, type(report)) for r in rules]
     for rule in parsed:
-        resolve(report, rule)
+        if rule.path != PAIRED:  # a paired rule reads the run's sequential section
+            resolve(report, rule)
     return [check_rule(report, rule) for rule in parsed]
 
 
@@ -291,6 +295,8 @@ def parse_gates(gates: object, where: str) -> list[Rule]:
         return []
     if isinstance(gates, str):
         gates = [gates]
+    if isinstance(gates, list):
+        gates = [g.get("rule") if isinstance(g, dict) else g for g in gates]
     if not isinstance(gates, list) or not all(isinstance(g, str) for g in gates):
         raise AssayConfigError(
             f"{where}: gates must be a list of rules such as "

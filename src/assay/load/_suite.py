@@ -266,6 +266,12 @@ def gate_problems(gates: object, locate: Callable[[str], Location]) -> list[Prob
         items = [(f"gates[{i}]", rule) for i, rule in enumerate(gates)]
     problems = []
     for where, rule in items:
+        if isinstance(rule, dict):
+            problem = _gate_mapping_problem(rule)
+            if problem is not None:
+                problems.append(Problem(f"{where}: {problem}", locate(where), where))
+                continue
+            rule = rule["rule"]
         if not isinstance(rule, str):
             shown = repr(rule) if isinstance(rule, int | float | bool) else type(rule).__name__
             problems.append(
@@ -277,6 +283,28 @@ def gate_problems(gates: object, locate: Callable[[str], Location]) -> list[Prob
         except AssayConfigError as err:
             problems.append(Problem(f"{where}: {err}", locate(where), where))
     return problems
+
+
+def _gate_mapping_problem(gate: dict[str, Any]) -> str | None:
+    """What is wrong with a gate written as a mapping (``{rule: …, sequential: true}``)."""
+    from assay.errors import AssayConfigError
+    from assay.gates import parse_rule, sequential_problem
+
+    unknown = sorted(set(gate) - {"rule", "sequential"})
+    if unknown:
+        return f"unknown key {unknown[0]!r} in a gate; a gate's keys are rule and sequential"
+    if not isinstance(gate.get("rule"), str):
+        return "a gate written as a mapping needs rule: 'task_success>=0.8'"
+    if not isinstance(gate.get("sequential", False), bool):
+        return "sequential must be true or false"
+    if gate.get("sequential"):
+        try:
+            problem = sequential_problem(parse_rule(gate["rule"]))
+        except AssayConfigError:
+            return None  # the rule itself is reported as any rule is
+        if problem is not None:
+            return f"sequential gate {gate['rule']!r}: {problem}"
+    return None
 
 
 def load_suite(path: str | Path) -> Suite:

@@ -9,6 +9,7 @@ from assay.metrics import Rate, StatusCounts, TrialRate
 from assay.metrics._display import decimal, interval_text, percent
 from assay.report._model import CaseRow, Report
 from assay.report._rows import Brief
+from assay.report._sequential import sequence_text
 from assay.report._usage import JudgeUsage, UsageSummary
 
 
@@ -167,6 +168,56 @@ def heldout_line(report: Report) -> str | None:
         f"; held-out run #{note.runs} of this dataset in the store" if note.runs is not None else ""
     )
     return f"{note.banner}: {note.cases} held-out case(s) included{runs}"
+
+
+def sequential_lines(report: Report) -> list[str]:
+    """What a sequential run says: its verdict and guarantee, each rule's confidence
+    sequence, and what its figures are over (empty for a fixed run)."""
+    s = report.sequential
+    if s is None:
+        return []
+    error = f"{s.alpha * 100:g}%"
+    if s.stopped_early:
+        verdict = (s.verdict or "undecided").upper()
+        first = (
+            f"Decided after {s.decided_at or s.drawn:,} of {s.cases:,} cases: {verdict}. The "
+            f"probability that this verdict is wrong is at most {error}, whenever the run "
+            f"had stopped."
+        )
+    elif s.drawn < s.cases:
+        first = (
+            f"Not decided yet: {s.drawn:,} of {s.cases:,} cases drawn before the run stopped; "
+            "resume it to go on drawing."
+        )
+    else:
+        first = (
+            f"Not decided early: all {s.cases:,} cases were run, and the figures are exactly "
+            "those of the fixed run."
+        )
+    lines = [first]
+    for r in s.rules:
+        bounds = sequence_text(r)
+        score = f"{r.score:.4g}" if r.score is not None else "n/a"
+        state = (
+            f"{r.verdict.upper()}, decided after {r.decided_at:,} of its {r.cases:,} cases"
+            if r.verdict is not None and r.decided_at is not None
+            else "undecided"
+        )
+        what = r.path
+        if r.baseline is not None:  # a paired rule: a difference, signed
+            what, score = "run minus baseline", f"{r.score:+.4g}" if r.score is not None else "n/a"
+        lines.append(
+            f"{r.rule}: {state}; {what} = {score} over {r.drawn:,} cases drawn, confidence "
+            f"sequence {bounds} (error at most {r.alpha * 100:g}%)"
+        )
+    if s.stopped_early:
+        lines.append(
+            f"The figures below are over the cases drawn (passing cases / cases drawn, a "
+            f"seeded random sample of {s.drawn:,} of {s.cases:,}); the "
+            f"{len(s.not_drawn):,} cases never drawn are not missing: they were not drawn."
+        )
+    lines.append(f"Method: {s.method}; cases drawn in a random order with seed {s.seed}.")
+    return lines
 
 
 def run_split(metadata: Mapping[str, Any]) -> str | None:

@@ -413,6 +413,8 @@ def _page(
         heldout_line=f.heldout_line(report),
         split_line=_split_line(report),
         change_line=f.change_line(report),
+        sequential_lines=f.sequential_lines(report),
+        not_drawn=report.sequential.not_drawn if report.sequential else [],
         split_rows=[(label, rate_view(label, label, r)) for label, r in f.split_rows(report)],
         split_sums=[
             (b.split, f.status_sum(b.statuses, b.total, f.unit(report)))

@@ -68,7 +68,7 @@ class _Suite:
         self.properties = properties
         self.parts: list[str] = []
         self.pending: list[str] = []
-        self.tests = self.failures = self.errors = 0
+        self.tests = self.failures = self.errors = self.skipped = 0
 
     def extend(self, text: str, tests: int, failures: int, errors: int) -> None:
         """Add test cases given together: their XML (cleaned: see ``_clean``) and counts."""
@@ -86,6 +86,8 @@ class _Suite:
             self.failures += 1
         elif kind == "error":
             self.errors += 1
+        elif kind == "skipped":
+            self.skipped += 1
         self.pending.append(xml)
         if len(self.pending) >= _ROWS_PER_PART:
             self.parts.append(_clean("".join(self.pending)))
@@ -94,7 +96,9 @@ class _Suite:
     def chunks(self) -> Iterator[str]:
         """The suite's XML in pieces, cleaned (see ``_clean``)."""
         counts = f'tests="{self.tests}" failures="{self.failures}" errors="{self.errors}"'
-        head = f'\n  <testsuite name="{_attr(self.name)}" {counts} skipped="0" time="0"'
+        head = (
+            f'\n  <testsuite name="{_attr(self.name)}" {counts} skipped="{self.skipped}" time="0"'
+        )
         if not self.tests and self.properties is None:
             yield _clean(head + " />")
             return
@@ -218,6 +222,38 @@ def _figure_properties(report: Report) -> list[tuple[str, str | None]]:
     return found
 
 
+def _sequential_properties(report: Report) -> list[tuple[str, str | None]]:
+    s = report.sequential
+    if s is None:
+        return []
+    return [
+        ("sequential.verdict", s.verdict or "undecided"),
+        ("sequential.drawn", f"{s.drawn} of {s.cases} cases (seeded random order)"),
+        ("sequential.decided_at", str(s.decided_at) if s.decided_at is not None else None),
+        ("sequential.alpha", f"{s.alpha:g}"),
+        ("sequential.seed", str(s.seed)),
+        ("sequential.not_drawn", str(len(s.not_drawn))),
+    ]
+
+
+def _not_drawn(report: Report) -> _Suite | None:
+    """The cases a sequential run never drew: skipped test cases (not drawn, not missing)."""
+    s = report.sequential
+    if s is None or not s.not_drawn:
+        return None
+    suite = _Suite(f"assay cases not drawn: {report.dataset.name}", None)
+    message = _attr(
+        f"not drawn: the run was decided after {s.decided_at or s.drawn} of {s.cases} cases"
+    )
+    for case_id in s.not_drawn:
+        suite.add(
+            f'\n    <testcase classname="{_attr(report.dataset.name)}.not_drawn" '
+            f'name="{_attr(case_id)}">\n      <skipped message="{message}" />\n    </testcase>',
+            "skipped",
+        )
+    return suite
+
+
 def _heldout_properties(report: Report) -> list[tuple[str, str | None]]:
     note = report.heldout
     if note is None:
@@ -339,13 +375,19 @@ def render_junit_chunks(report: Report, gates: Sequence[GateResult] = ()) -> Ite
             routes.append((frozenset(block.case_ids), part))
             suites.append(part)
     else:
-        real = _Suite(f"assay cases: {name}", _properties(report, _heldout_properties(report)))
+        real = _Suite(
+            f"assay cases: {name}",
+            _properties(report, _heldout_properties(report) + _sequential_properties(report)),
+        )
         routes.append((None, real))
         suites.append(real)
     synthetic = None
     if report.synthetic is not None:
         synthetic = _Suite(f"{report.synthetic.banner}: {name}", None)
         suites.append(synthetic)
+    undrawn = _not_drawn(report)
+    if undrawn is not None:
+        suites.append(undrawn)
     targets = [suite for _, suite in routes]
     if synthetic is not None:
         targets.append(synthetic)

@@ -166,6 +166,17 @@ def _synthetic(report: Report) -> list[Block]:
     ]
 
 
+def _sequential(report: Report) -> list[Block]:
+    lines = f.sequential_lines(report)
+    if report.sequential is None:
+        return []
+    blocks: list[Block] = [Gap(), BulletList(tuple(lines), title="Sequential run")]
+    if report.sequential.not_drawn:
+        ids = tuple(report.sequential.not_drawn)
+        blocks.append(Groups(f"Cases not drawn: {len(ids):,}", (("never run", ids),)))
+    return blocks
+
+
 def report_document(report: Report) -> Document:
     """Headline rates, the status sum, slices, the non-passing cases and the synthetic
     ones (never counted)."""
@@ -175,6 +186,7 @@ def report_document(report: Report) -> Document:
         blocks.append(Paragraph.of(imported, layout="whole"))
     if (change := f.change_line(report)) is not None:
         blocks.append(Paragraph.of(Span(change, "emph")))
+    blocks += _sequential(report)
     blocks += [
         Gap(),
         rates_table(f.headline(report) + f.dimensions(report), ci_label),

@@ -26,6 +26,17 @@ if TYPE_CHECKING:
     )
     from assay.report._recompute import at_level, report_problems, row_trial_problems
     from assay.report._schema import report_schema
+    from assay.report._sequential import (
+        PAIRED,
+        SEQUENTIAL_KEY,
+        SequentialMonitor,
+        SequentialRule,
+        SequentialSection,
+        drawn_denominator,
+        name_drawn,
+        sequence_text,
+        sequential_settings,
+    )
     from assay.report._summarize import summarize
     from assay.report._traced import TracedReport
     from assay.report._usage import (
@@ -56,6 +67,15 @@ _WHERE: dict[str, str] = {
     "report_problems": "assay.report._recompute",
     "row_trial_problems": "assay.report._recompute",
     "report_schema": "assay.report._schema",
+    "PAIRED": "assay.report._sequential",
+    "SEQUENTIAL_KEY": "assay.report._sequential",
+    "SequentialMonitor": "assay.report._sequential",
+    "SequentialRule": "assay.report._sequential",
+    "SequentialSection": "assay.report._sequential",
+    "sequential_settings": "assay.report._sequential",
+    "drawn_denominator": "assay.report._sequential",
+    "name_drawn": "assay.report._sequential",
+    "sequence_text": "assay.report._sequential",
     "summarize": "assay.report._summarize",
     "TracedReport": "assay.report._traced",
     "Price": "assay.report._usage",
@@ -68,7 +88,9 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 
 __all__ = [
     "JUDGE_CACHE_HIT",
+    "PAIRED",
     "SCHEMA_VERSION",
+    "SEQUENTIAL_KEY",
     "SYNTHETIC_BANNER",
     "CacheSummary",
     "CalibrationReport",
@@ -78,6 +100,9 @@ __all__ = [
     "JudgeCorrection",
     "Price",
     "Report",
+    "SequentialMonitor",
+    "SequentialRule",
+    "SequentialSection",
     "TracedReport",
     "UsageSummary",
     "at_level",
@@ -85,10 +110,14 @@ __all__ = [
     "build_report",
     "calibration_problem",
     "composite_schema",
+    "drawn_denominator",
     "judge_correction",
+    "name_drawn",
     "report_problems",
     "report_schema",
     "row_trial_problems",
+    "sequence_text",
+    "sequential_settings",
     "summarize",
     "summarize_usage",
 ]

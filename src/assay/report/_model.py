@@ -12,6 +12,7 @@ from assay._frames import Backend
 from assay.metrics import Rate, SliceSummary, StatusCounts, Summary, TrialSummary
 from assay.report._correction import JudgeCorrection, UnknownBounds, unknown_bounds
 from assay.report._frames import cases_frame, rates_frame
+from assay.report._sequential import SequentialSection
 from assay.report._usage import JudgeUsage, UsageSummary
 
 SCHEMA_VERSION = 1
@@ -260,6 +261,12 @@ class Report(BaseModel, Displayed):
         default=None,
         description="With the response cache on (or cached records): case-trials served "
         "from it, its key version and the tokens avoided; null without a cache",
+    )
+    sequential: SequentialSection | None = Field(
+        default=None,
+        description="A run that drew its cases in a seeded random order and stopped once its "
+        "sequential gates were decided: the verdict, its guarantee and the cases never drawn; "
+        "the report's figures are over the cases drawn. Null for a fixed run",
     )
 
     unknown_bounds: UnknownBounds | None = Field(

@@ -336,8 +336,12 @@ async def execute(
     items: Sequence[WorkItem],
     emit: Callable[[Done], None],
     stop: asyncio.Event | None = None,
+    admit: Callable[[WorkItem], bool] | None = None,
 ) -> list[Done]:
     """Run ``items`` with ``options.concurrency`` workers, calling ``emit`` in list order.
+
+    ``admit``: asked before each item starts; once it refuses one, no later item starts
+    (those already started finish and are emitted), and the execution is complete.
 
     When ``stop`` is set (Ctrl-C), in-flight calls are abandoned and the finished items
     not yet emitted are returned, in order; after a complete execution, returns []. When
@@ -351,6 +355,8 @@ async def execute(
     async def worker() -> None:
         nonlocal cursor
         for position, item in pending:
+            if admit is not None and not admit(item):
+                return
             finished[position] = await run_item(ex, item)
             while cursor in finished:
                 emit(finished.pop(cursor))

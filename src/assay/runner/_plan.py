@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from assay.cases import Dataset, content_hash
 from assay.grading import Grader, Judgment
 from assay.outcomes import Record
+from assay.report import SequentialMonitor
 from assay.runner._cache import CacheUse
 from assay.runner._execute import Done, EndpointLimits, Execution, WorkItem, execute
 from assay.runner._guard import SignalGuard, Watchdog, say_on_stderr
@@ -132,6 +134,21 @@ def _label(target: Target) -> str:
     return str(config.get("callable") or config.get("type") or target.name)
 
 
+def _admitting(monitor: SequentialMonitor | None) -> Callable[[WorkItem], bool] | None:
+    """Once ``monitor`` is decided, no new case starts (the trials of a case started do)."""
+    if monitor is None:
+        return None
+    started: set[str] = set()
+
+    def admit(item: WorkItem) -> bool:
+        if monitor.decided and item.case.id not in started:
+            return False
+        started.add(item.case.id)
+        return True
+
+    return admit
+
+
 async def _drive(
     ex: Execution,
     items: list[WorkItem],
@@ -140,6 +157,7 @@ async def _drive(
     metrics: Any,
     guard: SignalGuard,
     shared_stop: asyncio.Event | None = None,
+    monitor: SequentialMonitor | None = None,
 ) -> bool:
     """Run the items; True when stopped by a signal before the end (``shared_stop``: the
     stop of a matrix, shared by its variants)."""
@@ -153,6 +171,10 @@ async def _drive(
 
     def emit(done: Done) -> None:
         writer.add(done)
+        if monitor is not None:
+            passed = done.judgment is not None and done.judgment.status == "passed"
+            monitor.add(done.item.case.id, passed)
+            monitor.advance()
         if metrics is not None:
             metrics.record(done.item.case, done.record, done.judgment)
         if control.progress is not None:
@@ -161,7 +183,7 @@ async def _drive(
     limit = ex.options.timeout_s + ex.options.blocked_grace_s
     try:
         async with Watchdog(guard, limit, say_on_stderr, _label(ex.target)):
-            leftovers = await execute(ex, items, emit, stop)
+            leftovers = await execute(ex, items, emit, stop, _admitting(monitor))
     finally:
         guard.on_stop = None
         guard.start_recording()  # from here on, what finished is written
@@ -190,6 +212,8 @@ class Plan:
     claim: RunClaim = field(default_factory=RunClaim)  # no other process runs this run
     finished: list[Done] = field(default_factory=list)
     """The case-trials this execution recorded, in the order they were stored."""
+    monitor: SequentialMonitor | None = None
+    """A sequential run's test: cases start in its seeded order until it is decided."""
 
     def results(self) -> tuple[list[Record], list[Judgment]] | None:
         """The run's records and judgments as held in memory, when they are the whole
@@ -199,8 +223,12 @@ class Plan:
             return None  # a resumed or stopped run: read back, as stored
         if len(self.finished) != self.store.count_records(self.run_id):
             return None  # every record stored was finished here, so equal counts: the same
-        records = [d.record for d in self.finished]
-        return records, [d.judgment for d in self.finished if d.judgment is not None]
+        finished = self.finished
+        if self.monitor is not None:  # run in the seeded order: back to dataset order
+            place = {c.id: i for i, c in enumerate(self.dataset.cases)}
+            finished = sorted(finished, key=lambda d: (place[d.item.case.id], d.item.trial))
+        records = [d.record for d in finished]
+        return records, [d.judgment for d in finished if d.judgment is not None]
 
 
 async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) -> tuple[str, int]:
@@ -231,9 +259,13 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
         raise
     plan.started = True
     store.hold_reserve()  # room to record the run's end should the disk fill up
+    cases = plan.dataset.cases
+    if plan.monitor is not None:
+        by_id = {c.id: c for c in cases}
+        cases = tuple(by_id[i] for i in plan.monitor.order)
     pending = [
         (case, trial)
-        for case in plan.dataset.cases
+        for case in cases
         for trial in range(1, plan.options.trials + 1)
         if (case.id, trial) not in plan.done
     ]
@@ -262,7 +294,9 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
     if report_needs_special(len(plan.dataset.cases), plan.options.trials):
         preload()  # the report's imports, while the case-trials wait on the target
     try:
-        interrupted = await _drive(ex, items, writer, control, metrics, plan.guard, plan.stop)
+        interrupted = await _drive(
+            ex, items, writer, control, metrics, plan.guard, plan.stop, plan.monitor
+        )
         writer.flush()
         plan.status = "interrupted" if interrupted else "completed"
     except (KeyboardInterrupt, asyncio.CancelledError):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -15,7 +16,20 @@ from assay._collector import run_collection
 from assay._version import __version__
 from assay.cases import Dataset, content_hash
 from assay.errors import MAX_TRIALS, AssayConfigError, StoreError
-from assay.gates import GateResult, evaluate_gates, parse_rule
+from assay.gates import (
+    DEFAULT_ALPHA,
+    SEQUENTIAL_RATES,
+    GateResult,
+    Rule,
+    evaluate_gates,
+    gate_texts,
+    paired_rule,
+    paired_rules,
+    parse_rule,
+    sequential_problem,
+    sequential_rule,
+    sequential_texts,
+)
 from assay.load import (
     Suite,
     grader_provenance,
@@ -24,7 +38,7 @@ from assay.load import (
     named_path,
     path_exists,
 )
-from assay.report import Report
+from assay.report import SEQUENTIAL_KEY, Report, SequentialMonitor, sequential_settings
 from assay.runner._cache import CACHE_KEY_VERSION, CacheUse, ResponseCache, default_cache_path
 from assay.runner._guard import LoopBlocked
 from assay.runner._options import RunOptions
@@ -60,6 +74,12 @@ class Overrides:
     """The Ray cluster to join (``auto``, ``ray://host:10001``); None starts one locally."""
     prices: str | None = None
     """A price table (YAML) used instead of the suite's ``prices`` (``--prices``)."""
+    until_decided: bool = False
+    """Every gate on a case rate is sequential: stop once each is decided."""
+    seed: int | None = None
+    """The seed of a sequential run's random order of cases (None: drawn at random)."""
+    not_worse_than: str | None = None
+    """A stored run: the sequential run is also gated on doing no worse, case by case."""
 
     def __post_init__(self) -> None:
         for key, value in self.given().items():
@@ -101,9 +121,10 @@ class RunResult:
 def _gated(result: RunResult, suite: Suite) -> RunResult:
     """``result`` with the suite's gates applied to its report."""
     rules = suite.settings.gates
-    if rules is None:
+    paired = paired_rules(result.report)
+    if rules is None and not paired:
         return result
-    listed = [rules] if isinstance(rules, str) else list(rules)
+    listed: list[str | Rule] = [*gate_texts(rules), *paired]
     gates = []
     for text in listed:
         try:
@@ -111,7 +132,11 @@ def _gated(result: RunResult, suite: Suite) -> RunResult:
         except AssayConfigError as err:  # a slice this run does not have: the gate fails
             gates.append(
                 GateResult(
-                    rule=parse_rule(text), passed=False, actual=None, margin=None, message=str(err)
+                    rule=text if isinstance(text, Rule) else parse_rule(text),
+                    passed=False,
+                    actual=None,
+                    margin=None,
+                    message=str(err),
                 )
             )
     return replace(result, gates=tuple(gates))
@@ -283,6 +308,11 @@ def run_suite(
     grader = suite.grader(full)
     now = datetime.now(UTC)
     metadata = base_metadata(suite, full, chosen, selection, overrides, control, store)
+    sequential = sequential_settings_for(suite, overrides or Overrides(), store, chosen)
+    monitor = None
+    if sequential is not None:
+        metadata[SEQUENTIAL_KEY] = sequential
+        monitor = SequentialMonitor(sequential, chosen.cases, options.trials)
     cache = open_cache(suite, overrides or Overrides(), store)
     if cache is not None:
         metadata["cache"] = cache_metadata(cache)
@@ -315,6 +345,7 @@ def run_suite(
         trace,
         cache=cache,
         claim=store.claim(info.id),
+        monitor=monitor,
     )
     try:
         result = _run_plan(plan, control, info)
@@ -337,6 +368,65 @@ def refuse_in_running_loop(call: str, awaited: str) -> None:
         f"thread (as in a Jupyter notebook): use `await assay.{awaited}(...)` there instead "
         "(same arguments, same result)"
     )
+
+
+def sequential_settings_for(
+    suite: Suite, overrides: Overrides, store: RunStore, chosen: Dataset
+) -> dict[str, Any] | None:
+    """What a sequential run records (its seed, error bound and rules), or None for a fixed
+    run: with ``--until-decided`` every gate on a case rate is sequential, else those the
+    suite marks ``sequential: true``; ``--not-worse-than RUN`` adds the paired rule."""
+    gates = suite.settings.gates
+    paired = []
+    if overrides.not_worse_than is not None:
+        if not overrides.until_decided:
+            raise AssayConfigError(
+                "--not-worse-than compares as the run goes: give --until-decided"
+            )
+        paired = [_paired_with(store, overrides.not_worse_than, chosen)]
+    if overrides.until_decided:
+        rules = [parse_rule(t) for t in gate_texts(gates)]
+        rules = [r for r in rules if sequential_problem(r) is None]
+        if not rules and not paired:
+            raise AssayConfigError(
+                f"--until-decided stops a run once its gates are decided, and {suite.path} "
+                f"has no gate on a case rate ({SEQUENTIAL_RATES}); add one under gates:"
+            )
+    else:
+        rules = [parse_rule(t) for t in sequential_texts(gates)]
+        if not rules:
+            if overrides.seed is not None:
+                raise AssayConfigError(
+                    "--seed orders a sequential run's cases: give --until-decided too, or "
+                    "mark a gate sequential: true"
+                )
+            return None
+    policy = suite.settings.trial_policy
+    seed = overrides.seed if overrides.seed is not None else secrets.randbelow(2**32)
+    return {
+        "seed": seed,
+        "alpha": DEFAULT_ALPHA,
+        "rules": [sequential_rule(r, policy) for r in rules] + paired,
+    }
+
+
+def _paired_with(store: RunStore, baseline: str, chosen: Dataset) -> dict[str, Any]:
+    """The paired rule against stored run ``baseline``: its trials' mean for every case of
+    ``chosen`` it ran with the same content."""
+    info = store.get_run(baseline)
+    hashes = chosen.case_hashes
+    passed: dict[str, list[int]] = {}
+    for row in report_for_run(store, info.id).cases:
+        if row.synthetic or row.status == "missing" or row.case_hash != hashes.get(row.id):
+            continue
+        passed.setdefault(row.id, []).append(int(row.status == "passed"))
+    scores = {case_id: sum(p) / len(p) for case_id, p in passed.items()}
+    if not scores:
+        raise AssayConfigError(
+            f"--not-worse-than {baseline}: run {info.id} ran none of these cases with the same "
+            "content; compare with a run of this dataset"
+        )
+    return paired_rule(info.id, scores)
 
 
 def base_metadata(
@@ -437,7 +527,9 @@ def _resume_claimed(
     trace = overrides.trace if overrides.trace is not None else suite.settings.trace
     dataset = store.load_dataset(info.id)
     done = store.recorded_keys(info.id)
-    if info.status == "completed" and len(done) == len(dataset.cases) * info.trials:
+    sequential = sequential_settings(info.metadata) is not None
+    whole = len(done) == len(dataset.cases) * info.trials
+    if info.status == "completed" and (whole or sequential):  # a sequential run ended so
         claim.release()
         finished = RunResult(info.id, info.status, report_for_run(store, info.id), 0, len(done))
         return _gated(finished, suite)
@@ -445,6 +537,13 @@ def _resume_claimed(
     plan = Plan(
         store, info.id, dataset, target, suite.grader(), options, trace, done, cache, claim=claim
     )
+    settings = sequential_settings(info.metadata)
+    if settings is not None:  # the cases recorded are tested again, in the seeded order
+        plan.monitor = SequentialMonitor(settings, dataset.cases, info.trials)
+        for row in report_for_run(store, info.id).cases:
+            if row.status != "missing":
+                plan.monitor.add(row.id, row.status == "passed")
+        plan.monitor.advance()
     try:
         result = _run_plan(plan, control or RunControl(), None)
     finally:

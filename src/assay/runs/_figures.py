@@ -25,6 +25,7 @@ from assay.report import (
     Price,
     Report,
     UsageSummary,
+    sequential_settings,
 )
 from assay.report._build import split_block
 from assay.report._model import (
@@ -91,6 +92,8 @@ def counted_report(
     """The report of stored run ``info`` without case rows (what ``report_for_run`` gives
     with ``rows=False``), from counts; None when some figure needs the rows."""
     if (info.metadata.get("cache") or {}).get("key_version") is not None:
+        return None
+    if sequential_settings(info.metadata) is not None:  # its figures: the cases drawn
         return None
     grader = run_grader(info)
     absent = "ungraded" if isinstance(grader, UnavailableGrader) else None

@@ -5,12 +5,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from assay.grading import Judgment, grade
+from assay.cases import Dataset
+from assay.grading import CaseResult, Judgment, grade
 from assay.load import PriceTable
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy
 from assay.metrics._display import decimal
 from assay.outcomes import Record, Results
-from assay.report import Price, Report, UsageSummary, build_report, summarize_usage
+from assay.report import (
+    Price,
+    Report,
+    SequentialMonitor,
+    SequentialSection,
+    UsageSummary,
+    build_report,
+    name_drawn,
+    sequential_settings,
+    summarize_usage,
+)
 from assay.runs._run_settings import StoredGrader, run_grader, run_metadata, trial_policy
 from assay.runs._slots import check_trials
 from assay.store import RunInfo, RunStore
@@ -56,9 +67,14 @@ def report_for_run(
         judgments = store.graders_judgments(info.id, fallback.name, fallback.version)
     else:
         records, judgments = results
-    usage = usage_of_run(info, records, prices)
     grader = StoredGrader(judgments, fallback)
     graded = grade(dataset.cases, Results(tuple(records)), grader, trials=info.trials)
+    full = dataset
+    section: SequentialSection | None = None
+    settings = sequential_settings(info.metadata)
+    if settings is not None:
+        section, dataset, graded, records = _drawn(settings, info, dataset, graded, records)
+    usage = usage_of_run(info, records, prices)
     # Only ``graded`` holds the records and judgments now: compact, the report's rows are
     # made from it as it is emptied, so that each is freed once its row exists.
     del records, grader
@@ -74,6 +90,16 @@ def report_for_run(
         compact=compact,
         rows=rows,
     )
+    if section is not None:
+        whole = report.dataset.model_copy(update={"version": full.version, "cases": len(full.real)})
+        update: dict[str, Any] = {"sequential": section, "dataset": whole}
+        if section.stopped_early:
+            update |= name_drawn(
+                {k: getattr(report, k) for k in ("task_success", "answer_coverage", "slices")}
+                | {"trial_summary": report.trial_summary},
+                section,
+            )
+        report = report.model_copy(update=update)
     change = info.metadata.get("dataset_change")
     if report.dataset.change is None and isinstance(change, dict):
         from assay.report import DatasetChange
@@ -88,6 +114,34 @@ def report_for_run(
             update={"heldout": report.heldout.model_copy(update={"runs": runs})}
         )
     return report
+
+
+def _drawn(
+    settings: dict[str, Any],
+    info: RunInfo,
+    dataset: Dataset,
+    graded: list[CaseResult],
+    records: Sequence[Record],
+) -> tuple[SequentialSection, Dataset, list[CaseResult], Sequence[Record]]:
+    """A sequential run's section, and (once it has ended, stopped early or not) its
+    dataset, case-trials and records narrowed to the cases drawn: the ones never drawn are
+    not missing, and no figure counts them."""
+    monitor = SequentialMonitor(settings, dataset.cases, info.trials)
+    for result in graded:
+        if result.record is not None:
+            monitor.add(result.case.id, result.status == "passed")
+    monitor.advance()
+    recorded = {r.case.id for r in graded if r.record is not None}
+    drawn = monitor.drawn(recorded)
+    completed = info.status == "completed"
+    section = monitor.section(drawn, completed)
+    if not section.stopped_early:
+        return section, dataset, graded, records
+    kept = set(monitor.order[:drawn])
+    narrowed = Dataset(name=dataset.name, cases=tuple(c for c in dataset.cases if c.id in kept))
+    graded = [r for r in graded if r.case.id in kept]
+    records = [r for r in records if r.case_id in kept]
+    return section, narrowed, graded, records
 
 
 def usage_of_run(

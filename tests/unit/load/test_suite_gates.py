@@ -48,3 +48,30 @@ def test_good_rules_load(tmp_path: Path) -> None:
         _suite(tmp_path, "gates: ['task_success>=0.8', 'errors==0', 'cost_usd<=5']\n")
     )
     assert suite.settings.gates == ["task_success>=0.8", "errors==0", "cost_usd<=5"]
+
+
+def test_a_sequential_gate_is_a_mapping_checked_when_the_suite_loads(tmp_path: Path) -> None:
+    good = _suite(
+        tmp_path,
+        "gates:\n  - {rule: 'task_success>=0.8', sequential: true}\n"
+        "  - {rule: 'slice[s].task_success<0.3', sequential: true}\n  - errors==0\n",
+    )
+    assert load_suite(good).settings.gates[0] == {"rule": "task_success>=0.8", "sequential": True}
+    bad = _suite(
+        tmp_path,
+        "gates:\n  - {rule: 'errors==0', sequential: true}\n"
+        "  - {rule: 'task_success.low>=0.5', sequential: true}\n"
+        "  - {rule: 'task_success>=0.5', sequentail: true}\n"
+        "  - {sequential: true}\n"
+        "  - {rule: 'task_sucess>=0.5'}\n",
+    )
+    with pytest.raises(InputFormatError) as err:
+        load_suite(bad)
+    lines = [(p.field, p.location.line if p.location else None) for p in err.value.problems]
+    assert lines == [(f"gates[{i}]", 4 + i) for i in range(5)]
+    text = str(err.value)
+    assert "gates[0]: sequential gate 'errors==0': == cannot be decided on a sample" in text
+    assert "gates[1]: sequential gate 'task_success.low>=0.5': only a case rate" in text
+    assert "unknown key 'sequentail'" in text
+    assert "gates[3]: a gate written as a mapping needs rule:" in text
+    assert "gates[4]: gate rule 'task_sucess>=0.5': unknown field" in text
