@@ -10,7 +10,8 @@ by-split table is headed with the interval's name; the synthetic cases follow th
 list under their banner. All three were taken again when a report with error, missing or
 ungraded case-trials gained task success's worst and best case over them (the JSON's
 ``unknown_bounds``, a line under the statuses), and the JSON again when each interval gained
-``ci`` beside its former name ``ci95``: each diff added those and nothing else."""
+``ci`` beside its former name ``ci95``, and when a report gained its ``sequential`` section
+(null for a fixed run): each diff added those and nothing else."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from assay.cli import main
 
 # sha256 of the report with the assay version written as 0.0.0+golden.
 DIGESTS = {
-    "json": "a289d4884812140f0bee1ca75d673b69d725f40d1e8abf9a5e392a3a1578b920",
+    "json": "3b80d96912c2b53bf56ea368bdb293f7e2856a7f5b869b1be821089ac1d2c6cf",
     "text": "cfae34c9fca63f30916e2ba78a66b2398baf5f34211ebad0328a7ad411fdd917",
     "markdown": "153e099169853939f1428e8ec151639ecc7f41862c40877a682a3a8bd29666e3",
 }
