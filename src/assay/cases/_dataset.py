@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from assay._fast.unvalidated import unchecked_replace
 from assay.cases._canonical import canonical_json, hash_cases
 from assay.cases._case import Case
 from assay.cases._sources import EMPTY_SOURCES, SourceLibrary
@@ -66,9 +66,7 @@ class Dataset:
     def without_locations(self) -> Dataset:
         """This dataset keeping no locations (they serve the checks made as it is loaded),
         made without checking its ids again."""
-        kept = copy.copy(self)
-        object.__setattr__(kept, "locations", ())
-        return kept
+        return unchecked_replace(self, locations=())
 
     @cached_property
     def case_hashes(self) -> dict[str, str]:

@@ -108,7 +108,7 @@ def report_and_run(
 ) -> tuple[Report, RunInfo | None]:
     """``report_from_source``'s report, and the stored run's details (None for a report
     file), read with the store open once."""
-    from assay._collector import no_cycle_collection
+    from assay._fast.collector import no_cycle_collection
     from assay.load import names_a_file
 
     path = Path(source)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from assay._collector import no_cycle_collection
+from assay._fast.collector import no_cycle_collection
 from assay.cli._flags import (
     CONFIDENCE,
     INTERVAL,

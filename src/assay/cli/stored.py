@@ -158,7 +158,7 @@ def report(
     ),
 ) -> None:
     """Re-render the report of a stored run (nothing is re-run)."""
-    from assay._collector import no_cycle_collection
+    from assay._fast.collector import no_cycle_collection
     from assay.cli._options import check_policy, interval_setting, output_format
     from assay.load import load_prices
     from assay.report import TracedReport

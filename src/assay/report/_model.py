@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from assay._compact import CompactModel
+from assay._fast.shared_fields import CompactModel
 from assay.metrics import Rate, SliceSummary, StatusCounts, Summary, TrialSummary
 from assay.report._usage import JudgeUsage, UsageSummary
 

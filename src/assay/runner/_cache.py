@@ -22,7 +22,8 @@ from typing import Annotated, Any, Protocol
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 
-from assay._compact import checked_instance, shared_field_names
+from assay._fast.shared_fields import shared_field_names
+from assay._fast.unvalidated import checked_instance
 from assay.cases import Case
 from assay.cases._canonical import canonical_json
 from assay.errors import AssayConfigError

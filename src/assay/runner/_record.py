@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from assay._compact import checked_instance, shared_field_names
+from assay._fast.shared_fields import shared_field_names
+from assay._fast.unvalidated import checked_instance
 from assay.outcomes import Abstain, Answer, Error, Outcome, Record, Usage
 
 _OUTCOME_TYPES = frozenset({Answer, Abstain, Error})

@@ -13,8 +13,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from assay._compact import checked_instance, shared_field_names
 from assay._controls import LONE_SURROGATE
+from assay._fast.shared_fields import shared_field_names
+from assay._fast.unvalidated import checked_instance
 from assay.errors import AssayConfigError
 from assay.outcomes import Abstain, Answer, Error, Outcome, Record, Usage
 from assay.outcomes._outcome import OUTCOME_ADAPTER
