@@ -1,19 +1,18 @@
 """Pydantic instances made from values already checked, without validating them again.
 
-What it saves: CPU time of every command that makes a model per case-trial (records,
-judgments, spans, report rows), measured in bench/RESULTS.md, section ``speed_tricks``.
+What it saves: CPU time of ``assay score`` (cases, results and verdicts read and counted)
+and of a stored run's report (its records and judgments read back), measured in
+bench/RESULTS.md, section ``speed_tricks``.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Set
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 M = TypeVar("M", bound=BaseModel)
-F = TypeVar("F")
 
 _new = object.__new__
 _set = object.__setattr__
@@ -34,12 +33,3 @@ def checked_instance(cls: type[M], values: dict[str, Any], given: Set[str]) -> M
     _set(instance, "__pydantic_extra__", None)
     _set(instance, "__pydantic_private__", None)
     return instance
-
-
-def unchecked_replace(frozen: F, **changes: Any) -> F:
-    """A shallow copy of the frozen dataclass ``frozen`` with ``changes`` set, without
-    running its ``__post_init__`` checks again (what it computed and cached is kept)."""
-    made = copy.copy(frozen)
-    for name, value in changes.items():
-        _set(made, name, value)
-    return made

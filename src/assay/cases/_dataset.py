@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from assay._fast.unvalidated import unchecked_replace
 from assay.cases._canonical import canonical_json, hash_cases
 from assay.cases._case import Case
 from assay.cases._sources import EMPTY_SOURCES, SourceLibrary
@@ -64,9 +63,8 @@ class Dataset:
         return self._hashes[1]
 
     def without_locations(self) -> Dataset:
-        """This dataset keeping no locations (they serve the checks made as it is loaded),
-        made without checking its ids again."""
-        return unchecked_replace(self, locations=())
+        """This dataset keeping no locations (they serve the checks made as it is loaded)."""
+        return replace(self, locations=())
 
     @cached_property
     def case_hashes(self) -> dict[str, str]:

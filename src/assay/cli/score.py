@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from assay._fast.collector import no_cycle_collection
 from assay.cli._flags import (
     CONFIDENCE,
     INTERVAL,
@@ -76,49 +75,48 @@ def score(
     setting = interval_setting(confidence, interval)
     if output is not None:
         check_output(output, (dataset, results))
-    with no_cycle_collection():
-        streams = grader is None and trials in (None, 1) and not trial_policy
-        streamed = None
-        halves = streams and format in _HALVED_FORMATS and _halves(dataset)
-        with _aside(results if streams else None, shared=not halves) as aside:
-            if halves and aside is not None:
-                if format == "json" and _halved(dataset, results, aside, setting, output):
-                    return
-                if format != "json" and _listed(dataset, results, aside, setting, output, format):
-                    return
-            data = load_dataset(dataset)
-            if streams:
-                data = data.without_locations()
-                streamed = _streamed(data, results, setting, aside)
-        if streamed is not None:
-            _emit(streamed, format, output, dataset, results, grader)
-            return
-        recorded = load_results(results)
-        if not recorded.records:
-            typer.echo(f"assay: {results}: no results recorded; every case is missing", err=True)
-        if trials is None:
-            for warning in trial_gaps(recorded):
-                typer.echo(f"assay: warning: {warning}", err=True)
-        else:
-            _check_declared(recorded, trials)
-        graded = (
-            _judged(data, recorded, grader)
-            if grader is not None
-            else grade_all(data, recorded, trials=trials)
-        )
-        k = max((r.trial for r in graded if not r.case.synthetic), default=1)
-        policy = check_policy(trial_policy, k, product_selects_best) if trial_policy else None
-        measured = any(r.usage is not None or r.latency_ms is not None for r in recorded.records)
-        usage = summarize_usage(recorded.records) if measured else None  # none measured: no section
-        del recorded  # from here each record lives only until its report row is made
-        report = build_report(
-            data,
-            graded,
-            interval=setting,
-            policy=policy,
-            usage=usage,
-            compact=True,
-        )
+    streams = grader is None and trials in (None, 1) and not trial_policy
+    streamed = None
+    halves = streams and format in _HALVED_FORMATS and _halves(dataset)
+    with _aside(results if streams else None, shared=not halves) as aside:
+        if halves and aside is not None:
+            if format == "json" and _halved(dataset, results, aside, setting, output):
+                return
+            if format != "json" and _listed(dataset, results, aside, setting, output, format):
+                return
+        data = load_dataset(dataset)
+        if streams:
+            data = data.without_locations()
+            streamed = _streamed(data, results, setting, aside)
+    if streamed is not None:
+        _emit(streamed, format, output, dataset, results, grader)
+        return
+    recorded = load_results(results)
+    if not recorded.records:
+        typer.echo(f"assay: {results}: no results recorded; every case is missing", err=True)
+    if trials is None:
+        for warning in trial_gaps(recorded):
+            typer.echo(f"assay: warning: {warning}", err=True)
+    else:
+        _check_declared(recorded, trials)
+    graded = (
+        _judged(data, recorded, grader)
+        if grader is not None
+        else grade_all(data, recorded, trials=trials)
+    )
+    k = max((r.trial for r in graded if not r.case.synthetic), default=1)
+    policy = check_policy(trial_policy, k, product_selects_best) if trial_policy else None
+    measured = any(r.usage is not None or r.latency_ms is not None for r in recorded.records)
+    usage = summarize_usage(recorded.records) if measured else None  # none measured: no section
+    del recorded  # from here each record lives only until its report row is made
+    report = build_report(
+        data,
+        graded,
+        interval=setting,
+        policy=policy,
+        usage=usage,
+        compact=True,
+    )
     del data, graded  # the report holds what it shows; the rest is freed before rendering
     _emit(report, format, output, dataset, results, grader)
 

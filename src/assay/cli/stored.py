@@ -158,7 +158,6 @@ def report(
     ),
 ) -> None:
     """Re-render the report of a stored run (nothing is re-run)."""
-    from assay._fast.collector import no_cycle_collection
     from assay.cli._options import check_policy, interval_setting, output_format
     from assay.load import load_prices
     from assay.report import TracedReport
@@ -177,31 +176,30 @@ def report(
         if trial_policy is not None:
             trials = opened.get_run(run_id).trials
             policy = check_policy(trial_policy, trials, product_selects_best)
-        with no_cycle_collection():
-            # Rows read from the store as they are written, when the figures can be
-            # counted.
-            built = (
-                streamed_report(
-                    opened,
-                    run_id,
-                    interval=setting,
-                    policy=policy,
-                    prices=table,
-                    whole=format in _WHOLE,
-                )
-                if format in _STREAMED
-                else None
+        # Rows read from the store as they are written, when the figures can be
+        # counted.
+        built = (
+            streamed_report(
+                opened,
+                run_id,
+                interval=setting,
+                policy=policy,
+                prices=table,
+                whole=format in _WHOLE,
             )
-            if built is None:
-                built = stored_report(
-                    opened, run_id, setting, policy=policy, prices=table, compact=True
-                )
-            # The page draws each case's trace; every other format is the report alone.
-            shown = (
-                TracedReport(built, tuple(opened.spans(built.run_id or run_id)))
-                if format == "html"
-                else built
+            if format in _STREAMED
+            else None
+        )
+        if built is None:
+            built = stored_report(
+                opened, run_id, setting, policy=policy, prices=table, compact=True
             )
+        # The page draws each case's trace; every other format is the report alone.
+        shown = (
+            TracedReport(built, tuple(opened.spans(built.run_id or run_id)))
+            if format == "html"
+            else built
+        )
         emit(
             render_written(shown, format, color=wants_color(output)),
             output,

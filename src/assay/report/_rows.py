@@ -11,8 +11,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Any, NamedTuple, TypeVar, overload
 
-from assay._fast.shared_fields import shared_field_names
-from assay._fast.unvalidated import checked_instance
 from assay._written import WrittenText
 from assay.report._model import CaseRow
 
@@ -22,16 +20,9 @@ ROW_FIELDS: tuple[str, ...] = tuple(CaseRow.model_fields)
 """A row's values in the order ``CaseRows`` keeps them: the model's field order."""
 
 
-_ALL_SET = shared_field_names(frozenset(ROW_FIELDS))
-
-
 def row_of(values: tuple[Any, ...]) -> CaseRow:
-    """The ``CaseRow`` of values in ``ROW_FIELDS`` order, already of their fields' types.
-
-    What ``CaseRow.model_construct`` makes with every field given, at a fifth of its cost
-    (it is called once per row each time a report is rendered).
-    """
-    return checked_instance(CaseRow, dict(zip(ROW_FIELDS, values, strict=True)), _ALL_SET)
+    """The ``CaseRow`` of values in ``ROW_FIELDS`` order."""
+    return CaseRow.model_validate(dict(zip(ROW_FIELDS, values, strict=True)))
 
 
 class CaseRows(Sequence[CaseRow]):
