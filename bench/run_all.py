@@ -7,6 +7,8 @@ Whole processes side by side (``bench/whole_process.py``): ``assay run`` against
 client and the peers (inspect_ai, lm-evaluation-harness, promptfoo, installed on first use
 under ``bench/.peers/``), one-case run, ``assay score`` and ``assay report`` wall times.
 a 5-variant matrix against five runs' floor and its fully cached rerun (``matrix_cache.py``).
+Each speed trick of ``assay._fast`` against its plain form (``bench/speed_tricks.py``,
+skipped with ``--quick``).
 The simulated coverage of the clustered interval (``--coverage``, about 7 minutes), the
 simulated coverage of task success corrected for a judge's errors (``--judge-correction``,
 about 2 minutes), the simulated power of ``assay plan``'s sample sizes (``--plan-power``,
@@ -42,6 +44,7 @@ import matrix_cache
 import plan_power
 import sequential
 import soak
+import speed_tricks
 import startup
 import throughput
 import whole_process
@@ -221,6 +224,8 @@ def main(argv: list[str] | None = None) -> None:
     if not args.quick:
         print("dedupe (100,000 cases) …", file=sys.stderr)
         dedupe.update(args.output, dedupe.section(dedupe.measure(100_000)))
+        print("speed tricks, each against its plain form …", file=sys.stderr)
+        speed_tricks.main(["--write", str(args.output)])
     for goal in checked:
         print(f"{goal.verdict.strip('*'):>12}  {goal.name}: {goal.figure}")
     for line in startup.describe(boot):

@@ -269,6 +269,7 @@ def test_the_core_never_reaches_the_render_layer() -> None:
 
 
 # The layers, lowest first: a component imports only from its own layer or the ones below.
+# The speed tricks (``assay._fast``) sit under everything, importing no other component.
 # The core computes in tiers: cases and outcomes, then grading, counting (metrics), the
 # report, and what reads reports (a comparison, a trend, a diagnosis, a gate); the render
 # layer draws what the core computed; the edges reach files, stores, targets and the
@@ -277,8 +278,8 @@ def test_the_core_never_reaches_the_render_layer() -> None:
 # model, never the reverse); the front ends face the user. A component added later must be
 # given a layer here.
 LAYERS: tuple[tuple[str, ...], ...] = (
+    ("assay._fast",),
     (
-        "assay._compact",
         "assay._controls",
         "assay._display",
         "assay._frames",
@@ -299,7 +300,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("assay.compare", "assay.trend", "assay.diagnose", "assay.gates", "assay.planning"),
     ("assay.render",),
     (
-        "assay._collector",
         "assay._interrupt",
         "assay._plugins",
         "assay.load",
@@ -356,6 +356,93 @@ def test_the_layer_check_catches_an_upward_import() -> None:
         "assay.metrics (layer 3) imports assay.render (layer 6)",
         "assay.report (layer 4) imports assay.compare (layer 5)",
     ]
+
+
+# --- Speed tricks: reaching into the interpreter or pydantic's internals, in ``assay._fast``
+# alone (ARCHITECTURE.md; each kept while bench/RESULTS.md shows it pays). ---
+
+FAST = SRC / "_fast"
+STILL_FORKING = {"scoring/_two_processes.py", "load/_aside.py"}
+"""They fork today; the report pipeline's rewrite removes them or moves their work."""
+REACHING_ATTRIBUTES = {("sys", "modules"), ("os", "fork"), ("object", "__setattr__")}
+REACHING_FROM = {("sys", "modules"), ("os", "fork")}
+
+
+def _tricks(path: Path, source: str | None = None) -> list[str]:
+    """Every use in ``path`` (or in ``source``, read as that file) of what only
+    ``assay._fast`` may use."""
+    text = path.read_text(encoding="utf-8") if source is None else source
+    found: list[str] = []
+    for node in ast.walk(ast.parse(text, filename=str(path))):
+        where = f"{path.relative_to(SRC.parent)}:{getattr(node, 'lineno', '?')}"
+        if isinstance(node, ast.Import):
+            found += [f"{where}: imports gc" for a in node.names if a.name == "gc"]
+        elif isinstance(node, ast.ImportFrom) and node.module in ("gc", "sys", "os"):
+            for alias in node.names:
+                if node.module == "gc" or (node.module, alias.name) in REACHING_FROM:
+                    found.append(f"{where}: imports {alias.name} from {node.module}")
+        elif isinstance(node, ast.Attribute):
+            if node.attr.startswith("__pydantic_"):
+                found.append(f"{where}: uses .{node.attr}")
+            if isinstance(node.value, ast.Name):
+                pair = (node.value.id, node.attr)
+                if pair in REACHING_ATTRIBUTES or node.value.id == "gc":
+                    found.append(f"{where}: uses {'.'.join(pair)}")
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and node.value.startswith("__pydantic_")
+            and node.value.isidentifier()
+        ):
+            found.append(f"{where}: names {node.value}")
+    return found
+
+
+def _outside_fast() -> list[Path]:
+    return [
+        path
+        for path in sorted(SRC.rglob("*.py"))
+        if not path.is_relative_to(FAST) and str(path.relative_to(SRC)) not in STILL_FORKING
+    ]
+
+
+def test_only_assay_fast_reaches_into_the_interpreter_or_pydantic() -> None:
+    assert len(_outside_fast()) > 100
+    assert [f for path in _outside_fast() for f in _tricks(path)] == []
+
+
+def test_the_trick_check_catches_a_planted_use() -> None:
+    source = (
+        "import gc\n"
+        "import os\n"
+        "import sys\n"
+        "from sys import modules\n"
+        "gc.freeze()\n"
+        "sys.modules.pop('x')\n"
+        "pid = os.fork()\n"
+        "object.__setattr__(row, '__dict__', {})\n"
+        "setattr(row, '__pydantic_fields_set__', set())\n"
+        "row.__pydantic_extra__ = None\n"
+    )
+    found = _tricks(SRC / "report" / "_probe.py", source)
+    for use in (
+        "imports gc",
+        "imports modules from sys",
+        "uses gc.freeze",
+        "uses sys.modules",
+        "uses os.fork",
+        "uses object.__setattr__",
+        "names __pydantic_fields_set__",
+        "uses .__pydantic_extra__",
+    ):
+        assert any(use in f for f in found), use
+    assert _tricks(SRC / "report" / "_probe.py", "import os\nimport sys\nos.getpid()\n") == []
+
+
+def test_the_forking_exceptions_still_fork() -> None:
+    """An exception that no longer needs to be one is taken off the list."""
+    for name in sorted(STILL_FORKING):
+        assert _tricks(SRC / name), name
 
 
 def test_the_cycle_check_sees_imports_inside_functions() -> None:

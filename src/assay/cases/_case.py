@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
-from assay._compact import CompactModel
+from assay._fast.shared_fields import CompactModel
 from assay.cases._rubric import DisallowedClaim, Provenance, RequiredFact
 
 ExpectedBehavior = Literal["answer", "abstain"]

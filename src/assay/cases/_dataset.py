@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -64,11 +63,8 @@ class Dataset:
         return self._hashes[1]
 
     def without_locations(self) -> Dataset:
-        """This dataset keeping no locations (they serve the checks made as it is loaded),
-        made without checking its ids again."""
-        kept = copy.copy(self)
-        object.__setattr__(kept, "locations", ())
-        return kept
+        """This dataset keeping no locations (they serve the checks made as it is loaded)."""
+        return replace(self, locations=())
 
     @cached_property
     def case_hashes(self) -> dict[str, str]:

@@ -7,7 +7,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from assay._compact import checked_instance, shared_field_names
+from assay._fast.shared_fields import shared_field_names
+from assay._fast.unvalidated import checked_instance
 from assay._validation import parse_located, problems_from
 from assay.cases._case import Case
 from assay.cases._dataset import Dataset

@@ -9,6 +9,8 @@ import sys
 import threading
 from typing import NoReturn
 
+from assay._fast.modules import loaded
+
 # Commands that read stored runs count case-trials with numpy and never multiply matrices:
 # the thread pool OpenBLAS starts when numpy is imported would only spin, about 70 ms of a
 # second core's time. Not for commands that start a target's or a judge's process (they
@@ -76,8 +78,9 @@ def _exit(code: object) -> NoReturn:
         raise SystemExit(code)  # this Python's own exit, tear-down included
     shutdown()
     atexit._run_exitfuncs()
-    if "assay.store._open" in sys.modules:  # a store left open by an error path
-        sys.modules["assay.store._open"].close_opened()
+    opened = loaded("assay.store._open")
+    if opened is not None:  # a store left open by an error path
+        opened.close_opened()
     try:
         for stream in (sys.stdout, sys.stderr):
             stream.flush()

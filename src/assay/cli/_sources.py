@@ -108,7 +108,6 @@ def report_and_run(
 ) -> tuple[Report, RunInfo | None]:
     """``report_from_source``'s report, and the stored run's details (None for a report
     file), read with the store open once."""
-    from assay._collector import no_cycle_collection
     from assay.load import names_a_file
 
     path = Path(source)
@@ -123,8 +122,7 @@ def report_and_run(
     store = open_run_store(source, store_url)
     try:
         run = store.get_run(source)
-        with no_cycle_collection():
-            return report_for_run(store, run.id, interval=interval, compact=True, rows=rows), run
+        return report_for_run(store, run.id, interval=interval, compact=True, rows=rows), run
     finally:
         store.close()
 

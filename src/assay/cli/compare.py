@@ -33,12 +33,10 @@ def _from_store(ref: str, store_url: str | None, interval: IntervalSetting) -> R
             f"{ref}: no such report file, and this installation has no run store to look "
             "the run id up in"
         ) from err
-    from assay._collector import no_cycle_collection
 
     store = open_run_store(ref, store_url)
     try:
-        with no_cycle_collection():
-            return run_side(store, ref, interval)
+        return run_side(store, ref, interval)
     finally:
         store.close()
 
@@ -60,18 +58,16 @@ def _stored_comparison(
         store = open_run_store(baseline, store_url)
     except Exception:
         return None  # the reports' path says what is wrong
-    from assay._collector import no_cycle_collection
 
     try:
-        with no_cycle_collection():
-            return paired_comparison(
-                store,
-                baseline,
-                candidate,
-                matching_only=matching_only,
-                across_graders=across_graders,
-                interval=interval,
-            )
+        return paired_comparison(
+            store,
+            baseline,
+            candidate,
+            matching_only=matching_only,
+            across_graders=across_graders,
+            interval=interval,
+        )
     finally:
         store.close()
 
@@ -209,10 +205,8 @@ def compare(
         )
     results = [check_gate(comparison, rule) for rule in gate]
     inputs = [Path(ref) for ref in (baseline, candidate) if names_a_file(Path(ref))]
-    from assay._collector import no_cycle_collection
 
-    with no_cycle_collection():  # a comparison's many objects are acyclic
-        document = render(comparison, format)
+    document = render(comparison, format)
     emit(
         document,
         output,

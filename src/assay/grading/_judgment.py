@@ -6,7 +6,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import ConfigDict
 
-from assay._compact import CompactModel
+from assay._fast.shared_fields import CompactModel
 from assay.cases import Case
 from assay.outcomes import Record
 

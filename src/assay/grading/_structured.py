@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from assay._compact import checked_instance, shared_field_names
+from assay._fast.shared_fields import shared_field_names
+from assay._fast.unvalidated import checked_instance
 from assay.cases import Case
 from assay.grading._judgment import Judgment, Status
 from assay.outcomes import Abstain, Answer, Record

@@ -23,7 +23,6 @@ and its other keys are that type's settings.
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from assay._fast.modules import loaded
 from assay._validation import problems_from
 from assay.cases import SourceLibrary
 from assay.errors import AssayConfigError, InputFormatError, Location, Problem, did_you_mean
@@ -264,7 +264,7 @@ def grader_provenance(grader: Grader, spec: GraderSettings | None = None) -> dic
     ``type`` and its validated ``settings`` (as JSON, secret-looking keys redacted), from
     which ``grader_from_provenance`` builds it again."""
     # A judge grader exists only once its module is loaded: no other grader loads it.
-    judge = sys.modules.get("assay.grading.judge._grader")
+    judge = loaded("assay.grading.judge._grader")
     entry = {"name": grader.name, "version": grader.version}
     if spec is not None and spec.type not in BUILTIN_GRADERS:
         kind = grader_type(spec.type)

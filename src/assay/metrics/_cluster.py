@@ -47,11 +47,11 @@ from itertools import repeat
 from operator import mul
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from assay._fast.special_functions import special
 from assay.metrics._group import per_case
 from assay.metrics._intervals import IntervalMethod, beta_limits, score_limits
 from assay.metrics._rate import Rate
 from assay.metrics._setting import DEFAULT_INTERVAL, IntervalSetting
-from assay.metrics._special import special
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

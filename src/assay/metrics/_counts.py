@@ -11,7 +11,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from assay._compact import checked_instance, shared_field_names
+from assay._fast.shared_fields import shared_field_names
+from assay._fast.unvalidated import checked_instance
 from assay.metrics._cluster import clustered_counts
 from assay.metrics._columns import CountColumns, Grouped
 from assay.metrics._consistency import CaseConsistency, CaseScores, case_trial_summary

@@ -14,8 +14,8 @@ import struct
 from functools import cache
 from typing import Literal
 
+from assay._fast.special_functions import special
 from assay.metrics import _beta_table
-from assay.metrics._special import special
 
 IntervalMethod = Literal["clopper-pearson", "wilson"]
 METHODS: tuple[IntervalMethod, ...] = ("clopper-pearson", "wilson")

@@ -25,10 +25,10 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from assay._fast.special_functions import special
 from assay.metrics._cluster import df_factor
 from assay.metrics._paired import mcnemar_exact
 from assay.metrics._setting import DEFAULT_INTERVAL, IntervalSetting
-from assay.metrics._special import special
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, TypeAdapter, model_validator
 
-from assay._compact import CompactModel
+from assay._fast.shared_fields import CompactModel
 
 
 class Answer(CompactModel):

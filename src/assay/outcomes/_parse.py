@@ -9,7 +9,8 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 
-from assay._compact import checked_instance, shared_field_names
+from assay._fast.shared_fields import shared_field_names
+from assay._fast.unvalidated import checked_instance
 from assay._validation import SHOWN_UNKNOWN, parse_located, problems_from
 from assay.errors import (
     MAX_TRIALS,

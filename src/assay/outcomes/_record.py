@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import ConfigDict, Field
 
-from assay._compact import CompactModel
+from assay._fast.shared_fields import CompactModel
 from assay.outcomes._outcome import Outcome
 
 

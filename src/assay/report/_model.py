@@ -6,8 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from assay._compact import CompactModel
 from assay._display import Displayed
+from assay._fast.shared_fields import CompactModel
 from assay._frames import Backend
 from assay.metrics import Rate, SliceSummary, StatusCounts, Summary, TrialSummary
 from assay.report._correction import JudgeCorrection, UnknownBounds, unknown_bounds

@@ -22,7 +22,6 @@ from typing import Annotated, Any, Protocol
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 
-from assay._compact import checked_instance, shared_field_names
 from assay.cases import Case
 from assay.cases._canonical import canonical_json
 from assay.errors import AssayConfigError
@@ -89,20 +88,6 @@ def served_record(hit: CachedReply, case_id: str, trial: int) -> Record:
     }
     extra = {**hit.reply.extra, "cache": note}
     latency, attempts = hit.latency_ms, hit.attempts
-    if (latency is None or type(latency) is float) and type(attempts) is int and attempts >= 1:
-        # What validating these values would make: the outcome and usage were read by
-        # pydantic from the entry, the case id and trial come from the run's plan.
-        values = {
-            "case_id": case_id,
-            "trial": trial,
-            "outcome": hit.reply.outcome,
-            "attempts": attempts,
-            "latency_ms": latency,
-            "usage": hit.reply.usage,
-            "trace_id": None,
-            "extra": extra,
-        }
-        return checked_instance(Record, values, _SERVED_FIELDS)
     return Record(
         case_id=case_id,
         trial=trial,
@@ -112,11 +97,6 @@ def served_record(hit: CachedReply, case_id: str, trial: int) -> Record:
         usage=hit.reply.usage,
         extra=extra,
     )
-
-
-_SERVED_FIELDS = shared_field_names(
-    frozenset({"case_id", "trial", "outcome", "attempts", "latency_ms", "usage", "extra"})
-)
 
 
 @dataclass(frozen=True)

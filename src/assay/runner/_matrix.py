@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from assay._collector import run_collection
+from assay._fast.collector import run_collection
 from assay._version import __version__
 from assay.cases import Dataset, content_hash
 from assay.compare import MatrixReport, VariantInput, build_matrix

@@ -4,11 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assay._compact import checked_instance, shared_field_names
-from assay.outcomes import Abstain, Answer, Error, Outcome, Record, Usage
-
-_OUTCOME_TYPES = frozenset({Answer, Abstain, Error})
-_CALLED_FIELDS = shared_field_names(frozenset(Record.model_fields))
+from assay.outcomes import Outcome, Record, Usage
 
 
 def called_record(
@@ -23,33 +19,6 @@ def called_record(
 ) -> Record:
     """The record of ``case_id`` at ``trial`` with every field given: the record
     validating these values makes (``extra`` copied, the outcome and usage kept)."""
-    if (
-        type(case_id) is str
-        and case_id
-        and type(trial) is int
-        and trial >= 1
-        and type(outcome) in _OUTCOME_TYPES
-        and type(attempts) is int
-        and attempts >= 1
-        and (latency_ms is None or type(latency_ms) is float)
-        and (usage is None or type(usage) is Usage)
-        and (trace_id is None or type(trace_id) is str)
-        and type(extra) is dict
-        and all(type(key) is str for key in extra)
-    ):
-        # The usual shape: values already of their fields' types, checked above or by
-        # the models that made them (the outcome and usage), so nothing is validated twice.
-        values = {
-            "case_id": case_id,
-            "trial": trial,
-            "outcome": outcome,
-            "attempts": attempts,
-            "latency_ms": latency_ms,
-            "usage": usage,
-            "trace_id": trace_id,
-            "extra": dict(extra),
-        }
-        return checked_instance(Record, values, _CALLED_FIELDS)
     return Record(
         case_id=case_id,
         trial=trial,

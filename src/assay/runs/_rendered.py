@@ -3,7 +3,7 @@
 On Linux, with a second core, the rows of a run of more than ``FORKED_ABOVE``
 case-trials are made and rendered (as the JSON, HTML and JUnit reports render them) by
 this process and a fork of it: this one the earlier rows, the fork the later ones, read
-back in order once it has ended (``assay._forked``). A report that will render every row
+back in order once it has ended (``assay._fast.forked``). A report that will render every row
 starts the fork before its figures are counted (``Ahead``); it makes rows until it is told
 how to render them. The chunks are those one process would render, byte for byte: the
 fork's first row is a multiple of the chunk size. A fork that fails gives nothing back,
@@ -16,7 +16,8 @@ import itertools
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from assay._forked import Forked, Request, Texts
+from assay._controls import escape_controls
+from assay._fast.forked import Forked, Request, Texts
 from assay._written import WrittenText
 from assay.errors import StoreError
 from assay.grading import Grader
@@ -97,7 +98,7 @@ class Ahead:
                 asked = request.get(wait=True)
             size, render, joint = asked
             chunks = map(render, chunked(itertools.chain(held, made), size))
-            return chunks if joint is None else Texts(chunks, joint)
+            return chunks if joint is None else Texts(chunks, joint, escape_controls)
 
         forked = Forked.start(later)
         return None if forked is None else cls(forked, cases, snapshot, split)
@@ -181,7 +182,7 @@ def _forked(
     def later(_: Request) -> Iterable[T] | Texts:
         own_connections(rows.store)
         chunks = map(render, chunked(rows.indexed(ids, cases, split), size))
-        return chunks if joint is None else Texts(chunks, joint)  # type: ignore[arg-type]
+        return chunks if joint is None else Texts(chunks, joint, escape_controls)  # type: ignore[arg-type]
 
     other = Forked.start(later)
     if other is None:
@@ -224,7 +225,7 @@ def _joined(
         if joint is not None:
             written = other.written()
             if written is not None:
-                yield written
+                yield WrittenText(written)
                 return
         else:
             made = other.items()

@@ -8,7 +8,6 @@ import contextlib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from assay._collector import no_cycle_collection
 from assay.errors import AssayError
 from assay.formats import report_rows
 from assay.load import PriceTable
@@ -44,25 +43,22 @@ def run_report(
     priced with ``prices`` when given, else with the table stored with the run. A run whose
     suite names a judge calibration has its task success corrected for the judge's
     measured errors, or says why it is not."""
-    with no_cycle_collection():
-        built = streamed_report(
-            store,
-            run_id,
-            interval=interval,
-            policy=policy,
-            prices=prices,
-            whole=report_rows(fmt) != "listed",
+    built = streamed_report(
+        store,
+        run_id,
+        interval=interval,
+        policy=policy,
+        prices=prices,
+        whole=report_rows(fmt) != "listed",
+    )
+    if built is None:
+        built = report_for_run(
+            store, run_id, interval=interval, policy=policy, prices=prices, compact=True
         )
-        if built is None:
-            built = report_for_run(
-                store, run_id, interval=interval, policy=policy, prices=prices, compact=True
-            )
-        built = corrected(built, _calibration_of(store, built.run_id or run_id))
-        shown: Report | TracedReport = (
-            TracedReport(built, tuple(store.spans(built.run_id or run_id)))
-            if fmt in TRACED
-            else built
-        )
+    built = corrected(built, _calibration_of(store, built.run_id or run_id))
+    shown: Report | TracedReport = (
+        TracedReport(built, tuple(store.spans(built.run_id or run_id))) if fmt in TRACED else built
+    )
     try:
         yield shown
     finally:

@@ -16,7 +16,6 @@ import contextlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from assay._collector import no_cycle_collection
 from assay.cases import Dataset
 from assay.errors import InputFormatError, Problem
 from assay.formats import report_rows
@@ -58,8 +57,7 @@ def score_files(
     """
     said: Warn = warn if warn is not None else _quiet
     with contextlib.ExitStack() as held:
-        with no_cycle_collection():
-            report = _scored(dataset, results, fmt, interval, trials, policy, grader, said, held)
+        report = _scored(dataset, results, fmt, interval, trials, policy, grader, said, held)
         held.callback(close_rows, report)  # before the lines read aside are dropped
         yield report
 

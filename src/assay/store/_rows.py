@@ -8,7 +8,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from assay._compact import shared_field_names
+from assay._fast.shared_fields import shared_field_names
+from assay._fast.unvalidated import checked_instance
 from assay.grading import STATUSES, Judgment
 from assay.outcomes import Outcome, Record, Span, Usage
 from assay.outcomes._outcome import OUTCOME_ADAPTER
@@ -309,21 +310,10 @@ JUDGMENT_COLUMNS = (
 )
 """The ``judgments`` columns ``judgment_of`` takes, in its tuple's order."""
 
-_new = object.__new__
-_set = object.__setattr__
 _RECORD_SET = shared_field_names(frozenset(Record.model_fields))
 _USAGE_SET = shared_field_names(frozenset(Usage.model_fields))
 _JUDGMENT_SET = shared_field_names(frozenset(Judgment.model_fields))
 _STATUSES = frozenset(STATUSES)
-
-
-def _made(cls: type[Any], values: dict[str, Any], fields_set: Any) -> Any:
-    made = _new(cls)
-    _set(made, "__dict__", values)
-    _set(made, "__pydantic_fields_set__", fields_set)
-    _set(made, "__pydantic_extra__", None)
-    _set(made, "__pydantic_private__", None)
-    return made
 
 
 def _whole(value: Any) -> bool:
@@ -396,7 +386,7 @@ def record_of(values: Sequence[Any]) -> Record:
             return record(dict(zip(RECORD_COLUMNS, values, strict=True)))
         usage = None
         if tokens_in is not None or tokens_out is not None:
-            usage = _made(
+            usage = checked_instance(
                 Usage, {"input_tokens": tokens_in, "output_tokens": tokens_out}, _USAGE_SET
             )
         fields = {
@@ -409,7 +399,7 @@ def record_of(values: Sequence[Any]) -> Record:
             "trace_id": trace_id,
             "extra": extras,
         }
-        made: Record = _made(Record, fields, _RECORD_SET)
+        made: Record = checked_instance(Record, fields, _RECORD_SET)
         return made
     except DamagedRow:
         raise
@@ -448,7 +438,7 @@ def judgment_of(values: Sequence[Any]) -> Judgment:
             "score": score,
             "labels": tuple(labels),
         }
-        made: Judgment = _made(Judgment, fields, _JUDGMENT_SET)
+        made: Judgment = checked_instance(Judgment, fields, _JUDGMENT_SET)
         return made
     except DamagedRow:
         raise

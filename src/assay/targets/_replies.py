@@ -13,7 +13,6 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from assay._compact import checked_instance, shared_field_names
 from assay._controls import LONE_SURROGATE
 from assay.errors import AssayConfigError
 from assay.outcomes import Abstain, Answer, Error, Outcome, Record, Usage
@@ -234,10 +233,4 @@ def usage_from(input_tokens: Any, output_tokens: Any) -> Usage | None:
     o = output_tokens if isinstance(output_tokens, int) else None
     if i is None and o is None:
         return None
-    if (i is None or type(i) is int) and (o is None or type(o) is int):
-        # Plain integers are what validating them keeps: the usage is not validated again.
-        return checked_instance(Usage, {"input_tokens": i, "output_tokens": o}, _USAGE_FIELDS)
     return Usage(input_tokens=i, output_tokens=o)
-
-
-_USAGE_FIELDS = shared_field_names(frozenset({"input_tokens", "output_tokens"}))

@@ -28,6 +28,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from assay._fast.modules import forget_package, loaded
 from assay.cases import Case
 from assay.errors import AssayConfigError
 from assay.targets._base import BaseTarget, Reply, TargetContext, TargetType
@@ -113,15 +114,14 @@ def _forget_shadowed(module_name: str, base_dir: Path) -> None:
     """Drop an imported package or module of the same top-level name that is not the one in
     ``base_dir``: two suites in one process, each with its own ``app.py``, get their own."""
     top = module_name.partition(".")[0]
-    loaded = sys.modules.get(top)
+    imported = loaded(top)
     here = base_dir / f"{top}.py", base_dir / top / "__init__.py"
-    if loaded is None or not any(p.is_file() for p in here):
+    if imported is None or not any(p.is_file() for p in here):
         return
-    where = getattr(loaded, "__file__", None)
+    where = getattr(imported, "__file__", None)
     if where is not None and Path(where).resolve() in {p.resolve() for p in here}:
         return
-    for name in [n for n in sys.modules if n == top or n.startswith(f"{top}.")]:
-        del sys.modules[name]
+    forget_package(top)
 
 
 def _wants_context(func: Callable[..., Any]) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from tests.unit.runs.test_stored_summary import _cases, _fill
 
-from assay import _forked
+from assay._fast import forked as _forked
 from assay._written import WrittenText
 from assay.cli._output import emit
 from assay.errors import StoreError

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from assay._collector import RUN_THRESHOLD, run_collection
+from assay._fast.collector import RUN_THRESHOLD, run_collection
 from assay.outcomes import Answer
 from assay.runner import run_suite
 from assay.store import open_store

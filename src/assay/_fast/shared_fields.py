@@ -4,16 +4,17 @@ Every pydantic instance carries its own set of the field names it was given
 (``model_fields_set``): for a model of twenty-odd fields that set is larger than the
 values themselves. A ``CompactModel`` shares one immutable set between all instances
 given the same fields, so half a million rows cost what their values cost.
+
+What it saves: peak memory of a command holding a row per case-trial (``assay score`` of
+a large file), measured in bench/RESULTS.md, section ``speed_tricks``.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
-
-M = TypeVar("M", bound=BaseModel)
 
 
 class SharedFieldNames(set[str]):
@@ -55,24 +56,3 @@ class CompactModel(BaseModel):
             "__pydantic_fields_set__",
             shared_field_names(frozenset(self.__pydantic_fields_set__)),
         )
-
-
-_new = object.__new__
-_set = object.__setattr__
-
-
-def checked_instance(cls: type[M], values: dict[str, Any], given: SharedFieldNames) -> M:
-    """The instance of ``cls`` whose fields are ``values`` (every field, in the model's
-    order, each already of its field's type and within its bounds) and whose given fields
-    are ``given``: what validating them would make, without validating them again.
-
-    For the hot paths that have checked their input by a cheaper route, including what
-    the model's own validators check; a model with private attributes must not be made
-    this way.
-    """
-    instance = _new(cls)
-    _set(instance, "__dict__", values)
-    _set(instance, "__pydantic_fields_set__", given)
-    _set(instance, "__pydantic_extra__", None)
-    _set(instance, "__pydantic_private__", None)
-    return instance

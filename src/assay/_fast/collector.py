@@ -1,5 +1,8 @@
-"""Python's cycle collector while assay makes many short-lived or acyclic objects: a run
-executing, a report of many case-trials being built."""
+"""Python's cycle collector while a run executes: collected less often.
+
+What it saves (CPU time of ``assay run``) is measured in bench/RESULTS.md, section
+``speed_tricks``.
+"""
 
 from __future__ import annotations
 
@@ -45,17 +48,3 @@ def run_collection() -> Iterator[None]:
         _ACTIVE[0] = 0
         gc.set_threshold(*threshold)
         gc.unfreeze()
-
-
-@contextmanager
-def no_cycle_collection() -> Iterator[None]:
-    """Pause the cycle collector while millions of acyclic objects (records, judgments,
-    rows) are made: each full collection walks every one of them (nearly a third of the
-    CPU of a stored run's report at 100,000 case-trials, half of scoring 500,000 cases)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()

@@ -42,7 +42,7 @@ def test_the_functions_load_without_the_package_and_equal_scipy_special() -> Non
     got = _run(
         """
         import json, sys
-        from assay.metrics._special import special
+        from assay._fast.special_functions import special
         fns = special()
         loaded = sorted(sys.modules)
         ours = values(*fns)
@@ -75,7 +75,7 @@ def test_any_failure_falls_back_to_the_package() -> None:
         def broken(spec):
             raise ImportError("no loading today")
         importlib.util.module_from_spec = broken  # the normal import does not use this name
-        from assay.metrics._special import special
+        from assay._fast.special_functions import special
         fns = special()
         import scipy.special
         print(json.dumps({
@@ -94,7 +94,7 @@ def test_a_package_already_imported_is_used() -> None:
         """
         import json
         import scipy.special
-        from assay.metrics._special import special
+        from assay._fast.special_functions import special
         print(json.dumps({"same": special().stdtrit is scipy.special.stdtrit}))
         """
     )
@@ -105,7 +105,7 @@ def test_another_thread_importing_the_package_meanwhile_gets_the_real_one() -> N
     got = _run(
         """
         import json, threading
-        from assay.metrics._special import special
+        from assay._fast.special_functions import special
         seen = {}
         def user():
             import scipy.special
