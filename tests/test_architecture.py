@@ -353,8 +353,8 @@ def test_the_layer_check_catches_an_upward_import() -> None:
         "assay.cli": {"assay.runner"},
     }
     assert _layer_violations(graph) == [
-        "assay.metrics (layer 3) imports assay.render (layer 6)",
-        "assay.report (layer 4) imports assay.compare (layer 5)",
+        "assay.metrics (layer 4) imports assay.render (layer 7)",
+        "assay.report (layer 5) imports assay.compare (layer 6)",
     ]
 
 

@@ -284,14 +284,17 @@ class Report(BaseModel, Displayed):
         "measured errors, or why no correction is made; absent otherwise",
     )
 
-    @model_validator(mode="after")
-    def _bounds(self) -> Report:
-        if self.unknown_bounds is None:
-            found = unknown_bounds(self.task_success, self.statuses)
-            if found is not None:
-                # Derived from the figures above, whichever path built the report.
-                object.__setattr__(self, "unknown_bounds", found)
-        return self
+    @model_validator(mode="before")
+    @classmethod
+    def _bounds(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or data.get("unknown_bounds") is not None:
+            return data
+        rate, statuses = data.get("task_success"), data.get("statuses")
+        if rate is None or statuses is None:
+            return data  # refused by the fields' own validation
+        found = unknown_bounds(Rate.model_validate(rate), StatusCounts.model_validate(statuses))
+        # Derived from the figures it is given, whichever path builds the report.
+        return data if found is None else {**data, "unknown_bounds": found}
 
     @classmethod
     def from_summary(cls, summary: Summary, **fields: Any) -> Report:
