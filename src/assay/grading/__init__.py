@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from assay.grading._judgment import STATUSES, CallingGrader, Grader, Judgment, Status
     from assay.grading._rules import rule_judgment, unjudged_status
     from assay.grading._structured import StructuredGrader
-    from assay.grading._type import GraderType
+    from assay.grading._type import ENTRY_POINT_GROUP, GraderType
     from assay.grading.checks import (
         CheckResult,
         CompositeResult,
@@ -37,6 +37,7 @@ _WHERE: dict[str, str] = {
     "unjudged_status": "assay.grading._rules",
     "StructuredGrader": "assay.grading._structured",
     "GraderType": "assay.grading._type",
+    "ENTRY_POINT_GROUP": "assay.grading._type",
     "CheckResult": "assay.grading.checks",
     "CompositeResult": "assay.grading.checks",
     "CompositeScorer": "assay.grading.checks",
@@ -47,6 +48,7 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 
 
 __all__ = [
+    "ENTRY_POINT_GROUP",
     "STATUSES",
     "CallingGrader",
     "CaseResult",

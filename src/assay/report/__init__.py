@@ -8,7 +8,12 @@ from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from assay.report._build import build_report
-    from assay.report._calibration import CalibrationReport, calibration_problem
+    from assay.report._calibration import (
+        CalibrationReport,
+        HumanLabel,
+        JudgedRow,
+        calibration_problem,
+    )
     from assay.report._composite import (
         CompositeReport,
         build_composite_report,
@@ -40,6 +45,8 @@ _WHERE: dict[str, str] = {
     "build_report": "assay.report._build",
     "CalibrationReport": "assay.report._calibration",
     "calibration_problem": "assay.report._calibration",
+    "HumanLabel": "assay.report._calibration",
+    "JudgedRow": "assay.report._calibration",
     "CompositeReport": "assay.report._composite",
     "build_composite_report": "assay.report._composite",
     "composite_schema": "assay.report._composite",
@@ -75,7 +82,9 @@ __all__ = [
     "CaseRow",
     "CompositeReport",
     "DatasetChange",
+    "HumanLabel",
     "JudgeCorrection",
+    "JudgedRow",
     "Price",
     "Report",
     "TracedReport",
