@@ -10,7 +10,7 @@ from assay.load import PriceTable
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy
 from assay.metrics._display import decimal
 from assay.outcomes import Record, Results
-from assay.report import Price, Report, UsageSummary, build_report, summarize_usage
+from assay.report import DatasetChange, Price, Report, UsageSummary, build_report, summarize_usage
 from assay.runs._run_settings import StoredGrader, run_grader, run_metadata, trial_policy
 from assay.runs._slots import check_trials
 from assay.store import RunInfo, RunStore
@@ -76,8 +76,6 @@ def report_for_run(
     )
     change = info.metadata.get("dataset_change")
     if report.dataset.change is None and isinstance(change, dict):
-        from assay.report import DatasetChange
-
         dataset_info = report.dataset.model_copy(
             update={"change": DatasetChange.model_validate(change)}
         )
