@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from assay.load._changelog import changelog_path
     from assay.load._checks import (
         check_registry,
         load_composite_results,
@@ -65,6 +66,7 @@ _WHERE: dict[str, str] = {
     "Suite": "assay.load._suite",
     "SuiteSettings": "assay.load._suite",
     "load_suite": "assay.load._suite",
+    "changelog_path": "assay.load._changelog",
 }
 
 __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
@@ -76,6 +78,7 @@ __all__ = [
     "PriceTable",
     "Suite",
     "SuiteSettings",
+    "changelog_path",
     "check_calibration",
     "check_registry",
     "file_refusal",

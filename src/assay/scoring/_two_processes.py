@@ -37,6 +37,7 @@ from assay._written import WrittenText
 from assay.errors import InputFormatError
 from assay.grading import CaseResult
 from assay.grading._structured import StructuredGrader
+from assay.load import changelog_path
 from assay.load._aside import ResultsAside
 from assay.load._records import read_text
 from assay.metrics import IntervalSetting, summarize_results
@@ -100,7 +101,6 @@ def may_halve(dataset: Path) -> bool:
     ``HALVES_BYTES`` without a changelog."""
     if dataset.suffix.lower() != ".jsonl":
         return False
-    from assay.load._changelog import changelog_path
 
     try:
         return dataset.stat().st_size >= HALVES_BYTES and not changelog_path(dataset).exists()
