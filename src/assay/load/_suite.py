@@ -23,7 +23,7 @@ from pydantic import (
 from assay._validation import problems_from
 from assay.cases import EMPTY_SOURCES, Dataset
 from assay.errors import MAX_TRIALS, AssayConfigError, InputFormatError, Location, Problem
-from assay.gates import parse_rule
+from assay.gates import Rule, parse_gates, parse_rule
 from assay.grading import Grader
 from assay.load._files import load_dataset
 from assay.load._grader import GraderSettings, build_grader, grader_problems, reads_sources
@@ -173,6 +173,10 @@ class Suite:
         if reads_sources(spec):
             sources = (dataset or self.load_dataset()).sources
         return build_grader(spec, self.base_dir, self.locate, sources)
+
+    def gate_rules(self) -> list[Rule]:
+        """The suite's gate rules, parsed before anything runs (a bad rule stops the run)."""
+        return parse_gates(self.settings.gates, str(self.locate("gates")))
 
     def price_table(self) -> PriceTable | None:
         """The suite's price table (``prices``, relative to the suite file), if it names one."""
