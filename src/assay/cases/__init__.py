@@ -42,6 +42,7 @@ if TYPE_CHECKING:
         shingles,
     )
     from assay.cases._parse import parse_case, parse_dataset
+    from assay.cases._plain import SPLITS, PlainCase, plain_canonical_text, plain_case
     from assay.cases._rubric import RUBRIC_FIELDS, DisallowedClaim, Provenance, RequiredFact
     from assay.cases._sources import EMPTY_SOURCES, Snapshot, SourceLibrary
     from assay.cases._split import assign_splits, find_leaks, units_of
@@ -89,6 +90,10 @@ _WHERE: dict[str, str] = {
     "assign_splits": "assay.cases._split",
     "find_leaks": "assay.cases._split",
     "units_of": "assay.cases._split",
+    "SPLITS": "assay.cases._plain",
+    "PlainCase": "assay.cases._plain",
+    "plain_canonical_text": "assay.cases._plain",
+    "plain_case": "assay.cases._plain",
 }
 
 __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
@@ -99,6 +104,7 @@ __all__ = [
     "FIELD_KINDS",
     "KINDS",
     "RUBRIC_FIELDS",
+    "SPLITS",
     "Case",
     "Cluster",
     "Coverage",
@@ -107,6 +113,7 @@ __all__ = [
     "DisallowedClaim",
     "Finding",
     "NearSettings",
+    "PlainCase",
     "Provenance",
     "RequiredFact",
     "Snapshot",
@@ -133,6 +140,8 @@ __all__ = [
     "normalize_input",
     "parse_case",
     "parse_dataset",
+    "plain_canonical_text",
+    "plain_case",
     "shingles",
     "units_of",
 ]

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from assay.load._aside import ResultsAside
     from assay.load._changelog import changelog_path
     from assay.load._checks import (
         check_registry,
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
         load_profile,
         registry_from,
     )
-    from assay.load._files import load_dataset, load_results
+    from assay.load._files import NotStreamable, load_dataset, load_results, plain_records
     from assay.load._grader import (
         grader_from_provenance,
         grader_provenance,
@@ -44,6 +45,8 @@ _WHERE: dict[str, str] = {
     "registry_from": "assay.load._checks",
     "load_dataset": "assay.load._files",
     "load_results": "assay.load._files",
+    "NotStreamable": "assay.load._files",
+    "plain_records": "assay.load._files",
     "grader_from_provenance": "assay.load._grader",
     "grader_provenance": "assay.load._grader",
     "register_grader": "assay.load._grader_types",
@@ -67,6 +70,7 @@ _WHERE: dict[str, str] = {
     "SuiteSettings": "assay.load._suite",
     "load_suite": "assay.load._suite",
     "changelog_path": "assay.load._changelog",
+    "ResultsAside": "assay.load._aside",
 }
 
 __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
@@ -75,7 +79,9 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 __all__ = [
     "CalibrationCheck",
     "CalibrationRequirement",
+    "NotStreamable",
     "PriceTable",
+    "ResultsAside",
     "Suite",
     "SuiteSettings",
     "changelog_path",
@@ -97,6 +103,7 @@ __all__ = [
     "named_path",
     "names_a_file",
     "path_exists",
+    "plain_records",
     "read_calibration",
     "read_records",
     "read_text",

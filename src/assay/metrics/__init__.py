@@ -25,6 +25,15 @@ if TYPE_CHECKING:
         TrialSummary,
         summarize_trials,
     )
+    from assay.metrics._counts import (
+        Counts,
+        UncountedStatus,
+        per_case_counts,
+        per_group_counts,
+        summary_from_counts,
+        summary_of_counts,
+    )
+    from assay.metrics._display import decimal, interval_text, percent
     from assay.metrics._former_ci95 import FormerCi95
     from assay.metrics._group import group_by, per_case
     from assay.metrics._intervals import METHODS, IntervalMethod, clopper_pearson, interval, wilson
@@ -46,6 +55,7 @@ if TYPE_CHECKING:
         summarize_graded,
         summarize_results,
     )
+    from assay.metrics._tally import cell_tallies, tallies
     from assay.metrics._trials import (
         TrialPolicy,
         pass_at_k,
@@ -96,6 +106,17 @@ _WHERE: dict[str, str] = {
     "pass_at_k": "assay.metrics._trials",
     "pass_hat_k": "assay.metrics._trials",
     "require_declared_selection": "assay.metrics._trials",
+    "Counts": "assay.metrics._counts",
+    "UncountedStatus": "assay.metrics._counts",
+    "summary_from_counts": "assay.metrics._counts",
+    "summary_of_counts": "assay.metrics._counts",
+    "per_case_counts": "assay.metrics._counts",
+    "per_group_counts": "assay.metrics._counts",
+    "decimal": "assay.metrics._display",
+    "interval_text": "assay.metrics._display",
+    "percent": "assay.metrics._display",
+    "cell_tallies": "assay.metrics._tally",
+    "tallies": "assay.metrics._tally",
 }
 
 __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
@@ -108,6 +129,7 @@ __all__ = [
     "METHODS",
     "SLICE_CASES",
     "CaseConsistency",
+    "Counts",
     "FormerCi95",
     "IntervalMethod",
     "IntervalSetting",
@@ -120,26 +142,36 @@ __all__ = [
     "TrialPolicy",
     "TrialRate",
     "TrialSummary",
+    "UncountedStatus",
     "agreement_weights",
+    "cell_tallies",
     "clopper_pearson",
     "clustered_by_case",
     "clustered_delta",
     "clustered_rate",
     "confusion_matrix",
+    "decimal",
     "effective_interval",
     "group_by",
     "holm_adjust",
     "interval",
+    "interval_text",
     "mcnemar_exact",
     "paired_delta_interval",
     "pass_at_k",
     "pass_hat_k",
     "per_case",
+    "per_case_counts",
+    "per_group_counts",
+    "percent",
     "rate",
     "require_declared_selection",
     "summarize_graded",
     "summarize_results",
     "summarize_trials",
+    "summary_from_counts",
+    "summary_of_counts",
+    "tallies",
     "weighted_kappa",
     "wilson",
 ]

@@ -13,10 +13,9 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from assay.cases import Case
+from assay.cases import SPLITS, Case
 from assay.cases._canonical import _plain_text, case_hash
-from assay.cases._plain import SPLITS
-from assay.store._rows import json_items
+from assay.store import json_items
 
 
 class Cases(NamedTuple):

@@ -17,7 +17,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
 from assay.outcomes import OUTCOME_ADAPTER
-from assay.store._damage import DamagedRow, record_damage, shown
+from assay.store import DamagedRow, record_damage, shown
 
 # The number of the run's records whose outcome's kind is not the kind stored beside it
 # (records stored before schema version 5 have none beside it). An outcome that is not

@@ -7,8 +7,7 @@ from typing import Any
 
 from assay.grading import Judgment, grade
 from assay.load import PriceTable
-from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy
-from assay.metrics._display import decimal
+from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy, decimal
 from assay.outcomes import Record, Results
 from assay.report import DatasetChange, Price, Report, UsageSummary, build_report, summarize_usage
 from assay.runs._run_settings import StoredGrader, run_grader, run_metadata, trial_policy

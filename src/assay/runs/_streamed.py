@@ -16,23 +16,35 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
 from assay.errors import StoreError
-from assay.grading import STATUSES, CaseResult, Grader
-from assay.grading._grade import judge_record
-from assay.grading._rules import GRADERLESS, MISSING_REASON, RULES_VERSION, error_reason
-from assay.grading._status_rule import status_of
+from assay.grading import (
+    GRADERLESS,
+    MISSING_REASON,
+    RULES_VERSION,
+    STATUSES,
+    CaseResult,
+    Grader,
+    error_reason,
+    judge_record,
+    status_of,
+)
 from assay.load import PriceTable
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy
 from assay.outcomes import Abstain, Answer, Error
-from assay.report import Report
+from assay.report import ROW_FIELDS, Brief, CaseRow, JudgeDetail, Report, row_of
 from assay.report._build import _row_values
-from assay.report._model import CaseRow, JudgeDetail
-from assay.report._rows import ROW_FIELDS, Brief, row_of
 from assay.runs._case_items import CaseAt, Cases, Items
 from assay.runs._run_settings import StoredGrader, run_grader
-from assay.store import RunInfo, RunStore
-from assay.store._case_index import read_case_hashes, read_case_ids, read_case_index
-from assay.store._damage import DamagedRow, item_damage, row_failure
-from assay.store._failures import rows_named
+from assay.store import (
+    DamagedRow,
+    RunInfo,
+    RunStore,
+    item_damage,
+    read_case_hashes,
+    read_case_ids,
+    read_case_index,
+    row_failure,
+    rows_named,
+)
 from assay.store._rows import (
     _STATUSES,
     _outcome,
