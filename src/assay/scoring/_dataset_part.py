@@ -9,11 +9,11 @@ from collections.abc import Iterable
 from typing import IO, Any, NamedTuple, cast
 
 from assay._controls import escape_controls
-from assay.cases._plain import PlainCase, plain_canonical_text, plain_case
+from assay.cases import PlainCase, plain_canonical_text, plain_case
 from assay.grading import Status
 from assay.load._json import _lines, _quick_lines
 from assay.render.json import json_row_pieces
-from assay.report._rows import CaseRows
+from assay.report import CaseRows
 from assay.report._streamed import (
     _GRADER,
     _OUTCOME,
