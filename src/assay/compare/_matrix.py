@@ -24,8 +24,7 @@ from assay.metrics import (
     StatusCounts,
     holm_adjust,
 )
-from assay.report import CacheSummary, Report, UsageSummary
-from assay.report._model import HELDOUT_BANNER
+from assay.report import HELDOUT_BANNER, CacheSummary, Report, UsageSummary
 
 MATRIX_SCHEMA_VERSION = 1
 HOLM_NOTE = (

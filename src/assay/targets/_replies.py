@@ -16,8 +16,7 @@ from pydantic import ValidationError
 from assay._compact import checked_instance, shared_field_names
 from assay._controls import LONE_SURROGATE
 from assay.errors import AssayConfigError
-from assay.outcomes import Abstain, Answer, Error, Outcome, Record, Usage
-from assay.outcomes._outcome import OUTCOME_ADAPTER
+from assay.outcomes import OUTCOME_ADAPTER, Abstain, Answer, Error, Outcome, Record, Usage
 from assay.targets._base import Reply
 from assay.targets._secrets import Masker
 
