@@ -562,7 +562,6 @@ PRIVATE_IMPORTS_LEFT = {
     "runner/_regrade.py",
     "runner/_run.py",
     "runner/_trend.py",
-    "runs/_case_items.py",
     "runs/_listing.py",
     "runs/_paired.py",
     "runs/_streamed.py",

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
         case_hash,
         content_hash,
         dataset_version,
+        plain_case_text,
     )
     from assay.cases._case import Case
     from assay.cases._coverage import (
@@ -55,6 +56,7 @@ _WHERE: dict[str, str] = {
     "case_hash": "assay.cases._canonical",
     "content_hash": "assay.cases._canonical",
     "dataset_version": "assay.cases._canonical",
+    "plain_case_text": "assay.cases._canonical",
     "Case": "assay.cases._case",
     "Coverage": "assay.cases._coverage",
     "cell_count": "assay.cases._coverage",
@@ -142,6 +144,7 @@ __all__ = [
     "parse_dataset",
     "plain_canonical_text",
     "plain_case",
+    "plain_case_text",
     "shingles",
     "units_of",
 ]

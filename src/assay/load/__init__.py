@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         grader_provenance,
     )
     from assay.load._grader_types import register_grader
+    from assay.load._json import quick_line_decoder, text_lines
     from assay.load._judge import (
         CalibrationCheck,
         CalibrationRequirement,
@@ -71,6 +72,8 @@ _WHERE: dict[str, str] = {
     "load_suite": "assay.load._suite",
     "changelog_path": "assay.load._changelog",
     "ResultsAside": "assay.load._aside",
+    "quick_line_decoder": "assay.load._json",
+    "text_lines": "assay.load._json",
 }
 
 __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
@@ -104,9 +107,11 @@ __all__ = [
     "names_a_file",
     "path_exists",
     "plain_records",
+    "quick_line_decoder",
     "read_calibration",
     "read_records",
     "read_text",
     "register_grader",
     "registry_from",
+    "text_lines",
 ]
