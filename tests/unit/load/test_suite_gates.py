@@ -48,3 +48,12 @@ def test_good_rules_load(tmp_path: Path) -> None:
         _suite(tmp_path, "gates: ['task_success>=0.8', 'errors==0', 'cost_usd<=5']\n")
     )
     assert suite.settings.gates == ["task_success>=0.8", "errors==0", "cost_usd<=5"]
+
+
+def test_a_suite_s_gate_rules_are_its_gates_parsed(tmp_path: Path) -> None:
+    suite = load_suite(_suite(tmp_path, "gates: ['task_success>=0.8', 'errors==0']\n"))
+    assert [(r.path, r.op, r.threshold) for r in suite.gate_rules()] == [
+        ("task_success", ">=", 0.8),
+        ("errors", "==", 0.0),
+    ]
+    assert load_suite(_suite(tmp_path, "")).gate_rules() == []
