@@ -65,6 +65,7 @@ class _Session:
     def report(self, suite: str) -> Report:
         """The suite's report, running the selected cases the first time it is asked for."""
         if suite not in self.reports:
+            # deferred: pytest loads this plugin in every session; assay loads when a suite runs
             from assay.runner import Selection, run_suite
             from assay.store import open_store
 
@@ -127,6 +128,7 @@ def pytest_collection_modifyitems(
     suites = config.getoption("--assay")
     if not suites:
         return
+    # deferred: pytest loads this plugin in every session; assay loads when a suite runs
     from assay.errors import AssayError
     from assay.load import load_suite
 
@@ -169,11 +171,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     state = session.config.stash.get(_STATE, None)
     if state is None or not state.reports:
         return
-    from assay.cli._gating import suite_rules
+    # deferred: pytest loads this plugin in every session; assay loads when a suite runs
     from assay.gates import evaluate_gates, gates_passed
 
     for key, report in state.reports.items():
-        rules = suite_rules(state.suites[key])
+        rules = state.suites[key].gate_rules()
         if rules and not gates_passed(evaluate_gates(report, rules)):
             state.gates_failed.append(key)
         destination = session.config.getoption("--assay-report")
@@ -184,6 +186,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 def _write_report(report: Report, destination: Path, several: bool, suite: str) -> None:
+    # deferred: pytest loads this plugin in every session; assay loads when a suite runs
     from assay.render import render
 
     if several:
@@ -197,7 +200,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     state = config.stash.get(_STATE, None)
     if state is None or not state.reports:
         return
-    from assay.cli._gating import suite_rules
+    # deferred: pytest loads this plugin in every session; assay loads when a suite runs
     from assay.gates import GateOutcome, evaluate_gates
     from assay.render import render
 
@@ -210,7 +213,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
             f" · passed {counts.passed} + failed {counts.failed} + error {counts.error} + "
             f"missing {counts.missing} + ungraded {counts.ungraded} = {report.total}"
         )
-        rules = suite_rules(state.suites[key])
+        rules = state.suites[key].gate_rules()
         if rules:
             outcome = GateOutcome.of(evaluate_gates(report, rules), report)
             for line in render(outcome, "text").splitlines():
@@ -222,6 +225,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
 @pytest.fixture(scope="session")
 def assay_run(pytestconfig: pytest.Config) -> Callable[..., Report]:
     """Run a suite file inside a test and get its report (stored like ``assay run``)."""
+    # deferred: pytest loads this plugin in every session; assay loads only when asked for
     from assay.runner import Selection, run_suite
     from assay.store import open_store
 

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
         case_hash,
         content_hash,
         dataset_version,
+        plain_case_text,
     )
     from assay.cases._case import Case
     from assay.cases._coverage import (
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
         shingles,
     )
     from assay.cases._parse import parse_case, parse_dataset
+    from assay.cases._plain import SPLITS, PlainCase, plain_canonical_text, plain_case
     from assay.cases._rubric import RUBRIC_FIELDS, DisallowedClaim, Provenance, RequiredFact
     from assay.cases._sources import EMPTY_SOURCES, Snapshot, SourceLibrary
     from assay.cases._split import assign_splits, find_leaks, units_of
@@ -54,6 +56,7 @@ _WHERE: dict[str, str] = {
     "case_hash": "assay.cases._canonical",
     "content_hash": "assay.cases._canonical",
     "dataset_version": "assay.cases._canonical",
+    "plain_case_text": "assay.cases._canonical",
     "Case": "assay.cases._case",
     "Coverage": "assay.cases._coverage",
     "cell_count": "assay.cases._coverage",
@@ -89,6 +92,10 @@ _WHERE: dict[str, str] = {
     "assign_splits": "assay.cases._split",
     "find_leaks": "assay.cases._split",
     "units_of": "assay.cases._split",
+    "SPLITS": "assay.cases._plain",
+    "PlainCase": "assay.cases._plain",
+    "plain_canonical_text": "assay.cases._plain",
+    "plain_case": "assay.cases._plain",
 }
 
 __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
@@ -99,6 +106,7 @@ __all__ = [
     "FIELD_KINDS",
     "KINDS",
     "RUBRIC_FIELDS",
+    "SPLITS",
     "Case",
     "Cluster",
     "Coverage",
@@ -107,6 +115,7 @@ __all__ = [
     "DisallowedClaim",
     "Finding",
     "NearSettings",
+    "PlainCase",
     "Provenance",
     "RequiredFact",
     "Snapshot",
@@ -133,6 +142,9 @@ __all__ = [
     "normalize_input",
     "parse_case",
     "parse_dataset",
+    "plain_canonical_text",
+    "plain_case",
+    "plain_case_text",
     "shingles",
     "units_of",
 ]

@@ -78,10 +78,10 @@ def case_hash(case: Case) -> str:
 
 def canonical_text(case: Case) -> str:
     """``canonical_json(canonical_record(case))``: the text a case's hash is taken of."""
-    return _plain_text(case) or canonical_json(canonical_record(case))
+    return plain_case_text(case) or canonical_json(canonical_record(case))
 
 
-def _plain_text(case: Case) -> str | None:
+def plain_case_text(case: Case) -> str | None:
     """The canonical text of a case of text fields alone (no messages, metadata or
     rubric: the usual case), written field by field in key order, which is several times
     quicker than encoding its record; None for any other case."""

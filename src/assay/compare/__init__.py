@@ -4,7 +4,7 @@ The comparison renders through ``assay.render.comparison`` (and a matrix through
 ``assay.render.matrix``): this package computes, the render layer writes.
 """
 
-from assay.compare._compare import classify, compare_runs
+from assay.compare._compare import check_same_judge, classify, compare_runs
 from assay.compare._describe import p_text
 from assay.compare._matrix import (
     MatrixReport,
@@ -32,6 +32,7 @@ from assay.compare._pairing import (
     RunSide,
     pair_runs,
 )
+from assay.compare._tally import PairItem, SideFacts, UnknownStatus, tally_comparison
 
 __all__ = [
     "COMPARE_SCHEMA_VERSION",
@@ -43,18 +44,23 @@ __all__ = [
     "Excluded",
     "MatrixReport",
     "McNemar",
+    "PairItem",
     "PairRow",
     "RunSide",
+    "SideFacts",
     "SideOutcome",
     "SliceDelta",
+    "UnknownStatus",
     "VariantInput",
     "VariantRow",
     "best_not_worse",
     "build_matrix",
+    "check_same_judge",
     "classify",
     "compare_runs",
     "comparison_schema",
     "matrix_schema",
     "p_text",
     "pair_runs",
+    "tally_comparison",
 ]

@@ -16,7 +16,7 @@ from assay._version import __version__
 from assay.compare._compare import compare_runs
 from assay.compare._model import Delta
 from assay.compare._pairing import RunSide
-from assay.errors import AssayInputError
+from assay.errors import AssayInputError, did_you_mean
 from assay.metrics import (
     DEFAULT_INTERVAL,
     IntervalSetting,
@@ -24,8 +24,7 @@ from assay.metrics import (
     StatusCounts,
     holm_adjust,
 )
-from assay.report import CacheSummary, Report, UsageSummary
-from assay.report._model import HELDOUT_BANNER
+from assay.report import HELDOUT_BANNER, CacheSummary, Report, UsageSummary
 
 MATRIX_SCHEMA_VERSION = 1
 HOLM_NOTE = (
@@ -278,8 +277,6 @@ def best_not_worse(m: MatrixReport, baseline: str) -> BestCheck:
     """
     names = [v.name for v in m.variants]
     if baseline not in names:
-        from assay.errors import did_you_mean
-
         raise AssayInputError(
             f"--best-not-worse-than {baseline}: matrix {m.matrix_id} has no such variant"
             f"{did_you_mean(baseline, names)}; its variants: {', '.join(names)}"

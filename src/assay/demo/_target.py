@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict
 from assay.cases import Case
 from assay.demo._assistant import RemoteModel, ask
 from assay.demo._config import DemoConfig, configuration
-from assay.targets._base import BaseTarget, Reply, TargetContext, TargetType
+from assay.targets import BaseTarget, Reply, TargetContext, TargetType
 from assay.targets.openai import OpenAISettings, OpenAITarget
 
 DEFAULT_TENANT = "acme"

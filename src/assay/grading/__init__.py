@@ -10,9 +10,24 @@ if TYPE_CHECKING:
     from assay.grading._all import grade_all, validate_inputs
     from assay.grading._grade import CaseResult, grade, judge_record
     from assay.grading._judgment import STATUSES, CallingGrader, Grader, Judgment, Status
-    from assay.grading._rules import rule_judgment, unjudged_status
+    from assay.grading._rules import (
+        GRADERLESS,
+        MISSING_REASON,
+        RULES_VERSION,
+        error_reason,
+        rule_judgment,
+        unjudged_status,
+    )
+    from assay.grading._status_rule import (
+        kind_sql,
+        pack,
+        pack_sql,
+        status_code_sql,
+        status_of,
+        status_sql,
+    )
     from assay.grading._structured import StructuredGrader
-    from assay.grading._type import GraderType
+    from assay.grading._type import ENTRY_POINT_GROUP, GraderType
     from assay.grading.checks import (
         CheckResult,
         CompositeResult,
@@ -35,18 +50,33 @@ _WHERE: dict[str, str] = {
     "Status": "assay.grading._judgment",
     "rule_judgment": "assay.grading._rules",
     "unjudged_status": "assay.grading._rules",
+    "GRADERLESS": "assay.grading._rules",
+    "MISSING_REASON": "assay.grading._rules",
+    "RULES_VERSION": "assay.grading._rules",
+    "error_reason": "assay.grading._rules",
     "StructuredGrader": "assay.grading._structured",
     "GraderType": "assay.grading._type",
+    "ENTRY_POINT_GROUP": "assay.grading._type",
     "CheckResult": "assay.grading.checks",
     "CompositeResult": "assay.grading.checks",
     "CompositeScorer": "assay.grading.checks",
     "Profile": "assay.grading.checks",
+    "status_of": "assay.grading._status_rule",
+    "status_sql": "assay.grading._status_rule",
+    "kind_sql": "assay.grading._status_rule",
+    "pack_sql": "assay.grading._status_rule",
+    "status_code_sql": "assay.grading._status_rule",
+    "pack": "assay.grading._status_rule",
 }
 
 __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 
 
 __all__ = [
+    "ENTRY_POINT_GROUP",
+    "GRADERLESS",
+    "MISSING_REASON",
+    "RULES_VERSION",
     "STATUSES",
     "CallingGrader",
     "CaseResult",
@@ -59,10 +89,17 @@ __all__ = [
     "Profile",
     "Status",
     "StructuredGrader",
+    "error_reason",
     "grade",
     "grade_all",
     "judge_record",
+    "kind_sql",
+    "pack",
+    "pack_sql",
     "rule_judgment",
+    "status_code_sql",
+    "status_of",
+    "status_sql",
     "unjudged_status",
     "validate_inputs",
 ]

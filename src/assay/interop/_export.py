@@ -13,10 +13,12 @@ import zipfile
 from dataclasses import dataclass
 from typing import Any
 
+from assay._version import __version__
 from assay.cases import Case, case_hash
 from assay.grading import Judgment
 from assay.outcomes import Record
 from assay.report import Report
+from assay.runs import report_for_run
 from assay.store import RunInfo, RunStore
 
 COLUMNS = (
@@ -60,8 +62,6 @@ class StoredRun:
 
 def read_stored(store: RunStore, run_id: str) -> StoredRun:
     """The run ``run_id`` (or unique prefix) as an export reads it."""
-    from assay.runs import report_for_run
-
     info = store.get_run(run_id)
     report = report_for_run(store, info.id)  # first: it names a damaged row as report does
     return StoredRun(
@@ -211,8 +211,6 @@ def to_inspect(run: StoredRun) -> bytes:
     """An inspect_ai ``.eval`` log: one sample per recorded case-trial (trials as epochs),
     passed ``C``, failed ``I``, errors as sample errors, ungraded without a score, and
     missing case-trials absent while the dataset lists every case."""
-    from assay import __version__
-
     cases = {c.id: c for c in run.cases}
     records = {r.key: r for r in run.records}
     table = rows(run)

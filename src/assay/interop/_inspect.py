@@ -17,8 +17,15 @@ from assay.interop._archive import ZipMembers, looks_like_zip
 from assay.interop._imported import ImportedRun, Source, file_sha256, parse_time
 from assay.interop._scores import ScoreRule, map_score
 from assay.load import file_refusal
-from assay.outcomes import Abstain, Answer, Error, Record, Usage, check_trial_numbers
-from assay.outcomes._outcome import OUTCOME_ADAPTER
+from assay.outcomes import (
+    OUTCOME_ADAPTER,
+    Abstain,
+    Answer,
+    Error,
+    Record,
+    Usage,
+    check_trial_numbers,
+)
 
 ASSAY_KEY = "assay"  # where a log exported by assay keeps each sample's case and outcome
 _OUTCOME = OUTCOME_ADAPTER

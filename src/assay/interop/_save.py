@@ -6,8 +6,12 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from assay._version import __version__
+from assay.cases import content_hash
 from assay.interop._imported import ImportedRun
 from assay.report import Report
+from assay.runner import new_run_id
+from assay.runs import headline, report_for_run
 from assay.store import RunInfo, RunStore
 
 
@@ -23,11 +27,6 @@ def store_import(
     ``matrix`` is the run's place in a matrix (``metadata["matrix"]``, as ``assay run``
     with variants records it), or None.
     """
-    from assay import __version__
-    from assay.cases import content_hash
-    from assay.runner._provenance import new_run_id
-    from assay.runs import headline, report_for_run
-
     run_id = new_run_id(now)
     started = imported.started_at or now
     metadata: dict[str, Any] = {"imported": {**imported.source.as_metadata(), **imported.extra}}
@@ -58,7 +57,8 @@ def store_imports(
 ) -> tuple[list[Report], str | None]:
     """Store the runs imported from one file; when they are variants (several promptfoo
     prompt × provider columns), as one matrix whose id is returned beside the reports."""
-    from assay.runner._matrix import new_matrix_id
+    # deferred: the matrix runner (its plans and targets), which one imported run never needs
+    from assay.runner import new_matrix_id
 
     names = [run.variant for run in runs]
     if len(runs) < 2 or any(name is None for name in names):

@@ -7,18 +7,21 @@ from typing import TYPE_CHECKING
 from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from assay.load._aside import ResultsAside
+    from assay.load._changelog import changelog_path
     from assay.load._checks import (
         check_registry,
         load_composite_results,
         load_profile,
         registry_from,
     )
-    from assay.load._files import load_dataset, load_results
+    from assay.load._files import NotStreamable, load_dataset, load_results, plain_records
     from assay.load._grader import (
         grader_from_provenance,
         grader_provenance,
     )
     from assay.load._grader_types import register_grader
+    from assay.load._json import quick_line_decoder, text_lines
     from assay.load._judge import (
         CalibrationCheck,
         CalibrationRequirement,
@@ -43,6 +46,8 @@ _WHERE: dict[str, str] = {
     "registry_from": "assay.load._checks",
     "load_dataset": "assay.load._files",
     "load_results": "assay.load._files",
+    "NotStreamable": "assay.load._files",
+    "plain_records": "assay.load._files",
     "grader_from_provenance": "assay.load._grader",
     "grader_provenance": "assay.load._grader",
     "register_grader": "assay.load._grader_types",
@@ -65,6 +70,10 @@ _WHERE: dict[str, str] = {
     "Suite": "assay.load._suite",
     "SuiteSettings": "assay.load._suite",
     "load_suite": "assay.load._suite",
+    "changelog_path": "assay.load._changelog",
+    "ResultsAside": "assay.load._aside",
+    "quick_line_decoder": "assay.load._json",
+    "text_lines": "assay.load._json",
 }
 
 __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
@@ -73,9 +82,12 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 __all__ = [
     "CalibrationCheck",
     "CalibrationRequirement",
+    "NotStreamable",
     "PriceTable",
+    "ResultsAside",
     "Suite",
     "SuiteSettings",
+    "changelog_path",
     "check_calibration",
     "check_registry",
     "file_refusal",
@@ -94,9 +106,12 @@ __all__ = [
     "named_path",
     "names_a_file",
     "path_exists",
+    "plain_records",
+    "quick_line_decoder",
     "read_calibration",
     "read_records",
     "read_text",
     "register_grader",
     "registry_from",
+    "text_lines",
 ]

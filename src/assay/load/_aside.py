@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from assay._forked import Child
 from assay.load._records import stream_records
 from assay.outcomes._parse import _plain_line, _usual_shape
 
@@ -33,8 +34,6 @@ class ResultsAside:
     the process never outlives the command."""
 
     def __init__(self, pid: int, out: IO[bytes]) -> None:
-        from assay._forked import Child
-
         self._child = Child(pid)
         self._out = out
         self._done = False

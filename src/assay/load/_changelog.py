@@ -10,7 +10,9 @@ from typing import Any
 
 from assay._validation import parse_located
 from assay.errors import AssayConfigError, Location, Problem
+from assay.load._json import read_jsonl
 from assay.load._paths import path_exists, too_long
+from assay.load._records import read_text
 
 
 def changelog_path(dataset: Path) -> Path:
@@ -26,9 +28,6 @@ def has_changelog(dataset: Path) -> bool:
 
 def read_changelog(dataset: Path) -> list[dict[str, Any]]:
     """Every entry of the dataset's changelog, oldest first ([] when there is none)."""
-    from assay.load._json import read_jsonl
-    from assay.load._records import read_text
-
     if not has_changelog(dataset):
         return []
     path = changelog_path(dataset)

@@ -9,6 +9,7 @@ from typing import Any
 
 from assay.cases import Case, Dataset, parse_dataset
 from assay.errors import MAX_TRIALS, InputFormatError, Location, Problem, did_you_mean
+from assay.load._changelog import change_for, has_changelog
 from assay.load._records import parsed, stream_records
 from assay.load._sources import with_sources
 from assay.outcomes import (
@@ -71,7 +72,6 @@ def load_dataset(path: str | Path, name: str | None = None) -> Dataset:
     dataset = parsed(lines, lambda: parse_dataset(dataset_name, records, str(p)))
     if "sources" in header:
         dataset = with_sources(dataset, header["sources"], p)
-    from assay.load._changelog import change_for, has_changelog
 
     if has_changelog(p):
         dataset = dataclasses.replace(dataset, change=change_for(p, dataset.version))

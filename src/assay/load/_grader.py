@@ -35,9 +35,11 @@ from assay._validation import problems_from
 from assay.cases import SourceLibrary
 from assay.errors import AssayConfigError, InputFormatError, Location, Problem, did_you_mean
 from assay.grading import Grader, GraderType, StructuredGrader
-from assay.grading.checks import CompositeScorer, Profile
+from assay.grading.checks import DEFAULT_PROFILE, CompositeScorer, Profile
+from assay.load._checks import check_registry, load_profile
 from assay.load._grader_types import BUILTIN_GRADERS, grader_type, grader_type_names
 from assay.load._paths import named_file
+from assay.load._sources import load_sources, merge_sources
 
 if TYPE_CHECKING:
     from assay.load._judge import JudgeSettings
@@ -166,6 +168,7 @@ def _judge_problems(spec: GraderSettings, locate: Locate) -> list[Problem]:
 
 
 def _inline_judge(spec: GraderSettings, locate: Callable[[str], Location]) -> JudgeSettings:
+    # deferred: the judge's settings and calibration, which a suite without a judge never needs
     from assay.load._judge import judge_settings
 
     where = locate("grader")
@@ -212,10 +215,6 @@ def _structured(
 def _composite(
     spec: GraderSettings, base_dir: Path, locate: Locate, sources: SourceLibrary
 ) -> Grader:
-    from assay.grading.checks import DEFAULT_PROFILE
-    from assay.load._checks import check_registry, load_profile
-    from assay.load._sources import load_sources, merge_sources
-
     registry = check_registry()
     profile = DEFAULT_PROFILE
     if spec.profile is not None:
@@ -228,8 +227,8 @@ def _composite(
 
 
 def _judge(spec: GraderSettings, base_dir: Path, locate: Locate, sources: SourceLibrary) -> Grader:
+    # deferred: the judge's settings and calibration, which a suite without a judge never needs
     from assay.load._judge import load_judge
-    from assay.load._sources import load_sources, merge_sources
 
     if spec.sources is not None:
         path = _suite_file(spec.sources, base_dir, locate("grader.sources"), "sources")
@@ -269,6 +268,7 @@ def grader_provenance(grader: Grader, spec: GraderSettings | None = None) -> dic
     if spec is not None and spec.type not in BUILTIN_GRADERS:
         kind = grader_type(spec.type)
         if kind is not None and not isinstance(kind, SuiteGraderType):
+            # deferred: the store loads SQLAlchemy, which only a plugin grader's settings need here
             from assay.store import redact
 
             settings = kind.settings.model_validate(spec.plugin_keys())
@@ -340,6 +340,7 @@ def grader_from_provenance(entry: dict[str, str], base_dir: Path | None = None) 
         except (PluginNotInstalled, AssayConfigError):
             return None
     if entry.get("name") == JUDGE and "config" in entry:
+        # deferred: the judge, which a run graded without one never loads
         from assay.grading.judge import JudgeConfig, JudgeGrader, JudgeRubric
 
         config = JudgeConfig.model_validate_json(entry["config"])
@@ -350,7 +351,6 @@ def grader_from_provenance(entry: dict[str, str], base_dir: Path | None = None) 
         return None
     if make is not CompositeScorer or "profile" not in entry:
         return make()
-    from assay.load._checks import check_registry
 
     profile = Profile.model_validate(json.loads(entry["profile"]))
     return CompositeScorer(profile, check_registry().resolve(profile.checks))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib.metadata import EntryPoint
 
 from assay._plugins import installed_entry_points, load_entry_point
-from assay.grading._type import ENTRY_POINT_GROUP, GraderType
+from assay.grading import ENTRY_POINT_GROUP, GraderType
 
 # The built-in types, as assay's own ``assay.graders`` entry points declare them: a source
 # checkout whose installed metadata predates one still finds it here. No installed package

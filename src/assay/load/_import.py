@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from assay.cases import Case, parse_case
-from assay.errors import AssayConfigError, InputFormatError, Location, Problem
+from assay.errors import AssayConfigError, InputFormatError, Location, Problem, did_you_mean
+from assay.load._records import read_records
 
 MAPPABLE = (
     "id",
@@ -164,8 +165,6 @@ def check_columns(mapping: Mapping[str, str], columns: Iterable[str], where: str
         steps = _STEP.findall(path)
         root = steps[0][0] if steps else ""
         if root not in known:
-            from assay.errors import did_you_mean
-
             raise AssayConfigError(
                 f"--map {field}={path}: {where} has no column '{root}'"
                 f"{did_you_mean(root, known)}; it has: {', '.join(known)}"
@@ -174,8 +173,6 @@ def check_columns(mapping: Mapping[str, str], columns: Iterable[str], where: str
 
 def csv_rows(path: Path, mapping: Mapping[str, str]) -> Rows:
     """The CSV file's rows keyed by header, each located at its line."""
-    from assay.load._records import read_records
-
     records, header = read_records(path, "cases")
     check_columns(mapping, header.get("columns", []), str(path))
     return iter([(loc, raw) for loc, raw in records])

@@ -116,7 +116,7 @@ class JsonLines:
         quick = _quick_decoder(memo if self._shared else None, plain="\\" not in text)
         # Split on newlines only: str.splitlines() also breaks at U+0085, U+2028 and other
         # characters a JSON string may legally contain unescaped.
-        for number, line in enumerate(_lines(text), start=1):
+        for number, line in enumerate(text_lines(text), start=1):
             where = Location(source, number)
             value = quick(line)
             if value is not None:
@@ -160,11 +160,11 @@ def _quick_decoder(
     None: each string its own object), or None for any other line (which is then decoded
     the usual way, with the usual messages). ``plain``: the text holds no backslash."""
     if memo is None:
-        return _quick_lines(None, plain)
-    return _quick_lines(memo.setdefault, plain)
+        return quick_line_decoder(None, plain)
+    return quick_line_decoder(memo.setdefault, plain)
 
 
-def _quick_lines(
+def quick_line_decoder(
     share: Callable[[str, str], str] | None, plain: bool
 ) -> Callable[[str], dict[str, Any] | None]:
     """``_quick_decoder``'s decoder, sharing strings through ``share`` when given.
@@ -214,7 +214,7 @@ def _no_quick_line(line: str) -> None:
     return None
 
 
-def _lines(text: str, start: int = 0, stop: int | None = None) -> Iterator[str]:
+def text_lines(text: str, start: int = 0, stop: int | None = None) -> Iterator[str]:
     """The lines of ``text`` (of ``text[start:stop]``) split on newlines only, one at a
     time."""
     stop = len(text) if stop is None else stop

@@ -27,7 +27,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from assay._urls import HttpUrl
 from assay._validation import problems_from
 from assay.cases import SourceLibrary
-from assay.errors import InputFormatError, Location, Problem
+from assay.errors import AssayError, InputFormatError, Location, Problem
+from assay.gates import calibration_gate_results
 from assay.grading.judge import (
     CalibrationBounds,
     JudgeConfig,
@@ -36,10 +37,11 @@ from assay.grading.judge import (
     JudgeRubric,
     ResponseMode,
 )
+from assay.load._records import read_text, read_yaml
+from assay.report import CalibrationReport, calibration_problem
 
 if TYPE_CHECKING:
     from assay.gates import GateResult
-    from assay.report._calibration import CalibrationReport
 
 
 class CalibrationRequirement(CalibrationBounds):
@@ -144,8 +146,6 @@ def load_judge(path: str | Path) -> JudgeSettings:
     """Judge settings from a YAML (or JSON) file, problems reported with file and line."""
     import yaml
 
-    from assay.load._records import read_text, read_yaml
-
     p = Path(path)
     data = read_yaml(p, "judge settings")
     lines: dict[str, int] = {}
@@ -177,9 +177,6 @@ class CalibrationCheck:
     def results(self) -> list[GateResult]:
         """The requirement as gate results, one per bound (each fails with the reason when
         not met)."""
-        from assay.gates import calibration_gate_results
-        from assay.report._calibration import calibration_problem
-
         report, unusable = read_calibration(self.path)
         if report is None:
             return calibration_gate_results(None, unusable, self.bounds)
@@ -218,10 +215,6 @@ def check_calibration(judge: JudgeGrader) -> str | None:
 def read_calibration(path: str | Path) -> tuple[CalibrationReport | None, str | None]:
     """The calibration report at ``path`` (``assay calibrate -f json``), or why there is
     no usable one."""
-    from assay.errors import AssayError
-    from assay.load._records import read_text
-    from assay.report._calibration import CalibrationReport
-
     try:
         return CalibrationReport.model_validate_json(read_text(Path(path))), None
     except (AssayError, OSError, ValidationError) as err:

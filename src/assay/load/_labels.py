@@ -11,15 +11,13 @@ from pydantic import ValidationError
 
 from assay._validation import parse_located, problems_from
 from assay.errors import AssayInputError, InputFormatError, Location, Problem
-from assay.report import Report, row_trial_problems
-from assay.report._calibration import HumanLabel, JudgedRow
+from assay.load._records import read_records, read_text
+from assay.report import HumanLabel, JudgedRow, Report, row_trial_problems
 
 
 def load_labels(path: str | Path) -> list[HumanLabel]:
     """Human labels (JSONL, JSON, YAML or CSV: ``id``, ``human_score`` 0–2 or ``human``
     pass/fail, ``reviewer``, ``note``); every problem named with file, line and field."""
-    from assay.load._records import read_records
-
     p = Path(path)
     records, _ = read_records(p, "labels")
     seen: dict[str, Location] = {}
@@ -79,8 +77,6 @@ def judged_identity(report: Report) -> dict[str, str]:
 
 def load_report_file(path: Path) -> Report:
     """A JSON report written by ``assay score -f json`` (or ``assay report -f json``)."""
-    from assay.load._records import read_text
-
     try:
         data = json.loads(read_text(path))
     except json.JSONDecodeError as err:
@@ -105,6 +101,4 @@ def load_report_file(path: Path) -> Report:
 
 
 def _where(path: Path, line: int | None) -> Any:
-    from assay.errors import Location
-
     return Location(str(path), line)

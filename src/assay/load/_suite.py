@@ -22,8 +22,10 @@ from pydantic import (
 
 from assay._validation import problems_from
 from assay.cases import EMPTY_SOURCES, Dataset
-from assay.errors import MAX_TRIALS, InputFormatError, Location, Problem
+from assay.errors import MAX_TRIALS, AssayConfigError, InputFormatError, Location, Problem
+from assay.gates import Rule, parse_gates, parse_rule
 from assay.grading import Grader
+from assay.load._files import load_dataset
 from assay.load._grader import GraderSettings, build_grader, grader_problems, reads_sources
 from assay.load._limits import may_hold_surrogates
 from assay.load._paths import named_file
@@ -35,6 +37,7 @@ from assay.load._records import (
     read_text,
     repeated_yaml_keys,
 )
+from assay.metrics import TrialPolicy, require_declared_selection
 from assay.targets import Target, build_target
 
 
@@ -120,8 +123,6 @@ class SuiteSettings(BaseModel):
     @field_validator("trial_policy")
     @classmethod
     def _known_policy(cls, value: str | None, info: ValidationInfo) -> str | None:
-        from assay.metrics import TrialPolicy, require_declared_selection
-
         if value is None:
             return None
         policy = TrialPolicy.parse(value)
@@ -160,8 +161,6 @@ class Suite:
         return Location(str(self.path), 1)
 
     def load_dataset(self) -> Dataset:
-        from assay.load._files import load_dataset
-
         where = self.locate("dataset")
         path = named_file(self.settings.dataset, self.base_dir, where, "dataset", "suite")
         return load_dataset(path)
@@ -174,6 +173,10 @@ class Suite:
         if reads_sources(spec):
             sources = (dataset or self.load_dataset()).sources
         return build_grader(spec, self.base_dir, self.locate, sources)
+
+    def gate_rules(self) -> list[Rule]:
+        """The suite's gate rules, parsed before anything runs (a bad rule stops the run)."""
+        return parse_gates(self.settings.gates, str(self.locate("gates")))
 
     def price_table(self) -> PriceTable | None:
         """The suite's price table (``prices``, relative to the suite file), if it names one."""
@@ -253,9 +256,6 @@ def _parse_yaml(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
 def gate_problems(gates: object, locate: Callable[[str], Location]) -> list[Problem]:
     """What is wrong with a suite's ``gates:`` (a rule or a list of rules), each problem
     at its line: the rules are checked as ``assay gate`` checks them, before anything runs."""
-    from assay.errors import AssayConfigError
-    from assay.gates import parse_rule
-
     if gates is None:
         return []
     example = "write rules such as 'task_success>=0.8' or 'answered_accuracy.low>=0.6 allow_na'"

@@ -25,6 +25,15 @@ if TYPE_CHECKING:
         TrialSummary,
         summarize_trials,
     )
+    from assay.metrics._counts import (
+        Counts,
+        UncountedStatus,
+        per_case_counts,
+        per_group_counts,
+        summary_from_counts,
+        summary_of_counts,
+    )
+    from assay.metrics._display import decimal, interval_text, percent
     from assay.metrics._former_ci95 import FormerCi95
     from assay.metrics._group import group_by, per_case
     from assay.metrics._intervals import METHODS, IntervalMethod, clopper_pearson, interval, wilson
@@ -64,6 +73,7 @@ if TYPE_CHECKING:
         summarize_graded,
         summarize_results,
     )
+    from assay.metrics._tally import cell_tallies, tallies
     from assay.metrics._trials import (
         TrialPolicy,
         pass_at_k,
@@ -130,6 +140,17 @@ _WHERE: dict[str, str] = {
     "pass_at_k": "assay.metrics._trials",
     "pass_hat_k": "assay.metrics._trials",
     "require_declared_selection": "assay.metrics._trials",
+    "Counts": "assay.metrics._counts",
+    "UncountedStatus": "assay.metrics._counts",
+    "summary_from_counts": "assay.metrics._counts",
+    "summary_of_counts": "assay.metrics._counts",
+    "per_case_counts": "assay.metrics._counts",
+    "per_group_counts": "assay.metrics._counts",
+    "decimal": "assay.metrics._display",
+    "interval_text": "assay.metrics._display",
+    "percent": "assay.metrics._display",
+    "cell_tallies": "assay.metrics._tally",
+    "tallies": "assay.metrics._tally",
 }
 
 __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
@@ -142,6 +163,7 @@ __all__ = [
     "METHODS",
     "SLICE_CASES",
     "CaseConsistency",
+    "Counts",
     "FormerCi95",
     "IntervalMethod",
     "IntervalSetting",
@@ -154,11 +176,13 @@ __all__ = [
     "TrialPolicy",
     "TrialRate",
     "TrialSummary",
+    "UncountedStatus",
     "agreement_weights",
     "cases_for_drop",
     "cases_for_half_width",
     "cases_for_noninferiority",
     "cases_with_trials",
+    "cell_tallies",
     "clopper_pearson",
     "clustered_by_case",
     "clustered_delta",
@@ -166,6 +190,7 @@ __all__ = [
     "clustered_rate",
     "confusion_matrix",
     "design_effect",
+    "decimal",
     "effective_interval",
     "group_by",
     "half_widths",
@@ -173,6 +198,7 @@ __all__ = [
     "interval",
     "intraclass",
     "mcnemar_critical",
+    "interval_text",
     "mcnemar_exact",
     "mcnemar_power",
     "noninferiority_power",
@@ -180,6 +206,9 @@ __all__ = [
     "pass_at_k",
     "pass_hat_k",
     "per_case",
+    "per_case_counts",
+    "per_group_counts",
+    "percent",
     "rate",
     "rate_half_width",
     "require_declared_selection",
@@ -190,6 +219,9 @@ __all__ = [
     "summarize_trials",
     "tango_score",
     "trial_discordance",
+    "summary_from_counts",
+    "summary_of_counts",
+    "tallies",
     "weighted_kappa",
     "wilson",
 ]

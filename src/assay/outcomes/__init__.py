@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from assay.outcomes._outcome import Abstain, Answer, Error, Outcome
+    from assay.outcomes._outcome import OUTCOME_ADAPTER, Abstain, Answer, Error, Outcome
     from assay.outcomes._parse import (
         Results,
         Trialled,
@@ -31,6 +31,7 @@ _WHERE: dict[str, str] = {
     "Answer": "assay.outcomes._outcome",
     "Error": "assay.outcomes._outcome",
     "Outcome": "assay.outcomes._outcome",
+    "OUTCOME_ADAPTER": "assay.outcomes._outcome",
     "Results": "assay.outcomes._parse",
     "Trialled": "assay.outcomes._parse",
     "as_results": "assay.outcomes._parse",
@@ -51,6 +52,7 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 
 
 __all__ = [
+    "OUTCOME_ADAPTER",
     "Abstain",
     "Answer",
     "Error",

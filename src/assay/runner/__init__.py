@@ -25,11 +25,13 @@ if TYPE_CHECKING:
     from assay.runner._matrix import (
         matrix_report,
         matrix_runs,
+        new_matrix_id,
         resume_matrix,
         run_matrix,
     )
     from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
     from assay.runner._prepare import prepare_target
+    from assay.runner._provenance import new_run_id
     from assay.runner._run import (
         Overrides,
         RunControl,
@@ -76,12 +78,14 @@ _WHERE: dict[str, str] = {
     "resume_run_async": "assay.runner._awaited",
     "run_item": "assay.runner._execute",
     "run_matrix": "assay.runner._matrix",
+    "new_matrix_id": "assay.runner._matrix",
     "run_suite": "assay.runner._run",
     "run_suite_async": "assay.runner._awaited",
     "select": "assay.runner._select",
     "suite_names": "assay.runner._trend",
     "suite_runs": "assay.runner._trend",
     "trend_for_suite": "assay.runner._trend",
+    "new_run_id": "assay.runner._provenance",
 }
 
 
@@ -107,6 +111,8 @@ __all__ = [
     "judge_results",
     "matrix_report",
     "matrix_runs",
+    "new_matrix_id",
+    "new_run_id",
     "parse_since",
     "prepare_target",
     "report_for_run",

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from assay.cases import Case, Dataset
+from assay.diagnose import diagnose
 from assay.errors import AssayInputError, did_you_mean
 from assay.grading import Judgment, rule_judgment
 from assay.outcomes import Record, Span
@@ -78,7 +79,5 @@ class StoredRun:
         return found
 
     def diagnose(self, case: Case, trial: int, spans: list[Span]) -> Finding:
-        from assay.diagnose import diagnose
-
         record = self.records.get((case.id, trial))
         return diagnose(case, record, self.judgment(case, trial), spans)

@@ -13,10 +13,8 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from assay.cases import Case
-from assay.cases._canonical import _plain_text, case_hash
-from assay.cases._plain import SPLITS
-from assay.store._rows import json_items
+from assay.cases import SPLITS, Case, case_hash, plain_case_text
+from assay.store import json_items
 
 
 class Cases(NamedTuple):
@@ -201,8 +199,8 @@ class CaseAt:
                     return self._hash
             if self._case is None:
                 bare = _Bare()
-                bare.__dict__ = self.raw  # what ``_plain_text`` reads of a case
-                text = _plain_text(bare)  # type: ignore[arg-type]
+                bare.__dict__ = self.raw  # what ``plain_case_text`` reads of a case
+                text = plain_case_text(bare)  # type: ignore[arg-type]
                 if text is not None:
                     self._hash = f"sha256:{hashlib.sha256(text.encode('utf-8')).hexdigest()}"
                     return self._hash

@@ -18,31 +18,34 @@ from sqlalchemy import select, text
 from assay._version import __version__
 from assay.errors import StoreError
 from assay.load import PriceTable
-from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy
-from assay.metrics._counts import Counts, UncountedStatus, summary_from_counts, summary_of_counts
+from assay.metrics import (
+    DEFAULT_INTERVAL,
+    Counts,
+    IntervalSetting,
+    TrialPolicy,
+    UncountedStatus,
+    summary_from_counts,
+    summary_of_counts,
+)
 from assay.report import (
     DatasetChange,
-    Price,
-    Report,
-    UsageSummary,
-    sequential_settings,
-)
-from assay.report._build import split_block
-from assay.report._model import (
     DatasetInfo,
     GraderInfo,
     HeldoutNote,
+    Latency,
+    Price,
+    PriceInfo,
+    Report,
     SplitBlock,
     SyntheticSection,
+    UsageSummary,
+    sequential_settings,
+    split_block,
 )
-from assay.report._usage import Latency, PriceInfo
 from assay.runs._outcomes import outcome_damage
 from assay.runs._run_settings import UnavailableGrader, run_grader, run_metadata, trial_policy
 from assay.runs._summary import CountedRun, case_counts, status_damage
-from assay.store import RunInfo, RunStore
-from assay.store._case_index import Group
-from assay.store._damage import DamagedRow, row_failure, shown
-from assay.store._schema import records
+from assay.store import DamagedRow, Group, RunInfo, RunStore, records, row_failure, shown
 
 _USAGE = """
 SELECT COUNT(*),

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.render._format import run_split
-from assay.report._listings import RunListing
+from assay.report import RunListing
 from assay.store import RunInfo
 
 

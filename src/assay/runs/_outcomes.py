@@ -16,7 +16,8 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
-from assay.store._damage import DamagedRow, record_damage, shown
+from assay.outcomes import OUTCOME_ADAPTER
+from assay.store import DamagedRow, record_damage, shown
 
 # The number of the run's records whose outcome's kind is not the kind stored beside it
 # (records stored before schema version 5 have none beside it). An outcome that is not
@@ -64,8 +65,6 @@ def outcome_damage(engine: Any, run_id: str) -> DamagedRow | None:
 def _damage(case_id: str, trial: int, outcome: Any, kind: Any) -> DamagedRow | None:
     """The damage of one record's outcome, named as ``report`` names it; None when it
     reads and is of the kind stored beside it."""
-    from assay.outcomes._outcome import OUTCOME_ADAPTER
-
     row = {"case_id": case_id, "trial": trial, "outcome": outcome, "extra": None}
     try:
         read = OUTCOME_ADAPTER.validate_json(outcome)

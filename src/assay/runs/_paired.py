@@ -21,11 +21,18 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
 
-from assay.compare import SYNTHETIC_EXCLUDED, Excluded, SideOutcome
-from assay.compare._compare import check_same_judge
-from assay.compare._pairing import RunSide
-from assay.compare._tally import PairItem, SideFacts, UnknownStatus, tally_comparison
-from assay.grading._status_rule import status_of, status_sql
+from assay.compare import (
+    SYNTHETIC_EXCLUDED,
+    Excluded,
+    PairItem,
+    RunSide,
+    SideFacts,
+    SideOutcome,
+    UnknownStatus,
+    check_same_judge,
+    tally_comparison,
+)
+from assay.grading import status_of, status_sql
 from assay.metrics import IntervalSetting
 from assay.outcomes import Answer
 from assay.runs._figures import counted_usage
@@ -39,13 +46,17 @@ from assay.runs._summary import (
     _scanned_ids,
     unknown_status,
 )
-from assay.store import RunInfo, RunStore
-from assay.store._case_index import read_case_ids, read_case_index
-from assay.store._damage import row_failure
-from assay.store._failures import rows_named
+from assay.store import (
+    RunInfo,
+    RunStore,
+    read_case_ids,
+    read_case_index,
+    row_failure,
+    rows_named,
+    runs,
+    snapshot_text,
+)
 from assay.store._rows import _outcome as stored_outcome
-from assay.store._rows import snapshot_text
-from assay.store._schema import runs
 
 if TYPE_CHECKING:
     from assay.compare import Comparison

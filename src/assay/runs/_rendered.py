@@ -21,12 +21,10 @@ from assay._fast.forked import Forked, Request, Texts
 from assay._written import WrittenText
 from assay.errors import StoreError
 from assay.grading import Grader
-from assay.report._rows import chunked
+from assay.report import chunked
 from assay.runs._case_items import Cases
 from assay.runs._streamed import StoredRows
-from assay.store import RunInfo, RunStore
-from assay.store._case_index import read_case_ids, read_case_index
-from assay.store._failures import rows_named
+from assay.store import RunInfo, RunStore, read_case_ids, read_case_index, rows_named
 
 T = TypeVar("T")
 

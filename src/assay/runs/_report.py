@@ -8,10 +8,10 @@ from typing import Any
 from assay.cases import Dataset
 from assay.grading import CaseResult, Judgment, grade
 from assay.load import PriceTable
-from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy
-from assay.metrics._display import decimal
+from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy, decimal
 from assay.outcomes import Record, Results
 from assay.report import (
+    DatasetChange,
     Price,
     Report,
     SequentialMonitor,
@@ -102,8 +102,6 @@ def report_for_run(
         report = report.model_copy(update=update)
     change = info.metadata.get("dataset_change")
     if report.dataset.change is None and isinstance(change, dict):
-        from assay.report import DatasetChange
-
         dataset_info = report.dataset.model_copy(
             update={"change": DatasetChange.model_validate(change)}
         )

@@ -12,8 +12,7 @@ from assay.errors import AssayError
 from assay.formats import report_rows
 from assay.load import PriceTable
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy
-from assay.report import Report, TracedReport
-from assay.report._rows import close_rows
+from assay.report import Report, TracedReport, close_rows
 from assay.runs._calibration import corrected, stored_calibration
 from assay.runs._report import report_for_run
 from assay.runs._streamed import streamed_report

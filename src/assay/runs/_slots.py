@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
 
-from assay.store._damage import DamagedRow, row_failure, shown
-from assay.store._failures import guard_call
+from assay.store import DamagedRow, guard_call, row_failure, shown
 
 if TYPE_CHECKING:
     from assay.store import RunInfo, RunStore

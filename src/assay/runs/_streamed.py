@@ -16,23 +16,35 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
 from assay.errors import StoreError
-from assay.grading import STATUSES, CaseResult, Grader
-from assay.grading._grade import judge_record
-from assay.grading._rules import GRADERLESS, MISSING_REASON, RULES_VERSION, error_reason
-from assay.grading._status_rule import status_of
+from assay.grading import (
+    GRADERLESS,
+    MISSING_REASON,
+    RULES_VERSION,
+    STATUSES,
+    CaseResult,
+    Grader,
+    error_reason,
+    judge_record,
+    status_of,
+)
 from assay.load import PriceTable
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy
 from assay.outcomes import Abstain, Answer, Error
-from assay.report import Report
+from assay.report import ROW_FIELDS, Brief, CaseRow, JudgeDetail, Report, row_of
 from assay.report._build import _row_values
-from assay.report._model import CaseRow, JudgeDetail
-from assay.report._rows import ROW_FIELDS, Brief, row_of
 from assay.runs._case_items import CaseAt, Cases, Items
-from assay.runs._run_settings import run_grader
-from assay.store import RunInfo, RunStore
-from assay.store._case_index import read_case_hashes, read_case_ids, read_case_index
-from assay.store._damage import DamagedRow, item_damage, row_failure
-from assay.store._failures import rows_named
+from assay.runs._run_settings import StoredGrader, run_grader
+from assay.store import (
+    DamagedRow,
+    RunInfo,
+    RunStore,
+    item_damage,
+    read_case_hashes,
+    read_case_ids,
+    read_case_index,
+    row_failure,
+    rows_named,
+)
 from assay.store._rows import (
     _STATUSES,
     _outcome,
@@ -74,6 +86,8 @@ def streamed_report(
     ``whole``: the rows will be rendered whole (``StoredRows.rendered``, as the JSON,
     HTML and JUnit reports read them): for a large run, a forked process starts making
     the later ones while the figures are counted."""
+    # deferred: counting by the database loads numpy, only when a report is streamed;
+    # assay.runs._rendered imports this module (the one module cycle left)
     from assay.runs._figures import counted_report
     from assay.runs._rendered import Ahead
 
@@ -195,6 +209,7 @@ class StoredRows(Sequence[CaseRow]):
     def rendered(self, size: int, render: Callable[[list[tuple[Any, ...]]], T]) -> Iterator[T]:
         """``render`` of each ``size`` rows' values in order (the last chunk may hold
         fewer); a large run's in two processes (``assay.runs._rendered``)."""
+        # deferred: assay.runs._rendered imports this module (the one module cycle left)
         from assay.runs._rendered import rendered
 
         ahead, self._ahead = self._ahead, None
@@ -205,6 +220,7 @@ class StoredRows(Sequence[CaseRow]):
     ) -> Iterator[str | WrittenText]:
         """``rendered``'s texts, those made by the fork (each after ``joint``) as the
         file it wrote them to (``assay.runs._rendered.rendered_texts``)."""
+        # deferred: assay.runs._rendered imports this module (the one module cycle left)
         from assay.runs._rendered import rendered_texts
 
         ahead, self._ahead = self._ahead, None
@@ -697,8 +713,6 @@ def _graded_row(
 ) -> tuple[Any, ...] | None:
     """``_row`` of a record that is not of the usual shape, or that has no stored
     judgment: made through the record and judgment models and graded like any other."""
-    from assay.runs._run_settings import StoredGrader
-
     case = at.case
     record = record_of(found[1:10])
     stored = {}

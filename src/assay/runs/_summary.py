@@ -22,33 +22,40 @@ from sqlalchemy import Connection, select, text
 from sqlalchemy.exc import OperationalError
 
 from assay.errors import StoreError
-from assay.grading import STATUSES, grade
-from assay.grading._status_rule import kind_sql, pack_sql, status_code_sql
+from assay.grading import STATUSES, grade, kind_sql, pack_sql, status_code_sql
 from assay.metrics import (
     DEFAULT_INTERVAL,
+    Counts,
     IntervalSetting,
     Summary,
     TrialPolicy,
-    summarize_results,
-)
-from assay.metrics._counts import (
-    Counts,
     UncountedStatus,
+    cell_tallies,
     per_case_counts,
     per_group_counts,
+    summarize_results,
     summary_from_counts,
+    tallies,
 )
-from assay.metrics._tally import cell_tallies, tallies
 from assay.outcomes import Results
 from assay.runs._run_settings import StoredGrader, UnavailableGrader, run_grader, trial_policy
 from assay.runs._slots import check_trials, misplaced_damage, slot_damage, trial_damage
 from assay.runs._tally import JUDGMENTS, MOST, PACKED, RECORDS, joined_values, packed_values
-from assay.store import RunInfo, RunStore
-from assay.store._case_index import Group, read_case_ids, read_case_index
-from assay.store._damage import DamagedRow, row_failure, shown
-from assay.store._failures import rows_named
-from assay.store._rows import json_items, snapshot_text
-from assay.store._schema import judgments, runs
+from assay.store import (
+    DamagedRow,
+    Group,
+    RunInfo,
+    RunStore,
+    json_items,
+    judgments,
+    read_case_ids,
+    read_case_index,
+    row_failure,
+    rows_named,
+    runs,
+    shown,
+    snapshot_text,
+)
 
 # The outcome's kind: stored beside it since schema version 5, else read off it.
 _KIND = {

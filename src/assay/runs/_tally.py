@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from assay.grading._status_rule import kind_sql, pack, pack_sql, status_code_sql
+from assay.grading import kind_sql, pack, pack_sql, status_code_sql
 
 # The outcome's kind code (stored beside the outcome since schema version 5; read off the
 # outcome for records stored before) and the stored judgment's status code, generated from

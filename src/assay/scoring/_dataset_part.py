@@ -9,11 +9,11 @@ from collections.abc import Iterable
 from typing import IO, Any, NamedTuple, cast
 
 from assay._controls import escape_controls
-from assay.cases._plain import PlainCase, plain_canonical_text, plain_case
+from assay.cases import PlainCase, plain_canonical_text, plain_case
 from assay.grading import Status
-from assay.load._json import _lines, _quick_lines
+from assay.load import quick_line_decoder, text_lines
 from assay.render.json import json_row_pieces
-from assay.report._rows import CaseRows
+from assay.report import CaseRows
 from assay.report._streamed import (
     _GRADER,
     _OUTCOME,
@@ -73,10 +73,10 @@ class Scored(NamedTuple):
 def part_cases(text: str, start: int, stop: int, plain: bool) -> Cases | None:
     """The cases of the lines of ``text[start:stop]`` when each is the usual case line
     (or blank) and no id repeats; None otherwise."""
-    quick = _quick_lines(None, plain)
+    quick = quick_line_decoder(None, plain)
     shared: dict[str, str] = {}
     cases: list[PlainCase] = []
-    for line in _lines(text, start, stop):
+    for line in text_lines(text, start, stop):
         raw = quick(line)
         if raw is None:
             if line.strip():

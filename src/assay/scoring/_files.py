@@ -19,16 +19,18 @@ from pathlib import Path
 from assay.cases import Dataset
 from assay.errors import InputFormatError, Problem
 from assay.formats import report_rows
-from assay.grading import CaseResult, grade_all, validate_inputs
-from assay.grading._structured import StructuredGrader
-from assay.load import load_dataset, load_results
-from assay.load._aside import ResultsAside
-from assay.load._files import NotStreamable, plain_records
+from assay.grading import CaseResult, StructuredGrader, grade_all, validate_inputs
+from assay.load import NotStreamable, ResultsAside, load_dataset, load_results, plain_records
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy
 from assay.outcomes import Results, trial_gaps
-from assay.report import Report, build_report, summarize_usage
-from assay.report._rows import close_rows
-from assay.report._streamed import streamed_lines_report, streamed_report
+from assay.report import (
+    Report,
+    build_report,
+    close_rows,
+    streamed_lines_report,
+    streamed_report,
+    summarize_usage,
+)
 from assay.scoring._two_processes import halved_json, halved_listed, halved_whole, may_halve
 
 Warn = Callable[[str], None]

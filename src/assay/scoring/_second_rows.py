@@ -18,8 +18,7 @@ import itertools
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple, Protocol, TypeVar, overload
 
-from assay.report._model import CaseRow
-from assay.report._rows import chunked, row_of
+from assay.report import CaseRow, chunked, row_of
 
 T = TypeVar("T")
 

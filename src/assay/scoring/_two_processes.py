@@ -35,15 +35,11 @@ from typing import IO, Any, NamedTuple, cast, overload
 from assay._forked import Child, Request, pickled, read_items, send, write_items
 from assay._written import WrittenText
 from assay.errors import InputFormatError
-from assay.grading import CaseResult
-from assay.grading._structured import StructuredGrader
-from assay.load._aside import ResultsAside
-from assay.load._records import read_text
+from assay.grading import CaseResult, StructuredGrader
+from assay.load import ResultsAside, changelog_path, read_text
 from assay.metrics import IntervalSetting, summarize_results
+from assay.report import CaseRow, KeptRows, Report, chunked, kept_values
 from assay.report._build import _split_blocks, assemble_from_facts, dataset_info
-from assay.report._kept import KeptRows, kept_values
-from assay.report._model import CaseRow, Report
-from assay.report._rows import chunked
 from assay.scoring._dataset_part import CaseTally, Scored, part_cases, part_scored, write_rows
 from assay.scoring._second_rows import Asked, HalvedRows
 
@@ -100,7 +96,6 @@ def may_halve(dataset: Path) -> bool:
     ``HALVES_BYTES`` without a changelog."""
     if dataset.suffix.lower() != ".jsonl":
         return False
-    from assay.load._changelog import changelog_path
 
     try:
         return dataset.stat().st_size >= HALVES_BYTES and not changelog_path(dataset).exists()

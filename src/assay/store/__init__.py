@@ -4,11 +4,15 @@
 >>> [run.id for run in store.list_runs()]             # doctest: +SKIP
 """
 
+from assay.store._case_index import Group, read_case_hashes, read_case_ids, read_case_index
 from assay.store._claims import RunClaim
+from assay.store._damage import DamagedRow, item_damage, record_damage, row_failure, shown
+from assay.store._failures import guard_call, rows_named
 from assay.store._info import NAME_KEY, TAGS_KEY, RunInfo, redact
 from assay.store._migrations import MIGRATIONS, current_version, migrate
 from assay.store._open import open_store, store_url
-from assay.store._schema import SCHEMA_VERSION
+from assay.store._rows import json_items, snapshot_text
+from assay.store._schema import SCHEMA_VERSION, judgments, records, runs
 from assay.store._store import RunStore
 
 __all__ = [
@@ -16,12 +20,28 @@ __all__ = [
     "NAME_KEY",
     "SCHEMA_VERSION",
     "TAGS_KEY",
+    "DamagedRow",
+    "Group",
     "RunClaim",
     "RunInfo",
     "RunStore",
     "current_version",
+    "guard_call",
+    "item_damage",
+    "json_items",
+    "judgments",
     "migrate",
     "open_store",
+    "read_case_hashes",
+    "read_case_ids",
+    "read_case_index",
+    "record_damage",
+    "records",
     "redact",
+    "row_failure",
+    "rows_named",
+    "runs",
+    "shown",
+    "snapshot_text",
     "store_url",
 ]

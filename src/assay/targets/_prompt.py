@@ -17,6 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from assay.cases import Case, content_hash
+from assay.errors import did_you_mean
 
 VARIABLES = ("question", "case", "context", "sections", "facts", "vars", "messages", "schema")
 """The names a template may use (see docs/running.md, "Prompt templates")."""
@@ -124,8 +125,6 @@ def template_problem(text: str) -> str | None:
         return f"template syntax error at line {err.lineno} of the template: {err.message}"
     unknown = sorted(meta.find_undeclared_variables(tree) - set(VARIABLES))
     if unknown:
-        from assay.errors import did_you_mean
-
         name = unknown[0]
         line = next((i for i, row in enumerate(text.splitlines(), 1) if name in row), 1)
         return (

@@ -15,8 +15,7 @@ from pydantic import ValidationError
 
 from assay._controls import LONE_SURROGATE
 from assay.errors import AssayConfigError
-from assay.outcomes import Abstain, Answer, Error, Outcome, Record, Usage
-from assay.outcomes._outcome import OUTCOME_ADAPTER
+from assay.outcomes import OUTCOME_ADAPTER, Abstain, Answer, Error, Outcome, Record, Usage
 from assay.targets._base import Reply
 from assay.targets._secrets import Masker
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from assay.outcomes._outcome import OUTCOME_ADAPTER
+from assay.outcomes import OUTCOME_ADAPTER
 from assay.targets._base import Reply
 from assay.targets._echoes import (
     LINE_BREAK,

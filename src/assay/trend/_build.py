@@ -9,8 +9,7 @@ from typing import Literal
 
 from assay._version import __version__
 from assay.compare import ComparisonRefusedError, RunSide, pair_runs
-from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, mcnemar_exact
-from assay.metrics._display import interval_text, percent
+from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, interval_text, mcnemar_exact, percent
 from assay.report import CaseRow, Report
 from assay.trend._metric import Metric, Pair, Reading, indicator, read
 from assay.trend._model import Change, DatasetChange, Point, ReplicateGroup, Trend

@@ -18,7 +18,9 @@ from assay.errors import AssayConfigError, AssayError, AssayInputError, StoreErr
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting
 from assay.render.compare_html import render_compare_html
 from assay.render.html import render_html
+from assay.render.trend_html import render_trend_html
 from assay.report import Report
+from assay.runner import parse_since, suite_names, suite_runs, trend_for_suite
 from assay.runs import compare_stored, report_for_run
 from assay.store import RunStore
 from assay.view._hosts import LOOPBACK_NAMES, HostCheck
@@ -179,8 +181,6 @@ def create_app(
     def suite_trend(request: Request) -> Any:
         from datetime import UTC, datetime
 
-        from assay.runner import parse_since, suite_runs, trend_for_suite
-
         name = request.path_params["name"]
         since_text = request.query_params.get("since", "").strip()
         since = parse_since(since_text, datetime.now(UTC)) if since_text else None
@@ -196,14 +196,10 @@ def create_app(
         )
 
     async def suites(request: Request) -> Response:
-        from assay.runner import suite_names, suite_runs
-
         rows = [(name, suite_runs(reader, name)) for name in suite_names(reader)]
         return _html(suites_page(rows))
 
     async def suite(request: Request) -> Response:
-        from assay.render.trend_html import render_trend_html
-
         try:
             trend = suite_trend(request)
         except AssayConfigError as err:  # a bad ?metric= or ?since=

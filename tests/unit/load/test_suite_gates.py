@@ -75,3 +75,12 @@ def test_a_sequential_gate_is_a_mapping_checked_when_the_suite_loads(tmp_path: P
     assert "unknown key 'sequentail'" in text
     assert "gates[3]: a gate written as a mapping needs rule:" in text
     assert "gates[4]: gate rule 'task_sucess>=0.5': unknown field" in text
+
+
+def test_a_suite_s_gate_rules_are_its_gates_parsed(tmp_path: Path) -> None:
+    suite = load_suite(_suite(tmp_path, "gates: ['task_success>=0.8', 'errors==0']\n"))
+    assert [(r.path, r.op, r.threshold) for r in suite.gate_rules()] == [
+        ("task_success", ">=", 0.8),
+        ("errors", "==", 0.0),
+    ]
+    assert load_suite(_suite(tmp_path, "")).gate_rules() == []

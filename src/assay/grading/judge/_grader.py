@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from assay._urls import HttpUrl
-from assay.cases import Case, SourceLibrary
+from assay.cases import Case, SourceLibrary, content_hash
 from assay.grading._judgment import Judgment
 from assay.grading.judge._calibration import CalibrationBounds
 from assay.grading.judge._reply import Rejection, Verdict, parse_judge_reply
@@ -101,8 +101,6 @@ class JudgeGrader:
         }
 
     def identity_hash(self) -> str:
-        from assay.cases import content_hash
-
         return content_hash(self.identity()).split(":")[-1][:10]
 
     def _judgment(self, case: Case, trial: int, status: Any, reason: str, **more: Any) -> Judgment:
