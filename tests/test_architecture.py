@@ -283,7 +283,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "assay._controls",
         "assay._display",
         "assay._frames",
-        "assay._forked",
         "assay._json_schema",
         "assay._lazy",
         "assay._urls",
@@ -665,7 +664,6 @@ PRIVATE_IMPORTS_LEFT = {
 # Modules outside the command line whose function-level imports of assay modules do not yet
 # say why they are deferred. The list only shrinks, like the one above.
 UNEXPLAINED_DEFERRALS_LEFT = {
-    "_forked.py",
     "render/_format.py",
     "render/calibration.py",
     "render/comparison.py",

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from assay._forked import Child
+from assay._fast.forked import Child
 from assay.load._records import stream_records
 from assay.outcomes._parse import _plain_line, _usual_shape
 

@@ -23,7 +23,7 @@ from pydantic import (
 from assay._validation import problems_from
 from assay.cases import EMPTY_SOURCES, Dataset
 from assay.errors import MAX_TRIALS, AssayConfigError, InputFormatError, Location, Problem
-from assay.gates import Rule, parse_gates, parse_rule
+from assay.gates import Rule, parse_gates, parse_rule, sequential_problem
 from assay.grading import Grader
 from assay.load._files import load_dataset
 from assay.load._grader import GraderSettings, build_grader, grader_problems, reads_sources
@@ -287,9 +287,6 @@ def gate_problems(gates: object, locate: Callable[[str], Location]) -> list[Prob
 
 def _gate_mapping_problem(gate: dict[str, Any]) -> str | None:
     """What is wrong with a gate written as a mapping (``{rule: …, sequential: true}``)."""
-    from assay.errors import AssayConfigError
-    from assay.gates import parse_rule, sequential_problem
-
     unknown = sorted(set(gate) - {"rule", "sequential"})
     if unknown:
         return f"unknown key {unknown[0]!r} in a gate; a gate's keys are rule and sequential"

@@ -31,7 +31,7 @@ from typing import Literal
 
 Side = Literal["above", "below"]
 
-METHOD = "betting confidence sequence (Waudby-Smith & Ramdas 2024), without replacement"
+SEQUENTIAL_METHOD = "betting confidence sequence (Waudby-Smith & Ramdas 2024), without replacement"
 """How the report names the confidence sequence."""
 
 _C = 0.5  # the largest fraction of the capital a bet may risk (the paper's c)

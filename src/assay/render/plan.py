@@ -19,6 +19,8 @@ from assay.render.document import (
     Span,
     table,
 )
+from assay.render.markdown_writer import write_markdown
+from assay.render.text_writer import write_text
 
 SCHEMA_VERSION = 1
 
@@ -181,9 +183,5 @@ def render_plan(plan: Plan, fmt: str) -> str:
         }
         return json.dumps(body, indent=2, ensure_ascii=False) + "\n"
     if fmt == "markdown":
-        from assay.render.markdown_writer import write_markdown
-
         return write_markdown(plan_document(plan))
-    from assay.render.text_writer import write_text
-
     return write_text(plan_document(plan))

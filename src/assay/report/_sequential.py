@@ -30,8 +30,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from assay.cases import Case
 from assay.errors import AssayConfigError
-from assay.metrics import TrialPolicy
-from assay.metrics._sequential import METHOD, SequentialTest, confidence_sequence, seeded_order
+from assay.metrics import (
+    SEQUENTIAL_METHOD,
+    SequentialTest,
+    TrialPolicy,
+    confidence_sequence,
+    seeded_order,
+)
 
 SEQUENTIAL_KEY = "sequential"
 """The run metadata key of a sequential run's settings."""
@@ -79,7 +84,7 @@ class SequentialSection(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
-    method: str = METHOD
+    method: str = SEQUENTIAL_METHOD
     seed: int
     alpha: float = Field(description="The probability that the verdict is wrong, at most")
     cases: int = Field(description="Cases in the run's dataset")

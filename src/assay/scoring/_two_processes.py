@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, NamedTuple, cast, overload
 
-from assay._forked import Child, Request, pickled, read_items, send, write_items
+from assay._fast.forked import Child, Request, pickled, read_items, send, write_items
 from assay._written import WrittenText
 from assay.errors import InputFormatError
 from assay.grading import CaseResult, StructuredGrader
