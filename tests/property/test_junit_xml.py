@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tests.unit.report.conftest import seed_report, synthetic_report
 
 from assay.gates import GateResult, evaluate_gates
-from assay.render.junit import _PROBLEM, _clean, render_junit
+from assay.render.junit import _PROBLEM, _clean, _figure_properties, render_junit
 from assay.report import Report
 from assay.report._model import HeldoutNote, SplitBlock
 from assay.report._rows import ROW_FIELDS, CaseRows
@@ -68,6 +68,7 @@ def _element_tree_junit(report: Report, gates: list[GateResult]) -> str:
                 problem(element, "failure", "gate", result.message, result.message)
     head = [("dataset.version", report.dataset.version), ("assay.version", report.assay_version)]
     head.append(("run.id", report.run_id))
+    head += _figure_properties(report)  # the figures' words, as every format says them
     real = [row for row in report.cases if not row.synthetic]
     for block in report.splits or []:
         label = "dev" if block.split == "dev" else "HELD-OUT"
