@@ -10,7 +10,7 @@ class Pilot(BaseModel):
     """What a stored run measured that a plan uses: its rate, how its trials of one case
     agree, and its usage per call."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     run_id: str
     cases: int = Field(description="Real cases with at least one recorded trial")
@@ -36,7 +36,7 @@ class Answer(BaseModel):
     """One question answered: the cases (and trials) it needs, or, for a given number of
     cases, the smallest effect it detects."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     question: str = Field(description="rate, drop or noninferiority")
     asked: str = Field(description="The question in words")
@@ -62,7 +62,7 @@ class Answer(BaseModel):
 class Forecast(BaseModel):
     """What running the planned cases would take, from a stored run's usage per call."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     from_run: str
     cases: int
@@ -81,7 +81,7 @@ class Plan(BaseModel):
     """How many cases a decision needs: one answer per question, the assumptions behind
     them, and the run's forecast when a stored run gave its usage."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     question: str = Field(description="rate, drop, noninferiority or detectable")
     confidence: float
