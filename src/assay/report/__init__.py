@@ -7,6 +7,16 @@ from typing import TYPE_CHECKING
 from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from assay.report._budget import (
+        BUDGET_KEY,
+        BUDGET_LIMITS,
+        BudgetSection,
+        budget_denominator,
+        budget_limits_text,
+        budget_lines,
+        budget_settings,
+        name_run,
+    )
     from assay.report._build import build_report
     from assay.report._calibration import CalibrationReport, calibration_problem
     from assay.report._composite import (
@@ -42,12 +52,22 @@ if TYPE_CHECKING:
     from assay.report._usage import (
         Price,
         UsageSummary,
+        record_cost,
+        served_from_cache,
         summarize_usage,
     )
 
 # Each name is imported from its module on first use: a command loads only the modules
 # whose names it reads.
 _WHERE: dict[str, str] = {
+    "BUDGET_KEY": "assay.report._budget",
+    "BUDGET_LIMITS": "assay.report._budget",
+    "BudgetSection": "assay.report._budget",
+    "budget_denominator": "assay.report._budget",
+    "budget_limits_text": "assay.report._budget",
+    "budget_lines": "assay.report._budget",
+    "budget_settings": "assay.report._budget",
+    "name_run": "assay.report._budget",
     "build_report": "assay.report._build",
     "CalibrationReport": "assay.report._calibration",
     "calibration_problem": "assay.report._calibration",
@@ -81,17 +101,22 @@ _WHERE: dict[str, str] = {
     "Price": "assay.report._usage",
     "UsageSummary": "assay.report._usage",
     "summarize_usage": "assay.report._usage",
+    "record_cost": "assay.report._usage",
+    "served_from_cache": "assay.report._usage",
 }
 
 __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 
 
 __all__ = [
+    "BUDGET_KEY",
+    "BUDGET_LIMITS",
     "JUDGE_CACHE_HIT",
     "PAIRED",
     "SCHEMA_VERSION",
     "SEQUENTIAL_KEY",
     "SYNTHETIC_BANNER",
+    "BudgetSection",
     "CacheSummary",
     "CalibrationReport",
     "CaseRow",
@@ -106,6 +131,10 @@ __all__ = [
     "TracedReport",
     "UsageSummary",
     "at_level",
+    "budget_denominator",
+    "budget_limits_text",
+    "budget_lines",
+    "budget_settings",
     "build_composite_report",
     "build_report",
     "calibration_problem",
@@ -113,11 +142,14 @@ __all__ = [
     "drawn_denominator",
     "judge_correction",
     "name_drawn",
+    "name_run",
+    "record_cost",
     "report_problems",
     "report_schema",
     "row_trial_problems",
     "sequence_text",
     "sequential_settings",
+    "served_from_cache",
     "summarize",
     "summarize_usage",
 ]
