@@ -26,7 +26,7 @@ from assay.cli import main
 
 # sha256 of the report with the assay version written as 0.0.0+golden.
 DIGESTS = {
-    "json": "3b80d96912c2b53bf56ea368bdb293f7e2856a7f5b869b1be821089ac1d2c6cf",
+    "json": "209d4a6a4684d71fbd485addab8308acb2d56addd07e07c4f1e59ce27ce4d6dd",
     "text": "cfae34c9fca63f30916e2ba78a66b2398baf5f34211ebad0328a7ad411fdd917",
     "markdown": "153e099169853939f1428e8ec151639ecc7f41862c40877a682a3a8bd29666e3",
 }

@@ -19,7 +19,7 @@ from assay.cli._output import described, emit, wants_color
 if TYPE_CHECKING:
     from assay.load import Suite
     from assay.report import Report
-    from assay.runner import Selection
+    from assay.runner import Overrides, Selection
     from assay.store import RunStore
     from assay.tracing._receiver import SpanReceiver
 
@@ -182,11 +182,24 @@ def run(
         help="With --executor ray: the cluster to join (auto, ray://HOST:10001); "
         "default: start Ray on this machine.",
     ),
+    max_cost: float | None = typer.Option(
+        None,
+        "--max-cost",
+        help="A budget in USD (needs a price table): no case-trial starts once the next could "
+        "exceed it (suite: max_cost).",
+    ),
+    max_calls: int | None = typer.Option(
+        None, "--max-calls", help="A budget of target calls (suite: max_calls)."
+    ),
+    max_tokens: int | None = typer.Option(
+        None, "--max-tokens", help="A budget of tokens, input and output (suite: max_tokens)."
+    ),
 ) -> None:
     """Run SUITE: call its target for every case and trial, store the run, print its report.
 
     Ctrl-C stops cleanly: what finished is stored and the run is marked interrupted;
-    `assay run --resume RUN_ID` then runs only the case-trials not yet recorded.
+    `assay run --resume RUN_ID` then runs only the case-trials not yet recorded. A run its
+    budget cut short exits 1, as a failed gate does.
     """
     from assay.cli._gating import (
         check_gates,
@@ -230,7 +243,15 @@ def run(
         until_decided=until_decided,
         seed=seed,
         not_worse_than=not_worse_than,
+        max_cost=max_cost,
+        max_calls=max_calls,
+        max_tokens=max_tokens,
     )
+    if resume is not None and any(v is not None for v in (max_cost, max_calls, max_tokens)):
+        raise AssayConfigError(
+            "--max-cost, --max-calls and --max-tokens budget a new run; a resumed run keeps "
+            "the budget it was started with"
+        )
     if resume is not None and prices is not None:
         raise AssayConfigError(
             "--prices prices a new run; a resumed run keeps its own price table "
@@ -288,6 +309,7 @@ def run(
         if loaded is None:
             raise AssayConfigError("--dry-run needs a suite file (not --resume)")
         typer.echo(dry_run_requests(loaded, selection))
+        typer.echo(dry_run_forecast(loaded, selection, overrides, store), err=True)
         return
     if name is not None and resume is not None:
         raise AssayConfigError("--name names a new run; a resumed run keeps its name")
@@ -384,7 +406,16 @@ def run(
     nothing = nothing_graded(report)
     if nothing is not None:
         typer.echo(f"assay: nothing was graded: {nothing}", err=True)
-    if not gates_ok or nothing is not None:
+    cut = report.budget is not None and report.budget.reached
+    if cut:
+        assert report.budget is not None
+        ran = report.budget.case_trials - len(report.budget.not_run)
+        typer.echo(
+            f"assay: run {result.run_id} was cut short by its budget: {ran} of "
+            f"{report.budget.case_trials} case-trials run (exit 1, as a failed gate)",
+            err=True,
+        )
+    if not gates_ok or nothing is not None or cut:
         raise typer.Exit(1)
 
 
@@ -408,6 +439,38 @@ def dry_run_requests(suite: Suite, selection: Selection) -> str:
             )
         shown.append({"case": case.id, **request})
     return json.dumps(shown, indent=2, ensure_ascii=False)
+
+
+def dry_run_forecast(
+    suite: Suite, selection: Selection, overrides: Overrides, store: str | None
+) -> str:
+    """The calls, tokens, cost and time the selected cases would take, at the usage per call
+    of the suite's last stored run (same suite name), or why there is none to forecast from."""
+    from assay.errors import StoreError
+    from assay.planning import forecast
+    from assay.render.plan import forecast_lines
+    from assay.runner import select
+    from assay.runs import pilot_of
+    from assay.store import open_store
+
+    chosen = select(suite.load_dataset(), selection)
+    trials = overrides.trials or suite.settings.trials
+    concurrency = overrides.concurrency or suite.settings.concurrency
+    cases = sum(1 for case in chosen if not case.synthetic)
+    name = (suite.settings.name or "").strip() or suite.path.stem
+    try:
+        opened = open_store(store, create=False)
+    except StoreError:
+        return f"forecast: no stored run of suite {name!r} to forecast from (no store yet)"
+    try:
+        last = next((r for r in opened.list_runs() if r.suite_name == name), None)
+        if last is None:
+            return f"forecast: no stored run of suite {name!r} to forecast from"
+        pilot = pilot_of(opened, last.id)
+    finally:
+        opened.close()
+    fc = forecast(pilot, cases, trials, concurrency)
+    return "\n".join([f"forecast from run {fc.from_run}:", *(f"  {x}" for x in forecast_lines(fc))])
 
 
 def nothing_graded(report: Report) -> str | None:

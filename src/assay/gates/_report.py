@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from assay.errors import AssayConfigError, AssayError, did_you_mean
 from assay.gates._rules import OPERATORS, GateResult, Rule, check_scale, split_rule
-from assay.gates._sequential import PER_TRIAL, sequential_gate
+from assay.gates._sequential import PER_TRIAL, _same, sequential_gate
 from assay.metrics import Rate, TrialRate
 from assay.report import PAIRED, Report
 from assay.report._correction import CorrectedRate
@@ -247,7 +247,27 @@ def _fmt(x: float, threshold: float | None = None) -> str:
 
 
 def check_rule(report: BaseModel, rule: Rule) -> GateResult:
-    """``rule`` applied to ``report`` (a sequential run's rule: on its decided verdict)."""
+    """``rule`` applied to ``report`` (a sequential run's rule: on its decided verdict). On
+    a run its budget cut short, only a sequential rule already decided may pass."""
+    result = _checked(report, rule)
+    if not isinstance(report, Report) or report.budget is None or not report.budget.reached:
+        return result
+    section = report.sequential
+    if section is not None and any(_same(rule, e) and e.verdict is not None for e in section.rules):
+        return result
+    budget = report.budget
+    ran = budget.case_trials - len(budget.not_run)
+    return result.model_copy(
+        update={
+            "passed": False,
+            "message": f"{result.message}; FAILED: the run was cut short by its budget "
+            f"({ran:,} of {budget.case_trials:,} case-trials run), and a gate passes only "
+            "on a whole run",
+        }
+    )
+
+
+def _checked(report: BaseModel, rule: Rule) -> GateResult:
     if isinstance(report, Report):
         decided = sequential_gate(report, rule)
         if decided is not None:

@@ -107,6 +107,13 @@ class SuiteSettings(BaseModel):
     prices: str | None = Field(
         default=None, min_length=1, description="A price table (YAML) to compute cost with"
     )
+    max_cost: float | None = Field(
+        default=None, gt=0, description="A budget in USD (needs prices): see docs/running.md"
+    )
+    max_calls: int | None = Field(default=None, ge=1, description="A budget of target calls")
+    max_tokens: int | None = Field(
+        default=None, ge=1, description="A budget of tokens, input and output"
+    )
     cache: bool | CacheSettings = False
     variants: dict[Annotated[str, Field(pattern=VARIANT_NAME)], VariantSettings] | None = Field(
         default=None, description="Named overrides of the target (and grader): a matrix run"

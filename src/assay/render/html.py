@@ -24,6 +24,7 @@ from assay.metrics import StatusCounts
 from assay.outcomes import Span
 from assay.render._trials import trial_lines, trial_sections
 from assay.render.packed import _rows_adapter, packed_blocks, packed_meta
+from assay.report import budget_lines
 from assay.report._model import Report
 
 STATUS_ORDER = ("passed", "failed", "error", "missing", "ungraded")
@@ -415,6 +416,8 @@ def _page(
         change_line=f.change_line(report),
         sequential_lines=f.sequential_lines(report),
         not_drawn=report.sequential.not_drawn if report.sequential else [],
+        budget_lines=budget_lines(report.budget),
+        not_run=report.budget.not_run if report.budget else [],
         split_rows=[(label, rate_view(label, label, r)) for label, r in f.split_rows(report)],
         split_sums=[
             (b.split, f.status_sum(b.statuses, b.total, f.unit(report)))

@@ -16,6 +16,7 @@ from typing import Any
 
 import assay.render._format as f
 from assay.gates import GateResult
+from assay.report import budget_limits_text
 from assay.report._model import CaseRow, Report, SplitBlock
 from assay.report._rows import ROW_FIELDS, chunked, rendered_chunks
 
@@ -254,6 +255,37 @@ def _not_drawn(report: Report) -> _Suite | None:
     return suite
 
 
+def _budget_properties(report: Report) -> list[tuple[str, str | None]]:
+    b = report.budget
+    if b is None:
+        return []
+    return [
+        ("budget.reached", "true" if b.reached else "false"),
+        ("budget.limits", budget_limits_text(b)),
+        ("budget.run", f"{b.case_trials - len(b.not_run)} of {b.case_trials} case-trials"),
+        ("budget.calls", str(b.calls)),
+        ("budget.tokens", str(b.tokens)),
+        ("budget.cost_usd", f"{b.cost_usd:g}" if b.cost_usd is not None else None),
+        ("budget.not_run", str(len(b.not_run))),
+    ]
+
+
+def _not_run(report: Report) -> _Suite | None:
+    """The case-trials a run's budget left unstarted: skipped test cases (not missing)."""
+    b = report.budget
+    if b is None or not b.not_run:
+        return None
+    suite = _Suite(f"assay case-trials not run: {report.dataset.name}", None)
+    message = _attr(f"not run: the budget ({budget_limits_text(b)}) was reached")
+    for key in b.not_run:
+        suite.add(
+            f'\n    <testcase classname="{_attr(report.dataset.name)}.not_run" '
+            f'name="{_attr(key)}">\n      <skipped message="{message}" />\n    </testcase>',
+            "skipped",
+        )
+    return suite
+
+
 def _heldout_properties(report: Report) -> list[tuple[str, str | None]]:
     note = report.heldout
     if note is None:
@@ -377,7 +409,12 @@ def render_junit_chunks(report: Report, gates: Sequence[GateResult] = ()) -> Ite
     else:
         real = _Suite(
             f"assay cases: {name}",
-            _properties(report, _heldout_properties(report) + _sequential_properties(report)),
+            _properties(
+                report,
+                _heldout_properties(report)
+                + _sequential_properties(report)
+                + _budget_properties(report),
+            ),
         )
         routes.append((None, real))
         suites.append(real)
@@ -388,6 +425,9 @@ def render_junit_chunks(report: Report, gates: Sequence[GateResult] = ()) -> Ite
     undrawn = _not_drawn(report)
     if undrawn is not None:
         suites.append(undrawn)
+    unrun = _not_run(report)
+    if unrun is not None:
+        suites.append(unrun)
     targets = [suite for _, suite in routes]
     if synthetic is not None:
         targets.append(synthetic)

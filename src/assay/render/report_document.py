@@ -25,6 +25,7 @@ from assay.render.document import (
     Table,
     table,
 )
+from assay.report import budget_lines
 from assay.report._imported import imported_line
 from assay.report._model import Report
 from assay.report._rows import Brief, briefs_where, rows_of, rows_where
@@ -177,6 +178,19 @@ def _sequential(report: Report) -> list[Block]:
     return blocks
 
 
+def _budget(report: Report) -> list[Block]:
+    if report.budget is None:
+        return []
+    lines = tuple(budget_lines(report.budget))
+    blocks: list[Block] = [Gap(), BulletList(lines, title="Budget")]
+    if report.budget.not_run:
+        ids = tuple(report.budget.not_run)
+        blocks.append(
+            Groups(f"Case-trials not run (budget reached): {len(ids):,}", (("not run", ids),))
+        )
+    return blocks
+
+
 def report_document(report: Report) -> Document:
     """Headline rates, the status sum, slices, the non-passing cases and the synthetic
     ones (never counted)."""
@@ -187,6 +201,7 @@ def report_document(report: Report) -> Document:
     if (change := f.change_line(report)) is not None:
         blocks.append(Paragraph.of(Span(change, "emph")))
     blocks += _sequential(report)
+    blocks += _budget(report)
     blocks += [
         Gap(),
         rates_table(f.headline(report) + f.dimensions(report), ci_label),

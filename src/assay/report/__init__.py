@@ -7,6 +7,16 @@ from typing import TYPE_CHECKING
 from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from assay.report._budget import (
+        BUDGET_KEY,
+        BUDGET_LIMITS,
+        BudgetSection,
+        budget_denominator,
+        budget_limits_text,
+        budget_lines,
+        budget_settings,
+        name_run,
+    )
     from assay.report._build import build_report, split_block
     from assay.report._calibration import (
         CalibrationReport,
@@ -60,12 +70,22 @@ if TYPE_CHECKING:
         Price,
         PriceInfo,
         UsageSummary,
+        record_cost,
+        served_from_cache,
         summarize_usage,
     )
 
 # Each name is imported from its module on first use: a command loads only the modules
 # whose names it reads.
 _WHERE: dict[str, str] = {
+    "BUDGET_KEY": "assay.report._budget",
+    "BUDGET_LIMITS": "assay.report._budget",
+    "BudgetSection": "assay.report._budget",
+    "budget_denominator": "assay.report._budget",
+    "budget_limits_text": "assay.report._budget",
+    "budget_lines": "assay.report._budget",
+    "budget_settings": "assay.report._budget",
+    "name_run": "assay.report._budget",
     "build_report": "assay.report._build",
     "split_block": "assay.report._build",
     "CalibrationReport": "assay.report._calibration",
@@ -122,6 +142,8 @@ _WHERE: dict[str, str] = {
     "streamed_report": "assay.report._streamed",
     "KeptRows": "assay.report._kept",
     "kept_values": "assay.report._kept",
+    "record_cost": "assay.report._usage",
+    "served_from_cache": "assay.report._usage",
 }
 
 __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
@@ -129,6 +151,8 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 
 __all__ = [
     "HELDOUT_BANNER",
+    "BUDGET_KEY",
+    "BUDGET_LIMITS",
     "JUDGE_CACHE_HIT",
     "PAIRED",
     "ROW_FIELDS",
@@ -136,6 +160,7 @@ __all__ = [
     "SEQUENTIAL_KEY",
     "SYNTHETIC_BANNER",
     "Brief",
+    "BudgetSection",
     "CacheSummary",
     "CalibrationReport",
     "CaseRow",
@@ -163,6 +188,10 @@ __all__ = [
     "TracedReport",
     "UsageSummary",
     "at_level",
+    "budget_denominator",
+    "budget_limits_text",
+    "budget_lines",
+    "budget_settings",
     "build_composite_report",
     "build_report",
     "calibration_problem",
@@ -173,6 +202,8 @@ __all__ = [
     "judge_correction",
     "kept_values",
     "name_drawn",
+    "name_run",
+    "record_cost",
     "report_problems",
     "report_schema",
     "row_of",
@@ -182,6 +213,7 @@ __all__ = [
     "split_block",
     "streamed_lines_report",
     "streamed_report",
+    "served_from_cache",
     "summarize",
     "summarize_usage",
 ]

@@ -10,6 +10,7 @@ from assay._display import Displayed
 from assay._fast.shared_fields import CompactModel
 from assay._frames import Backend
 from assay.metrics import Rate, SliceSummary, StatusCounts, Summary, TrialSummary
+from assay.report._budget import BudgetSection
 from assay.report._correction import JudgeCorrection, UnknownBounds, unknown_bounds
 from assay.report._frames import cases_frame, rates_frame
 from assay.report._sequential import SequentialSection
@@ -267,6 +268,12 @@ class Report(BaseModel, Displayed):
         description="A run that drew its cases in a seeded random order and stopped once its "
         "sequential gates were decided: the verdict, its guarantee and the cases never drawn; "
         "the report's figures are over the cases drawn. Null for a fixed run",
+    )
+    budget: BudgetSection | None = Field(
+        default=None,
+        description="A run given a budget (max_cost, max_calls, max_tokens): its limits, "
+        "what it spent and, once the next case-trial could exceed it, the case-trials not "
+        "run (not missing; the figures are over the case-trials run). Null without a budget",
     )
 
     unknown_bounds: UnknownBounds | None = Field(

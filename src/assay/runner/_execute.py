@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -336,11 +337,13 @@ async def execute(
     items: Sequence[WorkItem],
     emit: Callable[[Done], None],
     stop: asyncio.Event | None = None,
-    admit: Callable[[WorkItem], bool] | None = None,
+    admit: Callable[[WorkItem], bool | Awaitable[bool]] | None = None,
+    on_finished: Callable[[Done], None] | None = None,
 ) -> list[Done]:
     """Run ``items`` with ``options.concurrency`` workers, calling ``emit`` in list order.
 
-    ``admit``: asked before each item starts; once it refuses one, no later item starts
+    ``admit``: asked (and awaited, when it gives an awaitable) before each item starts;
+    once it refuses one, no later item starts
     (those already started finish and are emitted), and the execution is complete.
 
     When ``stop`` is set (Ctrl-C), in-flight calls are abandoned and the finished items
@@ -355,9 +358,15 @@ async def execute(
     async def worker() -> None:
         nonlocal cursor
         for position, item in pending:
-            if admit is not None and not admit(item):
-                return
+            if admit is not None:
+                allowed = admit(item)
+                if inspect.isawaitable(allowed):  # a budget may wait for in-flight calls
+                    allowed = await allowed
+                if not allowed:
+                    return
             finished[position] = await run_item(ex, item)
+            if on_finished is not None:  # as it finishes, before the earlier ones are emitted
+                on_finished(finished[position])
             while cursor in finished:
                 emit(finished.pop(cursor))
                 cursor += 1

@@ -19,7 +19,8 @@ from assay.load import Suite, grader_provenance, load_suite
 from assay.load._variants import Variant, variants_of
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting
 from assay.outcomes import Record
-from assay.report import Report
+from assay.report import BUDGET_KEY, Report
+from assay.runner._budget import BudgetMonitor
 from assay.runner._execute import EndpointLimits
 from assay.runner._options import RateLimiter, RunOptions
 from assay.runner._plan import Plan, RunControl, execute_plan, hook_signals
@@ -28,6 +29,7 @@ from assay.runner._provenance import git_commit, new_run_id, package_versions
 from assay.runner._run import (
     Overrides,
     base_metadata,
+    budget_for,
     cache_metadata,
     open_cache,
     options_for,
@@ -250,9 +252,13 @@ def run_matrix(
         }
         if cache is not None:
             metadata["cache"] = cache_metadata(cache)
+        budget = budget_for(variant.suite, overrides, target)  # each variant has the budget
+        if budget is not None:
+            metadata[BUDGET_KEY] = budget[0]
         info = _info(variant, chosen, options, target, grader, metadata, now, where)
         trace = overrides.trace if overrides.trace is not None else suite.settings.trace
         plan = Plan(store, info.id, chosen, target, grader, options, trace, cache=cache)
+        plan.budget = BudgetMonitor(*budget) if budget is not None else None
         entries.append((plan, info))
     _shared_limits([p for p, _ in entries], options, control)
     _shared_writes([p for p, _ in entries])

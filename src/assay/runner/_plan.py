@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -13,6 +13,7 @@ from assay.cases import Dataset, content_hash
 from assay.grading import Grader, Judgment
 from assay.outcomes import Record
 from assay.report import SequentialMonitor
+from assay.runner._budget import BudgetMonitor
 from assay.runner._cache import CacheUse
 from assay.runner._execute import Done, EndpointLimits, Execution, WorkItem, execute
 from assay.runner._guard import SignalGuard, Watchdog, say_on_stderr
@@ -149,6 +150,21 @@ def _admitting(monitor: SequentialMonitor | None) -> Callable[[WorkItem], bool] 
     return admit
 
 
+def _within(
+    sequential: Callable[[WorkItem], bool] | None, budget: BudgetMonitor | None
+) -> Callable[[WorkItem], bool | Awaitable[bool]] | None:
+    """What admits an item: the sequential test's rule, then the budget's."""
+    if budget is None:
+        return sequential
+
+    def admit(item: WorkItem) -> bool | Awaitable[bool]:
+        if sequential is not None and not sequential(item):
+            return False
+        return budget.admit(item)
+
+    return admit
+
+
 async def _drive(
     ex: Execution,
     items: list[WorkItem],
@@ -158,6 +174,7 @@ async def _drive(
     guard: SignalGuard,
     shared_stop: asyncio.Event | None = None,
     monitor: SequentialMonitor | None = None,
+    budget: BudgetMonitor | None = None,
 ) -> bool:
     """Run the items; True when stopped by a signal before the end (``shared_stop``: the
     stop of a matrix, shared by its variants)."""
@@ -183,7 +200,9 @@ async def _drive(
     limit = ex.options.timeout_s + ex.options.blocked_grace_s
     try:
         async with Watchdog(guard, limit, say_on_stderr, _label(ex.target)):
-            leftovers = await execute(ex, items, emit, stop, _admitting(monitor))
+            admit = _within(_admitting(monitor), budget)
+            finished = (lambda d: budget.done(d.record)) if budget is not None else None
+            leftovers = await execute(ex, items, emit, stop, admit, finished)
     finally:
         guard.on_stop = None
         guard.start_recording()  # from here on, what finished is written
@@ -214,6 +233,8 @@ class Plan:
     """The case-trials this execution recorded, in the order they were stored."""
     monitor: SequentialMonitor | None = None
     """A sequential run's test: cases start in its seeded order until it is decided."""
+    budget: BudgetMonitor | None = None
+    """A run's budget: no case-trial starts once the next could exceed it."""
 
     def results(self) -> tuple[list[Record], list[Judgment]] | None:
         """The run's records and judgments as held in memory, when they are the whole
@@ -295,7 +316,7 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
         preload()  # the report's imports, while the case-trials wait on the target
     try:
         interrupted = await _drive(
-            ex, items, writer, control, metrics, plan.guard, plan.stop, plan.monitor
+            ex, items, writer, control, metrics, plan.guard, plan.stop, plan.monitor, plan.budget
         )
         writer.flush()
         plan.status = "interrupted" if interrupted else "completed"

@@ -38,7 +38,17 @@ from assay.load import (
     named_path,
     path_exists,
 )
-from assay.report import SEQUENTIAL_KEY, Report, SequentialMonitor, sequential_settings
+from assay.report import (
+    BUDGET_KEY,
+    BUDGET_LIMITS,
+    SEQUENTIAL_KEY,
+    Price,
+    Report,
+    SequentialMonitor,
+    budget_settings,
+    sequential_settings,
+)
+from assay.runner._budget import BudgetMonitor, budget_limits, budget_price
 from assay.runner._cache import CACHE_KEY_VERSION, CacheUse, ResponseCache, default_cache_path
 from assay.runner._guard import LoopBlocked
 from assay.runner._options import RunOptions
@@ -80,10 +90,21 @@ class Overrides:
     """The seed of a sequential run's random order of cases (None: drawn at random)."""
     not_worse_than: str | None = None
     """A stored run: the sequential run is also gated on doing no worse, case by case."""
+    max_cost: float | None = None
+    """The run's budget in USD, over the suite's ``max_cost`` (``--max-cost``)."""
+    max_calls: int | None = None
+    """The run's budget of target calls, over the suite's ``max_calls`` (``--max-calls``)."""
+    max_tokens: int | None = None
+    """The run's budget of tokens, over the suite's ``max_tokens`` (``--max-tokens``)."""
 
     def __post_init__(self) -> None:
         for key, value in self.given().items():
             _check_override(key, value)
+        for key in BUDGET_LIMITS:
+            value = getattr(self, key)
+            if value is not None and not (math.isfinite(value) and value > 0):
+                flag = "--" + key.replace("_", "-")
+                raise AssayConfigError(f"{flag} {value:g}: must be a number more than 0")
         if self.executor not in (None, "local", "ray"):
             raise AssayConfigError(f"--executor {self.executor}: must be local or ray")
         if self.address is not None and self.executor != "ray":
@@ -313,6 +334,9 @@ def run_suite(
     if sequential is not None:
         metadata[SEQUENTIAL_KEY] = sequential
         monitor = SequentialMonitor(sequential, chosen.cases, options.trials)
+    budget = budget_for(suite, overrides or Overrides(), target)
+    if budget is not None:
+        metadata[BUDGET_KEY] = budget[0]
     cache = open_cache(suite, overrides or Overrides(), store)
     if cache is not None:
         metadata["cache"] = cache_metadata(cache)
@@ -346,6 +370,7 @@ def run_suite(
         cache=cache,
         claim=store.claim(info.id),
         monitor=monitor,
+        budget=BudgetMonitor(*budget) if budget is not None else None,
     )
     try:
         result = _run_plan(plan, control, info)
@@ -354,6 +379,26 @@ def run_suite(
             cache.cache.close()
     result = replace(result, cache_error=cache.cache.write_error if cache else None)
     return _gated(result, suite)
+
+
+def budget_for(
+    suite: Suite, overrides: Overrides, target: Target
+) -> tuple[dict[str, Any], Price | None] | None:
+    """The run's budget (each limit from the command line, else the suite) and the price
+    its cost is spent at, or None without one; a ``max_cost`` with no price for the
+    target's model is refused before the run starts."""
+    s = suite.settings
+    limits = budget_limits(
+        {"max_cost": s.max_cost, "max_calls": s.max_calls, "max_tokens": s.max_tokens},
+        {k: getattr(overrides, k) for k in BUDGET_LIMITS},
+    )
+    if limits is None:
+        return None
+    given = overrides.prices
+    prices = load_prices(Path(given)) if given is not None else suite.price_table()
+    model = target.config().get("model")
+    price = budget_price(limits, prices, model if isinstance(model, str) else None)
+    return limits, price
 
 
 def refuse_in_running_loop(call: str, awaited: str) -> None:
@@ -544,6 +589,11 @@ def _resume_claimed(
             if row.status != "missing":
                 plan.monitor.add(row.id, row.status == "passed")
         plan.monitor.advance()
+    budget = budget_settings(info.metadata)
+    if budget is not None:  # the run's own budget, less what it spent so far
+        plan.budget = BudgetMonitor(budget, _stored_price(info, budget))
+        for record in store.records(info.id):
+            plan.budget.done(record)
     try:
         result = _run_plan(plan, control or RunControl(), None)
     finally:
@@ -551,6 +601,15 @@ def _resume_claimed(
             cache.cache.close()
     result = replace(result, cache_error=cache.cache.write_error if cache else None)
     return _gated(result, suite)
+
+
+def _stored_price(info: RunInfo, budget: dict[str, Any]) -> Price | None:
+    """The price a stored run's ``max_cost`` is spent at: its own table's, for its model."""
+    if budget.get("max_cost") is None:
+        return None
+    table = (info.metadata.get("prices") or {}).get("table") or {}
+    found = table.get(info.target.get("model"))
+    return Price.model_validate(found) if isinstance(found, dict) else None
 
 
 def _suite_of(info: RunInfo, given: Suite | str | Path | None) -> Suite:

@@ -39,6 +39,7 @@ from assay.report import (
     SplitBlock,
     SyntheticSection,
     UsageSummary,
+    budget_settings,
     sequential_settings,
     split_block,
 )
@@ -97,6 +98,8 @@ def counted_report(
     if (info.metadata.get("cache") or {}).get("key_version") is not None:
         return None
     if sequential_settings(info.metadata) is not None:  # its figures: the cases drawn
+        return None
+    if budget_settings(info.metadata) is not None:  # its figures: the case-trials run
         return None
     grader = run_grader(info)
     absent = "ungraded" if isinstance(grader, UnavailableGrader) else None

@@ -11,14 +11,17 @@ from assay.load import PriceTable
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy, decimal
 from assay.outcomes import Record, Results
 from assay.report import (
+    BudgetSection,
     DatasetChange,
     Price,
     Report,
     SequentialMonitor,
     SequentialSection,
     UsageSummary,
+    budget_settings,
     build_report,
     name_drawn,
+    name_run,
     sequential_settings,
     summarize_usage,
 )
@@ -74,7 +77,12 @@ def report_for_run(
     settings = sequential_settings(info.metadata)
     if settings is not None:
         section, dataset, graded, records = _drawn(settings, info, dataset, graded, records)
+    cut: tuple[dict[str, Any], list[str]] | None = None
+    budget = budget_settings(info.metadata)
+    if budget is not None:
+        graded, records, dataset, cut = _run_within(budget, info, dataset, graded, records)
     usage = usage_of_run(info, records, prices)
+    spent = _budget_section(cut, usage) if cut is not None else None
     # Only ``graded`` holds the records and judgments now: compact, the report's rows are
     # made from it as it is emptied, so that each is freed once its row exists.
     del records, grader
@@ -98,6 +106,19 @@ def report_for_run(
                 {k: getattr(report, k) for k in ("task_success", "answer_coverage", "slices")}
                 | {"trial_summary": report.trial_summary},
                 section,
+            )
+        report = report.model_copy(update=update)
+    if spent is not None:
+        update = {"budget": spent}
+        if spent.reached:
+            whole = report.dataset.model_copy(
+                update={"version": full.version, "cases": len(full.real)}
+            )
+            update["dataset"] = whole
+            update |= name_run(
+                {k: getattr(report, k) for k in ("task_success", "answer_coverage", "slices")}
+                | {"trial_summary": report.trial_summary},
+                spent,
             )
         report = report.model_copy(update=update)
     change = info.metadata.get("dataset_change")
@@ -140,6 +161,42 @@ def _drawn(
     graded = [r for r in graded if r.case.id in kept]
     records = [r for r in records if r.case_id in kept]
     return section, narrowed, graded, records
+
+
+def _run_within(
+    budget: dict[str, Any],
+    info: RunInfo,
+    dataset: Dataset,
+    graded: list[CaseResult],
+    records: Sequence[Record],
+) -> tuple[list[CaseResult], Sequence[Record], Dataset, tuple[dict[str, Any], list[str]]]:
+    """A run given a budget: once it has completed, the case-trials it never recorded were
+    not run because the budget was reached; its case-trials, records and dataset are
+    narrowed to those run (none is missing, no figure counts them)."""
+    not_run = [f"{r.case.id}#{r.trial}" for r in graded if r.record is None]
+    if info.status != "completed" or not not_run:  # interrupted: what is absent is missing
+        return graded, records, dataset, (budget | {"case_trials": len(graded)}, [])
+    ran = [r for r in graded if r.record is not None]
+    kept = {r.case.id for r in ran}
+    narrowed = Dataset(name=dataset.name, cases=tuple(c for c in dataset.cases if c.id in kept))
+    return ran, records, narrowed, (budget | {"case_trials": len(graded)}, not_run)
+
+
+def _budget_section(cut: tuple[dict[str, Any], list[str]], usage: UsageSummary) -> BudgetSection:
+    """The budget section: the limits, what the case-trials run spent, those not run."""
+    budget, not_run = cut
+    tokens = (usage.input_tokens or 0) + (usage.output_tokens or 0)
+    return BudgetSection(
+        max_cost=budget.get("max_cost"),
+        max_calls=budget.get("max_calls"),
+        max_tokens=budget.get("max_tokens"),
+        calls=usage.called,
+        tokens=tokens,
+        cost_usd=usage.cost_usd,
+        reached=bool(not_run),
+        case_trials=int(budget["case_trials"]),
+        not_run=not_run,
+    )
 
 
 def usage_of_run(
