@@ -150,9 +150,9 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 
 
 __all__ = [
-    "HELDOUT_BANNER",
     "BUDGET_KEY",
     "BUDGET_LIMITS",
+    "HELDOUT_BANNER",
     "JUDGE_CACHE_HIT",
     "PAIRED",
     "ROW_FIELDS",
@@ -210,10 +210,10 @@ __all__ = [
     "row_trial_problems",
     "sequence_text",
     "sequential_settings",
+    "served_from_cache",
     "split_block",
     "streamed_lines_report",
     "streamed_report",
-    "served_from_cache",
     "summarize",
     "summarize_usage",
 ]
