@@ -15,11 +15,6 @@ if TYPE_CHECKING:
     from assay.store import RunInfo
 
 
-def suite_rules(suite: Suite) -> list[Rule]:
-    """The suite's gate rules, parsed before anything runs (a bad rule stops the run)."""
-    return parse_gates(suite.settings.gates, str(suite.locate("gates")))
-
-
 def stored_rules(info: RunInfo) -> list[Rule]:
     """The gate rules of the suite a stored run was started with (``assay run --resume``)."""
     return parse_gates(info.suite.get("gates"), f"run {info.id}: its suite's gates")

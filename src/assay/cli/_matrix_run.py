@@ -26,7 +26,7 @@ def run_matrix_command(
 ) -> None:
     """Run (or resume) a matrix and print its matrix report; exit 1 when a suite gate
     fails on any variant, 130 when interrupted."""
-    from assay.cli._gating import check_gates, suite_rules
+    from assay.cli._gating import check_gates
     from assay.cli._options import check_format
     from assay.cli._progress import RichProgress
     from assay.errors import AssayConfigError
@@ -98,7 +98,7 @@ def run_matrix_command(
             err=True,
         )
         raise typer.Exit(130)
-    rules = suite_rules(loaded) if loaded is not None else []
+    rules = loaded.gate_rules() if loaded is not None else []
     failed = False
     for variant in result.runs:
         if rules:

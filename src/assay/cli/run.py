@@ -205,7 +205,6 @@ def run(
         check_gates,
         stored_rules,
         suite_calibration,
-        suite_rules,
     )
     from assay.cli._options import (
         check_policy,
@@ -313,7 +312,7 @@ def run(
         return
     if name is not None and resume is not None:
         raise AssayConfigError("--name names a new run; a resumed run keeps its name")
-    rules = suite_rules(loaded) if loaded is not None else []
+    rules = loaded.gate_rules() if loaded is not None else []
     runs = open_store(store)
     if name is not None:
         try:
