@@ -52,6 +52,11 @@ class Case(CompactModel):
     requires_citation: bool = False
     sources: dict[str, str] | None = None
     provenance: Provenance | None = None
+    # For agents (see docs/agents.md): the state the case starts from, which the tools
+    # receive as a fresh copy for each case-trial, and what the final state and the path
+    # must show. Left unset, they stay out of the canonical record too.
+    state: dict[str, Any] | None = None
+    expect: tuple[dict[str, Any], ...] = ()
 
     @model_validator(mode="after")
     def _labels_agree(self) -> Case:

@@ -75,10 +75,14 @@ class Provenance(BaseModel):
     note: str | None = None
 
 
+# The rubric's fields and the agent's (state, expect): left at their defaults, each stays
+# out of a case's canonical record, so a dataset that uses neither keeps its version.
 RUBRIC_FIELDS: tuple[str, ...] = (
     "required",
     "disallowed",
     "requires_citation",
     "sources",
     "provenance",
+    "state",
+    "expect",
 )

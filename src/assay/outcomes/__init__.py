@@ -23,6 +23,19 @@ if TYPE_CHECKING:
     )
     from assay.outcomes._record import Record, Usage
     from assay.outcomes._span import Span
+    from assay.outcomes._trajectory import (
+        TRAJECTORY_KEY,
+        Ending,
+        ModelStep,
+        Step,
+        ToolCall,
+        ToolStatus,
+        ToolStep,
+        Trajectory,
+        TrajectoryError,
+        trajectory_extra,
+        trajectory_of,
+    )
 
 # Each name is imported from its module on first use: a command loads only the modules
 # whose names it reads.
@@ -46,6 +59,17 @@ _WHERE: dict[str, str] = {
     "Record": "assay.outcomes._record",
     "Usage": "assay.outcomes._record",
     "Span": "assay.outcomes._span",
+    "TRAJECTORY_KEY": "assay.outcomes._trajectory",
+    "Ending": "assay.outcomes._trajectory",
+    "ModelStep": "assay.outcomes._trajectory",
+    "Step": "assay.outcomes._trajectory",
+    "ToolCall": "assay.outcomes._trajectory",
+    "ToolStatus": "assay.outcomes._trajectory",
+    "ToolStep": "assay.outcomes._trajectory",
+    "Trajectory": "assay.outcomes._trajectory",
+    "TrajectoryError": "assay.outcomes._trajectory",
+    "trajectory_extra": "assay.outcomes._trajectory",
+    "trajectory_of": "assay.outcomes._trajectory",
 }
 
 __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
@@ -53,13 +77,22 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 
 __all__ = [
     "OUTCOME_ADAPTER",
+    "TRAJECTORY_KEY",
     "Abstain",
     "Answer",
+    "Ending",
     "Error",
+    "ModelStep",
     "Outcome",
     "Record",
     "Results",
     "Span",
+    "Step",
+    "ToolCall",
+    "ToolStatus",
+    "ToolStep",
+    "Trajectory",
+    "TrajectoryError",
     "Trialled",
     "Usage",
     "as_results",
@@ -68,6 +101,8 @@ __all__ = [
     "parse_result_line",
     "parse_results",
     "result_line",
+    "trajectory_extra",
+    "trajectory_of",
     "trial_gaps",
     "trials_allowed",
     "trials_beyond",
