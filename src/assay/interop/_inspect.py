@@ -15,16 +15,21 @@ from assay.errors import MAX_TRIALS, AssayInputError, Location
 from assay.grading import Judgment, Status
 from assay.interop._archive import ZipMembers, looks_like_zip
 from assay.interop._imported import ImportedRun, Source, file_sha256, parse_time
+from assay.interop._inspect_steps import resolve as _resolve
+from assay.interop._inspect_steps import text as _text
+from assay.interop._inspect_steps import trajectory_from_sample
 from assay.interop._scores import ScoreRule, map_score
 from assay.load import file_refusal
 from assay.outcomes import (
     OUTCOME_ADAPTER,
+    TRAJECTORY_KEY,
     Abstain,
     Answer,
     Error,
     Record,
     Usage,
     check_trial_numbers,
+    trajectory_extra,
 )
 
 ASSAY_KEY = "assay"  # where a log exported by assay keeps each sample's case and outcome
@@ -83,28 +88,6 @@ def read_log(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     if not isinstance(samples, list) or not all(isinstance(s, dict) for s in samples):
         raise _bad(path, "field 'samples' is not a list of objects")
     return header, samples
-
-
-def _resolve(value: Any, attachments: dict[str, Any]) -> Any:
-    if isinstance(value, str) and value.startswith("attachment://"):
-        return attachments.get(value.removeprefix("attachment://"), value)
-    return value
-
-
-def _text(content: Any, attachments: dict[str, Any]) -> str:
-    """The text of a message content: a string or a list of content parts."""
-    content = _resolve(content, attachments)
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = []
-        for part in content:
-            if isinstance(part, dict) and part.get("type") == "text":
-                parts.append(str(_resolve(part.get("text", ""), attachments)))
-            elif isinstance(part, str):
-                parts.append(part)
-        return "\n".join(parts)
-    return "" if content is None else str(content)
 
 
 def _question(sample: dict[str, Any], attachments: dict[str, Any]) -> str:
@@ -302,6 +285,9 @@ def import_inspect(path: Path, *, rule: ScoreRule, scorer: str | None = None) ->
             }
         if isinstance(sample.get("limit"), dict):  # a limit ended it; its score still stands
             extra["inspect_limit"] = sample["limit"]
+        steps = trajectory_from_sample(sample)
+        if steps is not None:
+            extra[TRAJECTORY_KEY] = trajectory_extra(steps)
         error = sample.get("error")
         restored = _exported_outcome(sample)
         if restored is not None:
