@@ -87,27 +87,17 @@ def _at_level(report: Report, path: Path, interval: IntervalSetting) -> Report:
     return recomputed
 
 
-def report_from_source(
-    source: str,
-    store_url: str | None,
-    interval: IntervalSetting,
-    rows: bool = True,
-) -> Report:
-    """The report for ``source``: a JSON report file when such a file exists, else a run id
-    (or unique prefix) in the run store at ``store_url``, its intervals at ``interval``.
-    ``rows=False``: a stored run's report is built without its case rows (only its
-    figures will be read)."""
-    return report_and_run(source, store_url, interval, rows)[0]
-
-
 def report_and_run(
     source: str,
     store_url: str | None,
     interval: IntervalSetting,
     rows: bool = True,
 ) -> tuple[Report, RunInfo | None]:
-    """``report_from_source``'s report, and the stored run's details (None for a report
-    file), read with the store open once."""
+    """The report for ``source`` and the stored run's details (None for a report file),
+    read with the store open once: a JSON report file when such a file exists, else a run
+    id (or unique prefix) in the run store at ``store_url``, its intervals at
+    ``interval``. ``rows=False``: a stored run's report is built without its case rows
+    (only its figures will be read)."""
     from assay.load import names_a_file
 
     path = Path(source)

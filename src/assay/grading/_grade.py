@@ -62,11 +62,6 @@ def judge_record(case: Case, record: Record, grader: Grader) -> Judgment:
         return ungraded_judgment(case.id, record.trial, grader, err)
 
 
-def trial_count(results: Results) -> int:
-    """How many trials the results cover: the highest trial index seen, at least 1."""
-    return max((r.trial for r in results.records), default=1)
-
-
 def group_trials(
     cases: Iterable[Case], keys: Iterable[tuple[str, int]], declared: int | None = None
 ) -> dict[bool, int]:
