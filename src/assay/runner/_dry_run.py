@@ -17,7 +17,7 @@ from assay.planning import BudgetFit, Forecast, budget_fit, forecast
 from assay.runner._prepare import prepare_target
 from assay.runner._run import Overrides, budget_for, options_for
 from assay.runner._select import Selection, select
-from assay.runs._pilot import pilot_of
+from assay.runs import pilot_of
 from assay.store import open_store
 
 
