@@ -2,10 +2,12 @@
 
 For each setting the plan gives a number of cases; the simulation then draws that many
 paired cases (or one rate's cases) again and again, applies the very test or interval assay
-reports with (``mcnemar_exact``, Tango's score statistic, ``interval``), and counts how
-often the decision is reached. The goal: the simulated power within 2 points of the power
-promised, never below it by more than that; the interval within ±w at least as often as
-promised.
+reports with (``mcnemar_exact``, Tango's score statistic, ``interval``; over several trials
+per case, the exact sign test over cases), and counts how often the decision is reached.
+For the drop over trials it also shows what the one-trial plan's cases divided by the
+effective observations per case (a design-effect correction) would have reached. The
+goal: the simulated power within 2 points of the power promised, never below it by more
+than that; the interval within ±w at least as often as promised.
 
     .venv/bin/python bench/plan_power.py [--reps 10000] [--write bench/RESULTS.md]
 
@@ -39,6 +41,11 @@ FLIPS = (0.05, 0.2)
 POWERS = (0.8, 0.9)
 WIDTHS = (0.05, 0.1)
 RATES: tuple[float | None, ...] = (None, 0.9)
+TRIALS_GRID: tuple[tuple[float, float, int, float], ...] = tuple(
+    (0.8, icc, trials, drop) for icc in (0.2, 0.6) for trials in (2, 5) for drop in (0.05, 0.1)
+)
+"""The drop over trials: (baseline rate, intraclass correlation ρ, trials, drop)."""
+CHUNK = 500
 
 
 @dataclass(frozen=True)
@@ -100,6 +107,70 @@ def _drop_rows(reps: int, rng: np.random.Generator) -> list[Row]:
                     )
                 )
     return rows
+
+
+def _sign_test_hits(
+    n: int, rate: float, icc: float, trials: int, drop: float, reps: int, rng: np.random.Generator
+) -> int:
+    """How many of ``reps`` pairs of runs of n cases × ``trials`` trials, drawn from the
+    plan's beta-binomial model, the exact sign test over cases finds a drop in."""
+    a, b = rate * (1 / icc - 1), (1 - rate) * (1 / icc - 1)
+    p_value = cache(mcnemar_exact)
+    hits = 0
+    for start in range(0, reps, CHUNK):
+        size = (min(CHUNK, reps - start), n)
+        chance = rng.beta(a, b, size=size)
+        baseline = rng.binomial(trials, chance)
+        broken = rng.random(size) < drop / rate
+        candidate = np.where(broken, 0, rng.binomial(trials, chance))
+        fewer = (candidate < baseline).sum(axis=1).tolist()
+        more = (candidate > baseline).sum(axis=1).tolist()
+        hits += sum(1 for d, u in zip(fewer, more, strict=True) if d > u and p_value(u, d) <= 0.05)
+    return hits
+
+
+@dataclass(frozen=True)
+class Contrast:
+    """The drop over trials planned by a design-effect correction instead: the one-trial
+    plan's cases divided by the effective observations per case, K / (1 + (K − 1)ρ)."""
+
+    setting: str
+    one_trial: int
+    corrected: int
+    simulated: float
+    planned: int
+
+
+def _setting(rate: float, icc: float, trials: int, drop: float) -> str:
+    return f"δ = {drop:g}, rate {rate:g}, ρ = {icc:g}, {trials} trials"
+
+
+def _trials_rows(reps: int, rng: np.random.Generator) -> tuple[list[Row], list[Contrast]]:
+    rows, contrasts = [], []
+    for rate, icc, trials, drop in TRIALS_GRID:
+        flips = 2 * rate * (1 - rate) * (1 - icc)  # the discordance that means this ρ
+        made = plan("drop", drop=drop, trials=trials, baseline_rate=rate, discordance=flips)
+        (a,) = made.answers
+        assert a.cases is not None and a.achieved is not None
+        hits = _sign_test_hits(a.cases, rate, icc, trials, drop, reps, rng)
+        setting = _setting(rate, icc, trials, drop)
+        rows.append(
+            Row(
+                "drop over trials",
+                setting + ", power 0.8",
+                a.cases,
+                0.8,
+                a.achieved,
+                hits / reps,
+                reps,
+            )
+        )
+        (single,) = plan("drop", drop=drop, discordance=flips, baseline_rate=rate).answers
+        assert single.cases is not None
+        corrected = math.ceil(single.cases * (1 + (trials - 1) * icc) / trials)
+        short = _sign_test_hits(corrected, rate, icc, trials, drop, reps, rng)
+        contrasts.append(Contrast(setting, single.cases, corrected, short / reps, a.cases))
+    return rows, contrasts
 
 
 def _margin_rows(reps: int, rng: np.random.Generator) -> list[Row]:
@@ -167,15 +238,29 @@ def _rate_rows(reps: int, rng: np.random.Generator) -> list[Row]:
 
 def measure(reps: int, seed: int = SEED) -> list[Row]:
     """Every setting of the grid, simulated ``reps`` times."""
+    return measure_all(reps, seed)[0]
+
+
+def measure_all(reps: int, seed: int = SEED) -> tuple[list[Row], list[Contrast]]:
+    """Every setting of the grid, simulated ``reps`` times, and the design-effect contrast
+    of the drop over trials."""
     rng = np.random.default_rng(seed)
-    return _rate_rows(reps, rng) + _drop_rows(reps, rng) + _margin_rows(reps, rng)
+    rows = _rate_rows(reps, rng) + _drop_rows(reps, rng) + _margin_rows(reps, rng)
+    trial_rows, contrasts = _trials_rows(reps, rng)
+    return rows + trial_rows, contrasts
 
 
 def _pct(x: float) -> str:
     return f"{x * 100:.1f}%"
 
 
-def section(rows: Sequence[Row], reps: int, seconds: float, commit: str) -> str:
+def section(
+    rows: Sequence[Row],
+    reps: int,
+    seconds: float,
+    commit: str,
+    contrasts: Sequence[Contrast] = (),
+) -> str:
     """The Markdown section of ``RESULTS.md``: the goal, then one row per setting."""
     missed = [r for r in rows if not r.met]
     worst = max(rows, key=lambda r: abs(r.gap_points))
@@ -188,7 +273,11 @@ def section(rows: Sequence[Row], reps: int, seconds: float, commit: str) -> str:
         "(the exact McNemar test two-sided at 5%, Tango's score test one-sided at 2.5%, the "
         "Clopper–Pearson interval). Each paired setting splits the discordance evenly "
         "between fixed and broken cases and adds the drop to the broken ones; "
-        "non-inferiority is simulated at no true difference.",
+        "non-inferiority is simulated at no true difference. A drop over trials is "
+        "simulated from the plan's model (each case's pass probability beta-distributed "
+        "around the rate with intraclass correlation ρ; the candidate fails every trial of "
+        "a share drop / rate of the cases) and decided by the exact sign test over cases, "
+        "the test of `assay compare` at several trials.",
         "",
         f"Goal: in every setting the simulated power (or share of intervals within ±w) is "
         f"within {GOAL_POINTS:g} points of the exact figure the plan states at its cases, and "
@@ -208,6 +297,23 @@ def section(rows: Sequence[Row], reps: int, seconds: float, commit: str) -> str:
             f"{_pct(r.exact)} | {_pct(r.simulated)} | {r.gap_points:+.2f} | "
             f"{r.margin_points:+.2f} | {r.standard_error_points:.2f} |"
         )
+    if contrasts:
+        lines += [
+            "",
+            "Why the drop over trials is not planned by a design-effect correction: the "
+            "one-trial plan's cases divided by the effective observations per case, "
+            "K / (1 + (K − 1)ρ), decided by the same sign test over cases, reach far less "
+            "than the 80% asked (the sign test counts only the direction of a case's change, "
+            "and more trials make chance differences between the runs more frequent):",
+            "",
+            "| setting | one-trial plan | corrected cases | simulated power | cases planned |",
+            "|---|---:|---:|---:|---:|",
+        ]
+        lines += [
+            f"| {c.setting} | {c.one_trial:,} | {c.corrected:,} | {_pct(c.simulated)} | "
+            f"{c.planned:,} |"
+            for c in contrasts
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -230,8 +336,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", type=Path, default=None)
     args = parser.parse_args(argv)
     began = time.time()
-    rows = measure(args.reps)
-    text = section(rows, args.reps, time.time() - began, describe_commit())
+    rows, contrasts = measure_all(args.reps)
+    text = section(rows, args.reps, time.time() - began, describe_commit(), contrasts)
     sys.stdout.write(text)
     if args.write is not None:
         write(args.write, text)

@@ -202,11 +202,15 @@ def main(argv: list[str] | None = None) -> None:
         print("power of assay plan's sample sizes …", file=sys.stderr)
         plan_reps = 1000 if args.quick else 10_000
         planned = time.time()
-        plan_rows = plan_power.measure(plan_reps)
+        plan_rows, contrasts = plan_power.measure_all(plan_reps)
         plan_power.write(
             args.output,
             plan_power.section(
-                plan_rows, plan_reps, time.time() - planned, plan_power.describe_commit()
+                plan_rows,
+                plan_reps,
+                time.time() - planned,
+                plan_power.describe_commit(),
+                contrasts,
             ),
         )
     if args.soak:

@@ -91,6 +91,12 @@ def test_the_plan_written_to_a_file_is_replaced_on_the_next_run(
         (["detectable", "--dataset", "missing.jsonl"], "missing.jsonl"),
         (["drop", "--drop", "0.1", "--pilot", "nope"], "no run store at"),
         (["rate", "--width", "0.1", "-f", "html"], "--format html"),
+        (["noninferiority", "--margin", "0.1", "--trials", "2"], "planned at one trial"),
+        (["drop", "--drop", "0.1", "--trials", "2"], "needs the baseline's rate"),
+        (
+            ["drop", "--drop", "0.1", "--trials", "2", "--baseline-rate", "0.8"],
+            "how the trials of one case agree",
+        ),
     ],
 )
 def test_bad_input_is_refused_with_exit_2(
@@ -108,3 +114,26 @@ def test_an_unknown_pilot_run_is_named(demo: tuple[Path, str, str], run_assay: R
         "plan", "drop", "--drop", "0.1", "--pilot", "nope", "--store", store, cwd=folder
     )
     assert done.returncode == 2 and "nope" in done.stderr, done.stderr
+
+
+def test_a_drop_over_trials_is_planned_from_the_pilot_s_design_effect(
+    demo: tuple[Path, str, str], run_assay: RunAssay
+) -> None:
+    folder, store, run_id = demo
+    done = run_assay(
+        "plan", "drop", "--drop", "0.1", "--trials", "3", "--pilot", run_id, "--store", store,
+        "--suite", "demo/v1.yaml", "-f", "json", cwd=folder,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    (answer,) = data["answers"]
+    # the demo's trials always agree (ρ = 1): only the broken cases differ, as at one trial
+    assert answer["trials"] == 3 and answer["cases"] == cases_for_drop(0.1, 0.0)
+    assert "exact sign test over cases" in answer["method"]
+    assert any("correlate with ρ = 1" in a for a in data["assumptions"])
+    assert data["forecast"]["calls"] == answer["cases"] * 3
+    text = run_assay(
+        "plan", "drop", "--drop", "0.1", "--trials", "3", "--pilot", run_id, "--store", store,
+        cwd=folder,
+    )  # fmt: skip
+    assert f"needs: {answer['cases']} cases × 3 trials" in text.stdout

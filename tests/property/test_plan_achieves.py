@@ -66,3 +66,39 @@ def test_the_planned_cases_show_non_inferiority_as_often_as_promised() -> None:
     shown = np.mean(tango_score(answer.cases, tables[:, 1], tables[:, 0], 0.1) > z)
     assert abs(shown - answer.achieved) <= 4 * _se(answer.achieved)
     assert shown >= 0.8 - 3 * _se(0.8)
+
+
+def _sign_test_power(
+    n: int, rate: float, icc: float, trials: int, drop: float, seed: int = SEED
+) -> float:
+    """How often the exact sign test over cases (assay compare's test at several trials)
+    detects the drop, on cases drawn from the plan's beta-binomial model."""
+    rng = np.random.default_rng(seed)
+    a, b = rate * (1 / icc - 1), (1 - rate) * (1 / icc - 1)
+    chance = rng.beta(a, b, size=(REPS, n))
+    baseline = rng.binomial(trials, chance)
+    broken = rng.random((REPS, n)) < drop / rate
+    candidate = np.where(broken, 0, rng.binomial(trials, chance))
+    fewer = (candidate < baseline).sum(axis=1)
+    more = (candidate > baseline).sum(axis=1)
+    p_value = cache(mcnemar_exact)
+    return float(
+        np.mean(
+            [d > u and p_value(int(u), int(d)) <= 0.05 for d, u in zip(fewer, more, strict=True)]
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    ("rate", "icc", "trials", "drop"), [(0.8, 0.3, 3, 0.1), (0.7, 0.6, 2, 0.15)]
+)
+def test_a_drop_planned_over_trials_is_detected_as_often_as_promised(
+    rate: float, icc: float, trials: int, drop: float
+) -> None:
+    flips = 2 * rate * (1 - rate) * (1 - icc)  # the discordance that means this ρ
+    made = plan("drop", drop=drop, trials=trials, baseline_rate=rate, discordance=flips)
+    (answer,) = made.answers
+    assert answer.cases is not None and answer.achieved is not None and answer.trials == trials
+    detected = _sign_test_power(answer.cases, rate, icc, trials, drop)
+    assert abs(detected - answer.achieved) <= 0.02
+    assert detected >= 0.8 - 0.02

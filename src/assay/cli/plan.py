@@ -65,7 +65,8 @@ def plan(
     trials: int | None = typer.Option(
         None,
         "--trials",
-        help="Trials per case (rate, detectable; default: the suite's, else 1).",
+        help="Trials per case (rate, detectable, drop; default: the suite's for rate and "
+        "detectable, else 1).",
     ),
     pilot: str | None = typer.Option(
         None,
@@ -140,7 +141,7 @@ def plan(
         inputs.append(suite)
         concurrency = loaded.settings.concurrency if concurrency is None else concurrency
         if chosen_trials is None and question in ("rate", "detectable"):
-            # the paired questions are planned at one trial per case whatever the suite says
+            # a paired plan over trials needs how they agree: asked for, never implied
             chosen_trials = loaded.settings.trials
         if question == "detectable" and given_cases is None and dataset is None:
             given_cases = _real_cases(loaded.load_dataset().cases)

@@ -151,7 +151,15 @@ def run(
     dry_run: bool = typer.Option(
         False,
         "--dry-run",
-        help="Print the request each selected case would send (as JSON); send nothing.",
+        help="Send nothing: print the request each selected case would send (as JSON, when "
+        "the target has one to show) and forecast the run's calls, tokens, cost and wall time "
+        "(against its budget) from the suite's last stored run.",
+    ),
+    pilot: str | None = typer.Option(
+        None,
+        "--pilot",
+        help="With --dry-run: forecast from this stored run (id, prefix or name) instead of "
+        "the suite's last one.",
     ),
     until_decided: bool = typer.Option(
         False,
@@ -261,6 +269,10 @@ def run(
             "--until-decided and --seed start a sequential run; a resumed run keeps how it "
             "was started (its order and gates are stored with it)"
         )
+    if pilot is not None and not dry_run:
+        raise AssayConfigError("--pilot gives a dry run's forecast its usage; add --dry-run")
+    if dry_run and (resume is not None or set_):
+        raise AssayConfigError("--dry-run needs a suite file (not --resume, not --set)")
     if seed is not None and not 0 <= seed < 2**63:
         raise AssayConfigError(f"--seed {seed}: must be a whole number from 0 to 2^63-1")
     selection = Selection(_ids(slice_), _ids(ids), limit, split, confirm)
@@ -278,6 +290,10 @@ def run(
             raise AssayConfigError("--name names one run; a matrix's runs are named by variant")
         if until_decided or seed is not None or not_worse_than:
             raise AssayConfigError("--until-decided runs one suite, not a matrix")
+        if dry_run:
+            raise AssayConfigError(
+                "--dry-run shows one suite's run, not a matrix's: dry-run a variant's own suite"
+            )
         if executor == "ray":
             raise AssayConfigError("--executor ray runs one suite at a time, not a matrix")
         receiving = _start_receiver(store, receive_port) if receive_spans else None
@@ -305,10 +321,8 @@ def run(
     if loaded is None and suite is not None:
         loaded = load_suite(suite)
     if dry_run:
-        if loaded is None:
-            raise AssayConfigError("--dry-run needs a suite file (not --resume)")
-        typer.echo(dry_run_requests(loaded, selection))
-        typer.echo(dry_run_forecast(loaded, selection, overrides, store), err=True)
+        assert loaded is not None  # a suite file, neither --resume nor a matrix (above)
+        _dry_run(loaded, selection, overrides, store, pilot)
         return
     if name is not None and resume is not None:
         raise AssayConfigError("--name names a new run; a resumed run keeps its name")
@@ -418,58 +432,38 @@ def run(
         raise typer.Exit(1)
 
 
-def dry_run_requests(suite: Suite, selection: Selection) -> str:
-    """The requests the selected cases would send, as a JSON list (secrets by name only)."""
+def _dry_run(
+    suite: Suite, selection: Selection, overrides: Overrides, store: str | None, pilot: str | None
+) -> None:
+    """The requests on stdout (as JSON, when the target shows them); on stderr the forecast
+    of the run and whether it fits its budget, or why there is no forecast."""
     import json
 
-    from assay.errors import AssayConfigError
-    from assay.runner import prepare_target, select
+    from assay.render.plan import budget_fit_lines, forecast_lines
+    from assay.runner import dry_run
 
-    full = suite.load_dataset()
-    chosen = select(full, selection)
-    target = suite.build_target()
-    prepare_target(target, full)
-    shown = []
-    for case in chosen:
-        request = target.request(case)
-        if request is None:
-            raise AssayConfigError(
-                f"--dry-run: the {target.name} target sends no request that can be shown"
-            )
-        shown.append({"case": case.id, **request})
-    return json.dumps(shown, indent=2, ensure_ascii=False)
-
-
-def dry_run_forecast(
-    suite: Suite, selection: Selection, overrides: Overrides, store: str | None
-) -> str:
-    """The calls, tokens, cost and time the selected cases would take, at the usage per call
-    of the suite's last stored run (same suite name), or why there is none to forecast from."""
-    from assay.errors import StoreError
-    from assay.planning import forecast
-    from assay.render.plan import forecast_lines
-    from assay.runner import select
-    from assay.runs import pilot_of
-    from assay.store import open_store
-
-    chosen = select(suite.load_dataset(), selection)
-    trials = overrides.trials or suite.settings.trials
-    concurrency = overrides.concurrency or suite.settings.concurrency
-    cases = sum(1 for case in chosen if not case.synthetic)
-    name = (suite.settings.name or "").strip() or suite.path.stem
-    try:
-        opened = open_store(store, create=False)
-    except StoreError:
-        return f"forecast: no stored run of suite {name!r} to forecast from (no store yet)"
-    try:
-        last = next((r for r in opened.list_runs() if r.suite_name == name), None)
-        if last is None:
-            return f"forecast: no stored run of suite {name!r} to forecast from"
-        pilot = pilot_of(opened, last.id)
-    finally:
-        opened.close()
-    fc = forecast(pilot, cases, trials, concurrency)
-    return "\n".join([f"forecast from run {fc.from_run}:", *(f"  {x}" for x in forecast_lines(fc))])
+    found = dry_run(suite, store, selection, overrides, pilot)
+    if found.requests is not None:
+        typer.echo(json.dumps(found.requests, indent=2, ensure_ascii=False))
+    else:
+        typer.echo(
+            f"assay: dry run: the {found.target} target has no request to show; nothing is sent",
+            err=True,
+        )
+    fc = found.forecast
+    if fc is None:
+        lines = [
+            f"forecast unknown: {found.unknown}; a forecast needs the usage of a past run "
+            "(run the suite once, or give --pilot RUN)"
+        ]
+        if found.budget is not None:
+            lines.append("  the budget cannot be checked without a forecast")
+    else:
+        lines = [f"forecast from run {fc.from_run} ({found.source}):"]
+        lines += [f"  {x}" for x in forecast_lines(fc)]
+        if found.fit is not None:
+            lines += [f"  {x}" for x in budget_fit_lines(found.fit)]
+    typer.echo("\n".join(lines), err=True)
 
 
 def nothing_graded(report: Report) -> str | None:

@@ -60,6 +60,7 @@ if TYPE_CHECKING:
         smallest_n,
         tango_score,
         trial_discordance,
+        trials_drop_table,
     )
     from assay.metrics._rate import Rate, rate
     from assay.metrics._sequential import (
@@ -134,6 +135,7 @@ _WHERE: dict[str, str] = {
     "smallest_n": "assay.metrics._power",
     "tango_score": "assay.metrics._power",
     "trial_discordance": "assay.metrics._power",
+    "trials_drop_table": "assay.metrics._power",
     "Rate": "assay.metrics._rate",
     "rate": "assay.metrics._rate",
     "DEFAULT_INTERVAL": "assay.metrics._setting",
@@ -236,6 +238,7 @@ __all__ = [
     "tallies",
     "tango_score",
     "trial_discordance",
+    "trials_drop_table",
     "weighted_kappa",
     "wilson",
 ]

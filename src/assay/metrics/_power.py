@@ -228,6 +228,56 @@ def cases_for_drop(
     )
 
 
+def trials_drop_table(rate: float, icc: float, trials: int, drop: float) -> tuple[float, float]:
+    """(p_broken, p_fixed) per case of the sign test over cases that ``assay compare`` runs
+    on two runs of ``trials`` trials each: a case is broken when fewer of its candidate
+    trials pass than of its baseline trials, fixed when more.
+
+    The model: a case's pass probability π follows a beta distribution of mean ``rate``
+    whose intraclass correlation is ``icc`` (the beta-binomial: ρ = 1/(a + b + 1); ρ = 0,
+    every case at the rate; ρ = 1, every case always passing or always failing); both runs'
+    trials of a case are independent draws at its π. The candidate breaks a share
+    drop / rate of the cases, chosen regardless of π: each fails every trial; the others
+    keep their π. Task success per trial then drops by ``drop``. Computed exactly from the
+    joint beta-binomial distribution of the two runs' pass counts."""
+    import numpy as np  # deferred: numpy loads only when a plan is made
+    from scipy.special import betaln, comb  # deferred: scipy loads only when a plan is made
+
+    _check_probability(rate, "rate")
+    _check_probability(icc, "intraclass correlation")
+    if trials < 1:
+        raise ValueError(f"need at least one trial, got {trials}")
+    if not 0 < drop <= rate:
+        raise ValueError(
+            f"a drop of {drop:g} needs a rate above it (broken cases fail every trial), "
+            f"got rate {rate:g}"
+        )
+    broken_share = drop / rate
+    k = np.arange(trials + 1)
+    if icc <= 0:
+        counts = comb(trials, k) * rate**k * (1 - rate) ** (trials - k)
+        joint = np.outer(counts, counts)
+        none_pass = float(counts[0])
+    elif icc >= 1:
+        joint = np.zeros((trials + 1, trials + 1))
+        joint[0, 0], joint[trials, trials] = 1 - rate, rate
+        none_pass = 1 - rate
+    else:
+        a, b = rate * (1 / icc - 1), (1 - rate) * (1 / icc - 1)
+        x, y = np.meshgrid(k, k, indexing="ij")
+        both = x + y
+        joint = (
+            comb(trials, x)
+            * comb(trials, y)
+            * np.exp(betaln(a + both, b + 2 * trials - both) - betaln(a, b))
+        )
+        none_pass = math.exp(betaln(a, b + trials) - betaln(a, b))
+    fewer = float(np.sum(np.tril(joint, -1)))  # candidate count y below baseline count x
+    more = float(np.sum(np.triu(joint, 1)))
+    p_broken = (1 - broken_share) * fewer + broken_share * (1 - none_pass)
+    return p_broken, (1 - broken_share) * more
+
+
 # --- non-inferiority: Tango's score test ----------------------------------------------------
 
 

@@ -18,6 +18,7 @@ from assay.metrics import (
     noninferiority_power,
     rate_half_width,
     smallest_effect,
+    trials_drop_table,
 )
 from assay.planning._model import Answer, Forecast, Pilot, Plan
 
@@ -29,6 +30,10 @@ _WILSON = "Wilson (1927), JASA 22:209"
 _MCNEMAR = (
     "McNemar (1947), Psychometrika 12:153; exact conditional power as in Fagerland, "
     "Lydersen & Laake (2013), BMC Med Res Methodol 13:91"
+)
+_SIGN = (
+    "Dixon & Mood (1946), JASA 41:557 (the sign test; McNemar's at one trial); the "
+    "beta-binomial model of trials of one case: Skellam (1948), JRSS B 10:257"
 )
 _TANGO = "Tango (1998), Statistics in Medicine 17:891; Nam (1997), Biometrics 53:1422"
 
@@ -98,11 +103,19 @@ def plan(
         _one_trial(trials, notes)
         answers.append(_detectable_drop(cases, flips, rate_known, alpha, power))
         answers.append(_detectable_margin(cases, flips, difference, alpha, power))
+    elif question == "drop" and trials > 1:
+        if drop is None:
+            raise ValueError("the drop question needs the drop to detect (drop)")
+        answers.append(
+            _trials_drop_answer(drop, trials, discordance, pilot, rate_known, alpha, power, notes)
+        )
     else:
         if trials > 1:
             raise ValueError(
-                f"the {question} question is planned at one trial per case (the exact McNemar "
-                "and score tests pair one outcome per case); plan the cases at trials 1"
+                "the noninferiority question is planned at one trial per case: with several "
+                "trials, assay compare's interval of the difference is the paired interval "
+                "widened by a design effect measured on the two runs themselves (Rao & Scott), "
+                "whose power has no exact form to plan with; plan the cases at trials 1"
             )
         flips = _discordance(discordance, pilot, rate_known, notes)
         if question == "drop":
@@ -325,6 +338,92 @@ def _drop_answer(
         achieved=mcnemar_power(needed, broken, fixed, alpha),
         method=_drop_method(alpha),
         reference=_MCNEMAR,
+    )
+
+
+def _trials_drop_answer(
+    drop: float,
+    trials: int,
+    given: float | None,
+    pilot: Pilot | None,
+    rate: float | None,
+    alpha: float,
+    power: float,
+    notes: list[str],
+) -> Answer:
+    """A drop detected over cases of several trials each, by the exact sign test over
+    cases that ``assay compare`` runs, its per-case table from a beta-binomial model."""
+    _check_open("drop", drop)
+    if rate is None:
+        raise ValueError(
+            "with several trials, the drop question needs the baseline's rate (a baseline "
+            "rate, or a pilot run): a case's trials are modelled around it"
+        )
+    icc = _paired_icc(given, pilot, rate, notes)
+    if drop > rate:
+        raise ValueError(f"a drop of {drop:g} is more than the baseline's rate {rate:.3g}")
+    broken, fixed = trials_drop_table(rate, icc, trials, drop)
+    needed = cases_for_drop(broken, fixed, alpha=alpha, power=power)
+    one = cases_for_drop(*trials_drop_table(rate, icc, 1, drop), alpha=alpha, power=power)
+    notes.append(
+        f"model of the trials: each case passes a trial with its own probability, spread "
+        f"around the rate {rate:.3g} with intraclass correlation ρ = {icc:.3g} (beta-binomial); "
+        f"the candidate breaks a share {drop / rate:.3g} of the cases outright (every trial "
+        "fails) and leaves the others as they were"
+    )
+    notes.append(
+        f"per case: P(fewer candidate trials pass) = {broken:.4g}, P(more pass) = {fixed:.4g}; "
+        f"the same model at one trial per case needs {one:,} cases"
+    )
+    if needed >= one:
+        notes.append(
+            "more trials need no fewer cases here: the sign test counts a case by the "
+            "direction of its change alone, and more trials make chance differences between "
+            "the two runs' counts more frequent"
+        )
+    return Answer(
+        question="drop",
+        asked=f"detect a drop of {_pct(drop)} with power {_pct(power)} at {trials} trials per case",
+        cases=needed,
+        trials=trials,
+        effect=drop,
+        target=power,
+        achieved=mcnemar_power(needed, broken, fixed, alpha),
+        method=(
+            f"exact sign test over cases (the test of assay compare at several trials: a case "
+            f"is broken when fewer of its {trials} candidate trials pass than baseline trials, "
+            f"fixed when more), two-sided at α = {alpha:g}, counted when it rejects with more "
+            "broken than fixed cases; power = Σ_d P(D = d) · P(the exact test rejects | d), "
+            "with the per-case table of a beta-binomial model of the trials"
+        ),
+        reference=_SIGN,
+    )
+
+
+def _paired_icc(given: float | None, pilot: Pilot | None, rate: float, notes: list[str]) -> float:
+    """How the trials of one case correlate, for a paired plan over trials: from a given
+    discordance ψ₀ = 2p(1 − p)(1 − ρ) at the rate p, else from the pilot's design effect."""
+    if given is not None:
+        _check_closed("discordance", given)
+        spread = 2 * rate * (1 - rate)
+        icc = 1.0 if spread == 0 else min(1.0, max(0.0, 1 - given / spread))
+        notes.append(
+            f"discordance {given:g} as given: at the rate {rate:.3g}, trials of one case "
+            f"correlate with ρ = 1 − ψ₀ / (2p(1 − p)) = {icc:.3g}"
+        )
+        return icc
+    if pilot is not None and pilot.trials > 1 and pilot.design_effect is not None:
+        icc = intraclass(pilot.design_effect, pilot.trials)
+        notes.append(
+            f"design effect {pilot.design_effect:.3g} measured on run {pilot.run_id} "
+            f"({pilot.cases} cases × {pilot.trials} trials): trials of one case correlate "
+            f"with ρ = {icc:.3g}"
+        )
+        return icc
+    raise ValueError(
+        "with several trials, the drop question needs how the trials of one case agree: a "
+        "pilot run with several trials (whose design effect measures it), or a discordance "
+        "with the baseline's rate"
     )
 
 

@@ -9,6 +9,10 @@ LIST_ROWS = 100
 """Most rows a list of cases shows in text or Markdown; the rest are counted, never dropped
 silently (the JSON report has them all)."""
 
+IDS_SHOWN = 20
+"""Most ids a list of cases not drawn or not run names in text or Markdown; the JSON report
+lists them all."""
+
 Cell = TypeVar("Cell")
 
 
@@ -26,3 +30,11 @@ def capped(rows: Sequence[Sequence[Cell]], total: int | None = None) -> list[Seq
     if total > LIST_ROWS:
         kept.append([more_note(total), *[""] * (len(rows[0]) - 1)])
     return kept
+
+
+def first_ids(ids: Sequence[str], shown: int = IDS_SHOWN) -> tuple[tuple[str, ...], str | None]:
+    """The first ``shown`` of ``ids``, and the note that counts the rest ('… and 980 more
+    (all listed in the JSON report)'; None when every id is shown)."""
+    if len(ids) <= shown:
+        return tuple(ids), None
+    return tuple(ids[:shown]), f"… and {len(ids) - shown:,} more (all listed in the JSON report)"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from assay._version import __version__
-from assay.planning import Answer, Forecast, Plan
+from assay.planning import Answer, BudgetFit, Forecast, LimitCheck, Plan
 from assay.render.document import (
     Block,
     BulletList,
@@ -96,6 +96,32 @@ def forecast_lines(fc: Forecast) -> tuple[str, ...]:
     else:
         lines.append("wall time unknown (needs the run's latency and a concurrency)")
     return tuple(lines)
+
+
+def _limit_figure(limit: str, value: float, unit: bool) -> str:
+    if limit == "max_cost":
+        return f"${value:,.2f}" if value >= 1 else f"${value:.4f}"
+    said = f"{round(value):,}"
+    return f"{said} {'calls' if limit == 'max_calls' else 'tokens'}" if unit else said
+
+
+def _check_line(check: LimitCheck, case_trials: int) -> str:
+    allowed = f"{check.limit} {_limit_figure(check.limit, check.allowed, False)}"
+    if check.forecast is None:
+        what = "priced usage" if check.limit == "max_cost" else "token usage"
+        return f"{allowed}: cannot tell whether the run fits it (the stored run has no {what})"
+    figure = _limit_figure(check.limit, check.forecast, True)
+    if not check.exceeded:
+        return f"forecast {figure} fits {allowed}"
+    return (
+        f"forecast {figure} exceeds {allowed}: about {check.runs:,} of {case_trials:,} "
+        "case-trials would run"
+    )
+
+
+def budget_fit_lines(fit: BudgetFit) -> tuple[str, ...]:
+    """The forecast against each limit of a budget, one limit a line."""
+    return tuple(_check_line(c, fit.case_trials) for c in fit.checks)
 
 
 def _level(plan: Plan) -> str:

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from itertools import chain, islice
 
 import assay.render._format as f
+from assay.render._lists import first_ids
 from assay.render._trials import trial_lines, trial_sections
 from assay.render.document import (
     Align,
@@ -173,8 +174,8 @@ def _sequential(report: Report) -> list[Block]:
         return []
     blocks: list[Block] = [Gap(), BulletList(tuple(lines), title="Sequential run")]
     if report.sequential.not_drawn:
-        ids = tuple(report.sequential.not_drawn)
-        blocks.append(Groups(f"Cases not drawn: {len(ids):,}", (("never run", ids),)))
+        ids = report.sequential.not_drawn
+        blocks += _id_list(f"Cases not drawn: {len(ids):,}", "never run", ids)
     return blocks
 
 
@@ -184,10 +185,18 @@ def _budget(report: Report) -> list[Block]:
     lines = tuple(budget_lines(report.budget))
     blocks: list[Block] = [Gap(), BulletList(lines, title="Budget")]
     if report.budget.not_run:
-        ids = tuple(report.budget.not_run)
-        blocks.append(
-            Groups(f"Case-trials not run (budget reached): {len(ids):,}", (("not run", ids),))
-        )
+        ids = report.budget.not_run
+        blocks += _id_list(f"Case-trials not run (budget reached): {len(ids):,}", "not run", ids)
+    return blocks
+
+
+def _id_list(title: str, head: str, ids: Sequence[str]) -> list[Block]:
+    """A list of case ids that stays readable at any length: the first ones, then how many
+    more the JSON report lists."""
+    kept, more = first_ids(ids)
+    blocks: list[Block] = [Groups(title, ((head, kept),))]
+    if more is not None:
+        blocks.append(Paragraph.of(more, layout="whole"))
     return blocks
 
 

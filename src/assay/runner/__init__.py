@@ -14,6 +14,7 @@ from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from assay.runner._awaited import resume_run_async, run_suite_async
+    from assay.runner._dry_run import DryRun, dry_run
     from assay.runner._execute import (
         Done,
         Execution,
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
 # neither the matrix, the trend nor the comparison modules (and their imports).
 _WHERE: dict[str, str] = {
     "Done": "assay.runner._execute",
+    "DryRun": "assay.runner._dry_run",
     "Execution": "assay.runner._execute",
     "JudgeRunner": "assay.runner._judging",
     "Overrides": "assay.runner._run",
@@ -64,6 +66,7 @@ _WHERE: dict[str, str] = {
     "Timing": "assay.runner._options",
     "WorkItem": "assay.runner._execute",
     "backoff_delay": "assay.runner._options",
+    "dry_run": "assay.runner._dry_run",
     "execute": "assay.runner._execute",
     "gate_suite": "assay.runner._trend",
     "judge_all": "assay.runner._judging",
@@ -94,6 +97,7 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 
 __all__ = [
     "Done",
+    "DryRun",
     "Execution",
     "JudgeRunner",
     "Overrides",
@@ -105,6 +109,7 @@ __all__ = [
     "Timing",
     "WorkItem",
     "backoff_delay",
+    "dry_run",
     "execute",
     "gate_suite",
     "judge_all",

@@ -34,7 +34,18 @@ def test_the_simulation_agrees_with_the_exact_power(monkeypatch: pytest.MonkeyPa
     for name in ("DROPS", "FLIPS", "MARGINS", "WIDTHS"):
         monkeypatch.setattr(plan_power, name, (0.1,))
     monkeypatch.setattr(plan_power, "POWERS", (0.8,))
-    rows = plan_power.measure(2000)
-    assert [r.question for r in rows] == ["rate", "rate", "drop", "noninferiority"]
+    monkeypatch.setattr(plan_power, "TRIALS_GRID", ((0.8, 0.3, 3, 0.1),))
+    rows, contrasts = plan_power.measure_all(2000)
+    assert [r.question for r in rows] == [
+        "rate",
+        "rate",
+        "drop",
+        "noninferiority",
+        "drop over trials",
+    ]
     for r in rows:
         assert abs(r.gap_points) <= 4 * max(r.standard_error_points, 0.5), r
+    (contrast,) = contrasts
+    assert contrast.corrected < contrast.planned and contrast.simulated < 0.7
+    text = plan_power.section(rows, 2000, 1.0, "abc1234", contrasts)
+    assert "| δ = 0.1, rate 0.8, ρ = 0.3, 3 trials | " in text

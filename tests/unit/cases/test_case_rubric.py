@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -96,3 +97,14 @@ def test_inline_sources_win_over_the_library() -> None:
     other = Case.model_validate({**BASE, "source_revision": "returns-v4"})
     assert library.snapshot_for(other) is None
     assert library.why_missing(other) == "no source snapshot for revision 'returns-v4'"
+
+
+def test_a_plain_case_line_gets_every_default_as_validation_gives_it(tmp_path: Path) -> None:
+    plain = tmp_path / "plain.jsonl"
+    plain.write_text(json.dumps(BASE) + "\n")
+    (fast,) = load_dataset(plain).cases
+    validated = Case.model_validate(BASE)
+    assert fast == validated
+    assert fast.expect == () and fast.state is None
+    assert canonical_record(fast) == canonical_record(validated)
+    assert Case.model_validate_json(fast.model_dump_json()) == fast

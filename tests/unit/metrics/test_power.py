@@ -35,6 +35,7 @@ from assay.metrics import (
     smallest_n,
     tango_score,
     trial_discordance,
+    trials_drop_table,
 )
 
 SETTINGS = [
@@ -261,3 +262,61 @@ def test_inputs_out_of_range_are_refused() -> None:
     with pytest.raises(ValueError, match="at least one pair"):
         mcnemar_power(0, 0.1, 0.0)
     assert np.isfinite(rate_half_width(1))
+
+
+def _table_by_integration(rate: float, icc: float, trials: int, drop: float) -> tuple[float, float]:
+    """The sign test's per-case table, integrating every pair of pass counts over π."""
+    from scipy.integrate import quad
+    from scipy.stats import beta, binom
+
+    a, b = rate * (1 / icc - 1), (1 - rate) * (1 / icc - 1)
+    share = drop / rate
+    fewer = more = none = 0.0
+    for x in range(trials + 1):
+        none_x = quad(lambda p, x=x: beta.pdf(p, a, b) * binom.pmf(x, trials, p), 0, 1)[0]
+        if x == 0:
+            none = none_x
+        for y in range(trials + 1):
+            both = quad(
+                lambda p, x=x, y=y: (
+                    beta.pdf(p, a, b) * binom.pmf(x, trials, p) * binom.pmf(y, trials, p)
+                ),
+                0,
+                1,
+            )[0]
+            if y < x:
+                fewer += both
+            elif y > x:
+                more += both
+    return (1 - share) * fewer + share * (1 - none), (1 - share) * more
+
+
+@pytest.mark.parametrize(
+    ("rate", "icc", "trials", "drop"),
+    [(0.8, 0.3, 3, 0.1), (0.6, 0.7, 2, 0.2), (0.9, 0.05, 4, 0.05)],
+)
+def test_the_trials_table_is_the_beta_binomial_integrated(
+    rate: float, icc: float, trials: int, drop: float
+) -> None:
+    found = trials_drop_table(rate, icc, trials, drop)
+    assert found == pytest.approx(_table_by_integration(rate, icc, trials, drop), abs=1e-7)
+
+
+def test_the_trials_table_at_its_edges() -> None:
+    # ρ = 1: cases always pass or always fail: only the broken ones are discordant
+    assert trials_drop_table(0.8, 1.0, 3, 0.1) == pytest.approx((0.1, 0.0))
+    # one trial: the one-trial table, the runs' own flips 2p(1 − p)(1 − ρ) split evenly
+    flips = 2 * 0.8 * 0.2 * (1 - 0.4)
+    share = 0.1 / 0.8
+    expected = ((1 - share) * flips / 2 + 0.1, (1 - share) * flips / 2)
+    assert trials_drop_table(0.8, 0.4, 1, 0.1) == pytest.approx(expected)
+    # ρ = 0: every case at the rate, its counts binomial
+    x = np.arange(3)
+    counts = [math.comb(2, int(k)) * 0.7**k * 0.3 ** (2 - k) for k in x]
+    fewer = sum(counts[i] * counts[j] for i in range(3) for j in range(3) if j < i)
+    share = 0.1 / 0.7
+    assert trials_drop_table(0.7, 0.0, 2, 0.1) == pytest.approx(
+        ((1 - share) * fewer + share * (1 - counts[0]), (1 - share) * fewer)
+    )
+    with pytest.raises(ValueError, match="needs a rate above it"):
+        trials_drop_table(0.1, 0.5, 2, 0.2)

@@ -12,9 +12,11 @@ from assay.metrics import (
     IntervalSetting,
     cases_for_drop,
     cases_for_half_width,
+    intraclass,
     mcnemar_power,
     noninferiority_power,
     rate_half_width,
+    trials_drop_table,
 )
 from assay.planning import Pilot, plan
 from assay.render import render
@@ -113,7 +115,7 @@ def test_trials_without_a_measured_spread_count_each_case_once() -> None:
     ("kwargs", "message"),
     [
         ({"question": "rate"}, "half-width"),
-        ({"question": "drop", "drop": 0.05, "trials": 2}, "one trial per case"),
+        ({"question": "noninferiority", "margin": 0.05, "trials": 2}, "one trial per case"),
         ({"question": "drop", "drop": 0.5, "baseline_rate": 0.3}, "breaks more cases"),
         ({"question": "noninferiority"}, "margin"),
         ({"question": "detectable"}, "number of cases"),
@@ -138,3 +140,25 @@ def test_every_format_renders() -> None:
     assert data["forecast"]["calls"] == made.cases * 2
     with pytest.raises(ValueError, match="unknown format"):
         render(made, "html")
+
+
+def test_a_drop_over_trials_is_planned_with_the_sign_test_over_cases() -> None:
+    made = plan("drop", drop=0.1, trials=3, pilot=PILOT)
+    (answer,) = made.answers
+    icc = intraclass(1.6, 2)
+    broken, fixed = trials_drop_table(0.7, icc, 3, 0.1)
+    assert answer.trials == 3 and answer.cases == cases_for_drop(broken, fixed)
+    assert answer.achieved == mcnemar_power(answer.cases, broken, fixed)
+    assert "exact sign test over cases" in answer.method
+    assert any("design effect 1.6 measured on run r-1" in a for a in made.assumptions)
+    assert any("beta-binomial" in a for a in made.assumptions)
+    assert made.forecast is not None and made.forecast.calls == answer.cases * 3
+
+
+def test_a_drop_over_trials_needs_how_trials_agree_and_a_rate() -> None:
+    with pytest.raises(ValueError, match="how the trials of one case agree"):
+        plan("drop", drop=0.05, trials=2, baseline_rate=0.8)
+    with pytest.raises(ValueError, match="needs the baseline's rate"):
+        plan("drop", drop=0.05, trials=2, discordance=0.1)
+    with pytest.raises(ValueError, match="noninferiority question is planned at one trial"):
+        plan("noninferiority", margin=0.05, trials=2, discordance=0.1)
