@@ -16,16 +16,17 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from assay._urls import HttpUrl
 from assay.agents._loop import AgentLoop, Limits, Run
 from assay.agents._model import ChatModel, EndpointModel, FunctionModel, Sampling
-from assay.agents._tools import Tool, ToolDefinitionError, tool_from_callable
+from assay.agents._tools import TOOL_NAME, Tool, ToolDefinitionError, tool_from_callable
 from assay.cases import Case
 from assay.errors import AssayConfigError, InputFormatError, Problem
 from assay.outcomes import Answer, Outcome, Trajectory, trajectory_extra
 from assay.targets import BaseTarget, Reply, TargetContext, TargetType, error_reply, scrub
+from assay.targets._replies import ENV_NAME
 from assay.targets.chat import (
     DEFAULT_ABSTAIN_PATTERNS,
     AbstainRule,
@@ -45,27 +46,34 @@ def _is_ref(value: str) -> str:
     return value
 
 
-class EndpointModelSettings(BaseModel):
-    """An OpenAI-compatible chat model called with the tools API."""
+class ModelSettings(BaseModel):
+    """The model that drives the loop: an OpenAI-compatible chat model called with the
+    tools API (``base_url``, ``model``, ``api_key_env``, as the ``openai`` target takes
+    them), or ``function``: a Python callable ``(messages, tools) -> assistant message``."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
-    base_url: HttpUrl
-    model: str = Field(min_length=1)
-    api_key_env: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-
-class FunctionModelSettings(BaseModel):
-    """A Python callable ``(messages, tools) -> assistant message`` as the model."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-    function: str
+    base_url: HttpUrl | None = None
+    model: str | None = Field(default=None, min_length=1)
+    api_key_env: str | None = Field(default=None, pattern=ENV_NAME)
+    function: str | None = None
 
     @field_validator("function")
     @classmethod
-    def _module_colon_function(cls, value: str) -> str:
-        return _is_ref(value)
+    def _module_colon_function(cls, value: str | None) -> str | None:
+        return _is_ref(value) if value is not None else None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> ModelSettings:
+        endpoint = self.base_url is not None or self.model is not None
+        if self.function is not None and (endpoint or self.api_key_env is not None):
+            raise ValueError("give either function or base_url and model, not both")
+        if self.function is None and (self.base_url is None or self.model is None):
+            raise ValueError(
+                "give base_url and model (an OpenAI-compatible chat model) "
+                "or function (module:function, a scripted model)"
+            )
+        return self
 
 
 class ToolSettings(BaseModel):
@@ -75,7 +83,7 @@ class ToolSettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True, populate_by_name=True)
 
     ref: str
-    name: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    name: str | None = Field(default=None, pattern=TOOL_NAME.pattern)
     description: str | None = None
     arguments_schema: dict[str, Any] | None = Field(default=None, alias="schema")
 
@@ -91,8 +99,8 @@ class AgentSettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     type: str = "agent"
-    model: EndpointModelSettings | FunctionModelSettings
-    tools: tuple[str | ToolSettings, ...] = ()
+    model: ModelSettings
+    tools: tuple[ToolSettings, ...] = ()
     system: str | None = None
     max_steps: int = Field(default=DEFAULT_MAX_STEPS, ge=1)
     step_timeout_s: float | None = Field(default=None, gt=0)
@@ -102,12 +110,12 @@ class AgentSettings(BaseModel):
     parallel_tool_calls: bool | None = None
     abstain_patterns: tuple[str, ...] | None = None
 
-    @field_validator("tools")
+    @field_validator("tools", mode="before")
     @classmethod
-    def _refs(cls, value: tuple[str | ToolSettings, ...]) -> tuple[str | ToolSettings, ...]:
-        for item in value:
-            if isinstance(item, str):
-                _is_ref(item)
+    def _refs(cls, value: Any) -> Any:
+        """``module:function`` alone is ``{ref: module:function}``."""
+        if isinstance(value, list | tuple):
+            return [{"ref": item} if isinstance(item, str) else item for item in value]
         return value
 
     @field_validator("abstain_patterns")
@@ -137,9 +145,8 @@ def build_tools(entries: tuple[str | ToolSettings, ...], base_dir: Path | None) 
     repeats another's."""
     tools: dict[str, Tool] = {}
     problems: list[Problem] = []
-    for index, entry in enumerate(entries):
+    for index, item in enumerate(entries):
         setting = f"target.tools[{index}]"
-        item = entry if isinstance(entry, ToolSettings) else ToolSettings(ref=entry)
         try:
             func = _imported(item.ref, base_dir, setting)
             tool = tool_from_callable(func, item.name, item.description, item.arguments_schema)
@@ -166,8 +173,9 @@ def build_tools(entries: tuple[str | ToolSettings, ...], base_dir: Path | None) 
 
 def _model_of(settings: AgentSettings, base_dir: Path | None) -> ChatModel:
     m = settings.model
-    if isinstance(m, FunctionModelSettings):
+    if m.function is not None:
         return FunctionModel(_imported(m.function, base_dir, "target.model.function"), m.function)
+    assert m.base_url is not None and m.model is not None  # the settings require both
     sampling = Sampling(
         settings.temperature, settings.seed, settings.max_tokens, settings.parallel_tool_calls
     )

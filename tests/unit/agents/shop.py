@@ -75,3 +75,23 @@ class Opaque:
 def opaque(thing: Opaque) -> str:
     """A tool whose parameter has no JSON Schema."""
     return str(thing)
+
+
+def adding_model(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Any]:
+    """A scripted model: asks ``add`` for 1 + 2 (arguments as an object), then answers with
+    the tool's result."""
+    results = [m for m in messages if m["role"] == "tool"]
+    if not results:
+        call = {"function": {"name": "add", "arguments": {"a": 1, "b": 2}}}
+        return {"content": None, "tool_calls": [call]}
+    return {"content": f"It is {results[-1]['content']}."}
+
+
+def failing_model(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Any:
+    """A model whose call fails."""
+    raise ConnectionResetError("the model went away")
+
+
+def wordy_model(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Any:
+    """A model that returns a bare string, not a message."""
+    return "It is 3."
