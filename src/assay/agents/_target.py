@@ -139,7 +139,7 @@ def _imported(ref: str, base_dir: Path | None, setting: str) -> Any:
         ) from None
 
 
-def build_tools(entries: tuple[str | ToolSettings, ...], base_dir: Path | None) -> dict[str, Tool]:
+def build_tools(entries: tuple[ToolSettings, ...], base_dir: Path | None) -> dict[str, Tool]:
     """The tools the settings name, by name. Raises ``InputFormatError`` naming the entry
     (``target.tools[i]``) whose callable cannot be imported or schema'd, or whose name
     repeats another's."""
