@@ -25,8 +25,7 @@ from assay.agents._tools import TOOL_NAME, Tool, ToolDefinitionError, tool_from_
 from assay.cases import Case
 from assay.errors import AssayConfigError, InputFormatError, Problem
 from assay.outcomes import Answer, Outcome, Trajectory, trajectory_extra
-from assay.targets import BaseTarget, Reply, TargetContext, TargetType, error_reply, scrub
-from assay.targets._replies import ENV_NAME
+from assay.targets import ENV_NAME, BaseTarget, Reply, TargetContext, TargetType, error_reply, scrub
 from assay.targets.chat import (
     DEFAULT_ABSTAIN_PATTERNS,
     AbstainRule,
