@@ -29,13 +29,17 @@ from assay.outcomes import (
     Usage,
     span_names,
 )
-from assay.targets import Reply, error_reply
+from assay.targets import Reply, error_reply, exception_reply
 from assay.targets.function import ThreadRaised, in_daemon_thread
 
 if TYPE_CHECKING:
     from opentelemetry.trace import Span, Tracer
 
 T = TypeVar("T")
+
+
+class StepTimeout(Exception):
+    """A step ran past ``step_timeout_s`` (the message says how long that is)."""
 
 
 @dataclass(frozen=True)
@@ -122,10 +126,17 @@ class AgentLoop:
         return run
 
     async def _bounded(self, work: Awaitable[T]) -> T:
+        """``await work`` within ``step_timeout_s``; ``StepTimeout`` when it runs out (a
+        ``TimeoutError`` the work raises itself is its own failure, raised as it is)."""
         if self.limits.step_timeout_s is None:
             return await work
-        async with asyncio.timeout(self.limits.step_timeout_s):
-            return await work
+        try:
+            async with asyncio.timeout(self.limits.step_timeout_s) as deadline:
+                return await work
+        except TimeoutError:
+            if deadline.expired():
+                raise StepTimeout(f"{self.limits.step_timeout_s:g} s") from None
+            raise
 
     async def _model_step(self, run: Run, step: int, traceparent: str | None) -> Turn | None:
         if self.tracer is None:
@@ -141,15 +152,13 @@ class AgentLoop:
             got: Turn | Reply = await self._bounded(
                 self.model.turn(run.messages, self.specs, step, traceparent)
             )
-        except TimeoutError:
-            limit = self.limits.step_timeout_s
-            got = error_reply("timeout", f"the model did not reply within {limit:g} s")
-            run.ended = "timeout"
+        except StepTimeout as limit:
+            got = error_reply("timeout", f"the model did not reply within {limit} (step_timeout_s)")
+        except TimeoutError as err:  # the client's own timeout
+            got = exception_reply(err)
         if isinstance(got, Reply):
-            if run.ended != "timeout":
-                failed = got.outcome
-                timed_out = getattr(failed, "error_class", None) == "timeout"
-                run.ended = "timeout" if timed_out else "model_error"
+            timed_out = getattr(got.outcome, "error_class", None) == "timeout"
+            run.ended = "timeout" if timed_out else "model_error"
             run.failure = got
             _chat_span(span, self.model, None, got)
             return None
@@ -229,9 +238,8 @@ class AgentLoop:
             kwargs[STATE_PARAMETER] = state
         try:
             value = await self._bounded(_call(tool, kwargs))
-        except TimeoutError:
-            limit = self.limits.step_timeout_s
-            return "error", None, f"no result within {limit:g} s (step_timeout_s)", False
+        except StepTimeout as limit:
+            return "error", None, f"no result within {limit} (step_timeout_s)", False
         except Refused as err:
             return "refused", None, str(err) or "the tool declined", True
         except Exception as err:  # the tool failed: shown to the model, the loop goes on

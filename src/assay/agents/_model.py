@@ -254,8 +254,6 @@ class FunctionModel:
                     value = await value
         except ThreadRaised as raised:
             return exception_reply(raised.error)
-        except TimeoutError:
-            raise
         except Exception as err:  # the model function's own failure: an error outcome
             return exception_reply(err)
         try:

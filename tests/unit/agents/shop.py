@@ -95,3 +95,18 @@ def failing_model(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -
 def wordy_model(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Any:
     """A model that returns a bare string, not a message."""
     return "It is 3."
+
+
+def slow_model(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Any:
+    """A model that takes two seconds to reply."""
+    time.sleep(2)
+    return {"content": "late"}
+
+
+def gives_up(order_id: str) -> str:
+    """A tool whose own call to a service times out.
+
+    Args:
+        order_id: The order.
+    """
+    raise TimeoutError("the order service did not answer")

@@ -205,6 +205,21 @@ def test_a_step_past_its_timeout_ends_the_loop_as_a_timeout() -> None:
     assert len(model.bodies) == 1
 
 
+def test_a_tool_s_own_timeout_is_a_tool_error_and_the_loop_goes_on() -> None:
+    def script(body: dict[str, Any]) -> Any:
+        if not tool_results(body):
+            return calls(tool_call("gives_up", {"order_id": "A1"}))
+        return said("The order service is not answering.")
+
+    with tool_model(script) as model:
+        reply = run(agent(model.base_url, ["gives_up"], step_timeout_s=5))
+    got = trajectory(reply)
+    assert got.ended == "answered"
+    assert got.tool_steps[0].status == "error"
+    assert got.tool_steps[0].error == "TimeoutError: the order service did not answer"
+    assert reply.outcome == Answer(text="The order service is not answering.")
+
+
 def test_a_structured_case_reads_a_json_final_message_as_its_outcome() -> None:
     answer = {"kind": "answer", "fact": "three", "text": "1 + 2 = 3", "citations": []}
 

@@ -99,3 +99,10 @@ def test_settings_that_cannot_work_are_refused(settings: dict[str, Any], said: s
     with pytest.raises(InputFormatError) as raised:
         build_target(full)
     assert said in str(raised.value)
+
+
+def test_a_model_past_the_step_timeout_ends_the_loop_as_a_timeout() -> None:
+    reply = run(agent({"function": f"{SHOP}:slow_model"}, step_timeout_s=0.2))
+    assert isinstance(reply.outcome, Error) and reply.outcome.error_class == "timeout"
+    assert reply.outcome.message == "the model did not reply within 0.2 s (step_timeout_s)"
+    assert ended(reply) == "timeout"
