@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from assay._urls import HttpUrl
-from assay.agents._loop import AgentLoop, Limits, Run
+from assay.agents._loop import AgentLoop, Limits, Run, jsonable
 from assay.agents._model import ChatModel, EndpointModel, FunctionModel, Sampling
 from assay.agents._tools import TOOL_NAME, Tool, ToolDefinitionError, tool_from_callable
 from assay.cases import Case
@@ -269,7 +269,7 @@ class AgentTarget(BaseTarget):
             steps=tuple(done.steps),
             ended=done.ended,
             state_before=copy.deepcopy(case.state),
-            state_after=copy.deepcopy(state) if state is not None else None,
+            state_after=jsonable(state) if state is not None else None,
         )
         reply = self._reply(done, case)
         extra = {
