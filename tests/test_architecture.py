@@ -26,7 +26,7 @@ CORE = (
     "gates",
     "planning",
 )
-EDGES = ("load", "targets", "runner", "store", "runs", "tracing", "view", "cli", "demo")
+EDGES = ("load", "targets", "agents", "runner", "store", "runs", "tracing", "view", "cli", "demo")
 
 # Calls and attributes that reach the outside world or read a clock.
 BANNED_CALLS = {"open", "input", "print", "exec", "eval", "__import__"}
@@ -303,6 +303,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "assay._plugins",
         "assay.load",
         "assay.targets",
+        "assay.agents",
         "assay.store",
         "assay.runs",
         "assay.tracing",

@@ -12,6 +12,7 @@ from assay.targets._registry import (
     target_types,
 )
 from assay.targets._replies import (
+    ENV_NAME,
     RETRYABLE,
     as_reply,
     error_reply,
@@ -23,6 +24,7 @@ from assay.targets._replies import (
 )
 
 __all__ = [
+    "ENV_NAME",
     "RETRYABLE",
     "BaseTarget",
     "Reply",

@@ -19,6 +19,7 @@ ENTRY_POINT_GROUP = "assay.targets"
 # The built-in types, as assay's own ``assay.targets`` entry points declare them: a source
 # checkout whose installed metadata predates one still finds it here.
 BUILTIN_TARGETS: dict[str, str] = {
+    "agent": "assay.agents:AGENT_TARGET",
     "demo": "assay.demo:DEMO_TARGET",
     "function": "assay.targets.function:FUNCTION_TARGET",
     "http": "assay.targets.http:HTTP_TARGET",
@@ -114,6 +115,14 @@ def build_target(
         raise InputFormatError(problems, summary=f"invalid {name} target") from None
     try:
         target = kind.build(parsed, base_dir)
+    except InputFormatError as err:  # a setting the build could not use, located here
+        problems = [
+            p
+            if p.location is not None or p.field is None
+            else Problem(p.message, where(p.field), p.field)
+            for p in err.problems
+        ]
+        raise InputFormatError(problems, summary=f"invalid {name} target") from None
     except ValueError as err:
         raise AssayConfigError(f"target ({name}): {err}") from None
     if not isinstance(target, Target):

@@ -15,7 +15,18 @@ from pydantic import ValidationError
 
 from assay._controls import LONE_SURROGATE
 from assay.errors import AssayConfigError
-from assay.outcomes import OUTCOME_ADAPTER, Abstain, Answer, Error, Outcome, Record, Usage
+from assay.outcomes import (
+    OUTCOME_ADAPTER,
+    TRAJECTORY_KEY,
+    Abstain,
+    Answer,
+    Error,
+    Outcome,
+    Record,
+    Trajectory,
+    Usage,
+    trajectory_extra,
+)
 from assay.targets._base import Reply
 from assay.targets._secrets import Masker
 
@@ -202,9 +213,34 @@ def _raw_text(value: Any) -> str:
         return repr(value)
 
 
+TRAJECTORY_FIELDS = ("steps", "ended", "state_before", "state_after")
+"""The fields of an outcome mapping that carry the trajectory of an application that runs
+its own agent loop (``Trajectory``'s fields): kept in ``extra["trajectory"]``."""
+
+
+def _with_trajectory(data: Mapping[str, Any]) -> Reply:
+    """The reply of an outcome mapping that may carry a trajectory (``TRAJECTORY_FIELDS``);
+    a trajectory that is not one is a ``parse_error`` naming its first bad field."""
+    carried = {k: data[k] for k in TRAJECTORY_FIELDS if k in data}
+    outcome = outcome_from_mapping({k: v for k, v in data.items() if k not in carried})
+    if not carried:
+        return Reply(outcome)
+    try:
+        trajectory = Trajectory.model_validate(carried)
+    except ValidationError as err:
+        first = err.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ValueError(f"not a trajectory: {where}: {first['msg']}") from None
+    return Reply(outcome, extra={TRAJECTORY_KEY: trajectory_extra(trajectory)})
+
+
 def as_reply(value: Any) -> Reply:
     """A ``Reply`` from whatever a callable returned: a ``Reply``, an outcome, a record, a
-    flat outcome mapping or a string of JSON. Anything else is a ``parse_error``."""
+    flat outcome mapping or a string of JSON. Anything else is a ``parse_error``.
+
+    A mapping may also carry the trajectory of an agent loop the application runs itself
+    (``steps``, ``ended``, ``state_before``, ``state_after``: see docs/agents.md); it is
+    kept in ``extra["trajectory"]``."""
     if isinstance(value, Reply):
         return value
     if isinstance(value, Answer | Abstain | Error):
@@ -218,7 +254,7 @@ def as_reply(value: Any) -> Reply:
             return error_reply("parse_error", f"reply is not JSON: {err.msg}", value)
     if isinstance(value, Mapping):
         try:
-            return Reply(outcome_from_mapping(value))
+            return _with_trajectory(value)
         except ValueError as err:
             return error_reply("parse_error", str(err), _raw_text(value))
     return error_reply(

@@ -105,13 +105,15 @@ def request_body(
 
 @dataclass(frozen=True)
 class Completion:
-    """What a chat-completions reply says, before it is read as an outcome."""
+    """What a chat-completions reply says, before it is read as an outcome (``tool_calls``:
+    the message's tool calls as the API gave them, for an agent loop)."""
 
     content: str | None
     refusal: str | None = None
     finish_reason: str | None = None
     response_model: str | None = None
     usage: Usage | None = None
+    tool_calls: tuple[Any, ...] = ()
 
 
 def read_completion(body: Any) -> Completion:
@@ -134,12 +136,14 @@ def read_completion(body: Any) -> Completion:
     refusal = message.get("refusal")
     finish = choice.get("finish_reason") if isinstance(choice, dict) else None
     model = body.get("model")
+    calls = message.get("tool_calls")
     return Completion(
         content=content if isinstance(content, str) else None,
         refusal=str(refusal) if refusal else None,
         finish_reason=finish if isinstance(finish, str) else None,
         response_model=model if isinstance(model, str) else None,
         usage=usage,
+        tool_calls=tuple(calls) if isinstance(calls, list) else (),
     )
 
 

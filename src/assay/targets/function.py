@@ -1,8 +1,9 @@
 """The ``function`` target: a Python callable named ``module:function``.
 
 The callable takes the case (and, if it accepts a second argument, the ``TargetContext``)
-and returns an outcome, a flat outcome mapping (``{"kind": "answer", "fact": ...}``) or a
-``Reply``. It may be sync or async; a sync callable runs in a worker thread so a slow one
+and returns an outcome, a flat outcome mapping (``{"kind": "answer", "fact": ...}``, which
+may carry the trajectory of an agent loop the application runs itself: docs/agents.md) or
+a ``Reply``. It may be sync or async; a sync callable runs in a worker thread so a slow one
 does not stall the other cases. Modules are imported from the suite's directory first.
 
 Worker threads are daemon threads, one per call, at most ``THREADS`` at once: a call that

@@ -7,7 +7,9 @@ name case fields (``id``, ``question``, ``prompt``, ``messages``, ``slice``,
 (``fact: answer.fact``); without it the reply must be a flat outcome
 (``{"kind": "answer", "fact": ...}``). A W3C ``traceparent`` header is forwarded when
 the run is traced, with a ``tracestate`` when the suite configures one or the trace the
-run continues carries one.
+run continues carries one. An application that runs its own agent loop may put its
+trajectory (``steps``, ``ended``, ``state_before``, ``state_after``) at the reply's top
+level, with or without ``response`` (docs/agents.md).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from assay.cases import Case
 from assay.targets._base import BaseTarget, Reply, TargetContext, TargetType
 from assay.targets._replies import (
     ENV_NAME,
+    TRAJECTORY_FIELDS,
     as_reply,
     error_reply,
     scrub,
@@ -140,6 +143,8 @@ def map_response(body: Any, mapping: ResponseMapping | None, raw: str) -> Reply:
         found["kind"] = "abstain" if flag is True else "answer"
     if found.get("kind") == "abstain":
         found = {k: v for k, v in found.items() if k in ("kind", "text", "reason")}
+    if isinstance(body, Mapping):  # an agent's trajectory, at the reply's top level
+        found.update({k: body[k] for k in TRAJECTORY_FIELDS if k in body})
     reply = as_reply(found)
     if reply.outcome.kind == "error" and reply.outcome.error_class == "parse_error":
         return error_reply("parse_error", reply.outcome.message or "unmapped reply", raw)
@@ -147,7 +152,7 @@ def map_response(body: Any, mapping: ResponseMapping | None, raw: str) -> Reply:
         lookup(body, mapping.input_tokens) if mapping.input_tokens else None,
         lookup(body, mapping.output_tokens) if mapping.output_tokens else None,
     )
-    return Reply(reply.outcome, usage)
+    return Reply(reply.outcome, usage, extra=reply.extra)
 
 
 def _unparsable(raw: str, expected: str) -> Reply:
