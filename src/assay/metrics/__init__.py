@@ -43,6 +43,7 @@ if TYPE_CHECKING:
         mcnemar_exact,
         paired_delta_interval,
     )
+    from assay.metrics._judge_noise import JudgeFlip, JudgeNoise, judge_noise
     from assay.metrics._power import (
         cases_for_drop,
         cases_for_half_width,
@@ -90,6 +91,9 @@ if TYPE_CHECKING:
 # Each name is imported from its module on first use: a command loads only the modules
 # whose names it reads.
 _WHERE: dict[str, str] = {
+    "JudgeFlip": "assay.metrics._judge_noise",
+    "JudgeNoise": "assay.metrics._judge_noise",
+    "judge_noise": "assay.metrics._judge_noise",
     "Kappa": "assay.metrics._agreement",
     "KappaWeights": "assay.metrics._agreement",
     "agreement_weights": "assay.metrics._agreement",
@@ -178,6 +182,8 @@ __all__ = [
     "FormerCi95",
     "IntervalMethod",
     "IntervalSetting",
+    "JudgeFlip",
+    "JudgeNoise",
     "Kappa",
     "KappaWeights",
     "Rate",
@@ -211,6 +217,7 @@ __all__ = [
     "interval",
     "interval_text",
     "intraclass",
+    "judge_noise",
     "mcnemar_critical",
     "mcnemar_exact",
     "mcnemar_power",
