@@ -87,8 +87,8 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 __all__ = [
     "ENTRY_POINT_GROUP",
     "GRADERLESS",
-    "MISSING_REASON",
     "MAX_REPEATS",
+    "MISSING_REASON",
     "RULES_VERSION",
     "STATUSES",
     "CallingGrader",

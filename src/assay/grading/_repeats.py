@@ -72,7 +72,7 @@ def repeat_verdict(repeats: Sequence[Judgment], verdict: RepeatVerdict) -> Judgm
     first = repeats[0]
     if verdict == "first" or len(repeats) == 1:
         return first
-    counts = Counter(j.status for j in repeats)
+    counts: Counter[str] = Counter(j.status for j in repeats)
     total = len(repeats)
     votes = f"{VOTES_LABEL}={counts['passed']}/{counts['failed']}/{total}"
     for status in ("passed", "failed"):

@@ -34,7 +34,7 @@ from assay._fast.modules import loaded
 from assay._validation import problems_from
 from assay.cases import SourceLibrary
 from assay.errors import AssayConfigError, InputFormatError, Location, Problem, did_you_mean
-from assay.grading import Grader, GraderType, StructuredGrader
+from assay.grading import Grader, GraderType, RepeatVerdict, StructuredGrader
 from assay.grading.checks import DEFAULT_PROFILE, CompositeScorer, Profile
 from assay.load._checks import check_registry, load_profile
 from assay.load._grader_types import BUILTIN_GRADERS, grader_type, grader_type_names
@@ -347,7 +347,7 @@ def grader_from_provenance(entry: dict[str, str], base_dir: Path | None = None) 
 
         config = JudgeConfig.model_validate_json(entry["config"])
         rubric = JudgeRubric.model_validate_json(entry.get("rubric", "{}"))
-        verdict = "majority" if entry.get("verdict") == "majority" else "first"
+        verdict: RepeatVerdict = "majority" if entry.get("verdict") == "majority" else "first"
         repeats = int(entry["repeats"]) if entry.get("repeats", "").isdigit() else 1
         return JudgeGrader(config, rubric, repeats=max(repeats, 1), verdict=verdict)
     make = GRADERS.get(entry.get("name", ""))

@@ -37,13 +37,13 @@ if TYPE_CHECKING:
     from assay.metrics._former_ci95 import FormerCi95
     from assay.metrics._group import group_by, per_case
     from assay.metrics._intervals import METHODS, IntervalMethod, clopper_pearson, interval, wilson
+    from assay.metrics._judge_noise import JudgeFlip, JudgeNoise, judge_noise
     from assay.metrics._paired import (
         clustered_delta,
         holm_adjust,
         mcnemar_exact,
         paired_delta_interval,
     )
-    from assay.metrics._judge_noise import JudgeFlip, JudgeNoise, judge_noise
     from assay.metrics._power import (
         cases_for_drop,
         cases_for_half_width,

@@ -291,8 +291,8 @@ async def run_item(ex: Execution, item: WorkItem) -> Done:
         key, served = await _served(ex, item)
         if served is not None:
             if ex.judge is not None:
-                verdict, repeats = await ex.judge.judged(case, served, None, ex.tracer)
-                return Done(item, served, verdict, tuple(repeats))
+                verdict, again = await ex.judge.judged(case, served, None, ex.tracer)
+                return Done(item, served, verdict, tuple(again))
             return Done(item, served, judge_record(case, served, ex.grader))
     with request_span(ex.tracer, ex.run_id, case.id, item.trial, ex.config_version) as trace:
         reply, attempts, retried, latency_ms, cached = await _called(ex, item, trace, key)
