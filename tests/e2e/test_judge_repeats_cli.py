@@ -48,7 +48,7 @@ def _suite(tmp_path: Path, url: str, **judge: Any) -> Path:
         {
             "id": case_id,
             "slice": "s",
-            "question": "How many days?",
+            "question": f"How many days ({case_id})?",
             "expected_behavior": "answer",
             "expected_fact": "return_30",
             "required": ["30 days"],
@@ -112,6 +112,8 @@ def test_regrade_repeats_keeps_every_judgment_and_tells_judge_noise_from_system_
     assert noise["repeats"] == 3 and noise["verdict"] == "first"
     assert (noise["judged"], noise["unstable"], noise["judge_share"]) == (8, 2, 0.25)
     assert (noise["cases"], noise["differing"], noise["system_share"]) == (4, 1, 0.25)
+    # every repeat was a call of its own
+    assert report["judge_usage"]["asked"] == 24 and report["judge_usage"]["failed"] == 0
     assert [(f["id"], f["trial"], f["passed"], f["failed"]) for f in noise["flips"]] == [
         ("C01", 1, 2, 1),
         ("C01", 2, 2, 1),
@@ -147,6 +149,8 @@ def test_a_suite_takes_the_majority_of_its_judges_and_a_tie_is_ungraded(
     assert report["statuses"]["ungraded"] == 2 and report["statuses"]["passed"] == 3
     assert report["judge_noise"]["verdict"] == "majority"
     assert report["judge_noise"]["unstable"] == 2
+    # a tie is no failed call: each of the 16 repeats was answered
+    assert report["judge_usage"]["asked"] == 16 and report["judge_usage"]["failed"] == 0
 
 
 def test_repeats_of_a_grader_that_judges_in_process_are_refused(
@@ -167,3 +171,22 @@ def test_repeats_of_a_grader_that_judges_in_process_are_refused(
     assert refused.returncode == 2
     assert "--repeats 3" in refused.stderr and "only a model judge" in refused.stderr
     assert "Traceback" not in refused.stderr
+
+
+def test_each_repeat_is_cached_as_a_request_of_its_own(run_assay: RunAssay, tmp_path: Path) -> None:
+    seen: list[dict[str, Any]] = []
+    with judge_server(_unsure(3, (0, 2)), seen) as url:
+        suite = _suite(tmp_path, url, repeats=3)
+        suite.write_text(suite.read_text() + "cache: true\ntrace: false\n")
+        first = run_assay("run", suite, "-f", "json", cwd=tmp_path)
+        assert first.returncode == 0, first.stderr
+        asked = len(seen)
+        again = run_assay("run", suite, "-f", "json", cwd=tmp_path)
+        assert again.returncode == 0, again.stderr
+    # the unsure answer is asked about 3 times a trial, each time afresh
+    assert asked == 24
+    assert len(seen) == asked  # the second run: every repeat's reply from the cache
+    before, after = json.loads(first.stdout), json.loads(again.stdout)
+    assert after["judge_usage"]["cached"] == 24
+    assert after["judge_noise"] == before["judge_noise"]
+    assert before["judge_noise"]["unstable"] == 2

@@ -4,7 +4,7 @@ recorded answer, the judge's disagreement with itself apart from the system's.""
 from __future__ import annotations
 
 from assay.metrics import judge_noise
-from assay.report import Report
+from assay.report import JUDGE_CACHE_HIT, Report, judge_usage
 from assay.store import RunInfo, RunStore
 
 
@@ -19,7 +19,8 @@ def repeated_judge(info: RunInfo) -> dict[str, str] | None:
 
 def with_judge_noise(store: RunStore, report: Report, info: RunInfo | None = None) -> Report:
     """``report`` of a stored run with its judge noise (``Report.judge_noise``) when its
-    judge was asked several times about each answer; ``report`` as it is otherwise."""
+    judge was asked several times about each answer, and its judge usage counting every
+    repeat's call; ``report`` as it is otherwise."""
     if report.judge_noise is not None or report.run_id is None:
         return report
     info = info if info is not None else store.get_run(report.run_id)
@@ -34,4 +35,14 @@ def with_judge_noise(store: RunStore, report: Report, info: RunInfo | None = Non
     cases = store.load_dataset(info.id).cases
     rule = entry.get("verdict", "first")
     noise = judge_noise(cases, info.trials, verdicts, repeats, rule)
-    return report.model_copy(update={"judge_noise": noise})
+    update: dict[str, object] = {"judge_noise": noise}
+    if report.judge_usage is not None:
+        # Every repeat was a call of its own; the verdict of several is none.
+        calls = [
+            [j.labels for j in repeats[key]] if key in repeats else [verdict.labels]
+            for key, verdict in verdicts.items()
+        ]
+        update["judge_usage"] = judge_usage(
+            [own for each in calls for own in each], JUDGE_CACHE_HIT
+        )
+    return report.model_copy(update=update)
