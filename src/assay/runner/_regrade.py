@@ -61,6 +61,19 @@ def _repeating(grader: Grader, repeats: int) -> Grader:
     return repeated(repeats) if callable(repeated) else grader
 
 
+def _resumed_repeats(target: RunInfo, repeats: int | None) -> int | None:
+    """How many times a resumed regrade asks about each answer: as often as it did
+    (``AssayConfigError`` when ``repeats`` says otherwise)."""
+    counts = [e.get("repeats", "1") for e in target.graders]
+    before = int(counts[0]) if counts and str(counts[0]).isdigit() else 1
+    if repeats is not None and repeats != before:
+        raise AssayConfigError(
+            f"--repeats {repeats}: regrade run {target.id} asked {before} time(s) about "
+            f"each answer; resume it with --repeats {before}"
+        )
+    return before if before > 1 else repeats
+
+
 def recorded_grader(source: RunInfo) -> tuple[Grader, dict[str, str]]:
     """The grader run ``source`` recorded, built again from its provenance (a plugin grader
     by its registered type and recorded settings, paths relative to the suite's directory),
@@ -119,7 +132,10 @@ def regrade_run(
     ``grader_provenance`` says; a plugin grader rebuilt from a run passes that run's entry).
 
     ``repeats``: ask a model judge that many times about each answer (default: as its
-    settings say); every repeat's judgment is kept beside the verdict the run counts."""
+    settings say); every repeat's judgment is kept beside the verdict the run counts. A
+    resumed regrade asks as many times as it did before."""
+    if resume is not None:
+        repeats = _resumed_repeats(store.get_run(resume), repeats)
     if repeats is not None and repeats != 1:
         grader = _repeating(grader, repeats)
         if provenance is not None and "type" in provenance:  # a plugin: its entry, repeated
