@@ -25,6 +25,15 @@ def regrade(
         help="Finish an interrupted regrade of RUN_ID: judge only the answers that regrade "
         "run has not judged yet.",
     ),
+    repeats: int | None = typer.Option(
+        None,
+        "--repeats",
+        min=1,
+        help="Ask the model judge J times about each recorded answer (J from 1 to 25; "
+        "default: as its settings say, else once). Every repeat is kept; the report "
+        "shows the judge's own instability apart from the system's (see docs/judge.md).",
+        metavar="J",
+    ),
     format: str | None = format_option("report"),
     output: Path | None = typer.Option(
         None,
@@ -41,7 +50,8 @@ def regrade(
 ) -> None:
     """Judge every recorded answer of stored run RUN_ID with the judge of --grader (or the
     run's own grader, built again), into a new run linked to it (metadata regrade_of); the
-    target is not called again. Judge failures are ungraded, with the reason."""
+    target is not called again. Judge failures are ungraded, with the reason. With
+    --repeats J, each answer is judged J times and every judgment is kept."""
     from assay.cli._options import interval_setting, output_format
     from assay.load import load_judge
     from assay.metrics import DEFAULT_INTERVAL
@@ -63,10 +73,12 @@ def regrade(
         source = runs.get_run(run_id)
         if settings is not None:
             judge = settings.grader(runs.load_dataset(source.id).sources)
-            result = regrade_run(runs, source.id, judge, resume=resume)
+            result = regrade_run(runs, source.id, judge, resume=resume, repeats=repeats)
         else:
             recorded, entry = recorded_grader(source)
-            result = regrade_run(runs, source.id, recorded, resume=resume, provenance=entry)
+            result = regrade_run(
+                runs, source.id, recorded, resume=resume, provenance=entry, repeats=repeats
+            )
         report = result.report
         if setting != DEFAULT_INTERVAL:
             report = report_for_run(runs, result.run_id, interval=setting)
@@ -81,6 +93,7 @@ def regrade(
     emit(text, output, inputs)
     if result.status == "interrupted":
         again = f" --grader {grader}" if grader is not None else ""
+        again += f" --repeats {repeats}" if repeats is not None else ""
         typer.echo(
             f"assay: regrade {result.run_id} interrupted; finish it with "
             f"`assay regrade {source.id}{again} --resume {result.run_id}`",

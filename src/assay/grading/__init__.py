@@ -10,6 +10,13 @@ if TYPE_CHECKING:
     from assay.grading._all import grade_all, validate_inputs
     from assay.grading._grade import CaseResult, grade, judge_record
     from assay.grading._judgment import STATUSES, CallingGrader, Grader, Judgment, Status
+    from assay.grading._repeats import (
+        MAX_REPEATS,
+        RepeatVerdict,
+        kept_repeats,
+        repeat_of,
+        repeat_verdict,
+    )
     from assay.grading._rules import (
         GRADERLESS,
         MISSING_REASON,
@@ -48,6 +55,11 @@ _WHERE: dict[str, str] = {
     "Grader": "assay.grading._judgment",
     "Judgment": "assay.grading._judgment",
     "Status": "assay.grading._judgment",
+    "MAX_REPEATS": "assay.grading._repeats",
+    "RepeatVerdict": "assay.grading._repeats",
+    "kept_repeats": "assay.grading._repeats",
+    "repeat_of": "assay.grading._repeats",
+    "repeat_verdict": "assay.grading._repeats",
     "rule_judgment": "assay.grading._rules",
     "unjudged_status": "assay.grading._rules",
     "GRADERLESS": "assay.grading._rules",
@@ -75,6 +87,7 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 __all__ = [
     "ENTRY_POINT_GROUP",
     "GRADERLESS",
+    "MAX_REPEATS",
     "MISSING_REASON",
     "RULES_VERSION",
     "STATUSES",
@@ -87,15 +100,19 @@ __all__ = [
     "GraderType",
     "Judgment",
     "Profile",
+    "RepeatVerdict",
     "Status",
     "StructuredGrader",
     "error_reason",
     "grade",
     "grade_all",
     "judge_record",
+    "kept_repeats",
     "kind_sql",
     "pack",
     "pack_sql",
+    "repeat_of",
+    "repeat_verdict",
     "rule_judgment",
     "status_code_sql",
     "status_of",

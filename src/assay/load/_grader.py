@@ -34,7 +34,7 @@ from assay._fast.modules import loaded
 from assay._validation import problems_from
 from assay.cases import SourceLibrary
 from assay.errors import AssayConfigError, InputFormatError, Location, Problem, did_you_mean
-from assay.grading import Grader, GraderType, StructuredGrader
+from assay.grading import Grader, GraderType, RepeatVerdict, StructuredGrader
 from assay.grading.checks import DEFAULT_PROFILE, CompositeScorer, Profile
 from assay.load._checks import check_registry, load_profile
 from assay.load._grader_types import BUILTIN_GRADERS, grader_type, grader_type_names
@@ -279,6 +279,8 @@ def grader_provenance(grader: Grader, spec: GraderSettings | None = None) -> dic
         entry.update({k: str(v) for k, v in grader.identity().items()})
         entry["config"] = grader.config.model_dump_json()
         entry["rubric"] = grader.rubric.model_dump_json()
+        if grader.repeats > 1 or grader.verdict != "first":
+            entry.update({"repeats": str(grader.repeats), "verdict": grader.verdict})
         return entry
     if isinstance(grader, CompositeScorer):
         entry["profile"] = grader.profile.model_dump_json()
@@ -345,7 +347,9 @@ def grader_from_provenance(entry: dict[str, str], base_dir: Path | None = None) 
 
         config = JudgeConfig.model_validate_json(entry["config"])
         rubric = JudgeRubric.model_validate_json(entry.get("rubric", "{}"))
-        return JudgeGrader(config, rubric)
+        verdict: RepeatVerdict = "majority" if entry.get("verdict") == "majority" else "first"
+        repeats = int(entry["repeats"]) if entry.get("repeats", "").isdigit() else 1
+        return JudgeGrader(config, rubric, repeats=max(repeats, 1), verdict=verdict)
     make = GRADERS.get(entry.get("name", ""))
     if make is None:
         return None

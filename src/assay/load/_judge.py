@@ -13,6 +13,8 @@ Example::
     rubric:                          # used for cases without required/disallowed of their own
       pass_minimum: 2
       accepted_variations: ["a month"]
+    repeats: 5                       # optional; ask 5 times about each answer
+    verdict: majority                # first (default) | majority of the repeats
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from assay._validation import problems_from
 from assay.cases import SourceLibrary
 from assay.errors import AssayError, InputFormatError, Location, Problem
 from assay.gates import calibration_gate_results
+from assay.grading import MAX_REPEATS, RepeatVerdict
 from assay.grading.judge import (
     CalibrationBounds,
     JudgeConfig,
@@ -77,6 +80,17 @@ class JudgeSettings(BaseModel):
     rpm: float | None = Field(default=None, gt=0)
     rubric: JudgeRubric = Field(default_factory=JudgeRubric)
     calibration: CalibrationRequirement | None = None
+    repeats: int = Field(
+        default=1,
+        ge=1,
+        le=MAX_REPEATS,
+        description="How many times the judge is asked about each recorded answer",
+    )
+    verdict: RepeatVerdict = Field(
+        default="first",
+        description="The verdict of an answer judged several times: the first repeat's, "
+        "or the majority of the repeats' (a tie is ungraded)",
+    )
 
     def grader(
         self, sources: SourceLibrary | None = None, base_dir: Path | None = None
@@ -98,7 +112,9 @@ class JudgeSettings(BaseModel):
             retries=self.retries,
             rpm=self.rpm,
         )
-        judge = JudgeGrader(config, self.rubric, sources, endpoint)
+        judge = JudgeGrader(
+            config, self.rubric, sources, endpoint, repeats=self.repeats, verdict=self.verdict
+        )
         if self.calibration is not None:
             path = Path(self.calibration.report)
             if not path.is_absolute() and base_dir is not None:

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from assay.metrics._former_ci95 import FormerCi95
     from assay.metrics._group import group_by, per_case
     from assay.metrics._intervals import METHODS, IntervalMethod, clopper_pearson, interval, wilson
+    from assay.metrics._judge_noise import JudgeFlip, JudgeNoise, judge_noise
     from assay.metrics._paired import (
         clustered_delta,
         holm_adjust,
@@ -91,6 +92,9 @@ if TYPE_CHECKING:
 # Each name is imported from its module on first use: a command loads only the modules
 # whose names it reads.
 _WHERE: dict[str, str] = {
+    "JudgeFlip": "assay.metrics._judge_noise",
+    "JudgeNoise": "assay.metrics._judge_noise",
+    "judge_noise": "assay.metrics._judge_noise",
     "Kappa": "assay.metrics._agreement",
     "KappaWeights": "assay.metrics._agreement",
     "agreement_weights": "assay.metrics._agreement",
@@ -180,6 +184,8 @@ __all__ = [
     "FormerCi95",
     "IntervalMethod",
     "IntervalSetting",
+    "JudgeFlip",
+    "JudgeNoise",
     "Kappa",
     "KappaWeights",
     "Rate",
@@ -213,6 +219,7 @@ __all__ = [
     "interval",
     "interval_text",
     "intraclass",
+    "judge_noise",
     "mcnemar_critical",
     "mcnemar_exact",
     "mcnemar_power",

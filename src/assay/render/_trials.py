@@ -71,3 +71,39 @@ def trial_sections(report: Report) -> list[Section]:
             cases,
         ),
     ]
+
+
+def _share(part: int, whole: int, unit: str, share: float | None) -> str:
+    if share is None:
+        return f"n/a (no {unit} to compare)"
+    return f"{part} of {whole} {unit} ({_pct(share)})"
+
+
+def judge_noise_lines(report: Report) -> list[str]:
+    """The judge's own instability apart from the system's, and the judge-unstable
+    case-trials ([] when the judge was asked once about each answer)."""
+    n = report.judge_noise
+    if n is None:
+        return []
+    rule = "the majority of the repeats" if n.verdict == "majority" else "the first repeat's"
+    lines = [
+        f"Judge asked {n.repeats} times about each recorded answer; the verdict counted is {rule}",
+        "Judge noise (the same answer, both verdicts across the repeats): "
+        + _share(n.unstable, n.judged, "case-trials", n.judge_share),
+        "System noise (a case's trials, different majority verdicts): "
+        + (
+            "n/a (one trial per case)"
+            if n.trials < 2
+            else _share(n.differing, n.cases, "cases", n.system_share)
+        ),
+        "Judge-unstable (the verdict flips under re-judging): "
+        + (
+            ", ".join(f"{f.id} #{f.trial} ({f.passed} passed, {f.failed} failed)" for f in n.flips)
+            or "none"
+        ),
+    ]
+    if n.ungraded_repeats:
+        lines.append(
+            f"Repeats without a verdict (a failed call, a reply refused): {n.ungraded_repeats}"
+        )
+    return lines

@@ -22,7 +22,7 @@ from markupsafe import Markup
 import assay.render._format as f
 from assay.metrics import StatusCounts
 from assay.outcomes import Span
-from assay.render._trials import trial_lines, trial_sections
+from assay.render._trials import judge_noise_lines, trial_lines, trial_sections
 from assay.render.packed import _rows_adapter, packed_blocks, packed_meta
 from assay.report import budget_lines
 from assay.report._model import Report
@@ -425,6 +425,7 @@ def _page(
         ],
         metadata=_metadata(report),
         trial_lines=trial_lines(report),
+        judge_noise_lines=judge_noise_lines(report),
         trial_sections=trial_sections(report),
         data=data,
         blocks=blocks,

@@ -7,7 +7,7 @@ from itertools import chain, islice
 
 import assay.render._format as f
 from assay.render._lists import first_ids
-from assay.render._trials import trial_lines, trial_sections
+from assay.render._trials import judge_noise_lines, trial_lines, trial_sections
 from assay.render.document import (
     Align,
     Banner,
@@ -241,6 +241,8 @@ def report_document(report: Report) -> Document:
         blocks += [Paragraph.of(Span(f"{name}:", "strong"), rest), Gap()]
     if report.trial_summary is not None:
         blocks += [BulletList(tuple(trial_lines(report))), Gap()]
+    if noise := judge_noise_lines(report):
+        blocks += [BulletList(tuple(noise), title="Judge noise apart from system noise"), Gap()]
     per = " (per trial)" if report.trial_summary is not None else ""
     slices = [
         [

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from assay._display import Displayed
 from assay._fast.shared_fields import CompactModel
 from assay._frames import Backend
-from assay.metrics import Rate, SliceSummary, StatusCounts, Summary, TrialSummary
+from assay.metrics import JudgeNoise, Rate, SliceSummary, StatusCounts, Summary, TrialSummary
 from assay.report._budget import BudgetSection
 from assay.report._correction import JudgeCorrection, UnknownBounds, unknown_bounds
 from assay.report._frames import cases_frame, rates_frame
@@ -289,6 +289,14 @@ class Report(BaseModel, Displayed):
         description="Only for a run judged by a model judge when its calibration was looked "
         "for: task success as the judge gave it beside the rate corrected for the judge's "
         "measured errors, or why no correction is made; absent otherwise",
+    )
+    judge_noise: JudgeNoise | None = Field(
+        default=None,
+        exclude_if=lambda v: v is None,
+        description="Only for a run whose model judge was asked several times about each "
+        "recorded answer: the judge's own instability (the same answer, different verdicts "
+        "across the repeats) apart from the system's (a case's trials, different majority "
+        "verdicts), and the judge-unstable case-trials; absent otherwise",
     )
 
     @model_validator(mode="before")

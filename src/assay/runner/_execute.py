@@ -55,6 +55,8 @@ class Done:
     item: WorkItem
     record: Record
     judgment: Judgment | None
+    repeats: tuple[Judgment, ...] = ()
+    """A model judge asked several times: every repeat's judgment, as it is kept."""
 
 
 @dataclass
@@ -289,7 +291,8 @@ async def run_item(ex: Execution, item: WorkItem) -> Done:
         key, served = await _served(ex, item)
         if served is not None:
             if ex.judge is not None:
-                return Done(item, served, await ex.judge.judge(case, served, None, ex.tracer))
+                verdict, again = await ex.judge.judged(case, served, None, ex.tracer)
+                return Done(item, served, verdict, tuple(again))
             return Done(item, served, judge_record(case, served, ex.grader))
     with request_span(ex.tracer, ex.run_id, case.id, item.trial, ex.config_version) as trace:
         reply, attempts, retried, latency_ms, cached = await _called(ex, item, trace, key)
@@ -308,12 +311,14 @@ async def run_item(ex: Execution, item: WorkItem) -> Done:
             extra,
         )
         judged: list[Judgment] = []
+        repeats: list[Judgment] = []
         with evaluation_span(ex.tracer, judged):
             if ex.judge is not None:
-                judged.append(await ex.judge.judge(case, record, trace.traceparent, ex.tracer))
+                verdict, repeats = await ex.judge.judged(case, record, trace.traceparent, ex.tracer)
+                judged.append(verdict)
             else:
                 judged.append(judge_record(case, record, ex.grader))
-    return Done(item, record, judged[0])
+    return Done(item, record, judged[0], tuple(repeats))
 
 
 def _with_attempts(extra: dict[str, Any], retried: list[dict[str, Any]]) -> dict[str, Any]:

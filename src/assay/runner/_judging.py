@@ -13,7 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 from assay.cases import Case, content_hash
 from assay.errors import AssayConfigError
-from assay.grading import CallingGrader, CaseResult, Judgment
+from assay.grading import (
+    CallingGrader,
+    CaseResult,
+    Judgment,
+    RepeatVerdict,
+    kept_repeats,
+    repeat_verdict,
+)
 from assay.grading.judge import JudgeAnswer, JudgeEndpoint
 from assay.outcomes import Answer, Error, Record, span_names
 from assay.report import JUDGE_CACHE_HIT
@@ -102,6 +109,7 @@ class JudgeRunner:
         *,
         cache: CacheUse | None = None,
         run_id: str = "",
+        repeats: int | None = None,
     ) -> None:
         from assay.runner._execute import Execution
 
@@ -109,6 +117,10 @@ class JudgeRunner:
             raise ValueError("the judge has no endpoint (base_url) to call")
         endpoint: JudgeEndpoint = grader.endpoint
         self.grader = grader
+        # A judge's own settings say how often to ask and how to decide; ``repeats``
+        # overrides the count (``assay regrade --repeats``).
+        self.repeats: int = repeats or int(getattr(grader, "repeats", 1))
+        self.verdict: RepeatVerdict = getattr(grader, "verdict", "first")
         config = getattr(grader, "config", None)
         self.model = str(getattr(config, "model", grader.name))
         self.transport = JudgeTransport(endpoint)
@@ -139,6 +151,39 @@ class JudgeRunner:
     ) -> Judgment:
         """The judgment on one record: error outcomes are ``error`` without a call. With
         a tracer, the call has its own ``assay.judge`` span (model, usage, attempts)."""
+        return (await self.judged(case, record, traceparent, tracer))[0]
+
+    async def judged(
+        self,
+        case: Case,
+        record: Record,
+        traceparent: str | None = None,
+        tracer: Tracer | None = None,
+    ) -> tuple[Judgment, list[Judgment]]:
+        """The judgment on one record, and, when the judge's model was asked about it
+        several times (``repeats``), every repeat's judgment as it is kept (``kept_repeats``;
+        empty otherwise). The judgment is the verdict the judge's rule takes from them."""
+        first = await self._judge_once(case, record, traceparent, tracer, 1)
+        if isinstance(first, Judgment):
+            return first, []
+        if self.repeats == 1:
+            return first[0], []
+        repeats = [first[0]]
+        for index in range(2, self.repeats + 1):
+            again = await self._judge_once(case, record, traceparent, tracer, index)
+            repeats.append(again if isinstance(again, Judgment) else again[0])
+        return repeat_verdict(repeats, self.verdict), kept_repeats(repeats)
+
+    async def _judge_once(
+        self,
+        case: Case,
+        record: Record,
+        traceparent: str | None,
+        tracer: Tracer | None,
+        repeat: int,
+    ) -> Judgment | tuple[Judgment]:
+        """One judgment: alone when no call was needed (an error outcome, a grader that
+        failed or decided without its model), in a 1-tuple when the model was asked."""
         from assay.grading import judge_record
         from assay.grading._rules import ungraded_judgment
         from assay.runner._execute import WorkItem, call
@@ -153,13 +198,13 @@ class JudgeRunner:
             return ungraded_judgment(case.id, record.trial, self.grader, err)
         if isinstance(prepared, Judgment):
             return prepared
-        cache_at = self._cache_key(prepared.body, nonce, record.trial)
+        cache_at = self._cache_key(prepared.body, nonce, record.trial, repeat)
         if cache_at is not None:
             assert self.cache is not None
             hit = self.cache.cache.get(cache_at)
             if hit is not None:
                 judged = self._conclude(case, record, prepared, _answer(hit.reply, hit.attempts))
-                return judged.model_copy(update={"labels": (*judged.labels, JUDGE_CACHE_HIT)})
+                return (judged.model_copy(update={"labels": (*judged.labels, JUDGE_CACHE_HIT)}),)
         key = (case.id, record.trial)
         self.transport.pending[key] = prepared.body
         with judge_span(tracer, self.model) as attributes:
@@ -179,7 +224,7 @@ class JudgeRunner:
                 latency = round(latency_ms, 3)
                 self.cache.cache.put(cache_at, "judge", reply, latency, attempts, self.run_id, when)
             attributes.update(_span_attributes(reply, attempts, judgment))
-        return judgment
+        return (judgment,)
 
     def _conclude(self, case: Case, record: Record, prepared: Any, answer: JudgeAnswer) -> Judgment:
         from assay.grading._rules import ungraded_judgment
@@ -189,16 +234,19 @@ class JudgeRunner:
         except Exception as err:  # a reply the grader cannot read is ungraded, never a score
             return ungraded_judgment(case.id, record.trial, self.grader, err)
 
-    def _cache_key(self, body: Any, nonce: str, trial: int) -> str | None:
+    def _cache_key(self, body: Any, nonce: str, trial: int, repeat: int = 1) -> str | None:
         """The response cache's key of a judge request (None without a cache): the judge's
         configuration, the request with its per-request nonce left out (a fresh nonce must
-        not make every request new) and the trial, as for a target's reply."""
+        not make every request new) and the trial, as for a target's reply; a repeat after
+        the first is a request of its own (its reply is never the first one's again)."""
         if self.cache is None:
             return None
-        request = json.loads(json.dumps(body).replace(nonce, "NONCE"))
+        request: dict[str, Any] = {"judge": json.loads(json.dumps(body).replace(nonce, "NONCE"))}
+        if repeat > 1:
+            request["repeat"] = repeat
         return cache_key(
             self.config_hash,
-            {"judge": request},
+            request,
             None if self.cache.deterministic else trial,
         )
 
@@ -247,16 +295,23 @@ async def judge_all(
     runner: JudgeRunner,
     items: Sequence[tuple[Case, Record]],
     on_done: Callable[[Judgment], None] | None = None,
+    *,
+    on_judged: Callable[[Judgment, list[Judgment]], None] | None = None,
 ) -> list[Judgment]:
-    """Judge every record with the runner's concurrency; judgments in ``items`` order."""
+    """Judge every record with the runner's concurrency; judgments in ``items`` order.
+    Each judgment is given to ``on_done`` as it is made, and to ``on_judged`` with its
+    repeats as they are kept (see ``JudgeRunner.judged``)."""
     found: list[Judgment | None] = [None] * len(items)
     queue = iter(enumerate(items))
 
     async def worker() -> None:
         for index, (case, record) in queue:
-            found[index] = await runner.judge(case, record)
+            judgment, repeats = await runner.judged(case, record)
+            found[index] = judgment
             if on_done is not None:
-                on_done(found[index])  # type: ignore[arg-type]
+                on_done(judgment)
+            if on_judged is not None:
+                on_judged(judgment, repeats)
 
     await runner.start()
     try:

@@ -64,6 +64,7 @@ class _Writer:
         self.records.append(done.record)
         if done.judgment is not None:
             self.judgments.append(done.judgment)
+        self.judgments.extend(done.repeats)
         full = len(self.records) >= self.options.batch_size
         if full or self.timing.clock() - self.last >= self.options.flush_s:
             self.flush()

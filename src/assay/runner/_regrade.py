@@ -10,7 +10,7 @@ from typing import Any
 
 from assay._version import __version__
 from assay.errors import AssayConfigError
-from assay.grading import CallingGrader, Grader, Judgment, judge_record
+from assay.grading import MAX_REPEATS, CallingGrader, Grader, Judgment, judge_record
 from assay.outcomes import Record
 from assay.runner._judging import JudgeRunner, judge_all
 from assay.runner._options import Timing
@@ -43,6 +43,35 @@ def _new_run(source: RunInfo, grader: Grader, provenance: dict[str, str] | None)
         packages=package_versions(),
         metadata={**source.metadata, REGRADE_KEY: source.id},
     )
+
+
+def _repeating(grader: Grader, repeats: int) -> Grader:
+    """``grader`` asking ``repeats`` times about each answer; ``AssayConfigError`` when it
+    is not a model judge (a grader judging in process says the same every time)."""
+    if not 1 <= repeats <= MAX_REPEATS:
+        raise AssayConfigError(f"--repeats {repeats}: give a number from 1 to {MAX_REPEATS}")
+    if repeats == 1:
+        return grader
+    if not isinstance(grader, CallingGrader):
+        raise AssayConfigError(
+            f'--repeats {repeats}: grader "{grader.name}" judges in process and says the '
+            "same every time; only a model judge is asked again"
+        )
+    repeated = getattr(grader, "repeated", None)
+    return repeated(repeats) if callable(repeated) else grader
+
+
+def _resumed_repeats(target: RunInfo, repeats: int | None) -> int | None:
+    """How many times a resumed regrade asks about each answer: as often as it did
+    (``AssayConfigError`` when ``repeats`` says otherwise)."""
+    counts = [e.get("repeats", "1") for e in target.graders]
+    before = int(counts[0]) if counts and str(counts[0]).isdigit() else 1
+    if repeats is not None and repeats != before:
+        raise AssayConfigError(
+            f"--repeats {repeats}: regrade run {target.id} asked {before} time(s) about "
+            f"each answer; resume it with --repeats {before}"
+        )
+    return before if before > 1 else repeats
 
 
 def recorded_grader(source: RunInfo) -> tuple[Grader, dict[str, str]]:
@@ -94,12 +123,27 @@ def regrade_run(
     resume: str | None = None,
     timing: Timing | None = None,
     provenance: dict[str, str] | None = None,
+    repeats: int | None = None,
 ) -> RunResult:
     """Judge every recorded outcome of run ``run_id`` into a new run (or, with ``resume``,
     the outcomes a previous, interrupted regrade of it has not judged yet). A calling
     grader's requests are sent through ``JudgeRunner``; any other grader judges in
     process. ``provenance``: what the new run records about ``grader`` (default: what
-    ``grader_provenance`` says; a plugin grader rebuilt from a run passes that run's entry)."""
+    ``grader_provenance`` says; a plugin grader rebuilt from a run passes that run's entry).
+
+    ``repeats``: ask a model judge that many times about each answer (default: as its
+    settings say); every repeat's judgment is kept beside the verdict the run counts. A
+    resumed regrade asks as many times as it did before."""
+    if resume is not None:
+        repeats = _resumed_repeats(store.get_run(resume), repeats)
+    if repeats is not None and repeats != 1:
+        grader = _repeating(grader, repeats)
+        if provenance is not None and "type" in provenance:  # a plugin: its entry, repeated
+            provenance = {**provenance, "version": grader.version, "repeats": str(repeats)}
+        else:
+            provenance = None  # what the judge records about itself, repeats included
+    elif repeats is not None:
+        _repeating(grader, repeats)
     source = store.get_run(run_id)
     dataset = store.load_dataset(source.id)
     records = store.records(source.id)
@@ -120,16 +164,17 @@ def regrade_run(
     by_key: dict[tuple[str, int], Record] = {r.key: r for _, r in pending}
     written = 0
 
-    def write(judgment: Judgment) -> None:
+    def write(judgment: Judgment, repeated: list[Judgment] | None = None) -> None:
         nonlocal written
         record = by_key[(judgment.case_id, judgment.trial)]
-        store.add_results(target.id, [record], [judgment])
+        store.add_results(target.id, [record], [judgment, *(repeated or ())])
         written += 1
 
     status = "failed"
     try:
         if isinstance(grader, CallingGrader):
-            asyncio.run(judge_all(JudgeRunner(grader, timing), pending, write))
+            runner = JudgeRunner(grader, timing, repeats=repeats)
+            asyncio.run(judge_all(runner, pending, on_judged=write))
         else:
             for case, record in pending:
                 write(judge_record(case, record, grader))

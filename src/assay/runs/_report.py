@@ -25,6 +25,7 @@ from assay.report import (
     sequential_settings,
     summarize_usage,
 )
+from assay.runs._judge_noise import with_judge_noise
 from assay.runs._run_settings import StoredGrader, run_grader, run_metadata, trial_policy
 from assay.runs._slots import check_trials
 from assay.store import RunInfo, RunStore
@@ -60,7 +61,7 @@ def report_for_run(
 
         counted = counted_report(store, info, interval=interval, policy=policy, prices=prices)
         if counted is not None:
-            return counted
+            return with_judge_noise(store, counted, info)
     dataset = store.load_dataset(info.id)
     fallback = run_grader(info)
     judgments: Sequence[Judgment] | dict[tuple[str, int], Judgment]
@@ -132,7 +133,7 @@ def report_for_run(
         report = report.model_copy(
             update={"heldout": report.heldout.model_copy(update={"runs": runs})}
         )
-    return report
+    return with_judge_noise(store, report, info)
 
 
 def _drawn(

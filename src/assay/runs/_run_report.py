@@ -14,6 +14,7 @@ from assay.load import PriceTable
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy
 from assay.report import Report, TracedReport, close_rows
 from assay.runs._calibration import corrected, stored_calibration
+from assay.runs._judge_noise import with_judge_noise
 from assay.runs._report import report_for_run
 from assay.runs._streamed import streamed_report
 from assay.store import RunStore
@@ -54,6 +55,7 @@ def run_report(
         built = report_for_run(
             store, run_id, interval=interval, policy=policy, prices=prices, compact=True
         )
+    built = with_judge_noise(store, built)
     built = corrected(built, _calibration_of(store, built.run_id or run_id))
     shown: Report | TracedReport = (
         TracedReport(built, tuple(store.spans(built.run_id or run_id))) if fmt in TRACED else built

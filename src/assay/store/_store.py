@@ -15,7 +15,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from assay.cases import Case, Dataset, canonical_json
 from assay.errors import AssayInputError, StoreError, did_you_mean
-from assay.grading import Judgment
+from assay.grading import Judgment, repeat_of
 from assay.outcomes import Record, Span
 from assay.outcomes._span import SpanRow, span_row
 from assay.store._case_index import case_index_row
@@ -562,13 +562,37 @@ class RunStore:
 
     @guarded
     def judgments(self, run_id: str) -> list[Judgment]:
-        """The run's judgments, in dataset order, then trial."""
+        """The run's judgments, in dataset order, then trial; a repeated judge's repeats
+        are left out (``repeat_judgments``): only its verdicts."""
         full = self._resolve(run_id)
         positions = self._position_map(full)
         found = self._read_judgments(
             select(*_JUDGMENT_COLUMNS).where(judgments.c.run_id == full), full
         )
-        return sorted(found, key=lambda j: (positions.get(j.case_id, -1), j.trial, j.grader))
+        kept = [j for j in found if repeat_of(j.grader) is None]
+        return sorted(kept, key=lambda j: (positions.get(j.case_id, -1), j.trial, j.grader))
+
+    @guarded
+    def repeat_judgments(
+        self, run_id: str, grader: str, version: str
+    ) -> dict[tuple[str, int], list[Judgment]]:
+        """Every repeat grader ``grader`` at ``version`` kept of its judgment on the run's
+        case-trials (a judge asked several times about each answer), by (case id, trial),
+        each in repeat order; the case-trials judged once have none."""
+        full = self._resolve(run_id)
+        query = select(*_JUDGMENT_COLUMNS).where(
+            judgments.c.run_id == full,
+            judgments.c.grader.startswith(f"{grader}#", autoescape=True),
+            judgments.c.grader_version == version,
+        )
+        found: dict[tuple[str, int], list[tuple[int, Judgment]]] = {}
+        for j in self._read_judgments(query, full):
+            repeat = repeat_of(j.grader)
+            if repeat is not None and repeat[0] == grader:
+                found.setdefault((j.case_id, j.trial), []).append((repeat[1], j))
+        return {
+            key: [j for _, j in sorted(each, key=lambda p: p[0])] for key, each in found.items()
+        }
 
     @guarded
     def graders_judgments(

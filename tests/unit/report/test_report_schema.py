@@ -11,6 +11,7 @@ import pytest
 
 from assay import build_report, load_dataset, load_results
 from assay.grading import grade_all
+from assay.metrics import JudgeFlip, JudgeNoise
 from assay.report import report_schema
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -124,3 +125,27 @@ def test_the_validator_rejects_a_broken_report() -> None:
     assert any("task_success.value" in p for p in problems)
     assert any("missing missing" in p for p in problems)
     assert any("unexpected surprise" in p for p in problems)
+
+
+def test_a_report_with_judge_noise_conforms_and_one_without_is_unchanged() -> None:
+    dataset = load_dataset(POLICY / "policy.jsonl")
+    report = build_report(dataset, grade_all(dataset, load_results(POLICY / "results.jsonl")))
+    assert "judge_noise" not in json.loads(report.model_dump_json())
+    noise = JudgeNoise(
+        repeats=3,
+        verdict="majority",
+        judged=4,
+        unstable=1,
+        judge_share=0.25,
+        ungraded_repeats=0,
+        trials=1,
+        cases=0,
+        differing=0,
+        system_share=None,
+        flips=[JudgeFlip(id="E1", trial=1, passed=2, failed=1, repeats=3)],
+    )
+    data = json.loads(report.model_copy(update={"judge_noise": noise}).model_dump_json())
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    assert _errors(data, schema, schema, "$") == []
+    data["judge_noise"]["judge_share"] = "25%"
+    assert _errors(data, schema, schema, "$") != []

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from assay._urls import HttpUrl
 from assay.cases import Case, SourceLibrary, content_hash
 from assay.grading._judgment import Judgment
+from assay.grading._repeats import RepeatVerdict
 from assay.grading.judge._calibration import CalibrationBounds
 from assay.grading.judge._reply import Rejection, Verdict, parse_judge_reply
 from assay.grading.judge._request import (
@@ -79,17 +80,36 @@ class JudgeGrader:
         rubric: JudgeRubric | None = None,
         sources: SourceLibrary | None = None,
         endpoint: JudgeEndpoint | None = None,
+        *,
+        repeats: int = 1,
+        verdict: RepeatVerdict = "first",
     ) -> None:
         self.config = config
         self.endpoint = endpoint
+        self.repeats = repeats
+        self.verdict: RepeatVerdict = verdict
         self.calibration: tuple[str, CalibrationBounds] | None = None
         self.rubric = rubric or JudgeRubric()
         self.sources = sources or SourceLibrary()
         self.version = f"{GRADER_VERSION}+{self.identity_hash()}"
 
+    def repeated(self, repeats: int) -> JudgeGrader:
+        """This judge, asking ``repeats`` times about each answer (same verdict rule)."""
+        judge = JudgeGrader(
+            self.config,
+            self.rubric,
+            self.sources,
+            self.endpoint,
+            repeats=repeats,
+            verdict=self.verdict,
+        )
+        judge.calibration = self.calibration
+        return judge
+
     def identity(self) -> dict[str, Any]:
-        """What the judgment depends on: grader, prompt and rubric versions, judge model."""
-        return {
+        """What the judgment depends on: grader, prompt and rubric versions, judge model
+        (and, when the verdict is the majority of several repeats, their number)."""
+        found: dict[str, Any] = {
             "grader_version": GRADER_VERSION,
             "prompt_version": PROMPT_VERSION,
             "rubric_version": self.rubric.version,
@@ -99,6 +119,9 @@ class JudgeGrader:
             "response_mode": self.config.response_mode,
             "max_candidate_chars": self.config.max_candidate_chars,
         }
+        if self.verdict == "majority" and self.repeats > 1:
+            found |= {"verdict": "majority", "repeats": self.repeats}
+        return found
 
     def identity_hash(self) -> str:
         return content_hash(self.identity()).split(":")[-1][:10]
