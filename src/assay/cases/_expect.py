@@ -179,13 +179,17 @@ def expectation_kind(value: Any) -> str:
     if isinstance(value, _Expectation):
         return next(k for k, model in KINDS.items() if isinstance(value, model))
     if not isinstance(value, dict):
-        raise ValueError(f"an expectation is a mapping such as {{tool_called: NAME}}, got {value!r}")
+        raise ValueError(
+            f"an expectation is a mapping such as {{tool_called: NAME}}, got {value!r}"
+        )
     named = [k for k in value if k in KINDS]
     if len(named) > 1:
         raise ValueError(f"one kind per expectation, got {', '.join(named)}")
     if not named:
         keys = [str(k) for k in value]
-        hint = next((did_you_mean(k, list(KINDS)) for k in keys if did_you_mean(k, list(KINDS))), "")
+        hint = next(
+            (did_you_mean(k, list(KINDS)) for k in keys if did_you_mean(k, list(KINDS))), ""
+        )
         shown = ", ".join(f'"{k}"' for k in keys) or "no key"
         raise ValueError(f"unknown expectation kind {shown}{hint}; kinds: {', '.join(KINDS)}")
     return named[0]
