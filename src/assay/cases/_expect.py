@@ -63,7 +63,7 @@ def _regex(value: str) -> str:
 def _schema(value: dict[str, Any]) -> dict[str, Any]:
     try:
         # deferred: jsonschema is needed only by a case that declares an args_schema
-        from jsonschema import SchemaError, validators
+        from jsonschema import SchemaError, validators  # type: ignore[import-untyped]
     except ImportError:  # checked when the check runs, which says what to install
         return value
     try:
@@ -182,7 +182,7 @@ def expectation_kind(value: Any) -> str:
         raise ValueError(
             f"an expectation is a mapping such as {{tool_called: NAME}}, got {value!r}"
         )
-    named = [k for k in value if k in KINDS]
+    named: list[str] = [k for k in value if k in KINDS]
     if len(named) > 1:
         raise ValueError(f"one kind per expectation, got {', '.join(named)}")
     if not named:

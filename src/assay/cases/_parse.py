@@ -37,7 +37,7 @@ def parse_case(
 
 _DEFAULTS: dict[str, Any] = dict.fromkeys(Case.model_fields)
 _DEFAULTS |= {"accepted_facts": (), "synthetic": False, "split": "dev"}
-_DEFAULTS |= {"required": (), "disallowed": (), "requires_citation": False}
+_DEFAULTS |= {"required": (), "disallowed": (), "requires_citation": False, "expect": ()}
 
 
 _REPEATED = ("slice", "expected_behavior", "expected_fact", "rationale", "group")

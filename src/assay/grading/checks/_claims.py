@@ -194,9 +194,9 @@ def claims_check(patterns: Mapping[str, Sequence[str]]) -> Check:
 
 
 def claims_match_tools(subject: CheckInput) -> CheckResult:
-    """Passes unless the answer claims success (by the tool's success-claim patterns) for
-    a tool whose last execution in the trajectory failed, was refused, was malformed or
-    named an unknown tool. Without a trajectory it cannot be evaluated."""
+    """Passes when the answer claims no success (by the tool's success-claim patterns)
+    for any tool whose last execution in the trajectory failed, was refused, was
+    malformed or named an unknown tool. Without a trajectory it cannot be evaluated."""
     return _DEFAULT(subject)
 
 

@@ -82,7 +82,7 @@ def schema_problem(arguments: Mapping[str, Any], schema: Mapping[str, Any]) -> s
     satisfy it; ``SchemaUnavailable`` without the jsonschema package."""
     try:
         # deferred: jsonschema is needed only by a case that declares an args_schema
-        from jsonschema import validators
+        from jsonschema import validators  # type: ignore[import-untyped]
     except ImportError:
         raise SchemaUnavailable(
             "args_schema needs the jsonschema package (not installed)"
