@@ -108,7 +108,7 @@ def _tool_called(expected: ToolCalled, calls: Numbered) -> str | None:
     name = expected.tool_called
     made = [(n, s) for n, s in calls if s.tool == name]
     if not made:
-        return f"expected a call of {name}; none was made (calls: {_called(calls)})"
+        return f"expected a call of {name}, none was made (calls: {_called(calls)})"
     why = ""
     for n, step in made:
         arguments = step.call.arguments
@@ -140,7 +140,7 @@ def _tool_not_called(expected: ToolNotCalled, calls: Numbered) -> str | None:
     made = [n for n, s in calls if s.tool == name]
     if not made:
         return None
-    return f"step {made[0]}: {name} was called; the case expects it never is"
+    return f"step {made[0]}: {name} was called, which the case forbids"
 
 
 def _calls_in_order(expected: CallsInOrder, calls: Numbered) -> str | None:
@@ -153,7 +153,7 @@ def _calls_in_order(expected: CallsInOrder, calls: Numbered) -> str | None:
             found, last = found + 1, n
     order = " → ".join(wanted)
     got = f"no {wanted[found]}" + (f" after step {last}" if found else "")
-    return f"expected calls in order {order}; {got} (calls: {_called(calls)})"
+    return f"expected calls in order {order}, but {got} (calls: {_called(calls)})"
 
 
 def _max_steps(expected: MaxSteps, trajectory: Trajectory) -> str | None:
@@ -161,8 +161,8 @@ def _max_steps(expected: MaxSteps, trajectory: Trajectory) -> str | None:
     if len(turns) <= expected.max_steps:
         return None
     return (
-        f"step {turns[expected.max_steps]}: model turn {expected.max_steps + 1}; "
-        f"at most {expected.max_steps} expected ({len(turns)} taken)"
+        f"step {turns[expected.max_steps]}: model turn {expected.max_steps + 1} of at most "
+        f"{expected.max_steps} ({len(turns)} taken)"
     )
 
 
@@ -171,7 +171,7 @@ def _max_calls(expected: MaxCalls, calls: Numbered) -> str | None:
     for name, most in expected.max_calls.items():
         made = [n for n, s in calls if s.tool == name]
         if len(made) > most:
-            over.append(f"step {made[most]}: call {most + 1} of {name}; at most {most} expected")
+            over.append(f"step {made[most]}: call {most + 1} of {name}, at most {most} expected")
     return "; ".join(over) or None
 
 
