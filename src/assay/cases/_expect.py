@@ -31,11 +31,13 @@ from pydantic import (
     ConfigDict,
     Discriminator,
     Field,
+    GetCoreSchemaHandler,
     SerializerFunctionWrapHandler,
     Tag,
     field_validator,
     model_serializer,
 )
+from pydantic_core import CoreSchema
 
 from assay.errors import did_you_mean
 
@@ -202,7 +204,7 @@ def _tag(value: Any) -> str | None:
         return None
 
 
-Expectation = Annotated[
+_ANY_KIND = Annotated[
     Annotated[ToolCalled, Tag("tool_called")]
     | Annotated[ToolNotCalled, Tag("tool_not_called")]
     | Annotated[CallsInOrder, Tag("calls_in_order")]
@@ -213,7 +215,15 @@ Expectation = Annotated[
     | Annotated[SuccessClaims, Tag("success_claims")],
     Discriminator(_tag),
 ]
-"""One expectation of a case, of the kind its key names (``KINDS``)."""
+
+
+class Expectation:
+    """One expectation of a case: read as the model of the kind its key names
+    (``KINDS``), so a value of this type is one of those models."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return handler(_ANY_KIND)
 
 
 def check_kinds(values: Any) -> Any:
