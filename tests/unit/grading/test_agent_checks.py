@@ -103,6 +103,10 @@ def test_each_path_expectation_the_trajectory_meets_passes(expect: dict[str, Any
             "step 4: issue_refund argument amount 12.5 does not match '\\\\d+'",
         ),
         (
+            {"tool_called": "issue_refund", "args_match": {"reason": ".*"}},
+            "step 4: issue_refund argument reason is absent",
+        ),
+        (
             {"tool_called": "issue_refund", "args_schema": {"required": ["reason"]}},
             "step 4: issue_refund's arguments break args_schema: 'reason' is a required property",
         ),

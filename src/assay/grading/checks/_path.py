@@ -118,7 +118,9 @@ def _tool_called(expected: ToolCalled, calls: Numbered) -> str | None:
             why = f"step {n}: {name} was called with {_json(arguments)}, not {_json(expected.args)}"
         elif expected.args_match and (bad := unmatched_arguments(arguments, expected.args_match)):
             shown = ", ".join(
-                f"{b} {_json(arguments.get(b))} does not match {expected.args_match[b]!r}"
+                f"{b} is absent"
+                if b not in arguments
+                else f"{b} {_json(arguments[b])} does not match {expected.args_match[b]!r}"
                 for b in bad
             )
             why = f"step {n}: {name} argument {shown}"
