@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assay.cases import Case
-from assay.grading import StructuredGrader
-from assay.grading._packed import _VERDICTS
+from assay.grading import StructuredGrader, grade
+from assay.grading._packed import _VERDICTS, structured_verdicts
 from assay.grading._status_rule import (
     COUNTED_STATUS,
     RECORDED_KINDS,
@@ -35,7 +35,7 @@ from assay.grading._status_rule import (
     status_sql,
 )
 from assay.metrics._tally import SUMS, cell_tallies, sum_columns, tallies
-from assay.outcomes import Abstain, Answer, Error, Record
+from assay.outcomes import Abstain, Answer, Error, Record, Results, Trajectory, trajectory_extra
 
 KINDS: list[str | None] = ["error", "answer", "abstain", None, "odd"]
 STORED: list[str | None] = [*STATUS_CODES, UNJUDGED_MARK, "odd"]
@@ -51,6 +51,15 @@ def test_the_rule_decides_missing_and_error_and_leaves_the_rest_to_the_grader() 
     assert rule_status(False, False) == "missing"
     assert rule_status(True, True) == "error"
     assert rule_status(True, False) is None
+
+
+def test_the_rule_fails_an_agent_stopped_at_its_step_limit_whatever_the_verdict() -> None:
+    for kind, verdict in product(["answer", "abstain", None], STORED):
+        assert status_of(True, kind, verdict, step_limit=True) == "failed"
+    assert status_of(True, "error", "passed", step_limit=True) == "error"
+    assert status_of(False, None, None, step_limit=True) == "missing"
+    assert rule_status(True, False, True) == "failed"
+    assert rule_status(True, True, True) == "error"
 
 
 def test_the_codes_table_is_the_rule_on_codes() -> None:
@@ -222,3 +231,39 @@ def test_the_layout_s_forms_agree(
     assert int(low_of(packed)) == pack(0, kind, status, labelled, noted)
     sql = pack_sql(**{name: str(value) for name, value in fields.items()})
     assert sqlite3.connect(":memory:").execute(f"SELECT {sql}").fetchone()[0] == packed
+
+
+_ENDINGS = st.sampled_from([None, "answered", "step_limit", "model_error", "timeout", "broken"])
+_OUTCOMES = st.sampled_from(
+    [Error(message="boom"), Abstain(), Answer(fact="expected"), Answer(fact="other")]
+)
+
+
+def _extra(ending: str | None) -> dict[str, Any]:
+    if ending is None:
+        return {}
+    if ending == "broken":  # not a trajectory: the rule leaves it to the grader
+        return {"trajectory": {"ended": "nowhere"}, "other": 1}
+    trajectory = Trajectory.model_validate({"ended": ending})
+    return {"trajectory": trajectory_extra(trajectory)}
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), _OUTCOMES, _ENDINGS), min_size=1, max_size=12))
+def test_the_packed_verdicts_see_the_step_limit_as_grading_does(
+    items: list[tuple[bool, Any, str | None]],
+) -> None:
+    cases = [
+        _case(abstain).model_copy(update={"id": f"c{i}"}) for i, (abstain, _, _) in enumerate(items)
+    ]
+    records = [
+        Record(case_id=f"c{i}", outcome=outcome, extra=_extra(ending))
+        for i, (_, outcome, ending) in enumerate(items)
+    ]
+    packed = structured_verdicts(cases, records)
+    assert packed is not None
+    graded = grade(cases, Results(tuple(records)), StructuredGrader())
+    assert field_of(packed.values, "status").tolist() == [status_code(r.status) for r in graded]
+    for result, (_, outcome, ending) in zip(graded, items, strict=True):
+        if ending == "step_limit" and not isinstance(outcome, Error):
+            assert result.status == "failed"

@@ -94,6 +94,8 @@ def plain_case_text(case: Case) -> str | None:
         or v["requires_citation"]
         or v["sources"] is not None
         or v["provenance"] is not None
+        or v["state"] is not None
+        or v["expect"]
     ):
         return None
     facts = v["accepted_facts"]

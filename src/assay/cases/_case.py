@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from assay._fast.shared_fields import CompactModel
+from assay.cases._expect import Expectation, check_kinds
 from assay.cases._rubric import DisallowedClaim, Provenance, RequiredFact
 
 ExpectedBehavior = Literal["answer", "abstain"]
@@ -54,9 +55,14 @@ class Case(CompactModel):
     provenance: Provenance | None = None
     # For agents (see docs/agents.md): the state the case starts from, which the tools
     # receive as a fresh copy for each case-trial, and what the final state and the path
-    # must show. Left unset, they stay out of the canonical record too.
+    # must show (docs/agent-checks.md). Left unset, they stay out of the canonical record too.
     state: dict[str, Any] | None = None
-    expect: tuple[dict[str, Any], ...] = ()
+    expect: tuple[Expectation, ...] = ()
+
+    @field_validator("expect", mode="before")
+    @classmethod
+    def _known_kinds(cls, value: Any) -> Any:
+        return check_kinds(value)
 
     @model_validator(mode="after")
     def _labels_agree(self) -> Case:

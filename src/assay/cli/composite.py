@@ -36,7 +36,8 @@ def composite(
         "--profile",
         "-p",
         help="Scoring profile (YAML): weights summing to 1, critical checks, threshold; it "
-        "may weigh a stored run's recorded checks by name. Default: the built-in profile "
+        "may weigh a stored run's recorded checks by name. Or a built-in profile's name "
+        "(default, agent) when no file has that name. Default: the built-in profile "
         "(threshold 0.85; critical content_present, content_absent), or for a run with "
         "recorded checks, each of them weighed alike and all required.",
     ),

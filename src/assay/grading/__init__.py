@@ -21,8 +21,10 @@ if TYPE_CHECKING:
         GRADERLESS,
         MISSING_REASON,
         RULES_VERSION,
+        STEP_LIMIT_REASON,
         error_reason,
         rule_judgment,
+        stopped_at_step_limit,
         unjudged_status,
     )
     from assay.grading._status_rule import (
@@ -65,6 +67,8 @@ _WHERE: dict[str, str] = {
     "GRADERLESS": "assay.grading._rules",
     "MISSING_REASON": "assay.grading._rules",
     "RULES_VERSION": "assay.grading._rules",
+    "STEP_LIMIT_REASON": "assay.grading._rules",
+    "stopped_at_step_limit": "assay.grading._rules",
     "error_reason": "assay.grading._rules",
     "StructuredGrader": "assay.grading._structured",
     "GraderType": "assay.grading._type",
@@ -91,6 +95,7 @@ __all__ = [
     "MISSING_REASON",
     "RULES_VERSION",
     "STATUSES",
+    "STEP_LIMIT_REASON",
     "CallingGrader",
     "CaseResult",
     "CheckResult",
@@ -117,6 +122,7 @@ __all__ = [
     "status_code_sql",
     "status_of",
     "status_sql",
+    "stopped_at_step_limit",
     "unjudged_status",
     "validate_inputs",
 ]

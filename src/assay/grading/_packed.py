@@ -4,7 +4,8 @@ integer (``assay.grading._codes``; ``assay.metrics._tally`` counts them) without
 ``Judgment`` or ``CaseResult`` for each.
 
 Only what the structured grader and assay's own rules read is looked at: the case's
-position, the trial, the outcome's type and an answer's fact key. A set of results this
+position, the trial, the outcome's type, an answer's fact key and, of a record that
+carries extra data, whether its trajectory ended at the step limit. A set of results this
 cannot judge exactly as ``grade`` would (a record of an unknown case, a case-trial
 recorded twice, an outcome or record of another type) gives None, and the caller grades
 it one case-trial at a time, which names the problem.
@@ -21,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from assay.cases import Case
+from assay.grading._rules import stopped_at_step_limit
 from assay.grading._status_rule import (
     ANSWER_KIND,
     OTHER_KIND,
@@ -65,7 +67,7 @@ def structured_verdicts(cases: Sequence[Case], records: Sequence[Record]) -> Pac
     if not set(map(type, records)) <= {Record} or not set(map(type, cases)) <= {Case}:
         return None
     ids, synthetic_flags, expected, accepted, slices, splits = _case_columns(cases)
-    wanted, trial_numbers, outcomes = _record_columns(records)
+    wanted, trial_numbers, outcomes, extras = _record_columns(records)
     positions = _positions(ids, wanted)
     if positions is None:
         return None
@@ -88,6 +90,9 @@ def structured_verdicts(cases: Sequence[Case], records: Sequence[Record]) -> Pac
         return None  # a case-trial recorded twice
     abstains = np.fromiter(map(is_, expected, repeat(None)), bool, n)
     status = _statuses(positions, kinds, outcomes, abstains, expected, accepted)
+    limited = [i for i in compress(range(m), extras) if stopped_at_step_limit(records[i])]
+    if limited:
+        status[limited] = _STEP_LIMITED[kinds[limited]]
     return PackedVerdicts(
         values=pack(positions, kinds, status),
         synthetic_cases=synthetic,
@@ -135,17 +140,22 @@ def _case_columns(cases: Sequence[Case]) -> tuple[list[Any], ...]:
     return columns
 
 
-def _record_columns(records: Sequence[Record]) -> tuple[list[str], list[int], list[Any]]:
-    """Each record's case id, trial and outcome (one pass, as ``_case_columns``)."""
+def _record_columns(
+    records: Sequence[Record],
+) -> tuple[list[str], list[int], list[Any], list[dict[str, Any]]]:
+    """Each record's case id, trial, outcome and extra data (one pass, as
+    ``_case_columns``)."""
     wanted: list[str] = []
     trials: list[int] = []
     outcomes: list[Any] = []
-    case_id, trial, outcome = wanted.append, trials.append, outcomes.append
+    extras: list[dict[str, Any]] = []
+    case_id, trial, outcome, extra = wanted.append, trials.append, outcomes.append, extras.append
     for record in records:
         case_id(record.case_id)
         trial(record.trial)
         outcome(record.outcome)
-    return wanted, trials, outcomes
+        extra(record.extra)
+    return wanted, trials, outcomes, extras
 
 
 def _positions(ids: list[str], wanted: list[str]) -> Any | None:
@@ -275,3 +285,13 @@ _VERDICTS = np.array(
 )
 """The structured grader's status code for every combination of what it reads of a
 recorded outcome, by ``((kind * 2 + expects_abstention) * 2 + keyless) * 2 + matched``."""
+
+_STEP_LIMITED = np.array(
+    [
+        status_code(status_of(True, RECORDED_KINDS[kind], None, True))
+        for kind in range(OTHER_KIND + 1)
+    ],
+    dtype=np.int64,
+)
+"""The status code of a recorded outcome of each kind code whose agent was stopped at the
+step limit, whatever the grader would say."""

@@ -1,17 +1,19 @@
 """The judgments assay makes itself, whatever the grader: ``missing`` for a case-trial with
-no record, ``error`` for an error outcome (both by the status rule,
-``grading._status_rule``), ``ungraded`` when a grader fails. Every pipeline (the runner,
-stored reports, composite scoring, the run reader) takes them from here."""
+no record, ``error`` for an error outcome, ``failed`` ("step limit") for an agent stopped
+at its step limit (all three by the status rule, ``grading._status_rule``), ``ungraded``
+when a grader fails. Every pipeline (the runner, stored reports, composite scoring, the
+run reader) takes them from here."""
 
 from __future__ import annotations
 
 from assay.grading._judgment import Judgment, Status
 from assay.grading._status_rule import rule_status
-from assay.outcomes import Error, Record
+from assay.outcomes import TRAJECTORY_KEY, Error, Record, TrajectoryError, trajectory_of
 
 GRADERLESS = "assay"
 RULES_VERSION = "1"
 MISSING_REASON = "no recorded outcome"
+STEP_LIMIT_REASON = "step limit"
 
 
 def error_reason(outcome: Error) -> str:
@@ -62,21 +64,53 @@ def ungraded_judgment(case_id: str, trial: int, grader: object, err: Exception) 
     )
 
 
+def step_limit_judgment(case_id: str, trial: int) -> Judgment:
+    """The judgment on a case-trial whose agent was stopped at its step limit."""
+    return Judgment(
+        case_id=case_id,
+        trial=trial,
+        status="failed",
+        reason=STEP_LIMIT_REASON,
+        grader=GRADERLESS,
+        grader_version=RULES_VERSION,
+    )
+
+
+def stopped_at_step_limit(record: Record) -> bool:
+    """Whether the record's trajectory ended at the step limit. A trajectory that cannot
+    be read is not: the checks that read it say why they cannot."""
+    if record.extra.get(TRAJECTORY_KEY) is None:
+        return False
+    try:
+        trajectory = trajectory_of(record)
+    except TrajectoryError:
+        return False
+    return trajectory is not None and trajectory.ended == "step_limit"
+
+
+def _ruled(record: Record | None) -> Status | None:
+    if record is None:
+        return rule_status(False, False)
+    return rule_status(True, _errored(record), stopped_at_step_limit(record))
+
+
 def unjudged_status(record: Record | None) -> Status:
     """The status of a case-trial no grader has judged yet: ``missing`` without a record,
-    ``error`` for an error outcome, else ``ungraded``."""
-    status = rule_status(record is not None, record is not None and _errored(record))
+    ``error`` for an error outcome, ``failed`` at the step limit, else ``ungraded``."""
+    status = _ruled(record)
     return "ungraded" if status is None else status
 
 
 def rule_judgment(case_id: str, trial: int, record: Record | None) -> Judgment | None:
-    """The judgment assay makes without a grader (missing or error), or None when the
-    case-trial needs its grader."""
-    status = rule_status(record is not None, record is not None and _errored(record))
+    """The judgment assay makes without a grader (missing, error, or failed at the step
+    limit), or None when the case-trial needs its grader."""
+    status = _ruled(record)
     if status == "missing":
         return missing_judgment(case_id, trial)
     if status == "error" and record is not None and isinstance(record.outcome, Error):
         return error_judgment(case_id, trial, record.outcome)
+    if status == "failed":
+        return step_limit_judgment(case_id, trial)
     return None
 
 

@@ -1,16 +1,22 @@
 """The status rule: what assay decides about a case-trial itself, whatever the grader, and
 the forms of that rule for counting a whole run at once.
 
-A case-trial with no record is ``missing``; an error outcome is ``error``; any other
-outcome has the status its grader gives it (a stored judgment, or grading it now).
-``status_of`` is the rule. Every other form is generated from it by evaluating it over
-its finite inputs, never written again:
+A case-trial with no record is ``missing``; an error outcome is ``error``; an agent
+whose trajectory ended at the step limit (``ended == "step_limit"``, with whatever final
+outcome it recorded) has ``failed``, for the reason "step limit"; any other outcome has
+the status its grader gives it (a stored judgment, or grading it now). ``status_of`` is
+the rule. Every other form is generated from it by evaluating it over its finite inputs,
+never written again:
 
 - ``counted_status``/``COUNTED_STATUS``: the status a recorded case-trial is counted
   under from its kind's and its stored status's small-integer codes (for numpy);
 - ``status_sql``: the rule as a SQL ``CASE`` over a record's kind and its stored
   judgment's status (for a run's rows in the store);
 - ``kind_sql``/``status_code_sql``: the codes as SQL ``CASE`` expressions.
+
+A stored run stores each case-trial's judgment, the step limit's included, so the forms
+over stored statuses read the step limit in the stored status; the structured grader's
+packed verdicts (``grading._packed``) read it off each record that carries a trajectory.
 
 A case-trial is packed in one integer by ``LAYOUT`` (``pack``, ``field_of`` and
 ``pack_sql`` are its only readers and writers); ``tests/property/test_status_rule.py``
@@ -37,26 +43,31 @@ UNJUDGED_MARK = "?"
 """How a stored run's SQL marks a case-trial only grading can judge (``UNJUDGED``)."""
 
 
-def status_of(recorded: bool, kind: str | None, verdict: str | None) -> str | None:
+def status_of(
+    recorded: bool, kind: str | None, verdict: str | None, step_limit: bool = False
+) -> str | None:
     """The status of a case-trial: ``missing`` when nothing is ``recorded``, ``error`` for
-    an error outcome, else its grader's ``verdict`` (None when it has none yet).
+    an error outcome, ``failed`` when its agent was stopped at the ``step_limit``, else
+    its grader's ``verdict`` (None when it has none yet).
 
     >>> status_of(False, None, None), status_of(True, "error", "passed")
     ('missing', 'error')
-    >>> status_of(True, "answer", "failed")
-    'failed'
+    >>> status_of(True, "answer", "failed"), status_of(True, "answer", "passed", True)
+    ('failed', 'failed')
     """
     if not recorded:
         return "missing"
     if kind == "error":
         return "error"
+    if step_limit:
+        return "failed"
     return verdict
 
 
-def rule_status(recorded: bool, errored: bool) -> Status | None:
+def rule_status(recorded: bool, errored: bool, step_limit: bool = False) -> Status | None:
     """The status assay gives a case-trial without its grader (``status_of`` when the
     grader has said nothing), or None when the grader decides."""
-    return _RULED[recorded, errored]
+    return _RULED[recorded, errored, step_limit]
 
 
 def _named(status: str | None) -> Status | None:
@@ -68,10 +79,13 @@ def _named(status: str | None) -> Status | None:
     raise ValueError(f"{status!r} is none of the statuses")
 
 
-_RULED: dict[tuple[bool, bool], Status | None] = {
-    (recorded, errored): _named(status_of(recorded, "error" if errored else None, None))
+_RULED: dict[tuple[bool, bool, bool], Status | None] = {
+    (recorded, errored, limited): _named(
+        status_of(recorded, "error" if errored else None, None, limited)
+    )
     for recorded in (False, True)
     for errored in (False, True)
+    for limited in (False, True)
 }
 
 

@@ -12,6 +12,7 @@ from assay.errors import AssayConfigError, InputFormatError, Location, Problem
 from assay.grading.checks import (
     BUILTIN_CHECKS,
     ENTRY_POINT_GROUP,
+    PROFILES,
     CheckLoader,
     CheckRegistry,
     CompositeInputs,
@@ -55,7 +56,8 @@ def check_registry() -> CheckRegistry:
 def load_profile(
     path: str | Path, registry: CheckRegistry | None = None, recorded: Collection[str] = ()
 ) -> Profile:
-    """A scoring profile from a YAML (or JSON) file, validated against the known checks.
+    """A scoring profile from a YAML (or JSON) file, validated against the known checks;
+    or a built-in profile (``default``, ``agent``) named when no such file exists.
 
     The profile's name defaults to the file's stem. ``recorded`` are further check names
     it may weigh: results another tool recorded (an imported run's assertions).
@@ -68,11 +70,22 @@ def load_profile(
         weights: {answer_not_empty: 0.05, content_present: 0.25, ...}
     """
     p = Path(path)
+    builtin = builtin_profile(str(path), p)
+    if builtin is not None:
+        return builtin
     data = read_yaml(p, "profile")
     if not isinstance(data, dict):
         raise AssayConfigError(f"{p}: a profile is a mapping with weights, critical, threshold")
     known = [*(registry or check_registry()).names, *recorded]
     return make_profile({"name": p.stem, **data}, known, str(p))
+
+
+def builtin_profile(name: str, path: Path) -> Profile | None:
+    """The built-in profile ``name`` when nothing is at ``path`` (the file it would
+    otherwise name), else None."""
+    if name not in PROFILES or path.exists():
+        return None
+    return PROFILES[name]
 
 
 def load_composite_results(path: str | Path, checks: Collection[str]) -> CompositeInputs:

@@ -5,7 +5,8 @@ A suite writes either a name (``grader: structured``) or a mapping::
 
     grader:
       type: composite
-      profile: profile.yaml     # optional; relative to the suite file; default: built-in
+      profile: profile.yaml     # optional; relative to the suite file, or a built-in
+                                # profile's name (default, agent); default: default
       sources: sources.yaml     # optional; added to the sources the dataset header names
 
     grader:
@@ -36,7 +37,7 @@ from assay.cases import SourceLibrary
 from assay.errors import AssayConfigError, InputFormatError, Location, Problem, did_you_mean
 from assay.grading import Grader, GraderType, RepeatVerdict, StructuredGrader
 from assay.grading.checks import DEFAULT_PROFILE, CompositeScorer, Profile
-from assay.load._checks import check_registry, load_profile
+from assay.load._checks import builtin_profile, check_registry, load_profile
 from assay.load._grader_types import BUILTIN_GRADERS, grader_type, grader_type_names
 from assay.load._paths import named_file
 from assay.load._sources import load_sources, merge_sources
@@ -217,7 +218,12 @@ def _composite(
 ) -> Grader:
     registry = check_registry()
     profile = DEFAULT_PROFILE
-    if spec.profile is not None:
+    builtin = (
+        None if spec.profile is None else builtin_profile(spec.profile, base_dir / spec.profile)
+    )
+    if builtin is not None:
+        profile = builtin
+    elif spec.profile is not None:
         path = _suite_file(spec.profile, base_dir, locate("grader.profile"), "profile")
         profile = load_profile(path, registry)
     if spec.sources is not None:

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 from assay.cases import Case, Dataset
 from assay.errors import Location
-from assay.grading import StructuredGrader, grade, judge_record, rule_judgment, unjudged_status
-from assay.grading.checks import CompositeScorer, composite_all
+from assay.grading import (
+    STEP_LIMIT_REASON,
+    StructuredGrader,
+    grade,
+    judge_record,
+    rule_judgment,
+    unjudged_status,
+)
+from assay.grading.checks import CompositeInputs, CompositeScorer, composite_all
 from assay.grading.checks import parse_composite_results as parse
-from assay.outcomes import Abstain, Error, Record, Results
+from assay.outcomes import Abstain, Error, Record, Results, Trajectory, trajectory_extra
 from assay.runs._case import StoredRun
 
 CASE = Case(id="c1", slice="s", question="q?", expected_behavior="abstain")
@@ -52,3 +59,44 @@ def test_a_case_trial_no_grader_judged_has_the_rules_status() -> None:
         "error",
         "ungraded",
     ]
+
+
+def _stopped(outcome: Abstain | Error, ended: str = "step_limit") -> Record:
+    trajectory = Trajectory.model_validate(
+        {"steps": [{"kind": "model", "text": "..."}], "ended": ended}
+    )
+    return Record(
+        case_id="c1", trial=1, outcome=outcome, extra={"trajectory": trajectory_extra(trajectory)}
+    )
+
+
+def test_an_agent_stopped_at_its_step_limit_has_failed_whatever_the_grader() -> None:
+    stopped = _stopped(Abstain(reason="ran out of steps"))
+    # without its trajectory, the structured grader passes this abstention
+    unstopped = stopped.model_copy(update={"extra": {}})
+    assert judge_record(CASE, unstopped, StructuredGrader()).status == "passed"
+    structured = grade([CASE], Results((stopped,)), StructuredGrader())[0].judgment
+    assert (structured.status, structured.reason) == ("failed", STEP_LIMIT_REASON)
+    assert structured.grader == "assay"
+    assert judge_record(CASE, stopped, Raising()) == structured  # the grader is not asked
+    scored = composite_all([CASE], CompositeInputs(Results((stopped,))), CompositeScorer())
+    assert scored[0].judgment == structured and scored[0].composite is None
+    assert unjudged_status(stopped) == "failed"
+    read = StoredRun("r", 1, Dataset(name="d", cases=(CASE,)), {stopped.key: stopped}, {})
+    assert read.judgment(CASE, 1) == structured
+
+
+def test_a_step_limit_with_an_error_outcome_stays_an_error() -> None:
+    stopped = _stopped(Error(error_class="model_error", message="502"))
+    judgment = rule_judgment("c1", 1, stopped)
+    assert judgment is not None and judgment.status == "error"
+    assert judgment.reason == "error: model_error: 502"
+    assert unjudged_status(stopped) == "error"
+
+
+def test_other_endings_and_unreadable_trajectories_leave_it_to_the_grader() -> None:
+    answered = _stopped(Abstain(reason="unsure"), ended="answered")
+    assert rule_judgment("c1", 1, answered) is None
+    broken = Record(case_id="c1", trial=1, outcome=Abstain(), extra={"trajectory": {"ended": 3}})
+    assert rule_judgment("c1", 1, broken) is None
+    assert grade([CASE], Results((broken,)), StructuredGrader())[0].status == "passed"

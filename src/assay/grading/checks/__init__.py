@@ -19,6 +19,7 @@ if TYPE_CHECKING:
         content_present,
         format_valid,
     )
+    from assay.grading.checks._claims import claims_check, claims_match_tools
     from assay.grading.checks._judge import (
         JUDGE_CHECKS,
         judge_check_names,
@@ -26,9 +27,12 @@ if TYPE_CHECKING:
         judge_not_supplied,
         with_judge,
     )
+    from assay.grading.checks._path import path_matches
     from assay.grading.checks._profile import (
+        AGENT_PROFILE,
         DEFAULT_PROFILE,
         DEFAULT_WEIGHTS,
+        PROFILES,
         Profile,
         ProfileError,
         exact,
@@ -44,6 +48,7 @@ if TYPE_CHECKING:
     )
     from assay.grading.checks._registry import ENTRY_POINT_GROUP, CheckLoader, CheckRegistry
     from assay.grading.checks._scorer import CompositeResult, CompositeScorer
+    from assay.grading.checks._state import state_matches
     from assay.grading.checks._synthetic import flip_check
     from assay.grading.checks._text import contains, normalize
     from assay.grading.checks._types import Check, CheckInput, CheckResult
@@ -61,14 +66,19 @@ _WHERE: dict[str, str] = {
     "content_absent": "assay.grading.checks._builtin",
     "content_present": "assay.grading.checks._builtin",
     "format_valid": "assay.grading.checks._builtin",
+    "claims_check": "assay.grading.checks._claims",
+    "claims_match_tools": "assay.grading.checks._claims",
     "JUDGE_CHECKS": "assay.grading.checks._judge",
     "judge_check_names": "assay.grading.checks._judge",
     "judge_check_results": "assay.grading.checks._judge",
     "judge_not_supplied": "assay.grading.checks._judge",
     "with_judge": "assay.grading.checks._judge",
+    "path_matches": "assay.grading.checks._path",
+    "AGENT_PROFILE": "assay.grading.checks._profile",
     "DEFAULT_PROFILE": "assay.grading.checks._profile",
     "DEFAULT_WEIGHTS": "assay.grading.checks._profile",
     "Profile": "assay.grading.checks._profile",
+    "PROFILES": "assay.grading.checks._profile",
     "ProfileError": "assay.grading.checks._profile",
     "exact": "assay.grading.checks._profile",
     "make_profile": "assay.grading.checks._profile",
@@ -83,6 +93,7 @@ _WHERE: dict[str, str] = {
     "CheckRegistry": "assay.grading.checks._registry",
     "CompositeResult": "assay.grading.checks._scorer",
     "CompositeScorer": "assay.grading.checks._scorer",
+    "state_matches": "assay.grading.checks._state",
     "flip_check": "assay.grading.checks._synthetic",
     "contains": "assay.grading.checks._text",
     "normalize": "assay.grading.checks._text",
@@ -95,11 +106,13 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 
 
 __all__ = [
+    "AGENT_PROFILE",
     "BUILTIN_CHECKS",
     "DEFAULT_PROFILE",
     "DEFAULT_WEIGHTS",
     "ENTRY_POINT_GROUP",
     "JUDGE_CHECKS",
+    "PROFILES",
     "Check",
     "CheckInput",
     "CheckLoader",
@@ -117,6 +130,8 @@ __all__ = [
     "check_line_value",
     "citation_supports",
     "citation_valid",
+    "claims_check",
+    "claims_match_tools",
     "composite_all",
     "contains",
     "content_absent",
@@ -131,6 +146,8 @@ __all__ = [
     "make_profile",
     "normalize",
     "parse_composite_results",
+    "path_matches",
     "scored_case",
+    "state_matches",
     "with_judge",
 ]

@@ -1,11 +1,16 @@
-"""The seven built-in checks. Each is a pure function of a ``CheckInput``; its docstring
-says exactly when it passes. Text is compared after ``normalize`` (case, whitespace and
+"""The built-in checks: seven of a recorded answer, here, and three of an agent's
+trajectory (``path_matches``, ``state_matches``, ``claims_match_tools``, each in its own
+module). Each is a pure function of a ``CheckInput``; its docstring says exactly when it
+passes. Text is compared after ``normalize`` (case, whitespace and
 punctuation ignored), and a required fact is met by the fact or any listed variation."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from assay.grading.checks._claims import claims_match_tools
+from assay.grading.checks._path import path_matches
+from assay.grading.checks._state import state_matches
 from assay.grading.checks._text import first_match
 from assay.grading.checks._types import CheckInput, CheckResult
 from assay.outcomes import Abstain, Answer, Error
@@ -167,4 +172,7 @@ BUILTIN_CHECKS = {
     "citation_supports": citation_supports,
     "abstention_correct": abstention_correct,
     "format_valid": format_valid,
+    "path_matches": path_matches,
+    "state_matches": state_matches,
+    "claims_match_tools": claims_match_tools,
 }

@@ -123,3 +123,22 @@ DEFAULT_PROFILE = Profile.model_construct(
     critical=("content_present", "content_absent"),
     threshold=0.85,
 )
+
+AGENT_WEIGHTS: dict[str, float] = {
+    "state_matches": 0.35,
+    "claims_match_tools": 0.25,
+    "path_matches": 0.25,
+    "answer_not_empty": 0.15,
+}
+AGENT_PROFILE = Profile.model_construct(
+    name="agent",
+    weights=AGENT_WEIGHTS,
+    critical=("state_matches", "claims_match_tools"),
+    threshold=0.85,
+)
+"""The built-in profile for agents: the final state and the claims about the tools'
+results veto a pass; a path that breaks an expectation fails on its own (0.75 < 0.85); an
+empty final answer alone does not."""
+
+PROFILES: dict[str, Profile] = {"default": DEFAULT_PROFILE, "agent": AGENT_PROFILE}
+"""The built-in profiles by name: what a profile setting that names no file means."""

@@ -33,7 +33,7 @@ class CheckRegistry:
 
     @classmethod
     def builtin(cls) -> CheckRegistry:
-        """A registry of the seven built-in checks only."""
+        """A registry of the built-in checks only."""
         return cls({name: _constant(fn) for name, fn in BUILTIN_CHECKS.items()})
 
     def with_checks(self, checks: Mapping[str, Check]) -> CheckRegistry:

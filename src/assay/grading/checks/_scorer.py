@@ -14,8 +14,8 @@ from assay.errors import AssayConfigError
 from assay.grading._judgment import Judgment, Status
 from assay.grading.checks._profile import DEFAULT_PROFILE, Profile, exact
 from assay.grading.checks._registry import CheckRegistry
-from assay.grading.checks._types import Check, CheckInput, CheckResult
-from assay.outcomes import Record
+from assay.grading.checks._types import NO_TRAJECTORY, Check, CheckInput, CheckResult
+from assay.outcomes import Record, Trajectory, TrajectoryError, trajectory_of
 
 Verdict = Literal["pass", "fail", "ungraded"]
 VERDICT_STATUS: dict[Verdict, Status] = {"pass": "passed", "fail": "failed", "ungraded": "ungraded"}
@@ -85,6 +85,14 @@ def _recorded_only(name: str) -> Check:
         )
 
     return check
+
+
+def _trajectory(record: Record) -> tuple[Trajectory | None, str]:
+    """The record's trajectory, or None and why there is none to read."""
+    try:
+        return trajectory_of(record), NO_TRAJECTORY
+    except TrajectoryError as err:
+        return None, f"the recorded trajectory is invalid: {err}"
 
 
 class CompositeScorer:
@@ -194,7 +202,10 @@ class CompositeScorer:
         """Every profile check's result on ``record`` (or only ``names``' results), but those
         in ``skip``; a check that raises cannot be evaluated."""
         snapshot = self.sources.snapshot_for(case)
-        subject = CheckInput(case, record.outcome, snapshot, self.sources.why_missing(case))
+        trajectory, why = _trajectory(record)
+        subject = CheckInput(
+            case, record.outcome, snapshot, self.sources.why_missing(case), trajectory, why
+        )
         results: dict[str, CheckResult] = {}
         for name, check in self.checks.items():
             if (names is not None and name not in names) or name in skip:

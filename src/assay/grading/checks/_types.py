@@ -8,17 +8,23 @@ from typing import Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict
 
 from assay.cases import Case, Snapshot
-from assay.outcomes import Abstain, Answer, Error
+from assay.outcomes import Abstain, Answer, Error, Trajectory
+
+NO_TRAJECTORY = "no trajectory recorded (the target is not an agent)"
 
 
 @dataclass(frozen=True)
 class CheckInput:
-    """One recorded outcome of one case, with the case's source snapshot (None if unknown)."""
+    """One recorded outcome of one case, with the case's source snapshot (None if unknown)
+    and the agent's trajectory behind the outcome (None when none was recorded; then
+    ``missing_trajectory`` says why)."""
 
     case: Case
     outcome: Answer | Abstain | Error
     snapshot: Snapshot | None = None
     missing_snapshot: str = "no source snapshot"
+    trajectory: Trajectory | None = None
+    missing_trajectory: str = NO_TRAJECTORY
 
 
 class CheckResult(BaseModel):
