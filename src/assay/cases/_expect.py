@@ -63,11 +63,9 @@ def _regex(value: str) -> str:
 
 
 def _schema(value: dict[str, Any]) -> dict[str, Any]:
-    try:
-        # deferred: jsonschema is needed only by a case that declares an args_schema
-        from jsonschema import SchemaError, validators  # type: ignore[import-untyped]
-    except ImportError:  # checked when the check runs, which says what to install
-        return value
+    # deferred: jsonschema is needed only by a case that declares an args_schema
+    from jsonschema import SchemaError, validators  # type: ignore[import-untyped]
+
     try:
         validators.validator_for(value).check_schema(value)
     except SchemaError as err:

@@ -90,8 +90,8 @@ _STRING = r'"(?:[^"\\]|\\.)*"'
 _GROUP_KEYS = re.compile(
     rf'"requires_citation":(?:true|false),"slice":({_STRING}),"source_revision":'
     rf'(null|{_STRING}),"sources":(?:null|\{{(?:{_STRING}:{_STRING},?)*\}}),'
-    rf'"split":({_STRING}),"synthetic":(true|false)\}}'
-)
+    rf'"split":({_STRING}),(?:"state":null,)?"synthetic":(true|false)\}}'
+)  # a case with a starting state is parsed, as one with metadata is
 _ID = re.compile(rf'"group":(?:null|{_STRING}),"id":({_STRING}),"messages":')
 
 

@@ -27,10 +27,6 @@ Numbered = tuple[tuple[int, ToolStep], ...]
 """The trajectory's tool executions, each with its step number."""
 
 
-class SchemaUnavailable(RuntimeError):
-    """``args_schema`` needs the jsonschema package, which is not installed."""
-
-
 def is_subsequence(wanted: Sequence[str], seen: Sequence[str]) -> bool:
     """Whether ``wanted`` appears in ``seen`` in order, other items allowed between.
 
@@ -79,14 +75,10 @@ def unmatched_arguments(arguments: Mapping[str, Any], patterns: Mapping[str, str
 
 def schema_problem(arguments: Mapping[str, Any], schema: Mapping[str, Any]) -> str | None:
     """The first way ``arguments`` break the JSON Schema ``schema``, or None when they
-    satisfy it; ``SchemaUnavailable`` without the jsonschema package."""
-    try:
-        # deferred: jsonschema is needed only by a case that declares an args_schema
-        from jsonschema import validators  # type: ignore[import-untyped]
-    except ImportError:
-        raise SchemaUnavailable(
-            "args_schema needs the jsonschema package (not installed)"
-        ) from None
+    satisfy it."""
+    # deferred: jsonschema is needed only by a case that declares an args_schema
+    from jsonschema import validators  # type: ignore[import-untyped]
+
     validator = validators.validator_for(schema)(schema)
     error = next(iter(validator.iter_errors(dict(arguments))), None)
     if error is None:
@@ -226,10 +218,7 @@ def path_matches(subject: CheckInput) -> CheckResult:
         return CheckResult.ok("the case expects nothing of the path")
     if subject.trajectory is None:
         return CheckResult.cannot(subject.missing_trajectory)
-    try:
-        failures = path_failures(expected, subject.trajectory)
-    except SchemaUnavailable as err:
-        return CheckResult.cannot(str(err))
+    failures = path_failures(expected, subject.trajectory)
     if failures:
         return CheckResult.fail("; ".join(failures))
     return CheckResult.ok(f"the path meets all {len(expected)} path expectations")
