@@ -197,7 +197,10 @@ def _agents(report: Report) -> list[Block]:
     every one)."""
     if report.agent is None:
         return []
-    blocks: list[Block] = [BulletList(tuple(f.agent_section_lines(report)), title="Agents")]
+    blocks: list[Block] = [
+        Gap(),
+        BulletList(tuple(f.agent_section_lines(report)), title="Agents"),
+    ]
     if report.agent.case_trials <= TABLE_ROWS:
         columns: list[Column | str] = [
             Column(name, "right", whole=True) if 3 <= i < 7 else name

@@ -243,8 +243,10 @@
       wrap.appendChild(el("pre", "message", shown(t.state_before)));
     }
     (t.steps || []).forEach(function (s, i) {
-      var step = el("div", "step " + (s.kind === "tool" ? "tool st-" + s.status : "model"));
+      var failed = s.kind === "tool" && s.status !== "ok";
+      var step = el("div", "step" + (failed ? " failed-step" : ""));
       step.setAttribute("data-step", String(i + 1));
+      step.setAttribute("data-status", s.kind === "tool" ? s.status : "model");
       if (s.kind === "tool") {
         step.appendChild(el("p", "field", "step " + (i + 1) + " · tool " + s.call.name +
           " · " + s.status));
