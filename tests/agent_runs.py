@@ -65,13 +65,15 @@ def refund_failed() -> Trajectory:
 
 
 def refund_done() -> Trajectory:
-    """The refund goes through."""
-    return Trajectory(
+    """The refund goes through (paid back to the card: the second call's arguments differ
+    from ``refund_failed``'s)."""
+    return Trajectory(  # fmt: skip
         steps=(
             asks("lookup_order", 1, order="o1"),
             tool("lookup_order", 1, result={"order": "o1"}, order="o1"),
-            asks("issue_refund", 3, order="o1", amount=30),
-            tool("issue_refund", 3, result={"refunded": "o1"}, order="o1", amount=30),
+            asks("issue_refund", 3, order="o1", amount=30, method="card"),
+            tool("issue_refund", 3, result={"refunded": "o1"}, order="o1", amount=30,
+                 method="card"),
             says("Your refund has been issued."),
         ),
         state_before={"refunded": []},

@@ -115,7 +115,7 @@ def counted_report(
     if any(c.labelled or c.cache_notes for c in items):
         return None
     usage = counted_usage(store, info, prices)
-    if usage is None or _has_trajectories(store, info.id):
+    if usage is None or has_trajectories(store, info.id):
         return None
     damage = outcome_damage(store.engine, info.id)
     if damage is not None:
@@ -165,7 +165,7 @@ def counted_report(
     )
 
 
-def _has_trajectories(store: RunStore, run_id: str) -> bool:
+def has_trajectories(store: RunStore, run_id: str) -> bool:
     """Whether some record of the run may carry an agent's trajectory."""
     with store.engine.connect() as conn:
         return conn.execute(text(_TRAJECTORIES), {"run": run_id}).first() is not None
