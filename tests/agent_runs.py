@@ -67,13 +67,14 @@ def refund_failed() -> Trajectory:
 def refund_done() -> Trajectory:
     """The refund goes through (paid back to the card: the second call's arguments differ
     from ``refund_failed``'s)."""
-    return Trajectory(  # fmt: skip
+    return Trajectory(
         steps=(
             asks("lookup_order", 1, order="o1"),
             tool("lookup_order", 1, result={"order": "o1"}, order="o1"),
             asks("issue_refund", 3, order="o1", amount=30, method="card"),
-            tool("issue_refund", 3, result={"refunded": "o1"}, order="o1", amount=30,
-                 method="card"),
+            tool(
+                "issue_refund", 3, result={"refunded": "o1"}, order="o1", amount=30, method="card"
+            ),
             says("Your refund has been issued."),
         ),
         state_before={"refunded": []},
@@ -213,7 +214,9 @@ def store_agent_runs(url: str) -> str:
             store.create_run(info, DATASET.cases)
             store.add_records(run_id, records)
             grader = Verdicts(run_id)
-            store.add_judgments(run_id, [grader.grade(c, r) for c, r in zip(CASES, records)])
+            store.add_judgments(
+                run_id, [grader.grade(c, r) for c, r in zip(CASES, records, strict=True)]
+            )
             store.finish_run(run_id, "completed")
     finally:
         store.close()

@@ -54,7 +54,10 @@ def _step_limit(case: Case, record: Record, trajectory: Trajectory) -> Verdict |
     steps = len(trajectory.steps)
     names = [s.tool for s in trajectory.tool_steps]
     repeated = sorted({n for n in names if names.count(n) > 1})
-    evidence = [f"outcome: {got(record)}", f"the loop stopped at the step limit after {steps} steps"]
+    evidence = [
+        f"outcome: {got(record)}",
+        f"the loop stopped at the step limit after {steps} steps",
+    ]
     if repeated:
         evidence.append(f"tools called more than once: {', '.join(repeated)}")
     failed = [s for s in trajectory.tool_steps if s.failed]

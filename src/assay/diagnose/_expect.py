@@ -86,7 +86,9 @@ def forbidden_calls(case: Case, trajectory: Trajectory) -> list[Missed]:
             made = [n for n, s in calls if s.tool == name]
             if isinstance(limit, int) and len(made) > limit:
                 found.append(
-                    Missed(e.kind, f"called {name} {len(made)} times (max_calls {limit})", made[limit])
+                    Missed(
+                        e.kind, f"called {name} {len(made)} times (max_calls {limit})", made[limit]
+                    )
                 )
     if any(e.value is True for e in of_kind(case, "no_call_after_refusal")):
         refused = next((n for n, s in calls if s.status == "refused"), None)
