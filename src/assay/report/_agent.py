@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from assay._fast.shared_fields import CompactModel
 from assay.errors import AssayInputError
-from assay.outcomes import Record, Trajectory, TrajectoryError, trajectory_of
+from assay.outcomes import Ending, Record, Trajectory, TrajectoryError, trajectory_of
 
 
 class AgentCounts(CompactModel):
@@ -27,7 +27,7 @@ class AgentCounts(CompactModel):
     malformed_calls: int = Field(
         description="Calls whose arguments could not be read or that named an unknown tool"
     )
-    ended: str = Field(
+    ended: Ending = Field(
         default="answered",
         description="Why the loop stopped: answered, step_limit, model_error or timeout",
     )
