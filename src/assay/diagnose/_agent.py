@@ -14,7 +14,8 @@ Tried in order; the first that applies decides:
    ``calls_in_order``) → tool handling.
 5. ``state-contradiction``: the state after differs from the case's ``state_equals`` while
    the agent answered → tool handling, at the answer.
-6. ``too-many-steps``: more steps than the case's ``max_steps`` → generation.
+6. ``too-many-steps``: more model turns than the case's ``max_steps`` → generation, at
+   the first turn past it.
 """
 
 from __future__ import annotations
@@ -155,15 +156,16 @@ def _state_contradiction(case: Case, record: Record, trajectory: Trajectory) -> 
 
 def _too_many_steps(case: Case, record: Record, trajectory: Trajectory) -> Verdict | None:
     limit = step_limit(case)
-    steps = len(trajectory.steps)
-    if limit is None or steps <= limit:
+    turns = [n for n, s in enumerate(trajectory.steps, start=1) if isinstance(s, ModelStep)]
+    if limit is None or len(turns) <= limit:
         return None
+    said = f"{len(turns)} model turns, more than the case's max_steps {limit}"
     return Verdict(
         "generation",
-        (f"outcome: {got(record)}", f"{steps} steps, more than the case's max_steps {limit}"),
+        (f"outcome: {got(record)}", said),
         "Read the trajectory (assay trace RUN CASE) for repeated or needless calls.",
         "too-many-steps",
-        limit + 1,
+        turns[limit],
     )
 
 

@@ -2,10 +2,12 @@
 entry a mapping keyed by its kind, ``{"tool_called": "issue_refund", "args": {...}}``,
 ``{"tool_not_called": NAME}``, ``{"calls_in_order": [A, B]}``, ``{"max_steps": N}``,
 ``{"max_calls": {NAME: N}}``, ``{"no_call_after_refusal": true}``,
-``{"state_equals": {"dotted.path": value}}``.
+``{"state_equals": {"dotted.path": value}}`` (an entry already read into a model is read
+as the mapping it writes back).
 
 The only place diagnose reads them: what each kind asks of a trajectory is told here,
-and nowhere else in diagnose.
+and nowhere else in diagnose. ``max_steps`` counts model turns; a number in a state path
+indexes a list.
 """
 
 from __future__ import annotations
@@ -38,10 +40,20 @@ class Expectation(NamedTuple):
 def expectations(case: Case) -> Iterator[Expectation]:
     """The case's entries of a known kind, in order (others are left to the checks that
     validate them)."""
-    for entry in case.expect:
+    for given in case.expect:
+        entry = _mapping(given)
         kind = next((k for k in KINDS if k in entry), None)
         if kind is not None:
             yield Expectation(kind, entry[kind], entry)
+
+
+def _mapping(entry: Any) -> Mapping[str, Any]:
+    """An entry as the mapping it was written as."""
+    if isinstance(entry, Mapping):
+        return entry
+    dump = getattr(entry, "model_dump", None)
+    found = dump() if callable(dump) else None
+    return found if isinstance(found, Mapping) else {}
 
 
 def of_kind(case: Case, kind: str) -> list[Expectation]:
@@ -134,7 +146,7 @@ def missing_calls(case: Case, trajectory: Trajectory) -> list[Missed]:
 
 
 def step_limit(case: Case) -> int | None:
-    """The case's ``max_steps``, when it sets one."""
+    """The case's ``max_steps`` (model turns), when it sets one."""
     limits = [e.value for e in of_kind(case, "max_steps") if isinstance(e.value, int)]
     return min(limits) if limits else None
 
@@ -160,7 +172,10 @@ def state_differences(case: Case, trajectory: Trajectory) -> list[str]:
 def _at(state: Mapping[str, Any], path: str) -> tuple[bool, Any]:
     value: Any = state
     for key in path.split("."):
-        if not isinstance(value, Mapping) or key not in value:
+        if isinstance(value, Mapping) and key in value:
+            value = value[key]
+        elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
+            value = value[int(key)]
+        else:
             return False, None
-        value = value[key]
     return True, value

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
 from tests.agent_runs import asks, refund_done, refund_failed, says, tool
 
 from assay.cases import Case
 from assay.diagnose import Finding, diagnose
+from assay.diagnose._expect import expectations, forbidden_calls
 from assay.grading import Judgment
 from assay.outcomes import Abstain, Answer, Outcome, Record, Trajectory, trajectory_extra
 
@@ -96,6 +98,8 @@ def test_an_answer_the_state_contradicts_names_the_answer_step() -> None:
     found = _found(path, {"state_equals": {"refunded": ["o1"]}})
     assert (found.rule, found.step) == ("state-contradiction", 5)
     assert "the state after has refunded = [] (expected ['o1'])" in found.evidence
+    found = _found(refund_done(), {"state_equals": {"refunded.0": "o2"}})
+    assert "the state after has refunded.0 = 'o1' (expected 'o2')" in found.evidence
     assert _found(refund_done(), {"state_equals": {"refunded": ["o1"]}}).rule != (
         "state-contradiction"
     )
@@ -105,10 +109,26 @@ def test_the_step_limit_comes_first() -> None:
     path = refund_failed().model_copy(update={"ended": "step_limit"})
     found = _found(path)
     assert (found.rule, found.stage, found.step) == ("step-limit", "generation", 5)
-    found = _found(refund_done(), {"max_steps": 3})
-    assert (found.rule, found.step) == ("too-many-steps", 4)
+    found = _found(refund_done(), {"max_steps": 2})  # three model turns
+    assert (found.rule, found.step) == ("too-many-steps", 5)
+    assert found.evidence[1] == "3 model turns, more than the case's max_steps 2"
+    assert _found(refund_done(), {"max_steps": 3}).rule != "too-many-steps"
 
 
 def test_a_trajectory_that_cannot_be_read_is_said_not_raised() -> None:
     found = _found({"steps": "nonsense"})
     assert found.rule == "bad-trajectory" and found.stage is None
+
+
+class _Typed(BaseModel):
+    """An expectation read into a model, which writes back the mapping it was read from."""
+
+    tool_not_called: str
+
+
+def test_an_expectation_read_into_a_model_is_read_as_its_mapping() -> None:
+    case = Case(id="C", slice="s", question="q", expected_behavior="abstain")
+    typed = case.model_copy(update={"expect": (_Typed(tool_not_called="delete"),)})
+    assert [e.kind for e in expectations(typed)] == ["tool_not_called"]
+    path = Trajectory(steps=(tool("delete", 1, id=1),))
+    assert [m.step for m in forbidden_calls(typed, path)] == [1]
