@@ -10,8 +10,10 @@ by-split table is headed with the interval's name; the synthetic cases follow th
 list under their banner. All three were taken again when a report with error, missing or
 ungraded case-trials gained task success's worst and best case over them (the JSON's
 ``unknown_bounds``, a line under the statuses), and the JSON again when each interval gained
-``ci`` beside its former name ``ci95``, and when a report gained its ``sequential`` section
-(null for a fixed run): each diff added those and nothing else."""
+``ci`` beside its former name ``ci95``, when a report gained its ``sequential`` section
+(null for a fixed run), and when it gained the agents' ``agent`` section and each row its
+``agent`` and ``trajectory`` (null without a trajectory): each diff added those and nothing
+else."""
 
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ from assay.cli import main
 
 # sha256 of the report with the assay version written as 0.0.0+golden.
 DIGESTS = {
-    "json": "209d4a6a4684d71fbd485addab8308acb2d56addd07e07c4f1e59ce27ce4d6dd",
+    "json": "a8510415057c97e155438e889cfa1c0a0b29ee939bd846e9fa9459e37e645a80",
     "text": "cfae34c9fca63f30916e2ba78a66b2398baf5f34211ebad0328a7ad411fdd917",
     "markdown": "153e099169853939f1428e8ec151639ecc7f41862c40877a682a3a8bd29666e3",
 }

@@ -6,6 +6,7 @@ The comparison renders through ``assay.render.comparison`` (and a matrix through
 
 from assay.compare._compare import check_same_judge, classify, compare_runs
 from assay.compare._describe import p_text
+from assay.compare._divergence import DivergedCall, Divergence, divergence, divergence_text
 from assay.compare._matrix import (
     MatrixReport,
     PairRow,
@@ -41,6 +42,8 @@ __all__ = [
     "Comparison",
     "ComparisonRefusedError",
     "Delta",
+    "DivergedCall",
+    "Divergence",
     "Excluded",
     "MatrixReport",
     "McNemar",
@@ -59,6 +62,8 @@ __all__ = [
     "classify",
     "compare_runs",
     "comparison_schema",
+    "divergence",
+    "divergence_text",
     "matrix_schema",
     "p_text",
     "pair_runs",

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from assay._display import Displayed
 from assay._json_schema import model_schema
+from assay.compare._divergence import Divergence
 from assay.metrics import FormerCi95, Rate
 
 COMPARE_SCHEMA_VERSION = 1
@@ -46,6 +47,12 @@ class ChangedCase(_Frozen):
     slice: str
     baseline: SideOutcome
     candidate: SideOutcome
+    divergence: Divergence | None = Field(
+        default=None,
+        description="For an agent's case: the first tool call (name and arguments) at which "
+        "the two runs' trajectories differ, and what each did there; null when they made "
+        "the same calls or either recorded no trajectory",
+    )
 
 
 class Moved(_Frozen):

@@ -15,6 +15,7 @@ from typing import Any
 
 from assay._version import __version__
 from assay.compare._describe import config_diff, plain_words, usage_comparison
+from assay.compare._divergence import Divergence
 from assay.compare._model import (
     ChangedCase,
     Comparison,
@@ -140,9 +141,11 @@ def tally_comparison(
     excluded: Sequence[Excluded],
     outcome: Callable[[Any, str], SideOutcome],
     interval: IntervalSetting,
+    diverged: Callable[[Any, Any], Divergence | None] | None = None,
 ) -> Comparison:
     """The comparison of the paired case-trials ``pairs`` (in the baseline's order), with
-    ``excluded`` listed as left out; see ``compare_runs``."""
+    ``excluded`` listed as left out; see ``compare_runs``. ``diverged`` tells where a
+    changed case-trial's two trajectories part, from both sides' details."""
     trials = max(baseline.trials, candidate.trials)
     clustered = trials > 1
     # How many case-trials of each slice went from one status to another, in the order
@@ -165,9 +168,13 @@ def tally_comparison(
         if b == c:
             continue
         if b == "failed" and c == "passed":
-            fixed.append(_changed(case_id, trial, slice_, b_detail, b, c_detail, c, outcome))
+            fixed.append(
+                _changed(case_id, trial, slice_, b_detail, b, c_detail, c, outcome, diverged)
+            )
         elif b == "passed" and c == "failed":
-            broken.append(_changed(case_id, trial, slice_, b_detail, b, c_detail, c, outcome))
+            broken.append(
+                _changed(case_id, trial, slice_, b_detail, b, c_detail, c, outcome, diverged)
+            )
         else:
             moved.append(Moved(id=case_id, trial=trial, slice=slice_, from_=b, to=c))
     odd = {status for _, b, c in moves for status in (b, c)} - _KNOWN
@@ -240,6 +247,7 @@ def _changed(
     c_detail: Any,
     c: str,
     outcome: Callable[[Any, str], SideOutcome],
+    diverged: Callable[[Any, Any], Divergence | None] | None,
 ) -> ChangedCase:
     return ChangedCase(
         id=case_id,
@@ -247,6 +255,7 @@ def _changed(
         slice=slice_,
         baseline=outcome(b_detail, b),
         candidate=outcome(c_detail, c),
+        divergence=diverged(b_detail, c_detail) if diverged is not None else None,
     )
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from assay.metrics import Rate, StatusCounts, TrialRate
 from assay.metrics._display import decimal, interval_text, percent
+from assay.report._agent import AgentCounts, AgentTotals
 from assay.report._model import CaseRow, Report
 from assay.report._rows import Brief
 from assay.report._sequential import sequence_text
@@ -428,3 +429,70 @@ def bounds_line(report: Report) -> str | None:
         f"or ungraded: task success is {value(t.worst)} {ci(t.worst)} if all failed "
         f"(worst case), {value(t.best)} {ci(t.best)} if all passed (best case)"
     )
+
+
+def agent_counts_text(counts: AgentCounts | AgentTotals) -> str:
+    """'5 steps · 2 tool calls · 1 tool error · 0 malformed calls': what an agent did, in
+    one case-trial or added up."""
+    return (
+        f"{_n(counts.steps, 'step')} · {_n(counts.tool_calls, 'tool call')} · "
+        f"{_n(counts.tool_errors, 'tool error')} · {_n(counts.malformed_calls, 'malformed call')}"
+    )
+
+
+def _n(count: int, what: str) -> str:
+    return f"{count:,} {what}" + ("" if count == 1 else "s")
+
+
+def agent_line(totals: AgentTotals) -> str:
+    """The counts over ``totals.case_trials`` case-trials, and how many stopped at the
+    step limit."""
+    line = f"{agent_counts_text(totals)} over {_n(totals.case_trials, 'case-trial')}"
+    if totals.step_limit:
+        line += f" ({totals.step_limit:,} stopped at the step limit)"
+    return line
+
+
+def agent_rows(report: Report) -> list[list[str]]:
+    """Each case-trial that recorded a trajectory: its label, slice, status and counts
+    (steps, tool calls, tool errors, malformed calls) and why its loop ended (the rows of
+    ``AGENT_COLUMNS``)."""
+    return [
+        [
+            case_label(row, report.trials),
+            row.slice,
+            row.status,
+            str(row.agent.steps),
+            str(row.agent.tool_calls),
+            str(row.agent.tool_errors),
+            str(row.agent.malformed_calls),
+            row.agent.ended,
+        ]
+        for row in report.cases
+        if row.agent is not None
+    ]
+
+
+AGENT_COLUMNS = (
+    "Case",
+    "Slice",
+    "Status",
+    "Steps",
+    "Tool calls",
+    "Tool errors",
+    "Malformed",
+    "Ended",
+)
+"""The columns of ``agent_rows``."""
+
+
+def agent_section_lines(report: Report) -> list[str]:
+    """The agents' counts in total, then per slice when there are several; empty when no
+    case-trial recorded a trajectory."""
+    agent = report.agent
+    if agent is None:
+        return []
+    lines = [f"Total: {agent_line(agent)}"]
+    if len(agent.slices) > 1:
+        lines += [f"{name}: {agent_line(part)}" for name, part in agent.slices.items()]
+    return lines

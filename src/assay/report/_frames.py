@@ -27,7 +27,14 @@ CASE_COLUMNS: tuple[FrameColumn, ...] = (
     FrameColumn("input_tokens", "int", "input tokens the target reported; null if none"),
     FrameColumn("output_tokens", "int", "output tokens the target reported; null if none"),
     FrameColumn("latency_ms", "float", "the target call's latency; null when not measured"),
-)
+    FrameColumn("steps", "int", "an agent's steps (model turns and tool executions); null "
+                "without a trajectory"),
+    FrameColumn("tool_calls", "int", "an agent's tool executions; null without a trajectory"),
+    FrameColumn("tool_errors", "int", "tool executions that failed (error); null without a "
+                "trajectory"),
+    FrameColumn("malformed_calls", "int", "calls with unreadable arguments or an unknown "
+                "tool; null without a trajectory"),
+)  # fmt: skip
 """The columns of ``Report.cases_frame``: one row per case-trial, in the report's order."""
 
 COMPOSITE_CASE_COLUMNS: tuple[FrameColumn, ...] = (
@@ -90,6 +97,10 @@ def cases_frame(report: Report, backend: str = "pandas") -> Any:
             ("input_tokens", row.input_tokens),
             ("output_tokens", row.output_tokens),
             ("latency_ms", row.latency_ms),
+            ("steps", agent.steps if (agent := row.agent) is not None else None),
+            ("tool_calls", agent.tool_calls if agent is not None else None),
+            ("tool_errors", agent.tool_errors if agent is not None else None),
+            ("malformed_calls", agent.malformed_calls if agent is not None else None),
         ):
             values[name].append(value)
     return make_frame(CASE_COLUMNS, values, backend, "Report.cases_frame")

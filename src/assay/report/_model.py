@@ -10,6 +10,8 @@ from assay._display import Displayed
 from assay._fast.shared_fields import CompactModel
 from assay._frames import Backend
 from assay.metrics import JudgeNoise, Rate, SliceSummary, StatusCounts, Summary, TrialSummary
+from assay.outcomes import Trajectory
+from assay.report._agent import AgentCounts, AgentSummary
 from assay.report._budget import BudgetSection
 from assay.report._correction import JudgeCorrection, UnknownBounds, unknown_bounds
 from assay.report._frames import cases_frame, rates_frame
@@ -121,6 +123,16 @@ class CaseRow(CompactModel):
         default=None,
         description="Served from the response cache: the run that made the reply (its "
         "outcome, latency and usage are that run's); null when the target was called",
+    )
+    agent: AgentCounts | None = Field(
+        default=None,
+        description="An agent's steps, tool calls, tool errors and malformed calls in this "
+        "case-trial (from its trajectory); null when it recorded no trajectory",
+    )
+    trajectory: Trajectory | None = Field(
+        default=None,
+        description="An agent's trajectory: each model turn and tool execution in order "
+        "(arguments, results, errors) and the state before and after; null when none",
     )
 
     @property
@@ -274,6 +286,11 @@ class Report(BaseModel, Displayed):
         description="A run given a budget (max_cost, max_calls, max_tokens): its limits, "
         "what it spent and, once the next case-trial could exceed it, the case-trials not "
         "run (not missing; the figures are over the case-trials run). Null without a budget",
+    )
+    agent: AgentSummary | None = Field(
+        default=None,
+        description="With case-trials that recorded an agent's trajectory: their steps, tool "
+        "calls, tool errors and malformed calls in total and per slice; null without any",
     )
 
     unknown_bounds: UnknownBounds | None = Field(
