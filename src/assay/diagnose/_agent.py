@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 from assay.cases import Case
 from assay.diagnose._evidence import Verdict, got
-from assay.diagnose._expect import forbidden_calls, missing_calls, state_differences, step_limit
+from assay.diagnose._expect import forbidden_calls, missing_calls, state_contradictions, step_limit
 from assay.outcomes import Answer, ModelStep, Record, ToolStep, Trajectory
 
 AgentRule = Callable[[Case, Record, Trajectory], Verdict | None]
@@ -109,7 +109,7 @@ def _wrong_tool(case: Case, record: Record, trajectory: Trajectory) -> Verdict |
         return None
     first = found[0]
     evidence = [f"outcome: {got(record)}"]
-    evidence += [f"step {m.step} (tool execution): {m.what}" for m in found]
+    evidence += [f"{_where(m.step)}: {m.what}" if m.step else m.what for m in found]
     return Verdict(
         "tool_handling",
         tuple(evidence),
@@ -139,7 +139,7 @@ def _missing_call(case: Case, record: Record, trajectory: Trajectory) -> Verdict
 def _state_contradiction(case: Case, record: Record, trajectory: Trajectory) -> Verdict | None:
     if not isinstance(record.outcome, Answer):
         return None
-    differences = state_differences(case, trajectory)
+    differences = state_contradictions(case, trajectory)
     if not differences:
         return None
     at = _answer_step(trajectory)

@@ -1,16 +1,14 @@
 """The agent rules of diagnose: each names the step behind a failed agent case, read off
-its trajectory and the case's expectations (plain dicts)."""
+its trajectory and the case's expectations, in the words of the check that failed it."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
 from tests.agent_runs import asks, refund_done, refund_failed, says, tool
 
 from assay.cases import Case
 from assay.diagnose import Finding, diagnose
-from assay.diagnose._expect import expectations, forbidden_calls
 from assay.grading import Judgment
 from assay.outcomes import Abstain, Answer, Outcome, Record, Trajectory, trajectory_extra
 
@@ -62,7 +60,7 @@ def test_a_forbidden_tool_names_the_call() -> None:
     path = Trajectory(steps=(asks("delete", 1, id=1), tool("delete", 1, id=1), says("done")))
     found = _found(path, {"tool_not_called": "delete"})
     assert (found.rule, found.step) == ("wrong-tool", 2)
-    assert "called delete, which the case forbids" in found.evidence[1]
+    assert found.evidence[1] == "step 2 (tool execution): delete was called, which the case forbids"
 
 
 def test_too_many_calls_and_a_call_after_a_refusal_are_wrong_calls() -> None:
@@ -79,27 +77,28 @@ def test_too_many_calls_and_a_call_after_a_refusal_are_wrong_calls() -> None:
     assert (found.rule, found.step) == ("wrong-tool", 3)
     found = _found(path, {"no_call_after_refusal": True}, outcome=refused)
     assert (found.rule, found.step) == ("wrong-tool", 2)
-    assert "after the refusal at step 1" in found.evidence[1]
+    assert "lookup was called after pay refused at step 1" in found.evidence[1]
 
 
 def test_a_missing_call_is_named_with_the_tools_that_were_called() -> None:
     path = Trajectory(steps=(asks("lookup", 1), tool("lookup", 1), says("done")))
     found = _found(path, {"tool_called": "refund"})
     assert (found.rule, found.step) == ("missing-call", None)
-    assert found.evidence[1] == "no step called refund (tools called: lookup)"
+    assert found.evidence[1] == "expected a call of refund, none was made (calls: lookup)"
     found = _found(refund_done(), {"tool_called": "issue_refund", "args": {"amount": 99}})
     assert (found.rule, found.step) == ("missing-call", 4)
     found = _found(refund_done(), {"calls_in_order": ["issue_refund", "lookup_order"]})
-    assert found.rule == "missing-call" and "not made in that order" in found.evidence[1]
+    assert found.rule == "missing-call"
+    assert "expected calls in order issue_refund → lookup_order" in found.evidence[1]
 
 
 def test_an_answer_the_state_contradicts_names_the_answer_step() -> None:
     path = refund_done().model_copy(update={"state_after": {"refunded": []}})
     found = _found(path, {"state_equals": {"refunded": ["o1"]}})
     assert (found.rule, found.step) == ("state-contradiction", 5)
-    assert "the state after has refunded = [] (expected ['o1'])" in found.evidence
+    assert 'refunded is [], expected ["o1"]' in found.evidence
     found = _found(refund_done(), {"state_equals": {"refunded.0": "o2"}})
-    assert "the state after has refunded.0 = 'o1' (expected 'o2')" in found.evidence
+    assert 'refunded.0 is "o1", expected "o2"' in found.evidence
     assert _found(refund_done(), {"state_equals": {"refunded": ["o1"]}}).rule != (
         "state-contradiction"
     )
@@ -118,17 +117,3 @@ def test_the_step_limit_comes_first() -> None:
 def test_a_trajectory_that_cannot_be_read_is_said_not_raised() -> None:
     found = _found({"steps": "nonsense"})
     assert found.rule == "bad-trajectory" and found.stage is None
-
-
-class _Typed(BaseModel):
-    """An expectation read into a model, which writes back the mapping it was read from."""
-
-    tool_not_called: str
-
-
-def test_an_expectation_read_into_a_model_is_read_as_its_mapping() -> None:
-    case = Case(id="C", slice="s", question="q", expected_behavior="abstain")
-    typed = case.model_copy(update={"expect": (_Typed(tool_not_called="delete"),)})
-    assert [e.kind for e in expectations(typed)] == ["tool_not_called"]
-    path = Trajectory(steps=(tool("delete", 1, id=1),))
-    assert [m.step for m in forbidden_calls(typed, path)] == [1]
