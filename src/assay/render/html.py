@@ -399,7 +399,7 @@ def _page(
         status_sum=f.status_sum(report.statuses, report.total, f.unit(report)),
         adds_up=report.statuses.total == report.total,
         usage_lines=f.usage_lines(report.usage, report.judge_usage),
-        figure_lines=[x for x in (f.bounds_line(report), f.correction_line(report)) if x],
+        figure_lines=[x for x in (*f.bounds_lines(report), f.correction_line(report)) if x],
         unit=f.unit(report),
         slices=[
             (name, sl, rate_view(name, name, sl.task_success)) for name, sl in report.slices.items()
