@@ -35,6 +35,7 @@ RUN_COLUMNS = (
     "Task success",
     "Tags",
     "Tokens · cost",
+    "Calibration",
 )
 NO_RUNS = "no stored runs (run a suite with `assay run SUITE`)"
 RUNS_WIDTH = 200
@@ -127,6 +128,7 @@ def _runs(listing: RunListing) -> Document:
             _success(r),
             ", ".join(r["tags"]) or "–",
             _usage(r),
+            r.get("calibration") or "-",
         )
         for r in listing.rows
     ]
