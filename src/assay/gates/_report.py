@@ -42,6 +42,11 @@ def parse_rule(text: str, model: type[BaseModel] = Report) -> Rule:
     checked against ``model`` (a ``Report``, or a ``CompositeReport`` for ``composite_pass``
     and ``strict_pass``)."""
     parts = split_rule(text)
+    if parts.call:
+        raise AssayConfigError(
+            f"gate rule {text.strip()!r} compares a candidate with a baseline, and a report "
+            "alone has none: give it to assay compare BASELINE CANDIDATE --gate"
+        )
     rule = Rule(
         text=text.strip(),
         path=parts.path,
