@@ -193,9 +193,9 @@ def compare(
     the model judge differs (see --across-graders)."""
     from assay.cli._options import interval_setting, output_format
     from assay.cli._output import emit
-    from assay.compare import check_margin, non_inferiority
+    from assay.compare import non_inferiority
     from assay.formats import formats
-    from assay.gates import check_gate
+    from assay.gates import check_gate, check_margin
     from assay.load import names_a_file
     from assay.render import render
 

@@ -6,7 +6,7 @@ The comparison renders through ``assay.render.comparison`` (and a matrix through
 
 from assay.compare._compare import check_same_judge, classify, compare_runs
 from assay.compare._describe import p_text
-from assay.compare._margin import check_margin, non_inferiority
+from assay.compare._margin import non_inferiority
 from assay.compare._matrix import (
     MatrixReport,
     PairRow,
@@ -60,7 +60,6 @@ __all__ = [
     "WorstCase",
     "best_not_worse",
     "build_matrix",
-    "check_margin",
     "check_same_judge",
     "classify",
     "compare_runs",

@@ -3,22 +3,8 @@ margin, read off the paired interval of the task-success difference."""
 
 from __future__ import annotations
 
-import math
-
 from assay.compare._model import Delta, NonInferiority
-from assay.errors import AssayConfigError
 from assay.report import rule_verdict
-
-
-def check_margin(margin: float, label: str) -> float:
-    """``margin`` when it is a difference of rates a margin can be (0 up to, not
-    including, 1); otherwise ``AssayConfigError`` starting with ``label``."""
-    if math.isnan(margin) or not 0 <= margin < 1:
-        raise AssayConfigError(
-            f"{label}: the margin {margin:g} is not a difference of rates a margin can be: "
-            "it must be at least 0 and below 1 (0.02 is 2 points)"
-        )
-    return margin
 
 
 def _points(x: float) -> str:

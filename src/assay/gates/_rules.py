@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
 
-from assay.compare import check_margin
 from assay.errors import AssayConfigError, did_you_mean
 
 OPERATORS: dict[str, Callable[[float, float], bool]] = {
@@ -169,6 +168,17 @@ def check_scale(text: str, parts: RuleParts, low: float = 0.0, label: str = "gat
         f"{label} {written!r}: {parts.path} is a rate from {low:g} to 1, and "
         f"{parts.threshold:g} is off its scale{hint}"
     )
+
+
+def check_margin(margin: float, label: str) -> float:
+    """``margin`` when it is a difference of rates a margin can be (0 up to, not
+    including, 1); otherwise ``AssayConfigError`` starting with ``label``."""
+    if math.isnan(margin) or not 0 <= margin < 1:
+        raise AssayConfigError(
+            f"{label}: the margin {margin:g} is not a difference of rates a margin can be: "
+            "it must be at least 0 and below 1 (0.02 is 2 points)"
+        )
+    return margin
 
 
 def gates_passed(results: Sequence[GateResult]) -> bool:

@@ -7,8 +7,9 @@ import math
 
 import pytest
 
-from assay.compare import Delta, check_margin, compare_runs, non_inferiority
+from assay.compare import Delta, compare_runs, non_inferiority
 from assay.errors import AssayConfigError
+from assay.gates import check_margin
 from assay.metrics import mcnemar_exact
 from assay.render import render
 
