@@ -45,7 +45,8 @@ def parse_rule(text: str, model: type[BaseModel] = Report) -> Rule:
     if parts.call:
         raise AssayConfigError(
             f"gate rule {text.strip()!r} compares a candidate with a baseline, and a report "
-            "alone has none: give it to assay compare BASELINE CANDIDATE --gate"
+            "alone has none: give it to assay compare BASELINE CANDIDATE --gate, or to "
+            "assay gate --trend SUITE (against the run tagged baseline)"
         )
     rule = Rule(
         text=text.strip(),
