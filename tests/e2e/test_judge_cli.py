@@ -808,3 +808,52 @@ def test_a_run_shows_task_success_corrected_for_its_judges_measured_errors(
         assert "n/a: not corrected for the judge's measured errors: the calibration" in (
             gated.stdout
         )
+
+
+def test_assay_runs_says_which_runs_a_calibration_applies_to(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    with judge_server(keyword_verdict) as url:
+        judged = tmp_path / "judged.json"
+        done = run_assay(
+            "score",
+            JUDGE / "calibration.yaml",
+            JUDGE / "calibration-answers.jsonl",
+            "--grader",
+            _judge_file(tmp_path, url, concurrency=1),
+            "-f",
+            "json",
+            "-o",
+            judged,
+        )
+        assert done.returncode == 0, done.stderr
+        cal = tmp_path / "calibration.json"
+        done = run_assay(
+            "calibrate", JUDGE / "calibration-labels.jsonl", judged, "-f", "json", "-o", cal
+        )
+        assert done.returncode == 0, done.stderr
+        suite = _suite(tmp_path, url, cases=2)
+        base = suite.read_text().replace(
+            "  concurrency: 1\n",
+            "  concurrency: 1\n  calibration: {report: calibration.json, "
+            "max_false_accept_upper: 0.9}\n",
+        )
+        suite.write_text(base)
+        assert run_assay("run", suite, cwd=tmp_path).returncode == 0
+        # another judge model: the calibration does not vouch for it
+        suite.write_text(base.replace("model: scripted", "model: other"))
+        done = run_assay("run", suite, cwd=tmp_path)
+        assert "not the current judge" in done.stderr
+        # no model judge at all
+        suite.write_text(base.split("grader:")[0])
+        assert run_assay("run", suite, cwd=tmp_path).returncode == 0
+    done = run_assay("runs", "--format", "json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    states = [row["calibration"] for row in json.loads(done.stdout)]  # newest first
+    assert states[0] == "-"
+    assert states[1].startswith("stale: the calibration report is for judge v1+")
+    assert "judge_model: scripted → other" in states[1]
+    assert states[2] == "applies"
+    text = run_assay("runs", cwd=tmp_path).stdout
+    assert "Calibration" in text and "applies" in text
+    assert "stale: the calibration report is for ju…" in text  # cut: the JSON has it whole

@@ -28,9 +28,9 @@ from assay.cli import main
 
 # sha256 of the report with the assay version written as 0.0.0+golden.
 DIGESTS = {
-    "json": "a8510415057c97e155438e889cfa1c0a0b29ee939bd846e9fa9459e37e645a80",
-    "text": "cfae34c9fca63f30916e2ba78a66b2398baf5f34211ebad0328a7ad411fdd917",
-    "markdown": "153e099169853939f1428e8ec151639ecc7f41862c40877a682a3a8bd29666e3",
+    "json": "8256380d085d65af67967cd5403d938e83a3f6c15004647007ae40815d73609a",
+    "text": "fb38d51512c2e3967bc784f9c3023e9d83c8500e1c0e1d7849b77acb27dcd5a6",
+    "markdown": "732726a7a36c9d4b200cf7e832b3ba35cb0687ba1ac15925b38a7a7440a097d2",
 }
 
 

@@ -7,6 +7,7 @@ The comparison renders through ``assay.render.comparison`` (and a matrix through
 from assay.compare._compare import check_same_judge, classify, compare_runs
 from assay.compare._describe import p_text
 from assay.compare._divergence import DivergedCall, Divergence, divergence, divergence_text
+from assay.compare._margin import non_inferiority
 from assay.compare._matrix import (
     MatrixReport,
     PairRow,
@@ -23,8 +24,10 @@ from assay.compare._model import (
     Delta,
     Excluded,
     McNemar,
+    NonInferiority,
     SideOutcome,
     SliceDelta,
+    WorstCase,
     comparison_schema,
 )
 from assay.compare._pairing import (
@@ -47,6 +50,7 @@ __all__ = [
     "Excluded",
     "MatrixReport",
     "McNemar",
+    "NonInferiority",
     "PairItem",
     "PairRow",
     "RunSide",
@@ -56,6 +60,7 @@ __all__ = [
     "UnknownStatus",
     "VariantInput",
     "VariantRow",
+    "WorstCase",
     "best_not_worse",
     "build_matrix",
     "check_same_judge",
@@ -65,6 +70,7 @@ __all__ = [
     "divergence",
     "divergence_text",
     "matrix_schema",
+    "non_inferiority",
     "p_text",
     "pair_runs",
     "tally_comparison",

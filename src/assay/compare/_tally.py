@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from assay._version import __version__
-from assay.compare._describe import config_diff, plain_words, usage_comparison
+from assay.compare._describe import (
+    config_diff,
+    plain_words,
+    usage_comparison,
+    verdict_words,
+    worst_case_words,
+)
 from assay.compare._divergence import Divergence
 from assay.compare._model import (
     ChangedCase,
@@ -26,9 +32,11 @@ from assay.compare._model import (
     RunRef,
     SideOutcome,
     SliceDelta,
+    WorstCase,
 )
 from assay.grading import STATUSES
 from assay.metrics import (
+    UNKNOWN_STATUSES,
     IntervalSetting,
     Rate,
     clustered_delta,
@@ -152,6 +160,7 @@ def tally_comparison(
     # each slice first appears; with several trials, each case's paired table too.
     moves: dict[tuple[str, str, str], int] = {}
     whole_tables: dict[str, list[int]] = {}
+    worst_tables: dict[str, list[int]] = {}
     slice_tables: dict[str, dict[str, list[int]]] = {}
     fixed: list[ChangedCase] = []
     broken: list[ChangedCase] = []
@@ -165,6 +174,7 @@ def tally_comparison(
             cell = _CELL[b == "passed", c == "passed"]
             _table(whole_tables, case_id)[cell] += 1
             _table(slice_tables.setdefault(slice_, {}), case_id)[cell] += 1
+            _table(worst_tables, case_id)[_CELL[_worst(b, c)]] += 1
         if b == c:
             continue
         if b == "failed" and c == "passed":
@@ -194,6 +204,11 @@ def tally_comparison(
         if b == c:
             unchanged[b] = unchanged.get(b, 0) + n
     delta, test = whole.delta(trials, interval.confidence), whole.test(trials)
+    worst = _Tally()
+    worst.tables = worst_tables
+    for (_, b, c), n in moves.items():
+        b_passes, c_passes = _worst(b, c)
+        worst.count("passed" if b_passes else "failed", "passed" if c_passes else "failed", n)
     return Comparison(
         assay_version=__version__,
         baseline=_ref(baseline, whole.task_success(0, trials, interval)),
@@ -220,6 +235,42 @@ def tally_comparison(
             sum(1 for m in moved if "passed" in (m.from_, m.to)),
             (len(fixed), len(broken)),
         ),
+        worst_case=_worst_case(test, worst, moves, trials, interval.confidence),
+    )
+
+
+def _worst(b: str, c: str) -> tuple[bool, bool]:
+    """Whether each side counts as passing in the worst case for the candidate: the
+    baseline's unknowns passed, the candidate's failed."""
+    return b == "passed" or b in UNKNOWN_STATUSES, c == "passed"
+
+
+def _worst_case(
+    test: McNemar,
+    worst: _Tally,
+    moves: Mapping[tuple[str, str, str], int],
+    trials: int,
+    confidence: float,
+) -> WorstCase | None:
+    """The verdict recomputed on ``worst``, the paired table of the worst case."""
+    if not worst.paired:
+        return None
+    alpha = 1 - confidence
+    unknown = (
+        sum(n for (_, b, _), n in moves.items() if b in UNKNOWN_STATUSES),
+        sum(n for (_, _, c), n in moves.items() if c in UNKNOWN_STATUSES),
+    )
+    worst_test = worst.test(trials)
+    verdict = verdict_words(worst_test, alpha)
+    survives = verdict == verdict_words(test, alpha)
+    return WorstCase(
+        unknown_baseline=unknown[0],
+        unknown_candidate=unknown[1],
+        mcnemar=worst_test,
+        delta=worst.delta(trials, confidence),
+        verdict=verdict,
+        survives=survives,
+        summary=worst_case_words(worst_test, alpha, unknown, survives),
     )
 
 

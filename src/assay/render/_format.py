@@ -417,18 +417,37 @@ def correction_line(report: Report) -> str | None:
     )
 
 
-def bounds_line(report: Report) -> str | None:
-    """Task success's worst and best case over its unknown case-trials; None when it has
-    none."""
+def bounds_lines(report: Report) -> list[str]:
+    """Each headline rate's and slice's worst and best case over its unknown case-trials,
+    task success's first; empty when it has none."""
     b = report.unknown_bounds
     if b is None:
-        return None
+        return []
     t = b.task_success
-    return (
+    lines = [
         f"Unknowns: {t.unknown} of {t.worst.denominator} {unit(report)} are error, missing "
         f"or ungraded: task success is {value(t.worst)} {ci(t.worst)} if all failed "
         f"(worst case), {value(t.best)} {ci(t.best)} if all passed (best case)"
-    )
+    ]
+    if (c := b.answer_coverage) is not None:
+        lines.append(
+            f"Unknowns in answer coverage: {c.unknown} of {c.worst.denominator} "
+            f"{unit(report)}: {value(c.worst)} {ci(c.worst)} if none of them answered (worst "
+            f"case), {value(c.best)} {ci(c.best)} if all did (best case)"
+        )
+    if (a := b.answered_accuracy) is not None:
+        lines.append(
+            f"Unknowns in answered accuracy: {a.unknown} of {a.worst.denominator} substantive "
+            f"answers are error, missing or ungraded: {value(a.worst)} {ci(a.worst)} if all "
+            f"failed (worst case), {value(a.best)} {ci(a.best)} if all passed (best case)"
+        )
+    for name, s in b.slices.items():
+        lines.append(
+            f"Unknowns in slice {name}: {s.unknown} of {s.worst.denominator} {unit(report)}: "
+            f"task success is {value(s.worst)} {ci(s.worst)} if all failed (worst case), "
+            f"{value(s.best)} {ci(s.best)} if all passed (best case)"
+        )
+    return lines
 
 
 def agent_counts_text(counts: AgentCounts | AgentTotals) -> str:

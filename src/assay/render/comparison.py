@@ -246,11 +246,23 @@ def _head(c: Comparison) -> list[str]:
         + f" · {len(c.excluded)} excluded",
         "",
         f"Result: {c.summary}",
+        *_verdicts(c),
         f"Exact McNemar on {m.unit}: {m.fixed} not-passing → passing, {m.broken} passing → "
         f"not-passing, p = {p_text(m.p_value, 1 - c.task_success_delta.confidence)}",
         f"Delta interval: {c.task_success_delta.method}",
         f"Unchanged: {unchanged}",
     ]
+
+
+def _verdicts(c: Comparison) -> list[str]:
+    """Whether the verdict survives the worst case, and the non-inferiority verdict when a
+    margin was given."""
+    lines = []
+    if c.worst_case is not None:
+        lines.append(f"Worst case: {c.worst_case.summary}")
+    if c.non_inferiority is not None:
+        lines.append(f"Non-inferiority: {c.non_inferiority.summary}")
+    return lines
 
 
 def comparison_document(c: Comparison) -> Document:

@@ -410,7 +410,7 @@ def _page(
             if report.agent is not None and report.agent.case_trials <= AGENT_TABLE_ROWS
             else []
         ),
-        figure_lines=[x for x in (f.bounds_line(report), f.correction_line(report)) if x],
+        figure_lines=[x for x in (*f.bounds_lines(report), f.correction_line(report)) if x],
         unit=f.unit(report),
         slices=[
             (name, sl, rate_view(name, name, sl.task_success)) for name, sl in report.slices.items()

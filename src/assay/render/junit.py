@@ -203,18 +203,27 @@ def _properties(
 
 
 def _figure_properties(report: Report) -> list[tuple[str, str | None]]:
-    """Task success's bounds over its unknowns and its correction for the judge's errors,
+    """Each rate's bounds over its unknowns and task success's correction for the judge's errors,
     when the report has them (each in the words of the other formats)."""
     found: list[tuple[str, str | None]] = []
     b = report.unknown_bounds
     if b is not None:
-        t = b.task_success
-        found += [
-            ("task_success.unknown", str(t.unknown)),
-            ("task_success.worst", f"{t.worst.numerator}/{t.worst.denominator}"),
-            ("task_success.best", f"{t.best.numerator}/{t.best.denominator}"),
-            ("task_success.bounds", f.bounds_line(report)),
+        lines = iter(f.bounds_lines(report))
+        named = [
+            ("task_success", b.task_success),
+            ("answer_coverage", b.answer_coverage),
+            ("answered_accuracy", b.answered_accuracy),
+            *((f"slice[{name}].task_success", s) for name, s in b.slices.items()),
         ]
+        for name, t in named:
+            if t is None:
+                continue
+            found += [
+                (f"{name}.unknown", str(t.unknown)),
+                (f"{name}.worst", f"{t.worst.numerator}/{t.worst.denominator}"),
+                (f"{name}.best", f"{t.best.numerator}/{t.best.denominator}"),
+                (f"{name}.bounds", next(lines)),
+            ]
     c = report.judge_correction
     if c is not None:
         if c.corrected is not None:

@@ -243,7 +243,7 @@ def report_document(report: Report) -> Document:
         ),
         Gap(),
     ]
-    for line in (f.bounds_line(report), f.correction_line(report)):
+    for line in (*f.bounds_lines(report), f.correction_line(report)):
         if line is not None:
             blocks += [Paragraph.of(line), Gap()]
     if (heldout := f.heldout_line(report)) is not None:

@@ -68,6 +68,7 @@ if TYPE_CHECKING:
         SequentialSection,
         drawn_denominator,
         name_drawn,
+        rule_verdict,
         sequence_text,
         sequential_settings,
     )
@@ -137,6 +138,7 @@ _WHERE: dict[str, str] = {
     "SequentialMonitor": "assay.report._sequential",
     "SequentialRule": "assay.report._sequential",
     "SequentialSection": "assay.report._sequential",
+    "rule_verdict": "assay.report._sequential",
     "sequential_settings": "assay.report._sequential",
     "drawn_denominator": "assay.report._sequential",
     "name_drawn": "assay.report._sequential",
@@ -234,6 +236,7 @@ __all__ = [
     "report_schema",
     "row_of",
     "row_trial_problems",
+    "rule_verdict",
     "sequence_text",
     "sequential_settings",
     "served_from_cache",
