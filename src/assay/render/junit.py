@@ -198,7 +198,25 @@ def _properties(
         ("run.id", report.run_id),
         *_cache_properties(report),
         *_figure_properties(report),
+        *_agent_properties(report),
         *extra,
+    ]
+
+
+def _agent_properties(report: Report) -> list[tuple[str, str | None]]:
+    """The agents' steps, tool calls, tool errors and malformed calls in total, when a
+    case-trial recorded a trajectory (in the words of the other formats)."""
+    a = report.agent
+    if a is None:
+        return []
+    return [
+        ("agent.case_trials", str(a.case_trials)),
+        ("agent.steps", str(a.steps)),
+        ("agent.tool_calls", str(a.tool_calls)),
+        ("agent.tool_errors", str(a.tool_errors)),
+        ("agent.malformed_calls", str(a.malformed_calls)),
+        ("agent.step_limit", str(a.step_limit)),
+        ("agent.counts", f.agent_line(a)),
     ]
 
 

@@ -54,6 +54,14 @@ def test_json_has_the_section_and_each_row_s_counts_and_trajectory() -> None:
     assert rows["plain"]["agent"] is None
 
 
+def test_junit_states_the_totals_as_suite_properties() -> None:
+    xml = render(agent_report(), "junit")
+    assert '<property name="agent.tool_errors" value="1" />' in xml
+    assert '<property name="agent.malformed_calls" value="2" />' in xml
+    assert '<property name="agent.step_limit" value="1" />' in xml
+    assert f'<property name="agent.counts" value="{TOTAL} (1 stopped at the step limit)" />' in xml
+
+
 def test_html_shows_the_counts_and_embeds_the_trajectory_escaped() -> None:
     html = render_html(agent_report())
     assert 'id="agents"' in html and TOTAL in html
