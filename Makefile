@@ -59,9 +59,13 @@ promptfoo:
 demo-real: $(VENV)/.installed model
 	@bash examples/squad2/run.sh $(if $(ALL),--all,)
 
+# The tests run in parallel, one worker process per CPU (WORKERS=1 for one process; the
+# tests marked xdist_group share a worker: CONTRIBUTING.md, "Tests in parallel").
+WORKERS ?= auto
+
 unit: $(VENV)/.dev-installed browser model promptfoo
 	@$(bytecode)
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(WORKERS)
 
 test: lint typecheck unit
 
