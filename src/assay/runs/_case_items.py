@@ -107,7 +107,7 @@ _STRING = f'"({_CHARS}+)"'
 _TEXT = f'"({_CHARS}*)"'
 _OPTIONAL = f'(?:"({_CHARS}*)"|null)'
 _PLAIN_ITEM = re.compile(
-    re.escape('{"accepted_facts":[],"disallowed":[],"expected_behavior":')
+    re.escape('{"accepted_facts":[],"disallowed":[],"expect":[],"expected_behavior":')
     + r'(?:"answer","expected_fact":'
     + _STRING
     + r'|"abstain","expected_fact":null)'
@@ -122,7 +122,7 @@ _PLAIN_ITEM = re.compile(
     + _STRING
     + r',"source_revision":'
     + _OPTIONAL
-    + r',"sources":null,"split":"(?:dev|heldout)","synthetic":(true|false)\}'
+    + r',"sources":null,"split":"(?:dev|heldout)","state":null,"synthetic":(true|false)\}'
 )
 """An item as the store writes a case of text fields alone that ``plain_values`` accepts,
 its strings without escapes: (expected fact, id, question, rationale, slice, source
@@ -214,9 +214,11 @@ class _Bare:
 
 _RUBRIC_JSON = (
     ',"disallowed":[]',
+    ',"expect":[]',
     ',"provenance":null',
     ',"required":[],"requires_citation":false',
     ',"sources":null',
+    ',"state":null',
 )
 _RUBRIC_LENGTH = sum(map(len, _RUBRIC_JSON))
 
@@ -254,6 +256,8 @@ def plain_values(raw: Any) -> tuple[Any, ...] | None:
         or raw["required"] != []
         or raw["disallowed"] != []
         or raw["accepted_facts"] != []
+        or raw["expect"] != []
+        or raw["state"] is not None
     ):
         return None
     case_id, part, question = raw["id"], raw["slice"], raw["question"]
