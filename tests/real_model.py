@@ -2,7 +2,8 @@
 server serving SmolLM2-135M-Instruct on a free loopback port.
 
 ``scripts/setup-model.sh`` installs both into ``.venv-model/`` when they are not there yet
-(the first time compiles llama.cpp: about 10 minutes). The tests are skipped, with the
+(the first time compiles llama.cpp: about 10 minutes). ``real_tool_model`` serves it with the
+``chatml-function-calling`` chat format, for the tools API. The tests are skipped, with the
 script's reason, only when that install is impossible; a server that is installed but does
 not start is a failure.
 """
@@ -27,6 +28,7 @@ VENV = ROOT / ".venv-model"
 MODEL_NAME = "smollm2-135m-instruct"
 IMPOSSIBLE = 3  # setup-model.sh's exit code when the install cannot be done here
 START_TIMEOUT_S = 180.0
+TOOL_CHAT_FORMAT = "chatml-function-calling"
 
 
 @dataclass(frozen=True)
@@ -76,12 +78,12 @@ def _tail(path: Path) -> str:
     return path.read_text(encoding="utf-8", errors="replace")[-3000:] if path.exists() else ""
 
 
-@pytest.fixture(scope="session")
-def real_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealModel]:
-    """The local model's server, started once per test session and stopped at its end."""
+def _serve(directory: Path, *options: str) -> Iterator[RealModel]:
+    """Start the server with ``options`` on a free port (its log in ``directory``), yield it
+    once it answers, and stop it."""
     path = model_path()
     port = _free_port()
-    log = tmp_path_factory.mktemp("real-model") / "server.log"
+    log = directory / "server.log"
     command = [
         str(VENV / "bin" / "python"),
         "-m",
@@ -96,6 +98,7 @@ def real_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealModel]:
         str(port),
         "--n_ctx",
         "4096",
+        *options,
     ]
     with log.open("wb") as out:
         server = subprocess.Popen(
@@ -118,3 +121,17 @@ def real_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealModel]:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+@pytest.fixture(scope="session")
+def real_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealModel]:
+    """The local model's server, started once per test session and stopped at its end."""
+    yield from _serve(tmp_path_factory.mktemp("real-model"))
+
+
+@pytest.fixture(scope="session")
+def real_tool_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealModel]:
+    """The local model's server with a chat format that supports the tools API
+    (``chatml-function-calling``): a second server, on a port of its own, started once per
+    test session (per worker under pytest-xdist) and stopped at its end."""
+    yield from _serve(tmp_path_factory.mktemp("real-tool-model"), "--chat_format", TOOL_CHAT_FORMAT)

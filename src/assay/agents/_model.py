@@ -136,6 +136,7 @@ class Sampling:
     seed: int | None = None
     max_tokens: int | None = None
     parallel_tool_calls: bool | None = None
+    tool_choice: str | None = None
 
 
 class EndpointModel:
@@ -177,6 +178,8 @@ class EndpointModel:
             body["tools"] = tools
             if s.parallel_tool_calls is not None:
                 body["parallel_tool_calls"] = s.parallel_tool_calls
+            if s.tool_choice is not None:
+                body["tool_choice"] = s.tool_choice
         return body
 
     def request(self, messages: Sequence[Mapping[str, Any]], tools: list[dict[str, Any]]) -> Any:
