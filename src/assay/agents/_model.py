@@ -95,7 +95,11 @@ def read_turn(message: Any, step: int, **said: Any) -> Turn:
                 },
             }
         )
-    kept: dict[str, Any] = {"role": "assistant", "content": content}
+    kept: dict[str, Any] = {"role": "assistant"}
+    # A tool-calling turn without text is sent back without ``content``: the API allows
+    # null there, but some compatible servers (llama-cpp-python's) refuse anything but text.
+    if content is not None or not sent:
+        kept["content"] = content
     if sent:
         kept["tool_calls"] = sent
     return Turn(kept, content, tuple(calls), **said)
