@@ -59,9 +59,13 @@ promptfoo:
 demo-real: $(VENV)/.installed model
 	@bash examples/squad2/run.sh $(if $(ALL),--all,)
 
+# The tests run in parallel, one worker process per CPU (WORKERS=2 for two, WORKERS=0 for
+# none: pytest's own process; an xdist_group runs on one worker: CONTRIBUTING.md).
+WORKERS ?= auto
+
 unit: $(VENV)/.dev-installed browser model promptfoo
 	@$(bytecode)
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(WORKERS)
 
 test: lint typecheck unit
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+
+from tests.ports import reserved_port
 
 
 class ClusterUnavailable(Exception):
@@ -32,12 +33,6 @@ def _find(name: str) -> str | None:
     return None
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @contextlib.contextmanager
 def postgres_cluster() -> Iterator[str]:
     """A PostgreSQL cluster on 127.0.0.1 (trust auth) while the block runs, then removed;
@@ -55,7 +50,7 @@ def postgres_cluster() -> Iterator[str]:
             )
         shutil.chown(base, user="postgres")
         as_user = [runuser, "-u", "postgres", "--"]
-    data, port = base / "data", _free_port()
+    data = base / "data"
     try:
         subprocess.run(
             [
@@ -75,25 +70,26 @@ def postgres_cluster() -> Iterator[str]:
             capture_output=True,
             timeout=120,
         )
-        subprocess.run(
-            [
-                *as_user,
-                pg_ctl,
-                "-D",
-                str(data),
-                "-l",
-                str(base / "server.log"),
-                "-w",
-                "-t",
-                "60",
-                "-o",
-                f"-p {port} -h 127.0.0.1 -k {base} -F",
-                "start",
-            ],
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
+        with reserved_port() as port:  # held until the server listens on it
+            subprocess.run(
+                [
+                    *as_user,
+                    pg_ctl,
+                    "-D",
+                    str(data),
+                    "-l",
+                    str(base / "server.log"),
+                    "-w",
+                    "-t",
+                    "60",
+                    "-o",
+                    f"-p {port} -h 127.0.0.1 -k {base} -F",
+                    "start",
+                ],
+                check=True,
+                capture_output=True,
+                timeout=120,
+            )
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as err:
         shutil.rmtree(base, ignore_errors=True)
         raise ClusterUnavailable(f"could not start a PostgreSQL server: {err}") from None

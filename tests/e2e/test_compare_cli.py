@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import subprocess
 from collections.abc import Callable
@@ -168,3 +169,67 @@ def test_trial_policy_is_printed_beside_the_figures(tmp_path: Path, run_assay: R
     done = run_assay("score", POLICY / "policy.jsonl", results, "--trial-policy", "best-of-3")
     assert done.returncode == 2
     assert "unknown trial policy" in done.stderr
+
+
+def _plain(text: str) -> str:
+    """HTML or Markdown as the words it shows."""
+    return html.unescape(text).replace("\\[", "[").replace("\\]", "]")
+
+
+def test_a_margin_states_non_inferiority_in_every_format_and_gates_the_exit(
+    reports: tuple[Path, Path], run_assay: RunAssay, tmp_path: Path
+) -> None:
+    # the paired 95% interval of the difference is [-31.5, +55.9] points
+    done = run_assay("compare", *reports, "--margin", "0.5")
+    assert done.returncode == 0, done.stderr
+    said = (
+        "not worse than the baseline by more than 50.0 points: the paired 95% interval of "
+        "the difference is [-31.5, +55.9] points"
+    )
+    assert f"Non-inferiority: {said}" in done.stdout
+    assert f"gate passed: not_worse_than_baseline(0.5): {said}" in done.stderr
+    for fmt in ("markdown", "html", "json"):
+        out = tmp_path / f"margin.{fmt}"
+        assert (
+            run_assay("compare", *reports, "--margin", "0.5", "-f", fmt, "-o", out).returncode == 0
+        )
+        assert said in _plain(out.read_text(encoding="utf-8")), fmt
+    data = json.loads((tmp_path / "margin.json").read_text())
+    assert data["non_inferiority"]["verdict"] == "not worse"
+    assert data["worst_case"]["survives"] is True
+    done = run_assay("compare", *reports, "--margin", "0.02")
+    assert done.returncode == 1
+    assert "may be worse than the baseline by more than 2.0 points" in done.stdout
+    assert "gate FAILED: not_worse_than_baseline(0.02)" in done.stderr
+    done = run_assay("compare", *reports, "--gate", "not_worse_than_baseline(2%)")
+    assert done.returncode == 1 and "reaching below -2.0" in done.stderr
+
+
+@pytest.mark.parametrize("bad", ["-0.01", "1", "1.5", "nan"])
+def test_a_bad_margin_exits_2_naming_the_flag(
+    reports: tuple[Path, Path], run_assay: RunAssay, bad: str
+) -> None:
+    done = run_assay("compare", *reports, "--margin", bad)
+    assert done.returncode == 2
+    assert "--margin: the margin" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_misspelt_check_exits_2_with_a_hint(
+    reports: tuple[Path, Path], run_assay: RunAssay
+) -> None:
+    done = run_assay("compare", *reports, "--gate", "not_worse_than_basline(0.02)")
+    assert done.returncode == 2
+    assert 'did you mean "not_worse_than_baseline"' in done.stderr
+    done = run_assay("compare", *reports, "--gate", "not_worse_than_baseline(1.2)")
+    assert done.returncode == 2 and "the margin 1.2" in done.stderr
+
+
+def test_the_worst_case_is_stated_in_every_format(
+    reports: tuple[Path, Path], run_assay: RunAssay, tmp_path: Path
+) -> None:
+    words = "the verdict survives the worst case (the candidate's 0 error, missing or ungraded"
+    assert words in run_assay("compare", *reports).stdout.replace("\n            ", " ")
+    for fmt in ("markdown", "html", "json"):
+        out = tmp_path / f"worst.{fmt}"
+        assert run_assay("compare", *reports, "-f", fmt, "-o", out).returncode == 0
+        assert words in _plain(out.read_text(encoding="utf-8")), fmt

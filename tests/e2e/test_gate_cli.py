@@ -105,3 +105,21 @@ def test_outputs_never_overwrite_the_source(report_json: Path) -> None:
     done = assay("gate", str(report_json), "-r", "errors==0", "--junit", str(report_json))
     assert done.returncode == 2 and "inputs" in done.stderr
     assert report_json.read_text(encoding="utf-8") == before
+
+
+def test_a_gate_on_the_worst_case_of_answer_coverage_and_of_a_slice(report_json: Path) -> None:
+    # the seed: 3 of 6 answered and 1 error; slice standard 1/2 with that error
+    done = assay(
+        "gate", str(report_json),
+        "-r", "answer_coverage.worst>=0.5", "-r", "answer_coverage.best.low>0.2",
+        "-r", "slice[standard].task_success.best>=1",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "answer_coverage.worst = 0.5 (3/6)" in done.stdout
+    done = assay("gate", str(report_json), "-r", "answer_coverage.worst>=0.6")
+    assert done.returncode == 1
+    assert "answer_coverage.worst = 0.5 (3/6), needs >= 0.6: short by 0.1" in done.stdout
+    done = assay("gate", str(report_json), "-r", "answer_coverage.wrost>=0.6")
+    assert done.returncode == 2 and 'did you mean "worst"' in done.stderr
+    done = assay("gate", str(report_json), "-r", "not_worse_than_baseline(0.02)")
+    assert done.returncode == 2 and "a report alone has none" in done.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -40,11 +41,17 @@ def _refused(done: subprocess.CompletedProcess[str], needle: str) -> None:
     ],
 )
 def test_impossible_paths_and_ports_are_one_message(
-    run_assay: RunAssay, run_assay_process: RunAssay, args: list[str], needle: str
+    run_assay: RunAssay,
+    run_assay_process: RunAssay,
+    tmp_path: Path,
+    args: list[str],
+    needle: str,
 ) -> None:
     # /dev/stdout is the process's own standard output: a pipe only in a process of its own
     run = run_assay_process if "/dev/stdout" in args else run_assay
-    _refused(run(*args, cwd=POLICY), needle)
+    # a copy: a command may open the default store, .assay/ in the folder it runs in
+    shutil.copytree(POLICY, tmp_path / "policy", ignore=shutil.ignore_patterns(".assay"))
+    _refused(run(*args, cwd=tmp_path / "policy"), needle)
 
 
 @pytest.mark.parametrize(

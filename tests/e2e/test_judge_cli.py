@@ -217,19 +217,19 @@ def test_a_judged_run_interrupted_mid_judging_resumes_to_every_case_once(tmp_pat
     assert {g for _, g in judged} == {"judge"}
 
 
-def test_regrade_makes_a_linked_run_and_compare_refuses_another_judge(tmp_path: Path) -> None:
+def test_regrade_makes_a_linked_run_and_compare_refuses_another_judge(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
     db = tmp_path / ".assay" / "assay.db"
     with judge_server(keyword_verdict) as url:
         suite = _suite(tmp_path, url, cases=4)
-        done = _popen("run", suite, "-f", "json", cwd=tmp_path)
-        out, err = done.communicate(timeout=120)
-        assert done.returncode == 0, err
-        first = json.loads(out)["run_id"]
+        done = run_assay("run", suite, "-f", "json", cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        first = json.loads(done.stdout)["run_id"]
         other = _judge_file(tmp_path, url, "other.yaml", temperature=0.5)
-        again = _popen("regrade", first, "--grader", other, "-f", "json", cwd=tmp_path)
-        out, err = again.communicate(timeout=120)
-    assert again.returncode == 0, err
-    second = json.loads(out)
+        again = run_assay("regrade", first, "--grader", other, "-f", "json", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    second = json.loads(again.stdout)
     assert second["run_id"] != first and second["statuses"]["passed"] == 4
     assert second["metadata"]["run"]["metadata"]["regrade_of"] == first
     with sqlite3.connect(db) as conn:
@@ -240,14 +240,13 @@ def test_regrade_makes_a_linked_run_and_compare_refuses_another_judge(tmp_path: 
             == 4
         )
 
-    refused = _popen("compare", first, second["run_id"], cwd=tmp_path)
-    out, err = refused.communicate(timeout=120)
-    assert refused.returncode == 2, err
-    assert "not graded by the same judge" in err and "--across-graders" in err
-    allowed = _popen("compare", first, second["run_id"], "--across-graders", cwd=tmp_path)
-    out, err = allowed.communicate(timeout=120)
-    assert allowed.returncode == 0, err
-    assert "graders.judge" in out
+    refused = run_assay("compare", first, second["run_id"], cwd=tmp_path)
+    assert refused.returncode == 2, refused.stderr
+    assert "not graded by the same judge" in refused.stderr
+    assert "--across-graders" in refused.stderr
+    allowed = run_assay("compare", first, second["run_id"], "--across-graders", cwd=tmp_path)
+    assert allowed.returncode == 0, allowed.stderr
+    assert "graders.judge" in allowed.stdout
 
 
 def test_a_suite_gate_requires_the_judges_calibration(run_assay: RunAssay, tmp_path: Path) -> None:
@@ -808,3 +807,52 @@ def test_a_run_shows_task_success_corrected_for_its_judges_measured_errors(
         assert "n/a: not corrected for the judge's measured errors: the calibration" in (
             gated.stdout
         )
+
+
+def test_assay_runs_says_which_runs_a_calibration_applies_to(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    with judge_server(keyword_verdict) as url:
+        judged = tmp_path / "judged.json"
+        done = run_assay(
+            "score",
+            JUDGE / "calibration.yaml",
+            JUDGE / "calibration-answers.jsonl",
+            "--grader",
+            _judge_file(tmp_path, url, concurrency=1),
+            "-f",
+            "json",
+            "-o",
+            judged,
+        )
+        assert done.returncode == 0, done.stderr
+        cal = tmp_path / "calibration.json"
+        done = run_assay(
+            "calibrate", JUDGE / "calibration-labels.jsonl", judged, "-f", "json", "-o", cal
+        )
+        assert done.returncode == 0, done.stderr
+        suite = _suite(tmp_path, url, cases=2)
+        base = suite.read_text().replace(
+            "  concurrency: 1\n",
+            "  concurrency: 1\n  calibration: {report: calibration.json, "
+            "max_false_accept_upper: 0.9}\n",
+        )
+        suite.write_text(base)
+        assert run_assay("run", suite, cwd=tmp_path).returncode == 0
+        # another judge model: the calibration does not vouch for it
+        suite.write_text(base.replace("model: scripted", "model: other"))
+        done = run_assay("run", suite, cwd=tmp_path)
+        assert "not the current judge" in done.stderr
+        # no model judge at all
+        suite.write_text(base.split("grader:")[0])
+        assert run_assay("run", suite, cwd=tmp_path).returncode == 0
+    done = run_assay("runs", "--format", "json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    states = [row["calibration"] for row in json.loads(done.stdout)]  # newest first
+    assert states[0] == "-"
+    assert states[1].startswith("stale: the calibration report is for judge v1+")
+    assert "judge_model: scripted → other" in states[1]
+    assert states[2] == "applies"
+    text = run_assay("runs", cwd=tmp_path).stdout
+    assert "Calibration" in text and "applies" in text
+    assert "stale: the calibration report is for ju…" in text  # cut: the JSON has it whole

@@ -4,11 +4,11 @@ and its outcome and latency metrics reach the same collector."""
 from __future__ import annotations
 
 import re
-import socket
 from pathlib import Path
 
 from tests.conftest import ROOT, RunAssay
 from tests.otlp_receiver import Receiver, metric_points, span_names
+from tests.ports import closed_port
 
 
 def test_a_demo_run_exports_its_spans_over_otlp(
@@ -43,19 +43,14 @@ def test_a_demo_run_exports_its_spans_over_otlp(
     assert "assay.request" in stored.stdout
 
 
-def _closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def test_a_collector_that_does_not_answer_costs_one_warning_not_the_run(
     run_assay: RunAssay, tmp_path: Path
 ) -> None:
     store = f"sqlite:///{tmp_path / 'assay.db'}"
-    endpoint = f"http://127.0.0.1:{_closed_port()}"
     suite = ROOT / "examples" / "demo" / "v1.yaml"
-    done = run_assay("run", suite, "--store", store, "--otlp", endpoint, "--ids", "E2")
+    with closed_port() as port:
+        endpoint = f"http://127.0.0.1:{port}"
+        done = run_assay("run", suite, "--store", store, "--otlp", endpoint, "--ids", "E2")
     assert done.returncode == 0, done.stderr
     assert done.stderr.count(f"no OTLP collector answers at {endpoint}") == 1
     assert "retrying" not in done.stderr and "Traceback" not in done.stderr

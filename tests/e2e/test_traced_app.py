@@ -14,22 +14,21 @@ from pathlib import Path
 
 import pytest
 from tests.conftest import RunAssay
+from tests.ports import reserved_port
 
 pytest.importorskip("opentelemetry.exporter.otlp.proto.http", reason="needs assay[otlp]")
 
 APP = Path(__file__).resolve().parents[2] / "examples" / "traced-app"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def app() -> Iterator[tuple[int, int]]:
     """The example application on a free port, exporting to a receiver port: (app, receiver)."""
-    port, receiver = _free_port(), _free_port()
+    with reserved_port() as port, reserved_port() as receiver:
+        yield from _app_on(port, receiver)
+
+
+def _app_on(port: int, receiver: int) -> Iterator[tuple[int, int]]:
     env = {
         **os.environ,
         "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": f"http://127.0.0.1:{receiver}/v1/traces",

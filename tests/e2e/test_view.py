@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +19,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", UserWarning)
     from starlette.testclient import TestClient
 
+from tests.ports import reserved_port
 from tests.run_stores import add_edited_run
 
 from assay.errors import AssayConfigError
@@ -120,17 +120,14 @@ def test_host_warning_only_off_loopback() -> None:
     assert warning is not None and "no login" in warning
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 def test_assay_view_serves_on_loopback(run_store: tuple[str, Path]) -> None:
-    port = _free_port()
+    with reserved_port() as port:
+        _view_serves_on(port, run_store[0])
+
+
+def _view_serves_on(port: int, store: str) -> None:
     server = subprocess.Popen(
-        [sys.executable, "-m", "assay", "view", "--store", run_store[0], "--port", str(port),
+        [sys.executable, "-m", "assay", "view", "--store", store, "--port", str(port),
          "--confidence", "0.9", "--interval", "wilson"],
         cwd=ROOT, stderr=subprocess.PIPE, text=True, env={**os.environ},
     )  # fmt: skip

@@ -10,8 +10,10 @@ by-split table is headed with the interval's name; the synthetic cases follow th
 list under their banner. All three were taken again when a report with error, missing or
 ungraded case-trials gained task success's worst and best case over them (the JSON's
 ``unknown_bounds``, a line under the statuses), and the JSON again when each interval gained
-``ci`` beside its former name ``ci95``, and when a report gained its ``sequential`` section
-(null for a fixed run): each diff added those and nothing else."""
+``ci`` beside its former name ``ci95``, when a report gained its ``sequential`` section
+(null for a fixed run), and when it gained the agents' ``agent`` section and each row its
+``agent`` and ``trajectory`` (null without a trajectory): each diff added those and nothing
+else."""
 
 from __future__ import annotations
 
@@ -26,9 +28,9 @@ from assay.cli import main
 
 # sha256 of the report with the assay version written as 0.0.0+golden.
 DIGESTS = {
-    "json": "209d4a6a4684d71fbd485addab8308acb2d56addd07e07c4f1e59ce27ce4d6dd",
-    "text": "cfae34c9fca63f30916e2ba78a66b2398baf5f34211ebad0328a7ad411fdd917",
-    "markdown": "153e099169853939f1428e8ec151639ecc7f41862c40877a682a3a8bd29666e3",
+    "json": "8256380d085d65af67967cd5403d938e83a3f6c15004647007ae40815d73609a",
+    "text": "fb38d51512c2e3967bc784f9c3023e9d83c8500e1c0e1d7849b77acb27dcd5a6",
+    "markdown": "732726a7a36c9d4b200cf7e832b3ba35cb0687ba1ac15925b38a7a7440a097d2",
 }
 
 

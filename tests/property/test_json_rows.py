@@ -1,6 +1,7 @@
 """Case rows held as value tuples are written as JSON by orjson, byte for byte as pydantic
 writes the same rows as models: any text (quotes, control characters, non-ASCII), any
-float or integer, transcripts of nested JSON values, judge details; a row holding a value
+float or integer, transcripts of nested JSON values, judge details, an agent's counts and
+trajectory (arguments and results of nested JSON values); a row holding a value
 orjson would write otherwise (an integer past 64 bits, a date) is written by pydantic."""
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from assay.outcomes import ModelStep, ToolCall, ToolStep, Trajectory
 from assay.render.json import _indented, _rows_adapter, json_row_pieces
+from assay.report._agent import AgentCounts
 from assay.report._model import CaseRow, JudgeDetail
 from assay.report._rows import ROW_FIELDS, CaseRows
 
@@ -24,6 +27,32 @@ _JSON = st.recursive(
     | _TEXT,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
     max_leaves=8,
+)
+
+
+_CALLS = st.builds(
+    ToolCall,
+    id=st.none() | _TEXT,
+    name=_TEXT,
+    arguments=st.none() | st.dictionaries(_TEXT, _JSON, max_size=3),
+    raw_arguments=st.none() | _TEXT,
+)
+_STEPS = st.builds(
+    ModelStep, text=st.none() | _TEXT, tool_calls=st.lists(_CALLS, max_size=2).map(tuple)
+) | st.builds(
+    ToolStep,
+    call=_CALLS,
+    status=st.sampled_from(["ok", "refused", "error", "malformed", "unknown_tool"]),
+    result=_JSON,
+    error=st.none() | _TEXT,
+    latency_ms=st.none() | st.floats(allow_nan=False, allow_infinity=False),
+)
+_TRAJECTORIES = st.builds(
+    Trajectory,
+    steps=st.lists(_STEPS, max_size=3).map(tuple),
+    ended=st.sampled_from(["answered", "step_limit", "model_error", "timeout"]),
+    state_before=st.none() | st.dictionaries(_TEXT, _JSON, max_size=3),
+    state_after=st.none() | st.dictionaries(_TEXT, _JSON, max_size=3),
 )
 
 
@@ -62,6 +91,18 @@ def _rows(draw: Any) -> tuple[Any, ...]:
             )
         ),
         "cached_from": draw(st.none() | _TEXT),
+        "agent": draw(
+            st.none()
+            | st.builds(
+                AgentCounts,
+                steps=st.integers(0, 50),
+                tool_calls=st.integers(0, 50),
+                tool_errors=st.integers(0, 50),
+                malformed_calls=st.integers(0, 50),
+                ended=st.sampled_from(["answered", "step_limit"]),
+            )
+        ),
+        "trajectory": draw(st.none() | _TRAJECTORIES),
     }
     return tuple(values[name] for name in ROW_FIELDS)
 

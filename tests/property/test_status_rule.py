@@ -127,6 +127,7 @@ def _counted_by_hand(
         sums["errored"] += kind == "error"
         sums["labelled"] += labelled and kind not in ("error", None)
         sums["cache_notes"] += noted
+        sums["answered_unknown"] += answered and status in ("error", "missing", "ungraded")
     return out
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import socket
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 from aiohttp import web
 from tests.conftest import RunAssay
 from tests.loopback import Serve
+from tests.ports import closed_port
 
 from assay.store import open_store
 
@@ -172,12 +172,10 @@ def test_a_calling_plugin_grader_judges_a_run_and_regrade_builds_it_again(
 def test_an_endpoint_that_is_down_leaves_every_answer_ungraded(
     site: Path, tmp_path: Path, run_assay: RunAssay
 ) -> None:
-    with socket.socket() as sock:  # a port nothing listens on
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    path = suite(tmp_path, f"http://127.0.0.1:{port}/v1")
     out = tmp_path / "run.json"
-    done = run_assay("run", path, "--store", "r.db", "-f", "json", "-o", out, cwd=tmp_path)
+    with closed_port() as port:
+        path = suite(tmp_path, f"http://127.0.0.1:{port}/v1")
+        done = run_assay("run", path, "--store", "r.db", "-f", "json", "-o", out, cwd=tmp_path)
     assert done.returncode in (0, 1), done.stderr
     statuses = _statuses(json.loads(out.read_text(encoding="utf-8")))
     answered = ("E1", "E2", "E5", "E6")
@@ -189,15 +187,13 @@ def test_an_endpoint_that_is_down_leaves_every_answer_ungraded(
 def test_regrade_names_a_plugin_grader_that_is_not_installed(
     tmp_path: Path, run_assay: RunAssay, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    path = suite(tmp_path, f"http://127.0.0.1:{port}/v1")
     out = tmp_path / "run.json"
     site = install(tmp_path / "site")
     monkeypatch.syspath_prepend(str(site))
     try:
-        done = run_assay("run", path, "--store", "r.db", "-f", "json", "-o", out, cwd=tmp_path)
+        with closed_port() as port:
+            path = suite(tmp_path, f"http://127.0.0.1:{port}/v1")
+            done = run_assay("run", path, "--store", "r.db", "-f", "json", "-o", out, cwd=tmp_path)
         assert done.returncode in (0, 1), done.stderr
     finally:
         monkeypatch.undo()

@@ -172,6 +172,13 @@ def compare(
         help='Fail (exit 1) unless this holds: "no-new-failures" or e.g. '
         '"task_success_delta>=-0.02". Repeatable.',
     ),
+    margin: float | None = typer.Option(
+        None,
+        "--margin",
+        help="Non-inferiority: fail (exit 1) unless the paired interval of the task-success "
+        "difference shows the candidate not worse than the baseline by more than this "
+        "difference of rates (0.02: 2 points); the verdict is in every format.",
+    ),
     format: str | None = format_option("comparison"),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
     confidence: float = CONFIDENCE,
@@ -186,11 +193,14 @@ def compare(
     the model judge differs (see --across-graders)."""
     from assay.cli._options import interval_setting, output_format
     from assay.cli._output import emit
+    from assay.compare import non_inferiority
     from assay.formats import formats
-    from assay.gates import check_gate
+    from assay.gates import check_gate, check_margin
     from assay.load import names_a_file
     from assay.render import render
 
+    if margin is not None:
+        check_margin(margin, "--margin")
     named = [Path(ref) for ref in (baseline, candidate) if names_a_file(Path(ref))]
     format = output_format(format, output, formats("comparison"), named)
     setting = interval_setting(confidence, interval)
@@ -203,7 +213,12 @@ def compare(
         comparison = _compared_sides(
             baseline, candidate, store, matching_only, across_graders, setting
         )
+    if margin is not None:
+        found = non_inferiority(comparison.task_success_delta, margin)
+        comparison = comparison.model_copy(update={"non_inferiority": found})
     results = [check_gate(comparison, rule) for rule in gate]
+    if margin is not None:
+        results.append(check_gate(comparison, f"not_worse_than_baseline({margin:g})"))
     inputs = [Path(ref) for ref in (baseline, candidate) if names_a_file(Path(ref))]
 
     document = render(comparison, format)

@@ -73,6 +73,35 @@ def _stop_receiver(started: tuple[SpanReceiver, RunStore]) -> None:
         )
 
 
+def _grade_from_spans(runs: RunStore, run_id: str, loaded: Suite | None) -> int:
+    """Judge again the case-trials of ``run_id`` that returned no trajectory but whose
+    received spans describe one (with the suite's grader, or the one the run recorded),
+    and keep the run's headline figures in step; how many were judged again."""
+    from assay.errors import AssayConfigError
+    from assay.runner._regrade import recorded_grader
+    from assay.runner._span_grading import grade_from_spans
+    from assay.runs import headline, report_for_run
+
+    info = runs.get_run(run_id)
+    try:
+        grader = loaded.grader() if loaded is not None else recorded_grader(info)[0]
+    except AssayConfigError as err:
+        typer.echo(
+            f"assay: warning: the case-trials were not judged on their spans' trajectories "
+            f"({err}); `assay regrade {run_id} --grader ...` judges them",
+            err=True,
+        )
+        return 0
+    rejudged = grade_from_spans(runs, run_id, grader)
+    if rejudged:
+        runs.finish_run(run_id, info.status, headline(report_for_run(runs, run_id)))
+        typer.echo(
+            f"assay: {rejudged} case-trial(s) judged on the trajectory their spans describe",
+            err=True,
+        )
+    return rejudged
+
+
 def run(
     suite: Path | None = typer.Argument(None, help="Suite file (YAML). Optional with --resume."),
     concurrency: int | None = typer.Option(None, help="Cases in flight at once."),
@@ -355,6 +384,11 @@ def run(
                 loaded, runs, selection=selection, overrides=overrides, control=control
             )
         report = result.report
+        rejudged = 0
+        if receiver is not None:  # every span is in: judge on the trajectories they describe
+            started, receiver = receiver, None
+            _stop_receiver(started)
+            rejudged = _grade_from_spans(runs, result.run_id, loaded)
         if loaded is not None:
             check = suite_calibration(loaded)
         else:  # the calibration the suite the run was started with requires
@@ -364,7 +398,7 @@ def run(
         if trial_policy is not None:
             trials_run = runs.get_run(result.run_id).trials
             policy = check_policy(trial_policy, trials_run, product_selects_best)
-        if setting != DEFAULT_INTERVAL or policy is not None:
+        if rejudged or setting != DEFAULT_INTERVAL or policy is not None:
             # the run as stored, reported at the asked level and policy
             report = report_for_run(runs, result.run_id, interval=setting, policy=policy)
         report = corrected(report, check)

@@ -36,7 +36,8 @@ def runs(
 ) -> None:
     """List stored runs, newest first: id (and name), when, suite name, dataset version,
     target, the split it ran (held-out runs marked, with their count), status, task
-    success, tags. `assay runs tag RUN NAME` tags a run; `assay runs untag RUN NAME`
+    success, tags, usage, and whether a judge calibration applies (applies, stale: what
+    differs, none, -). `assay runs tag RUN NAME` tags a run; `assay runs untag RUN NAME`
     removes the tag; `assay runs delete RUN…` deletes runs. Wherever a RUN is asked for,
     `latest` is the newest run and `latest~1` the one before it."""
     if ctx.invoked_subcommand is not None:

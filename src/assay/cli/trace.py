@@ -18,7 +18,8 @@ def trace(
     all_attributes: bool = typer.Option(False, "--all-attributes", help="Show every attribute."),
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
 ) -> None:
-    """Print the spans of CASE in RUN as a tree with start offsets and durations.
+    """Print the spans of CASE in RUN as a tree with start offsets and durations, then
+    what its record kept: the transcript, the traceback, an agent's trajectory step by step.
 
     Spans marked ∥ ran concurrently with a sibling: their durations overlap and do not
     add up to their parent's.
@@ -28,6 +29,7 @@ def trace(
     from assay.errors import AssayInputError
     from assay.formats import formats
     from assay.render import render
+    from assay.report import checked_trajectory
     from assay.runs import StoredRun
     from assay.store import open_store
 
@@ -46,8 +48,15 @@ def trace(
     extra = record.extra if record is not None else {}
     rows = tuple(span_tree(spans)) if spans else ()
     view = TraceView.of(
-        stored.run_id, found.id, trial, rows, len(spans), extra, every_attribute=all_attributes
+        stored.run_id,
+        found.id,
+        trial,
+        rows,
+        len(spans),
+        extra,
+        every_attribute=all_attributes,
+        trajectory=checked_trajectory(record),
     )
-    if not spans and view.transcript is None and view.traceback is None:
+    if not spans and view.transcript is None and view.traceback is None and not view.trajectory:
         raise AssayInputError(stored.no_spans(found, trial, traced))
     emit(render(view, format), None)

@@ -6,6 +6,8 @@ The comparison renders through ``assay.render.comparison`` (and a matrix through
 
 from assay.compare._compare import check_same_judge, classify, compare_runs
 from assay.compare._describe import p_text
+from assay.compare._divergence import DivergedCall, Divergence, divergence, divergence_text
+from assay.compare._margin import non_inferiority
 from assay.compare._matrix import (
     MatrixReport,
     PairRow,
@@ -22,8 +24,10 @@ from assay.compare._model import (
     Delta,
     Excluded,
     McNemar,
+    NonInferiority,
     SideOutcome,
     SliceDelta,
+    WorstCase,
     comparison_schema,
 )
 from assay.compare._pairing import (
@@ -41,9 +45,12 @@ __all__ = [
     "Comparison",
     "ComparisonRefusedError",
     "Delta",
+    "DivergedCall",
+    "Divergence",
     "Excluded",
     "MatrixReport",
     "McNemar",
+    "NonInferiority",
     "PairItem",
     "PairRow",
     "RunSide",
@@ -53,13 +60,17 @@ __all__ = [
     "UnknownStatus",
     "VariantInput",
     "VariantRow",
+    "WorstCase",
     "best_not_worse",
     "build_matrix",
     "check_same_judge",
     "classify",
     "compare_runs",
     "comparison_schema",
+    "divergence",
+    "divergence_text",
     "matrix_schema",
+    "non_inferiority",
     "p_text",
     "pair_runs",
     "tally_comparison",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from assay.compare._divergence import Divergence, divergence
 from assay.compare._model import (
     SideOutcome,
 )
@@ -84,6 +85,7 @@ def compare_runs(
         pairing.excluded,
         _row_outcome,
         interval,
+        _diverged,
     )
 
 
@@ -97,6 +99,10 @@ def _facts(side: RunSide) -> SideFacts:
         config=side.config,
         usage=side.usage,
     )
+
+
+def _diverged(baseline: CaseRow, candidate: CaseRow) -> Divergence | None:
+    return divergence(baseline.trajectory, candidate.trajectory)
 
 
 def _row_outcome(row: CaseRow, status: str) -> SideOutcome:

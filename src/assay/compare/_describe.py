@@ -84,13 +84,33 @@ def plain_words(
         if fixed + broken + pass_moves == 0:
             return f"{head}: no case changed between passing and not passing"
         return f"{head}: no case passes more or fewer trials than before"
-    verdict = (
-        "not distinguishable from noise at these counts"
-        if test.p_value >= alpha
-        else ("the candidate is better" if test.fixed > test.broken else "the candidate is worse")
-        + f" beyond noise at the {1 - alpha:.0%} level"
+    return f"{head}; p = {p_text(test.p_value, alpha)}: {verdict_words(test, alpha)}"
+
+
+def verdict_words(test: McNemar, alpha: float) -> str:
+    """The test's verdict: 'the candidate is better beyond noise at the 95% level' (or
+    worse), or 'not distinguishable from noise at these counts'."""
+    if test.fixed + test.broken == 0 or test.p_value >= alpha:
+        return "not distinguishable from noise at these counts"
+    better = "the candidate is better" if test.fixed > test.broken else "the candidate is worse"
+    return f"{better} beyond noise at the {1 - alpha:.0%} level"
+
+
+def worst_case_words(test: McNemar, alpha: float, unknown: tuple[int, int], survives: bool) -> str:
+    """Whether the verdict survives the worst case, with the worst case's counts and test;
+    ``unknown`` is (baseline, candidate) unknown paired case-trials."""
+    if unknown == (0, 0):
+        return (
+            "no paired case-trial is error, missing or ungraded: the verdict is its own worst case"
+        )
+    unit = " cases" if test.unit != "case-trials" else ""
+    kept = "survives" if survives else "does not survive"
+    return (
+        f"the verdict {kept} the worst case (the candidate's {unknown[1]} error, missing or "
+        f"ungraded paired case-trials counted failed, the baseline's {unknown[0]} counted "
+        f"passed): {test.fixed}{unit} fixed, {test.broken} broken; "
+        f"p = {p_text(test.p_value, alpha)}: {verdict_words(test, alpha)}"
     )
-    return f"{head}; p = {p_text(test.p_value, alpha)}: {verdict}"
 
 
 def _usage_side(usage: UsageSummary) -> UsageSide:

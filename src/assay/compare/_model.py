@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from assay._display import Displayed
 from assay._json_schema import model_schema
+from assay.compare._divergence import Divergence
 from assay.metrics import FormerCi95, Rate
 
 COMPARE_SCHEMA_VERSION = 1
@@ -46,6 +47,12 @@ class ChangedCase(_Frozen):
     slice: str
     baseline: SideOutcome
     candidate: SideOutcome
+    divergence: Divergence | None = Field(
+        default=None,
+        description="For an agent's case: the first tool call (name and arguments) at which "
+        "the two runs' trajectories differ, and what each did there; null when they made "
+        "the same calls or either recorded no trajectory",
+    )
 
 
 class Moved(_Frozen):
@@ -102,6 +109,36 @@ class SliceDelta(_Frozen):
     baseline: Rate
     candidate: Rate
     delta: Delta
+
+
+class WorstCase(_Frozen):
+    """The verdict on task success recomputed with the paired case-trials that are error,
+    missing or ungraded counted against the candidate: its own failed, the baseline's
+    passed (the direction that undoes a "candidate is better" verdict)."""
+
+    unknown_baseline: int = Field(description="The baseline's unknown paired case-trials")
+    unknown_candidate: int = Field(description="The candidate's unknown paired case-trials")
+    mcnemar: McNemar
+    delta: Delta
+    verdict: str = Field(description="The verdict in the worst case, as the summary words it")
+    survives: bool = Field(description="The verdict is the same in the worst case")
+    summary: str = Field(description="Whether the verdict survives, in plain words")
+
+
+class NonInferiority(_Frozen):
+    """Whether the candidate is not worse than the baseline by more than ``margin``: the
+    paired interval of the task-success difference (candidate minus baseline) lies wholly
+    above ``-margin``."""
+
+    margin: float = Field(description="The margin, a difference of rates (0.02: 2 points)")
+    confidence: float
+    ci: tuple[float, float] | None = Field(description="The paired interval of the difference")
+    verdict: Literal["not worse", "worse", "undecided"] | None = Field(
+        description="not worse (the interval lies above -margin), worse (below it), "
+        "undecided (it reaches across); null with no paired cases"
+    )
+    passed: bool = Field(description="True only when not worse")
+    summary: str = Field(description="The verdict in plain words, with the interval")
 
 
 class ConfigChange(_Frozen):
@@ -174,6 +211,16 @@ class Comparison(_Frozen, Displayed):
         default=None, description="Tokens, latency and cost of both whole runs, and the deltas"
     )
     summary: str = Field(description="The result in plain words")
+    worst_case: WorstCase | None = Field(
+        default=None,
+        description="The verdict with the candidate's unknown paired case-trials counted "
+        "failed and the baseline's passed, and whether it survives; null with no pairs",
+    )
+    non_inferiority: NonInferiority | None = Field(
+        default=None,
+        description="With --margin: whether the candidate is not worse than the baseline by "
+        "more than the margin; null otherwise",
+    )
 
 
 def comparison_schema() -> dict[str, Any]:

@@ -14,7 +14,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from assay._version import __version__
-from assay.compare._describe import config_diff, plain_words, usage_comparison
+from assay.compare._describe import (
+    config_diff,
+    plain_words,
+    usage_comparison,
+    verdict_words,
+    worst_case_words,
+)
+from assay.compare._divergence import Divergence
 from assay.compare._model import (
     ChangedCase,
     Comparison,
@@ -25,9 +32,11 @@ from assay.compare._model import (
     RunRef,
     SideOutcome,
     SliceDelta,
+    WorstCase,
 )
 from assay.grading import STATUSES
 from assay.metrics import (
+    UNKNOWN_STATUSES,
     IntervalSetting,
     Rate,
     clustered_delta,
@@ -140,15 +149,18 @@ def tally_comparison(
     excluded: Sequence[Excluded],
     outcome: Callable[[Any, str], SideOutcome],
     interval: IntervalSetting,
+    diverged: Callable[[Any, Any], Divergence | None] | None = None,
 ) -> Comparison:
     """The comparison of the paired case-trials ``pairs`` (in the baseline's order), with
-    ``excluded`` listed as left out; see ``compare_runs``."""
+    ``excluded`` listed as left out; see ``compare_runs``. ``diverged`` tells where a
+    changed case-trial's two trajectories part, from both sides' details."""
     trials = max(baseline.trials, candidate.trials)
     clustered = trials > 1
     # How many case-trials of each slice went from one status to another, in the order
     # each slice first appears; with several trials, each case's paired table too.
     moves: dict[tuple[str, str, str], int] = {}
     whole_tables: dict[str, list[int]] = {}
+    worst_tables: dict[str, list[int]] = {}
     slice_tables: dict[str, dict[str, list[int]]] = {}
     fixed: list[ChangedCase] = []
     broken: list[ChangedCase] = []
@@ -162,12 +174,17 @@ def tally_comparison(
             cell = _CELL[b == "passed", c == "passed"]
             _table(whole_tables, case_id)[cell] += 1
             _table(slice_tables.setdefault(slice_, {}), case_id)[cell] += 1
+            _table(worst_tables, case_id)[_CELL[_worst(b, c)]] += 1
         if b == c:
             continue
         if b == "failed" and c == "passed":
-            fixed.append(_changed(case_id, trial, slice_, b_detail, b, c_detail, c, outcome))
+            fixed.append(
+                _changed(case_id, trial, slice_, b_detail, b, c_detail, c, outcome, diverged)
+            )
         elif b == "passed" and c == "failed":
-            broken.append(_changed(case_id, trial, slice_, b_detail, b, c_detail, c, outcome))
+            broken.append(
+                _changed(case_id, trial, slice_, b_detail, b, c_detail, c, outcome, diverged)
+            )
         else:
             moved.append(Moved(id=case_id, trial=trial, slice=slice_, from_=b, to=c))
     odd = {status for _, b, c in moves for status in (b, c)} - _KNOWN
@@ -187,6 +204,11 @@ def tally_comparison(
         if b == c:
             unchanged[b] = unchanged.get(b, 0) + n
     delta, test = whole.delta(trials, interval.confidence), whole.test(trials)
+    worst = _Tally()
+    worst.tables = worst_tables
+    for (_, b, c), n in moves.items():
+        b_passes, c_passes = _worst(b, c)
+        worst.count("passed" if b_passes else "failed", "passed" if c_passes else "failed", n)
     return Comparison(
         assay_version=__version__,
         baseline=_ref(baseline, whole.task_success(0, trials, interval)),
@@ -213,6 +235,42 @@ def tally_comparison(
             sum(1 for m in moved if "passed" in (m.from_, m.to)),
             (len(fixed), len(broken)),
         ),
+        worst_case=_worst_case(test, worst, moves, trials, interval.confidence),
+    )
+
+
+def _worst(b: str, c: str) -> tuple[bool, bool]:
+    """Whether each side counts as passing in the worst case for the candidate: the
+    baseline's unknowns passed, the candidate's failed."""
+    return b == "passed" or b in UNKNOWN_STATUSES, c == "passed"
+
+
+def _worst_case(
+    test: McNemar,
+    worst: _Tally,
+    moves: Mapping[tuple[str, str, str], int],
+    trials: int,
+    confidence: float,
+) -> WorstCase | None:
+    """The verdict recomputed on ``worst``, the paired table of the worst case."""
+    if not worst.paired:
+        return None
+    alpha = 1 - confidence
+    unknown = (
+        sum(n for (_, b, _), n in moves.items() if b in UNKNOWN_STATUSES),
+        sum(n for (_, _, c), n in moves.items() if c in UNKNOWN_STATUSES),
+    )
+    worst_test = worst.test(trials)
+    verdict = verdict_words(worst_test, alpha)
+    survives = verdict == verdict_words(test, alpha)
+    return WorstCase(
+        unknown_baseline=unknown[0],
+        unknown_candidate=unknown[1],
+        mcnemar=worst_test,
+        delta=worst.delta(trials, confidence),
+        verdict=verdict,
+        survives=survives,
+        summary=worst_case_words(worst_test, alpha, unknown, survives),
     )
 
 
@@ -240,6 +298,7 @@ def _changed(
     c_detail: Any,
     c: str,
     outcome: Callable[[Any, str], SideOutcome],
+    diverged: Callable[[Any, Any], Divergence | None] | None,
 ) -> ChangedCase:
     return ChangedCase(
         id=case_id,
@@ -247,6 +306,7 @@ def _changed(
         slice=slice_,
         baseline=outcome(b_detail, b),
         candidate=outcome(c_detail, c),
+        divergence=diverged(b_detail, c_detail) if diverged is not None else None,
     )
 
 

@@ -11,12 +11,14 @@ from assay.outcomes import Abstain, Answer, Error, Record, span_names
 
 
 class Verdict(NamedTuple):
-    """A rule's conclusion: the stage, the evidence, what to do next, and the rule's name."""
+    """A rule's conclusion: the stage, the evidence, what to do next, the rule's name and,
+    for an agent, the step of its trajectory behind it (numbered from 1)."""
 
     stage: Stage | None
     evidence: tuple[str, ...]
     next_step: str
     rule: str
+    step: int | None = None
 
 
 def got(record: Record) -> str:

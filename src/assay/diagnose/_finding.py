@@ -22,7 +22,9 @@ class Finding(BaseModel, Displayed):
     """What ``diagnose`` concluded about one case-trial.
 
     ``stage`` is None when the case passed or when the spans cannot tell; ``evidence``
-    lists the observations the conclusion rests on, each readable on its own.
+    lists the observations the conclusion rests on, each readable on its own; ``step`` is
+    the step of an agent's trajectory behind the failure (numbered from 1), when a rule
+    names one.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
@@ -34,16 +36,21 @@ class Finding(BaseModel, Displayed):
     evidence: tuple[str, ...]
     next_step: str
     rule: str
+    step: int | None = None
 
     def contract(self) -> dict[str, object]:
-        """The documented JSON form: case, status, stage, evidence, next_step."""
-        return {
+        """The documented JSON form: case, status, stage, evidence, next_step, and step
+        when an agent's rule names the step of its trajectory behind the failure."""
+        found: dict[str, object] = {
             "case": self.case,
             "status": self.status,
             "stage": self.stage,
             "evidence": list(self.evidence),
             "next_step": self.next_step,
         }
+        if self.step is not None:
+            found["step"] = self.step
+        return found
 
 
 def group_by_stage(findings: list[Finding]) -> dict[Stage | None, list[Finding]]:

@@ -12,6 +12,10 @@ Rules are tried in order; the first that applies names the stage (docs/diagnose.
    answer is wrong → generation.
 6. ``unsupported-answer``: the case expects an abstention and the answer rests on no
    section in the context → generation.
+
+A record that carries an agent's trajectory is first put to the agent rules
+(``assay.diagnose._agent``), which name the step behind the failure; the span rules
+follow when none applies.
 """
 
 from __future__ import annotations
@@ -19,11 +23,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from assay.cases import Case
+from assay.diagnose._agent import agent_verdict
 from assay.diagnose._evidence import Verdict, evidence_chain, got, unsupported_answer
 from assay.diagnose._finding import Finding, Stage
 from assay.diagnose._spans import Stages, stage_of, strings, text
 from assay.grading import Judgment, unjudged_status
-from assay.outcomes import Answer, Record, Span, span_names
+from assay.outcomes import Answer, Record, Span, TrajectoryError, span_names, trajectory_of
 
 Rule = Callable[[Case, Record, Stages], Verdict | None]
 _STAGE_OF_SPAN: dict[str, Stage] = {
@@ -117,6 +122,20 @@ def _tool_state(case: Case, record: Record, stages: Stages) -> Verdict | None:
     return None
 
 
+def _agent(case: Case, record: Record) -> Verdict | None:
+    """The agent rules' verdict when the record carries a trajectory (``_agent``)."""
+    try:
+        trajectory = trajectory_of(record)
+    except TrajectoryError as err:
+        return Verdict(
+            None,
+            (f"outcome: {got(record)}", f"the record's trajectory cannot be read: {err}"),
+            "Rerun the case: its recorded trajectory was changed or written by a faulty target.",
+            "bad-trajectory",
+        )
+    return agent_verdict(case, record, trajectory) if trajectory is not None else None
+
+
 RULES: tuple[Rule, ...] = (
     _error_span,
     _access_boundary,
@@ -141,6 +160,7 @@ def diagnose(
         evidence=verdict.evidence,
         next_step=verdict.next_step,
         rule=verdict.rule,
+        step=verdict.step,
     )
 
 
@@ -157,6 +177,9 @@ def _verdict(
             "Resume the run to record it, and find out why it was lost.",
             "missing",
         )
+    acted = _agent(case, record)
+    if acted is not None:
+        return acted
     if not spans:
         return Verdict(
             None,

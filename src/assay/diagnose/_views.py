@@ -9,6 +9,7 @@ from typing import Any
 from assay._display import Displayed
 from assay.diagnose._finding import Finding
 from assay.diagnose._tree import TreeRow
+from assay.outcomes import Trajectory
 
 
 @dataclass(frozen=True)
@@ -21,8 +22,8 @@ class Diagnosis(Displayed):
 
 @dataclass(frozen=True)
 class TraceView:
-    """One stored case-trial's spans as a tree (``rows``), with the transcript and the
-    traceback its record kept (None when it kept none).
+    """One stored case-trial's spans as a tree (``rows``), with the transcript, the
+    traceback and the agent's trajectory its record kept (None when it kept none).
 
     ``span_count`` is how many spans were recorded; ``every_attribute`` shows each span's
     every attribute instead of the ones worth reading."""
@@ -35,6 +36,7 @@ class TraceView:
     transcript: dict[str, Any] | None = None
     traceback: str | None = None
     every_attribute: bool = False
+    trajectory: Trajectory | None = None
 
     @classmethod
     def of(
@@ -46,8 +48,10 @@ class TraceView:
         span_count: int,
         extra: dict[str, Any],
         every_attribute: bool = False,
+        trajectory: Trajectory | None = None,
     ) -> TraceView:
-        """The view of a case-trial whose record's ``extra`` holds what it kept."""
+        """The view of a case-trial whose record's ``extra`` holds what it kept
+        (``trajectory``: the one it carries, read with ``trajectory_of``)."""
         transcript = extra.get("transcript")
         traceback = extra.get("traceback")
         return cls(
@@ -59,6 +63,7 @@ class TraceView:
             transcript if isinstance(transcript, dict) else None,
             traceback if isinstance(traceback, str) and traceback else None,
             every_attribute,
+            trajectory,
         )
 
 

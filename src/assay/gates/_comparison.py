@@ -1,13 +1,13 @@
-"""Gates on a comparison, for CI: ``no-new-failures`` and rules like
-``task_success_delta>=-0.02``."""
+"""Gates on a comparison, for CI: ``no-new-failures``, ``not_worse_than_baseline(0.02)``
+(non-inferiority by a margin) and rules like ``task_success_delta>=-0.02``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from assay.compare import Comparison
+from assay.compare import Comparison, non_inferiority
 from assay.errors import AssayConfigError, did_you_mean
-from assay.gates._rules import OPERATORS, check_scale, split_rule
+from assay.gates._rules import NOT_WORSE, OPERATORS, check_scale, split_rule
 
 NO_NEW_FAILURES = "no-new-failures"
 # The comparison's figures on a rate's scale, and the lowest value each can take.
@@ -47,7 +47,7 @@ def _metric(c: Comparison, name: str) -> float | None:
     if name not in values:
         raise AssayConfigError(
             f"--gate {name}: unknown comparison figure{did_you_mean(name, list(values))}; "
-            f"choose {NO_NEW_FAILURES} or one of {', '.join(values)}"
+            f"choose {NO_NEW_FAILURES}, {NOT_WORSE}(MARGIN) or one of {', '.join(values)}"
         )
     return values[name]
 
@@ -72,6 +72,11 @@ def check_gate(comparison: Comparison, rule: str) -> CompareGate:
         )
         return CompareGate(rule, not lost, detail)
     parts = split_rule(rule, "--gate")
+    if parts.call:
+        found = non_inferiority(comparison.task_success_delta, parts.threshold)
+        if found.verdict is None and parts.allow_na:
+            return CompareGate(rule, True, f"{found.summary} (allowed)")
+        return CompareGate(rule, found.passed, found.summary)
     name = parts.path
     actual = _metric(comparison, name)
     if name in _SCALES:

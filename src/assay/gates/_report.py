@@ -3,7 +3,9 @@ a run in CI.
 
 ``PATH`` walks the report by name: ``errors``, ``task_success`` (a rate's value),
 ``answered_accuracy.low`` / ``.high`` (its interval bounds),
-``slice[exception].task_success``, ``statuses.missing`` (the rule's syntax: ``_rules.py``).
+``slice[exception].task_success``, ``statuses.missing``; ``answer_coverage.worst`` /
+``.best`` (any headline rate's or slice's bounds over its unknowns) (the rule's syntax:
+``_rules.py``).
 """
 
 from __future__ import annotations
@@ -27,12 +29,12 @@ _SEGMENT = re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\[(?P<key>[^\]]+)\])?
 _BOUNDS = {"low": 0, "high": 1}
 # Figures with a value and an interval: a rule names the value, or a bound with .low/.high.
 _RATES = (Rate, TrialRate, CorrectedRate)
-# Figures read beside task success: its bounds over the unknowns, its judge correction.
-_BESIDE = {
-    "worst": "unknown_bounds.task_success.worst",
-    "best": "unknown_bounds.task_success.best",
-    "corrected": "judge_correction.corrected",
-}
+# Figures read beside a rate: its bounds over its unknowns (every headline rate and each
+# slice's task success), and task success's judge correction.
+_BOUNDED = ("task_success", "answer_coverage", "answered_accuracy")
+_SIDES = ("worst", "best")
+_CORRECTED = "judge_correction.corrected"
+_SLICE_RATE = re.compile(r"^slices?\[(?P<name>[^\]]+)\]\.task_success$")
 
 
 def parse_rule(text: str, model: type[BaseModel] = Report) -> Rule:
@@ -40,6 +42,12 @@ def parse_rule(text: str, model: type[BaseModel] = Report) -> Rule:
     checked against ``model`` (a ``Report``, or a ``CompositeReport`` for ``composite_pass``
     and ``strict_pass``)."""
     parts = split_rule(text)
+    if parts.call:
+        raise AssayConfigError(
+            f"gate rule {text.strip()!r} compares a candidate with a baseline, and a report "
+            "alone has none: give it to assay compare BASELINE CANDIDATE --gate, or to "
+            "assay gate --trend SUITE (against the run tagged baseline)"
+        )
     rule = Rule(
         text=text.strip(),
         path=parts.path,
@@ -108,6 +116,7 @@ def validate_rule(rule: Rule, report_model: type[BaseModel] = Report) -> bool:
     if report_model is Report:
         path = _beside(path)
     bound = False
+    walked: list[str] = []
     for part in path.split("."):
         match = _SEGMENT.fullmatch(part)
         if match is None:
@@ -121,6 +130,9 @@ def validate_rule(rule: Rule, report_model: type[BaseModel] = Report) -> bool:
         attr = "slices" if model is Report and name == "slice" else name
         fields = [*model.model_fields, *(_BOUNDS if model in _RATES else ())]
         fields += ["slice"] if model is Report else []
+        if model in _RATES and _is_bounded(".".join(walked)):
+            fields += _SIDES
+        walked.append(part)
         if attr not in model.model_fields:
             raise AssayConfigError(
                 f"gate rule {rule.text!r}: unknown field {name!r}{did_you_mean(name, fields)}; "
@@ -134,27 +146,64 @@ def validate_rule(rule: Rule, report_model: type[BaseModel] = Report) -> bool:
 
 
 def _beside(path: str) -> str:
-    """``task_success.worst`` / ``.best`` / ``.corrected`` (then any ``.low``/``.high``)
-    as the report fields that hold them; any other path as it is."""
-    head, _, rest = path.partition(".")
-    name, _, tail = rest.partition(".")
-    if head != "task_success" or name not in _BESIDE:
-        return path
-    return _BESIDE[name] + (f".{tail}" if tail else "")
+    """``RATE.worst`` / ``.best`` (a headline rate, or ``slice[NAME].task_success``) and
+    ``task_success.corrected`` (then any ``.low``/``.high``) as the report fields that
+    hold them; any other path as it is."""
+    parts = path.split(".")
+    for size in (2, 1):  # slice[NAME].task_success is two names
+        rate_, rest = ".".join(parts[:size]), parts[size:]
+        if not rest:
+            continue
+        tail = "".join(f".{x}" for x in rest[1:])
+        if rate_ == "task_success" and rest[0] == "corrected":
+            return _CORRECTED + tail
+        if rest[0] not in _SIDES:
+            continue
+        if rate_ in _BOUNDED:
+            return f"unknown_bounds.{rate_}.{rest[0]}{tail}"
+        found = _SLICE_RATE.match(rate_)
+        if found is not None:
+            return f"unknown_bounds.slices[{found['name']}].{rest[0]}{tail}"
+    return path
+
+
+def _is_bounded(path: str) -> bool:
+    """True when ``path`` names a rate with bounds over its unknowns (``RATE.worst``)."""
+    return path in _BOUNDED or _SLICE_RATE.match(path) is not None
+
+
+def _unbounded(report: Report, beside: str) -> bool:
+    """True when ``beside`` (a path ``_beside`` made) names bounds ``report`` lacks: the
+    rate has no unknowns, so its bounds are the rate itself."""
+    b = report.unknown_bounds
+    if b is None:
+        return True
+    head = beside.split(".")[1]
+    found = _SEGMENT.fullmatch(head)
+    if found is None or found["name"] != "slices":
+        return getattr(b, head, None) is None
+    return found["key"] not in b.slices
+
+
+def _rate_of(path: str) -> str:
+    """The rate a ``.worst``/``.best`` path reads the bounds of, with the rest of the path."""
+    parts = path.split(".")
+    cut = 2 if parts[0].startswith("slice") else 1
+    return ".".join(parts[:cut] + parts[cut + 1 :])
 
 
 def _headline_path(report: BaseModel, path: str) -> str:
     """``path`` with its first name read as the report's headline: ``task_success`` is task
     success under the declared trial policy when there is one (``trial_summary.task_success``),
-    and ``task_success_per_trial`` is the per-trial rate. ``task_success.worst`` and
-    ``.best`` are its bounds over its unknowns (task success itself when it has none);
+    and ``task_success_per_trial`` is the per-trial rate. ``RATE.worst`` and ``.best`` are
+    a rate's bounds over its unknowns (the rate itself when it has none);
     ``task_success.corrected`` is its correction for the judge's measured errors."""
     if not isinstance(report, Report):
         return path
     beside = _beside(path)
     if beside != path:
-        if beside.startswith("unknown_bounds") and report.unknown_bounds is None:
-            return ".".join(["task_success", *path.split(".")[2:]])
+        if beside.startswith("unknown_bounds") and _unbounded(report, beside):
+            return _rate_of(path)
         return beside
     head, _, rest = path.partition(".")
     tail = f".{rest}" if rest else ""

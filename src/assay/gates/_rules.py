@@ -3,6 +3,10 @@
 A rule is ``PATH OP NUMBER [allow_na]``. ``OP`` is one of ``>= > <= < == !=``; ``NUMBER``
 may end in ``%``. A rate that is n/a (zero denominator) fails unless the rule ends in
 ``allow_na``; a NaN never passes.
+
+A rule may instead be a check called with its margin, ``NAME(NUMBER) [allow_na]``: the one
+such check is ``not_worse_than_baseline(0.02)`` (the candidate is not worse than the
+baseline by more than 2 points), which needs a baseline to compare with.
 """
 
 from __future__ import annotations
@@ -28,7 +32,14 @@ _RULE = re.compile(
     r"^\s*(?P<path>[^<>=!\s]+)\s*(?P<op>>=|<=|==|!=|>|<)\s*(?P<num>[^\s]+?)(?P<pct>%)?"
     r"(?:\s+(?P<flag>\S+))?\s*$"
 )
+_CALL = re.compile(
+    r"^\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*\(\s*(?P<num>[^\s()]*?)(?P<pct>%)?\s*\)"
+    r"(?:\s+(?P<flag>\S+))?\s*$"
+)
 ALLOW_NA = "allow_na"
+NOT_WORSE = "not_worse_than_baseline"
+"""The check that the candidate is not worse than the baseline by more than its margin."""
+CALLS = (NOT_WORSE,)
 # Short names for the usage figures: ``cost_usd<=5``, ``latency_p95_s<=2``.
 ALIASES = {
     "cost_usd": "usage.cost_usd",
@@ -74,11 +85,16 @@ class RuleParts:
     threshold: float
     allow_na: bool
     percent: bool
+    call: bool = False
 
 
 def split_rule(text: str, label: str = "gate rule") -> RuleParts:
     """The parts of ``text``: the one syntax of every gate (``assay gate``, a suite's
-    ``gates:``, ``assay compare --gate``). ``label`` starts each error message."""
+    ``gates:``, ``assay compare --gate``), ``FIELD OP NUMBER`` or ``CHECK(MARGIN)`` (then
+    ``call`` is set). ``label`` starts each error message."""
+    call = _CALL.match(text)
+    if call is not None:
+        return _called(text, call, label)
     match = _RULE.match(text)
     if match is None:
         raise AssayConfigError(
@@ -86,17 +102,8 @@ def split_rule(text: str, label: str = "gate rule") -> RuleParts:
             "(operators >= > <= < == !=; add 'allow_na' to let an n/a rate pass)"
         )
     flag = match["flag"]
-    if flag is not None and flag != ALLOW_NA:
-        raise AssayConfigError(
-            f"{label} {text!r}: unknown option {flag!r}{did_you_mean(flag, [ALLOW_NA])}; "
-            f"the only option is {ALLOW_NA}"
-        )
-    try:
-        threshold = float(match["num"])
-    except ValueError:
-        raise AssayConfigError(f"{label} {text!r}: {match['num']!r} is not a number") from None
-    if math.isnan(threshold):
-        raise AssayConfigError(f"{label} {text!r}: the threshold must be a number, not NaN")
+    _check_flag(text, flag, label)
+    threshold = _number(text, match["num"], label)
     if match["pct"]:
         threshold /= 100
     return RuleParts(
@@ -106,6 +113,42 @@ def split_rule(text: str, label: str = "gate rule") -> RuleParts:
         allow_na=flag == ALLOW_NA,
         percent=bool(match["pct"]),
     )
+
+
+def _check_flag(text: str, flag: str | None, label: str) -> None:
+    if flag is not None and flag != ALLOW_NA:
+        raise AssayConfigError(
+            f"{label} {text!r}: unknown option {flag!r}{did_you_mean(flag, [ALLOW_NA])}; "
+            f"the only option is {ALLOW_NA}"
+        )
+
+
+def _number(text: str, written: str, label: str) -> float:
+    try:
+        number = float(written)
+    except ValueError:
+        raise AssayConfigError(f"{label} {text!r}: {written!r} is not a number") from None
+    if math.isnan(number):
+        raise AssayConfigError(f"{label} {text!r}: the threshold must be a number, not NaN")
+    return number
+
+
+def _called(text: str, call: re.Match[str], label: str) -> RuleParts:
+    """The parts of a check called with its margin: ``path`` names the check, ``op`` is
+    ``>=`` and ``threshold`` is the margin (a difference of rates, 0 up to 1)."""
+    name = call["name"]
+    if name not in CALLS:
+        raise AssayConfigError(
+            f"{label} {text!r}: unknown check {name!r}{did_you_mean(name, list(CALLS))}; "
+            f"the checks called with a margin: {', '.join(f'{c}(MARGIN)' for c in CALLS)}"
+        )
+    _check_flag(text, call["flag"], label)
+    margin = _number(text, call["num"], label) / (100 if call["pct"] else 1)
+    check_margin(margin, f"{label} {text.strip()!r}")
+    return RuleParts(
+        path=name, op=">=", threshold=margin, allow_na=call["flag"] == ALLOW_NA,
+        percent=bool(call["pct"]), call=True,
+    )  # fmt: skip
 
 
 def check_scale(text: str, parts: RuleParts, low: float = 0.0, label: str = "gate rule") -> None:
@@ -125,6 +168,17 @@ def check_scale(text: str, parts: RuleParts, low: float = 0.0, label: str = "gat
         f"{label} {written!r}: {parts.path} is a rate from {low:g} to 1, and "
         f"{parts.threshold:g} is off its scale{hint}"
     )
+
+
+def check_margin(margin: float, label: str) -> float:
+    """``margin`` when it is a difference of rates a margin can be (0 up to, not
+    including, 1); otherwise ``AssayConfigError`` starting with ``label``."""
+    if math.isnan(margin) or not 0 <= margin < 1:
+        raise AssayConfigError(
+            f"{label}: the margin {margin:g} is not a difference of rates a margin can be: "
+            "it must be at least 0 and below 1 (0.02 is 2 points)"
+        )
+    return margin
 
 
 def gates_passed(results: Sequence[GateResult]) -> bool:

@@ -10,6 +10,9 @@ Rules:
   ``last`` or a tag, alone (the same figure), with ``.low``/``.high``/``.value`` (that
   bound of the same rate) or with a full path, optionally plus or minus a margin:
   ``task_success.low>=baseline.low``, ``task_success>=baseline-0.02``.
+- ``not_worse_than_baseline(MARGIN)``: the latest run is not worse than the run tagged
+  ``baseline`` by more than MARGIN, on the paired interval of the task-success difference
+  (as ``assay compare --margin``).
 
 An n/a figure, a missing reference run or runs that cannot pair fail the rule unless it
 ends in ``allow_na``.
@@ -25,7 +28,7 @@ from assay.compare import ComparisonRefusedError, RunSide, compare_runs
 from assay.errors import AssayConfigError
 from assay.gates._comparison import NO_NEW_FAILURES, check_gate
 from assay.gates._report import check_rule, parse_rule, resolve
-from assay.gates._rules import GateResult, Rule
+from assay.gates._rules import NOT_WORSE, GateResult, Rule, split_rule
 from assay.trend import SuiteRun
 
 LAST = "last"
@@ -41,6 +44,8 @@ _REF = re.compile(
     r"(?:(?P<sign>[-+])(?P<margin>[0-9.]+(?:e[-+]?\d+)?)(?P<pct>%)?)?$"
 )
 _BOUNDS = ("low", "high", "value")
+BASELINE = "baseline"
+"""The tag of the run ``not_worse_than_baseline(MARGIN)`` compares with."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,8 @@ class TrendRule:
     ref_path: str | None = None
     margin: float = 0.0
     allow_na: bool = False
+    not_worse_by: float | None = None
+    """The margin of ``not_worse_than_baseline(MARGIN)``; None for any other rule."""
 
 
 def _is_number(text: str) -> bool:
@@ -73,6 +80,11 @@ def parse_trend_rule(text: str) -> TrendRule:
     found = _NO_NEW.match(text)
     if found:
         return TrendRule(text.strip(), found["ref"], allow_na=bool(found["na"]))
+    if "(" in text:  # a check called with its margin: the one rule syntax reads it
+        parts = split_rule(text, "trend rule")
+        return TrendRule(
+            text.strip(), BASELINE, allow_na=parts.allow_na, not_worse_by=parts.threshold
+        )
     found = _RULE.match(text)
     if found is None:
         raise AssayConfigError(
@@ -135,6 +147,24 @@ def _no_new_failures(rule: TrendRule, latest: SuiteRun, reference: SuiteRun) -> 
     )
 
 
+def _not_worse(rule: TrendRule, margin: float, latest: SuiteRun, reference: SuiteRun) -> GateResult:
+    """The latest run against the baseline run by ``not_worse_than_baseline(margin)``."""
+    try:
+        comparison = compare_runs(_side(reference), _side(latest))
+    except ComparisonRefusedError as err:
+        return _na(rule, f"{reference.id} and {latest.id} do not pair: {err.differences[0]}")
+    outcome = check_gate(comparison, f"{NOT_WORSE}({margin!r}){' allow_na' * rule.allow_na}")
+    shown = Rule(text=rule.text, path=NOT_WORSE, op=">=", threshold=-margin)
+    delta = comparison.task_success_delta
+    return GateResult(
+        rule=shown,
+        passed=outcome.passed,
+        actual=delta.ci[0] if delta.ci is not None else None,
+        margin=delta.ci[0] + margin if delta.ci is not None else None,
+        message=f"{latest.id} vs {BASELINE} = {reference.id}: {outcome.detail}",
+    )
+
+
 def check_trend_rule(
     rule: TrendRule, latest: SuiteRun, references: Mapping[str, SuiteRun | None]
 ) -> GateResult:
@@ -144,6 +174,9 @@ def check_trend_rule(
     if rule.reference is not None and reference is None:
         what = "no previous run" if rule.reference == LAST else f"no run tagged {rule.reference!r}"
         return _na(rule, f"{what} in this suite")
+    if rule.not_worse_by is not None:
+        assert reference is not None
+        return _not_worse(rule, rule.not_worse_by, latest, reference)
     if rule.rule is None:
         assert reference is not None
         return _no_new_failures(rule, latest, reference)

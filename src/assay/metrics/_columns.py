@@ -39,6 +39,7 @@ class CountColumns:
     errored: Any
     labelled: Any
     cache_notes: Any
+    answered_unknown: Any
 
     @classmethod
     def of(cls, items: Sequence[Counts]) -> CountColumns:

@@ -59,6 +59,7 @@ class Counts(NamedTuple):
     errored: int = 0  # error outcomes
     labelled: int = 0  # judgments with labels
     cache_notes: int = 0  # records that say whether the cache served them
+    answered_unknown: int = 0  # answers whose status is error, missing or ungraded
 
 
 def _sums(row: Sequence[Any]) -> tuple[dict[str, int], int]:
@@ -77,7 +78,7 @@ def per_case_counts(
         if unjudged:
             return None
         counted[int(row[0])] = tuple(sums.values())
-    none = (0,) * 11
+    none = (0,) * (len(SUMS) - 1)  # every sum but unjudged
     return [
         Counts(i, 1, case_id, group[0], group[1], group[2], *counted.get(i, none))
         for i, (case_id, group) in enumerate(zip(ids, groups, strict=True))
@@ -146,6 +147,7 @@ def summary_of_counts(
         },
         trials=trials,
         interval=interval,
+        answered_unknown=columns.total("answered_unknown"),
     )
     if trials > 1 and statuses.total:
         chosen = policy if policy is not None else TrialPolicy("mean")

@@ -22,6 +22,9 @@ PASSING_ANSWERS = "passing answers"
 TRIALS = ("passing case-trials", "case-trials")
 ANSWERED_TRIALS = ("substantive answers", "case-trials")
 SLICE_TRIALS = ("passing case-trials", "case-trials in the slice")
+UNKNOWN_STATUSES = frozenset({"error", "missing", "ungraded"})
+"""The statuses of case-trials whose verdict is unknown: a rate's bounds count them failed,
+then passed."""
 
 
 class StatusCounts(BaseModel):
@@ -38,6 +41,11 @@ class StatusCounts(BaseModel):
     @property
     def total(self) -> int:
         return self.passed + self.failed + self.error + self.missing + self.ungraded
+
+    @property
+    def unknown(self) -> int:
+        """Case-trials whose verdict is unknown: error, missing or ungraded."""
+        return self.error + self.missing + self.ungraded
 
 
 class SliceSummary(BaseModel):
@@ -73,6 +81,7 @@ class Summary(BaseModel):
     answered_accuracy: Rate
     slices: dict[str, SliceSummary]
     trials: int = 1
+    answered_unknown: int = 0
     synthetic: Summary | None = None
     trial_summary: TrialSummary | None = None
 
@@ -159,9 +168,11 @@ def summary_of_statuses(
     *,
     trials: int,
     interval: IntervalSetting,
+    answered_unknown: int = 0,
 ) -> Summary:
     """The summary of case-trials counted by status (in all and by slice), with how many
-    answered and how many of those passed: every rate with its named denominator."""
+    answered, how many of those passed and how many of those are error, missing or
+    ungraded (``answered_unknown``): every rate with its named denominator."""
 
     def ratio(num: int, den: int, den_name: str, num_name: str) -> Rate:
         return rate(num, den, den_name, numerator_name=num_name, interval=interval)
@@ -189,6 +200,7 @@ def summary_of_statuses(
             for name, counted in slices.items()
         },
         trials=trials,
+        answered_unknown=answered_unknown,
     )
 
 
@@ -207,6 +219,7 @@ def summarize_graded(
 
     answered = sum(1 for r in graded if r.answered)
     correct = sum(1 for r in graded if r.answered and r.status == "passed")
+    answered_unknown = sum(1 for r in graded if r.answered and r.status in UNKNOWN_STATUSES)
     by_slice = group_by(graded, _slice)
     summary = summary_of_statuses(
         _counts(graded),
@@ -215,6 +228,7 @@ def summarize_graded(
         {name: _counts(items) for name, items in by_slice.items()},
         trials=trials,
         interval=interval,
+        answered_unknown=answered_unknown,
     )
     if trials > 1 and graded:
         chosen = policy if policy is not None else TrialPolicy("mean")

@@ -112,6 +112,7 @@ SUMS = (
     "errored",
     "labelled",
     "cache_notes",
+    "answered_unknown",
 )
 """What is summed of case-trials, in the order of ``tallies``' rows (after the key)."""
 
@@ -141,6 +142,7 @@ def case_trial_sums(low: int, absent: str | None) -> tuple[int, ...]:
         kind == ERROR_KIND,
         kind not in (ERROR_KIND, NO_KIND) and labelled == 1,
         noted,
+        answered and counted in (ERROR, MISSING, UNGRADED),
     )
 
 
@@ -148,7 +150,8 @@ _TABLES: dict[str | None, Any] = {}
 
 
 def sum_table(absent: str | None) -> Any:
-    """``case_trial_sums`` of every low byte, as a ``LOWS`` × 12 numpy array of 0 and 1."""
+    """``case_trial_sums`` of every low byte, as a ``LOWS`` × ``len(SUMS)`` numpy array of
+    0 and 1."""
     table = _TABLES.get(absent)
     if table is None:
         rows = [case_trial_sums(low, absent) for low in range(LOWS)]

@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     )
     from assay.outcomes._record import Record, Usage
     from assay.outcomes._span import Span
+    from assay.outcomes._span_trajectory import (
+        TRAJECTORY_FROM_KEY,
+        trajectory_from_spans,
+        with_span_trajectory,
+    )
     from assay.outcomes._trajectory import (
         TRAJECTORY_KEY,
         Ending,
@@ -59,6 +64,9 @@ _WHERE: dict[str, str] = {
     "Record": "assay.outcomes._record",
     "Usage": "assay.outcomes._record",
     "Span": "assay.outcomes._span",
+    "TRAJECTORY_FROM_KEY": "assay.outcomes._span_trajectory",
+    "trajectory_from_spans": "assay.outcomes._span_trajectory",
+    "with_span_trajectory": "assay.outcomes._span_trajectory",
     "TRAJECTORY_KEY": "assay.outcomes._trajectory",
     "Ending": "assay.outcomes._trajectory",
     "ModelStep": "assay.outcomes._trajectory",
@@ -77,6 +85,7 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 
 __all__ = [
     "OUTCOME_ADAPTER",
+    "TRAJECTORY_FROM_KEY",
     "TRAJECTORY_KEY",
     "Abstain",
     "Answer",
@@ -102,8 +111,10 @@ __all__ = [
     "parse_results",
     "result_line",
     "trajectory_extra",
+    "trajectory_from_spans",
     "trajectory_of",
     "trial_gaps",
     "trials_allowed",
     "trials_beyond",
+    "with_span_trajectory",
 ]

@@ -7,6 +7,7 @@ from typing import Any
 
 from assay.metrics import Rate, StatusCounts, TrialRate
 from assay.metrics._display import decimal, interval_text, percent
+from assay.report._agent import AgentCounts, AgentTotals
 from assay.report._model import CaseRow, Report
 from assay.report._rows import Brief
 from assay.report._sequential import sequence_text
@@ -416,15 +417,101 @@ def correction_line(report: Report) -> str | None:
     )
 
 
-def bounds_line(report: Report) -> str | None:
-    """Task success's worst and best case over its unknown case-trials; None when it has
-    none."""
+def bounds_lines(report: Report) -> list[str]:
+    """Each headline rate's and slice's worst and best case over its unknown case-trials,
+    task success's first; empty when it has none."""
     b = report.unknown_bounds
     if b is None:
-        return None
+        return []
     t = b.task_success
-    return (
+    lines = [
         f"Unknowns: {t.unknown} of {t.worst.denominator} {unit(report)} are error, missing "
         f"or ungraded: task success is {value(t.worst)} {ci(t.worst)} if all failed "
         f"(worst case), {value(t.best)} {ci(t.best)} if all passed (best case)"
+    ]
+    if (c := b.answer_coverage) is not None:
+        lines.append(
+            f"Unknowns in answer coverage: {c.unknown} of {c.worst.denominator} "
+            f"{unit(report)}: {value(c.worst)} {ci(c.worst)} if none of them answered (worst "
+            f"case), {value(c.best)} {ci(c.best)} if all did (best case)"
+        )
+    if (a := b.answered_accuracy) is not None:
+        lines.append(
+            f"Unknowns in answered accuracy: {a.unknown} of {a.worst.denominator} substantive "
+            f"answers are error, missing or ungraded: {value(a.worst)} {ci(a.worst)} if all "
+            f"failed (worst case), {value(a.best)} {ci(a.best)} if all passed (best case)"
+        )
+    for name, s in b.slices.items():
+        lines.append(
+            f"Unknowns in slice {name}: {s.unknown} of {s.worst.denominator} {unit(report)}: "
+            f"task success is {value(s.worst)} {ci(s.worst)} if all failed (worst case), "
+            f"{value(s.best)} {ci(s.best)} if all passed (best case)"
+        )
+    return lines
+
+
+def agent_counts_text(counts: AgentCounts | AgentTotals) -> str:
+    """'5 steps · 2 tool calls · 1 tool error · 0 malformed calls': what an agent did, in
+    one case-trial or added up."""
+    return (
+        f"{_n(counts.steps, 'step')} · {_n(counts.tool_calls, 'tool call')} · "
+        f"{_n(counts.tool_errors, 'tool error')} · {_n(counts.malformed_calls, 'malformed call')}"
     )
+
+
+def _n(count: int, what: str) -> str:
+    return f"{count:,} {what}" + ("" if count == 1 else "s")
+
+
+def agent_line(totals: AgentTotals) -> str:
+    """The counts over ``totals.case_trials`` case-trials, and how many stopped at the
+    step limit."""
+    line = f"{agent_counts_text(totals)} over {_n(totals.case_trials, 'case-trial')}"
+    if totals.step_limit:
+        line += f" ({totals.step_limit:,} stopped at the step limit)"
+    return line
+
+
+def agent_rows(report: Report) -> list[list[str]]:
+    """Each case-trial that recorded a trajectory: its label, slice, status and counts
+    (steps, tool calls, tool errors, malformed calls) and why its loop ended (the rows of
+    ``AGENT_COLUMNS``)."""
+    return [
+        [
+            case_label(row, report.trials),
+            row.slice,
+            row.status,
+            str(row.agent.steps),
+            str(row.agent.tool_calls),
+            str(row.agent.tool_errors),
+            str(row.agent.malformed_calls),
+            row.agent.ended,
+        ]
+        for row in report.cases
+        if row.agent is not None
+    ]
+
+
+AGENT_COLUMNS = (
+    "Case",
+    "Slice",
+    "Status",
+    "Steps",
+    "Tool calls",
+    "Tool errors",
+    "Malformed",
+    "Ended",
+)
+"""The columns of ``agent_rows``."""
+
+
+def agent_section_lines(report: Report) -> list[str]:
+    """The agents' counts in total, then per slice when there are several; empty when no
+    case-trial recorded a trajectory."""
+    agent = report.agent
+    if agent is None:
+        return []
+    lines = [f"Total: {agent_line(agent)}"]
+    if len(agent.slices) > 1:
+        lines += [f"{name}: {agent_line(part)}" for name, part in agent.slices.items()]
+    return lines

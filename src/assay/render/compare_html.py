@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import assay.render._format as f
-from assay.compare import p_text
+from assay.compare import divergence_text, p_text
 from assay.render.comparison import USAGE_HEAD, delta_text, usage_rows
 from assay.render.html import environment, rate_view, safe_url
 
@@ -33,6 +33,7 @@ def _changed(items: list[ChangedCase], trials: int, reason_from: str) -> list[di
             "baseline": (x.baseline.status, _outcome(x.baseline)),
             "candidate": (x.candidate.status, _outcome(x.candidate)),
             "reason": getattr(x, reason_from).reason,
+            "parted": divergence_text(x.divergence) if x.divergence is not None else None,
         }
         for x in items
     ]

@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from assay.compare import ChangedCase, Comparison, Delta, SideOutcome, p_text
+from assay.compare import ChangedCase, Comparison, Delta, SideOutcome, divergence_text, p_text
 from assay.formats import formats
 from assay.metrics import Rate
 from assay.metrics._display import percent
@@ -69,6 +69,11 @@ def _outcome(side: SideOutcome) -> str:
     return str(what)
 
 
+def _parted(x: ChangedCase) -> str:
+    """Where the two runs' trajectories part, or '—' (the same calls, or no trajectory)."""
+    return divergence_text(x.divergence) if x.divergence is not None else "—"
+
+
 def _paired_trials(c: Comparison) -> str:
     """'mean of 3 trials' when every trial of both runs was paired, else which trials were
     ('mean over the paired trial 1 of each case')."""
@@ -107,6 +112,8 @@ def _lines(c: Comparison) -> list[tuple[str, list[str], Sequence[Sequence[str]]]
     # Only the rows a capped list shows are made: a million-case comparison lists
     # hundreds of thousands of changes.
     def changed(title: str, items: Sequence[ChangedCase]) -> None:
+        shown = items[:LIST_ROWS]
+        parted = any(x.divergence is not None for x in shown)
         rows = [
             [
                 _label(x.id, x.trial, k),
@@ -114,10 +121,13 @@ def _lines(c: Comparison) -> list[tuple[str, list[str], Sequence[Sequence[str]]]
                 _outcome(x.baseline),
                 _outcome(x.candidate),
                 x.candidate.reason,
+                *([_parted(x)] if parted else []),
             ]
-            for x in items[:LIST_ROWS]
+            for x in shown
         ]
         head = ["Case", "Slice", "Baseline", "Candidate", "Reason (candidate)"]
+        if parted:
+            head.append("Trajectories part at")
         sections.append((f"{title} ({len(items)})", head, capped(rows, len(items))))
 
     changed("Newly fixed", c.fixed)
@@ -236,11 +246,23 @@ def _head(c: Comparison) -> list[str]:
         + f" · {len(c.excluded)} excluded",
         "",
         f"Result: {c.summary}",
+        *_verdicts(c),
         f"Exact McNemar on {m.unit}: {m.fixed} not-passing → passing, {m.broken} passing → "
         f"not-passing, p = {p_text(m.p_value, 1 - c.task_success_delta.confidence)}",
         f"Delta interval: {c.task_success_delta.method}",
         f"Unchanged: {unchanged}",
     ]
+
+
+def _verdicts(c: Comparison) -> list[str]:
+    """Whether the verdict survives the worst case, and the non-inferiority verdict when a
+    margin was given."""
+    lines = []
+    if c.worst_case is not None:
+        lines.append(f"Worst case: {c.worst_case.summary}")
+    if c.non_inferiority is not None:
+        lines.append(f"Non-inferiority: {c.non_inferiority.summary}")
+    return lines
 
 
 def comparison_document(c: Comparison) -> Document:

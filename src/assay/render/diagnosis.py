@@ -18,6 +18,10 @@ def _stage(finding: Finding) -> str:
     return "none" if finding.rule in ("passed", "missing") else "undetermined"
 
 
+def _at_step(finding: Finding) -> str:
+    return f", step {finding.step}" if finding.step is not None else ""
+
+
 def finding_document(finding: Finding) -> Document:
     """Status, stage (and the rule that named it), evidence, next step."""
     return Document(
@@ -25,7 +29,10 @@ def finding_document(finding: Finding) -> Document:
             Paragraph.of(
                 f"{finding.case} (trial {finding.trial}): {finding.status}", layout="whole"
             ),
-            Paragraph.of(f"stage: {_stage(finding)}  (rule: {finding.rule})", layout="whole"),
+            Paragraph.of(
+                f"stage: {_stage(finding)}{_at_step(finding)}  (rule: {finding.rule})",
+                layout="whole",
+            ),
             BulletList(tuple(finding.evidence), "evidence:", layout="whole", marker="  - "),
             Paragraph.of(f"next step: {finding.next_step}", layout="whole"),
         )

@@ -373,6 +373,10 @@ def render_html(
     return _page(report, data, links=links, blocks=None)
 
 
+AGENT_TABLE_ROWS = 100
+"""Most case-trials the agents' table lists; each case's drawer has its own counts."""
+
+
 def _page(
     report: Report,
     data: Markup,
@@ -399,7 +403,14 @@ def _page(
         status_sum=f.status_sum(report.statuses, report.total, f.unit(report)),
         adds_up=report.statuses.total == report.total,
         usage_lines=f.usage_lines(report.usage, report.judge_usage),
-        figure_lines=[x for x in (f.bounds_line(report), f.correction_line(report)) if x],
+        agent_lines=f.agent_section_lines(report),
+        agent_columns=f.AGENT_COLUMNS,
+        agent_rows=(
+            f.agent_rows(report)
+            if report.agent is not None and report.agent.case_trials <= AGENT_TABLE_ROWS
+            else []
+        ),
+        figure_lines=[x for x in (*f.bounds_lines(report), f.correction_line(report)) if x],
         unit=f.unit(report),
         slices=[
             (name, sl, rate_view(name, name, sl.task_success)) for name, sl in report.slices.items()

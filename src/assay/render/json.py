@@ -128,6 +128,8 @@ _ORJSON = (
 )
 """Anything but JSON's own types makes orjson raise, so pydantic dumps it instead."""
 _JUDGE = ROW_FIELDS.index("judge")
+_AGENT = ROW_FIELDS.index("agent")
+_TRAJECTORY = ROW_FIELDS.index("trajectory")
 
 
 def _plain(values: tuple[Any, ...]) -> dict[str, Any]:
@@ -136,6 +138,10 @@ def _plain(values: tuple[Any, ...]) -> dict[str, Any]:
     judge = values[_JUDGE]
     if judge is not None:
         row["judge"] = {"score": judge.score, "labels": judge.labels}
+    if values[_AGENT] is not None:
+        row["agent"] = values[_AGENT].model_dump(mode="json")
+    if values[_TRAJECTORY] is not None:
+        row["trajectory"] = values[_TRAJECTORY].model_dump(mode="json")
     return row
 
 

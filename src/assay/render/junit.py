@@ -198,23 +198,50 @@ def _properties(
         ("run.id", report.run_id),
         *_cache_properties(report),
         *_figure_properties(report),
+        *_agent_properties(report),
         *extra,
     ]
 
 
+def _agent_properties(report: Report) -> list[tuple[str, str | None]]:
+    """The agents' steps, tool calls, tool errors and malformed calls in total, when a
+    case-trial recorded a trajectory (in the words of the other formats)."""
+    a = report.agent
+    if a is None:
+        return []
+    return [
+        ("agent.case_trials", str(a.case_trials)),
+        ("agent.steps", str(a.steps)),
+        ("agent.tool_calls", str(a.tool_calls)),
+        ("agent.tool_errors", str(a.tool_errors)),
+        ("agent.malformed_calls", str(a.malformed_calls)),
+        ("agent.step_limit", str(a.step_limit)),
+        ("agent.counts", f.agent_line(a)),
+    ]
+
+
 def _figure_properties(report: Report) -> list[tuple[str, str | None]]:
-    """Task success's bounds over its unknowns and its correction for the judge's errors,
+    """Each rate's bounds over its unknowns and task success's correction for the judge's errors,
     when the report has them (each in the words of the other formats)."""
     found: list[tuple[str, str | None]] = []
     b = report.unknown_bounds
     if b is not None:
-        t = b.task_success
-        found += [
-            ("task_success.unknown", str(t.unknown)),
-            ("task_success.worst", f"{t.worst.numerator}/{t.worst.denominator}"),
-            ("task_success.best", f"{t.best.numerator}/{t.best.denominator}"),
-            ("task_success.bounds", f.bounds_line(report)),
+        lines = iter(f.bounds_lines(report))
+        named = [
+            ("task_success", b.task_success),
+            ("answer_coverage", b.answer_coverage),
+            ("answered_accuracy", b.answered_accuracy),
+            *((f"slice[{name}].task_success", s) for name, s in b.slices.items()),
         ]
+        for name, t in named:
+            if t is None:
+                continue
+            found += [
+                (f"{name}.unknown", str(t.unknown)),
+                (f"{name}.worst", f"{t.worst.numerator}/{t.worst.denominator}"),
+                (f"{name}.best", f"{t.best.numerator}/{t.best.denominator}"),
+                (f"{name}.bounds", next(lines)),
+            ]
     c = report.judge_correction
     if c is not None:
         if c.corrected is not None:

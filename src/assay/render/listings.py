@@ -35,9 +35,10 @@ RUN_COLUMNS = (
     "Task success",
     "Tags",
     "Tokens · cost",
+    "Calibration",
 )
 NO_RUNS = "no stored runs (run a suite with `assay run SUITE`)"
-RUNS_WIDTH = 200
+RUNS_WIDTH = 216
 
 
 def render_listing(listing: Listing, fmt: str, *, color: bool = False) -> str:
@@ -127,11 +128,25 @@ def _runs(listing: RunListing) -> Document:
             _success(r),
             ", ".join(r["tags"]) or "–",
             _usage(r),
+            _calibration(r),
         )
         for r in listing.rows
     ]
     columns = [Column(name, overflow="ellipsis") for name in RUN_COLUMNS]
     return Document((table(columns, rows, padded=True),))
+
+
+# The calibration cell's width at most: what differs is cut there in the table (the JSON
+# and ``assay report RUN`` give it whole), so the figures beside it keep their width.
+_CALIBRATION_WIDTH = 40
+
+
+def _calibration(row: Any) -> str:
+    """'applies', 'stale: the calibration report is for judge v1+…', 'none' or '-'."""
+    state = str(row.get("calibration") or "-")
+    if len(state) <= _CALIBRATION_WIDTH:
+        return state
+    return state[: _CALIBRATION_WIDTH - 1] + "…"
 
 
 def _usage(row: Any) -> str:

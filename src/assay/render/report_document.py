@@ -200,6 +200,28 @@ def _id_list(title: str, head: str, ids: Sequence[str]) -> list[Block]:
     return blocks
 
 
+def _agents(report: Report) -> list[Block]:
+    """What the agents did: the counts in total and per slice, then per case-trial (when
+    no more than ``TABLE_ROWS`` recorded a trajectory; the JSON and HTML reports have
+    every one)."""
+    if report.agent is None:
+        return []
+    blocks: list[Block] = [
+        Gap(),
+        BulletList(tuple(f.agent_section_lines(report)), title="Agents"),
+    ]
+    if report.agent.case_trials <= TABLE_ROWS:
+        columns: list[Column | str] = [
+            Column(name, "right", whole=True) if 3 <= i < 7 else name
+            for i, name in enumerate(f.AGENT_COLUMNS)
+        ]
+        rows: list[list[Cell]] = [
+            [*row[:2], status_cell(row[2]), *row[3:]] for row in f.agent_rows(report)
+        ]
+        blocks += [table(columns, rows, title="Agent steps per case-trial"), Gap()]
+    return blocks
+
+
 def report_document(report: Report) -> Document:
     """Headline rates, the status sum, slices, the non-passing cases and the synthetic
     ones (never counted)."""
@@ -221,7 +243,7 @@ def report_document(report: Report) -> Document:
         ),
         Gap(),
     ]
-    for line in (f.bounds_line(report), f.correction_line(report)):
+    for line in (*f.bounds_lines(report), f.correction_line(report)):
         if line is not None:
             blocks += [Paragraph.of(line), Gap()]
     if (heldout := f.heldout_line(report)) is not None:
@@ -236,6 +258,7 @@ def report_document(report: Report) -> Document:
         blocks.append(BulletList(statuses))
     if usage := f.usage_lines(report.usage, report.judge_usage):
         blocks.append(BulletList(tuple(usage), title="Usage"))
+    blocks += _agents(report)
     if (cached := f.cache_line(report)) is not None:
         name, _, rest = cached.partition(":")
         blocks += [Paragraph.of(Span(f"{name}:", "strong"), rest), Gap()]

@@ -7,6 +7,7 @@ from typing import Any
 
 from assay.diagnose import TraceView, TreeRow
 from assay.outcomes import span_names
+from assay.render._trajectory import trajectory_lines
 from assay.render.document import Block, Document, Gap, Paragraph, Preformatted
 from assay.render.text_writer import write_text
 
@@ -94,8 +95,9 @@ def _verbatim(text: object) -> list[str]:
 
 
 def transcript_blocks(view: TraceView) -> list[Block]:
-    """The transcript (messages sent, raw reply) and the raised traceback a case-trial's
-    record kept, each under its title, verbatim."""
+    """The transcript (messages sent, raw reply), the raised traceback and the agent's
+    trajectory (step by step) a case-trial's record kept, each under its title,
+    verbatim."""
     blocks: list[Block] = []
     transcript = view.transcript
     if transcript is not None:
@@ -113,6 +115,12 @@ def transcript_blocks(view: TraceView) -> list[Block]:
             Gap(),
             Paragraph.of("traceback (last frames)", layout="whole"),
             Preformatted(tuple(_verbatim(view.traceback.rstrip()))),
+        ]
+    if view.trajectory is not None:
+        blocks += [
+            Gap(),
+            Paragraph.of("trajectory", layout="whole"),
+            Preformatted(tuple(trajectory_lines(view.trajectory))),
         ]
     return blocks
 
@@ -145,6 +153,9 @@ def _trace_json(view: TraceView) -> dict[str, Any]:
         "spans": items,
         "transcript": view.transcript,
         "traceback": view.traceback,
+        "trajectory": (
+            view.trajectory.model_dump(mode="json") if view.trajectory is not None else None
+        ),
     }
 
 

@@ -7,6 +7,15 @@ from typing import TYPE_CHECKING
 from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from assay.report._agent import (
+        AgentCounts,
+        AgentSummary,
+        AgentTotals,
+        agent_counts,
+        agent_summary,
+        checked_trajectory,
+        counts_of,
+    )
     from assay.report._budget import (
         BUDGET_KEY,
         BUDGET_LIMITS,
@@ -59,6 +68,7 @@ if TYPE_CHECKING:
         SequentialSection,
         drawn_denominator,
         name_drawn,
+        rule_verdict,
         sequence_text,
         sequential_settings,
     )
@@ -79,6 +89,13 @@ if TYPE_CHECKING:
 # Each name is imported from its module on first use: a command loads only the modules
 # whose names it reads.
 _WHERE: dict[str, str] = {
+    "AgentCounts": "assay.report._agent",
+    "AgentSummary": "assay.report._agent",
+    "AgentTotals": "assay.report._agent",
+    "agent_counts": "assay.report._agent",
+    "agent_summary": "assay.report._agent",
+    "checked_trajectory": "assay.report._agent",
+    "counts_of": "assay.report._agent",
     "BUDGET_KEY": "assay.report._budget",
     "BUDGET_LIMITS": "assay.report._budget",
     "BudgetSection": "assay.report._budget",
@@ -121,6 +138,7 @@ _WHERE: dict[str, str] = {
     "SequentialMonitor": "assay.report._sequential",
     "SequentialRule": "assay.report._sequential",
     "SequentialSection": "assay.report._sequential",
+    "rule_verdict": "assay.report._sequential",
     "sequential_settings": "assay.report._sequential",
     "drawn_denominator": "assay.report._sequential",
     "name_drawn": "assay.report._sequential",
@@ -161,6 +179,9 @@ __all__ = [
     "SCHEMA_VERSION",
     "SEQUENTIAL_KEY",
     "SYNTHETIC_BANNER",
+    "AgentCounts",
+    "AgentSummary",
+    "AgentTotals",
     "Brief",
     "BudgetSection",
     "CacheSummary",
@@ -189,6 +210,8 @@ __all__ = [
     "SyntheticSection",
     "TracedReport",
     "UsageSummary",
+    "agent_counts",
+    "agent_summary",
     "at_level",
     "budget_denominator",
     "budget_limits_text",
@@ -197,9 +220,11 @@ __all__ = [
     "build_composite_report",
     "build_report",
     "calibration_problem",
+    "checked_trajectory",
     "chunked",
     "close_rows",
     "composite_schema",
+    "counts_of",
     "drawn_denominator",
     "judge_correction",
     "judge_usage",
@@ -211,6 +236,7 @@ __all__ = [
     "report_schema",
     "row_of",
     "row_trial_problems",
+    "rule_verdict",
     "sequence_text",
     "sequential_settings",
     "served_from_cache",

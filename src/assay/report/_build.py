@@ -20,6 +20,13 @@ from assay.metrics import (
     summarize_results,
 )
 from assay.outcomes import Abstain, Answer, Error, Record
+from assay.report._agent import (
+    AgentSummary,
+    agent_counts,
+    agent_summary,
+    checked_trajectory,
+    counts_of,
+)
 from assay.report._model import (
     JUDGE_CACHE_HIT,
     CacheSummary,
@@ -47,6 +54,7 @@ def _row_values(
     fact = outcome.fact if isinstance(outcome, Answer) else None
     text = outcome.text if isinstance(outcome, Answer | Abstain) else None
     case = result.case
+    trajectory = checked_trajectory(record)
     return (
         case.id,
         case.slice,
@@ -73,6 +81,8 @@ def _row_values(
         _traceback(record),
         _judge_detail(result.judgment),
         _cached_from(result),
+        agent_counts(trajectory) if trajectory is not None else None,
+        trajectory,
     )
 
 
@@ -181,6 +191,7 @@ def build_report(
     judged_usage = judge_usage(
         [r.judgment.labels for r in graded if r.record is not None], JUDGE_CACHE_HIT
     )
+    agent = agent_summary((r.case.slice, counts_of(r.record)) for r in graded)
     made = _rows(graded, dataset.case_hashes, compact) if rows else []
     return assemble_report(
         dataset,
@@ -194,6 +205,7 @@ def build_report(
         run_id=run_id,
         metadata=metadata,
         usage=usage,
+        agent=agent,
     )
 
 
@@ -210,6 +222,7 @@ def assemble_report(
     run_id: str | None = None,
     metadata: dict[str, Any] | None = None,
     usage: UsageSummary | None = None,
+    agent: AgentSummary | None = None,
 ) -> Report:
     """The report of ``dataset`` from its summary, case rows and the figures beside them."""
     return assemble_from_facts(
@@ -232,6 +245,7 @@ def assemble_report(
         run_id=run_id,
         metadata=metadata,
         usage=usage,
+        agent=agent,
     )
 
 
@@ -267,6 +281,7 @@ def assemble_from_facts(
     run_id: str | None = None,
     metadata: dict[str, Any] | None = None,
     usage: UsageSummary | None = None,
+    agent: AgentSummary | None = None,
 ) -> Report:
     """``assemble_report`` from what it reads of the dataset: its block, the ids of its
     synthetic cases (in order) and how many real cases are held out."""
@@ -295,6 +310,7 @@ def assemble_from_facts(
         judge_dimensions=dimensions,
         judge_usage=judged_usage,
         cache=cache,
+        agent=agent,
     )
     if isinstance(rows, CaseRows):
         # Not validated again: every row was made from values of its fields' types.

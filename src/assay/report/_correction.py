@@ -3,11 +3,19 @@ within which bounds it lies whatever its unknown case-trials would have been."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from assay.metrics import FormerCi95, IntervalSetting, Rate, StatusCounts, rate
+from assay.metrics import (
+    FormerCi95,
+    IntervalSetting,
+    Rate,
+    SliceSummary,
+    StatusCounts,
+    rate,
+)
 from assay.metrics._correction import MIN_LABELS_EACH, corrected_rate
 
 if TYPE_CHECKING:
@@ -84,28 +92,89 @@ class UnknownBound(BaseModel):
 
 
 class UnknownBounds(BaseModel):
-    """The headline rates' bounds over their unknown case-trials."""
+    """The headline rates' bounds over their unknown case-trials: each rate whose
+    denominator holds some has its bounds; null (or, for slices, left out) when it has
+    none."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     task_success: UnknownBound
-
-
-def unknown_bounds(task_success: Rate, statuses: StatusCounts) -> UnknownBounds | None:
-    """Task success's worst and best case over its error, missing and ungraded case-trials,
-    each with its interval at the level and by the method of ``task_success``; None when
-    it has none."""
-    unknown = statuses.error + statuses.missing + statuses.ungraded
-    if unknown == 0 or task_success.denominator == 0:
-        return None
-    setting = IntervalSetting(task_success.confidence, task_success.method)
-    n, passed = task_success.denominator, task_success.numerator
-    name = task_success.denominator_name
-    worst = rate(passed, n, name, numerator_name="passing, unknowns failed", interval=setting)
-    best = rate(
-        min(n, passed + unknown), n, name, numerator_name="passing or unknown", interval=setting
+    answer_coverage: UnknownBound | None = Field(
+        default=None,
+        description="Answer coverage counting every unknown case-trial not answered, then "
+        "answered; null when it has none (or a report too old to count them)",
     )
-    return UnknownBounds(task_success=UnknownBound(unknown=unknown, worst=worst, best=best))
+    answered_accuracy: UnknownBound | None = Field(
+        default=None,
+        description="Answered accuracy over the answers whose verdict is unknown; null when "
+        "it has none (or a report too old to count them)",
+    )
+    slices: dict[str, UnknownBound] = Field(
+        default_factory=dict,
+        description="Each slice's task success, for the slices with unknown case-trials",
+    )
+
+
+def rate_bounds(r: Rate, unknown: int, counted: int = 0) -> UnknownBound | None:
+    """``r``'s worst and best case when ``unknown`` of its denominator's case-trials are
+    unknown, ``counted`` of them in its numerator: all counted failed (the numerator less
+    ``counted``), then all passed (that plus ``unknown``), each with its interval at the
+    level and by the method of ``r``; None when it has no unknowns (or no denominator).
+
+    Every rate's bounds are this function of its counts.
+    """
+    if unknown <= 0 or r.denominator == 0:
+        return None
+    passed = r.numerator - counted
+    if not 0 <= counted <= unknown or passed + unknown > r.denominator:
+        raise ValueError(f"{unknown} unknowns ({counted} counted) do not fit in {r.numerator}/"
+                         f"{r.denominator}")  # fmt: skip
+    setting = IntervalSetting(r.confidence, r.method)
+    n = r.denominator
+    name = r.denominator_name
+    worst = rate(passed, n, name, numerator_name=f"{r.numerator_name}, unknowns failed",
+                 interval=setting)  # fmt: skip
+    best = rate(passed + unknown, n, name, numerator_name=f"{r.numerator_name} or unknown",
+                interval=setting)  # fmt: skip
+    return UnknownBound(unknown=unknown, worst=worst, best=best)
+
+
+def unknown_bounds(
+    task_success: Rate,
+    statuses: StatusCounts,
+    *,
+    answer_coverage: Rate | None = None,
+    answered_accuracy: Rate | None = None,
+    answered_unknown: int | None = None,
+    slices: Mapping[str, SliceSummary] | None = None,
+) -> UnknownBounds | None:
+    """The headline rates' worst and best case over their error, missing and ungraded
+    case-trials (``rate_bounds`` of each); None when task success has none.
+
+    Task success and each slice's count every unknown case-trial as not passing. Answer
+    coverage counts the ``answered_unknown`` answers among them as answered, and answered
+    accuracy has them in its denominator as not passing; without that count (a report
+    written before it was kept) neither has bounds.
+    """
+    whole = rate_bounds(task_success, statuses.unknown)
+    if whole is None:
+        return None
+    coverage = accuracy = None
+    if answered_unknown is not None and answer_coverage is not None:
+        coverage = rate_bounds(answer_coverage, statuses.unknown, answered_unknown)
+    if answered_unknown is not None and answered_accuracy is not None:
+        accuracy = rate_bounds(answered_accuracy, answered_unknown)
+    by_slice = {
+        name: found
+        for name, sl in (slices or {}).items()
+        if (found := rate_bounds(sl.task_success, sl.statuses.unknown)) is not None
+    }
+    return UnknownBounds(
+        task_success=whole,
+        answer_coverage=coverage,
+        answered_accuracy=accuracy,
+        slices=by_slice,
+    )
 
 
 def judge_correction(

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay._frames import FrameColumn, make_frame
 from assay.metrics import Rate
+from assay.report._correction import UnknownBound
 
 if TYPE_CHECKING:
     from assay.report._composite import CompositeReport
@@ -27,7 +28,14 @@ CASE_COLUMNS: tuple[FrameColumn, ...] = (
     FrameColumn("input_tokens", "int", "input tokens the target reported; null if none"),
     FrameColumn("output_tokens", "int", "output tokens the target reported; null if none"),
     FrameColumn("latency_ms", "float", "the target call's latency; null when not measured"),
-)
+    FrameColumn("steps", "int", "an agent's steps (model turns and tool executions); null "
+                "without a trajectory"),
+    FrameColumn("tool_calls", "int", "an agent's tool executions; null without a trajectory"),
+    FrameColumn("tool_errors", "int", "tool executions that failed (error); null without a "
+                "trajectory"),
+    FrameColumn("malformed_calls", "int", "calls with unreadable arguments or an unknown "
+                "tool; null without a trajectory"),
+)  # fmt: skip
 """The columns of ``Report.cases_frame``: one row per case-trial, in the report's order."""
 
 COMPOSITE_CASE_COLUMNS: tuple[FrameColumn, ...] = (
@@ -62,9 +70,17 @@ RATE_COLUMNS: tuple[FrameColumn, ...] = (
     FrameColumn("ci_high", "float", "the interval's upper bound; null when value is"),
     FrameColumn("confidence", "float", "the interval's confidence level (0.95 by default)"),
     FrameColumn("method", "str", "how the interval was computed (clopper-pearson, wilson…)"),
-)
+    FrameColumn("unknown", "int", "error, missing or ungraded case-trials in the denominator; "
+                "null when none (and the bounds columns null)"),
+    FrameColumn("worst", "float", "the rate with every unknown counted failed"),
+    FrameColumn("worst_ci_low", "float", "the worst case's interval's lower bound"),
+    FrameColumn("worst_ci_high", "float", "the worst case's interval's upper bound"),
+    FrameColumn("best", "float", "the rate with every unknown counted passed"),
+    FrameColumn("best_ci_low", "float", "the best case's interval's lower bound"),
+    FrameColumn("best_ci_high", "float", "the best case's interval's upper bound"),
+)  # fmt: skip
 """The columns of ``Report.rates_frame``: the headline rates, then each slice's task
-success, then the judge's dimensions."""
+success, then the judge's dimensions; each with its bounds over its unknowns."""
 
 CHECK_PREFIX = "check:"
 
@@ -90,6 +106,10 @@ def cases_frame(report: Report, backend: str = "pandas") -> Any:
             ("input_tokens", row.input_tokens),
             ("output_tokens", row.output_tokens),
             ("latency_ms", row.latency_ms),
+            ("steps", agent.steps if (agent := row.agent) is not None else None),
+            ("tool_calls", agent.tool_calls if agent is not None else None),
+            ("tool_errors", agent.tool_errors if agent is not None else None),
+            ("malformed_calls", agent.malformed_calls if agent is not None else None),
         ):
             values[name].append(value)
     return make_frame(CASE_COLUMNS, values, backend, "Report.cases_frame")
@@ -110,6 +130,9 @@ def rates_frame(report: Report, backend: str = "pandas") -> Any:
     values = _columns(RATE_COLUMNS)
     for name, slice_name, r in _rates(report):
         low, high = r.ci if r.ci is not None else (None, None)
+        bound = _bound(report, name, slice_name)
+        worst = _figures(bound.worst if bound is not None else None)
+        best = _figures(bound.best if bound is not None else None)
         for column, value in (
             ("rate", name),
             ("slice", slice_name),
@@ -121,9 +144,34 @@ def rates_frame(report: Report, backend: str = "pandas") -> Any:
             ("ci_high", high),
             ("confidence", r.confidence),
             ("method", r.method),
+            ("unknown", bound.unknown if bound is not None else None),
+            ("worst", worst[0]),
+            ("worst_ci_low", worst[1]),
+            ("worst_ci_high", worst[2]),
+            ("best", best[0]),
+            ("best_ci_low", best[1]),
+            ("best_ci_high", best[2]),
         ):
             values[column].append(value)
     return make_frame(RATE_COLUMNS, values, backend, "Report.rates_frame")
+
+
+def _bound(report: Report, name: str, slice_name: str | None) -> UnknownBound | None:
+    """The bounds over its unknowns of the rate ``name`` (of slice ``slice_name``)."""
+    b = report.unknown_bounds
+    if b is None:
+        return None
+    if slice_name is not None:
+        return b.slices.get(slice_name)
+    found = getattr(b, name, None)
+    return found if isinstance(found, UnknownBound) else None
+
+
+def _figures(r: Rate | None) -> tuple[float | None, float | None, float | None]:
+    """A rate's value and interval bounds, each None when it has none."""
+    if r is None or r.ci is None:
+        return (r.value if r is not None else None), None, None
+    return r.value, r.ci[0], r.ci[1]
 
 
 def composite_cases_frame(report: CompositeReport, backend: str = "pandas") -> Any:

@@ -15,7 +15,8 @@ from assay.cases import Cluster, DatasetDiff, Finding
 @dataclass(frozen=True)
 class RunListing:
     """Stored runs, newest first, each as its JSON row (id, started_at, suite, dataset,
-    target, split, status, task success with its interval, usage and cost, tags)."""
+    target, split, status, task success with its interval, usage and cost, tags, and
+    whether a judge calibration applies: ``applies``, ``stale: …``, ``none`` or ``-``)."""
 
     rows: tuple[Mapping[str, Any], ...]
 

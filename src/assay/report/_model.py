@@ -10,6 +10,8 @@ from assay._display import Displayed
 from assay._fast.shared_fields import CompactModel
 from assay._frames import Backend
 from assay.metrics import JudgeNoise, Rate, SliceSummary, StatusCounts, Summary, TrialSummary
+from assay.outcomes import Trajectory
+from assay.report._agent import AgentCounts, AgentSummary
 from assay.report._budget import BudgetSection
 from assay.report._correction import JudgeCorrection, UnknownBounds, unknown_bounds
 from assay.report._frames import cases_frame, rates_frame
@@ -122,6 +124,16 @@ class CaseRow(CompactModel):
         description="Served from the response cache: the run that made the reply (its "
         "outcome, latency and usage are that run's); null when the target was called",
     )
+    agent: AgentCounts | None = Field(
+        default=None,
+        description="An agent's steps, tool calls, tool errors and malformed calls in this "
+        "case-trial (from its trajectory); null when it recorded no trajectory",
+    )
+    trajectory: Trajectory | None = Field(
+        default=None,
+        description="An agent's trajectory: each model turn and tool execution in order "
+        "(arguments, results, errors) and the state before and after; null when none",
+    )
 
     @property
     def case_id(self) -> str:
@@ -199,6 +211,11 @@ JUDGE_CACHE_HIT = "judge_cache=hit"
 """The label of a judgment whose judge reply was served from the response cache."""
 
 
+def _rate_in(data: dict[str, Any], name: str) -> Rate | None:
+    found = data.get(name)
+    return None if found is None else Rate.model_validate(found)
+
+
 class Report(BaseModel, Displayed):
     """A scored run or results file: the JSON report schema (``schema_version`` 1).
 
@@ -220,6 +237,12 @@ class Report(BaseModel, Displayed):
     errors: int
     missing: int
     ungraded: int
+    answered_unknown: int = Field(
+        default=0,
+        exclude_if=lambda v: v == 0,
+        description="Only when some are: substantive answers whose status is error, missing "
+        "or ungraded (the unknowns in answered accuracy's denominator); absent when none",
+    )
     statuses: StatusCounts
     task_success: Rate
     answer_coverage: Rate
@@ -275,13 +298,19 @@ class Report(BaseModel, Displayed):
         "what it spent and, once the next case-trial could exceed it, the case-trials not "
         "run (not missing; the figures are over the case-trials run). Null without a budget",
     )
+    agent: AgentSummary | None = Field(
+        default=None,
+        description="With case-trials that recorded an agent's trajectory: their steps, tool "
+        "calls, tool errors and malformed calls in total and per slice; null without any",
+    )
 
     unknown_bounds: UnknownBounds | None = Field(
         default=None,
         exclude_if=lambda v: v is None,
         description="Only when task success's denominator holds error, missing or ungraded "
         "case-trials: its worst case (all of them counted failed) and best case (all counted "
-        "passed), each with its interval; absent otherwise",
+        "passed), each with its interval, and the same for every other headline rate and "
+        "slice whose denominator holds some; absent otherwise",
     )
     judge_correction: JudgeCorrection | None = Field(
         default=None,
@@ -307,7 +336,20 @@ class Report(BaseModel, Displayed):
         rate, statuses = data.get("task_success"), data.get("statuses")
         if rate is None or statuses is None:
             return data  # refused by the fields' own validation
-        found = unknown_bounds(Rate.model_validate(rate), StatusCounts.model_validate(statuses))
+        # A report written without ``answered_unknown`` (and without bounds) cannot tell
+        # which unknowns answered: its coverage and accuracy get no bounds.
+        counted = data.get("answered_unknown")
+        found = unknown_bounds(
+            Rate.model_validate(rate),
+            StatusCounts.model_validate(statuses),
+            answer_coverage=_rate_in(data, "answer_coverage"),
+            answered_accuracy=_rate_in(data, "answered_accuracy"),
+            answered_unknown=counted if isinstance(counted, int) else None,
+            slices={
+                name: SliceSummary.model_validate(sl)
+                for name, sl in (data.get("slices") or {}).items()
+            },
+        )
         # Derived from the figures it is given, whichever path builds the report.
         return data if found is None else {**data, "unknown_bounds": found}
 

@@ -134,10 +134,30 @@ def at_level(report: Report, interval: IntervalSetting) -> Report:
                 },
             }
         )
-    task_success = update["task_success"]
-    assert isinstance(task_success, Rate)
-    update["unknown_bounds"] = unknown_bounds(task_success, report.statuses)
+    task_success, coverage, accuracy = (
+        update[k] for k in ("task_success", "answer_coverage", "answered_accuracy")
+    )
+    slices = update["slices"]
+    assert isinstance(task_success, Rate) and isinstance(coverage, Rate)
+    assert isinstance(accuracy, Rate) and isinstance(slices, dict)
+    update["unknown_bounds"] = unknown_bounds(
+        task_success,
+        report.statuses,
+        answer_coverage=coverage,
+        answered_accuracy=accuracy,
+        answered_unknown=report.answered_unknown if _counts_unknown_answers(report) else None,
+        slices=slices,
+    )
     return report.model_copy(update=update)
+
+
+def _counts_unknown_answers(report: Report) -> bool:
+    """True when ``report`` says how many of its answers are unknown (a report written
+    before it kept the count says it with neither the count nor coverage's bounds)."""
+    b = report.unknown_bounds
+    return "answered_unknown" in report.model_fields_set or (
+        b is not None and b.answer_coverage is not None
+    )
 
 
 def _close(a: float | None, b: float | None) -> bool:

@@ -11,8 +11,8 @@ from assay.report._model import SCHEMA_VERSION, Report
 def report_schema() -> dict[str, Any]:
     """The JSON Schema that every ``--format json`` report conforms to (every key of every
     object required: a JSON report writes each field, null when empty; except the keys a
-    report writes only when they apply, ``unknown_bounds``, ``judge_correction`` and
-    ``judge_noise``).
+    report writes only when they apply, ``answered_unknown``, ``unknown_bounds``,
+    ``judge_correction`` and ``judge_noise``).
 
     Published as docs/report.schema.json (``scripts/gen_schemas.py`` writes it).
     """
@@ -25,5 +25,5 @@ def report_schema() -> dict[str, Any]:
     return schema
 
 
-ONLY_WHEN_THEY_APPLY = ("unknown_bounds", "judge_correction", "judge_noise")
+ONLY_WHEN_THEY_APPLY = ("answered_unknown", "unknown_bounds", "judge_correction", "judge_noise")
 """Report keys written only when they apply, so that a report without them is unchanged."""

@@ -311,8 +311,9 @@ def _missing_row(case: RowCase, case_hash: str, shared: dict[str, str]) -> tuple
 
 _ASSAY_LABEL = f"{GRADERLESS} v{RULES_VERSION}"
 _STRUCTURED_LABEL = f"{StructuredGrader.name} v{StructuredGrader.version}"
-_NOTHING_MEASURED = (None,) * 7
-"""Tokens, latency, transcript, traceback, judge and cache of a record that has none."""
+_NOTHING_MEASURED = (None,) * 9
+"""Tokens, latency, transcript, traceback, judge, cache, agent counts and trajectory of a
+record that has none."""
 
 
 def _plain(record: Record) -> bool:

@@ -16,6 +16,7 @@ from assay.runner._judging import JudgeRunner, judge_all
 from assay.runner._options import Timing
 from assay.runner._provenance import new_run_id, package_versions
 from assay.runner._run import RunResult
+from assay.runner._span_grading import with_spans_trajectories
 from assay.runs._report import headline, report_for_run
 from assay.runs._run_settings import run_metadata
 from assay.store import RunInfo, RunStore
@@ -128,8 +129,10 @@ def regrade_run(
     """Judge every recorded outcome of run ``run_id`` into a new run (or, with ``resume``,
     the outcomes a previous, interrupted regrade of it has not judged yet). A calling
     grader's requests are sent through ``JudgeRunner``; any other grader judges in
-    process. ``provenance``: what the new run records about ``grader`` (default: what
-    ``grader_provenance`` says; a plugin grader rebuilt from a run passes that run's entry).
+    process. A record without a trajectory of its own is judged on the one its stored
+    spans describe (``trajectory_from_spans``), and kept with it. ``provenance``: what
+    the new run records about ``grader`` (default: what ``grader_provenance`` says; a
+    plugin grader rebuilt from a run passes that run's entry).
 
     ``repeats``: ask a model judge that many times about each answer (default: as its
     settings say); every repeat's judgment is kept beside the verdict the run counts. A
@@ -146,7 +149,7 @@ def regrade_run(
         _repeating(grader, repeats)
     source = store.get_run(run_id)
     dataset = store.load_dataset(source.id)
-    records = store.records(source.id)
+    records = with_spans_trajectories(store.records(source.id), store.spans(source.id))
     if resume is not None:
         target = store.get_run(resume)
         if target.metadata.get(REGRADE_KEY) != source.id:

@@ -15,6 +15,7 @@ from assay.store import RunInfo
 
 if TYPE_CHECKING:
     from assay.load import CalibrationCheck
+    from assay.report._calibration import CalibrationReport
 
 
 def corrected(report: Report, check: CalibrationCheck | None) -> Report:
@@ -24,18 +25,46 @@ def corrected(report: Report, check: CalibrationCheck | None) -> Report:
     is when no calibration is named."""
     if check is None:
         return report
+    calibration, problem = applicable(check)
+    found = judge_correction(
+        report.task_success, report.statuses, calibration, str(check.path), check.grader, problem
+    )
+    return report.model_copy(update={"judge_correction": found})
+
+
+def applicable(check: CalibrationCheck) -> tuple[CalibrationReport | None, str | None]:
+    """The calibration ``check`` names and why it does not apply to the run's judge (a
+    calibration of another judge, named by what differs; counting passes at another
+    score; no usable report), None when it applies: the one decision of applicability."""
     # Deferred with the judge's modules (see ``stored_calibration``).
     from assay.load import read_calibration
     from assay.report import calibration_problem
 
     calibration, unusable = read_calibration(check.path)
-    problem = unusable
-    if calibration is not None:
-        problem = calibration_problem(calibration, check.grader, check.identity, check.pass_minimum)
-    found = judge_correction(
-        report.task_success, report.statuses, calibration, str(check.path), check.grader, problem
-    )
-    return report.model_copy(update={"judge_correction": found})
+    if calibration is None:
+        return None, unusable
+    problem = calibration_problem(calibration, check.grader, check.identity, check.pass_minimum)
+    return calibration, problem
+
+
+NO_JUDGE = "-"
+APPLIES = "applies"
+
+
+def calibration_state(info: RunInfo) -> str:
+    """Whether a calibration applies to stored run ``info``'s model judge: "applies",
+    "stale: <what differs>" (or why none can be used), "none" when its suite names none,
+    and "-" for a run no model judge graded."""
+    if not any(g.get("name") == "judge" for g in info.graders):
+        return NO_JUDGE
+    try:
+        check = stored_calibration(info)
+    except AssayError as err:
+        return f"stale: {str(err).splitlines()[0]}"
+    if check is None:
+        return "none"
+    _, problem = applicable(check)
+    return APPLIES if problem is None else f"stale: {problem}"
 
 
 def stored_calibration(info: RunInfo) -> CalibrationCheck | None:

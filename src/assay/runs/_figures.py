@@ -2,7 +2,8 @@
 gate reads, for a million case-trials without making a million records.
 
 Made only when every figure can be counted: no judgment labels (judge dimensions and
-usage) and no response cache. Otherwise None, and the report is built by grading.
+usage), no response cache and no agent trajectories. Otherwise None, and the report is
+built by grading.
 """
 
 from __future__ import annotations
@@ -56,6 +57,10 @@ SELECT COUNT(*),
        SUM(CASE WHEN extra LIKE '%"cache"%' THEN 1 ELSE 0 END)
 FROM records WHERE run_id = :run
 """
+_TRAJECTORIES = """
+SELECT 1 FROM records WHERE run_id = :run AND extra LIKE '%"trajectory"%' LIMIT 1
+"""
+"""A record that may carry an agent's trajectory: its counts are read off each one."""
 # SQLite stores any value in any column and sums a text as 0: its SUM is a fraction as
 # soon as one value is not a whole number (or NULL), and its MAX of a column holding a
 # text or bytes is that value (they sort after numbers), so the sums say themselves
@@ -110,7 +115,7 @@ def counted_report(
     if any(c.labelled or c.cache_notes for c in items):
         return None
     usage = counted_usage(store, info, prices)
-    if usage is None:
+    if usage is None or has_trajectories(store, info.id):
         return None
     damage = outcome_damage(store.engine, info.id)
     if damage is not None:
@@ -158,6 +163,12 @@ def counted_report(
         metadata=run_metadata(info),
         usage=usage,
     )
+
+
+def has_trajectories(store: RunStore, run_id: str) -> bool:
+    """Whether some record of the run may carry an agent's trajectory."""
+    with store.engine.connect() as conn:
+        return conn.execute(text(_TRAJECTORIES), {"run": run_id}).first() is not None
 
 
 def _ids(counted: CountedRun, chosen: Callable[[Group], bool]) -> list[str]:

@@ -1,5 +1,6 @@
 """The stored runs as ``assay runs`` lists them: one JSON row per run, read from its
-record (no record or judgment is read)."""
+record (no record or judgment is read) and, for a run judged by a model judge, whether the
+calibration its suite names applies to that judge."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 from assay.render._format import run_split
 from assay.report import RunListing
+from assay.runs._calibration import calibration_state
 from assay.store import RunInfo
 
 
@@ -57,4 +59,5 @@ def _row(info: RunInfo) -> dict[str, Any]:
         "latency_p95_s": summary.get("latency_p95_s"),
         "cached": summary.get("cached") or 0,
         "cost_avoided_usd": summary.get("cost_avoided_usd"),
+        "calibration": calibration_state(info),
     }

@@ -35,7 +35,7 @@ from assay.compare import (
 from assay.grading import status_of, status_sql
 from assay.metrics import IntervalSetting
 from assay.outcomes import Answer
-from assay.runs._figures import counted_usage
+from assay.runs._figures import counted_usage, has_trajectories
 from assay.runs._outcomes import outcome_damage
 from assay.runs._run_settings import UnavailableGrader, run_config, run_grader
 from assay.runs._slots import misplaced_damage, outside_count, slot_damage, trial_damage
@@ -118,6 +118,8 @@ def paired_comparison(
     usages = [counted_usage(store, i) for i in infos]
     if usages[0] is None or usages[1] is None:
         return None
+    if any(has_trajectories(store, i.id) for i in infos):
+        return None  # where their trajectories part is read off the rows
     for info in infos:
         damage = outcome_damage(store.engine, info.id)
         if damage is not None:

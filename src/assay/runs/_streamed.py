@@ -65,8 +65,9 @@ Keep = Callable[[str, bool], bool]
 """Whether a row is wanted, from its status and whether its case is synthetic."""
 
 _MISSING_LABEL = f"{GRADERLESS} v{RULES_VERSION}"
-_NO_MEASURES = (None,) * 7
-"""Tokens, latency, transcript, traceback, judge and cache of a missing case-trial."""
+_NO_MEASURES = (None,) * 9
+"""Tokens, latency, transcript, traceback, judge, cache, agent counts and trajectory of a
+missing case-trial."""
 
 
 def streamed_report(
@@ -675,6 +676,8 @@ def _row(
         None,
         None,
         judge,
+        None,
+        None,
         None,
     )
 

@@ -381,6 +381,42 @@ class RunStore:
             if judged:
                 insert_rows(conn, judgments, judgment_values(run_id, judged, positions))
 
+    @guarded
+    def rejudge(self, run_id: str, batch: Sequence[Record], judged: Sequence[Judgment]) -> None:
+        """In one transaction: give stored records the ``extra`` of ``batch`` (their
+        outcome and every other column stay as stored) and put each judgment of
+        ``judged`` (with its grader's repeats) in place of the one its grader made on
+        that case-trial."""
+        if not batch and not judged:
+            return
+        positions = self._position_map(run_id)
+        self._check_trials(run_id, judged)
+        with self.engine.begin() as conn:
+            for r in batch:
+                conn.execute(
+                    update(records)
+                    .where(
+                        records.c.run_id == run_id,
+                        records.c.case_id == r.case_id,
+                        records.c.trial == r.trial,
+                    )
+                    .values(extra=dump(r.extra) if r.extra else None)
+                )
+            for j in judged:
+                grader = repeat_of(j.grader)
+                named = j.grader if grader is None else grader[0]
+                conn.execute(
+                    judgments.delete().where(
+                        judgments.c.run_id == run_id,
+                        judgments.c.case_id == j.case_id,
+                        judgments.c.trial == j.trial,
+                        (judgments.c.grader == named)
+                        | judgments.c.grader.startswith(f"{named}#", autoescape=True),
+                    )
+                )
+            if judged:
+                insert_rows(conn, judgments, judgment_values(run_id, judged, positions))
+
     def _record_values(self, run_id: str, batch: Sequence[Record]) -> list[tuple[Any, ...]]:
         """The records table's values of each record, in its column order."""
         positions = self._position_map(run_id)

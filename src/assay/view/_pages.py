@@ -11,6 +11,8 @@ from urllib.parse import quote
 import jinja2
 
 import assay.render._format as f
+from assay.outcomes import Trajectory
+from assay.render._trajectory import ended_text, shown, step_views
 from assay.render.html import rate_view, status_view
 from assay.report import CaseRow, Report
 
@@ -123,6 +125,22 @@ def _transcript_view(transcript: dict[str, Any] | None) -> dict[str, Any] | None
     }
 
 
+def _trajectory_view(row: CaseRow) -> dict[str, Any] | None:
+    """An agent's trajectory as the case page shows it: its counts, the state before,
+    each step (arguments, result, error) and the state after; None without one."""
+    trajectory: Trajectory | None = row.trajectory
+    if trajectory is None:
+        return None
+    state = (trajectory.state_before, trajectory.state_after)
+    return {
+        "counts": f.agent_counts_text(row.agent) if row.agent is not None else "",
+        "ended": ended_text(trajectory),
+        "before": shown(state[0]) if state[0] is not None else None,
+        "after": shown(state[1]) if state[1] is not None else None,
+        "steps": step_views(trajectory),
+    }
+
+
 def case_page(case_id: str, found: Sequence[tuple[Any, CaseRow]]) -> str:
     """One case in every stored run that has it, newest run first."""
     rows = [
@@ -138,6 +156,7 @@ def case_page(case_id: str, found: Sequence[tuple[Any, CaseRow]]) -> str:
             "transcript": _transcript_view(row.transcript),
             "traceback": row.traceback,
             "cached_from": row.cached_from,
+            "trajectory": _trajectory_view(row),
         }
         for info, row in found
     ]

@@ -7,7 +7,7 @@ from tests.unit.compare.helpers import case, side
 
 from assay.compare import compare_runs
 from assay.errors import AssayConfigError
-from assay.gates import check_gate
+from assay.gates import check_gate, parse_rule
 
 CASES = [case(f"E{i}") for i in range(1, 6)]
 ALL_PASS = {c.id: "passed" for c in CASES}
@@ -47,3 +47,27 @@ def test_unknown_figure_suggests_the_closest() -> None:
     c = compare_runs(side(CASES, ALL_PASS), side(CASES, ALL_PASS))
     with pytest.raises(AssayConfigError, match='did you mean "task_success_delta"'):
         check_gate(c, "task_sucess_delta>=0")
+
+
+def test_not_worse_than_baseline_reads_the_paired_interval_against_its_margin() -> None:
+    c = compare_runs(side(CASES, ALL_PASS), side(CASES, ALL_PASS | {"E2": "failed"}))
+    assert c.task_success_delta.ci is not None
+    low = c.task_success_delta.ci[0]
+    wide = check_gate(c, f"not_worse_than_baseline({-low + 0.01:.4f})")
+    assert wide.passed and wide.detail.startswith("not worse than the baseline by more than")
+    narrow = check_gate(c, "not_worse_than_baseline(2%)")
+    assert not narrow.passed and narrow.detail.startswith("may be worse than the baseline")
+
+
+def test_not_worse_than_baseline_with_nothing_paired_fails_unless_allowed() -> None:
+    c = compare_runs(side(CASES, ALL_PASS), side(CASES, ALL_PASS), matching_only=True)
+    empty = c.model_copy(
+        update={"task_success_delta": c.task_success_delta.model_copy(update={"ci": None})}
+    )
+    assert not check_gate(empty, "not_worse_than_baseline(0.02)").passed
+    assert check_gate(empty, "not_worse_than_baseline(0.02) allow_na").passed
+
+
+def test_a_report_gate_refuses_a_check_that_needs_a_baseline() -> None:
+    with pytest.raises(AssayConfigError, match="a report alone has none: give it to assay compare"):
+        parse_rule("not_worse_than_baseline(0.02)")

@@ -59,3 +59,24 @@ def test_the_latest_run_against_the_last_and_a_tag() -> None:
     assert "do not pair" in moved[0].message and not moved[0].passed
     _, empty = trend_gate(rules[:1], [], {})
     assert not empty[0].passed
+
+
+def test_not_worse_than_the_run_tagged_baseline_by_a_margin() -> None:
+    base = suite_run("b1", 1, V1, range(30))
+    same = suite_run("r2", 2, V1, range(30))
+    worse = suite_run("r3", 3, V1, range(10))
+    rule = parse_trend_rule("not_worse_than_baseline(0.1)")
+    assert (rule.reference, rule.not_worse_by) == ("baseline", 0.1)
+    _, (kept,) = trend_gate([rule], [base, same], {"baseline": base})
+    assert kept.passed
+    assert kept.message.startswith(
+        "r2 vs baseline = b1: not worse than the baseline by more than 10.0 points"
+    )
+    _, (lost,) = trend_gate([rule], [base, worse], {"baseline": base})
+    assert not lost.passed and "worse than the baseline by more than 10.0 points" in lost.message
+    _, (none,) = trend_gate([rule], [base, same], {})
+    assert not none.passed and none.message == "n/a: no run tagged 'baseline' in this suite"
+    with pytest.raises(AssayConfigError, match='did you mean "not_worse_than_baseline"'):
+        parse_trend_rule("not_worse_than_basline(0.1)")
+    with pytest.raises(AssayConfigError, match=r"the margin 1\.5"):
+        parse_trend_rule("not_worse_than_baseline(1.5)")

@@ -23,7 +23,9 @@ from assay.errors import AssayConfigError
 from assay.runner import Overrides, report_for_run, resume_run, run_suite
 from assay.store import open_store
 
-pytestmark = pytest.mark.slow
+# One worker runs them all: a local Ray instance takes 2 CPUs, hundreds of MB and seconds to
+# start, and the concurrency and rate figures these tests check need no other Ray beside it.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
 BENCH = Path(__file__).resolve().parents[3] / "bench"
 FAULT_KEY = "sk-fault/Injected+KEY_0042"
 

@@ -4,12 +4,12 @@ timeouts and 5xx: bounded, with backoff, every attempt recorded."""
 from __future__ import annotations
 
 import asyncio
-import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 from aiohttp import web
+from tests.ports import closed_port
 
 from assay.cases import Case
 from assay.grading import StructuredGrader
@@ -19,14 +19,6 @@ from assay.targets import build_target
 from assay.targets.function import FunctionTarget
 
 CASE = Case(id="E1", slice="s", question="q", expected_behavior="answer", expected_fact="return_30")
-
-
-def _free_port() -> int:
-    """A loopback port nobody listens on (bound then released: connections are refused)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
 
 
 async def _listen(port: int) -> web.AppRunner:
@@ -64,7 +56,6 @@ async def _run_http(
 
 
 def test_a_refused_connection_is_retried_until_the_server_accepts() -> None:
-    port = _free_port()
     servers: list[web.AppRunner] = []
 
     async def start_server() -> None:  # the server comes up during the first backoff
@@ -78,7 +69,8 @@ def test_a_refused_connection_is_retried_until_the_server_accepts() -> None:
             for runner in servers:
                 await runner.cleanup()
 
-    record, waits = asyncio.run(scenario())
+    with closed_port() as port:  # until the server listens on it
+        record, waits = asyncio.run(scenario())
     assert record.outcome == Answer(fact="return_30")
     assert record.attempts == 2
     assert record.extra["attempt_errors"] == ["connection_error"]
@@ -89,8 +81,8 @@ def test_a_refused_connection_is_retried_until_the_server_accepts() -> None:
 
 
 def test_retries_of_a_refused_connection_are_bounded_and_the_error_kept() -> None:
-    port = _free_port()
-    record, waits = asyncio.run(_run_http(f"http://127.0.0.1:{port}/ask", 2))
+    with closed_port() as port:
+        record, waits = asyncio.run(_run_http(f"http://127.0.0.1:{port}/ask", 2))
     assert isinstance(record.outcome, Error)
     assert record.outcome.error_class == "connection_error"
     assert (

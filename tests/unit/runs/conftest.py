@@ -1,5 +1,6 @@
 """Stores for the read model's tests: a SQLite file, and a database on a throwaway
-PostgreSQL cluster (one per test module) when the server binaries are on the machine."""
+PostgreSQL cluster (one per test session, so one per pytest-xdist worker) when the server
+binaries are on the machine."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from tests.pg_cluster import ClusterUnavailable, fresh_database, postgres_cluster
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
     try:
         cluster = postgres_cluster()

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
         judge_not_supplied,
         with_judge,
     )
-    from assay.grading.checks._path import path_matches
+    from assay.grading.checks._path import PathMiss, model_turns, path_matches, path_misses
     from assay.grading.checks._profile import (
         AGENT_PROFILE,
         DEFAULT_PROFILE,
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     )
     from assay.grading.checks._registry import ENTRY_POINT_GROUP, CheckLoader, CheckRegistry
     from assay.grading.checks._scorer import CompositeResult, CompositeScorer
-    from assay.grading.checks._state import state_matches
+    from assay.grading.checks._state import state_differences, state_matches, wanted_state
     from assay.grading.checks._synthetic import flip_check
     from assay.grading.checks._text import contains, normalize
     from assay.grading.checks._types import Check, CheckInput, CheckResult
@@ -74,6 +74,9 @@ _WHERE: dict[str, str] = {
     "judge_not_supplied": "assay.grading.checks._judge",
     "with_judge": "assay.grading.checks._judge",
     "path_matches": "assay.grading.checks._path",
+    "PathMiss": "assay.grading.checks._path",
+    "model_turns": "assay.grading.checks._path",
+    "path_misses": "assay.grading.checks._path",
     "AGENT_PROFILE": "assay.grading.checks._profile",
     "DEFAULT_PROFILE": "assay.grading.checks._profile",
     "DEFAULT_WEIGHTS": "assay.grading.checks._profile",
@@ -94,6 +97,8 @@ _WHERE: dict[str, str] = {
     "CompositeResult": "assay.grading.checks._scorer",
     "CompositeScorer": "assay.grading.checks._scorer",
     "state_matches": "assay.grading.checks._state",
+    "state_differences": "assay.grading.checks._state",
+    "wanted_state": "assay.grading.checks._state",
     "flip_check": "assay.grading.checks._synthetic",
     "contains": "assay.grading.checks._text",
     "normalize": "assay.grading.checks._text",
@@ -121,6 +126,7 @@ __all__ = [
     "CompositeInputs",
     "CompositeResult",
     "CompositeScorer",
+    "PathMiss",
     "Profile",
     "ProfileError",
     "RecordedChecks",
@@ -144,10 +150,14 @@ __all__ = [
     "judge_check_results",
     "judge_not_supplied",
     "make_profile",
+    "model_turns",
     "normalize",
     "parse_composite_results",
     "path_matches",
+    "path_misses",
     "scored_case",
+    "state_differences",
     "state_matches",
+    "wanted_state",
     "with_judge",
 ]

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, NamedTuple
 
 from assay.cases import (
     CallsInOrder,
@@ -96,18 +96,34 @@ def _called(calls: Numbered) -> str:
     return ", ".join(s.tool for _, s in calls) or "none"
 
 
-def _tool_called(expected: ToolCalled, calls: Numbered) -> str | None:
+class PathMiss(NamedTuple):
+    """A path expectation a trajectory does not meet: its kind, what went wrong, and the
+    step (numbered from 1) that shows it, None when no step does (a call never made)."""
+
+    kind: str
+    what: str
+    step: int | None
+
+    @property
+    def reason(self) -> str:
+        """One line: ``step N: what`` (or ``what`` when no step shows it)."""
+        return self.what if self.step is None else f"step {self.step}: {self.what}"
+
+
+def _tool_called(expected: ToolCalled, calls: Numbered) -> Iterator[PathMiss]:
     name = expected.tool_called
     made = [(n, s) for n, s in calls if s.tool == name]
     if not made:
-        return f"expected a call of {name}, none was made (calls: {_called(calls)})"
-    why = ""
+        what = f"expected a call of {name}, none was made (calls: {_called(calls)})"
+        yield PathMiss("tool_called", what, None)
+        return
+    why: PathMiss | None = None
     for n, step in made:
         arguments = step.call.arguments
         if arguments is None:
-            why = f"step {n}: {name} was called with arguments that are not a JSON object"
+            what = f"{name} was called with arguments that are not a JSON object"
         elif expected.args is not None and not same_value(arguments, expected.args):
-            why = f"step {n}: {name} was called with {_json(arguments)}, not {_json(expected.args)}"
+            what = f"{name} was called with {_json(arguments)}, not {_json(expected.args)}"
         elif expected.args_match and (bad := unmatched_arguments(arguments, expected.args_match)):
             shown = ", ".join(
                 f"{b} is absent"
@@ -115,94 +131,111 @@ def _tool_called(expected: ToolCalled, calls: Numbered) -> str | None:
                 else f"{b} {_json(arguments[b])} does not match {expected.args_match[b]!r}"
                 for b in bad
             )
-            why = f"step {n}: {name} argument {shown}"
+            what = f"{name} argument {shown}"
         elif expected.args_schema is not None and (
             broken := schema_problem(arguments, expected.args_schema)
         ):
-            why = f"step {n}: {name}'s arguments break args_schema: {broken}"
+            what = f"{name}'s arguments break args_schema: {broken}"
         else:
-            return None
-    return why
+            return
+        why = PathMiss("tool_called", what, n)
+    if why is not None:
+        yield why
 
 
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
-def _tool_not_called(expected: ToolNotCalled, calls: Numbered) -> str | None:
+def _tool_not_called(expected: ToolNotCalled, calls: Numbered) -> Iterator[PathMiss]:
     name = expected.tool_not_called
     made = [n for n, s in calls if s.tool == name]
-    if not made:
-        return None
-    return f"step {made[0]}: {name} was called, which the case forbids"
+    if made:
+        yield PathMiss("tool_not_called", f"{name} was called, which the case forbids", made[0])
 
 
-def _calls_in_order(expected: CallsInOrder, calls: Numbered) -> str | None:
+def _calls_in_order(expected: CallsInOrder, calls: Numbered) -> Iterator[PathMiss]:
     wanted = expected.calls_in_order
     if is_subsequence(wanted, [s.tool for _, s in calls]):
-        return None
+        return
     found, last = 0, 0
     for n, step in calls:
         if found < len(wanted) and step.tool == wanted[found]:
             found, last = found + 1, n
     order = " → ".join(wanted)
     got = f"no {wanted[found]}" + (f" after step {last}" if found else "")
-    return f"expected calls in order {order}, but {got} (calls: {_called(calls)})"
-
-
-def _max_steps(expected: MaxSteps, trajectory: Trajectory) -> str | None:
-    turns = [n for n, s in enumerate(trajectory.steps, 1) if isinstance(s, ModelStep)]
-    if len(turns) <= expected.max_steps:
-        return None
-    return (
-        f"step {turns[expected.max_steps]}: model turn {expected.max_steps + 1} of at most "
-        f"{expected.max_steps} ({len(turns)} taken)"
+    yield PathMiss(
+        "calls_in_order",
+        f"expected calls in order {order}, but {got} (calls: {_called(calls)})",
+        None,
     )
 
 
-def _max_calls(expected: MaxCalls, calls: Numbered) -> str | None:
-    over = []
+def model_turns(trajectory: Trajectory) -> list[int]:
+    """The step numbers of the model turns (from 1, every step counted)."""
+    return [n for n, s in enumerate(trajectory.steps, 1) if isinstance(s, ModelStep)]
+
+
+def _max_steps(expected: MaxSteps, trajectory: Trajectory) -> Iterator[PathMiss]:
+    turns = model_turns(trajectory)
+    if len(turns) > expected.max_steps:
+        yield PathMiss(
+            "max_steps",
+            f"model turn {expected.max_steps + 1} of at most {expected.max_steps} "
+            f"({len(turns)} taken)",
+            turns[expected.max_steps],
+        )
+
+
+def _max_calls(expected: MaxCalls, calls: Numbered) -> Iterator[PathMiss]:
     for name, most in expected.max_calls.items():
         made = [n for n, s in calls if s.tool == name]
         if len(made) > most:
-            over.append(f"step {made[most]}: call {most + 1} of {name}, at most {most} expected")
-    return "; ".join(over) or None
+            yield PathMiss(
+                "max_calls", f"call {most + 1} of {name}, at most {most} expected", made[most]
+            )
 
 
-def _no_call_after_refusal(expected: NoCallAfterRefusal, calls: Numbered) -> str | None:
+def _no_call_after_refusal(expected: NoCallAfterRefusal, calls: Numbered) -> Iterator[PathMiss]:
     if not expected.no_call_after_refusal:
-        return None
+        return
     refused = next(((n, s) for n, s in calls if s.status == "refused"), None)
     if refused is None:
-        return None
+        return
     after = next(((n, s) for n, s in calls if n > refused[0]), None)
-    if after is None:
-        return None
-    return (
-        f"step {after[0]}: {after[1].tool} was called after {refused[1].tool} "
-        f"refused at step {refused[0]}"
-    )
+    if after is not None:
+        yield PathMiss(
+            "no_call_after_refusal",
+            f"{after[1].tool} was called after {refused[1].tool} refused at step {refused[0]}",
+            after[0],
+        )
+
+
+def path_misses(expectations: Sequence[Any], trajectory: Trajectory) -> list[PathMiss]:
+    """Every path expectation the trajectory does not meet, in the case's order (other
+    kinds are skipped): the one reading of the path that the check and diagnose share."""
+    calls = numbered_tools(trajectory)
+    misses: list[PathMiss] = []
+    for expected in expectations:
+        if isinstance(expected, ToolCalled):
+            misses += _tool_called(expected, calls)
+        elif isinstance(expected, ToolNotCalled):
+            misses += _tool_not_called(expected, calls)
+        elif isinstance(expected, CallsInOrder):
+            misses += _calls_in_order(expected, calls)
+        elif isinstance(expected, MaxSteps):
+            misses += _max_steps(expected, trajectory)
+        elif isinstance(expected, MaxCalls):
+            misses += _max_calls(expected, calls)
+        elif isinstance(expected, NoCallAfterRefusal):
+            misses += _no_call_after_refusal(expected, calls)
+    return misses
 
 
 def path_failures(expectations: Sequence[Any], trajectory: Trajectory) -> list[str]:
     """One reason per path expectation the trajectory does not meet, in the case's order
     (others are skipped)."""
-    calls = numbered_tools(trajectory)
-    failures: list[str | None] = []
-    for expected in expectations:
-        if isinstance(expected, ToolCalled):
-            failures.append(_tool_called(expected, calls))
-        elif isinstance(expected, ToolNotCalled):
-            failures.append(_tool_not_called(expected, calls))
-        elif isinstance(expected, CallsInOrder):
-            failures.append(_calls_in_order(expected, calls))
-        elif isinstance(expected, MaxSteps):
-            failures.append(_max_steps(expected, trajectory))
-        elif isinstance(expected, MaxCalls):
-            failures.append(_max_calls(expected, calls))
-        elif isinstance(expected, NoCallAfterRefusal):
-            failures.append(_no_call_after_refusal(expected, calls))
-    return [f for f in failures if f is not None]
+    return [m.reason for m in path_misses(expectations, trajectory)]
 
 
 _PATH = (ToolCalled, ToolNotCalled, CallsInOrder, MaxSteps, MaxCalls, NoCallAfterRefusal)

@@ -9,7 +9,8 @@
   var KNOWN = ["id", "slice", "trial", "synthetic", "question", "expected_behavior", "expected_fact",
     "rationale", "outcome", "fact", "text", "status", "reason", "grader", "case_hash",
     "source_revision", "checks", "judgments", "expected_label", "outcome_label", "raw",
-    "input_tokens", "output_tokens", "latency_ms", "transcript", "traceback", "abstain_reason"];
+    "input_tokens", "output_tokens", "latency_ms", "transcript", "traceback", "abstain_reason",
+    "agent", "trajectory"];
 
   function el(tag, cls, text) {
     var node = document.createElement(tag);
@@ -221,6 +222,55 @@
     });
     return dl;
   }
+  function shown(value) {
+    return typeof value === "string" ? value : JSON.stringify(value, null, 2);
+  }
+  function callText(call) {
+    if (call.arguments !== null && call.arguments !== undefined) {
+      return call.name + " " + JSON.stringify(call.arguments);
+    }
+    return call.name + " (unreadable arguments: " + shown(call.raw_arguments || "") + ")";
+  }
+  function trajectoryBox(agent, t) {
+    var wrap = el("div", "transcript trajectory");
+    if (agent) {
+      wrap.appendChild(el("p", "field", agent.steps + " steps · " + agent.tool_calls +
+        " tool calls · " + agent.tool_errors + " tool errors · " + agent.malformed_calls +
+        " malformed calls · ended " + agent.ended));
+    }
+    if (t.state_before !== null && t.state_before !== undefined) {
+      wrap.appendChild(el("p", "field", "state before"));
+      wrap.appendChild(el("pre", "message", shown(t.state_before)));
+    }
+    (t.steps || []).forEach(function (s, i) {
+      var failed = s.kind === "tool" && s.status !== "ok";
+      var step = el("div", "step" + (failed ? " failed-step" : ""));
+      step.setAttribute("data-step", String(i + 1));
+      step.setAttribute("data-status", s.kind === "tool" ? s.status : "model");
+      if (s.kind === "tool") {
+        step.appendChild(el("p", "field", "step " + (i + 1) + " · tool " + s.call.name +
+          " · " + s.status));
+        step.appendChild(el("pre", "message", "arguments: " + callText(s.call)));
+        if (s.result !== null && s.result !== undefined) {
+          step.appendChild(el("pre", "message", "result: " + shown(s.result)));
+        }
+        if (s.error) { step.appendChild(el("pre", "message error", "error: " + s.error)); }
+      } else {
+        step.appendChild(el("p", "field", "step " + (i + 1) + " · model" +
+          (s.finish_reason ? " (finish reason: " + s.finish_reason + ")" : "")));
+        if (s.text) { step.appendChild(el("pre", "message", s.text)); }
+        (s.tool_calls || []).forEach(function (c) {
+          step.appendChild(el("pre", "message", "calls " + callText(c)));
+        });
+      }
+      wrap.appendChild(step);
+    });
+    if (t.state_after !== null && t.state_after !== undefined) {
+      wrap.appendChild(el("p", "field", "state after"));
+      wrap.appendChild(el("pre", "message", shown(t.state_after)));
+    }
+    return wrap;
+  }
   function judgmentBox(status, title, reason, extra) {
     var box = el("div", "judgment");
     var head = el("div");
@@ -319,6 +369,9 @@
         ? " (finish reason: " + row.transcript.finish_reason + ")" : "")));
       convo.appendChild(el("pre", "message", row.transcript.reply || ""));
       section("Transcript", convo);
+    }
+    if (row.trajectory && Array.isArray(row.trajectory.steps)) {
+      section("Trajectory", trajectoryBox(row.agent, row.trajectory));
     }
     if (Array.isArray(row.checks) && row.checks.length) { section("Checks", resultList(row.checks)); }
     if (Array.isArray(row.judgments) && row.judgments.length) {
