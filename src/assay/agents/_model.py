@@ -95,11 +95,12 @@ def read_turn(message: Any, step: int, **said: Any) -> Turn:
                 },
             }
         )
-    kept: dict[str, Any] = {"role": "assistant"}
-    # A tool-calling turn without text is sent back without ``content``: the API allows
-    # null there, but some compatible servers (llama-cpp-python's) refuse anything but text.
-    if content is not None or not sent:
-        kept["content"] = content
+    # A tool-calling turn without text is sent back with empty text: the API allows null
+    # there, but some compatible servers (llama-cpp-python's) need text.
+    kept: dict[str, Any] = {
+        "role": "assistant",
+        "content": "" if sent and content is None else content,
+    }
     if sent:
         kept["tool_calls"] = sent
     return Turn(kept, content, tuple(calls), **said)
