@@ -1,4 +1,5 @@
-"""Every command block in README.md, docs/*.md and examples/agent/README.md runs, in a temporary copy of the project.
+"""Every command block in README.md, docs/*.md and examples/agent/README.md runs, in a
+temporary copy of the project.
 
 A command block is a fenced block tagged ``bash``, ``console`` or ``sh``, or an untagged
 one that starts with a command: in a block with ``$ `` prompts the lines starting with

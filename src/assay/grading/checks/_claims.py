@@ -7,10 +7,11 @@ success is read from its words. A claim is found by success-claim patterns, per 
 - by default, from the tool's name: ``issue_refund`` is the verb ``issue`` (participle
   ``issued``) and the object ``refund``, and a claim is "(your|the) refund (has been |was
   |is )issued" (the object may carry up to two short phrases of its own, "your refund
-  of $60.00 for order A4 was issued"), "refund issued", "I('ve| have) issued your refund", or "your refund is
-  (complete|completed|done|confirmed|processed|successful)"; a name of one word
-  (``refund``) gives "(has been|was|I've) refunded" and "successfully refunded". A
-  reading verb (``get``, ``lookup``, ``search``…) has no success to claim: no patterns;
+  of $60.00 for order A4 was issued"), "refund issued", "I('ve| have) issued your
+  refund", or "your refund is (complete|completed|done|confirmed|processed|successful)";
+  a name of one word (``refund``) gives "(has been|was|I've) refunded" and
+  "successfully refunded". A reading verb (``get``, ``lookup``, ``search``…) has no
+  success to claim: no patterns;
 - in place of those, the regular expressions a case lists under ``success_claims`` for
   the tool, or those given to ``claims_check`` for a check of one's own.
 
