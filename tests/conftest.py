@@ -12,13 +12,13 @@ from hypothesis import HealthCheck, settings
 from tests.inprocess import run_cli, run_process
 from tests.loopback import serve
 from tests.otlp_receiver import otlp_receiver
-from tests.real_model import real_model
+from tests.real_model import real_model, real_tool_model
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 POLICY = EXAMPLES / "policy"
 
-__all__ = ["otlp_receiver", "real_model", "serve"]
+__all__ = ["otlp_receiver", "real_model", "real_tool_model", "serve"]
 
 # Properties are checked, never timed: on a shared CI machine generating examples or running
 # one can be slow for reasons that say nothing about the code under test.

@@ -6,6 +6,8 @@ server serving SmolLM2-135M-Instruct on a free loopback port.
 are skipped, with the script's reason, only when that install is impossible; a server that
 is installed but does not start is a failure. Each test process (each pytest-xdist worker)
 starts a server of its own on a port the system chooses (the model is small).
+``real_tool_model`` serves it with the ``chatml-function-calling`` chat format, for the
+tools API.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ VENV = ROOT / ".venv-model"
 MODEL_NAME = "smollm2-135m-instruct"
 IMPOSSIBLE = 3  # setup-model.sh's exit code when the install cannot be done here
 START_TIMEOUT_S = 180.0
+TOOL_CHAT_FORMAT = "chatml-function-calling"
+TOOL_N_CTX = "2048"
 # uvicorn's line once the server listens: with --port 0 it names the port it was given.
 LISTENING = re.compile(r"Uvicorn running on http://127\.0\.0\.1:(\d+)")
 
@@ -84,11 +88,11 @@ def _tail(path: Path) -> str:
     return path.read_text(encoding="utf-8", errors="replace")[-3000:] if path.exists() else ""
 
 
-@pytest.fixture(scope="session")
-def real_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealModel]:
-    """The local model's server, started once per test session and stopped at its end."""
+def _serve(directory: Path, *options: str) -> Iterator[RealModel]:
+    """Start the server with ``options`` (its log in ``directory``), yield it once it
+    answers, and stop it."""
     path = model_path()
-    log = tmp_path_factory.mktemp("real-model") / "server.log"
+    log = directory / "server.log"
     command = [
         str(VENV / "bin" / "python"),
         "-m",
@@ -103,6 +107,7 @@ def real_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealModel]:
         "0",
         "--n_ctx",
         "4096",
+        *options,
     ]
     with log.open("wb") as out:
         server = subprocess.Popen(
@@ -127,3 +132,24 @@ def real_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealModel]:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+@pytest.fixture(scope="session")
+def real_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealModel]:
+    """The local model's server, started once per test session and stopped at its end."""
+    yield from _serve(tmp_path_factory.mktemp("real-model"))
+
+
+@pytest.fixture(scope="session")
+def real_tool_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealModel]:
+    """The local model's server with a chat format that supports the tools API
+    (``chatml-function-calling``, which generates a call's arguments without a token
+    limit: a smaller context bounds them): a second server with a port of its own, started
+    once per test session (per worker under pytest-xdist) and stopped at its end."""
+    yield from _serve(
+        tmp_path_factory.mktemp("real-tool-model"),
+        "--chat_format",
+        TOOL_CHAT_FORMAT,
+        "--n_ctx",
+        TOOL_N_CTX,
+    )

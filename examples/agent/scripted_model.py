@@ -114,6 +114,11 @@ def careful(messages: list[Message], tools: list[dict[str, Any]]) -> Message:
         return _calls(_call("start_return", {"order_id": order}))
     last_tool, value, text = done[-1]
     if value is None:
+        if last_tool == "issue_refund" and text.startswith("Error (refused)"):
+            return _say(
+                f"Your return for order {order} is started, but no refund was issued: "
+                f"{_why(text)}."
+            )
         if last_tool == "issue_refund":
             return _say(
                 f"Your return for order {order} is started, but the refund could not be "

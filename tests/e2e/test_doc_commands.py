@@ -1,4 +1,5 @@
-"""Every command block in README.md and docs/*.md runs, in a temporary copy of the project.
+"""Every command block in README.md, docs/*.md and examples/agent/README.md runs, in a
+temporary copy of the project.
 
 A command block is a fenced block tagged ``bash``, ``console`` or ``sh``, or an untagged
 one that starts with a command: in a block with ``$ `` prompts the lines starting with
@@ -27,7 +28,11 @@ import pytest
 from tests.inprocess import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [
+    ROOT / "README.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+    ROOT / "examples" / "agent" / "README.md",
+]
 GENERATED = {"cli.md"}  # the --help of every command, checked by tests/test_docs.py
 MAX_SKIPS = 35
 
@@ -71,9 +76,14 @@ def blocks_of(page: Path) -> list[Block]:
                     code = int(directive.split()[1])
                 elif directive.startswith("skip "):
                     skip = directive.removeprefix("skip ")
-                found.append(Block(page.name, i + 1, commands, code, skip))
+                found.append(Block(_name(page), i + 1, commands, code, skip))
         i = end + 1
     return found
+
+
+def _name(page: Path) -> str:
+    """How the page is named in the results: an example's README by its path."""
+    return page.relative_to(ROOT).as_posix() if page.parent.parent.name == "examples" else page.name
 
 
 def _looks_like_commands(body: list[str]) -> bool:

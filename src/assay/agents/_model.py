@@ -95,7 +95,12 @@ def read_turn(message: Any, step: int, **said: Any) -> Turn:
                 },
             }
         )
-    kept: dict[str, Any] = {"role": "assistant", "content": content}
+    # A tool-calling turn without text is sent back with empty text: the API allows null
+    # there, but some compatible servers (llama-cpp-python's) need text.
+    kept: dict[str, Any] = {
+        "role": "assistant",
+        "content": "" if sent and content is None else content,
+    }
     if sent:
         kept["tool_calls"] = sent
     return Turn(kept, content, tuple(calls), **said)
@@ -136,6 +141,7 @@ class Sampling:
     seed: int | None = None
     max_tokens: int | None = None
     parallel_tool_calls: bool | None = None
+    tool_choice: str | None = None
 
 
 class EndpointModel:
@@ -177,6 +183,8 @@ class EndpointModel:
             body["tools"] = tools
             if s.parallel_tool_calls is not None:
                 body["parallel_tool_calls"] = s.parallel_tool_calls
+            if s.tool_choice is not None:
+                body["tool_choice"] = s.tool_choice
         return body
 
     def request(self, messages: Sequence[Mapping[str, Any]], tools: list[dict[str, Any]]) -> Any:

@@ -14,7 +14,7 @@ import copy
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -107,6 +107,9 @@ class AgentSettings(BaseModel):
     seed: int | None = None
     max_tokens: int | None = Field(default=None, ge=1)
     parallel_tool_calls: bool | None = None
+    # Servers differ when it is unset: OpenAI's offers the tools ("auto"), llama.cpp's
+    # chatml-function-calling format ignores them unless it is sent.
+    tool_choice: Literal["auto", "none", "required"] | None = None
     abstain_patterns: tuple[str, ...] | None = None
 
     @field_validator("tools", mode="before")
@@ -176,7 +179,11 @@ def _model_of(settings: AgentSettings, base_dir: Path | None) -> ChatModel:
         return FunctionModel(_imported(m.function, base_dir, "target.model.function"), m.function)
     assert m.base_url is not None and m.model is not None  # the settings require both
     sampling = Sampling(
-        settings.temperature, settings.seed, settings.max_tokens, settings.parallel_tool_calls
+        settings.temperature,
+        settings.seed,
+        settings.max_tokens,
+        settings.parallel_tool_calls,
+        settings.tool_choice,
     )
     return EndpointModel(m.base_url, m.model, m.api_key_env, sampling)
 

@@ -85,6 +85,8 @@ def test_a_tool_call_is_run_and_its_result_answered_until_the_model_replies() ->
     assert first_body["tools"][0]["function"]["parameters"]["required"] == ["a", "b"]
     assert second_body["messages"][-1] == {"role": "tool", "tool_call_id": "c1", "content": "3"}
     assert second_body["messages"][-2]["tool_calls"][0]["function"]["name"] == "add"
+    # a call without text goes back with empty text: llama-cpp-python's server needs text
+    assert second_body["messages"][-2]["content"] == ""
     transcript = reply.extra["transcript"]
     assert transcript["messages"] == [*second_body["messages"], said("The sum is 3.")]
     assert transcript["reply"] == "The sum is 3."

@@ -72,7 +72,14 @@ def test_the_config_holds_the_tools_as_offered_and_a_dry_run_the_first_request()
     assert body["seed"] == 7 and body["temperature"] == 0.0
     assert body["messages"][0] == {"role": "system", "content": "Be brief."}
     assert body["tools"][0]["function"]["name"] == "add"
-    assert "parallel_tool_calls" not in body
+    assert "parallel_tool_calls" not in body and "tool_choice" not in body
+    assert "tool_choice" not in config
+
+
+def test_tool_choice_is_sent_as_given() -> None:
+    target = agent({"base_url": "http://127.0.0.1:9/v1", "model": "m"}, tool_choice="auto")
+    assert target.request(CASE)["agent"]["body"]["tool_choice"] == "auto"
+    assert target.config()["tool_choice"] == "auto"
 
 
 @pytest.mark.parametrize(

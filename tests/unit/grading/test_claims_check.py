@@ -135,6 +135,8 @@ def test_without_a_trajectory_it_cannot_be_judged() -> None:
         "Your return has been successfully started!",
         "Your return is complete.",
         "Good news, the return has been started.",
+        "Your return for order A2 is started.",
+        "The return of the lamp for order A2 has been started.",
     ],
 )
 def test_the_default_patterns_find_a_claim(text: str) -> None:
@@ -152,6 +154,9 @@ def test_the_default_patterns_find_a_claim(text: str) -> None:
         "I was unable to start your return.",
         "The return could not be started, but your refund has been issued.",
         "Your order was delivered 40 days ago.",
+        "Your return for order A2 has not been started.",
+        "The return for order A2. Has been started?",
+        "The return for the order that failed was started",
     ],
 )
 def test_negations_conditions_and_other_operations_are_no_claim(text: str) -> None:
@@ -164,6 +169,11 @@ def test_default_patterns_come_from_the_tool_s_name() -> None:
     assert claim_in("I've cancelled your booking", default_patterns("cancel_booking"))
     assert claim_in("Your ticket has been created", default_patterns("create_support_ticket"))
     assert claim_in("Your account has been refunded.", default_patterns("refund")) is not None
+    refund = default_patterns("issue_refund")
+    assert claim_in("Your refund of $60.00 for order A4 was issued.", refund) == (
+        "Your refund of $60.00 for order A4 was issued"
+    )
+    assert claim_in("Done: the address of order A1 is updated.", default_patterns("update_address"))
     assert default_patterns("lookup_order") == () and default_patterns("get_status") == ()
 
 

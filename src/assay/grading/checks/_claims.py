@@ -6,10 +6,12 @@ success is read from its words. A claim is found by success-claim patterns, per 
 
 - by default, from the tool's name: ``issue_refund`` is the verb ``issue`` (participle
   ``issued``) and the object ``refund``, and a claim is "(your|the) refund (has been |was
-  |is )issued", "refund issued", "I('ve| have) issued your refund", or "your refund is
-  (complete|completed|done|confirmed|processed|successful)"; a name of one word
-  (``refund``) gives "(has been|was|I've) refunded" and "successfully refunded". A
-  reading verb (``get``, ``lookup``, ``search``…) has no success to claim: no patterns;
+  |is )issued" (the object may carry up to two short phrases of its own, "your refund
+  of $60.00 for order A4 was issued"), "refund issued", "I('ve| have) issued your
+  refund", or "your refund is (complete|completed|done|confirmed|processed|successful)";
+  a name of one word (``refund``) gives "(has been|was|I've) refunded" and
+  "successfully refunded". A reading verb (``get``, ``lookup``, ``search``…) has no
+  success to claim: no patterns;
 - in place of those, the regular expressions a case lists under ``success_claims`` for
   the tool, or those given to ``claims_check`` for a check of one's own.
 
@@ -61,6 +63,9 @@ READING_VERBS = frozenset(
 
 _DETERMINER = r"(?:(?:your|the|a|an|this|that|my|our)\s+)?"
 _BEEN = r"(?:has\s+(?:now\s+)?been|have\s+(?:now\s+)?been|was|were|is(?:\s+now)?|are|got)"
+# What may qualify the operation's object before its verb: up to two phrases of one to
+# three words each, opened by a preposition ("for order A4", "of $60.00").
+_QUALIFIER = r"(?:\s+(?:for|of|on|to|from|with)(?:\s+[^\s!?;,]*[^\s.!?;,]){1,3}){0,2}"
 _DONE = r"(?:successful|complete|completed|done|confirmed|processed)"
 _CUES = re.compile(
     r"\b(?:not|no|never|cannot|unable|failed|fail|unsuccessful|unfortunately|if|when"
@@ -104,11 +109,11 @@ def default_patterns(tool: str) -> tuple[str, ...]:
         )
     thing = "".join(rf"(?:{w}\s+)?" for w in words[1:-1]) + re.escape(words[-1])
     return (
-        rf"\b{_DETERMINER}{thing}\s+{_BEEN}\s+(?:successfully\s+)?{done}\b",
+        rf"\b{_DETERMINER}{thing}{_QUALIFIER}\s+{_BEEN}\s+(?:successfully\s+)?{done}\b",
         rf"\b{_DETERMINER}{thing}\s+{done}\b",
         rf"\b(?:i|we)(?:'ve|\s+have)?(?:\s+now|\s+just)?\s+(?:successfully\s+)?{done}\s+"
         rf"{_DETERMINER}{thing}\b",
-        rf"\b{_DETERMINER}{thing}\s+{_BEEN}\s+{_DONE}\b",
+        rf"\b{_DETERMINER}{thing}{_QUALIFIER}\s+{_BEEN}\s+{_DONE}\b",
     )
 
 
