@@ -116,8 +116,7 @@ def careful(messages: list[Message], tools: list[dict[str, Any]]) -> Message:
     if value is None:
         if last_tool == "issue_refund" and text.startswith("Error (refused)"):
             return _say(
-                f"Your return for order {order} is started, but no refund was issued: "
-                f"{_why(text)}."
+                f"Your return for order {order} is started, but no refund was issued: {_why(text)}."
             )
         if last_tool == "issue_refund":
             return _say(
