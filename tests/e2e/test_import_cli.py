@@ -45,7 +45,7 @@ def test_every_inspect_sample_imports_in_one_command(run_assay: RunAssay, tmp_pa
     logs = sorted(INSPECT.iterdir())
     done = run_assay("import", "inspect", *logs, "--store", store)
     assert done.returncode == 0, done.stderr
-    assert len(_run_ids(done.stdout)) == len(logs) == 5
+    assert len(_run_ids(done.stdout)) == len(logs) == 6
 
 
 def test_two_promptfoo_providers_compare_like_native_runs(
