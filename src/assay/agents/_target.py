@@ -28,6 +28,7 @@ from assay.outcomes import Answer, Outcome, Trajectory, trajectory_extra
 from assay.targets import ENV_NAME, BaseTarget, Reply, TargetContext, TargetType, error_reply, scrub
 from assay.targets.chat import (
     DEFAULT_ABSTAIN_PATTERNS,
+    AbstainPatterns,
     AbstainRule,
     structured_outcome,
     text_outcome,
@@ -110,7 +111,7 @@ class AgentSettings(BaseModel):
     # Servers differ when it is unset: OpenAI's offers the tools ("auto"), llama.cpp's
     # chatml-function-calling format ignores them unless it is sent.
     tool_choice: Literal["auto", "none", "required"] | None = None
-    abstain_patterns: tuple[str, ...] | None = None
+    abstain_patterns: AbstainPatterns = None
 
     @field_validator("tools", mode="before")
     @classmethod
@@ -118,16 +119,6 @@ class AgentSettings(BaseModel):
         """``module:function`` alone is ``{ref: module:function}``."""
         if isinstance(value, list | tuple):
             return [{"ref": item} if isinstance(item, str) else item for item in value]
-        return value
-
-    @field_validator("abstain_patterns")
-    @classmethod
-    def _patterns_compile(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
-        for pattern in value or ():
-            try:
-                re.compile(pattern)
-            except re.error as err:
-                raise ValueError(f"not a regular expression: {pattern!r} ({err})") from None
         return value
 
 

@@ -22,7 +22,9 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator
 
 from assay.outcomes import Abstain, Answer, Outcome, Usage
 from assay.targets._base import Reply
@@ -207,6 +209,20 @@ class AbstainRule:
             if re.search(pattern, text, re.IGNORECASE):
                 return pattern
         return None
+
+
+def _compiled(patterns: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    for pattern in patterns or ():
+        try:
+            re.compile(pattern)
+        except re.error as err:
+            raise ValueError(f"not a regular expression: {pattern!r} ({err})") from None
+    return patterns
+
+
+AbstainPatterns = Annotated[tuple[str, ...] | None, AfterValidator(_compiled)]
+"""A setting's abstain patterns: regular expressions, each checked to compile (None:
+the default ``AbstainRule``)."""
 
 
 def text_outcome(content: str, rule: AbstainRule) -> Outcome:

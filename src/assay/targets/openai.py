@@ -11,14 +11,13 @@ logged or reported.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from json.encoder import encode_basestring as _string  # what to_json writes a string with
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from assay._urls import HttpUrl
 from assay.cases import Case, Dataset, SourceLibrary
@@ -33,6 +32,7 @@ from assay.targets.chat import (
     OUTCOME_SCHEMA,
     RESPONSE_FORMAT,
     SCHEMA_INSTRUCTION,
+    AbstainPatterns,
     AbstainRule,
     Completion,
     OutputMode,
@@ -82,20 +82,10 @@ class OpenAISettings(BaseModel):
     vars: dict[str, Any] = Field(default_factory=dict)
     output: OutputMode = "structured"
     response_format: ResponseFormat = "json_schema"
-    abstain_patterns: tuple[str, ...] | None = None
+    abstain_patterns: AbstainPatterns = None
     temperature: float | None = Field(default=0.0, ge=0, le=2)
     seed: int | None = None
     max_tokens: int | None = Field(default=None, ge=1)
-
-    @field_validator("abstain_patterns")
-    @classmethod
-    def _patterns_compile(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
-        for pattern in value or ():
-            try:
-                re.compile(pattern)
-            except re.error as err:
-                raise ValueError(f"not a regular expression: {pattern!r} ({err})") from None
-        return value
 
 
 def _system_default(settings: OpenAISettings) -> str:
