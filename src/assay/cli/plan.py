@@ -65,8 +65,8 @@ def plan(
     trials: int | None = typer.Option(
         None,
         "--trials",
-        help="Trials per case (rate, detectable, drop; default: the suite's for rate and "
-        "detectable, else 1).",
+        help="Trials per case (rate, detectable, drop, noninferiority; default: the suite's "
+        "for rate and detectable, else 1).",
     ),
     pilot: str | None = typer.Option(
         None,

@@ -21,6 +21,12 @@ from assay.metrics import (
     trials_drop_table,
 )
 from assay.planning._model import Answer, Forecast, Pilot, Plan
+from assay.planning._simulate import (
+    REPLICATIONS,
+    SEED,
+    TrialsModel,
+    cases_for_simulated_noninferiority,
+)
 
 Question = Literal["rate", "drop", "noninferiority", "detectable"]
 QUESTIONS: tuple[str, ...] = get_args(Question)
@@ -36,6 +42,11 @@ _SIGN = (
     "beta-binomial model of trials of one case: Skellam (1948), JRSS B 10:257"
 )
 _TANGO = "Tango (1998), Statistics in Medicine 17:891; Nam (1997), Biometrics 53:1422"
+_RAO_SCOTT = (
+    "Rao & Scott (1992), Biometrics 48:577 (the design-effect-adjusted table); Newcombe "
+    "(1998), Statistics in Medicine 17:2635, method 10 (the paired interval); the "
+    "beta-binomial model of trials of one case: Skellam (1948), JRSS B 10:257"
+)
 
 
 def plan(
@@ -55,6 +66,8 @@ def plan(
     interval: IntervalSetting = DEFAULT_INTERVAL,
     pilot: Pilot | None = None,
     concurrency: int | None = None,
+    replications: int = REPLICATIONS,
+    seed: int = SEED,
 ) -> Plan:
     """How many cases ``question`` needs, each answer with the exact method it is computed
     by (docs/planning.md):
@@ -65,7 +78,9 @@ def plan(
       α = 1 − confidence, two-sided;
     - ``"noninferiority"``: show the candidate no worse than the baseline by more than
       ``margin`` (true ``difference``, candidate − baseline) with Tango's score test,
-      one-sided at α/2;
+      one-sided at α/2; with ``trials`` above one, by the power of ``assay compare``'s own
+      rule simulated ``replications`` times from ``seed`` on a beta-binomial model of the
+      trials;
     - ``"detectable"``: for ``cases`` cases, the half-width, the smallest drop and the
       smallest margin reached with ``power``.
 
@@ -109,14 +124,27 @@ def plan(
         answers.append(
             _trials_drop_answer(drop, trials, discordance, pilot, rate_known, alpha, power, notes)
         )
-    else:
-        if trials > 1:
-            raise ValueError(
-                "the noninferiority question is planned at one trial per case: with several "
-                "trials, assay compare's interval of the difference is the paired interval "
-                "widened by a design effect measured on the two runs themselves (Rao & Scott), "
-                "whose power has no exact form to plan with; plan the cases at trials 1"
+    elif question == "noninferiority" and trials > 1:
+        if margin is None:
+            raise ValueError("the noninferiority question needs a margin")
+        if replications < 100:
+            raise ValueError(f"replications must be at least 100, got {replications}")
+        answers.append(
+            _trials_margin_answer(
+                margin,
+                trials,
+                difference,
+                discordance,
+                pilot,
+                rate_known,
+                interval.confidence,
+                power,
+                notes,
+                replications,
+                seed,
             )
+        )
+    else:
         flips = _discordance(discordance, pilot, rate_known, notes)
         if question == "drop":
             if drop is None:
@@ -421,7 +449,7 @@ def _paired_icc(given: float | None, pilot: Pilot | None, rate: float, notes: li
         )
         return icc
     raise ValueError(
-        "with several trials, the drop question needs how the trials of one case agree: a "
+        "with several trials, a paired question needs how the trials of one case agree: a "
         "pilot run with several trials (whose design effect measures it), or a discordance "
         "with the baseline's rate"
     )
@@ -489,6 +517,88 @@ def _margin_answer(
         method=_margin_method(alpha, difference),
         reference=_TANGO,
     )
+
+
+def _trials_margin_answer(
+    margin: float,
+    trials: int,
+    difference: float,
+    given: float | None,
+    pilot: Pilot | None,
+    rate: float | None,
+    confidence: float,
+    power: float,
+    notes: list[str],
+    replications: int,
+    seed: int,
+) -> Answer:
+    """Non-inferiority over cases of several trials each, by the simulated power of the
+    rule ``assay compare`` applies: the Rao–Scott-adjusted Newcombe interval wholly above
+    −margin."""
+    _check_open("margin", margin)
+    if rate is None:
+        raise ValueError(
+            "with several trials, the noninferiority question needs the baseline's rate (a "
+            "baseline rate, or a pilot run): a case's trials are modelled around it"
+        )
+    icc = _paired_icc(given, pilot, rate, notes)
+    model = TrialsModel(rate=rate, icc=icc, trials=trials, difference=difference)
+    broken, fixed = model.one_trial_table()
+    alpha = 1 - confidence
+    one = cases_for_noninferiority(margin, broken, fixed, alpha=alpha, power=power)
+    guess = max(2, math.ceil(one * (1 + (trials - 1) * icc) / trials))
+    found = cases_for_simulated_noninferiority(
+        model, margin, confidence, power, guess, replications=replications, seed=seed
+    )
+    notes.append(
+        f"model of the trials: each case passes a trial with its own probability, spread "
+        f"around the rate {rate:.3g} with intraclass correlation ρ = {icc:.3g} (beta-binomial); "
+        + _difference_model(difference, rate)
+    )
+    notes.append(
+        f"the same model at one trial per case (Tango's score test, the plan at trials 1) "
+        f"needs {one:,} cases"
+    )
+    if found.cases >= one:
+        notes.append(
+            "more trials need no fewer cases here: trials of one case agree so closely that "
+            "the design effect compare measures on the two runs takes back what they add"
+        )
+    return Answer(
+        question="noninferiority",
+        asked=f"show the candidate no worse than the baseline by more than {_pct(margin)} "
+        f"with power {_pct(power)} at {trials} trials per case",
+        cases=found.cases,
+        trials=trials,
+        effect=margin,
+        target=power,
+        achieved=found.power,
+        achieved_se=found.se,
+        method=(
+            f"simulated power of assay compare's rule: Rao–Scott-adjusted Newcombe interval "
+            f"above −m (the {_pct(confidence)} paired interval of the difference over "
+            f"{trials} trials per case, its table divided by the design effect measured on "
+            f"the two runs, wholly above −{margin:g}), true difference {difference:g}; "
+            f"{replications:,} replications, seed {seed}, Monte Carlo s.e. "
+            f"±{found.se * 100:.2f} points; the smallest number of cases by bisection, "
+            "each number of cases simulated with its own seed"
+        ),
+        reference=_RAO_SCOTT,
+    )
+
+
+def _difference_model(difference: float, rate: float) -> str:
+    if difference < 0:
+        return (
+            f"the candidate breaks a share {-difference / rate:.3g} of the cases outright "
+            "(every trial fails) and leaves the others as they were"
+        )
+    if difference > 0:
+        return (
+            f"the candidate fixes a share {difference / (1 - rate):.3g} of the cases outright "
+            "(every trial passes) and leaves the others as they were"
+        )
+    return "the candidate passes each case as often as the baseline (true difference 0)"
 
 
 def _detectable_margin(

@@ -51,6 +51,10 @@ class Answer(BaseModel):
     achieved: float | None = Field(
         default=None, description="The exact power, or half-width, at these cases"
     )
+    achieved_se: float | None = Field(
+        default=None,
+        description="The Monte Carlo standard error of a simulated power (null when exact)",
+    )
     effective_cases: float | None = Field(
         default=None,
         description="With several trials: the observations the clustered interval counts",

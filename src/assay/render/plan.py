@@ -132,7 +132,12 @@ def _level(plan: Plan) -> str:
 
 def _answer_lines(answer: Answer, given: bool) -> tuple[str, ...]:
     lines = [f"reached: {_effect(answer)}" if given else f"needs: {_cases(answer)}"]
-    if answer.achieved is not None:
+    if answer.achieved is not None and answer.achieved_se is not None:
+        lines.append(
+            f"simulated {_achieved(answer)} ± {_pct(answer.achieved_se, 1)} (Monte Carlo "
+            f"s.e.) at {_cases(answer)}"
+        )
+    elif answer.achieved is not None:
         lines.append(f"exact {_achieved(answer)} at {_cases(answer)}")
     effective = _effective(answer)
     if effective:
