@@ -1,6 +1,7 @@
 """A plan's number of cases delivers what it promises, by simulation (seeded, a few
 thousand replications): the interval is within ±w as often as promised, and the exact
-McNemar and Tango tests reject as often as the plan's power says."""
+McNemar and Tango tests, and compare's verdict over several trials, decide as often as
+the plan's power says."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from functools import cache
 import numpy as np
 import pytest
 
-from assay.metrics import interval, mcnemar_exact, tango_score
+from assay.compare import Delta, non_inferiority
+from assay.metrics import clustered_delta, interval, mcnemar_exact, tango_score
 from assay.planning import plan
 
 REPS = 4000
@@ -102,3 +104,52 @@ def test_a_drop_planned_over_trials_is_detected_as_often_as_promised(
     detected = _sign_test_power(answer.cases, rate, icc, trials, drop)
     assert abs(detected - answer.achieved) <= 0.02
     assert detected >= 0.8 - 0.02
+
+
+def _compare_shows(
+    n: int, rate: float, icc: float, trials: int, difference: float, margin: float
+) -> float:
+    """How often ``assay compare`` calls the candidate not worse by more than ``margin``
+    over runs of ``n`` cases × ``trials`` trials drawn afresh from the plan's model (each
+    case's four cells drawn at once from its pass probabilities, with another seed)."""
+    rng = np.random.default_rng(SEED + 1)
+    a, b = rate * (1 / icc - 1), (1 - rate) * (1 / icc - 1)
+    chance = rng.beta(a, b, size=(REPS, n))
+    outright = rng.random((REPS, n))
+    if difference < 0:
+        other = np.where(outright < -difference / rate, 0.0, chance)
+    else:
+        other = np.where(outright < difference / (1 - rate), 1.0, chance)
+    cells = np.stack(
+        [chance * other, (1 - chance) * other, chance * (1 - other), (1 - chance) * (1 - other)],
+        axis=-1,
+    )
+    tables = rng.multinomial(trials, cells)
+    shown = 0
+    for run in tables.tolist():
+        value, ci, _ = clustered_delta([tuple(t) for t in run])
+        shown += non_inferiority(Delta(value=value, ci=ci, method="clustered"), margin).passed
+    return shown / REPS
+
+
+@pytest.mark.parametrize(
+    ("rate", "icc", "trials", "margin", "difference"),
+    [(0.8, 0.7, 3, 0.1, 0.0), (0.7, 0.4, 2, 0.15, -0.03)],
+)
+def test_non_inferiority_planned_over_trials_is_shown_as_often_as_promised(
+    rate: float, icc: float, trials: int, margin: float, difference: float
+) -> None:
+    flips = 2 * rate * (1 - rate) * (1 - icc)  # the discordance that means this ρ
+    made = plan(
+        "noninferiority",
+        margin=margin,
+        difference=difference,
+        trials=trials,
+        baseline_rate=rate,
+        discordance=flips,
+    )
+    (answer,) = made.answers
+    assert answer.cases is not None and answer.achieved is not None and answer.trials == trials
+    shown = _compare_shows(answer.cases, rate, icc, trials, difference, margin)
+    assert abs(shown - answer.achieved) <= 0.02
+    assert shown >= 0.8 - 0.02

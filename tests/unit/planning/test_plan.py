@@ -115,7 +115,7 @@ def test_trials_without_a_measured_spread_count_each_case_once() -> None:
     ("kwargs", "message"),
     [
         ({"question": "rate"}, "half-width"),
-        ({"question": "noninferiority", "margin": 0.05, "trials": 2}, "one trial per case"),
+        ({"question": "noninferiority", "margin": 0.05, "trials": 2}, "baseline's rate"),
         ({"question": "drop", "drop": 0.5, "baseline_rate": 0.3}, "breaks more cases"),
         ({"question": "noninferiority"}, "margin"),
         ({"question": "detectable"}, "number of cases"),
@@ -160,5 +160,40 @@ def test_a_drop_over_trials_needs_how_trials_agree_and_a_rate() -> None:
         plan("drop", drop=0.05, trials=2, baseline_rate=0.8)
     with pytest.raises(ValueError, match="needs the baseline's rate"):
         plan("drop", drop=0.05, trials=2, discordance=0.1)
-    with pytest.raises(ValueError, match="noninferiority question is planned at one trial"):
+
+
+def test_noninferiority_over_trials_needs_how_trials_agree_and_a_rate() -> None:
+    with pytest.raises(ValueError, match="how the trials of one case agree"):
+        plan("noninferiority", margin=0.05, trials=2, baseline_rate=0.8)
+    with pytest.raises(ValueError, match="needs the baseline's rate"):
         plan("noninferiority", margin=0.05, trials=2, discordance=0.1)
+    with pytest.raises(ValueError, match="already beyond the margin"):
+        plan("noninferiority", margin=0.05, trials=2, pilot=PILOT, difference=-0.06)
+    with pytest.raises(ValueError, match="replications"):
+        plan("noninferiority", margin=0.05, trials=2, pilot=PILOT, replications=10)
+
+
+def test_noninferiority_over_trials_is_the_simulated_power_of_compare_s_rule() -> None:
+    kwargs = {"margin": 0.1, "trials": 3, "pilot": PILOT, "replications": 400, "seed": 7}
+    made = plan("noninferiority", **kwargs)  # type: ignore[arg-type]
+    (answer,) = made.answers
+    assert answer.trials == 3 and answer.cases is not None
+    assert answer.achieved is not None and answer.achieved >= 0.8
+    assert answer.achieved_se is not None
+    assert answer.achieved_se == pytest.approx(
+        (answer.achieved * (1 - answer.achieved) / 400) ** 0.5
+    )
+    assert "simulated power of assay compare's rule" in answer.method
+    assert "400 replications, seed 7" in answer.method
+    assert "Rao & Scott (1992)" in answer.reference
+    # seeded: the same inputs give the same plan, another seed may not
+    again = plan("noninferiority", **kwargs)  # type: ignore[arg-type]
+    assert again.answers[0] == answer
+    assert made.forecast is not None and made.forecast.calls == answer.cases * 3
+    text = render(made, "text")
+    assert f"{answer.cases:,} cases × 3 trials" in text and "(Monte Carlo s.e.)" in text
+
+
+def test_one_trial_noninferiority_keeps_tango_s_exact_power() -> None:
+    (answer,) = plan("noninferiority", margin=0.1, discordance=0.2, trials=1).answers
+    assert answer.achieved_se is None and "Tango" in answer.method
