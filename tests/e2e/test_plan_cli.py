@@ -91,7 +91,7 @@ def test_the_plan_written_to_a_file_is_replaced_on_the_next_run(
         (["detectable", "--dataset", "missing.jsonl"], "missing.jsonl"),
         (["drop", "--drop", "0.1", "--pilot", "nope"], "no run store at"),
         (["rate", "--width", "0.1", "-f", "html"], "--format html"),
-        (["noninferiority", "--margin", "0.1", "--trials", "2"], "planned at one trial"),
+        (["noninferiority", "--margin", "0.1", "--trials", "2"], "needs the baseline's rate"),
         (["drop", "--drop", "0.1", "--trials", "2"], "needs the baseline's rate"),
         (
             ["drop", "--drop", "0.1", "--trials", "2", "--baseline-rate", "0.8"],
@@ -137,3 +137,19 @@ def test_a_drop_over_trials_is_planned_from_the_pilot_s_design_effect(
         cwd=folder,
     )  # fmt: skip
     assert f"needs: {answer['cases']} cases × 3 trials" in text.stdout
+
+
+def test_non_inferiority_over_trials_is_planned_by_simulating_compare_s_rule(
+    demo: tuple[Path, str, str], run_assay: RunAssay
+) -> None:
+    folder, store, run_id = demo
+    done = run_assay(
+        "plan", "noninferiority", "--margin", "0.1", "--trials", "2", "--pilot", run_id,
+        "--store", store, cwd=folder,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "cases × 2 trials" in done.stdout
+    assert "simulated power of assay compare's rule" in done.stdout
+    assert "(Monte Carlo s.e.)" in done.stdout
+    # the demo's trials always agree (ρ = 1): a second trial adds nothing
+    assert "more trials do not reduce the cases" in done.stdout

@@ -556,13 +556,20 @@ def _trials_margin_answer(
         + _difference_model(difference, rate)
     )
     notes.append(
-        f"the same model at one trial per case (Tango's score test, the plan at trials 1) "
-        f"needs {one:,} cases"
+        f"the plan at one trial per case (Tango's score test on the same model) needs "
+        f"{one:,} cases"
     )
-    if found.cases >= one:
+    if icc >= 1:
         notes.append(
-            "more trials need no fewer cases here: trials of one case agree so closely that "
-            "the design effect compare measures on the two runs takes back what they add"
+            f"more trials do not reduce the cases: the trials of one case agree fully (ρ = 1), "
+            f"so the design effect compare measures is {trials} and its interval over "
+            f"{trials} trials is its interval over one; the further trials add nothing"
+        )
+    elif found.cases >= one:
+        notes.append(
+            "more trials do not reduce the cases here: the trials of one case agree so "
+            "closely that the design effect compare measures on the two runs takes back "
+            "what they add"
         )
     return Answer(
         question="noninferiority",
