@@ -556,8 +556,7 @@ def _trials_margin_answer(
         + _difference_model(difference, rate)
     )
     notes.append(
-        f"the plan at one trial per case (Tango's score test on the same model) needs "
-        f"{one:,} cases"
+        f"the plan at one trial per case (Tango's score test on the same model) needs {one:,} cases"
     )
     if icc >= 1:
         notes.append(
