@@ -1,4 +1,5 @@
-"""Making a plan: the question asked, answered by the exact methods of ``metrics._power``."""
+"""Making a plan: the question asked, answered by the exact methods of ``metrics._power``
+(and, for non-inferiority over several trials, by simulating compare's rule)."""
 
 from __future__ import annotations
 
