@@ -300,3 +300,21 @@ def test_an_openai_run_is_forecast_against_its_cost_budget(
     fits = run_assay("run", suite, "--dry-run", "--max-cost", "0.5", "--store", store, env=env)
     assert "forecast $0.0090 fits max_cost $0.5000" in fits.stderr
     assert mock.requests == 6
+
+
+def test_a_sequential_run_s_forecast_is_the_most_it_can_take(
+    tmp_path: Path, run_assay: RunAssay
+) -> None:
+    suite = _function_suite(tmp_path, extra="gates: ['task_success >= 0.5']\n")
+    store = f"sqlite:///{tmp_path / 'runs.db'}"
+    assert run_assay("run", suite, "--store", store, cwd=tmp_path).returncode == 0
+    most = "a sequential run stops once its gates are decided: this is the most it can take"
+    fixed = run_assay("run", suite, "--dry-run", "--store", store, cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stderr
+    assert "3 calls (3 cases × 1 trial" in fixed.stderr and most not in fixed.stderr
+    sequential = run_assay(
+        "run", suite, "--dry-run", "--until-decided", "--store", store, cwd=tmp_path
+    )
+    assert sequential.returncode == 0, sequential.stderr
+    assert most in sequential.stderr
+    assert _calls(tmp_path) == 3

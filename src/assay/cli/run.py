@@ -497,6 +497,11 @@ def _dry_run(
         lines += [f"  {x}" for x in forecast_lines(fc)]
         if found.fit is not None:
             lines += [f"  {x}" for x in budget_fit_lines(found.fit)]
+        if found.sequential:
+            lines.append(
+                "  a sequential run stops once its gates are decided: this is the most it "
+                "can take, run to the last case"
+            )
     typer.echo("\n".join(lines), err=True)
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from assay.cases import content_hash
 from assay.errors import StoreError
+from assay.gates import sequential_texts
 from assay.load import Suite, load_prices
 from assay.planning import BudgetFit, Forecast, budget_fit, forecast
 from assay.runner._prepare import prepare_target
@@ -36,6 +37,9 @@ class DryRun:
     unknown: str | None
     budget: dict[str, Any] | None
     fit: BudgetFit | None
+    sequential: bool = False
+    """Whether the run would stop once its gates are decided (``--until-decided``, or a
+    gate marked ``sequential: true``): the forecast is then the most it can take."""
 
 
 def dry_run(
@@ -98,6 +102,7 @@ def dry_run(
         unknown=unknown,
         budget=limits,
         fit=budget_fit(made, limits) if made is not None and limits is not None else None,
+        sequential=overrides.until_decided or bool(sequential_texts(suite.settings.gates)),
     )
 
 
