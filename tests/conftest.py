@@ -28,6 +28,15 @@ settings.load_profile("assay")
 RunAssay = Callable[..., subprocess.CompletedProcess[str]]
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups off the items
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test of the local model runs on one worker: each worker that ran one would
+    start its own model servers, two of them competing for the machine's two cores."""
+    for item in items:
+        if item.get_closest_marker("real_model") is not None:
+            item.add_marker(pytest.mark.xdist_group("real_model"))
+
+
 @pytest.fixture
 def root() -> Path:
     """The repository's root directory."""
