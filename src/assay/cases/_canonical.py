@@ -9,7 +9,7 @@ from json.encoder import encode_basestring
 from typing import Any
 
 from assay.cases._case import Case
-from assay.cases._rubric import RUBRIC_FIELDS
+from assay.cases._layout import LAYOUT, RUBRIC_FIELDS
 
 
 def canonical_record(case: Case) -> dict[str, Any]:
@@ -86,18 +86,12 @@ def plain_case_text(case: Case) -> str | None:
     rubric: the usual case), written field by field in key order, which is several times
     quicker than encoding its record; None for any other case."""
     v = case.__dict__
-    if (
-        v["messages"] is not None
-        or v["metadata"]
-        or v["required"]
-        or v["disallowed"]
-        or v["requires_citation"]
-        or v["sources"] is not None
-        or v["provenance"] is not None
-        or v["state"] is not None
-        or v["expect"]
-    ):
-        return None
+    for name in _NONE_UNLESS_SET:
+        if v[name] is not None:
+            return None
+    for name in _EMPTY_UNLESS_SET:
+        if v[name]:
+            return None
     facts = v["accepted_facts"]
     return "".join(
         (
@@ -126,3 +120,12 @@ def plain_case_text(case: Case) -> str | None:
             "}",
         )
     )
+
+
+# The fields ``plain_case_text`` writes at their defaults (all but the text fields and the
+# accepted facts), by their defaults: None, or another that is false (empty, or False).
+_AT_DEFAULT = tuple(n for n in LAYOUT.fixed if n != "accepted_facts")
+_NONE_UNLESS_SET = tuple(n for n in _AT_DEFAULT if LAYOUT.json_defaults[n] is None)
+_EMPTY_UNLESS_SET = tuple(n for n in _AT_DEFAULT if LAYOUT.json_defaults[n] is not None)
+if any(LAYOUT.json_defaults[n] for n in _EMPTY_UNLESS_SET):
+    raise TypeError("plain_case_text tells a field from its default by truth: give it a false one")

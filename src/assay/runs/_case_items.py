@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from assay.cases import SPLITS, Case, case_hash, plain_case_text
+from assay.cases import LAYOUT, SPLITS, Case, case_hash, plain_case_text
 from assay.store import json_items
 
 
@@ -103,30 +103,31 @@ def _parsed(text: str) -> Any:
 
 # A JSON string without an escape is its text between the quotes (no control character).
 _CHARS = r'[^"\\\x00-\x1f]'
-_STRING = f'"({_CHARS}+)"'
-_TEXT = f'"({_CHARS}*)"'
-_OPTIONAL = f'(?:"({_CHARS}*)"|null)'
 _PLAIN_ITEM = re.compile(
-    re.escape('{"accepted_facts":[],"disallowed":[],"expect":[],"expected_behavior":')
-    + r'(?:"answer","expected_fact":'
-    + _STRING
-    + r'|"abstain","expected_fact":null)'
-    + f',"group":(?:"{_CHARS}*"|null)'
-    + r',"id":'
-    + _STRING
-    + re.escape(',"messages":null,"metadata":{},"provenance":null,"question":')
-    + _TEXT
-    + r',"rationale":'
-    + _OPTIONAL
-    + re.escape(',"required":[],"requires_citation":false,"slice":')
-    + _STRING
-    + r',"source_revision":'
-    + _OPTIONAL
-    + r',"sources":null,"split":"(?:dev|heldout)","state":null,"synthetic":(true|false)\}'
+    r"\{"
+    + LAYOUT.pattern(
+        LAYOUT.fields[0],
+        LAYOUT.fields[-1],
+        {
+            # The fact is a string after "answer" and null after "abstain".
+            "expected_behavior": '"(?:answer|(?P<abstain>abstain))"',
+            "expected_fact": f'(?(abstain)null|"(?P<expected_fact>{_CHARS}+)")',
+            "group": f'(?:"{_CHARS}*"|null)',
+            "id": f'"(?P<id>{_CHARS}+)"',
+            "question": f'"(?P<question>{_CHARS}*)"',
+            "rationale": f'(?:"(?P<rationale>{_CHARS}*)"|null)',
+            "slice": f'"(?P<slice>{_CHARS}+)"',
+            "source_revision": f'(?:"(?P<source_revision>{_CHARS}*)"|null)',
+            "split": '"(?:' + "|".join(SPLITS) + ')"',
+            "synthetic": "(?P<synthetic>true|false)",
+        },
+    )
+    + r"\}"
 )
 """An item as the store writes a case of text fields alone that ``plain_values`` accepts,
-its strings without escapes: (expected fact, id, question, rationale, slice, source
-revision, synthetic)."""
+its strings without escapes, each text field in the group it is named after (its other
+fields at their defaults)."""
+_READ = ("expected_fact", "id", "question", "rationale", "slice", "source_revision", "synthetic")
 
 _UNREAD = object()
 
@@ -171,7 +172,7 @@ class CaseAt:
         found = _PLAIN_ITEM.fullmatch(text)
         if found is None:
             return cls(_parsed(text), text, known)
-        fact, case_id, question, rationale, part, revision, synthetic = found.groups()
+        fact, case_id, question, rationale, part, revision, synthetic = found.group(*_READ)
         behavior = "abstain" if fact is None else "answer"
         head = (case_id, part, synthetic == "true", question, behavior, fact, rationale, revision)
         return cls(_UNREAD, text, known, head)
@@ -212,14 +213,7 @@ class _Bare:
     """An object whose attributes are a stored case's fields."""
 
 
-_RUBRIC_JSON = (
-    ',"disallowed":[]',
-    ',"expect":[]',
-    ',"provenance":null',
-    ',"required":[],"requires_citation":false',
-    ',"sources":null',
-    ',"state":null',
-)
+_RUBRIC_JSON = LAYOUT.omitted_texts()
 _RUBRIC_LENGTH = sum(map(len, _RUBRIC_JSON))
 
 
@@ -239,6 +233,18 @@ def stored_canonical_text(stored: str) -> str | None:
 
 
 _FIELDS = frozenset(Case.model_fields)
+# The fields at their defaults in a case of text fields alone, by their defaults as JSON:
+# None, true or false (told by identity, since 0 == False), or another value.
+_SINGLE_DEFAULTS = tuple(
+    (n, LAYOUT.json_defaults[n])
+    for n in LAYOUT.fixed
+    if LAYOUT.json_defaults[n] in (None, True, False)
+)
+_OTHER_DEFAULTS = tuple(
+    (n, LAYOUT.json_defaults[n])
+    for n in LAYOUT.fixed
+    if LAYOUT.json_defaults[n] not in (None, True, False)
+)
 
 
 def plain_values(raw: Any) -> tuple[Any, ...] | None:
@@ -247,19 +253,12 @@ def plain_values(raw: Any) -> tuple[Any, ...] | None:
     from it directly; None for any other item (it is validated)."""
     if type(raw) is not dict or raw.keys() != _FIELDS:
         return None
-    if (
-        raw["messages"] is not None
-        or raw["sources"] is not None
-        or raw["provenance"] is not None
-        or raw["requires_citation"] is not False
-        or raw["metadata"] != {}
-        or raw["required"] != []
-        or raw["disallowed"] != []
-        or raw["accepted_facts"] != []
-        or raw["expect"] != []
-        or raw["state"] is not None
-    ):
-        return None
+    for name, default in _SINGLE_DEFAULTS:
+        if raw[name] is not default:
+            return None
+    for name, default in _OTHER_DEFAULTS:
+        if raw[name] != default or type(raw[name]) is not type(default):
+            return None
     case_id, part, question = raw["id"], raw["slice"], raw["question"]
     behavior, fact, synthetic = raw["expected_behavior"], raw["expected_fact"], raw["synthetic"]
     if (

@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import Connection, select, text
 from sqlalchemy.exc import OperationalError
 
+from assay.cases import LAYOUT
 from assay.errors import StoreError
 from assay.grading import STATUSES, grade, kind_sql, pack_sql, status_code_sql
 from assay.metrics import (
@@ -87,12 +88,32 @@ _NO_KIND = {"sqlite": "x'00'", "postgresql": "'\x01'"}
 # The keys of a case's group in the snapshot (keys sorted, every field present), and the
 # keys between them.
 _STRING = r'"(?:[^"\\]|\\.)*"'
+# A field newer than the rubric may be absent (an older snapshot) or at its default; a
+# case with it set (a starting state) is parsed, as one with metadata is.
 _GROUP_KEYS = re.compile(
-    rf'"requires_citation":(?:true|false),"slice":({_STRING}),"source_revision":'
-    rf'(null|{_STRING}),"sources":(?:null|\{{(?:{_STRING}:{_STRING},?)*\}}),'
-    rf'"split":({_STRING}),(?:"state":null,)?"synthetic":(true|false)\}}'
-)  # a case with a starting state is parsed, as one with metadata is
-_ID = re.compile(rf'"group":(?:null|{_STRING}),"id":({_STRING}),"messages":')
+    LAYOUT.pattern(
+        "requires_citation",
+        LAYOUT.fields[-1],
+        {
+            "requires_citation": "(?:true|false)",
+            "slice": f"({_STRING})",
+            "source_revision": f"(null|{_STRING})",
+            "sources": f"(?:null|\\{{(?:{_STRING}:{_STRING},?)*\\}})",
+            "split": f"({_STRING})",
+            "synthetic": "(true|false)",
+        },
+        older=True,
+    )
+    + r"\}"
+)
+_ID = re.compile(
+    LAYOUT.pattern(
+        "group",
+        "messages",
+        {"group": f"(?:null|{_STRING})", "id": f"({_STRING})", "messages": ""},
+        older=True,
+    )
+)
 
 
 @dataclass(frozen=True, slots=True)
