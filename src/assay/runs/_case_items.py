@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from assay.cases import LAYOUT, SPLITS, Case, case_hash, plain_case_text
+from assay.cases import LAYOUT, SPLITS, Case, Layout, case_hash, plain_case_text
 from assay.store import json_items
 
 
@@ -27,8 +27,8 @@ class Cases(NamedTuple):
     canonical: bool
 
 
-_JOINT = '},{"accepted_facts":'
-_HEAD = '{"accepted_facts":'
+_HEAD = f'{{"{LAYOUT.fields[0]}":'
+_JOINT = "}," + _HEAD
 
 
 class Items:
@@ -103,30 +103,36 @@ def _parsed(text: str) -> Any:
 
 # A JSON string without an escape is its text between the quotes (no control character).
 _CHARS = r'[^"\\\x00-\x1f]'
-_PLAIN_ITEM = re.compile(
-    r"\{"
-    + LAYOUT.pattern(
-        LAYOUT.fields[0],
-        LAYOUT.fields[-1],
-        {
-            # The fact is a string after "answer" and null after "abstain".
-            "expected_behavior": '"(?:answer|(?P<abstain>abstain))"',
-            "expected_fact": f'(?(abstain)null|"(?P<expected_fact>{_CHARS}+)")',
-            "group": f'(?:"{_CHARS}*"|null)',
-            "id": f'"(?P<id>{_CHARS}+)"',
-            "question": f'"(?P<question>{_CHARS}*)"',
-            "rationale": f'(?:"(?P<rationale>{_CHARS}*)"|null)',
-            "slice": f'"(?P<slice>{_CHARS}+)"',
-            "source_revision": f'(?:"(?P<source_revision>{_CHARS}*)"|null)',
-            "split": '"(?:' + "|".join(SPLITS) + ')"',
-            "synthetic": "(?P<synthetic>true|false)",
-        },
+
+
+def plain_item(layout: Layout) -> re.Pattern[str]:
+    """An item as the store writes a case of text fields alone that ``plain_values``
+    accepts, its strings without escapes, each text field read in the group it is named
+    after (its other fields at their defaults), for a case laid out as ``layout``."""
+    return re.compile(
+        r"\{"
+        + layout.pattern(
+            layout.fields[0],
+            layout.fields[-1],
+            {
+                # The fact is a string after "answer" and null after "abstain".
+                "expected_behavior": '"(?:answer|(?P<abstain>abstain))"',
+                "expected_fact": f'(?(abstain)null|"(?P<expected_fact>{_CHARS}+)")',
+                "group": f'(?:"{_CHARS}*"|null)',
+                "id": f'"(?P<id>{_CHARS}+)"',
+                "question": f'"(?P<question>{_CHARS}*)"',
+                "rationale": f'(?:"(?P<rationale>{_CHARS}*)"|null)',
+                "slice": f'"(?P<slice>{_CHARS}+)"',
+                "source_revision": f'(?:"(?P<source_revision>{_CHARS}*)"|null)',
+                "split": '"(?:' + "|".join(SPLITS) + ')"',
+                "synthetic": "(?P<synthetic>true|false)",
+            },
+        )
+        + r"\}"
     )
-    + r"\}"
-)
-"""An item as the store writes a case of text fields alone that ``plain_values`` accepts,
-its strings without escapes, each text field in the group it is named after (its other
-fields at their defaults)."""
+
+
+_PLAIN_ITEM = plain_item(LAYOUT)
 _READ = ("expected_fact", "id", "question", "rationale", "slice", "source_revision", "synthetic")
 
 _UNREAD = object()
@@ -233,18 +239,28 @@ def stored_canonical_text(stored: str) -> str | None:
 
 
 _FIELDS = frozenset(Case.model_fields)
-# The fields at their defaults in a case of text fields alone, by their defaults as JSON:
-# None, true or false (told by identity, since 0 == False), or another value.
-_SINGLE_DEFAULTS = tuple(
-    (n, LAYOUT.json_defaults[n])
-    for n in LAYOUT.fixed
-    if LAYOUT.json_defaults[n] in (None, True, False)
-)
-_OTHER_DEFAULTS = tuple(
-    (n, LAYOUT.json_defaults[n])
-    for n in LAYOUT.fixed
-    if LAYOUT.json_defaults[n] not in (None, True, False)
-)
+
+
+def default_checks(
+    layout: Layout,
+) -> tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, Any], ...]]:
+    """The fields at their defaults in a case of text fields alone laid out as ``layout``,
+    with their defaults as JSON: those that are None, true or false (told by identity,
+    since 0 == False), and the others."""
+    single = tuple(
+        (n, layout.json_defaults[n]) for n in layout.fixed if _single(layout.json_defaults[n])
+    )
+    other = tuple(
+        (n, layout.json_defaults[n]) for n in layout.fixed if not _single(layout.json_defaults[n])
+    )
+    return single, other
+
+
+def _single(value: Any) -> bool:
+    return value is None or value is True or value is False
+
+
+_SINGLE_DEFAULTS, _OTHER_DEFAULTS = default_checks(LAYOUT)
 
 
 def plain_values(raw: Any) -> tuple[Any, ...] | None:
