@@ -8,7 +8,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from operator import is_not, itemgetter
 from typing import Any, NamedTuple
 
 import orjson
@@ -133,7 +134,11 @@ def plain_item(layout: Layout) -> re.Pattern[str]:
 
 
 _PLAIN_ITEM = plain_item(LAYOUT)
-_READ = ("expected_fact", "id", "question", "rationale", "slice", "source_revision", "synthetic")
+# Its groups in order, read by position (quicker than by name): the text fields are
+# sorted so in any layout, and no other field has a group.
+_GROUPS = ("abstain", "expected_fact", "id", "question", "rationale", "slice", "source_revision")
+if tuple(_PLAIN_ITEM.groupindex) != (*_GROUPS, "synthetic"):
+    raise TypeError(f"the plain item's groups are not in the order read: {_PLAIN_ITEM.groupindex}")
 
 _UNREAD = object()
 
@@ -178,7 +183,7 @@ class CaseAt:
         found = _PLAIN_ITEM.fullmatch(text)
         if found is None:
             return cls(_parsed(text), text, known)
-        fact, case_id, question, rationale, part, revision, synthetic = found.group(*_READ)
+        _, fact, case_id, question, rationale, part, revision, synthetic = found.groups()
         behavior = "abstain" if fact is None else "answer"
         head = (case_id, part, synthetic == "true", question, behavior, fact, rationale, revision)
         return cls(_UNREAD, text, known, head)
@@ -241,26 +246,40 @@ def stored_canonical_text(stored: str) -> str | None:
 _FIELDS = frozenset(Case.model_fields)
 
 
-def default_checks(
-    layout: Layout,
-) -> tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, Any], ...]]:
-    """The fields at their defaults in a case of text fields alone laid out as ``layout``,
-    with their defaults as JSON: those that are None, true or false (told by identity,
-    since 0 == False), and the others."""
-    single = tuple(
-        (n, layout.json_defaults[n]) for n in layout.fixed if _single(layout.json_defaults[n])
+class Defaults(NamedTuple):
+    """The fields at their defaults in a case of text fields alone, with their defaults
+    as JSON: those that are None, true or false (told by identity, since 0 == False), and
+    the others (told by equality); each kind's values read by a getter."""
+
+    singles: Callable[[Any], tuple[Any, ...]]
+    single_values: tuple[Any, ...]
+    others: Callable[[Any], tuple[Any, ...]]
+    other_values: tuple[Any, ...]
+
+
+def defaults_of(layout: Layout) -> Defaults:
+    """The fields at their defaults in a case of text fields alone laid out as ``layout``."""
+    value = layout.json_defaults
+    singles = tuple(
+        n for n in layout.fixed if value[n] is None or value[n] is True or value[n] is False
     )
-    other = tuple(
-        (n, layout.json_defaults[n]) for n in layout.fixed if not _single(layout.json_defaults[n])
+    others = tuple(n for n in layout.fixed if n not in singles)
+    return Defaults(
+        _getter(singles),
+        tuple(value[n] for n in singles),
+        _getter(others),
+        tuple(value[n] for n in others),
     )
-    return single, other
 
 
-def _single(value: Any) -> bool:
-    return value is None or value is True or value is False
+def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """``itemgetter(*names)``, giving a tuple for any number of names."""
+    if len(names) >= 2:
+        return itemgetter(*names)
+    return lambda raw: tuple(raw[n] for n in names)
 
 
-_SINGLE_DEFAULTS, _OTHER_DEFAULTS = default_checks(LAYOUT)
+_SINGLES, _SINGLE_VALUES, _OTHERS, _OTHER_VALUES = defaults_of(LAYOUT)
 
 
 def plain_values(raw: Any) -> tuple[Any, ...] | None:
@@ -269,12 +288,8 @@ def plain_values(raw: Any) -> tuple[Any, ...] | None:
     from it directly; None for any other item (it is validated)."""
     if type(raw) is not dict or raw.keys() != _FIELDS:
         return None
-    for name, default in _SINGLE_DEFAULTS:
-        if raw[name] is not default:
-            return None
-    for name, default in _OTHER_DEFAULTS:
-        if raw[name] != default or type(raw[name]) is not type(default):
-            return None
+    if any(map(is_not, _SINGLES(raw), _SINGLE_VALUES)) or _OTHERS(raw) != _OTHER_VALUES:
+        return None
     case_id, part, question = raw["id"], raw["slice"], raw["question"]
     behavior, fact, synthetic = raw["expected_behavior"], raw["expected_fact"], raw["synthetic"]
     if (

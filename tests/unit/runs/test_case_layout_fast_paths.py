@@ -11,7 +11,7 @@ import pytest
 
 from assay.cases import Case, Layout, canonical_json, canonical_record
 from assay.runs import _case_items, _summary
-from assay.runs._case_items import CaseAt, default_checks, plain_item, plain_values
+from assay.runs._case_items import CaseAt, defaults_of, plain_item, plain_values
 
 
 class _Wider(Case):
@@ -32,12 +32,14 @@ _HEAD = ("c1", "s", False, "Q?", "answer", "f", None, "v1")
 @pytest.fixture
 def wide(monkeypatch: pytest.MonkeyPatch) -> None:
     """The fast paths generated from the wider layout."""
-    single, other = default_checks(_WIDE)
+    singles, single_values, others, other_values = defaults_of(_WIDE)
     texts = _WIDE.omitted_texts()
     monkeypatch.setattr(_case_items, "_PLAIN_ITEM", plain_item(_WIDE))
     monkeypatch.setattr(_case_items, "_FIELDS", frozenset(_WIDE.fields))
-    monkeypatch.setattr(_case_items, "_SINGLE_DEFAULTS", single)
-    monkeypatch.setattr(_case_items, "_OTHER_DEFAULTS", other)
+    monkeypatch.setattr(_case_items, "_SINGLES", singles)
+    monkeypatch.setattr(_case_items, "_SINGLE_VALUES", single_values)
+    monkeypatch.setattr(_case_items, "_OTHERS", others)
+    monkeypatch.setattr(_case_items, "_OTHER_VALUES", other_values)
     monkeypatch.setattr(_case_items, "_RUBRIC_JSON", texts)
     monkeypatch.setattr(_case_items, "_RUBRIC_LENGTH", sum(map(len, texts)))
     monkeypatch.setattr(_summary, "_GROUP_KEYS", _summary.group_keys(_WIDE))
