@@ -6,6 +6,7 @@ import hashlib
 import json
 from collections.abc import Iterable
 from json.encoder import encode_basestring
+from operator import itemgetter
 from typing import Any
 
 from assay.cases._case import Case
@@ -86,12 +87,8 @@ def plain_case_text(case: Case) -> str | None:
     rubric: the usual case), written field by field in key order, which is several times
     quicker than encoding its record; None for any other case."""
     v = case.__dict__
-    for name in _NONE_UNLESS_SET:
-        if v[name] is not None:
-            return None
-    for name in _EMPTY_UNLESS_SET:
-        if v[name]:
-            return None
+    if _AT_DEFAULT(v) != _DEFAULT_VALUES:
+        return None
     facts = v["accepted_facts"]
     return "".join(
         (
@@ -123,9 +120,9 @@ def plain_case_text(case: Case) -> str | None:
 
 
 # The fields ``plain_case_text`` writes at their defaults (all but the text fields and the
-# accepted facts), by their defaults: None, or another that is false (empty, or False).
-_AT_DEFAULT = tuple(n for n in LAYOUT.fixed if n != "accepted_facts")
-_NONE_UNLESS_SET = tuple(n for n in _AT_DEFAULT if LAYOUT.json_defaults[n] is None)
-_EMPTY_UNLESS_SET = tuple(n for n in _AT_DEFAULT if LAYOUT.json_defaults[n] is not None)
-if any(LAYOUT.json_defaults[n] for n in _EMPTY_UNLESS_SET):
-    raise TypeError("plain_case_text tells a field from its default by truth: give it a false one")
+# accepted facts), read together, and their defaults.
+_AT_DEFAULT_FIELDS = tuple(n for n in LAYOUT.fixed if n != "accepted_facts")
+_AT_DEFAULT = itemgetter(*_AT_DEFAULT_FIELDS)
+_DEFAULT_VALUES = tuple(
+    Case.model_fields[n].get_default(call_default_factory=True) for n in _AT_DEFAULT_FIELDS
+)
