@@ -1,6 +1,8 @@
-"""A case's stored layout: the one description, derived from ``Case``, that every form
-reading or writing a case's JSON by position (its canonical text, the patterns that read
-a stored snapshot) is made from, so that a new optional field needs no edit to any of them."""
+"""A case's stored layout: the one description, derived from ``Case``, that the forms
+reading or writing a case's JSON by position are made from (which fields a plain case
+leaves at their defaults, the text of those left out of its canonical record, the
+patterns that read a stored snapshot), so that a new optional field needs no edit to any
+of them."""
 
 from __future__ import annotations
 
@@ -13,18 +15,13 @@ from typing import Any
 from pydantic import BaseModel
 
 from assay.cases._case import Case
+from assay.cases._plain import _PLAIN_KEYS
 
 # The canonical record's fields from the start: each is written even at its default. Any
 # other field is left out at its default, so that adding one keeps every dataset's version.
 _ALWAYS_WRITTEN = frozenset(
     {"id", "slice", "question", "messages", "source_revision", "expected_behavior"}
     | {"expected_fact", "accepted_facts", "rationale", "synthetic", "split", "group", "metadata"}
-)
-# The fields a case of text fields alone (a plain case) may set; the others are at their
-# defaults in it.
-_PLAIN = frozenset(
-    {"id", "slice", "question", "source_revision", "expected_behavior", "expected_fact"}
-    | {"rationale", "synthetic", "split", "group"}
 )
 # The fields every stored snapshot has had since cases could carry a rubric: a snapshot
 # written before any other field existed lacks it.
@@ -72,7 +69,7 @@ class Layout:
             defaults=defaults,
             json_defaults=json_defaults,
             omitted=tuple(n for n in model.model_fields if n not in _ALWAYS_WRITTEN),
-            plain=_PLAIN,
+            plain=_PLAIN_KEYS,
             known=_SINCE_RUBRIC,
         )
 

@@ -6,7 +6,17 @@ from __future__ import annotations
 
 import json
 
-from assay.cases import LAYOUT, RUBRIC_FIELDS, Case, Layout, canonical_json, canonical_record
+from assay.cases import (
+    LAYOUT,
+    RUBRIC_FIELDS,
+    Case,
+    Layout,
+    canonical_json,
+    canonical_record,
+    plain_canonical_text,
+    plain_case,
+    plain_case_text,
+)
 
 
 class _Wider(Case):
@@ -60,3 +70,13 @@ def test_a_field_more_is_laid_out_and_left_out_at_its_default() -> None:
         assert full.count(piece) == 1
         canonical = canonical.replace(piece, "")
     assert canonical == canonical_json(canonical_record(Case.model_validate(_PLAIN)))
+
+
+def test_the_plain_texts_write_the_layout_s_fields_less_those_left_out() -> None:
+    written = tuple(n for n in LAYOUT.fields if n not in LAYOUT.omitted)
+    text = plain_case_text(Case.model_validate(_PLAIN))
+    assert text is not None
+    assert tuple(json.loads(text)) == written
+    plain = plain_case(_PLAIN, {})
+    assert plain is not None
+    assert tuple(json.loads(plain_canonical_text(plain))) == written
