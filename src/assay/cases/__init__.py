@@ -44,6 +44,7 @@ if TYPE_CHECKING:
         ToolCalled,
         ToolNotCalled,
     )
+    from assay.cases._layout import LAYOUT, RUBRIC_FIELDS, Layout
     from assay.cases._lint import Finding, lint_cases
     from assay.cases._near import (
         Cluster,
@@ -55,7 +56,7 @@ if TYPE_CHECKING:
     )
     from assay.cases._parse import parse_case, parse_dataset
     from assay.cases._plain import SPLITS, PlainCase, plain_canonical_text, plain_case
-    from assay.cases._rubric import RUBRIC_FIELDS, DisallowedClaim, Provenance, RequiredFact
+    from assay.cases._rubric import DisallowedClaim, Provenance, RequiredFact
     from assay.cases._sources import EMPTY_SOURCES, Snapshot, SourceLibrary
     from assay.cases._split import assign_splits, find_leaks, units_of
 
@@ -102,7 +103,9 @@ _WHERE: dict[str, str] = {
     "shingles": "assay.cases._near",
     "parse_case": "assay.cases._parse",
     "parse_dataset": "assay.cases._parse",
-    "RUBRIC_FIELDS": "assay.cases._rubric",
+    "LAYOUT": "assay.cases._layout",
+    "RUBRIC_FIELDS": "assay.cases._layout",
+    "Layout": "assay.cases._layout",
     "DisallowedClaim": "assay.cases._rubric",
     "Provenance": "assay.cases._rubric",
     "RequiredFact": "assay.cases._rubric",
@@ -125,6 +128,7 @@ __all__ = [
     "EMPTY_SOURCES",
     "FIELD_KINDS",
     "KINDS",
+    "LAYOUT",
     "RUBRIC_FIELDS",
     "SPLITS",
     "CallsInOrder",
@@ -136,6 +140,7 @@ __all__ = [
     "DisallowedClaim",
     "Expectation",
     "Finding",
+    "Layout",
     "MaxCalls",
     "MaxSteps",
     "NearSettings",

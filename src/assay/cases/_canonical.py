@@ -6,10 +6,11 @@ import hashlib
 import json
 from collections.abc import Iterable
 from json.encoder import encode_basestring
+from operator import itemgetter
 from typing import Any
 
 from assay.cases._case import Case
-from assay.cases._rubric import RUBRIC_FIELDS
+from assay.cases._layout import LAYOUT, RUBRIC_FIELDS
 
 
 def canonical_record(case: Case) -> dict[str, Any]:
@@ -86,17 +87,7 @@ def plain_case_text(case: Case) -> str | None:
     rubric: the usual case), written field by field in key order, which is several times
     quicker than encoding its record; None for any other case."""
     v = case.__dict__
-    if (
-        v["messages"] is not None
-        or v["metadata"]
-        or v["required"]
-        or v["disallowed"]
-        or v["requires_citation"]
-        or v["sources"] is not None
-        or v["provenance"] is not None
-        or v["state"] is not None
-        or v["expect"]
-    ):
+    if _AT_DEFAULT(v) != _DEFAULT_VALUES:
         return None
     facts = v["accepted_facts"]
     return "".join(
@@ -126,3 +117,12 @@ def plain_case_text(case: Case) -> str | None:
             "}",
         )
     )
+
+
+# The fields ``plain_case_text`` writes at their defaults (all but the text fields and the
+# accepted facts), read together, and their defaults.
+_AT_DEFAULT_FIELDS = tuple(n for n in LAYOUT.fixed if n != "accepted_facts")
+_AT_DEFAULT = itemgetter(*_AT_DEFAULT_FIELDS)
+_DEFAULT_VALUES = tuple(
+    Case.model_fields[n].get_default(call_default_factory=True) for n in _AT_DEFAULT_FIELDS
+)

@@ -12,6 +12,7 @@ from assay._fast.unvalidated import checked_instance
 from assay._validation import parse_located, problems_from
 from assay.cases._case import Case
 from assay.cases._dataset import Dataset
+from assay.cases._layout import LAYOUT
 from assay.cases._plain import usual_case
 from assay.errors import InputFormatError, Location, Problem
 
@@ -35,9 +36,7 @@ def parse_case(
         return problems_from(err, location, Case)
 
 
-_DEFAULTS: dict[str, Any] = dict.fromkeys(Case.model_fields)
-_DEFAULTS |= {"accepted_facts": (), "synthetic": False, "split": "dev"}
-_DEFAULTS |= {"required": (), "disallowed": (), "requires_citation": False, "expect": ()}
+_DEFAULTS: dict[str, Any] = dict.fromkeys(Case.model_fields) | dict(LAYOUT.defaults)
 
 
 _REPEATED = ("slice", "expected_behavior", "expected_fact", "rationale", "group")

@@ -73,16 +73,3 @@ class Provenance(BaseModel):
     from_value: bool | None = None
     to_value: bool | None = None
     note: str | None = None
-
-
-# The rubric's fields and the agent's (state, expect): left at their defaults, each stays
-# out of a case's canonical record, so a dataset that uses neither keeps its version.
-RUBRIC_FIELDS: tuple[str, ...] = (
-    "required",
-    "disallowed",
-    "requires_citation",
-    "sources",
-    "provenance",
-    "state",
-    "expect",
-)

@@ -8,12 +8,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from operator import is_not, itemgetter
 from typing import Any, NamedTuple
 
 import orjson
 
-from assay.cases import SPLITS, Case, case_hash, plain_case_text
+from assay.cases import LAYOUT, SPLITS, Case, Layout, case_hash, plain_case_text
 from assay.store import json_items
 
 
@@ -27,8 +28,8 @@ class Cases(NamedTuple):
     canonical: bool
 
 
-_JOINT = '},{"accepted_facts":'
-_HEAD = '{"accepted_facts":'
+_HEAD = f'{{"{LAYOUT.fields[0]}":'
+_JOINT = "}," + _HEAD
 
 
 class Items:
@@ -103,30 +104,41 @@ def _parsed(text: str) -> Any:
 
 # A JSON string without an escape is its text between the quotes (no control character).
 _CHARS = r'[^"\\\x00-\x1f]'
-_STRING = f'"({_CHARS}+)"'
-_TEXT = f'"({_CHARS}*)"'
-_OPTIONAL = f'(?:"({_CHARS}*)"|null)'
-_PLAIN_ITEM = re.compile(
-    re.escape('{"accepted_facts":[],"disallowed":[],"expect":[],"expected_behavior":')
-    + r'(?:"answer","expected_fact":'
-    + _STRING
-    + r'|"abstain","expected_fact":null)'
-    + f',"group":(?:"{_CHARS}*"|null)'
-    + r',"id":'
-    + _STRING
-    + re.escape(',"messages":null,"metadata":{},"provenance":null,"question":')
-    + _TEXT
-    + r',"rationale":'
-    + _OPTIONAL
-    + re.escape(',"required":[],"requires_citation":false,"slice":')
-    + _STRING
-    + r',"source_revision":'
-    + _OPTIONAL
-    + r',"sources":null,"split":"(?:dev|heldout)","state":null,"synthetic":(true|false)\}'
-)
-"""An item as the store writes a case of text fields alone that ``plain_values`` accepts,
-its strings without escapes: (expected fact, id, question, rationale, slice, source
-revision, synthetic)."""
+
+
+def plain_item(layout: Layout) -> re.Pattern[str]:
+    """An item as the store writes a case of text fields alone that ``plain_values``
+    accepts, its strings without escapes, each text field read in the group it is named
+    after (its other fields at their defaults), for a case laid out as ``layout``."""
+    return re.compile(
+        r"\{"
+        + layout.pattern(
+            layout.fields[0],
+            layout.fields[-1],
+            {
+                # The fact is a string after "answer" and null after "abstain".
+                "expected_behavior": '"(?:answer|(?P<abstain>abstain))"',
+                "expected_fact": f'(?(abstain)null|"(?P<expected_fact>{_CHARS}+)")',
+                "group": f'(?:"{_CHARS}*"|null)',
+                "id": f'"(?P<id>{_CHARS}+)"',
+                "question": f'"(?P<question>{_CHARS}*)"',
+                "rationale": f'(?:"(?P<rationale>{_CHARS}*)"|null)',
+                "slice": f'"(?P<slice>{_CHARS}+)"',
+                "source_revision": f'(?:"(?P<source_revision>{_CHARS}*)"|null)',
+                "split": '"(?:' + "|".join(SPLITS) + ')"',
+                "synthetic": "(?P<synthetic>true|false)",
+            },
+        )
+        + r"\}"
+    )
+
+
+_PLAIN_ITEM = plain_item(LAYOUT)
+# Its groups in order, read by position (quicker than by name): the text fields are
+# sorted so in any layout, and no other field has a group.
+_GROUPS = ("abstain", "expected_fact", "id", "question", "rationale", "slice", "source_revision")
+if tuple(_PLAIN_ITEM.groupindex) != (*_GROUPS, "synthetic"):
+    raise TypeError(f"the plain item's groups are not in the order read: {_PLAIN_ITEM.groupindex}")
 
 _UNREAD = object()
 
@@ -171,7 +183,7 @@ class CaseAt:
         found = _PLAIN_ITEM.fullmatch(text)
         if found is None:
             return cls(_parsed(text), text, known)
-        fact, case_id, question, rationale, part, revision, synthetic = found.groups()
+        _, fact, case_id, question, rationale, part, revision, synthetic = found.groups()
         behavior = "abstain" if fact is None else "answer"
         head = (case_id, part, synthetic == "true", question, behavior, fact, rationale, revision)
         return cls(_UNREAD, text, known, head)
@@ -212,14 +224,7 @@ class _Bare:
     """An object whose attributes are a stored case's fields."""
 
 
-_RUBRIC_JSON = (
-    ',"disallowed":[]',
-    ',"expect":[]',
-    ',"provenance":null',
-    ',"required":[],"requires_citation":false',
-    ',"sources":null',
-    ',"state":null',
-)
+_RUBRIC_JSON = LAYOUT.omitted_texts()
 _RUBRIC_LENGTH = sum(map(len, _RUBRIC_JSON))
 
 
@@ -241,24 +246,49 @@ def stored_canonical_text(stored: str) -> str | None:
 _FIELDS = frozenset(Case.model_fields)
 
 
+class Defaults(NamedTuple):
+    """The fields at their defaults in a case of text fields alone, with their defaults
+    as JSON: those that are None, true or false (told by identity, since 0 == False), and
+    the others (told by equality); each kind's values read by a getter."""
+
+    singles: Callable[[Any], tuple[Any, ...]]
+    single_values: tuple[Any, ...]
+    others: Callable[[Any], tuple[Any, ...]]
+    other_values: tuple[Any, ...]
+
+
+def defaults_of(layout: Layout) -> Defaults:
+    """The fields at their defaults in a case of text fields alone laid out as ``layout``."""
+    value = layout.json_defaults
+    singles = tuple(
+        n for n in layout.fixed if value[n] is None or value[n] is True or value[n] is False
+    )
+    others = tuple(n for n in layout.fixed if n not in singles)
+    return Defaults(
+        _getter(singles),
+        tuple(value[n] for n in singles),
+        _getter(others),
+        tuple(value[n] for n in others),
+    )
+
+
+def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """``itemgetter(*names)``, giving a tuple for any number of names."""
+    if len(names) >= 2:
+        return itemgetter(*names)
+    return lambda raw: tuple(raw[n] for n in names)
+
+
+_SINGLES, _SINGLE_VALUES, _OTHERS, _OTHER_VALUES = defaults_of(LAYOUT)
+
+
 def plain_values(raw: Any) -> tuple[Any, ...] | None:
     """(id, slice, synthetic, prompt, expected_behavior, expected_fact, rationale,
     source_revision) of a stored case of text fields alone that validation accepts, read
     from it directly; None for any other item (it is validated)."""
     if type(raw) is not dict or raw.keys() != _FIELDS:
         return None
-    if (
-        raw["messages"] is not None
-        or raw["sources"] is not None
-        or raw["provenance"] is not None
-        or raw["requires_citation"] is not False
-        or raw["metadata"] != {}
-        or raw["required"] != []
-        or raw["disallowed"] != []
-        or raw["accepted_facts"] != []
-        or raw["expect"] != []
-        or raw["state"] is not None
-    ):
+    if any(map(is_not, _SINGLES(raw), _SINGLE_VALUES)) or _OTHERS(raw) != _OTHER_VALUES:
         return None
     case_id, part, question = raw["id"], raw["slice"], raw["question"]
     behavior, fact, synthetic = raw["expected_behavior"], raw["expected_fact"], raw["synthetic"]

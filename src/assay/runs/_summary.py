@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import Connection, select, text
 from sqlalchemy.exc import OperationalError
 
+from assay.cases import LAYOUT, Layout
 from assay.errors import StoreError
 from assay.grading import STATUSES, grade, kind_sql, pack_sql, status_code_sql
 from assay.metrics import (
@@ -84,15 +85,42 @@ GROUP BY 1, 2
 """
 # A literal no outcome's kind is, standing for a kind that is NULL.
 _NO_KIND = {"sqlite": "x'00'", "postgresql": "'\x01'"}
-# The keys of a case's group in the snapshot (keys sorted, every field present), and the
-# keys between them.
+# A JSON string as written, its escapes included.
 _STRING = r'"(?:[^"\\]|\\.)*"'
-_GROUP_KEYS = re.compile(
-    rf'"requires_citation":(?:true|false),"slice":({_STRING}),"source_revision":'
-    rf'(null|{_STRING}),"sources":(?:null|\{{(?:{_STRING}:{_STRING},?)*\}}),'
-    rf'"split":({_STRING}),(?:"state":null,)?"synthetic":(true|false)\}}'
-)  # a case with a starting state is parsed, as one with metadata is
-_ID = re.compile(rf'"group":(?:null|{_STRING}),"id":({_STRING}),"messages":')
+
+
+def group_keys(layout: Layout) -> re.Pattern[str]:
+    """The keys of a case's group in a snapshot of cases laid out as ``layout`` (keys sorted,
+    every field present but those newer than the rubric, which may be absent), and the
+    keys between them: (slice, source revision, split, synthetic) as written. A case with a
+    newer field set (a starting state) is not matched: it is parsed, as one with metadata is."""
+    return re.compile(
+        layout.pattern(
+            "requires_citation",
+            layout.fields[-1],
+            {
+                "requires_citation": "(?:true|false)",
+                "slice": f"({_STRING})",
+                "source_revision": f"(null|{_STRING})",
+                "sources": f"(?:null|\\{{(?:{_STRING}:{_STRING},?)*\\}})",
+                "split": f"({_STRING})",
+                "synthetic": "(true|false)",
+            },
+            older=True,
+        )
+        + r"\}"
+    )
+
+
+def id_keys(layout: Layout) -> re.Pattern[str]:
+    """A case's id, as written, between the keys around it in a snapshot of cases laid out
+    as ``layout``."""
+    values = {"group": f"(?:null|{_STRING})", "id": f"({_STRING})", "messages": ""}
+    return re.compile(layout.pattern("group", "messages", values, older=True))
+
+
+_GROUP_KEYS = group_keys(LAYOUT)
+_ID = id_keys(LAYOUT)
 
 
 @dataclass(frozen=True, slots=True)
