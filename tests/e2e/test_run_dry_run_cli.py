@@ -156,13 +156,15 @@ def test_no_past_run_leaves_the_forecast_unknown(tmp_path: Path, run_assay: RunA
 
 
 def test_another_target_configuration_is_not_forecast_from(
-    tmp_path: Path, run_assay: RunAssay
+    tmp_path: Path, run_assay: RunAssay, run_assay_process: RunAssay
 ) -> None:
     other = tmp_path / "other"
     other.mkdir()
     _function_suite(other)
     store = f"sqlite:///{tmp_path / 'runs.db'}"
-    first = run_assay("run", "suite.yaml", "--store", store, "-f", "json", cwd=other)
+    # a process of its own: its app module is imported afresh, whatever ran before
+    first = run_assay_process("run", "suite.yaml", "--store", store, "-f", "json", cwd=other)
+    assert first.returncode == 0, first.stderr
     run_id = json.loads(first.stdout)["run_id"]
     _cases(tmp_path)
     changed = tmp_path / "suite.yaml"  # the same suite name, another target
