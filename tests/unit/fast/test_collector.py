@@ -83,7 +83,9 @@ def test_a_block_inside_another_leaves_the_collector_to_the_outer_one() -> None:
         with run_collection():
             assert gc.get_threshold()[0] >= RUN_THRESHOLD
         assert gc.get_threshold()[0] >= RUN_THRESHOLD  # still the run's
-        assert gc.get_freeze_count() >= frozen  # what was frozen stays frozen
+        # what was frozen stays frozen: an unfreeze would empty it (a frozen object that
+        # another thread frees leaves the count, so it may shrink by a few)
+        assert frozen > 0 and gc.get_freeze_count() > frozen // 2
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
 
 
