@@ -47,10 +47,6 @@ def _key(call: ToolCall) -> tuple[str, Any]:
     return call.name, call.arguments if call.arguments is not None else call.raw_arguments
 
 
-def _calls(trajectory: Trajectory) -> list[tuple[int, ToolStep]]:
-    return [(n, s) for n, s in enumerate(trajectory.steps, start=1) if isinstance(s, ToolStep)]
-
-
 def _side(found: tuple[int, ToolStep] | None) -> DivergedCall | None:
     if found is None:
         return None
@@ -70,7 +66,7 @@ def divergence(baseline: Trajectory | None, candidate: Trajectory | None) -> Div
     recorded no trajectory."""
     if baseline is None or candidate is None:
         return None
-    before, after = _calls(baseline), _calls(candidate)
+    before, after = baseline.numbered_tool_steps, candidate.numbered_tool_steps
     for i in range(max(len(before), len(after))):
         b = before[i] if i < len(before) else None
         c = after[i] if i < len(after) else None

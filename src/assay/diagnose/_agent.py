@@ -25,8 +25,13 @@ from collections.abc import Callable
 
 from assay.cases import Case
 from assay.diagnose._evidence import Verdict, got
-from assay.diagnose._expect import forbidden_calls, missing_calls, state_contradictions, step_limit
-from assay.outcomes import Answer, ModelStep, Record, ToolStep, Trajectory
+from assay.diagnose._expect import (
+    forbidden_calls,
+    missing_calls,
+    state_contradictions,
+    too_many_turns,
+)
+from assay.outcomes import Answer, Record, ToolStep, Trajectory
 
 AgentRule = Callable[[Case, Record, Trajectory], Verdict | None]
 
@@ -45,7 +50,7 @@ def _tool_text(step: ToolStep) -> str:
 
 def _answer_step(trajectory: Trajectory) -> int | None:
     """The number of the last model turn (the answer), when the trajectory has one."""
-    found = [n for n, s in enumerate(trajectory.steps, start=1) if isinstance(s, ModelStep)]
+    found = trajectory.model_turn_numbers
     return found[-1] if found else None
 
 
@@ -78,7 +83,7 @@ def _step_limit(case: Case, record: Record, trajectory: Trajectory) -> Verdict |
 def _tool_error_ignored(case: Case, record: Record, trajectory: Trajectory) -> Verdict | None:
     if not isinstance(record.outcome, Answer):
         return None
-    numbered = [(n, s) for n, s in enumerate(trajectory.steps, start=1) if isinstance(s, ToolStep)]
+    numbered = trajectory.numbered_tool_steps
     for n, step in numbered:
         if not step.failed:
             continue
@@ -155,17 +160,18 @@ def _state_contradiction(case: Case, record: Record, trajectory: Trajectory) -> 
 
 
 def _too_many_steps(case: Case, record: Record, trajectory: Trajectory) -> Verdict | None:
-    limit = step_limit(case)
-    turns = [n for n, s in enumerate(trajectory.steps, start=1) if isinstance(s, ModelStep)]
-    if limit is None or len(turns) <= limit:
+    found = too_many_turns(case, trajectory)
+    if found is None:
         return None
-    said = f"{len(turns)} model turns, more than the case's max_steps {limit}"
+    limit, missed = found
+    turns = len(trajectory.model_turn_numbers)
+    said = f"{turns} model turns, more than the case's max_steps {limit}"
     return Verdict(
         "generation",
         (f"outcome: {got(record)}", said),
         "Read the trajectory (assay trace RUN CASE) for repeated or needless calls.",
         "too-many-steps",
-        turns[limit],
+        missed.step,
     )
 
 

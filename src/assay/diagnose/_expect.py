@@ -28,10 +28,15 @@ def missing_calls(case: Case, trajectory: Trajectory) -> list[PathMiss]:
     return [m for m in path_misses(case.expect, trajectory) if m.kind in EXPECTING]
 
 
-def step_limit(case: Case) -> int | None:
-    """The case's ``max_steps`` (model turns), when it sets one."""
-    limits = [e.max_steps for e in case.expect if isinstance(e, MaxSteps)]
-    return min(limits) if limits else None
+def too_many_turns(case: Case, trajectory: Trajectory) -> tuple[int, PathMiss] | None:
+    """The case's tightest ``max_steps`` (model turns) and the check's miss for it, when
+    the trajectory took more turns than that."""
+    limits = [e for e in case.expect if isinstance(e, MaxSteps)]
+    if not limits:
+        return None
+    tightest = min(limits, key=lambda e: e.max_steps)
+    missed = path_misses([tightest], trajectory)
+    return (tightest.max_steps, missed[0]) if missed else None
 
 
 def state_contradictions(case: Case, trajectory: Trajectory) -> list[str]:

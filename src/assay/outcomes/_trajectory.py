@@ -117,6 +117,18 @@ class Trajectory(BaseModel):
         return tuple(s for s in self.steps if isinstance(s, ModelStep))
 
     @property
+    def numbered_tool_steps(self) -> tuple[tuple[int, ToolStep], ...]:
+        """Each tool execution with its step number: steps are numbered from 1 in order,
+        model turns and tool executions alike, so "step 4" names the same step in a
+        check's reason, a trace, a diagnosis and a comparison."""
+        return tuple((n, s) for n, s in enumerate(self.steps, 1) if isinstance(s, ToolStep))
+
+    @property
+    def model_turn_numbers(self) -> tuple[int, ...]:
+        """The step numbers of the model turns (numbered as ``numbered_tool_steps``)."""
+        return tuple(n for n, s in enumerate(self.steps, 1) if isinstance(s, ModelStep))
+
+    @property
     def tool_calls(self) -> int:
         """How many tool calls were executed (malformed and unknown ones included)."""
         return len(self.tool_steps)

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
         judge_not_supplied,
         with_judge,
     )
-    from assay.grading.checks._path import PathMiss, model_turns, path_matches, path_misses
+    from assay.grading.checks._path import PathMiss, path_matches, path_misses
     from assay.grading.checks._profile import (
         AGENT_PROFILE,
         DEFAULT_PROFILE,
@@ -75,7 +75,6 @@ _WHERE: dict[str, str] = {
     "with_judge": "assay.grading.checks._judge",
     "path_matches": "assay.grading.checks._path",
     "PathMiss": "assay.grading.checks._path",
-    "model_turns": "assay.grading.checks._path",
     "path_misses": "assay.grading.checks._path",
     "AGENT_PROFILE": "assay.grading.checks._profile",
     "DEFAULT_PROFILE": "assay.grading.checks._profile",
@@ -150,7 +149,6 @@ __all__ = [
     "judge_check_results",
     "judge_not_supplied",
     "make_profile",
-    "model_turns",
     "normalize",
     "parse_composite_results",
     "path_matches",

@@ -21,7 +21,7 @@ from assay.cases import (
     ToolNotCalled,
 )
 from assay.grading.checks._types import CheckInput, CheckResult
-from assay.outcomes import ModelStep, ToolStep, Trajectory
+from assay.outcomes import ToolStep, Trajectory
 
 Numbered = tuple[tuple[int, ToolStep], ...]
 """The trajectory's tool executions, each with its step number."""
@@ -88,8 +88,8 @@ def schema_problem(arguments: Mapping[str, Any], schema: Mapping[str, Any]) -> s
 
 
 def numbered_tools(trajectory: Trajectory) -> Numbered:
-    """Each tool execution with its step number (from 1, every step counted)."""
-    return tuple((n, s) for n, s in enumerate(trajectory.steps, 1) if isinstance(s, ToolStep))
+    """Each tool execution with its step number (``Trajectory.numbered_tool_steps``)."""
+    return trajectory.numbered_tool_steps
 
 
 def _called(calls: Numbered) -> str:
@@ -171,13 +171,8 @@ def _calls_in_order(expected: CallsInOrder, calls: Numbered) -> Iterator[PathMis
     )
 
 
-def model_turns(trajectory: Trajectory) -> list[int]:
-    """The step numbers of the model turns (from 1, every step counted)."""
-    return [n for n, s in enumerate(trajectory.steps, 1) if isinstance(s, ModelStep)]
-
-
 def _max_steps(expected: MaxSteps, trajectory: Trajectory) -> Iterator[PathMiss]:
-    turns = model_turns(trajectory)
+    turns = trajectory.model_turn_numbers
     if len(turns) > expected.max_steps:
         yield PathMiss(
             "max_steps",
