@@ -5,16 +5,12 @@ record, diagnosed, and built again by `assay regrade`."""
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from tests.conftest import RunAssay
+from tests.exporting_app import exporting_app
 
 from assay.outcomes import trajectory_of
 from assay.store import open_store
@@ -43,38 +39,11 @@ CASE = {
 }
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def app() -> Iterator[tuple[int, int]]:
     """The application on a free port, exporting to a receiver port: (app, receiver)."""
-    port, receiver = _free_port(), _free_port()
-    env = {
-        **os.environ,
-        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": f"http://127.0.0.1:{receiver}/v1/traces",
-    }
-    process = subprocess.Popen(
-        [sys.executable, str(APP), "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        yield port, receiver
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    with exporting_app(APP) as ports:
+        yield ports
 
 
 def test_the_spans_trajectory_fails_a_false_success_claim(

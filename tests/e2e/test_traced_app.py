@@ -4,17 +4,12 @@
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from tests.conftest import RunAssay
-from tests.ports import reserved_port
+from tests.exporting_app import exporting_app
 
 pytest.importorskip("opentelemetry.exporter.otlp.proto.http", reason="needs assay[otlp]")
 
@@ -24,33 +19,8 @@ APP = Path(__file__).resolve().parents[2] / "examples" / "traced-app"
 @pytest.fixture
 def app() -> Iterator[tuple[int, int]]:
     """The example application on a free port, exporting to a receiver port: (app, receiver)."""
-    with reserved_port() as port, reserved_port() as receiver:
-        yield from _app_on(port, receiver)
-
-
-def _app_on(port: int, receiver: int) -> Iterator[tuple[int, int]]:
-    env = {
-        **os.environ,
-        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": f"http://127.0.0.1:{receiver}/v1/traces",
-    }
-    process = subprocess.Popen(
-        [sys.executable, str(APP / "app.py"), "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        yield port, receiver
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    with exporting_app(APP / "app.py") as ports:
+        yield ports
 
 
 def test_the_applications_spans_diagnose_its_failures(
