@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
@@ -26,8 +25,8 @@ GRADER = {"name": "a-judge", "version": "1"}
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[RunStore]:
-    opened = open_store(f"sqlite:///{tmp_path}/runs.db")
+def store(store_url: str) -> Iterator[RunStore]:
+    opened = open_store(store_url)
     yield opened
     opened.close()
 
