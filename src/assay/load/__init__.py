@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         load_judge,
         read_calibration,
     )
+    from assay.load._labels import read_labels
     from assay.load._limits import names_a_file
     from assay.load._paths import file_refusal, named_path, path_exists
     from assay.load._prices import PriceTable, load_prices
@@ -57,6 +58,7 @@ _WHERE: dict[str, str] = {
     "judge_calibration": "assay.load._judge",
     "read_calibration": "assay.load._judge",
     "load_judge": "assay.load._judge",
+    "read_labels": "assay.load._labels",
     "names_a_file": "assay.load._limits",
     "file_refusal": "assay.load._paths",
     "named_path": "assay.load._paths",
@@ -109,6 +111,7 @@ __all__ = [
     "plain_records",
     "quick_line_decoder",
     "read_calibration",
+    "read_labels",
     "read_records",
     "read_text",
     "register_grader",

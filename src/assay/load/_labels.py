@@ -16,11 +16,21 @@ from assay.report import HumanLabel, JudgedRow, Report, row_trial_problems
 
 
 def load_labels(path: str | Path) -> list[HumanLabel]:
-    """Human labels (JSONL, JSON, YAML or CSV: ``id``, ``human_score`` 0–2 or ``human``
-    pass/fail, ``reviewer``, ``note``); every problem named with file, line and field."""
+    """Human labels (JSONL, JSON, YAML or CSV: ``id``, optional ``trial``, ``human_score``
+    0–2 or ``human`` pass/fail, ``reviewer``, ``note``); every problem named with file,
+    line and field. A later label of the same case-trial by the same reviewer supersedes
+    the earlier one (a review page appends; it never rewrites)."""
+    labels = read_labels(path)
+    if not labels:
+        raise AssayInputError(f"{path}: no labels")
+    return labels
+
+
+def read_labels(path: str | Path, allow_empty: bool = False) -> list[HumanLabel]:
+    """``load_labels``, with an empty file (``allow_empty``) giving no labels."""
     p = Path(path)
-    records, _ = read_records(p, "labels")
-    seen: dict[str, Location] = {}
+    records, _ = read_records(p, "labels", allow_empty=allow_empty)
+    kept: dict[tuple[str, int | None], tuple[HumanLabel, Location]] = {}
 
     def label(data: Any, where: Location) -> HumanLabel | list[Problem]:
         if isinstance(data, dict) and data.get("human_score") in ("", None):
@@ -32,19 +42,19 @@ def load_labels(path: str | Path) -> list[HumanLabel]:
             found = HumanLabel.model_validate(data)
         except ValidationError as err:
             return problems_from(err, where, HumanLabel)
-        if found.id in seen:
-            return [
-                Problem(
-                    f'id "{found.id}" is labelled twice (first at {seen[found.id]})', where, "id"
-                )
-            ]
-        seen[found.id] = where
+        for (case_id, trial), (earlier, at) in list(kept.items()):
+            if case_id != found.id or (None not in (trial, found.trial) and trial != found.trial):
+                continue
+            if trial == found.trial and earlier.reviewer and earlier.reviewer == found.reviewer:
+                del kept[(case_id, trial)]  # relabelled: the later label supersedes
+                continue
+            by = f" by {earlier.reviewer}" if earlier.reviewer else ""
+            return [Problem(f'id "{found.id}" is labelled twice (first at {at}{by})', where, "id")]
+        kept[(found.id, found.trial)] = (found, where)
         return found
 
-    labels, _ = parse_located(records, label, f"{p}: invalid labels")
-    if not labels:
-        raise AssayInputError(f"{p}: no labels")
-    return labels
+    parse_located(records, label, f"{p}: invalid labels")
+    return [found for found, _ in kept.values()]
 
 
 def rows_from_report(report: Report) -> list[JudgedRow]:

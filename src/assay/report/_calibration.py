@@ -26,15 +26,23 @@ CALIBRATION_SCHEMA_VERSION = 1
 
 
 class HumanLabel(BaseModel):
-    """One human-reviewed case: a score on the 0–2 scale, or just pass/fail."""
+    """One human-reviewed case: a score on the 0–2 scale, or just pass/fail.
+
+    Without ``trial`` the label is of every trial of case ``id``; with it, of that
+    case-trial alone. ``items`` is the person's finding on each rubric item (R1 … present
+    or absent), ``labelled_at`` when they gave the label, ``seed`` the review sample's."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: str = Field(min_length=1)
+    trial: int | None = Field(default=None, ge=1)
     human_score: int | None = Field(default=None, ge=0, le=2)
     human: Literal["pass", "fail"] | None = None
     reviewer: str | None = None
     note: str | None = None
+    items: dict[str, Literal["present", "absent"]] | None = None
+    labelled_at: str | None = None
+    seed: int | None = None
 
     @model_validator(mode="after")
     def _one_verdict(self) -> HumanLabel:
@@ -151,17 +159,24 @@ def build_calibration(
     weights: KappaWeights = "linear",
     interval: IntervalSetting = DEFAULT_INTERVAL,
 ) -> CalibrationReport:
-    """Compare every labelled case-trial in ``rows`` with its human label."""
-    by_id = {label.id: label for label in labels}
-    seen = {r.id for r in rows}
+    """Compare every labelled case-trial in ``rows`` with its human label (a label of
+    that trial, else a label of the case)."""
+    by_key = {(label.id, label.trial): label for label in labels}
+    seen = {(r.id, t) for r in rows for t in (None, r.trial)}
     unjudged = [
-        Unjudged(id=label.id, trial=None, status="absent", reason="not in the judged results")
+        Unjudged(
+            id=label.id, trial=label.trial, status="absent", reason="not in the judged results"
+        )
         for label in labels
-        if label.id not in seen
+        if (label.id, label.trial) not in seen
     ]
+
+    def label_of(row: JudgedRow) -> HumanLabel | None:
+        return by_key.get((row.id, row.trial)) or by_key.get((row.id, None))
+
     pairs: list[tuple[HumanLabel, JudgedRow, bool]] = []
     for row in rows:
-        label = by_id.get(row.id)
+        label = label_of(row)
         if label is None:
             continue
         if row.status not in ("passed", "failed"):
@@ -194,7 +209,7 @@ def build_calibration(
         labelled=len(labels),
         judged=len(pairs),
         ungraded=unjudged,
-        unlabelled=sum(1 for r in rows if r.id not in by_id),
+        unlabelled=sum(1 for r in rows if label_of(r) is None),
         false_accepts=named(accepts, len(human_fail), "judged human-fail cases", "judge passes"),
         false_rejects=named(rejects, len(human_pass), "judged human-pass cases", "judge fails"),
         agreement=named(agree, len(pairs), "judged labelled cases", "same verdict"),

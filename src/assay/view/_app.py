@@ -1,4 +1,5 @@
-"""The viewer's web application: GET pages over a read-only run store."""
+"""The viewer's web application: GET pages over a read-only run store, and the review
+page that appends labels to a labels file."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from assay.runs import compare_stored, report_for_run
 from assay.store import RunStore
 from assay.view._hosts import LOOPBACK_NAMES, HostCheck
 from assay.view._pages import case_page, error_page, runs_page, suites_page
+from assay.view._review import Review, review_routes
 
 _HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
 
@@ -81,11 +83,14 @@ def create_app(
     *,
     interval: IntervalSetting = DEFAULT_INTERVAL,
     hosts: Collection[str] = LOOPBACK_NAMES,
+    review: Review | None = None,
 ) -> Starlette:
     """The viewer over ``reader`` (a store opened with ``open_store(url, read_only=True)``),
     every interval at ``interval``.
-    Every route is a GET; nothing is ever written. Only requests whose ``Host`` is one of
-    ``hosts`` (default: the loopback names) are answered."""
+    Every route is a GET and the store is never written, but for the review page when
+    ``review`` is given: its POSTs append labels to the review's labels file. Only
+    requests whose ``Host`` is one of ``hosts`` (default: the loopback names) are
+    answered."""
     reports = _Reports(reader, interval)
 
     async def runs(request: Request) -> Response:
@@ -237,6 +242,7 @@ def create_app(
             Route("/suites", suites),
             Route("/suites/{name}", suite),
             Route("/suites/{name}/trend.json", suite_json),
+            *(review_routes(review) if review is not None else ()),
         ],
         exception_handlers={AssayError: on_error},
         middleware=[Middleware(HostCheck, allowed=hosts)],

@@ -193,3 +193,44 @@ def error_page(
         .get_template("error.html.j2")
         .render(title=f"assay · {heading}", heading=heading, message=message, actions=actions)
     )
+
+
+def review_page(
+    *,
+    run_id: str,
+    answer: Any,
+    position: int,
+    count: int,
+    labelled: int,
+    label: Any,
+    reveal: bool,
+    reviewer: str,
+    seed: int,
+    token: str,
+    pass_minimum: int,
+    problem: str = "",
+    strata: Sequence[dict[str, Any]] = (),
+) -> str:
+    """The review page: one judged answer to label (``answer``, at ``position`` of
+    ``count``), or the progress per judge verdict (``strata``) when ``answer`` is None.
+    The judge's verdict, score and rationale are in the page only when ``reveal``."""
+    return (
+        _environment()
+        .get_template("review.html.j2")
+        .render(
+            title=f"assay review {run_id}",
+            run_id=run_id,
+            answer=answer,
+            position=position,
+            count=count,
+            labelled=labelled,
+            label=label,
+            reveal=reveal,
+            reviewer=reviewer,
+            seed=seed,
+            token=token,
+            pass_minimum=pass_minimum,
+            problem=problem,
+            strata=strata,
+        )
+    )
