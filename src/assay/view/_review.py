@@ -264,7 +264,7 @@ def review_routes(review: Review) -> list[Route]:
 
 def _label(form: dict[str, str], answer: JudgedAnswer, review: Review) -> HumanLabel | str:
     """The label the form gives ``answer``, or what is missing from it."""
-    reviewer = form.get("reviewer", "").strip()
+    reviewer = form.get("reviewer", "").strip() or review.reviewer
     if not reviewer:
         return "name the reviewer"
     verdict = form.get("verdict", "")

@@ -201,3 +201,22 @@ def test_a_calibration_at_another_pass_minimum_does_not_vouch_for_the_judge() ->
     assert said is not None and "its judge passed cases at score 2" in said
     other = calibration_problem(lenient, "judge v1+def", pass_minimum=1)
     assert other is not None and "not the current judge v1+def" in other
+
+
+def test_a_label_of_one_trial_is_compared_with_that_trial_alone() -> None:
+    rows = [
+        JudgedRow(id="a", trial=1, status="passed", reason="", score=2),
+        JudgedRow(id="a", trial=2, status="failed", reason="", score=0),
+        JudgedRow(id="b", trial=1, status="passed", reason="", score=2),
+        JudgedRow(id="b", trial=2, status="passed", reason="", score=2),
+    ]
+    labels = [
+        HumanLabel(id="a", trial=2, human_score=0),  # trial 1 of a stays unlabelled
+        HumanLabel(id="b", human_score=0),  # every trial of b
+        HumanLabel(id="a", trial=3, human="pass"),  # no such trial
+    ]
+    r = build_calibration(labels, rows, labels_file="l.jsonl", judged_from="run")
+    assert r.judged == 3 and r.unlabelled == 1
+    assert [(u.id, u.trial, u.status) for u in r.ungraded] == [("a", 3, "absent")]
+    # human fails a#2, b#1, b#2; the judge passes both trials of b
+    assert (r.false_accepts.numerator, r.false_accepts.denominator) == (2, 3)
