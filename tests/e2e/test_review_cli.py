@@ -121,7 +121,8 @@ def test_labels_from_the_review_page_calibrate_the_judge(
         suite.write_text(
             text.replace(
                 "  retries: 0\n",
-                "  retries: 0\n  calibration: {report: calibration.json, max_false_accept_upper: 0.5}\n",
+                "  retries: 0\n"
+                "  calibration: {report: calibration.json, max_false_accept_upper: 0.5}\n",
             )
         )
         done = run_assay("run", suite, "--store", store, cwd=tmp_path)
