@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.inprocess import run_cli
+from tests.inprocess import run_process
 from tests.judge_server import judge_server, keyword_verdict
 
 PASSING = 8
@@ -45,6 +45,6 @@ def judged_store(tmp_path: Path, passing: int = PASSING, failing: int = FAILING)
             f"target: {json.dumps({'type': 'scripted', 'outcomes': outcomes})}\n"
             f"grader:\n  type: judge\n  base_url: {url}\n  model: scripted\n  retries: 0\n"
         )
-        done = run_cli("run", "suite.yaml", "--store", store, "-f", "json", cwd=tmp_path)
+        done = run_process("run", "suite.yaml", "--store", store, "-f", "json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     return store, json.loads(done.stdout)["run_id"]

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -89,9 +90,10 @@ def artifacts() -> Path:
 
 
 @contextlib.contextmanager
-def serve_viewer(store_url: str) -> Iterator[str]:
+def serve_viewer(store_url: str, review: Callable[[Any], Any] | None = None) -> Iterator[str]:
     """The read-only viewer on ``store_url``, on a free loopback port in this process; its
-    base URL while the block runs, stopped afterwards."""
+    base URL while the block runs, stopped afterwards. ``review``, given the store reader,
+    opens the review the viewer serves as well."""
     import threading
     import time
 
@@ -102,7 +104,11 @@ def serve_viewer(store_url: str) -> Iterator[str]:
 
     reader = open_store(store_url, read_only=True)
     config = uvicorn.Config(
-        create_app(reader), host="127.0.0.1", port=0, log_level="warning", lifespan="off"
+        create_app(reader, review=review(reader) if review else None),
+        host="127.0.0.1",
+        port=0,
+        log_level="warning",
+        lifespan="off",
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

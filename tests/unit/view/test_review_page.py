@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -18,8 +19,10 @@ from tests.inprocess import run_cli
 from tests.review_runs import FAILING, PASSING, judged_store
 
 from assay.load import read_labels as load_labels
+from assay.report import HumanLabel
 from assay.store import RunStore, open_store
 from assay.view import Review, create_app, open_review
+from assay.view._labels_file import LabelsFile
 
 BASE = "http://127.0.0.1:8765"
 RATIONALE = "keyword judge"  # in every rationale the scripted judge writes
@@ -227,3 +230,23 @@ def test_a_bad_labels_file_is_named_with_line_and_field(
         "view", "--store", stored[0], "--review", stored[1], "--labels", tmp_path / "l.csv"
     )
     assert wrong.returncode == 2 and ".jsonl" in wrong.stderr
+
+
+def test_appends_from_many_threads_are_whole_lines_and_all_kept(tmp_path: Path) -> None:
+    path = tmp_path / "labels.jsonl"
+    file = LabelsFile(path)
+
+    def append(reviewer: str) -> None:
+        for i in range(40):
+            file.append(HumanLabel(id=f"C{i}", trial=1, human="pass", reviewer=reviewer))
+
+    threads = [threading.Thread(target=append, args=(f"r{n}",)) for n in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    lines = _lines(path)  # every line is whole JSON
+    assert len(lines) == 240
+    assert {(line["id"], line["reviewer"]) for line in lines} == {
+        (f"C{i}", f"r{n}") for i in range(40) for n in range(6)
+    }
