@@ -23,6 +23,7 @@ from assay.report import HumanLabel
 from assay.store import RunStore, open_store
 from assay.view import Review, create_app, open_review
 from assay.view._labels_file import LabelsFile
+from assay.view._sample import stratified_order
 
 BASE = "http://127.0.0.1:8765"
 RATIONALE = "keyword judge"  # in every rationale the scripted judge writes
@@ -250,3 +251,10 @@ def test_appends_from_many_threads_are_whole_lines_and_all_kept(tmp_path: Path) 
     assert {(line["id"], line["reviewer"]) for line in lines} == {
         (f"C{i}", f"r{n}") for i in range(40) for n in range(6)
     }
+
+
+def test_a_position_does_not_tell_the_judges_verdict() -> None:
+    strata = {"pass": [f"P{i}" for i in range(4)], "fail": [f"F{i}" for i in range(4)]}
+    firsts = {stratified_order(strata, seed)[0][0] for seed in range(20)}
+    seconds = {stratified_order(strata, seed)[1][0] for seed in range(20)}
+    assert firsts == seconds == {"P", "F"}
