@@ -18,8 +18,9 @@ if TYPE_CHECKING:
 def calibrate(
     labels: Path = typer.Argument(
         ...,
-        help="Human labels (JSONL, JSON, YAML or CSV): id, human_score (0, 1 or 2) or human "
-        "(pass or fail), reviewer, note.",
+        help="Human labels (JSONL, JSON, YAML or CSV): id, trial (optional), human_score "
+        "(0, 1 or 2) or human (pass or fail), reviewer, note; `assay view --review` writes "
+        "them.",
     ),
     judged: str = typer.Argument(
         ...,
