@@ -30,6 +30,8 @@ class LabelsFile:
             raise AssayConfigError(
                 f"--labels {path}: the review page appends JSON Lines; name a .jsonl file"
             )
+        if not path.parent.is_dir():
+            raise AssayConfigError(f"--labels {path}: no such directory {path.parent}")
         self.path = path
         self._lock = threading.Lock()
 

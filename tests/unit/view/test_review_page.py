@@ -17,6 +17,7 @@ import pytest
 from starlette.testclient import TestClient
 from tests.inprocess import run_cli
 from tests.review_runs import FAILING, PASSING, judged_store
+from tests.run_stores import fill_store
 
 from assay.load import read_labels as load_labels
 from assay.report import HumanLabel
@@ -231,6 +232,9 @@ def test_a_bad_labels_file_is_named_with_line_and_field(
         "view", "--store", stored[0], "--review", stored[1], "--labels", tmp_path / "l.csv"
     )
     assert wrong.returncode == 2 and ".jsonl" in wrong.stderr
+    away = tmp_path / "no" / "labels.jsonl"
+    nowhere = run_cli("view", "--store", stored[0], "--review", stored[1], "--labels", away)
+    assert nowhere.returncode == 2 and "no such directory" in nowhere.stderr
 
 
 def test_appends_from_many_threads_are_whole_lines_and_all_kept(tmp_path: Path) -> None:
@@ -258,3 +262,14 @@ def test_a_position_does_not_tell_the_judges_verdict() -> None:
     firsts = {stratified_order(strata, seed)[0][0] for seed in range(20)}
     seconds = {stratified_order(strata, seed)[1][0] for seed in range(20)}
     assert firsts == seconds == {"P", "F"}
+
+
+def test_a_run_no_model_judge_graded_has_nothing_to_review(tmp_path: Path) -> None:
+    store = fill_store(f"sqlite:///{tmp_path / 'runs.db'}")
+    labels = tmp_path / "labels.jsonl"
+    done = run_cli("view", "--store", store, "--review", "base", "--labels", labels)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "run base was not graded by a model judge: nothing to review" in done.stderr
+    unknown = run_cli("view", "--store", store, "--review", "nosuch", "--labels", labels)
+    assert unknown.returncode == 2 and "nosuch" in unknown.stderr
+    assert not labels.exists()
