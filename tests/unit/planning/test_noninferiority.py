@@ -86,7 +86,7 @@ def test_the_power_is_what_compare_runs_decides_on_drawn_runs() -> None:
 def test_a_pilot_whose_trials_agree_needs_the_cases_compare_s_rule_needs() -> None:
     cells = PairedCells.of(0.5, 0.0, 0.0)
     needed = cases_for_noninferiority(cells, 0.1, 0.95, 0.8, normal_guess(cells, 0.1, 0.95, 0.8))
-    assert needed == 21  # Tango's score test asked 35 here
+    assert needed == 21
     assert noninferiority_power(21, cells, 0.1, 0.95) == pytest.approx(0.8108, abs=1e-4)
 
 
