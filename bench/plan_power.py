@@ -2,8 +2,9 @@
 
 For each setting the plan gives a number of cases; the simulation then draws that many
 paired cases (or one rate's cases) again and again, applies the very test or interval assay
-reports with (``mcnemar_exact``, Tango's score statistic, ``interval``; over several trials
-per case, the exact sign test over cases), and counts how often the decision is reached.
+reports with (``mcnemar_exact``, compare's ``non_inferiority`` on its paired interval,
+``interval``; over several trials per case, the exact sign test over cases), and counts how
+often the decision is reached.
 For the drop over trials it also shows what the one-trial plan's cases divided by the
 effective observations per case (a design-effect correction) would have reached. The
 goal: the simulated power within 2 points of the power promised, never below it by more
@@ -29,14 +30,14 @@ from pathlib import Path
 import numpy as np
 from _sections import write_section
 
-from assay.metrics import interval, mcnemar_exact, tango_score
+from assay.compare import Delta, non_inferiority
+from assay.metrics import clustered_delta, interval, mcnemar_exact, paired_delta_interval
 from assay.planning import plan
 
 NAME = "plan-power"
 GOAL_POINTS = 2.0
 SEED = 20261207
 DROPS = (0.05, 0.1)
-MARGINS = (0.05, 0.1)
 FLIPS = (0.05, 0.2)
 POWERS = (0.8, 0.9)
 WIDTHS = (0.05, 0.1)
@@ -45,6 +46,18 @@ TRIALS_GRID: tuple[tuple[float, float, int, float], ...] = tuple(
     (0.8, icc, trials, drop) for icc in (0.2, 0.6) for trials in (2, 5) for drop in (0.05, 0.1)
 )
 """The drop over trials: (baseline rate, intraclass correlation ρ, trials, drop)."""
+NI_GRID: tuple[tuple[float, float, int, float], ...] = (
+    (0.5, 0.1, 1, 0.2),
+    (0.8, 0.05, 1, 0.5),
+    (0.9, 0.05, 1, 0.8),
+    (0.7, 0.1, 1, 0.0),
+    (0.8, 0.1, 3, 0.3),
+    (0.9, 0.05, 3, 0.7),
+    (0.6, 0.1, 5, 0.5),
+    (0.8, 0.05, 5, 0.9),
+)
+"""Non-inferiority at no true difference: (baseline rate, margin, trials, intraclass
+correlation ρ of a case's trials; at one trial, the runs' discordance 2p(1 − p)(1 − ρ))."""
 CHUNK = 500
 
 
@@ -173,28 +186,68 @@ def _trials_rows(reps: int, rng: np.random.Generator) -> tuple[list[Row], list[C
     return rows, contrasts
 
 
+def _shown(tables: list[tuple[int, int, int, int]], margin: float) -> bool:
+    """Whether ``assay compare`` calls the candidate not worse: its paired interval (Newcombe's
+    at one trial, the clustered one over several) read by its own ``non_inferiority``."""
+    if len(tables) == 1:
+        ci = paired_delta_interval(*tables[0])
+    else:
+        _, ci, _ = clustered_delta(tables)
+    return non_inferiority(Delta(value=0.0, ci=ci, method="bench"), margin).passed
+
+
+def _margin_hits(
+    n: int, rate: float, icc: float, trials: int, margin: float, reps: int, rng: np.random.Generator
+) -> int:
+    """How many of ``reps`` pairs of runs of n cases × ``trials`` trials, each case's pass
+    probability drawn around the rate with correlation ρ (the same for both runs), compare
+    shows not worse by more than ``margin``."""
+    hits = 0
+    if trials == 1:
+        flips = 2 * rate * (1 - rate) * (1 - icc)
+        cells = [rate - flips / 2, flips / 2, flips / 2, 1 - rate - flips / 2]
+        decide = cache(lambda a, f, b, d: _shown([(a, f, b, d)], margin))
+        drawn = rng.multinomial(n, cells, size=reps).tolist()
+        return sum(1 for a, f, b, d in drawn if decide(a, f, b, d))
+    for start in range(0, reps, CHUNK):
+        size = (min(CHUNK, reps - start), n)
+        if icc >= 1:
+            chance = (rng.random(size) < rate).astype(float)
+        else:
+            chance = rng.beta(rate * (1 / icc - 1), (1 - rate) * (1 / icc - 1), size=size)
+        base = rng.random((*size, trials)) < chance[..., None]
+        cand = rng.random((*size, trials)) < chance[..., None]
+        cells = np.stack(
+            [(base & cand).sum(-1), (~base & cand).sum(-1), (base & ~cand).sum(-1),
+             (~base & ~cand).sum(-1)], axis=-1,
+        )  # fmt: skip
+        hits += sum(1 for rep in cells.tolist() if _shown([tuple(t) for t in rep], margin))
+    return hits
+
+
 def _margin_rows(reps: int, rng: np.random.Generator) -> list[Row]:
     rows = []
-    z = 1.959963984540054  # the one-sided 2.5% point
-    for margin in MARGINS:
-        for flips in FLIPS:
-            for power in POWERS:
-                made = plan("noninferiority", margin=margin, discordance=flips, power=power)
-                (a,) = made.answers
-                assert a.cases is not None and a.achieved is not None
-                tables = _paired(a.cases, flips / 2, flips / 2, reps, rng)
-                shown = float(np.mean(tango_score(a.cases, tables[:, 1], tables[:, 0], margin) > z))
-                rows.append(
-                    Row(
-                        "noninferiority",
-                        f"m = {margin:g}, discordance {flips:g}, power {power:g}",
-                        a.cases,
-                        power,
-                        a.achieved,
-                        shown,
-                        reps,
-                    )
-                )
+    for rate, margin, trials, icc in NI_GRID:
+        flips = 2 * rate * (1 - rate) * (1 - icc)
+        made = plan(
+            "noninferiority", margin=margin, trials=trials, baseline_rate=rate, discordance=flips
+        )
+        (a,) = made.answers
+        assert a.cases is not None and a.achieved is not None
+        hits = _margin_hits(a.cases, rate, icc, trials, margin, reps, rng)
+        rows.append(
+            Row(
+                "noninferiority" if trials == 1 else "noninferiority over trials",
+                f"m = {margin:g}, rate {rate:g}, ρ = {icc:g}, {trials} trial"
+                + ("s" if trials > 1 else "")
+                + ", power 0.8",
+                a.cases,
+                0.8,
+                a.achieved,
+                hits / reps,
+                reps,
+            )
+        )
     return rows
 
 
@@ -270,10 +323,14 @@ def section(
         "",
         f"Written by `python bench/plan_power.py --write bench/RESULTS.md` at commit {commit} "
         f"in {seconds:.0f} s: {reps:,} replications per setting, seed {SEED}, level 95% "
-        "(the exact McNemar test two-sided at 5%, Tango's score test one-sided at 2.5%, the "
-        "Clopper–Pearson interval). Each paired setting splits the discordance evenly "
-        "between fixed and broken cases and adds the drop to the broken ones; "
-        "non-inferiority is simulated at no true difference. A drop over trials is "
+        "(the exact McNemar test two-sided at 5%, the Clopper–Pearson interval, and for "
+        "non-inferiority `assay compare`'s own rule: its paired interval, Newcombe's at one "
+        "trial and the clustered one over several, read by `non_inferiority`). Each paired "
+        "setting splits the discordance evenly between fixed and broken cases and adds the "
+        "drop to the broken ones; non-inferiority is simulated at no true difference, each "
+        "case's pass probability beta-distributed around the rate with intraclass "
+        "correlation ρ and the same in both runs (at one trial, discordance "
+        "2p(1 − p)(1 − ρ)). A drop over trials is "
         "simulated from the plan's model (each case's pass probability beta-distributed "
         "around the rate with intraclass correlation ρ; the candidate fails every trial of "
         "a share drop / rate of the cases) and decided by the exact sign test over cases, "

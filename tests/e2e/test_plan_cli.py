@@ -97,6 +97,7 @@ def test_the_plan_written_to_a_file_is_replaced_on_the_next_run(
             ["drop", "--drop", "0.1", "--trials", "2", "--baseline-rate", "0.8"],
             "how the trials of one case agree",
         ),
+        (["noninferiority", "--margin", "0.1", "--replications", "50"], "--replications 50"),
     ],
 )
 def test_bad_input_is_refused_with_exit_2(
@@ -153,3 +154,31 @@ def test_non_inferiority_over_trials_is_planned_by_simulating_compare_s_rule(
     assert "(Monte Carlo s.e.)" in done.stdout
     # the demo's trials always agree (ρ = 1): a second trial adds nothing
     assert "more trials do not reduce the cases" in done.stdout
+
+
+def test_the_seed_and_replications_of_a_simulated_plan_are_chosen_and_shown(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    args = ["plan", "noninferiority", "--margin", "0.1", "--trials", "3", "--baseline-rate",
+            "0.8", "--discordance", "0.1", "--replications", "200", "--seed", "5",
+            "-f", "json"]  # fmt: skip
+    done = run_assay(*args, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    (answer,) = json.loads(done.stdout)["answers"]
+    assert "200 replications, seed 5" in answer["method"]
+    assert answer["achieved_se"] == pytest.approx(
+        (answer["achieved"] * (1 - answer["achieved"]) / 200) ** 0.5
+    )
+    again = run_assay(*args, cwd=tmp_path)
+    assert json.loads(again.stdout) == json.loads(done.stdout)
+
+
+def test_one_trial_non_inferiority_names_compare_s_rule(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    done = run_assay(
+        "plan", "noninferiority", "--margin", "0.1", "--baseline-rate", "0.5",
+        "--discordance", "0", "-f", "markdown", cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "| 21 cases |" in done.stdout and "Newcombe" in done.stdout

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from assay.compare import Delta, non_inferiority
-from assay.metrics import clustered_delta, interval, mcnemar_exact, tango_score
+from assay.metrics import clustered_delta, interval, mcnemar_exact, paired_delta_interval
 from assay.planning import plan
 
 REPS = 4000
@@ -60,12 +60,19 @@ def test_the_planned_cases_detect_the_drop_as_often_as_promised() -> None:
 
 
 def test_the_planned_cases_show_non_inferiority_as_often_as_promised() -> None:
-    made = plan("noninferiority", margin=0.1, discordance=0.1)
+    made = plan("noninferiority", margin=0.1, discordance=0.1, baseline_rate=0.8)
     (answer,) = made.answers
-    assert answer.cases is not None and answer.achieved is not None
-    tables = _tables(answer.cases, 0.05, 0.05)
-    z = 1.959963984540054  # one-sided 2.5%
-    shown = np.mean(tango_score(answer.cases, tables[:, 1], tables[:, 0], 0.1) > z)
+    n = answer.cases
+    assert n is not None and answer.achieved is not None
+    tables = np.random.default_rng(SEED).multinomial(n, [0.75, 0.05, 0.05, 0.15], size=REPS)
+
+    @cache
+    def shown_at(both: int, fixed: int, broken: int) -> bool:
+        ci = paired_delta_interval(both, fixed, broken, n - both - fixed - broken)
+        delta = Delta(value=(fixed - broken) / n, ci=ci, method="Newcombe")
+        return non_inferiority(delta, 0.1).passed
+
+    shown = float(np.mean([shown_at(a, f, b) for a, f, b, _ in tables.tolist()]))
     assert abs(shown - answer.achieved) <= 4 * _se(answer.achieved)
     assert shown >= 0.8 - 3 * _se(0.8)
 

@@ -68,6 +68,15 @@ def plan(
         help="Trials per case (rate, detectable, drop, noninferiority; default: the suite's "
         "for rate and detectable, else 1).",
     ),
+    replications: int | None = typer.Option(
+        None,
+        "--replications",
+        help="noninferiority over --trials: pairs of runs simulated per number of cases (at "
+        "least 100; default 4,000).",
+    ),
+    seed: int | None = typer.Option(
+        None, "--seed", help="noninferiority over --trials: the simulation's seed (default: fixed)."
+    ),
     pilot: str | None = typer.Option(
         None,
         "--pilot",
@@ -93,7 +102,8 @@ def plan(
 ) -> None:
     """How many cases (and trials) a decision needs, each number with the exact method it
     is computed by: the interval assay reports with, the exact McNemar test of `assay
-    compare`, Tango's score test for non-inferiority. With a pilot run, the forecast of
+    compare`, the exact power of its non-inferiority rule (simulated, seeded, over several
+    trials). With a pilot run, the forecast of
     calls, tokens, cost and wall time (docs/planning.md)."""
     from assay.cli._options import interval_setting, output_format
     from assay.cli._output import emit
@@ -129,6 +139,8 @@ def plan(
         raise AssayConfigError(f"--difference {difference:g}: must be between -1 and 1")
     if cases is not None and cases < 2:
         raise AssayConfigError(f"--cases {cases}: must be at least 2")
+    if replications is not None and replications < 100:
+        raise AssayConfigError(f"--replications {replications}: must be at least 100")
     if trials is not None and trials < 1:
         raise AssayConfigError(f"--trials {trials}: must be at least 1")
     inputs: list[Path] = []
@@ -176,6 +188,8 @@ def plan(
             interval=setting,
             pilot=measured,
             concurrency=concurrency,
+            **({} if replications is None else {"replications": replications}),
+            **({} if seed is None else {"seed": seed}),
         )
     except ValueError as err:
         raise AssayConfigError(f"assay plan {question}: {err}") from None

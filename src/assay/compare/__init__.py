@@ -7,7 +7,7 @@ The comparison renders through ``assay.render.comparison`` (and a matrix through
 from assay.compare._compare import check_same_judge, classify, compare_runs
 from assay.compare._describe import p_text
 from assay.compare._divergence import DivergedCall, Divergence, divergence, divergence_text
-from assay.compare._margin import non_inferiority
+from assay.compare._margin import non_inferiority, shows_not_worse
 from assay.compare._matrix import (
     MatrixReport,
     PairRow,
@@ -73,5 +73,6 @@ __all__ = [
     "non_inferiority",
     "p_text",
     "pair_runs",
+    "shows_not_worse",
     "tally_comparison",
 ]

@@ -3,12 +3,21 @@ margin, read off the paired interval of the task-success difference."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from assay.compare._model import Delta, NonInferiority
 from assay.report import rule_verdict
 
 
 def _points(x: float) -> str:
     return f"{x * 100:+.1f}"
+
+
+def shows_not_worse(low: Any, margin: float) -> Any:
+    """Whether a paired interval whose lower limit is ``low`` shows the candidate not worse
+    than the baseline by more than ``margin`` (a number, or numpy arrays limit by limit):
+    the rule ``non_inferiority`` decides by, and plans are powered for."""
+    return low > -margin
 
 
 def non_inferiority(delta: Delta, margin: float) -> NonInferiority:
@@ -28,7 +37,7 @@ def non_inferiority(delta: Delta, margin: float) -> NonInferiority:
             summary=f"n/a: no paired cases show the candidate is not worse than the baseline {by}",
         )
     low, high = delta.ci
-    side = "above" if low > -margin else ("below" if high < -margin else None)
+    side = "above" if shows_not_worse(low, margin) else ("below" if high < -margin else None)
     decided = rule_verdict(">=", side)
     interval = (
         f"the paired {delta.confidence * 100:g}% interval of the difference is "

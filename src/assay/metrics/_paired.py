@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from assay.metrics._cluster import effective_interval
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 
 def mcnemar_exact(fixed: int, broken: int) -> float:
@@ -113,17 +117,62 @@ def _tail_underflows(n: int, low: int) -> bool:
     return math.log(2) - n * divergence < -1100 * math.log(2)
 
 
-def _phi(both: float, fixed: float, broken: float, neither: float) -> float:
+class _Floats:
+    """The few functions the paired interval needs, for Python numbers; numpy supplies the
+    same names for arrays, so that one formula serves both."""
+
+    sqrt = staticmethod(math.sqrt)
+    maximum = staticmethod(max)
+    minimum = staticmethod(min)
+
+    @staticmethod
+    def where(condition: bool, yes: float, no: float) -> float:
+        return yes if condition else no
+
+
+def _phi(both: Any, fixed: Any, broken: Any, neither: Any, xp: Any = _Floats) -> Any:
     """Newcombe's estimate of the correlation of the paired table, with his adjustment:
     a positive numerator AD − BC is reduced by n/2 (and floored at 0)."""
     n = both + fixed + broken + neither
     margins = (both + fixed) * (broken + neither) * (both + broken) * (fixed + neither)
-    if margins == 0:
-        return 0.0
     numerator = both * neither - fixed * broken
-    if numerator > 0:
-        numerator = max(0.0, numerator - n / 2)
-    return numerator / math.sqrt(margins)
+    numerator = xp.where(numerator > 0, xp.maximum(0.0, numerator - n / 2), numerator)
+    # the empty margin's 0/0 is never taken: it reads 0 (1 under the root, then discarded)
+    return xp.where(margins == 0, 0.0, numerator / xp.sqrt(xp.where(margins == 0, 1, margins)))
+
+
+def _newcombe(
+    both: Any,
+    fixed: Any,
+    broken: Any,
+    neither: Any,
+    cand: tuple[Any, Any],
+    base: tuple[Any, Any],
+    xp: Any = _Floats,
+) -> tuple[Any, Any]:
+    """Newcombe's method 10 from the table and the Wilson limits of each run's rate."""
+    n = both + fixed + broken + neither
+    p_cand, p_base = (both + fixed) / n, (both + broken) / n
+    (l_cand, u_cand), (l_base, u_base) = cand, base
+    phi = _phi(both, fixed, broken, neither, xp)
+    delta = p_cand - p_base
+    down = xp.sqrt(
+        xp.maximum(
+            0.0,
+            (p_cand - l_cand) ** 2
+            - 2 * phi * (p_cand - l_cand) * (u_base - p_base)
+            + (u_base - p_base) ** 2,
+        )
+    )
+    up = xp.sqrt(
+        xp.maximum(
+            0.0,
+            (u_cand - p_cand) ** 2
+            - 2 * phi * (u_cand - p_cand) * (p_base - l_base)
+            + (p_base - l_base) ** 2,
+        )
+    )
+    return xp.maximum(-1.0, delta - down), xp.minimum(1.0, delta + up)
 
 
 def paired_delta_interval(
@@ -142,29 +191,38 @@ def paired_delta_interval(
     n = both + fixed + broken + neither
     if min(both, fixed, broken, neither) < 0 or n == 0:
         raise ValueError(f"need a non-empty table of counts >= 0, got {(both, fixed, broken)}")
-    cand_x, base_x = both + fixed, both + broken
-    p_cand, p_base = cand_x / n, base_x / n
-    l_cand, u_cand = effective_interval(cand_x, n, confidence, "wilson")
-    l_base, u_base = effective_interval(base_x, n, confidence, "wilson")
-    phi = _phi(both, fixed, broken, neither)
-    delta = p_cand - p_base
-    down = math.sqrt(
-        max(
-            0.0,
-            (p_cand - l_cand) ** 2
-            - 2 * phi * (p_cand - l_cand) * (u_base - p_base)
-            + (u_base - p_base) ** 2,
-        )
-    )
-    up = math.sqrt(
-        max(
-            0.0,
-            (u_cand - p_cand) ** 2
-            - 2 * phi * (u_cand - p_cand) * (p_base - l_base)
-            + (p_base - l_base) ** 2,
-        )
-    )
-    return max(-1.0, delta - down), min(1.0, delta + up)
+    cand = effective_interval(both + fixed, n, confidence, "wilson")
+    base = effective_interval(both + broken, n, confidence, "wilson")
+    low, high = _newcombe(both, fixed, broken, neither, cand, base)
+    return float(low), float(high)
+
+
+def paired_delta_limits(
+    both: NDArray[Any],
+    fixed: NDArray[Any],
+    broken: NDArray[Any],
+    neither: NDArray[Any],
+    confidence: float = 0.95,
+) -> tuple[NDArray[Any], NDArray[Any]]:
+    """``paired_delta_interval`` at many tables at once: arrays of integer counts, every
+    table of the same number of pairs; the lower and the upper limits, as arrays."""
+    import numpy as np  # deferred: numpy loads only where many tables are decided
+
+    counts = [np.asarray(c, dtype=np.int64) for c in (both, fixed, broken, neither)]
+    totals = counts[0] + counts[1] + counts[2] + counts[3]
+    if totals.size == 0:
+        empty = np.zeros(totals.shape)
+        return empty, empty
+    n = int(totals.flat[0])
+    if n < 1 or np.any(totals != n) or min(int(c.min()) for c in counts) < 0:
+        raise ValueError("need tables of counts >= 0, every one of the same number of pairs")
+    # the Wilson limits of every rate x/n, by the scalar interval itself
+    wilson = np.array([effective_interval(x, n, confidence, "wilson") for x in range(n + 1)])
+    cand_x, base_x = counts[0] + counts[1], counts[0] + counts[2]
+    cand = (wilson[cand_x, 0], wilson[cand_x, 1])
+    base = (wilson[base_x, 0], wilson[base_x, 1])
+    low, high = _newcombe(counts[0], counts[1], counts[2], counts[3], cand, base, np)
+    return low, high
 
 
 def clustered_delta(

@@ -10,9 +10,8 @@ approximation:
 - the power of the exact conditional McNemar test (``_paired.mcnemar_exact``, the test of
   ``assay compare``) is the sum over the number of discordant pairs d of its binomial
   probability times the probability that the exact test rejects given d;
-- the power of the non-inferiority test is that of Tango's score test for a difference of
-  paired proportions (Tango 1998, Statistics in Medicine 17:891–908; Nam 1997, Biometrics
-  53:1422–1430), summed exactly over every number of discordant pairs and its split.
+- the power of the non-inferiority verdict is ``assay compare``'s own rule, enumerated
+  over every paired table (``planning``: the rule lives in ``compare``).
 
 A paired table is described per case by ``p_broken`` (passed in the baseline, fails in the
 candidate) and ``p_fixed`` (the reverse).
@@ -36,7 +35,6 @@ if TYPE_CHECKING:
 # Outcomes whose probability is below this are left out of a sum (their total is at most
 # this times the number of outcomes): far below any figure a plan prints.
 _NEGLIGIBLE = 1e-12
-_ROWS = 64
 MAX_CASES = 10_000_000
 """The largest number of cases a search looks at."""
 
@@ -276,89 +274,6 @@ def trials_drop_table(rate: float, icc: float, trials: int, drop: float) -> tupl
     more = float(np.sum(np.triu(joint, 1)))
     p_broken = (1 - broken_share) * fewer + broken_share * (1 - none_pass)
     return p_broken, (1 - broken_share) * more
-
-
-# --- non-inferiority: Tango's score test ----------------------------------------------------
-
-
-def tango_score(n: int, fixed: Any, broken: Any, margin: float) -> Any:
-    """Tango's score statistic for H0: p_candidate − p_baseline = −``margin`` against a
-    larger difference, from n pairs of which ``fixed`` and ``broken`` are discordant
-    (numbers or numpy arrays): (f − b + n·m) / √(n·(2q̂ − m(1 + m))), q̂ the restricted
-    maximum-likelihood estimate of the broken share under H0 (Tango 1998, eq. 3 and 6;
-    at m = 0 it is McNemar's (f − b)/√(f + b)). Large values favour non-inferiority."""
-    import numpy as np  # deferred: numpy loads only when a plan is made
-
-    f = np.asarray(fixed, dtype=np.float64)
-    b = np.asarray(broken, dtype=np.float64)
-    delta0 = -margin
-    # Tango's cells: x12 = fixed (the candidate's extra passes), x21 = broken, Δ0 = −m.
-    a = 2.0 * n
-    bq = -(f + b) + (2.0 * n - f + b) * delta0
-    c = -b * delta0 * (1 - delta0)
-    q = (-bq + np.sqrt(np.maximum(0.0, bq * bq - 4 * a * c))) / (2 * a)
-    variance = n * (2 * q + delta0 * (1 - delta0))
-    numerator = f - b - n * delta0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(variance > 0, numerator / np.sqrt(np.maximum(variance, 0.0)), 0.0)
-    return z
-
-
-def noninferiority_power(
-    n: int, p_broken: float, p_fixed: float, margin: float, alpha: float = 0.05
-) -> float:
-    """The probability that Tango's score test on n pairs shows the candidate no worse than
-    the baseline by more than ``margin``: Z > z_{1−α/2}, one-sided at α/2 (the lower limit
-    of a two-sided 1 − α interval above −margin), summed exactly over every number of
-    discordant pairs and its split into fixed and broken."""
-    import numpy as np  # deferred: numpy loads only when a plan is made
-    from scipy.stats import binom  # deferred: scipy loads only when a plan is made
-
-    _check_table(n, p_broken, p_fixed)
-    _check_level(alpha)
-    if not 0 < margin < 1:
-        raise ValueError(f"the margin must be between 0 and 1, got {margin}")
-    z = float(special().ndtri(1 - alpha / 2))
-    discordance = p_broken + p_fixed
-    if discordance == 0:
-        return 1.0 if bool(tango_score(n, 0, 0, margin) > z) else 0.0
-    share = p_broken / discordance
-    ds = _likely(n, discordance)
-    weights = _binomial_pmf(ds, n, discordance)
-    total = 0.0
-    for start in range(0, len(ds), _ROWS):  # a block of d at a time: memory stays small
-        d = ds[start : start + _ROWS, None]
-        # the splits of the block's d with more than negligible probability
-        low = int(binom.ppf(_NEGLIGIBLE, int(d.min()), share))
-        high = int(binom.isf(_NEGLIGIBLE, int(d.max()), share))
-        b = np.arange(max(0, low - 1), min(int(d.max()), high + 1) + 1)[None, :]
-        split = binom.pmf(b, d, share)  # 0 where b > d
-        passing = (b <= d) & (tango_score(n, d - b, b, margin) > z)
-        total += float(np.sum(weights[start : start + _ROWS, None] * split * passing))
-    return min(1.0, max(0.0, total))
-
-
-def cases_for_noninferiority(
-    margin: float,
-    p_broken: float,
-    p_fixed: float,
-    *,
-    alpha: float = 0.05,
-    power: float = 0.8,
-) -> int:
-    """The smallest number of paired cases at which Tango's score test shows
-    non-inferiority within ``margin`` with at least ``power``."""
-    _check_power(power)
-    if p_broken - p_fixed >= margin:
-        raise ValueError(
-            "the expected difference is already beyond the margin: non-inferiority cannot be shown"
-        )
-    distance = margin - (p_broken - p_fixed)
-    guess = (_z(1 - alpha / 2) + _z(power)) ** 2 * (p_broken + p_fixed) / distance**2
-    return smallest_n(
-        lambda n: noninferiority_power(n, p_broken, p_fixed, margin, alpha) >= power,
-        guess=max(1, math.ceil(guess)),
-    )
 
 
 # --- what a number of cases can detect --------------------------------------------------------

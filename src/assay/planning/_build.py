@@ -11,17 +11,23 @@ from assay.metrics import (
     IntervalSetting,
     cases_for_drop,
     cases_for_half_width,
-    cases_for_noninferiority,
     cases_with_trials,
     clustered_observations,
     intraclass,
     mcnemar_power,
-    noninferiority_power,
     rate_half_width,
     smallest_effect,
     trials_drop_table,
 )
 from assay.planning._model import Answer, Forecast, Pilot, Plan
+from assay.planning._noninferiority import (
+    STEADY,
+    PairedCells,
+    cases_for_noninferiority,
+    noninferiority_power,
+    normal_guess,
+    worst_rate,
+)
 from assay.planning._simulate import (
     REPLICATIONS,
     SEED,
@@ -42,7 +48,10 @@ _SIGN = (
     "Dixon & Mood (1946), JASA 41:557 (the sign test; McNemar's at one trial); the "
     "beta-binomial model of trials of one case: Skellam (1948), JRSS B 10:257"
 )
-_TANGO = "Tango (1998), Statistics in Medicine 17:891; Nam (1997), Biometrics 53:1422"
+_NEWCOMBE = (
+    "Newcombe (1998), Statistics in Medicine 17:2635, method 10 (the paired interval of "
+    "assay compare at one trial per case)"
+)
 _RAO_SCOTT = (
     "Rao & Scott (1992), Biometrics 48:577 (the design-effect-adjusted table); Newcombe "
     "(1998), Statistics in Medicine 17:2635, method 10 (the paired interval); the "
@@ -78,10 +87,10 @@ def plan(
     - ``"drop"``: detect a drop of ``drop`` with ``power`` by the exact McNemar test at
       α = 1 − confidence, two-sided;
     - ``"noninferiority"``: show the candidate no worse than the baseline by more than
-      ``margin`` (true ``difference``, candidate − baseline) with Tango's score test,
-      one-sided at α/2; with ``trials`` above one, by the power of ``assay compare``'s own
-      rule simulated ``replications`` times from ``seed`` on a beta-binomial model of the
-      trials;
+      ``margin`` (true ``difference``, candidate − baseline) by ``assay compare``'s own rule:
+      at one trial its exact power, summed over every paired table; with ``trials`` above
+      one, its power simulated ``replications`` times from ``seed`` on a beta-binomial model
+      of the trials;
     - ``"detectable"``: for ``cases`` cases, the half-width, the smallest drop and the
       smallest margin reached with ``power``.
 
@@ -118,7 +127,11 @@ def plan(
         flips = _discordance(discordance, pilot, rate_known, notes)
         _one_trial(trials, notes)
         answers.append(_detectable_drop(cases, flips, rate_known, alpha, power))
-        answers.append(_detectable_margin(cases, flips, difference, alpha, power))
+        answers.append(
+            _detectable_margin(
+                cases, flips, difference, rate_known, interval.confidence, power, notes
+            )
+        )
     elif question == "drop" and trials > 1:
         if drop is None:
             raise ValueError("the drop question needs the drop to detect (drop)")
@@ -154,7 +167,11 @@ def plan(
         else:
             if margin is None:
                 raise ValueError("the noninferiority question needs a margin")
-            answers.append(_margin_answer(margin, flips, difference, alpha, power))
+            answers.append(
+                _margin_answer(
+                    margin, flips, difference, rate_known, interval.confidence, power, notes
+                )
+            )
     made = Plan(
         question=question,
         confidence=interval.confidence,
@@ -492,21 +509,56 @@ def _margin_table(flips: float, difference: float) -> tuple[float, float]:
     return broken, fixed
 
 
-def _margin_method(alpha: float, difference: float) -> str:
+def _margin_cells(
+    flips: float,
+    difference: float,
+    rate: float | None,
+    notes: list[str],
+    at: tuple[int, float, float] | None = None,
+) -> PairedCells:
+    """The paired outcomes at one trial: the runs' own flips split evenly, the difference
+    on top, around the baseline's rate; without one, the rate at which compare's rule has
+    the least power at ``at`` = (cases, margin, confidence), else at the normal
+    approximation's cases."""
+    broken, fixed = _margin_table(flips, difference)
+    if rate is None:
+        if at is None:
+            raise ValueError("the baseline's rate is needed")
+        rate = worst_rate(broken, fixed, *at)
+        notes.append(
+            f"baseline rate {rate:g} assumed: of the rates 0.05 … 0.95 the discordance allows, "
+            "the one at which compare's paired interval has the least power; give a baseline "
+            "rate or a pilot run for a plan at the real rate"
+        )
+    return PairedCells.of(rate, broken, fixed)
+
+
+def _margin_method(confidence: float, difference: float) -> str:
     return (
-        f"Tango's score test for a difference of paired proportions, one-sided at "
-        f"α/2 = {alpha / 2:g} (the lower limit of a two-sided {_pct(1 - alpha)} interval "
-        f"above −margin), true difference {difference:g}; power summed exactly over every "
-        "number of discordant cases and its split"
+        f"exact power of assay compare's rule at one trial per case: Newcombe's "
+        f"{_pct(confidence)} paired interval of the difference wholly above −margin, true "
+        f"difference {difference:g}; summed over every paired table (both, fixed, broken, "
+        f"neither) of the cases; the smallest number of cases from which {STEADY} in a row "
+        "reach the power (the exact power is a saw-tooth in the cases)"
     )
 
 
 def _margin_answer(
-    margin: float, flips: float, difference: float, alpha: float, power: float
+    margin: float,
+    flips: float,
+    difference: float,
+    rate: float | None,
+    confidence: float,
+    power: float,
+    notes: list[str],
 ) -> Answer:
     _check_open("margin", margin)
-    broken, fixed = _margin_table(flips, difference)
-    needed = cases_for_noninferiority(margin, broken, fixed, alpha=alpha, power=power)
+    if rate is None:
+        start = PairedCells.of(0.5, *_margin_table(flips, difference))
+        at = (normal_guess(start, margin, confidence, power), margin, confidence)
+    cells = _margin_cells(flips, difference, rate, notes, None if rate is not None else at)
+    guess = normal_guess(cells, margin, confidence, power)
+    needed = cases_for_noninferiority(cells, margin, confidence, power, guess)
     return Answer(
         question="noninferiority",
         asked=f"show the candidate no worse than the baseline by more than {_pct(margin)} "
@@ -514,9 +566,9 @@ def _margin_answer(
         cases=needed,
         effect=margin,
         target=power,
-        achieved=noninferiority_power(needed, broken, fixed, margin, alpha),
-        method=_margin_method(alpha, difference),
-        reference=_TANGO,
+        achieved=noninferiority_power(needed, cells, margin, confidence),
+        method=_margin_method(confidence, difference),
+        reference=_NEWCOMBE,
     )
 
 
@@ -544,9 +596,10 @@ def _trials_margin_answer(
         )
     icc = _paired_icc(given, pilot, rate, notes)
     model = TrialsModel(rate=rate, icc=icc, trials=trials, difference=difference)
-    broken, fixed = model.one_trial_table()
-    alpha = 1 - confidence
-    one = cases_for_noninferiority(margin, broken, fixed, alpha=alpha, power=power)
+    cells = PairedCells.of(rate, *model.one_trial_table())
+    one = cases_for_noninferiority(
+        cells, margin, confidence, power, normal_guess(cells, margin, confidence, power)
+    )
     guess = max(2, math.ceil(one * (1 + (trials - 1) * icc) / trials))
     found = cases_for_simulated_noninferiority(
         model, margin, confidence, power, guess, replications=replications, seed=seed
@@ -557,7 +610,8 @@ def _trials_margin_answer(
         + _difference_model(difference, rate)
     )
     notes.append(
-        f"the plan at one trial per case (Tango's score test on the same model) needs {one:,} cases"
+        f"the plan at one trial per case (the exact power of compare's rule on the same "
+        f"model) needs {one:,} cases"
     )
     if icc >= 1:
         notes.append(
@@ -609,13 +663,22 @@ def _difference_model(difference: float, rate: float) -> str:
 
 
 def _detectable_margin(
-    cases: int, flips: float, difference: float, alpha: float, power: float
+    cases: int,
+    flips: float,
+    difference: float,
+    rate: float | None,
+    confidence: float,
+    power: float,
+    notes: list[str],
 ) -> Answer:
-    broken, fixed = _margin_table(flips, difference)
     low = max(0.0, -difference)
+    # without a rate: the worst one at the margin the normal approximation gives these cases
+    z = _z(1 - (1 - confidence) / 2) + _z(power)
+    rough = min(0.999, low + z * math.sqrt(max(flips, 1e-4) / cases))
+    cells = _margin_cells(flips, difference, rate, notes, (cases, rough, confidence))
 
     def good(margin: float) -> bool:
-        return noninferiority_power(cases, broken, fixed, margin, alpha) >= power
+        return noninferiority_power(cases, cells, margin, confidence) >= power
 
     found = smallest_effect(good, low, 0.999)
     return Answer(
@@ -624,11 +687,9 @@ def _detectable_margin(
         cases=cases,
         effect=found,
         target=power,
-        achieved=(
-            None if found is None else noninferiority_power(cases, broken, fixed, found, alpha)
-        ),
-        method=_margin_method(alpha, difference),
-        reference=_TANGO,
+        achieved=(None if found is None else noninferiority_power(cases, cells, found, confidence)),
+        method=_margin_method(confidence, difference),
+        reference=_NEWCOMBE,
     )
 
 
@@ -646,6 +707,12 @@ def _expected(given: float | None, pilot: Pilot | None, notes: list[str]) -> flo
         "recorded case-trials"
     )
     return pilot.rate
+
+
+def _z(q: float) -> float:
+    from scipy.special import ndtri  # deferred: scipy loads only when a plan is made
+
+    return float(ndtri(q))
 
 
 def _pct(x: float) -> str:

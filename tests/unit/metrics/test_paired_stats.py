@@ -10,10 +10,16 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from scipy.stats import binomtest
 
-from assay.metrics import clustered_delta, mcnemar_exact, paired_delta_interval
+from assay.metrics import (
+    clustered_delta,
+    mcnemar_exact,
+    paired_delta_interval,
+    paired_delta_limits,
+)
 
 REFERENCE: list[dict[str, Any]] = json.loads(
     (Path(__file__).resolve().parents[2] / "data" / "stats_reference_values.json").read_text()
@@ -77,6 +83,26 @@ def test_newcombe_narrows_with_more_data_and_widens_with_confidence() -> None:
     assert large[1] - large[0] < small[1] - small[0]
     wide = paired_delta_interval(5, 3, 1, 5, confidence=0.99)
     assert wide[1] - wide[0] > small[1] - small[0]
+
+
+@pytest.mark.parametrize(("n", "confidence"), [(1, 0.95), (9, 0.95), (14, 0.9)])
+def test_newcombe_on_arrays_is_the_scalar_interval_bit_for_bit(n: int, confidence: float) -> None:
+    tables = [
+        (a, f, b, n - a - f - b)
+        for a in range(n + 1)
+        for f in range(n + 1 - a)
+        for b in range(n + 1 - a - f)
+    ]
+    columns = [np.array(column) for column in zip(*tables, strict=True)]
+    low, high = paired_delta_limits(*columns, confidence=confidence)
+    assert [(float(lo), float(hi)) for lo, hi in zip(low, high, strict=True)] == [
+        paired_delta_interval(*t, confidence) for t in tables
+    ]
+
+
+def test_newcombe_on_arrays_needs_one_number_of_pairs() -> None:
+    with pytest.raises(ValueError, match="same number of pairs"):
+        paired_delta_limits(np.array([1, 2]), np.array([0, 0]), np.array([0, 0]), np.array([1, 1]))
 
 
 def test_clustered_delta_with_one_trial_is_newcombe() -> None:

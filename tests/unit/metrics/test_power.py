@@ -1,7 +1,6 @@
 """Power, widths and sample sizes (assay.metrics._power), each checked against a direct
 computation: the interval function itself for widths, every outcome of a few pairs
-enumerated for the tests' power, the exact test itself for its critical values, the
-likelihood maximised numerically for Tango's restricted estimate."""
+enumerated for the tests' power, the exact test itself for its critical values."""
 
 from __future__ import annotations
 
@@ -11,14 +10,11 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from scipy.optimize import minimize_scalar
-from scipy.special import ndtri
 
 from assay.metrics import (
     IntervalSetting,
     cases_for_drop,
     cases_for_half_width,
-    cases_for_noninferiority,
     cases_with_trials,
     clustered_observations,
     clustered_rate,
@@ -29,11 +25,9 @@ from assay.metrics import (
     mcnemar_critical,
     mcnemar_exact,
     mcnemar_power,
-    noninferiority_power,
     rate_half_width,
     smallest_effect,
     smallest_n,
-    tango_score,
     trial_discordance,
     trials_drop_table,
 )
@@ -136,69 +130,6 @@ def test_the_cases_for_a_drop_are_the_fewest_with_the_power(broken: float, fixed
     assert mcnemar_power(n, broken, fixed) >= 0.8
     # below the crossing the saw-tooth may reach the power again only above n
     assert all(mcnemar_power(m, broken, fixed) < 0.8 for m in range(max(1, n - 30), n))
-
-
-def _restricted_mle(n: int, f: int, b: int, margin: float) -> float:
-    """The broken share maximising the likelihood when fixed − broken = −margin."""
-
-    def minus_log_likelihood(q: float) -> float:
-        cells = (q - margin, q, 1 - 2 * q + margin)
-        if min(cells) <= 0:
-            return math.inf
-        return -(f * math.log(cells[0]) + b * math.log(cells[1]) + (n - f - b) * math.log(cells[2]))
-
-    return float(
-        minimize_scalar(
-            minus_log_likelihood,
-            bounds=(margin + 1e-12, (1 + margin) / 2 - 1e-12),
-            method="bounded",
-            options={"xatol": 1e-12},
-        ).x
-    )
-
-
-@pytest.mark.parametrize(
-    ("n", "f", "b", "margin"), [(50, 5, 8, 0.1), (200, 12, 9, 0.05), (30, 0, 2, 0.2)]
-)
-def test_tango_score_uses_the_restricted_maximum_likelihood(
-    n: int, f: int, b: int, margin: float
-) -> None:
-    q = _restricted_mle(n, f, b, margin)
-    expected = (f - b + n * margin) / math.sqrt(n * (2 * q - margin * (1 + margin)))
-    assert float(tango_score(n, f, b, margin)) == pytest.approx(expected, rel=1e-5)
-
-
-def test_tango_score_at_no_margin_is_mcnemars() -> None:
-    for f, b in [(7, 1), (3, 9), (20, 20)]:
-        assert float(tango_score(100, f, b, 0.0)) == pytest.approx((f - b) / math.sqrt(f + b))
-
-
-@pytest.mark.parametrize("n", [2, 6, 8])
-@pytest.mark.parametrize(("broken", "fixed", "margin"), [(0.1, 0.1, 0.3), (0.2, 0.05, 0.4)])
-def test_noninferiority_power_is_every_outcome_enumerated(
-    n: int, broken: float, fixed: float, margin: float
-) -> None:
-    z = float(ndtri(1 - 0.2 / 2))
-
-    def rejects(f: int, b: int) -> bool:
-        return bool(tango_score(n, f, b, margin) > z)
-
-    assert noninferiority_power(n, broken, fixed, margin, 0.2) == pytest.approx(
-        _enumerated_power(n, broken, fixed, rejects), abs=1e-12
-    )
-
-
-def test_the_cases_for_non_inferiority_reach_the_power() -> None:
-    n = cases_for_noninferiority(0.05, 0.05, 0.05, power=0.8)
-    assert noninferiority_power(n, 0.05, 0.05, 0.05) >= 0.8
-    assert noninferiority_power(n - 1, 0.05, 0.05, 0.05) < 0.8
-    # the textbook approximation: (z_.975 + z_.8)² · discordance / margin² ≈ 314
-    assert 300 <= n <= 380
-
-
-def test_non_inferiority_beyond_the_margin_is_refused() -> None:
-    with pytest.raises(ValueError, match="beyond the margin"):
-        cases_for_noninferiority(0.05, 0.12, 0.05)
 
 
 def test_the_design_effect_is_the_clustered_interval_s() -> None:

@@ -14,11 +14,11 @@ from assay.metrics import (
     cases_for_half_width,
     intraclass,
     mcnemar_power,
-    noninferiority_power,
     rate_half_width,
     trials_drop_table,
 )
 from assay.planning import Pilot, plan
+from assay.planning._noninferiority import PairedCells, noninferiority_power
 from assay.render import render
 
 PILOT = Pilot(
@@ -69,14 +69,15 @@ def test_the_discordance_comes_from_the_pilot_then_the_rate() -> None:
     assert "0.5 assumed" in unknown.assumptions[0]
 
 
-def test_non_inferiority_uses_tangos_test_one_sided_at_half_alpha() -> None:
-    made = plan("noninferiority", margin=0.1, discordance=0.2, difference=0.02)
+def test_non_inferiority_is_powered_for_compare_s_own_rule() -> None:
+    made = plan("noninferiority", margin=0.1, discordance=0.2, difference=0.02, baseline_rate=0.6)
     (answer,) = made.answers
-    assert "Tango" in answer.method and "α/2 = 0.025" in answer.method
+    assert "Newcombe" in answer.method and "assay compare" in answer.method
     assert answer.cases is not None and answer.achieved is not None
-    expected = noninferiority_power(answer.cases, 0.1, 0.12, 0.1, 0.05)
+    cells = PairedCells.of(0.6, 0.1, 0.12)
+    expected = noninferiority_power(answer.cases, cells, 0.1, 0.95)
     assert answer.achieved == pytest.approx(expected, abs=1e-12) and expected >= 0.8
-    assert noninferiority_power(answer.cases - 1, 0.1, 0.12, 0.1, 0.05) < 0.8
+    assert noninferiority_power(answer.cases - 1, cells, 0.1, 0.95) < 0.8
 
 
 def test_detectable_answers_each_question_for_the_cases() -> None:
@@ -85,7 +86,8 @@ def test_detectable_answers_each_question_for_the_cases() -> None:
     assert rate.effect == rate_half_width(300)
     assert drop.effect is not None and drop.achieved is not None and drop.achieved >= 0.8
     assert mcnemar_power(300, 0.05 + drop.effect - 2e-4, 0.05, 0.05) < 0.8
-    assert margin.effect is not None and noninferiority_power(300, 0.05, 0.05, margin.effect) >= 0.8
+    assert margin.effect is not None and margin.achieved is not None
+    assert margin.achieved >= 0.8 and "baseline rate" in " ".join(made.assumptions)
 
 
 def test_trials_use_the_pilot_design_effect() -> None:
@@ -194,6 +196,6 @@ def test_noninferiority_over_trials_is_the_simulated_power_of_compare_s_rule() -
     assert f"{answer.cases:,} cases × 3 trials" in text and "(Monte Carlo s.e.)" in text
 
 
-def test_one_trial_noninferiority_keeps_tango_s_exact_power() -> None:
+def test_one_trial_noninferiority_keeps_an_exact_power() -> None:
     (answer,) = plan("noninferiority", margin=0.1, discordance=0.2, trials=1).answers
-    assert answer.achieved_se is None and "Tango" in answer.method
+    assert answer.achieved_se is None and "exact power" in answer.method
