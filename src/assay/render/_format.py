@@ -5,13 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from assay.metrics import Rate, StatusCounts, TrialRate
-from assay.metrics._display import decimal, interval_text, percent
-from assay.report._agent import AgentCounts, AgentTotals
-from assay.report._model import CaseRow, Report
-from assay.report._rows import Brief
-from assay.report._sequential import sequence_text
-from assay.report._usage import JudgeUsage, UsageSummary
+from assay.metrics import Rate, StatusCounts, TrialRate, decimal, interval_text, percent
+from assay.report import (
+    AgentCounts,
+    AgentTotals,
+    Brief,
+    CaseRow,
+    JudgeUsage,
+    Report,
+    UsageSummary,
+    sequence_text,
+)
 
 
 def pct(value: float) -> str:

@@ -24,7 +24,7 @@ from assay.render.document import (
     Table,
     table,
 )
-from assay.report._calibration import CalibrationReport, Disagreement
+from assay.report import CalibrationReport, Disagreement
 
 CALIBRATION_FORMATS: tuple[str, ...] = formats("calibration")
 

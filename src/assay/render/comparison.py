@@ -8,8 +8,7 @@ from typing import Any
 
 from assay.compare import ChangedCase, Comparison, Delta, SideOutcome, divergence_text, p_text
 from assay.formats import formats
-from assay.metrics import Rate
-from assay.metrics._display import percent
+from assay.metrics import Rate, percent
 from assay.render._lists import LIST_ROWS, capped
 from assay.render._model_json import model_json
 from assay.render.document import (

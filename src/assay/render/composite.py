@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from assay.formats import formats
 from assay.render._model_json import model_json
-from assay.report._composite import CompositeReport
+from assay.report import CompositeReport
 
 COMPOSITE_FORMATS: tuple[str, ...] = formats("composite")
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from assay.compare import MatrixReport, PairRow, VariantRow
-from assay.compare._matrix import GridRow
+from assay.compare import GridRow, MatrixReport, PairRow, VariantRow
 from assay.formats import formats
 from assay.render._model_json import model_json
 from assay.render.comparison import delta_text, rate_text

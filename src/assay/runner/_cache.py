@@ -22,8 +22,7 @@ from typing import Annotated, Any, Protocol
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 
-from assay.cases import Case
-from assay.cases._canonical import canonical_json
+from assay.cases import Case, canonical_json
 from assay.errors import AssayConfigError
 from assay.outcomes import Error, Outcome, Record, Usage
 from assay.targets import Reply, Target

@@ -26,9 +26,15 @@ from assay.outcomes import Answer, Error, Record, span_names
 from assay.report import JUDGE_CACHE_HIT
 from assay.runner._cache import cache_key
 from assay.runner._options import RunOptions, Timing
-from assay.targets import BaseTarget, Reply, TargetContext
-from assay.targets._replies import error_reply, scrub, usage_from
-from assay.targets._session import HttpClient
+from assay.targets import (
+    BaseTarget,
+    HttpClient,
+    Reply,
+    TargetContext,
+    error_reply,
+    scrub,
+    usage_from,
+)
 
 if TYPE_CHECKING:
     from opentelemetry.trace import Tracer
@@ -184,8 +190,7 @@ class JudgeRunner:
     ) -> Judgment | tuple[Judgment]:
         """One judgment: alone when no call was needed (an error outcome, a grader that
         failed or decided without its model), in a 1-tuple when the model was asked."""
-        from assay.grading import judge_record
-        from assay.grading._rules import ungraded_judgment
+        from assay.grading import judge_record, ungraded_judgment
         from assay.runner._execute import WorkItem, call
         from assay.runner._tracing import judge_span
 
@@ -227,7 +232,7 @@ class JudgeRunner:
         return (judgment,)
 
     def _conclude(self, case: Case, record: Record, prepared: Any, answer: JudgeAnswer) -> Judgment:
-        from assay.grading._rules import ungraded_judgment
+        from assay.grading import ungraded_judgment
 
         try:
             return self.grader.conclude(case, prepared, answer)
@@ -333,7 +338,7 @@ def judge_results(
     judge's calls run concurrently, with its timeout, retries and rate limit."""
     from assay.grading import grade
     from assay.outcomes import Results
-    from assay.runs._run_settings import StoredGrader
+    from assay.runs import StoredGrader
 
     by_id = {c.id: c for c in cases}
     items = [(by_id[r.case_id], r) for r in records if r.case_id in by_id]

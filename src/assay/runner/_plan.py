@@ -261,7 +261,7 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
     """
     endpoint = _collector(control.otlp_endpoint)  # a bad address fails before the run starts
     if plan.trace:  # so does a bad span limit in the environment
-        from assay.tracing._limits import check_span_limits
+        from assay.tracing import check_span_limits
 
         check_span_limits()
     judge = _judge_runner(plan.grader, control, plan.cache, plan.run_id)

@@ -20,9 +20,9 @@ def report_needs_special(cases: int, trials: int) -> bool:
     """Whether the report of a run of ``cases`` cases, ``trials`` trials each, needs scipy
     for its 95% intervals: more cases than the table of limits holds, or several trials
     (their intervals are clustered by case)."""
-    from assay.metrics import _beta_table
+    from assay.metrics import LARGEST_N
 
-    return trials > 1 or cases > _beta_table.LARGEST_N
+    return trials > 1 or cases > LARGEST_N
 
 
 def preload(modules: tuple[str, ...] = REPORT_MODULES) -> threading.Thread:

@@ -62,8 +62,7 @@ class _Worker:
         """One attempt at one case-trial."""
         if not self.started:  # a restarted actor starts its target again
             await self.ready()
-        from assay.targets import exception_reply
-        from assay.targets._replies import with_traceback
+        from assay.targets import exception_reply, with_traceback
 
         ctx = TargetContext(run_id, trial, attempt, None, traceparent)
         try:

@@ -17,8 +17,7 @@ from assay.runner._options import Timing
 from assay.runner._provenance import new_run_id, package_versions
 from assay.runner._run import RunResult
 from assay.runner._span_grading import with_spans_trajectories
-from assay.runs._report import headline, report_for_run
-from assay.runs._run_settings import run_metadata
+from assay.runs import headline, report_for_run, run_metadata
 from assay.store import RunInfo, RunStore
 
 REGRADE_KEY = "regrade_of"
@@ -83,8 +82,12 @@ def recorded_grader(source: RunInfo) -> tuple[Grader, dict[str, str]]:
     whose endpoint was not recorded, a scorer that read source snapshots, no grader)."""
     from pathlib import Path
 
-    from assay.load import grader_from_provenance, grader_provenance
-    from assay.load._grader import PluginNotInstalled, plugin_grader
+    from assay.load import (
+        PluginNotInstalled,
+        grader_from_provenance,
+        grader_provenance,
+        plugin_grader,
+    )
 
     base_dir = Path(source.suite_path).parent if source.suite_path else Path(".")
     for entry in source.graders:

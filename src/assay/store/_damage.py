@@ -174,7 +174,7 @@ def _labels(value: Any) -> None:
 
 
 def _outcome(value: Any) -> None:
-    from assay.outcomes._outcome import OUTCOME_ADAPTER
+    from assay.outcomes import OUTCOME_ADAPTER
 
     OUTCOME_ADAPTER.validate_json(value)
 
