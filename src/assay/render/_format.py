@@ -113,6 +113,7 @@ def unit(report: Report) -> str:
 
 def cell(text: object) -> str:
     """``text`` as inert Markdown, safe inside a table cell (see ``_markdown.text``)."""
+    # deferred: Markdown's escaping loads rich, which the HTML and JUnit writers never need
     from assay.render._markdown import text as markdown_text
 
     return markdown_text(text)
@@ -120,6 +121,7 @@ def cell(text: object) -> str:
 
 def code(text: object) -> str:
     """``text`` as an inline Markdown code span no backtick in it can close."""
+    # deferred: as in ``cell``
     from assay.render._markdown import code as markdown_code
 
     return markdown_code(text)

@@ -21,6 +21,8 @@ from assay.render.document import (
     Span,
     table,
 )
+from assay.render.markdown_writer import write_markdown
+from assay.render.text_writer import write_text
 
 FORMATS: tuple[str, ...] = formats("comparison")
 
@@ -282,14 +284,12 @@ def comparison_document(c: Comparison) -> Document:
 
 def render_text(c: Comparison) -> str:
     """The comparison for a terminal."""
-    from assay.render.text_writer import write_text
 
     return write_text(comparison_document(c), width=130)
 
 
 def render_markdown(c: Comparison) -> str:
     """The comparison as GitHub-flavoured Markdown."""
-    from assay.render.markdown_writer import write_markdown
 
     return write_markdown(comparison_document(c))
 

@@ -20,6 +20,8 @@ from assay.render.document import (
     Span,
     table,
 )
+from assay.render.markdown_writer import write_markdown
+from assay.render.text_writer import write_text
 
 MATRIX_FORMATS: tuple[str, ...] = formats("matrix")
 
@@ -308,14 +310,12 @@ def matrix_document(m: MatrixReport) -> Document:
 
 def render_matrix_text(m: MatrixReport) -> str:
     """Variants side by side, slices, the pairwise table and the grid's disagreements."""
-    from assay.render.text_writer import write_text
 
     return write_text(matrix_document(m))
 
 
 def render_matrix_markdown(m: MatrixReport) -> str:
     """The matrix as GitHub-flavoured Markdown."""
-    from assay.render.markdown_writer import write_markdown
 
     return write_markdown(matrix_document(m))
 

@@ -19,6 +19,8 @@ from assay.render.document import (
     Span,
     table,
 )
+from assay.render.markdown_writer import write_markdown
+from assay.render.text_writer import write_text
 from assay.trend import Point, Trend
 
 FORMATS = formats("trend")
@@ -174,14 +176,12 @@ def trend_document(trend: Trend) -> Document:
 
 def render_text(trend: Trend) -> str:
     """Rows of runs, oldest first, under a sparkline of the values."""
-    from assay.render.text_writer import write_text
 
     return write_text(trend_document(trend))
 
 
 def render_markdown(trend: Trend) -> str:
     """A Markdown table: one row per run, with its change from the previous run."""
-    from assay.render.markdown_writer import write_markdown
 
     return write_markdown(trend_document(trend))
 
