@@ -592,31 +592,6 @@ def test_the_module_cycle_check_sees_a_submodule_imported_from_its_package() -> 
 # line (``assay.cli``) defers each command's work by design and is not checked here.
 
 
-# Modules outside the command line whose function-level imports of assay modules do not yet
-# say why they are deferred. The list only shrinks, like the one above.
-UNEXPLAINED_DEFERRALS_LEFT = {
-    "render/_format.py",
-    "render/calibration.py",
-    "render/comparison.py",
-    "render/composite.py",
-    "render/coverage.py",
-    "render/gates.py",
-    "render/matrix.py",
-    "render/trend.py",
-    "runner/_cache.py",
-    "runner/_judging.py",
-    "runner/_plan.py",
-    "runner/_preload.py",
-    "runner/_ray.py",
-    "runner/_regrade.py",
-    "store/_damage.py",
-    "store/_open.py",
-    "store/_read_only.py",
-    "store/_rows.py",
-    "tracing/_session.py",
-}
-
-
 def _assay_imports(tree: ast.AST) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool]]:
     """Every import in ``tree`` but those under ``if TYPE_CHECKING:``, and whether it is
     inside a function."""
@@ -699,9 +674,7 @@ def test_no_module_imports_another_package_s_private_module() -> None:
 
 def test_every_deferred_import_of_an_assay_module_says_why() -> None:
     found = {hit for path in _checked_modules() for hit in _unexplained_deferrals(path)}
-    modules = {hit.split(":")[0] for hit in found}
-    assert sorted(h for h in found if h.split(":")[0] not in UNEXPLAINED_DEFERRALS_LEFT) == []
-    assert sorted(UNEXPLAINED_DEFERRALS_LEFT - modules) == [], "drop from the list"
+    assert sorted(found) == []
 
 
 def test_the_import_checks_catch_what_they_ban() -> None:

@@ -10,12 +10,14 @@ from typing import Any, TypeVar
 
 from assay._fast.shared_fields import shared_field_names
 from assay._fast.unvalidated import checked_instance
+from assay.cases import Case
 from assay.grading import STATUSES, Judgment
 from assay.outcomes import OUTCOME_ADAPTER, Outcome, Record, Span, SpanRow, Usage
 from assay.store._damage import (
     DamagedRow,
     item_damage,
     judgment_damage,
+    problem,
     record_damage,
     run_damage,
     shown,
@@ -159,7 +161,6 @@ def _items(text: str, starts: list[int] | None = None) -> Iterator[Any]:
 def _snapshot_damage(text: str, err: ValueError) -> DamagedRow:
     """The damage of a run's cases snapshot whose reading failed with ``err``: the item
     that does not parse (found by reading the snapshot again), or the whole column."""
-    from assay.store._damage import problem
 
     if isinstance(err, json.JSONDecodeError):
         starts: list[int] = []
@@ -179,7 +180,6 @@ def _snapshot_damage(text: str, err: ValueError) -> DamagedRow:
 def case_of_item(position: int, raw: Any) -> Any:
     """The ``Case`` of item ``position`` (from 0) of a run's cases snapshot; an item that
     is not a valid case raises ``DamagedRow``."""
-    from assay.cases import Case
 
     try:
         return Case.model_validate(raw)
