@@ -591,101 +591,6 @@ def test_the_module_cycle_check_sees_a_submodule_imported_from_its_package() -> 
 # break the one module cycle left; the line before it (or its own) says which. The command
 # line (``assay.cli``) defers each command's work by design and is not checked here.
 
-# Modules that still import another package's private module: the fast paths the one-path
-# redesign replaces (ARCHITECTURE.md), and packages not yet moved to their neighbours'
-# public names. The list only shrinks: a module that no longer needs its entry fails the
-# test until the entry goes.
-PRIVATE_IMPORTS_LEFT = {
-    "cli/_dataset.py",
-    "cli/_progress.py",
-    "cli/cache.py",
-    "cli/calibrate.py",
-    "cli/cases.py",
-    "cli/compare.py",
-    "cli/dedupe.py",
-    "cli/diff_dataset.py",
-    "cli/gate.py",
-    "cli/interop.py",
-    "cli/regrade.py",
-    "cli/run.py",
-    "cli/stored.py",
-    "cli/validate.py",
-    "gates/_report.py",
-    "interop/_summary.py",
-    "load/_aside.py",
-    "metrics/_tally.py",
-    "render/__init__.py",
-    "render/_composite_format.py",
-    "render/_format.py",
-    "render/_trials.py",
-    "render/calibration.py",
-    "render/comparison.py",
-    "render/composite.py",
-    "render/composite_document.py",
-    "render/composite_html.py",
-    "render/gates.py",
-    "render/html.py",
-    "render/json.py",
-    "render/junit.py",
-    "render/listings.py",
-    "render/markdown.py",
-    "render/matrix.py",
-    "render/notebook.py",
-    "render/packed.py",
-    "render/report_document.py",
-    "render/text.py",
-    "render/trend.py",
-    "render/trend_html.py",
-    "report/_correction.py",
-    "report/_recompute.py",
-    "report/_streamed.py",
-    "report/_summarize.py",
-    "runner/_cache.py",
-    "runner/_execute.py",
-    "runner/_judging.py",
-    "runner/_matrix.py",
-    "runner/_plan.py",
-    "runner/_preload.py",
-    "runner/_ray.py",
-    "runner/_regrade.py",
-    "runner/_run.py",
-    "runner/_trend.py",
-    "runs/_listing.py",
-    "runs/_paired.py",
-    "runs/_streamed.py",
-    "scoring/_dataset_part.py",
-    "scoring/_two_processes.py",
-    "store/_damage.py",
-    "store/_rows.py",
-    "store/_store.py",
-    "tracing/_store_tracer.py",
-    "view/_pages.py",
-}
-
-# Modules outside the command line whose function-level imports of assay modules do not yet
-# say why they are deferred. The list only shrinks, like the one above.
-UNEXPLAINED_DEFERRALS_LEFT = {
-    "render/_format.py",
-    "render/calibration.py",
-    "render/comparison.py",
-    "render/composite.py",
-    "render/coverage.py",
-    "render/gates.py",
-    "render/matrix.py",
-    "render/trend.py",
-    "runner/_cache.py",
-    "runner/_judging.py",
-    "runner/_plan.py",
-    "runner/_preload.py",
-    "runner/_ray.py",
-    "runner/_regrade.py",
-    "store/_damage.py",
-    "store/_open.py",
-    "store/_read_only.py",
-    "store/_rows.py",
-    "tracing/_session.py",
-}
-
 
 def _assay_imports(tree: ast.AST) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool]]:
     """Every import in ``tree`` but those under ``if TYPE_CHECKING:``, and whether it is
@@ -764,16 +669,12 @@ def _checked_modules() -> list[Path]:
 
 def test_no_module_imports_another_package_s_private_module() -> None:
     found = {hit for path in sorted(SRC.rglob("*.py")) for hit in _private_imports(path)}
-    modules = {hit.split(":")[0] for hit in found}
-    assert sorted(h for h in found if h.split(":")[0] not in PRIVATE_IMPORTS_LEFT) == []
-    assert sorted(PRIVATE_IMPORTS_LEFT - modules) == [], "no longer needed: drop from the list"
+    assert sorted(found) == []
 
 
 def test_every_deferred_import_of_an_assay_module_says_why() -> None:
     found = {hit for path in _checked_modules() for hit in _unexplained_deferrals(path)}
-    modules = {hit.split(":")[0] for hit in found}
-    assert sorted(h for h in found if h.split(":")[0] not in UNEXPLAINED_DEFERRALS_LEFT) == []
-    assert sorted(UNEXPLAINED_DEFERRALS_LEFT - modules) == [], "drop from the list"
+    assert sorted(found) == []
 
 
 def test_the_import_checks_catch_what_they_ban() -> None:

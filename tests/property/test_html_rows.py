@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.property.test_json_rows import _rows
 
-from assay.render.packed import _part_json, _rows_adapter
+from assay.render.packed import _part_json, rows_adapter
 from assay.report._model import CaseRow
 from assay.report._rows import ROW_FIELDS
 
@@ -22,7 +22,7 @@ from assay.report._rows import ROW_FIELDS
 def _pydantic_values(values: list[tuple[Any, ...]]) -> list[list[Any]]:
     """Each row's values in ``ROW_FIELDS`` order, as pydantic writes the rows in JSON."""
     rows = [CaseRow.model_validate(dict(zip(ROW_FIELDS, v, strict=True))) for v in values]
-    dumped = json.loads(_rows_adapter().dump_json(rows))
+    dumped = json.loads(rows_adapter().dump_json(rows))
     return [[row[name] for name in ROW_FIELDS] for row in dumped]
 
 

@@ -48,7 +48,7 @@ def progress_bar(label: str, total: int) -> Iterator[Callable[[int], None] | Non
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from assay.cli._terminal import raw_stream
-    from assay.render._terminal import SafeConsole
+    from assay.render import SafeConsole
 
     # stderr, never stdout: the report (or JSON) on stdout must stay clean when piped
     console = SafeConsole(file=raw_stream("stderr"))
@@ -158,9 +158,9 @@ def raw_cases(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     records, header = read_records(path, "cases")
     rows = [dict(raw) for _, raw in records if isinstance(raw, dict)]
     if path.suffix.lower() == ".csv":
-        from assay.load._files import _csv_case
+        from assay.load import csv_case
 
-        rows = [_csv_case(r) for r in rows]
+        rows = [csv_case(r) for r in rows]
         header = {}
     kept: dict[str, Any] = {k: header[k] for k in ("name", "description", "sources") if k in header}
     return rows, kept

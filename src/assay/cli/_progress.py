@@ -73,7 +73,7 @@ class RichProgress:
     def console(self) -> Console:
         """The rich console the live bar draws on."""
         if self._console is None:
-            from assay.render._terminal import SafeConsole
+            from assay.render import SafeConsole
 
             self._console = SafeConsole(file=self.file)
         return self._console

@@ -25,7 +25,7 @@ _PATH = typer.Option(
 
 
 def _path(store: str | None, cache_path: Path | None) -> Path:
-    from assay.runner._cache import default_cache_path
+    from assay.runner import default_cache_path
     from assay.store import store_url
 
     return cache_path if cache_path is not None else default_cache_path(store_url(store))
@@ -42,8 +42,8 @@ def stats(
     from assay.cli._output import emit
     from assay.formats import formats
     from assay.render import render
-    from assay.report._listings import CacheContents
-    from assay.runner._cache import CACHE_KEY_VERSION, ResponseCache
+    from assay.report import CacheContents
+    from assay.runner import CACHE_KEY_VERSION, ResponseCache
 
     check_format(format, formats("cache-stats"))
     path = _path(store, cache_path)
@@ -71,7 +71,7 @@ def clear(
     cache_path: Path | None = _PATH,
 ) -> None:
     """Remove every cached reply, or only those older than --older-than."""
-    from assay.runner._cache import ResponseCache, parse_age
+    from assay.runner import ResponseCache, parse_age
 
     age = parse_age(older_than) if older_than is not None else None
     path = _path(store, cache_path)

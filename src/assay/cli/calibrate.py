@@ -62,9 +62,9 @@ def calibrate(
     from assay.cli._options import interval_setting, output_format
     from assay.errors import AssayConfigError
     from assay.formats import formats
-    from assay.load._labels import judged_identity, load_labels, load_report_file, rows_from_report
+    from assay.load import judged_identity, load_labels, load_report_file, rows_from_report
     from assay.render import render
-    from assay.report._calibration import build_calibration
+    from assay.report import build_calibration
 
     format = output_format(format, output, formats("calibration"))
     setting = interval_setting(confidence, interval)

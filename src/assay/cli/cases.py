@@ -130,7 +130,7 @@ def import_(
 
     from assay.cli._dataset import refuse_existing, write_dataset
     from assay.errors import AssayConfigError
-    from assay.load._import import ImportSettings, csv_rows, hf_rows, import_rows, parse_mapping
+    from assay.load import ImportSettings, csv_rows, hf_rows, import_rows, parse_mapping
 
     refuse_existing(output, [source])
     if limit is not None and limit < 1:
@@ -162,8 +162,7 @@ def changelog(
     of this version show it. Without them, lists the entries, marking the current version.
     """
     from assay.errors import AssayConfigError
-    from assay.load import load_dataset
-    from assay.load._changelog import append_change, changelog_path, read_changelog
+    from assay.load import append_change, changelog_path, load_dataset, read_changelog
 
     data = load_dataset(dataset)
     if who is None and why is None:

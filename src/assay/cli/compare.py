@@ -53,7 +53,7 @@ def _stored_comparison(
     None when their reports must be compared."""
     try:
         from assay.cli._sources import open_run_store
-        from assay.runs._paired import paired_comparison
+        from assay.runs import paired_comparison
 
         store = open_run_store(baseline, store_url)
     except Exception:

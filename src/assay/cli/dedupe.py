@@ -39,7 +39,7 @@ def dedupe(
     from assay.formats import formats
     from assay.load import load_dataset
     from assay.render import render
-    from assay.report._listings import Duplicates
+    from assay.report import Duplicates
 
     check_format(format, formats("duplicates"))
     near = near_settings(shingle, threshold)

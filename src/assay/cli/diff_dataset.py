@@ -25,7 +25,7 @@ def diff_dataset(
     from assay.formats import formats
     from assay.load import load_dataset
     from assay.render import render
-    from assay.report._listings import DatasetChanges, DatasetSide
+    from assay.report import DatasetChanges, DatasetSide
 
     check_format(format, formats("dataset-diff"))
     before, after = load_dataset(old), load_dataset(new)

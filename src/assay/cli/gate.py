@@ -115,8 +115,7 @@ def _calibration_check(
     one the suite of a stored run requires (none for a report file); ``run``: the stored
     run's details when already read."""
     from assay.errors import AssayConfigError
-    from assay.load import CalibrationCheck
-    from assay.load._labels import judged_identity
+    from assay.load import CalibrationCheck, judged_identity
 
     if calibration is None or bounds is None:
         if from_file:

@@ -19,8 +19,7 @@ import_app = typer.Typer(
 
 
 def _announce(imported: object, report: object) -> None:
-    from assay.interop import ImportedRun
-    from assay.interop._summary import side_by_side
+    from assay.interop import ImportedRun, side_by_side
     from assay.report import Report
 
     assert isinstance(imported, ImportedRun) and isinstance(report, Report)

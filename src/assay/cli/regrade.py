@@ -56,7 +56,7 @@ def regrade(
     from assay.load import load_judge
     from assay.metrics import DEFAULT_INTERVAL
     from assay.render import render
-    from assay.runner._regrade import recorded_grader, regrade_run
+    from assay.runner import recorded_grader, regrade_run
     from assay.runs import report_for_run
     from assay.store import open_store
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from assay.report import Report
     from assay.runner import Overrides, Selection
     from assay.store import RunStore
-    from assay.tracing._receiver import SpanReceiver
+    from assay.tracing import SpanReceiver
 
 
 def _ids(value: str | None) -> tuple[str, ...]:
@@ -35,7 +35,7 @@ def _start_receiver(store: str | None, port: int) -> tuple[SpanReceiver, RunStor
     try:
         import opentelemetry.proto  # noqa: F401
 
-        from assay.tracing._receiver import SpanReceiver
+        from assay.tracing import SpanReceiver
     except ImportError:
         raise AssayConfigError(
             "--receive-spans needs the OTLP protobuf package: pip install 'assay[otlp]'"
@@ -78,8 +78,7 @@ def _grade_from_spans(runs: RunStore, run_id: str, loaded: Suite | None) -> int:
     received spans describe one (with the suite's grader, or the one the run recorded),
     and keep the run's headline figures in step; how many were judged again."""
     from assay.errors import AssayConfigError
-    from assay.runner._regrade import recorded_grader
-    from assay.runner._span_grading import grade_from_spans
+    from assay.runner import grade_from_spans, recorded_grader
     from assay.runs import headline, report_for_run
 
     info = runs.get_run(run_id)

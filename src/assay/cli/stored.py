@@ -45,7 +45,7 @@ def runs(
     from assay.cli._options import check_format
     from assay.formats import formats
     from assay.render import render
-    from assay.runs._listing import run_listing
+    from assay.runs import run_listing
     from assay.store import open_store
 
     check_format(format, formats("runs"))

@@ -33,9 +33,9 @@ def validate(
     from assay.cli._options import check_format
     from assay.cli._output import emit
     from assay.formats import formats
-    from assay.load._lint import lint_file
+    from assay.load import lint_file
     from assay.render import render
-    from assay.report._listings import Validation
+    from assay.report import Validation
 
     check_format(format, formats("validation"))
     near = near_settings(shingle, threshold)

@@ -9,6 +9,7 @@ from assay.compare._describe import p_text
 from assay.compare._divergence import DivergedCall, Divergence, divergence, divergence_text
 from assay.compare._margin import non_inferiority, shows_not_worse
 from assay.compare._matrix import (
+    GridRow,
     MatrixReport,
     PairRow,
     VariantInput,
@@ -48,6 +49,7 @@ __all__ = [
     "DivergedCall",
     "Divergence",
     "Excluded",
+    "GridRow",
     "MatrixReport",
     "McNemar",
     "NonInferiority",

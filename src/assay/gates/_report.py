@@ -22,8 +22,7 @@ from assay.errors import AssayConfigError, AssayError, did_you_mean
 from assay.gates._rules import OPERATORS, GateResult, Rule, check_scale, split_rule
 from assay.gates._sequential import PER_TRIAL, _same, sequential_gate
 from assay.metrics import Rate, TrialRate
-from assay.report import PAIRED, Report
-from assay.report._correction import CorrectedRate
+from assay.report import PAIRED, CorrectedRate, Report
 
 _SEGMENT = re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\[(?P<key>[^\]]+)\])?")
 _BOUNDS = {"low": 0, "high": 1}

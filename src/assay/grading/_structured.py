@@ -24,7 +24,7 @@ class StructuredGrader:
 
     def grade(self, case: Case, record: Record) -> Judgment:
         """Passed when the outcome matches the case's expected behaviour and fact."""
-        status, reason = _verdict(case, record)
+        status, reason = structured_verdict(case, record)
         # Every value is already of its field's type: made as validation would make it.
         values = {"case_id": case.id, "trial": record.trial, "status": status}
         values |= {"reason": reason, "grader": self.name, "grader_version": self.version}
@@ -51,7 +51,7 @@ class Labels(Protocol):
     def facts(self) -> frozenset[str]: ...
 
 
-def _verdict(case: Case, record: Record) -> tuple[Status, str]:
+def structured_verdict(case: Case, record: Record) -> tuple[Status, str]:
     outcome = record.outcome
     if isinstance(outcome, Abstain):
         return abstained_verdict(case)

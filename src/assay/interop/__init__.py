@@ -16,6 +16,7 @@ from assay.interop._inspect import import_inspect
 from assay.interop._promptfoo import import_promptfoo
 from assay.interop._save import store_import, store_imports
 from assay.interop._scores import ScoreRule, map_score, parse_threshold
+from assay.interop._summary import side_by_side
 
 __all__ = [
     "COLUMNS",
@@ -26,6 +27,7 @@ __all__ = [
     "map_score",
     "parse_threshold",
     "read_stored",
+    "side_by_side",
     "store_import",
     "store_imports",
     "to_csv",

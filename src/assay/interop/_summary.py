@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import assay.render._format as f
+import assay.render as f
 from assay.interop._imported import Source
 from assay.report import Report
 

@@ -19,7 +19,7 @@ from typing import IO, Any
 
 from assay._fast.forked import Child
 from assay.load._records import stream_records
-from assay.outcomes._parse import _plain_line, _usual_shape
+from assay.outcomes import plain_line, usual_shape
 
 ASIDE_BYTES = 4 * 2**20
 """Results files at least this large are read aside; a smaller one is read quicker than
@@ -123,7 +123,7 @@ def _write_plain_lines(path: Path, out: IO[bytes], shared: bool = True) -> bool:
     batch: list[dict[str, Any]] = []
     count = 0
     for _, raw in lines:
-        if type(raw) is not dict or not _usual_shape(raw) or not _plain_line(raw):
+        if type(raw) is not dict or not usual_shape(raw) or not plain_line(raw):
             return False
         batch.append(raw)
         if len(batch) == _LINES_PER_BATCH:

@@ -24,7 +24,7 @@ from assay.outcomes import (
 _CSV_LISTS = ("accepted_facts", "required", "disallowed")
 
 
-def _csv_case(raw: Any) -> Any:
+def csv_case(raw: Any) -> Any:
     """CSV cells are strings: split list columns on '|'. Boolean cells stay strings and are
     read by the case model, as a string in JSONL, YAML or JSON is: one strict parser for
     every format (an unknown value is an error at its line, never false)."""
@@ -60,7 +60,7 @@ def load_dataset(path: str | Path, name: str | None = None) -> Dataset:
     records, header, lines = stream_records(p, "cases", shared=False)  # parse_dataset shares
     if p.suffix.lower() == ".csv":
         _check_columns(p, header.get("columns", []))
-        records = [(loc, _csv_case(raw)) for loc, raw in records]
+        records = [(loc, csv_case(raw)) for loc, raw in records]
         header = {}
     unknown = sorted(set(header) - {"name", "description", "sources"})
     if unknown:

@@ -20,7 +20,7 @@ from assay.cases import (
     parse_case,
 )
 from assay.errors import InputFormatError, Location, Problem
-from assay.load._files import _check_columns, _csv_case
+from assay.load._files import _check_columns, csv_case
 from assay.load._records import read_records
 from assay.load._sources import header_sources, load_sources, merge_sources
 
@@ -73,7 +73,7 @@ def lint_file(
         records, header = read_records(path, "cases")
         if path.suffix.lower() == ".csv":
             _check_columns(path, header.get("columns", []))
-            records = [(loc, _csv_case(raw)) for loc, raw in records]
+            records = [(loc, csv_case(raw)) for loc, raw in records]
             header = {}
     except InputFormatError as err:
         return LintResult(path, tuple(_as_findings(err.problems, "malformed")), ())

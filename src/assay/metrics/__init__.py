@@ -14,17 +14,21 @@ if TYPE_CHECKING:
         confusion_matrix,
         weighted_kappa,
     )
+    from assay.metrics._beta_table import LARGEST_N
     from assay.metrics._cluster import (
         clustered_by_case,
         clustered_rate,
         effective_interval,
     )
+    from assay.metrics._columns import CountColumns
     from assay.metrics._consistency import (
         CaseConsistency,
         TrialRate,
         TrialSummary,
+        policy_rate,
         summarize_trials,
     )
+    from assay.metrics._correction import MIN_LABELS_EACH, corrected_rate
     from assay.metrics._counts import (
         Counts,
         UncountedStatus,
@@ -32,6 +36,7 @@ if TYPE_CHECKING:
         per_group_counts,
         summary_from_counts,
         summary_of_counts,
+        verdict_counts,
     )
     from assay.metrics._display import decimal, interval_text, percent
     from assay.metrics._former_ci95 import FormerCi95
@@ -91,6 +96,12 @@ if TYPE_CHECKING:
 # Each name is imported from its module on first use: a command loads only the modules
 # whose names it reads.
 _WHERE: dict[str, str] = {
+    "LARGEST_N": "assay.metrics._beta_table",
+    "MIN_LABELS_EACH": "assay.metrics._correction",
+    "corrected_rate": "assay.metrics._correction",
+    "policy_rate": "assay.metrics._consistency",
+    "CountColumns": "assay.metrics._columns",
+    "verdict_counts": "assay.metrics._counts",
     "JudgeFlip": "assay.metrics._judge_noise",
     "JudgeNoise": "assay.metrics._judge_noise",
     "judge_noise": "assay.metrics._judge_noise",
@@ -174,11 +185,14 @@ __all__ = [
     "ANSWERS",
     "CASES",
     "DEFAULT_INTERVAL",
+    "LARGEST_N",
     "METHODS",
+    "MIN_LABELS_EACH",
     "SEQUENTIAL_METHOD",
     "SLICE_CASES",
     "UNKNOWN_STATUSES",
     "CaseConsistency",
+    "CountColumns",
     "Counts",
     "FormerCi95",
     "IntervalMethod",
@@ -208,6 +222,7 @@ __all__ = [
     "clustered_rate",
     "confidence_sequence",
     "confusion_matrix",
+    "corrected_rate",
     "decimal",
     "design_effect",
     "effective_interval",
@@ -229,6 +244,7 @@ __all__ = [
     "per_case_counts",
     "per_group_counts",
     "percent",
+    "policy_rate",
     "rate",
     "rate_half_width",
     "require_declared_selection",
@@ -243,6 +259,7 @@ __all__ = [
     "tallies",
     "trial_discordance",
     "trials_drop_table",
+    "verdict_counts",
     "weighted_kappa",
     "wilson",
 ]

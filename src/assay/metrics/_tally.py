@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from assay.grading._status_rule import (
+from assay.grading import (
     ANSWER_KIND,
     COUNTED_STATUS,
     ERROR,

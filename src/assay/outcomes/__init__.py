@@ -16,13 +16,15 @@ if TYPE_CHECKING:
         check_trial_numbers,
         parse_result_line,
         parse_results,
+        plain_line,
         result_line,
         trial_gaps,
         trials_allowed,
         trials_beyond,
+        usual_shape,
     )
     from assay.outcomes._record import Record, Usage
-    from assay.outcomes._span import Span
+    from assay.outcomes._span import Span, SpanRow, span_row
     from assay.outcomes._span_trajectory import (
         TRAJECTORY_FROM_KEY,
         trajectory_from_spans,
@@ -45,6 +47,10 @@ if TYPE_CHECKING:
 # Each name is imported from its module on first use: a command loads only the modules
 # whose names it reads.
 _WHERE: dict[str, str] = {
+    "plain_line": "assay.outcomes._parse",
+    "usual_shape": "assay.outcomes._parse",
+    "SpanRow": "assay.outcomes._span",
+    "span_row": "assay.outcomes._span",
     "Abstain": "assay.outcomes._outcome",
     "Answer": "assay.outcomes._outcome",
     "Error": "assay.outcomes._outcome",
@@ -96,6 +102,7 @@ __all__ = [
     "Record",
     "Results",
     "Span",
+    "SpanRow",
     "Step",
     "ToolCall",
     "ToolStatus",
@@ -109,12 +116,15 @@ __all__ = [
     "check_trial_numbers",
     "parse_result_line",
     "parse_results",
+    "plain_line",
     "result_line",
+    "span_row",
     "trajectory_extra",
     "trajectory_from_spans",
     "trajectory_of",
     "trial_gaps",
     "trials_allowed",
     "trials_beyond",
+    "usual_shape",
     "with_span_trajectory",
 ]

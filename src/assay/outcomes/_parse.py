@@ -105,7 +105,7 @@ def parse_result_line(raw: Any, location: Location) -> Record | list[Problem]:
     """
     if not isinstance(raw, dict):
         return [Problem(f"a result must be an object, got {type(raw).__name__}", location)]
-    if _usual_shape(raw):
+    if usual_shape(raw):
         plain = _plain_record(raw)
         if plain is not None:
             return plain
@@ -127,7 +127,7 @@ def parse_result_line(raw: Any, location: Location) -> Record | list[Problem]:
         return problems_from(err, location)
 
 
-def _usual_shape(raw: dict[str, Any]) -> bool:
+def usual_shape(raw: dict[str, Any]) -> bool:
     """Whether ``_shape_problems`` finds nothing wrong with ``raw``, for the usual line
     alone (a non-empty id, a known kind, the fields of that kind; an answer's fact or
     text): False says nothing about any other line."""
@@ -180,8 +180,8 @@ def _plain_record(raw: dict[str, Any]) -> Record | None:
     return checked_instance(Record, fields, _GIVEN_RECORD)
 
 
-def _plain_line(raw: dict[str, Any]) -> bool:
-    """Whether ``_plain_record`` makes a record of ``raw`` (a line ``_usual_shape``
+def plain_line(raw: dict[str, Any]) -> bool:
+    """Whether ``_plain_record`` makes a record of ``raw`` (a line ``usual_shape``
     passed), told without making it: each field a text field of the line's kind (its id
     and kind aside), and not both ``class`` and ``error_class``."""
     return (

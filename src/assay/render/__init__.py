@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Literal, Union, cast
 
+from assay._lazy import lazy_exports
 from assay._written import WrittenText
 from assay.formats import formats
 from assay.render._writers import kind_of, writer_for
-from assay.report._model import Report
-from assay.report._traced import TracedReport
+from assay.report import Report, TracedReport
 
 if TYPE_CHECKING:
     from assay.cases import Coverage
@@ -19,6 +19,18 @@ if TYPE_CHECKING:
     from assay.diagnose import Diagnosis, Finding, TraceView
     from assay.gates import GateOutcome
     from assay.planning import Plan
+    from assay.render._format import (
+        agent_counts_text,
+        ci,
+        fraction,
+        headline_keyed,
+        run_split,
+        short_version,
+        tokens,
+        value,
+    )
+    from assay.render._terminal import SafeConsole
+    from assay.render._trajectory import ended_text, shown, step_views
     from assay.render.listings import Listing
     from assay.report._calibration import CalibrationReport
     from assay.report._composite import CompositeReport
@@ -88,12 +100,42 @@ def _pieces(
     return writer.pieces(obj, fmt, given, written)
 
 
+# Helpers the command line and the viewer share, loaded on first use (rich's console
+# costs a command that writes no terminal text a tenth of a second).
+_WHERE: dict[str, str] = {
+    "agent_counts_text": "assay.render._format",
+    "ci": "assay.render._format",
+    "fraction": "assay.render._format",
+    "headline_keyed": "assay.render._format",
+    "run_split": "assay.render._format",
+    "short_version": "assay.render._format",
+    "tokens": "assay.render._format",
+    "value": "assay.render._format",
+    "SafeConsole": "assay.render._terminal",
+    "ended_text": "assay.render._trajectory",
+    "shown": "assay.render._trajectory",
+    "step_views": "assay.render._trajectory",
+}
+__getattr__, __dir__ = lazy_exports(globals(), _WHERE)
+
 __all__ = [
     "FORMATS",
     "Format",
     "Rendered",
+    "SafeConsole",
+    "agent_counts_text",
+    "ci",
+    "ended_text",
+    "fraction",
+    "headline_keyed",
     "kind_of",
     "render",
     "render_chunks",
     "render_written",
+    "run_split",
+    "short_version",
+    "shown",
+    "step_views",
+    "tokens",
+    "value",
 ]

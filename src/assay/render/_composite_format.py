@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from assay.metrics import Rate
-from assay.report._composite import CompositeCaseRow, CompositeReport
+from assay.report import CompositeCaseRow, CompositeReport
 
 
 def score(value: float | None) -> str:

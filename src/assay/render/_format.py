@@ -5,13 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from assay.metrics import Rate, StatusCounts, TrialRate
-from assay.metrics._display import decimal, interval_text, percent
-from assay.report._agent import AgentCounts, AgentTotals
-from assay.report._model import CaseRow, Report
-from assay.report._rows import Brief
-from assay.report._sequential import sequence_text
-from assay.report._usage import JudgeUsage, UsageSummary
+from assay.metrics import Rate, StatusCounts, TrialRate, decimal, interval_text, percent
+from assay.report import (
+    AgentCounts,
+    AgentTotals,
+    Brief,
+    CaseRow,
+    JudgeUsage,
+    Report,
+    UsageSummary,
+    sequence_text,
+)
 
 
 def pct(value: float) -> str:
@@ -109,6 +113,7 @@ def unit(report: Report) -> str:
 
 def cell(text: object) -> str:
     """``text`` as inert Markdown, safe inside a table cell (see ``_markdown.text``)."""
+    # deferred: Markdown's escaping loads rich, which the HTML and JUnit writers never need
     from assay.render._markdown import text as markdown_text
 
     return markdown_text(text)
@@ -116,6 +121,7 @@ def cell(text: object) -> str:
 
 def code(text: object) -> str:
     """``text`` as an inline Markdown code span no backtick in it can close."""
+    # deferred: as in ``cell``
     from assay.render._markdown import code as markdown_code
 
     return markdown_code(text)

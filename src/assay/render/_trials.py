@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from assay.metrics import TrialRate
-from assay.metrics._display import decimal, percent
-from assay.report._model import Report
+from assay.metrics import TrialRate, decimal, percent
+from assay.report import Report
 
 Section = tuple[str, list[str], list[list[str]]]
 

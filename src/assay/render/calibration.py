@@ -24,7 +24,9 @@ from assay.render.document import (
     Table,
     table,
 )
-from assay.report._calibration import CalibrationReport, Disagreement
+from assay.render.markdown_writer import write_markdown
+from assay.render.text_writer import write_text
+from assay.report import CalibrationReport, Disagreement
 
 CALIBRATION_FORMATS: tuple[str, ...] = formats("calibration")
 
@@ -242,13 +244,11 @@ def calibration_document(report: CalibrationReport) -> Document:
 
 
 def _text(report: CalibrationReport) -> str:
-    from assay.render.text_writer import write_text
 
     return write_text(calibration_document(report))
 
 
 def _markdown(report: CalibrationReport) -> str:
-    from assay.render.markdown_writer import write_markdown
 
     return write_markdown(calibration_document(report))
 

@@ -8,8 +8,7 @@ from typing import Any
 
 from assay.compare import ChangedCase, Comparison, Delta, SideOutcome, divergence_text, p_text
 from assay.formats import formats
-from assay.metrics import Rate
-from assay.metrics._display import percent
+from assay.metrics import Rate, percent
 from assay.render._lists import LIST_ROWS, capped
 from assay.render._model_json import model_json
 from assay.render.document import (
@@ -22,6 +21,8 @@ from assay.render.document import (
     Span,
     table,
 )
+from assay.render.markdown_writer import write_markdown
+from assay.render.text_writer import write_text
 
 FORMATS: tuple[str, ...] = formats("comparison")
 
@@ -283,14 +284,12 @@ def comparison_document(c: Comparison) -> Document:
 
 def render_text(c: Comparison) -> str:
     """The comparison for a terminal."""
-    from assay.render.text_writer import write_text
 
     return write_text(comparison_document(c), width=130)
 
 
 def render_markdown(c: Comparison) -> str:
     """The comparison as GitHub-flavoured Markdown."""
-    from assay.render.markdown_writer import write_markdown
 
     return write_markdown(comparison_document(c))
 

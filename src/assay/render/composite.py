@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from assay.formats import formats
 from assay.render._model_json import model_json
-from assay.report._composite import CompositeReport
+from assay.render.composite_document import composite_document
+from assay.render.composite_html import render_composite_html
+from assay.render.markdown_writer import write_markdown
+from assay.render.text_writer import write_text
+from assay.report import CompositeReport
 
 COMPOSITE_FORMATS: tuple[str, ...] = formats("composite")
 
@@ -14,17 +18,9 @@ def render_composite(report: CompositeReport, fmt: str, *, color: bool = False) 
     if fmt == "json":
         return model_json(report) + "\n"
     if fmt == "markdown":
-        from assay.render.composite_document import composite_document
-        from assay.render.markdown_writer import write_markdown
-
         return write_markdown(composite_document(report))
     if fmt == "text":
-        from assay.render.composite_document import composite_document
-        from assay.render.text_writer import write_text
-
         return write_text(composite_document(report), color=color)
     if fmt == "html":
-        from assay.render.composite_html import render_composite_html
-
         return render_composite_html(report)
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(COMPOSITE_FORMATS)}")

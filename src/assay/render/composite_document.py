@@ -20,7 +20,7 @@ from assay.render.document import (
     table,
 )
 from assay.render.report_document import dataset_paragraph, rates_table
-from assay.report._composite import CompositeCaseRow, CompositeReport
+from assay.report import CompositeCaseRow, CompositeReport
 
 VERDICT_STYLE = {"pass": "green", "fail": "red", "ungraded": "cyan"}
 """The terminal colour of each verdict."""

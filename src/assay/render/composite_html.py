@@ -15,7 +15,7 @@ from assay.render.html import (
     script_json,
     status_view,
 )
-from assay.report._composite import CompositeCaseRow, CompositeReport
+from assay.report import CompositeCaseRow, CompositeReport
 
 
 def _row(report: CompositeReport, row: CompositeCaseRow) -> dict[str, Any]:

@@ -16,6 +16,8 @@ from assay.render.document import (
     Paragraph,
     table,
 )
+from assay.render.markdown_writer import write_markdown
+from assay.render.text_writer import write_text
 
 
 def coverage_document(cov: Coverage) -> Document:
@@ -51,9 +53,6 @@ def render_coverage(cov: Coverage, fmt: str) -> str:
     if fmt == "html":
         return coverage_html(cov)
     if fmt == "markdown":
-        from assay.render.markdown_writer import write_markdown
-
         return write_markdown(coverage_document(cov))
-    from assay.render.text_writer import write_text
 
     return write_text(coverage_document(cov))

@@ -23,9 +23,8 @@ import assay.render._format as f
 from assay.metrics import StatusCounts
 from assay.outcomes import Span
 from assay.render._trials import judge_noise_lines, trial_lines, trial_sections
-from assay.render.packed import _rows_adapter, packed_blocks, packed_meta
-from assay.report import budget_lines
-from assay.report._model import Report
+from assay.render.packed import packed_blocks, packed_meta, rows_adapter
+from assay.report import Report, budget_lines
 
 STATUS_ORDER = ("passed", "failed", "error", "missing", "ungraded")
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
@@ -302,7 +301,7 @@ def page_json(
         meta = packed_meta(len(report.cases))
         packing = json.dumps(meta, separators=(",", ":"))
         return _script_safe(f'{head[:-1]},"cases":[],"packed":{packing},"spans":{spans_text}}}')
-    rows_text = _rows_adapter().dump_json(list(report.cases)).decode("utf-8")
+    rows_text = rows_adapter().dump_json(list(report.cases)).decode("utf-8")
     return _script_safe(f'{head[:-1]},"cases":{rows_text},"spans":{spans_text}}}')
 
 

@@ -12,8 +12,7 @@ from pydantic import TypeAdapter
 
 from assay._written import WrittenText
 from assay.render._model_json import model_json
-from assay.report._model import CaseRow, Report
-from assay.report._rows import ROW_FIELDS, rendered_chunks, rendered_texts, row_of
+from assay.report import ROW_FIELDS, CaseRow, Report, rendered_chunks, rendered_texts, row_of
 
 # With indent=2 a top-level key starts a line with two spaces, and no JSON string holds a
 # raw newline, so this text occurs exactly once: where the case rows go.

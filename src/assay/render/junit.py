@@ -16,9 +16,15 @@ from typing import Any
 
 import assay.render._format as f
 from assay.gates import GateResult
-from assay.report import budget_limits_text
-from assay.report._model import CaseRow, Report, SplitBlock
-from assay.report._rows import ROW_FIELDS, chunked, rendered_chunks
+from assay.report import (
+    ROW_FIELDS,
+    CaseRow,
+    Report,
+    SplitBlock,
+    budget_limits_text,
+    chunked,
+    rendered_chunks,
+)
 
 # Characters XML 1.0 cannot carry, even escaped; an answer may contain them.
 _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")

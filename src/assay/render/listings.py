@@ -11,10 +11,10 @@ import json
 from typing import Any
 
 from assay.cases import diff_json, diff_lines
-from assay.metrics._display import percent
+from assay.metrics import percent
 from assay.render.document import Column, Document, Lines, Preformatted, table
 from assay.render.text_writer import write_text
-from assay.report._listings import (
+from assay.report import (
     CacheContents,
     DatasetChanges,
     Duplicates,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from assay.render.markdown_writer import write_markdown
 from assay.render.report_document import report_document
-from assay.report._model import Report
+from assay.report import Report
 
 
 def render_markdown(report: Report) -> str:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from assay.compare import MatrixReport, PairRow, VariantRow
-from assay.compare._matrix import GridRow
+from assay.compare import GridRow, MatrixReport, PairRow, VariantRow
 from assay.formats import formats
 from assay.render._model_json import model_json
 from assay.render.comparison import delta_text, rate_text
@@ -21,6 +20,8 @@ from assay.render.document import (
     Span,
     table,
 )
+from assay.render.markdown_writer import write_markdown
+from assay.render.text_writer import write_text
 
 MATRIX_FORMATS: tuple[str, ...] = formats("matrix")
 
@@ -309,14 +310,12 @@ def matrix_document(m: MatrixReport) -> Document:
 
 def render_matrix_text(m: MatrixReport) -> str:
     """Variants side by side, slices, the pairwise table and the grid's disagreements."""
-    from assay.render.text_writer import write_text
 
     return write_text(matrix_document(m))
 
 
 def render_matrix_markdown(m: MatrixReport) -> str:
     """The matrix as GitHub-flavoured Markdown."""
-    from assay.render.markdown_writer import write_markdown
 
     return write_markdown(matrix_document(m))
 

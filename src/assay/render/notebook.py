@@ -18,8 +18,7 @@ from assay.render.html_writer import write_html
 from assay.render.matrix import matrix_document
 from assay.render.report_document import report_document
 from assay.render.trend import trend_document
-from assay.report._model import Report
-from assay.report._traced import TracedReport
+from assay.report import Report, TracedReport
 
 if TYPE_CHECKING:
     from assay.compare import Comparison, MatrixReport

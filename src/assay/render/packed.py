@@ -18,8 +18,7 @@ import orjson
 from isal import igzip
 from pydantic import SerializeAsAny, TypeAdapter
 
-from assay.report._model import CaseRow, Report
-from assay.report._rows import ROW_FIELDS, chunked, rendered_chunks, row_of
+from assay.report import ROW_FIELDS, CaseRow, Report, chunked, rendered_chunks, row_of
 
 PACKED_PART_ROWS = 2_000
 """Rows per compressed part of full rows: the page unpacks one part to show one case."""
@@ -250,7 +249,7 @@ def packed_index(
 
 
 @functools.cache
-def _rows_adapter() -> TypeAdapter[list[SerializeAsAny[CaseRow]]]:
+def rows_adapter() -> TypeAdapter[list[SerializeAsAny[CaseRow]]]:
     return TypeAdapter(list[SerializeAsAny[CaseRow]])
 
 
@@ -341,7 +340,7 @@ def _part_json(values: Sequence[tuple[Any, ...]]) -> bytes:
     try:
         return orjson.dumps(values, option=_ORJSON)
     except (TypeError, orjson.JSONEncodeError):
-        rows = json.loads(_rows_adapter().dump_json([row_of(v) for v in values]))
+        rows = json.loads(rows_adapter().dump_json([row_of(v) for v in values]))
         arrays = [[row[name] for name in ROW_FIELDS] for row in rows]
         return json.dumps(arrays, ensure_ascii=False, separators=(",", ":")).encode()
 

@@ -26,10 +26,15 @@ from assay.render.document import (
     Table,
     table,
 )
-from assay.report import budget_lines
-from assay.report._imported import imported_line
-from assay.report._model import Report
-from assay.report._rows import Brief, briefs_where, rows_of, rows_where
+from assay.report import (
+    Brief,
+    Report,
+    briefs_where,
+    budget_lines,
+    imported_line,
+    rows_of,
+    rows_where,
+)
 
 STATUS_STYLE = {
     "passed": "green",

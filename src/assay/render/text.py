@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from assay.render.report_document import STATUS_STYLE, TABLE_ROWS, report_document
 from assay.render.text_writer import write_text
-from assay.report._model import Report
+from assay.report import Report
 
 
 def render_text(report: Report, *, color: bool = False, width: int = 120) -> str:

@@ -19,7 +19,9 @@ from assay.render.document import (
     Span,
     table,
 )
-from assay.trend._model import Point, Trend
+from assay.render.markdown_writer import write_markdown
+from assay.render.text_writer import write_text
+from assay.trend import Point, Trend
 
 FORMATS = formats("trend")
 BARS = "▁▂▃▄▅▆▇█"
@@ -58,7 +60,7 @@ def _when(point: Point) -> str:
     return point.started_at[:16].replace("T", " ")
 
 
-def _change_text(point: Point) -> str:
+def change_text(point: Point) -> str:
     change = point.change
     if change is None:
         return "first run shown"
@@ -74,7 +76,7 @@ def _change_text(point: Point) -> str:
     return text
 
 
-def _heading(trend: Trend) -> str:
+def trend_heading(trend: Trend) -> str:
     level = f"{trend.confidence * 100:g}%"
     named = f" over {trend.denominator_name}" if trend.denominator_name else ""
     return f"{trend.suite} · {trend.metric}{named} · {level} intervals ({trend.method})"
@@ -97,7 +99,7 @@ def _run_line(p: Point) -> str:
 def _text_blocks(trend: Trend) -> list[Block]:
     """Runs oldest first under a sparkline, each with its value and its change, then the
     noise of each repeated configuration and the verdict on the latest run."""
-    blocks: list[Block] = [Paragraph.of(f"assay trend · {_heading(trend)}", layout="whole")]
+    blocks: list[Block] = [Paragraph.of(f"assay trend · {trend_heading(trend)}", layout="whole")]
     if trend.since:
         blocks.append(Paragraph.of(f"since {_since(trend)}", layout="whole"))
     if not trend.points:
@@ -111,7 +113,7 @@ def _text_blocks(trend: Trend) -> list[Block]:
     blocks.append(Gap())
     for p in trend.points:
         replicas = f"  ({p.replicates} runs of this configuration)" if p.replicates > 1 else ""
-        said = (f"{trend.metric} {p.shown}{replicas}", _change_text(p))
+        said = (f"{trend.metric} {p.shown}{replicas}", change_text(p))
         blocks += [
             Paragraph.of(_run_line(p), layout="whole"),
             BulletList(said, layout="whole", marker="    "),
@@ -119,13 +121,13 @@ def _text_blocks(trend: Trend) -> list[Block]:
     noise = tuple(
         f"noise: {len(g.runs)} runs of config {f.short_version(g.config_hash)} on dataset "
         f"{f.short_version(g.dataset_version)} spread "
-        f"{'n/a' if g.spread is None else _amount(trend, g.spread)}"
+        f"{'n/a' if g.spread is None else amount_text(trend, g.spread)}"
         for g in trend.groups
     )
     return [*blocks, Lines(noise), Gap(), Paragraph.of(trend.summary, layout="whole")]
 
 
-def _amount(trend: Trend, value: float) -> str:
+def amount_text(trend: Trend, value: float) -> str:
     if trend.kind == "rate":
         return f"{value * 100:.1f} pts"
     if trend.kind == "usd":
@@ -136,7 +138,7 @@ def _amount(trend: Trend, value: float) -> str:
 def _markdown_blocks(trend: Trend) -> list[Block]:
     """A table of the runs, one row each with its change from the run before, between the
     sparkline and the verdict, above the rule that flags a change."""
-    blocks: list[Block] = [Heading(f"assay trend: {_heading(trend)}")]
+    blocks: list[Block] = [Heading(f"assay trend: {trend_heading(trend)}")]
     if trend.since:
         blocks.append(Paragraph.of(f"Since {_since(trend)}."))
     blocks.append(Paragraph.of(Span(sparkline([p.value for p in trend.points]), "code")))
@@ -153,7 +155,7 @@ def _markdown_blocks(trend: Trend) -> list[Block]:
                 Span(f.short_version(p.config_hash), "figure"),
                 (p.git_commit or "-")[:10],
                 p.shown,
-                Span(_change_text(p), "strong") if flagged else _change_text(p),
+                Span(change_text(p), "strong") if flagged else change_text(p),
             ]
         )
     columns = ["Started (UTC)", "Run", "Status", "Dataset", "Config", "Commit", "Value", "Change"]
@@ -174,14 +176,12 @@ def trend_document(trend: Trend) -> Document:
 
 def render_text(trend: Trend) -> str:
     """Rows of runs, oldest first, under a sparkline of the values."""
-    from assay.render.text_writer import write_text
 
     return write_text(trend_document(trend))
 
 
 def render_markdown(trend: Trend) -> str:
     """A Markdown table: one row per run, with its change from the previous run."""
-    from assay.render.markdown_writer import write_markdown
 
     return write_markdown(trend_document(trend))
 

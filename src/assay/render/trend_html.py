@@ -7,8 +7,8 @@ from typing import Any
 from urllib.parse import quote
 
 from assay.render.html import environment, safe_url
-from assay.render.trend import _amount, _change_text, _heading, sparkline
-from assay.trend._model import Point, Trend
+from assay.render.trend import amount_text, change_text, sparkline, trend_heading
+from assay.trend import Point, Trend
 
 _WIDTH, _HEIGHT = 880, 260
 _LEFT, _RIGHT, _TOP, _BOTTOM = 64, 24, 20, 40
@@ -144,7 +144,7 @@ def render_trend_html(
                 "value": "" if p.value is None else repr(p.value),
                 "low": "" if p.low is None else repr(p.low),
                 "high": "" if p.high is None else repr(p.high),
-                "change": _change_text(p),
+                "change": change_text(p),
                 "state": "first"
                 if change is None
                 else "flagged"
@@ -162,7 +162,7 @@ def render_trend_html(
         .render(
             t=trend,
             title=f"assay trend · {trend.suite} · {trend.metric}",
-            heading=_heading(trend),
+            heading=trend_heading(trend),
             spark=sparkline([p.value for p in trend.points]),
             chart=chart(trend),
             rows=rows,
@@ -175,7 +175,7 @@ def render_trend_html(
                     "low_text": "n/a" if g.low is None else _label(trend, g.low),
                     "high_text": "n/a" if g.high is None else _label(trend, g.high),
                     "spread_value": "" if g.spread is None else repr(g.spread),
-                    "spread_text": "n/a" if g.spread is None else _amount(trend, g.spread),
+                    "spread_text": "n/a" if g.spread is None else amount_text(trend, g.spread),
                 }
                 for g in trend.groups
             ],

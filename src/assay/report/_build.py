@@ -44,7 +44,7 @@ from assay.report._rows import CaseRows, row_of
 from assay.report._usage import JudgeUsage, UsageSummary, judge_usage
 
 
-def _row_values(
+def row_values(
     result: CaseResult, hashes: dict[str, str], labels: dict[tuple[str, str], str]
 ) -> tuple[Any, ...]:
     """One row's values in ``ROW_FIELDS`` order, each already of its field's type."""
@@ -95,7 +95,7 @@ def _grader_label(judgment: Judgment, labels: dict[tuple[str, str], str]) -> str
     return found
 
 
-def _split_blocks(
+def split_blocks(
     graded: Sequence[CaseResult],
     interval: IntervalSetting,
     policy: TrialPolicy | None,
@@ -185,7 +185,7 @@ def build_report(
         {(r.judgment.grader, r.judgment.grader_version) for r in graded if r.record}
         - {("assay", "1")}
     )
-    splits = _split_blocks(graded, interval, policy)
+    splits = split_blocks(graded, interval, policy)
     dimensions = judge_dimensions(graded, interval)
     cache = cache_summary(graded, cache_key_version)
     judged_usage = judge_usage(
@@ -325,11 +325,11 @@ def _rows(
     meanwhile."""
     labels: dict[tuple[str, str], str] = {}
     if not compact or not isinstance(graded, list):
-        return [row_of(_row_values(r, hashes, labels)) for r in graded]
+        return [row_of(row_values(r, hashes, labels)) for r in graded]
     values: list[tuple[Any, ...]] = []
     graded.reverse()
     while graded:
-        values.append(_row_values(graded.pop(), hashes, labels))
+        values.append(row_values(graded.pop(), hashes, labels))
     return CaseRows(values)
 
 

@@ -9,14 +9,15 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from assay.metrics import (
+    MIN_LABELS_EACH,
     FormerCi95,
     IntervalSetting,
     Rate,
     SliceSummary,
     StatusCounts,
+    corrected_rate,
     rate,
 )
-from assay.metrics._correction import MIN_LABELS_EACH, corrected_rate
 
 if TYPE_CHECKING:
     from assay.report._calibration import CalibrationReport

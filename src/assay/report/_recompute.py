@@ -21,9 +21,9 @@ from assay.metrics import (
     TrialRate,
     clustered_by_case,
     group_by,
+    policy_rate,
     rate,
 )
-from assay.metrics._consistency import policy_rate
 from assay.outcomes import Trialled, trials_beyond
 from assay.report._correction import unknown_bounds
 from assay.report._model import SCHEMA_VERSION, CaseRow, Report

@@ -13,26 +13,26 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple, Protocol, cast
 
 from assay.cases import Case, Dataset
-from assay.grading import CaseResult, Grader, Status
-from assay.grading._grade import judge_record
-from assay.grading._rules import (
+from assay.grading import (
     GRADERLESS,
     MISSING_REASON,
     RULES_VERSION,
-    error_reason,
-    error_text,
-    missing_judgment,
-)
-from assay.grading._structured import (
+    CaseResult,
+    Grader,
     Labels,
+    Status,
     StructuredGrader,
-    _verdict,
     abstained_verdict,
     answered_verdict,
+    error_reason,
+    error_text,
+    judge_record,
+    missing_judgment,
+    structured_verdict,
 )
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy, summarize_results
 from assay.outcomes import Abstain, Answer, Error, Record
-from assay.report._build import _row_values, _split_blocks, assemble_report
+from assay.report._build import assemble_report, row_values, split_blocks
 from assay.report._model import Report
 from assay.report._rows import ROW_FIELDS, CaseRows
 
@@ -76,15 +76,15 @@ def streamed_report(
         case = cases[i]
         if structured:
             row = rows[i] = _structured_row(case, record, hashes[case.id], reasons)
-            if row[_GRADER] is _STRUCTURED_LABEL:
+            if row[GRADER_FIELD] is STRUCTURED_LABEL:
                 graders.add((StructuredGrader.name, StructuredGrader.version))
-            answered[i] = row[_OUTCOME] == "answer"
+            answered[i] = row[OUTCOME_FIELD] == "answer"
             continue
         judgment = judge_record(case, record, grader)
         if judgment.labels:
             return None
         graders.add((judgment.grader, judgment.grader_version))
-        values = _row_values(CaseResult(case, 1, record, judgment), hashes, labels)
+        values = row_values(CaseResult(case, 1, record, judgment), hashes, labels)
         rows[i] = _shared_reason(values, reasons)
         answered[i] = record.outcome.kind == "answer"
     del where
@@ -112,9 +112,9 @@ def streamed_lines_report(
         i = where.get(line["id"])
         if i is None or rows[i] is not None:
             return None
-        row = rows[i] = _line_row(cases[i], line, hashes[i], reasons)
-        structured = structured or row[_GRADER] is _STRUCTURED_LABEL
-        answered[i] = row[_OUTCOME] == "answer"
+        row = rows[i] = line_row(cases[i], line, hashes[i], reasons)
+        structured = structured or row[GRADER_FIELD] is STRUCTURED_LABEL
+        answered[i] = row[OUTCOME_FIELD] == "answer"
     del where
     graders = {(StructuredGrader.name, StructuredGrader.version)} if structured else set()
     return _assembled(dataset, rows, answered, graders, reasons, {}, interval, None)
@@ -137,9 +137,9 @@ def _assembled(
         made = rows[i]
         if made is None:
             result = CaseResult(case, 1, None, missing_judgment(case.id, 1))
-            values = _row_values(result, {case.id: hashes[i]}, labels)
+            values = row_values(result, {case.id: hashes[i]}, labels)
             made = rows[i] = _shared_reason(values, reasons)
-        tallies.append(Tally(case, 1, made[_STATUS], bool(answered[i])))
+        tallies.append(Tally(case, 1, made[STATUS_FIELD], bool(answered[i])))
     # The summary reads only the four fields a Tally has (tests/unit/report/test_streamed.py
     # holds the two reports equal).
     graded = cast("Sequence[CaseResult]", tallies)
@@ -149,7 +149,7 @@ def _assembled(
         summary,
         CaseRows(cast("list[tuple[Any, ...]]", rows)),
         graders=sorted(graders - {("assay", "1")}),
-        splits=_split_blocks(graded, interval, policy),
+        splits=split_blocks(graded, interval, policy),
         dimensions={},  # every judgment was without labels
         cache=None,  # no record carried a cache note
         judged_usage=None,  # nor a judge's labels
@@ -171,7 +171,7 @@ def _shared_reason(values: tuple[Any, ...], reasons: dict[str, str]) -> tuple[An
 def _structured_row(
     case: Case, record: Record, case_hash: str, shared: dict[str, str]
 ) -> tuple[Any, ...]:
-    """The row ``_shared_reason(_row_values(…), shared)`` makes of this record's judgment
+    """The row ``_shared_reason(row_values(…), shared)`` makes of this record's judgment
     by the structured grader (``judge_record``), made without the judgment: the usual row
     of ``assay score``."""
     outcome = record.outcome
@@ -181,8 +181,8 @@ def _structured_row(
         said, label = error_reason(outcome), _ASSAY_LABEL
         raw = outcome.raw
     else:
-        status, said = _verdict(case, record)
-        label = _STRUCTURED_LABEL
+        status, said = structured_verdict(case, record)
+        label = STRUCTURED_LABEL
         if type(outcome) is Answer:
             fact, text = outcome.fact, outcome.text
         elif type(outcome) is Abstain:
@@ -235,7 +235,7 @@ class RowCase(Labels, Protocol):
     def source_revision(self) -> str | None: ...
 
 
-def _line_row(
+def line_row(
     case: RowCase, line: dict[str, Any], case_hash: str, shared: dict[str, str]
 ) -> tuple[Any, ...]:
     """``_structured_row(case, _plain_record(line), case_hash, shared)``, made from the
@@ -248,7 +248,7 @@ def _line_row(
         said, label = error_text(get("error_class", get("class")), get("message")), _ASSAY_LABEL
         raw = get("raw")
     else:
-        label = _STRUCTURED_LABEL
+        label = STRUCTURED_LABEL
         text = get("text")
         if kind == "answer":
             fact = get("fact")
@@ -282,7 +282,7 @@ def _line_row(
     )
 
 
-def _missing_row(case: RowCase, case_hash: str, shared: dict[str, str]) -> tuple[Any, ...]:
+def missing_row(case: RowCase, case_hash: str, shared: dict[str, str]) -> tuple[Any, ...]:
     """The row ``_assembled`` makes of a case no line was read for, made without a
     ``CaseResult``."""
     said = shared.setdefault(MISSING_REASON, MISSING_REASON)
@@ -310,7 +310,7 @@ def _missing_row(case: RowCase, case_hash: str, shared: dict[str, str]) -> tuple
 
 
 _ASSAY_LABEL = f"{GRADERLESS} v{RULES_VERSION}"
-_STRUCTURED_LABEL = f"{StructuredGrader.name} v{StructuredGrader.version}"
+STRUCTURED_LABEL = f"{StructuredGrader.name} v{StructuredGrader.version}"
 _NOTHING_MEASURED = (None,) * 9
 """Tokens, latency, transcript, traceback, judge, cache, agent counts and trajectory of a
 record that has none."""
@@ -325,8 +325,8 @@ def _plain(record: Record) -> bool:
     )
 
 
-_STATUS = ROW_FIELDS.index("status")
-_OUTCOME = ROW_FIELDS.index("outcome")
+STATUS_FIELD = ROW_FIELDS.index("status")
+OUTCOME_FIELD = ROW_FIELDS.index("outcome")
 _FACT = ROW_FIELDS.index("fact")
-_GRADER = ROW_FIELDS.index("grader")
+GRADER_FIELD = ROW_FIELDS.index("grader")
 _REASON = ROW_FIELDS.index("reason")

@@ -8,18 +8,26 @@ from itertools import compress
 import numpy as np
 
 from assay.cases import Case, Dataset
-from assay.grading import Grader, StructuredGrader, grade_all
-from assay.grading._packed import PackedVerdicts, structured_verdicts
-from assay.grading._status_rule import field_of, low_of, pack
+from assay.grading import (
+    Grader,
+    PackedVerdicts,
+    StructuredGrader,
+    field_of,
+    grade_all,
+    low_of,
+    pack,
+    structured_verdicts,
+)
 from assay.metrics import (
     DEFAULT_INTERVAL,
+    CountColumns,
     IntervalSetting,
     Summary,
     TrialPolicy,
     summarize_results,
+    summary_from_counts,
+    verdict_counts,
 )
-from assay.metrics._columns import CountColumns
-from assay.metrics._counts import summary_from_counts, verdict_counts
 from assay.outcomes import Outcome, Record, Results, as_results
 
 

@@ -14,6 +14,7 @@ from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from assay.runner._awaited import resume_run_async, run_suite_async
+    from assay.runner._cache import CACHE_KEY_VERSION, ResponseCache, default_cache_path, parse_age
     from assay.runner._dry_run import DryRun, dry_run
     from assay.runner._execute import (
         Done,
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
     from assay.runner._prepare import prepare_target
     from assay.runner._provenance import new_run_id
+    from assay.runner._regrade import recorded_grader, regrade_run
     from assay.runner._run import (
         Overrides,
         RunControl,
@@ -41,6 +43,7 @@ if TYPE_CHECKING:
         run_suite,
     )
     from assay.runner._select import Selection, select
+    from assay.runner._span_grading import grade_from_spans
     from assay.runner._trend import (
         gate_suite,
         parse_since,
@@ -53,6 +56,13 @@ if TYPE_CHECKING:
 # Each name is imported from its module on first use: `assay run` and `assay report` need
 # neither the matrix, the trend nor the comparison modules (and their imports).
 _WHERE: dict[str, str] = {
+    "default_cache_path": "assay.runner._cache",
+    "CACHE_KEY_VERSION": "assay.runner._cache",
+    "ResponseCache": "assay.runner._cache",
+    "parse_age": "assay.runner._cache",
+    "recorded_grader": "assay.runner._regrade",
+    "regrade_run": "assay.runner._regrade",
+    "grade_from_spans": "assay.runner._span_grading",
     "Done": "assay.runner._execute",
     "DryRun": "assay.runner._dry_run",
     "Execution": "assay.runner._execute",
@@ -96,12 +106,14 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 
 
 __all__ = [
+    "CACHE_KEY_VERSION",
     "Done",
     "DryRun",
     "Execution",
     "JudgeRunner",
     "Overrides",
     "RateLimiter",
+    "ResponseCache",
     "RunControl",
     "RunOptions",
     "RunResult",
@@ -109,17 +121,22 @@ __all__ = [
     "Timing",
     "WorkItem",
     "backoff_delay",
+    "default_cache_path",
     "dry_run",
     "execute",
     "gate_suite",
+    "grade_from_spans",
     "judge_all",
     "judge_results",
     "matrix_report",
     "matrix_runs",
     "new_matrix_id",
     "new_run_id",
+    "parse_age",
     "parse_since",
     "prepare_target",
+    "recorded_grader",
+    "regrade_run",
     "report_for_run",
     "resume_matrix",
     "resume_run",

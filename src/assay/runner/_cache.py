@@ -22,11 +22,10 @@ from typing import Annotated, Any, Protocol
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 
-from assay.cases import Case
-from assay.cases._canonical import canonical_json
+from assay.cases import Case, canonical_json
 from assay.errors import AssayConfigError
 from assay.outcomes import Error, Outcome, Record, Usage
-from assay.targets import Reply, Target
+from assay.targets import Reply, Target, outcome_from_mapping
 
 CACHE_KEY_VERSION = 1
 CACHE_FILE = "cache.db"
@@ -479,7 +478,6 @@ def _cached(text: str, created_at: str) -> CachedReply:
 
 
 def _cached_slowly(text: str, created_at: str) -> CachedReply:
-    from assay.targets import outcome_from_mapping
 
     data = json.loads(text)
     usage = Usage.model_validate(data["usage"]) if data.get("usage") else None

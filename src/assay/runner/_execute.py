@@ -29,8 +29,8 @@ from assay.targets import (
     exception_reply,
     refuse_non_text,
     scrub,
+    with_traceback,
 )
-from assay.targets._replies import with_traceback
 
 if TYPE_CHECKING:
     from opentelemetry.trace import Tracer

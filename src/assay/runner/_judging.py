@@ -18,17 +18,29 @@ from assay.grading import (
     CaseResult,
     Judgment,
     RepeatVerdict,
+    grade,
+    judge_record,
     kept_repeats,
     repeat_verdict,
+    ungraded_judgment,
 )
 from assay.grading.judge import JudgeAnswer, JudgeEndpoint
-from assay.outcomes import Answer, Error, Record, span_names
+from assay.outcomes import Answer, Error, Record, Results, span_names
 from assay.report import JUDGE_CACHE_HIT
 from assay.runner._cache import cache_key
+from assay.runner._execute import Execution, WorkItem, call
 from assay.runner._options import RunOptions, Timing
-from assay.targets import BaseTarget, Reply, TargetContext
-from assay.targets._replies import error_reply, scrub, usage_from
-from assay.targets._session import HttpClient
+from assay.runner._tracing import judge_span
+from assay.runs import StoredGrader
+from assay.targets import (
+    BaseTarget,
+    HttpClient,
+    Reply,
+    TargetContext,
+    error_reply,
+    scrub,
+    usage_from,
+)
 
 if TYPE_CHECKING:
     from opentelemetry.trace import Tracer
@@ -111,7 +123,6 @@ class JudgeRunner:
         run_id: str = "",
         repeats: int | None = None,
     ) -> None:
-        from assay.runner._execute import Execution
 
         if grader.endpoint is None:
             raise ValueError("the judge has no endpoint (base_url) to call")
@@ -184,10 +195,6 @@ class JudgeRunner:
     ) -> Judgment | tuple[Judgment]:
         """One judgment: alone when no call was needed (an error outcome, a grader that
         failed or decided without its model), in a 1-tuple when the model was asked."""
-        from assay.grading import judge_record
-        from assay.grading._rules import ungraded_judgment
-        from assay.runner._execute import WorkItem, call
-        from assay.runner._tracing import judge_span
 
         if record.outcome.kind == "error":
             return judge_record(case, record, self.grader)
@@ -227,7 +234,6 @@ class JudgeRunner:
         return (judgment,)
 
     def _conclude(self, case: Case, record: Record, prepared: Any, answer: JudgeAnswer) -> Judgment:
-        from assay.grading._rules import ungraded_judgment
 
         try:
             return self.grader.conclude(case, prepared, answer)
@@ -331,9 +337,6 @@ def judge_results(
 ) -> list[CaseResult]:
     """Every case-trial judged by ``grader``'s model (missing ones stay ``missing``): the
     judge's calls run concurrently, with its timeout, retries and rate limit."""
-    from assay.grading import grade
-    from assay.outcomes import Results
-    from assay.runs._run_settings import StoredGrader
 
     by_id = {c.id: c for c in cases}
     items = [(by_id[r.case_id], r) for r in records if r.case_id in by_id]

@@ -15,8 +15,7 @@ from assay._version import __version__
 from assay.cases import Dataset, content_hash
 from assay.compare import MatrixReport, VariantInput, build_matrix
 from assay.errors import AssayConfigError, AssayInputError
-from assay.load import Suite, grader_provenance, load_suite
-from assay.load._variants import Variant, variants_of
+from assay.load import Suite, Variant, grader_provenance, load_suite, variants_of
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting
 from assay.outcomes import Record
 from assay.report import BUDGET_KEY, Report
@@ -35,8 +34,7 @@ from assay.runner._run import (
     options_for,
 )
 from assay.runner._select import Selection, select
-from assay.runs._report import headline, report_for_run
-from assay.runs._run_settings import run_metadata
+from assay.runs import headline, report_for_run, run_metadata
 from assay.store import RunInfo, RunStore, redact
 
 MATRIX_PREFIX = "mx-"

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from assay.cases import Dataset, content_hash
-from assay.grading import Grader, Judgment
+from assay.grading import CallingGrader, Grader, Judgment
 from assay.outcomes import Record
 from assay.report import SequentialMonitor
 from assay.runner._budget import BudgetMonitor
@@ -21,6 +21,7 @@ from assay.runner._options import RunOptions, Timing
 from assay.runner._preload import preload, report_needs_special
 from assay.store import RunClaim, RunInfo, RunStore
 from assay.targets import Target
+from assay.tracing import check_span_limits, reachable_collector, start_tracing
 
 if TYPE_CHECKING:
     from assay.runner._judging import JudgeRunner
@@ -80,10 +81,6 @@ class _Writer:
 def _tracing(store: RunStore, run_id: str, enabled: bool, endpoint: str | None) -> Any:
     if not enabled:
         return None
-    try:
-        from assay.tracing import start_tracing
-    except ImportError:
-        return None
     return start_tracing(store, run_id, otlp_endpoint=endpoint)
 
 
@@ -92,10 +89,9 @@ def _judge_runner(
 ) -> JudgeRunner | None:
     """The runner for a model judge's calls (same timing as the target's; the run's
     response cache keeps its replies too), or None."""
-    from assay.grading import CallingGrader
-
     if not isinstance(grader, CallingGrader):
         return None
+    # deferred: the judge's modules load only for a run with a model judge
     from assay.runner._judging import JudgeRunner
 
     return JudgeRunner(grader, control.timing, cache=cache, run_id=run_id)
@@ -104,14 +100,13 @@ def _judge_runner(
 def _collector(endpoint: str | None) -> str | None:
     if endpoint is None:
         return None
-    from assay.tracing import reachable_collector
-
     return reachable_collector(endpoint)
 
 
 def _metrics(config_version: str, endpoint: str | None, readers: tuple[Any, ...]) -> Any:
     if endpoint is None and not readers:
         return None
+    # deferred: metrics load OpenTelemetry's SDK, which a run without them never needs
     from assay.tracing import start_metrics
 
     return start_metrics(config_version, endpoint, readers)
@@ -261,8 +256,6 @@ async def execute_plan(plan: Plan, control: RunControl, create: RunInfo | None) 
     """
     endpoint = _collector(control.otlp_endpoint)  # a bad address fails before the run starts
     if plan.trace:  # so does a bad span limit in the environment
-        from assay.tracing._limits import check_span_limits
-
         check_span_limits()
     judge = _judge_runner(plan.grader, control, plan.cache, plan.run_id)
     if judge is not None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import importlib
 import threading
 
+from assay.metrics import LARGEST_N
+
 # "module" is imported; "module:function" is imported and its function called.
 REPORT_MODULES = ("assay._fast.special_functions:special",)
 
@@ -20,9 +22,8 @@ def report_needs_special(cases: int, trials: int) -> bool:
     """Whether the report of a run of ``cases`` cases, ``trials`` trials each, needs scipy
     for its 95% intervals: more cases than the table of limits holds, or several trials
     (their intervals are clustered by case)."""
-    from assay.metrics import _beta_table
 
-    return trials > 1 or cases > _beta_table.LARGEST_N
+    return trials > 1 or cases > LARGEST_N
 
 
 def preload(modules: tuple[str, ...] = REPORT_MODULES) -> threading.Thread:

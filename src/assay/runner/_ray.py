@@ -23,7 +23,15 @@ from typing import Any
 from assay.cases import Case, Dataset
 from assay.errors import AssayConfigError
 from assay.runner._prepare import prepare_target
-from assay.targets import BaseTarget, Reply, Target, TargetContext, build_target
+from assay.targets import (
+    BaseTarget,
+    Reply,
+    Target,
+    TargetContext,
+    build_target,
+    exception_reply,
+    with_traceback,
+)
 
 # How many times one call is sent again after losing its worker before the run stops.
 RESENDS = 8
@@ -62,8 +70,6 @@ class _Worker:
         """One attempt at one case-trial."""
         if not self.started:  # a restarted actor starts its target again
             await self.ready()
-        from assay.targets import exception_reply
-        from assay.targets._replies import with_traceback
 
         ctx = TargetContext(run_id, trial, attempt, None, traceparent)
         try:

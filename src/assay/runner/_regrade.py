@@ -11,21 +11,25 @@ from typing import Any
 from assay._version import __version__
 from assay.errors import AssayConfigError
 from assay.grading import MAX_REPEATS, CallingGrader, Grader, Judgment, judge_record
+from assay.load import (
+    PluginNotInstalled,
+    grader_from_provenance,
+    grader_provenance,
+    plugin_grader,
+)
 from assay.outcomes import Record
 from assay.runner._judging import JudgeRunner, judge_all
 from assay.runner._options import Timing
 from assay.runner._provenance import new_run_id, package_versions
 from assay.runner._run import RunResult
 from assay.runner._span_grading import with_spans_trajectories
-from assay.runs._report import headline, report_for_run
-from assay.runs._run_settings import run_metadata
+from assay.runs import headline, report_for_run, run_metadata
 from assay.store import RunInfo, RunStore
 
 REGRADE_KEY = "regrade_of"
 
 
 def _new_run(source: RunInfo, grader: Grader, provenance: dict[str, str] | None) -> RunInfo:
-    from assay.load import grader_provenance
 
     now = datetime.now(UTC)
     return RunInfo(
@@ -82,9 +86,6 @@ def recorded_grader(source: RunInfo) -> tuple[Grader, dict[str, str]]:
     cannot be built here (a plugin not installed, settings that no longer fit, a judge
     whose endpoint was not recorded, a scorer that read source snapshots, no grader)."""
     from pathlib import Path
-
-    from assay.load import grader_from_provenance, grader_provenance
-    from assay.load._grader import PluginNotInstalled, plugin_grader
 
     base_dir = Path(source.suite_path).parent if source.suite_path else Path(".")
     for entry in source.graders:

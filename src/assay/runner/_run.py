@@ -57,8 +57,7 @@ from assay.runner._prepare import prepare_target
 from assay.runner._provenance import GitCommit, new_run_id, package_versions
 from assay.runner._ray import RaySettings, ray_target
 from assay.runner._select import Selection, select
-from assay.runs._report import headline, report_for_run
-from assay.runs._run_settings import run_metadata
+from assay.runs import headline, report_for_run, run_metadata
 from assay.store import RunClaim, RunInfo, RunStore, redact
 from assay.targets import Target
 

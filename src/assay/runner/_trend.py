@@ -11,7 +11,7 @@ from assay.errors import AssayConfigError, AssayInputError, did_you_mean
 from assay.gates import LAST, GateResult, parse_trend_rule, trend_gate
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting
 from assay.report import Report
-from assay.runs._report import report_for_run
+from assay.runs import report_for_run
 from assay.store import TAGS_KEY, RunInfo
 from assay.trend import Metric, SuiteRun, Trend, build_trend
 

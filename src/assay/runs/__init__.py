@@ -23,15 +23,22 @@ if TYPE_CHECKING:
     from assay.runs._case import StoredRun
     from assay.runs._compared import compare_stored, run_side
     from assay.runs._composite import composite_inputs
+    from assay.runs._listing import run_listing
+    from assay.runs._paired import paired_comparison
     from assay.runs._pilot import pilot_of
     from assay.runs._report import headline, report_for_run
     from assay.runs._run_report import run_report
+    from assay.runs._run_settings import StoredGrader, run_metadata
     from assay.runs._runs_frame import runs_frame
     from assay.runs._summary import stored_summary
 
 # Each name is imported from its module on first use: `assay run` and `assay report` build
 # a report without loading the comparison, composite and diagnosis readers.
 _WHERE: dict[str, str] = {
+    "paired_comparison": "assay.runs._paired",
+    "run_listing": "assay.runs._listing",
+    "StoredGrader": "assay.runs._run_settings",
+    "run_metadata": "assay.runs._run_settings",
     "StoredRun": "assay.runs._case",
     "corrected": "assay.runs._calibration",
     "compare_stored": "assay.runs._compared",
@@ -51,13 +58,17 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 
 
 __all__ = [
+    "StoredGrader",
     "StoredRun",
     "compare_stored",
     "composite_inputs",
     "corrected",
     "headline",
+    "paired_comparison",
     "pilot_of",
     "report_for_run",
+    "run_listing",
+    "run_metadata",
     "run_report",
     "run_side",
     "runs_frame",

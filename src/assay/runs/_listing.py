@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from assay.render._format import run_split
+from assay.render import run_split
 from assay.report import RunListing
 from assay.runs._calibration import calibration_state
 from assay.store import RunInfo

@@ -55,8 +55,8 @@ from assay.store import (
     rows_named,
     runs,
     snapshot_text,
+    stored_outcome,
 )
-from assay.store._rows import _outcome as stored_outcome
 
 if TYPE_CHECKING:
     from assay.compare import Comparison

@@ -30,28 +30,25 @@ from assay.grading import (
 from assay.load import PriceTable
 from assay.metrics import DEFAULT_INTERVAL, IntervalSetting, TrialPolicy
 from assay.outcomes import Abstain, Answer, Error
-from assay.report import ROW_FIELDS, Brief, CaseRow, JudgeDetail, Report, row_of
-from assay.report._build import _row_values
+from assay.report import ROW_FIELDS, Brief, CaseRow, JudgeDetail, Report, row_of, row_values
 from assay.runs._case_items import CaseAt, Cases, Items
 from assay.runs._run_settings import StoredGrader, run_grader
 from assay.store import (
+    STORED_STATUSES,
     DamagedRow,
     RunInfo,
     RunStore,
     item_damage,
+    json_items,
+    judgment_of,
     read_case_hashes,
     read_case_ids,
     read_case_index,
-    row_failure,
-    rows_named,
-)
-from assay.store._rows import (
-    _STATUSES,
-    _outcome,
-    json_items,
-    judgment_of,
     record_of,
     remembered,
+    row_failure,
+    rows_named,
+    stored_outcome,
 )
 
 if TYPE_CHECKING:
@@ -505,7 +502,7 @@ def _told(found: tuple[Any, ...] | None) -> str | None:
     if text.startswith(_ERROR):
         return status_of(True, "error", None)
     status = found[10]
-    if status in _STATUSES and text.startswith(_JUDGED) and type(found[11]) is str:
+    if status in STORED_STATUSES and text.startswith(_JUDGED) and type(found[11]) is str:
         return status_of(True, "answer" if text.startswith(_ANSWERED) else "abstain", status)
     return None
 
@@ -548,7 +545,7 @@ def _brief(case_id: str, trial: int, status: str, found: tuple[Any, ...] | None)
     if not _usual_measures(found):
         return None
     if status == "error":
-        outcome = _outcome(found[3])
+        outcome = stored_outcome(found[3])
         if type(outcome) is not Error:
             return None
         return Brief(case_id, trial, status, error_reason(outcome), None)
@@ -585,7 +582,7 @@ def _row(
     keep: Keep | None,
 ) -> tuple[Any, ...] | None:
     """The row of ``case`` at ``trial`` (``found``: its joined record, None when missing),
-    what ``_row_values`` makes of it graded as ``report_for_run`` grades; None when
+    what ``row_values`` makes of it graded as ``report_for_run`` grades; None when
     ``keep`` does not want it."""
     case_id, part, synthetic, prompt, behavior, fact, rationale, revision = case.head
     if found is None:
@@ -639,7 +636,7 @@ def _row(
     kind, out_fact, out_text, out_reason, raw_error, error = _SHAPES.get(text) or _shape(text)
     if error is not None:
         status, reason, label = "error", error, _MISSING_LABEL
-    elif status is None or status not in _STATUSES or type(reason) is not str:
+    elif status is None or status not in STORED_STATUSES or type(reason) is not str:
         return _graded_row(case, trial, found, grader, labels, keep)
     else:
         key = (name, version)
@@ -694,7 +691,7 @@ def _shape(text: str) -> tuple[Any, ...]:
 def _shape_of(text: str) -> tuple[Any, ...]:
     """The row values of the outcome stored as ``text``: (kind, fact, text, reason, raw
     error, error reason), the last None when it is not an error."""
-    outcome = _outcome(text)
+    outcome = stored_outcome(text)
     kind = type(outcome)
     return (
         outcome.kind,
@@ -725,4 +722,4 @@ def _graded_row(
     if keep is not None and not keep(judgment.status, case.synthetic):
         return None
     result = CaseResult(case, trial, record, judgment)
-    return _row_values(result, {case.id: at.hash}, labels)
+    return row_values(result, {case.id: at.hash}, labels)

@@ -13,14 +13,14 @@ from assay.cases import PlainCase, plain_canonical_text, plain_case
 from assay.grading import Status
 from assay.load import quick_line_decoder, text_lines
 from assay.render.json import json_row_pieces
-from assay.report import CaseRows
-from assay.report._streamed import (
-    _GRADER,
-    _OUTCOME,
-    _STATUS,
-    _STRUCTURED_LABEL,
-    _line_row,
-    _missing_row,
+from assay.report import (
+    GRADER_FIELD,
+    OUTCOME_FIELD,
+    STATUS_FIELD,
+    STRUCTURED_LABEL,
+    CaseRows,
+    line_row,
+    missing_row,
 )
 
 
@@ -111,15 +111,15 @@ def part_scored(made: Cases, lines: Iterable[dict[str, Any]]) -> Scored | None:
         if rows[i] is not None:
             return None
         matched += 1
-        row = rows[i] = _line_row(cases[i], line, hashes[i], reasons)
-        structured = structured or row[_GRADER] is _STRUCTURED_LABEL
-        answered[i] = row[_OUTCOME] == "answer"
+        row = rows[i] = line_row(cases[i], line, hashes[i], reasons)
+        structured = structured or row[GRADER_FIELD] is STRUCTURED_LABEL
+        answered[i] = row[OUTCOME_FIELD] == "answer"
     del where
     facts: list[tuple[str, str, bool, str, str | None, Status, bool]] = []
     for i, case in enumerate(cases):
         kept = rows[i]
         if kept is None:
-            kept = rows[i] = _missing_row(case, hashes[i], reasons)
+            kept = rows[i] = missing_row(case, hashes[i], reasons)
         facts.append(
             (
                 case.id,
@@ -127,7 +127,7 @@ def part_scored(made: Cases, lines: Iterable[dict[str, Any]]) -> Scored | None:
                 case.synthetic,
                 case.split,
                 case.source_revision,
-                kept[_STATUS],
+                kept[STATUS_FIELD],
                 bool(answered[i]),
             )
         )

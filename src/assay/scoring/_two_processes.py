@@ -38,8 +38,16 @@ from assay.errors import InputFormatError
 from assay.grading import CaseResult, StructuredGrader
 from assay.load import ResultsAside, changelog_path, read_text
 from assay.metrics import IntervalSetting, summarize_results
-from assay.report import CaseRow, KeptRows, Report, chunked, kept_values
-from assay.report._build import _split_blocks, assemble_from_facts, dataset_info
+from assay.report import (
+    CaseRow,
+    KeptRows,
+    Report,
+    assemble_from_facts,
+    chunked,
+    dataset_info,
+    kept_values,
+    split_blocks,
+)
 from assay.scoring._dataset_part import CaseTally, Scored, part_cases, part_scored, write_rows
 from assay.scoring._second_rows import Asked, HalvedRows
 
@@ -292,7 +300,7 @@ def _report(
         summary,
         [],
         graders=sorted(graders - {("assay", "1")}),
-        splits=_split_blocks(graded, interval, None),
+        splits=split_blocks(graded, interval, None),
         dimensions={},
         cache=None,
         judged_usage=None,

@@ -11,7 +11,15 @@ from assay.store._failures import guard_call, rows_named
 from assay.store._info import NAME_KEY, TAGS_KEY, RunInfo, redact
 from assay.store._migrations import MIGRATIONS, current_version, migrate
 from assay.store._open import open_store, store_url
-from assay.store._rows import json_items, snapshot_text
+from assay.store._rows import (
+    STORED_STATUSES,
+    json_items,
+    judgment_of,
+    record_of,
+    remembered,
+    snapshot_text,
+    stored_outcome,
+)
 from assay.store._schema import SCHEMA_VERSION, judgments, records, runs
 from assay.store._store import RunStore
 
@@ -19,6 +27,7 @@ __all__ = [
     "MIGRATIONS",
     "NAME_KEY",
     "SCHEMA_VERSION",
+    "STORED_STATUSES",
     "TAGS_KEY",
     "DamagedRow",
     "Group",
@@ -29,6 +38,7 @@ __all__ = [
     "guard_call",
     "item_damage",
     "json_items",
+    "judgment_of",
     "judgments",
     "migrate",
     "open_store",
@@ -36,12 +46,15 @@ __all__ = [
     "read_case_ids",
     "read_case_index",
     "record_damage",
+    "record_of",
     "records",
     "redact",
+    "remembered",
     "row_failure",
     "rows_named",
     "runs",
     "shown",
     "snapshot_text",
     "store_url",
+    "stored_outcome",
 ]

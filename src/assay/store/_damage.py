@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from assay.errors import StoreError
+from assay.metrics import TrialPolicy
+from assay.outcomes import OUTCOME_ADAPTER
 
 _NOUNS = {
     "records": "a record",
@@ -174,7 +176,6 @@ def _labels(value: Any) -> None:
 
 
 def _outcome(value: Any) -> None:
-    from assay.outcomes._outcome import OUTCOME_ADAPTER
 
     OUTCOME_ADAPTER.validate_json(value)
 
@@ -188,7 +189,6 @@ def _time(value: Any) -> None:
 
 def trial_policy_of(value: Any) -> None:
     """Check a run's stored ``trial_policy``: none stated, or one ``TrialPolicy`` reads."""
-    from assay.metrics import TrialPolicy
 
     if type(value) is not str:
         raise ValueError("not a text")

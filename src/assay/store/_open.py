@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import AssayConfigError, StoreError
+from assay.store._failures import store_failure
+from assay.store._migrations import current_version, migrate
 from assay.store._read_only import open_read_only, read_only_connection, read_only_sqlite
 from assay.store._schema import SCHEMA_VERSION
 from assay.store._store import RunStore
@@ -114,9 +116,6 @@ def open_store(url: str | None = None, *, read_only: bool = False, create: bool 
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, DBAPIError
 
-    from assay.store._failures import store_failure
-    from assay.store._migrations import migrate
-
     chosen = store_url(url)
     if read_only:
         return _opened(open_read_only(chosen))
@@ -157,8 +156,6 @@ def open_store(url: str | None = None, *, read_only: bool = False, create: bool 
         return _opened(RunStore(engine, shown))
     try:
         if not create:
-            from assay.store._migrations import current_version
-
             with engine.connect() as conn:
                 empty = current_version(conn) == 0
             if empty:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import AssayConfigError
+from assay.store._migrations import current_version
 from assay.store._schema import SCHEMA_VERSION
 from assay.store._store import RunStore
 
@@ -88,8 +89,6 @@ def _check_schema(engine: Any, shown: str, expected: int) -> None:
     """Refuse a store this assay cannot read as it is (a read-only store is never
     migrated)."""
     from sqlalchemy.exc import DBAPIError
-
-    from assay.store._migrations import current_version
 
     try:
         with engine.connect() as conn:

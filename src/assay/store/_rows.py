@@ -10,14 +10,14 @@ from typing import Any, TypeVar
 
 from assay._fast.shared_fields import shared_field_names
 from assay._fast.unvalidated import checked_instance
+from assay.cases import Case
 from assay.grading import STATUSES, Judgment
-from assay.outcomes import Outcome, Record, Span, Usage
-from assay.outcomes._outcome import OUTCOME_ADAPTER
-from assay.outcomes._span import SpanRow
+from assay.outcomes import OUTCOME_ADAPTER, Outcome, Record, Span, SpanRow, Usage
 from assay.store._damage import (
     DamagedRow,
     item_damage,
     judgment_damage,
+    problem,
     record_damage,
     run_damage,
     shown,
@@ -161,7 +161,6 @@ def _items(text: str, starts: list[int] | None = None) -> Iterator[Any]:
 def _snapshot_damage(text: str, err: ValueError) -> DamagedRow:
     """The damage of a run's cases snapshot whose reading failed with ``err``: the item
     that does not parse (found by reading the snapshot again), or the whole column."""
-    from assay.store._damage import problem
 
     if isinstance(err, json.JSONDecodeError):
         starts: list[int] = []
@@ -181,7 +180,6 @@ def _snapshot_damage(text: str, err: ValueError) -> DamagedRow:
 def case_of_item(position: int, raw: Any) -> Any:
     """The ``Case`` of item ``position`` (from 0) of a run's cases snapshot; an item that
     is not a valid case raises ``DamagedRow``."""
-    from assay.cases import Case
 
     try:
         return Case.model_validate(raw)
@@ -313,7 +311,7 @@ JUDGMENT_COLUMNS = (
 _RECORD_SET = shared_field_names(frozenset(Record.model_fields))
 _USAGE_SET = shared_field_names(frozenset(Usage.model_fields))
 _JUDGMENT_SET = shared_field_names(frozenset(Judgment.model_fields))
-_STATUSES = frozenset(STATUSES)
+STORED_STATUSES = frozenset(STATUSES)
 
 
 def _whole(value: Any) -> bool:
@@ -357,7 +355,7 @@ def remembered(seen: dict[str, T], text: str, make: Callable[[str], T]) -> T:
     return found
 
 
-def _outcome(text: str) -> Outcome:
+def stored_outcome(text: str) -> Outcome:
     """The outcome stored as ``text``. Outcomes are immutable, so the records of a run
     that repeat one share one instance."""
     return remembered(_SEEN_OUTCOMES, text, _OUTCOME.validate_json)
@@ -392,7 +390,7 @@ def record_of(values: Sequence[Any]) -> Record:
         fields = {
             "case_id": case_id,
             "trial": trial,
-            "outcome": _outcome(outcome),
+            "outcome": stored_outcome(outcome),
             "attempts": attempts,
             "latency_ms": latency_ms,
             "usage": usage,
@@ -419,7 +417,7 @@ def judgment_of(values: Sequence[Any]) -> Judgment:
         if (
             type(case_id) is not str
             or not _whole(trial)
-            or status not in _STATUSES
+            or status not in STORED_STATUSES
             or type(reason) is not str
             or type(grader) is not str
             or type(version) is not str

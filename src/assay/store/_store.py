@@ -16,8 +16,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from assay.cases import Case, Dataset, canonical_json
 from assay.errors import AssayInputError, StoreError, did_you_mean
 from assay.grading import Judgment, repeat_of
-from assay.outcomes import Record, Span
-from assay.outcomes._span import SpanRow, span_row
+from assay.outcomes import Record, Span, SpanRow, span_row
 from assay.store._case_index import case_index_row
 from assay.store._claims import RunClaim, claim_run
 from assay.store._damage import DamagedRow, run_damage

@@ -21,12 +21,16 @@ from assay.targets._replies import (
     refuse_non_text,
     retry_after_seconds,
     scrub,
+    usage_from,
+    with_traceback,
 )
+from assay.targets._session import HttpClient
 
 __all__ = [
     "ENV_NAME",
     "RETRYABLE",
     "BaseTarget",
+    "HttpClient",
     "Reply",
     "Target",
     "TargetContext",
@@ -41,4 +45,6 @@ __all__ = [
     "retry_after_seconds",
     "scrub",
     "target_types",
+    "usage_from",
+    "with_traceback",
 ]

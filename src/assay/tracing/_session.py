@@ -79,6 +79,7 @@ def sdk_tracing(
     from opentelemetry.sdk.trace.export import BatchSpanProcessor
     from opentelemetry.sdk.trace.sampling import ALWAYS_ON
 
+    # deferred with the SDK: both modules load it, and an untraced run never needs it
     from assay.tracing._export import StoreSpanExporter, StoreSpanProcessor
     from assay.tracing._otlp import otlp_exporter
 

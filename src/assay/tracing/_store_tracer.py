@@ -32,8 +32,7 @@ from opentelemetry.trace import SpanContext, SpanKind, Status, StatusCode, Trace
 from opentelemetry.trace.propagation import _SPAN_KEY
 from opentelemetry.util import types
 
-from assay.outcomes import Span
-from assay.outcomes._span import SpanRow
+from assay.outcomes import Span, SpanRow
 from assay.tracing._limits import StoreLimits
 from assay.tracing._sink import CASE_ID, STATUS, SpanSink, case_of_attributes
 

@@ -10,9 +10,9 @@ from urllib.parse import quote
 
 import jinja2
 
-import assay.render._format as f
+import assay.render as f
 from assay.outcomes import Trajectory
-from assay.render._trajectory import ended_text, shown, step_views
+from assay.render import ended_text, shown, step_views
 from assay.render.html import rate_view, status_view
 from assay.report import CaseRow, Report
 
