@@ -1,7 +1,9 @@
 """Write docs/api.md, the reference of the top-level ``assay`` namespace, from the code.
 
 Each name in ``assay.__all__`` is listed under the step of the flow it belongs to, with its
-signature and the first paragraph of its docstring, so a change of either shows in the page:
+signature and the first paragraph of its docstring, then the plugin protocols and the
+built-in check functions (the ``assay.checks`` entry points in pyproject.toml), so a change
+of either shows in the page (the documentation site shows it as its API reference):
 
     make api-doc        (or .venv/bin/python scripts/gen_api_docs.py)
 """
@@ -9,9 +11,11 @@ signature and the first paragraph of its docstring, so a change of either shows 
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
 import itertools
 import re
+import tomllib
 from pathlib import Path
 from typing import Annotated, Any, get_args, get_origin
 
@@ -20,7 +24,8 @@ from pydantic.fields import FieldInfo
 
 import assay
 
-TARGET = Path(__file__).resolve().parent.parent / "docs" / "api.md"
+ROOT = Path(__file__).resolve().parent.parent
+TARGET = ROOT / "docs" / "api.md"
 WIDTH = 88
 HEADER = """\
 # Python API
@@ -49,6 +54,18 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 """Each section of the page and the packages whose names it lists, in the order of the flow
 (ARCHITECTURE.md)."""
+
+PLUGINS = "Plugin protocols"
+PLUGINS_TEXT = """\
+A target type, a grader type and a check are plugins (entry points `assay.targets`,
+`assay.graders` and `assay.checks`: [extending assay](extending.md)). A target implements
+`Target` (or subclasses `BaseTarget`), a grader implements `Grader` (or `CallingGrader` when
+it asks a model), a check is a function of the `Check` protocol; each is listed above, with
+`TargetType` and `GraderType`, what a plugin's entry point names."""
+CHECKS = "Built-in checks"
+CHECKS_TEXT = (
+    "The check functions assay registers under `assay.checks`, by the name a profile uses."
+)
 
 
 def _attribute_doc(name: str, package: str) -> str | None:
@@ -180,14 +197,34 @@ def api_docs() -> str:
     if unplaced:
         raise SystemExit(f"scripts/gen_api_docs.py: add a section for {unplaced}")
     lines = [HEADER.rstrip("\n"), ""]
-    lines += [f"- [{title}](#{_anchor(title)})" for title, _ in GROUPS]
+    titles = [title for title, _ in GROUPS] + [PLUGINS, CHECKS]
+    lines += [f"- [{title}](#{_anchor(title)})" for title in titles]
     lines += ["", f"`assay.__version__` is the installed version ({_version_note()})."]
     for title, modules in GROUPS:
         names = sorted((n for n, m in exports.items() if m in modules), key=str.casefold)
         lines += ["", f"## {title}"]
         for name in names:
             lines += ["", *_entry(name, exports[name])]
+    lines += ["", f"## {PLUGINS}", "", PLUGINS_TEXT, "", f"## {CHECKS}", "", CHECKS_TEXT]
+    for name, target in check_functions().items():
+        lines += ["", *_check_entry(name, target)]
     return "\n".join(lines) + "\n"
+
+
+def check_functions() -> dict[str, str]:
+    """Each built-in check's name and its function (``module:function``), in the order of
+    pyproject.toml's ``assay.checks`` entry points."""
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        points: dict[str, str] = tomllib.load(f)["project"]["entry-points"]["assay.checks"]
+    return points
+
+
+def _check_entry(name: str, target: str) -> list[str]:
+    module, _, attribute = target.partition(":")
+    function = getattr(importlib.import_module(module), attribute)
+    lines = [f"### `{name}`", "", "```python", _call(name, inspect.signature(function)), "```"]
+    summary = _first_paragraph(name, function, module)
+    return [*lines, "", summary] if summary else lines
 
 
 def _anchor(title: str) -> str:

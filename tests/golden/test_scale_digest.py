@@ -13,7 +13,10 @@ ungraded case-trials gained task success's worst and best case over them (the JS
 ``ci`` beside its former name ``ci95``, when a report gained its ``sequential`` section
 (null for a fixed run), and when it gained the agents' ``agent`` section and each row its
 ``agent`` and ``trajectory`` (null without a trajectory): each diff added those and nothing
-else."""
+else. The JSON digest was taken again when a block that does not apply came to be omitted
+rather than written as null: the diff removed the null ``sequential``, ``budget``, ``cache``,
+``agent``, ``judge_usage`` and ``dataset.change``, and each row's null ``transcript``,
+``judge``, ``agent`` and ``trajectory``, and nothing else."""
 
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ from assay.cli import main
 
 # sha256 of the report with the assay version written as 0.0.0+golden.
 DIGESTS = {
-    "json": "8256380d085d65af67967cd5403d938e83a3f6c15004647007ae40815d73609a",
+    "json": "764151dc50871c0721ec604df2bfb8e62781b8a0cb3877744d391a82ae9a8fcd",
     "text": "fb38d51512c2e3967bc784f9c3023e9d83c8500e1c0e1d7849b77acb27dcd5a6",
     "markdown": "732726a7a36c9d4b200cf7e832b3ba35cb0687ba1ac15925b38a7a7440a097d2",
 }

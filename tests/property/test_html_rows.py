@@ -20,10 +20,11 @@ from assay.report._rows import ROW_FIELDS
 
 
 def _pydantic_values(values: list[tuple[Any, ...]]) -> list[list[Any]]:
-    """Each row's values in ``ROW_FIELDS`` order, as pydantic writes the rows in JSON."""
+    """Each row's values in ``ROW_FIELDS`` order, as pydantic writes the rows in JSON (a
+    block that does not apply, left out, as null)."""
     rows = [CaseRow.model_validate(dict(zip(ROW_FIELDS, v, strict=True))) for v in values]
     dumped = json.loads(rows_adapter().dump_json(rows))
-    return [[row[name] for name in ROW_FIELDS] for row in dumped]
+    return [[row.get(name) for name in ROW_FIELDS] for row in dumped]
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from assay._display import Displayed
-from assay._json_schema import model_schema
+from assay._json_schema import does_not_apply, model_schema
 from assay._version import __version__
 from assay.compare._compare import compare_runs
 from assay.compare._model import Delta
@@ -81,8 +81,17 @@ class VariantRow(_Frozen):
     answer_coverage: Rate
     answered_accuracy: Rate
     slices: dict[str, Rate] = Field(description="Slice name -> task success in that slice")
-    usage: UsageTotals | None = None
-    cache: CacheSummary | None = None
+    usage: UsageTotals | None = Field(
+        default=None,
+        exclude_if=does_not_apply,
+        description="The variant's tokens and cost; omitted when it does not apply (no usage)",
+    )
+    cache: CacheSummary | None = Field(
+        default=None,
+        exclude_if=does_not_apply,
+        description="Case-trials served from the response cache; omitted when it does not "
+        "apply (no cache)",
+    )
 
 
 class MatrixTest(_Frozen):

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from assay._display import Displayed
-from assay._json_schema import model_schema
+from assay._json_schema import does_not_apply, model_schema
 from assay.compare._divergence import Divergence
 from assay.metrics import FormerCi95, Rate
 
@@ -49,9 +49,10 @@ class ChangedCase(_Frozen):
     candidate: SideOutcome
     divergence: Divergence | None = Field(
         default=None,
+        exclude_if=does_not_apply,
         description="For an agent's case: the first tool call (name and arguments) at which "
-        "the two runs' trajectories differ, and what each did there; null when they made "
-        "the same calls or either recorded no trajectory",
+        "the two runs' trajectories differ, and what each did there; omitted when it does "
+        "not apply (the same calls, or either recorded no trajectory)",
     )
 
 
@@ -208,18 +209,24 @@ class Comparison(_Frozen, Displayed):
     slices: list[SliceDelta] = Field(default_factory=list)
     config_diff: list[ConfigChange] = Field(default_factory=list)
     usage: UsageComparison | None = Field(
-        default=None, description="Tokens, latency and cost of both whole runs, and the deltas"
+        default=None,
+        exclude_if=does_not_apply,
+        description="Tokens, latency and cost of both whole runs, and the deltas; omitted "
+        "when it does not apply (neither run has usage)",
     )
     summary: str = Field(description="The result in plain words")
     worst_case: WorstCase | None = Field(
         default=None,
+        exclude_if=does_not_apply,
         description="The verdict with the candidate's unknown paired case-trials counted "
-        "failed and the baseline's passed, and whether it survives; null with no pairs",
+        "failed and the baseline's passed, and whether it survives; omitted when it does not "
+        "apply (no pairs)",
     )
     non_inferiority: NonInferiority | None = Field(
         default=None,
+        exclude_if=does_not_apply,
         description="With --margin: whether the candidate is not worse than the baseline by "
-        "more than the margin; null otherwise",
+        "more than the margin; omitted when it does not apply (no margin)",
     )
 
 

@@ -126,20 +126,30 @@ _ORJSON = (
     | orjson.OPT_PASSTHROUGH_SUBCLASS
 )
 """Anything but JSON's own types makes orjson raise, so pydantic dumps it instead."""
+_TRANSCRIPT = ROW_FIELDS.index("transcript")
 _JUDGE = ROW_FIELDS.index("judge")
 _AGENT = ROW_FIELDS.index("agent")
 _TRAJECTORY = ROW_FIELDS.index("trajectory")
 
 
 def _plain(values: tuple[Any, ...]) -> dict[str, Any]:
-    """A row's values as the dictionary of JSON values pydantic dumps it as."""
+    """A row's values as the dictionary of JSON values pydantic dumps it as (a block that
+    does not apply left out: see ``does_not_apply``)."""
     row = dict(zip(ROW_FIELDS, values, strict=False))  # every row has every field
+    if values[_TRANSCRIPT] is None:
+        del row["transcript"]
     judge = values[_JUDGE]
-    if judge is not None:
+    if judge is None:
+        del row["judge"]
+    else:
         row["judge"] = {"score": judge.score, "labels": judge.labels}
-    if values[_AGENT] is not None:
+    if values[_AGENT] is None:
+        del row["agent"]
+    else:
         row["agent"] = values[_AGENT].model_dump(mode="json")
-    if values[_TRAJECTORY] is not None:
+    if values[_TRAJECTORY] is None:
+        del row["trajectory"]
+    else:
         row["trajectory"] = values[_TRAJECTORY].model_dump(mode="json")
     return row
 

@@ -341,7 +341,8 @@ def _part_json(values: Sequence[tuple[Any, ...]]) -> bytes:
         return orjson.dumps(values, option=_ORJSON)
     except (TypeError, orjson.JSONEncodeError):
         rows = json.loads(rows_adapter().dump_json([row_of(v) for v in values]))
-        arrays = [[row[name] for name in ROW_FIELDS] for row in rows]
+        # A block that does not apply is left out of a row's JSON: null in its place here.
+        arrays = [[row.get(name) for name in ROW_FIELDS] for row in rows]
         return json.dumps(arrays, ensure_ascii=False, separators=(",", ":")).encode()
 
 

@@ -9,7 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from assay._frames import Backend
-from assay._json_schema import model_schema
+from assay._json_schema import does_not_apply, model_schema
 from assay._version import __version__
 from assay.cases import Dataset
 from assay.grading import CaseResult
@@ -64,7 +64,11 @@ class CompositeCaseRow(BaseModel):
     strict_verdict: Literal["pass", "fail", "ungraded"]
     checks: dict[str, CheckResult]
     reason: str
-    provenance: dict[str, Any] | None = None
+    provenance: dict[str, Any] | None = Field(
+        default=None,
+        exclude_if=does_not_apply,
+        description="Where a generated case came from; omitted when it does not apply",
+    )
     question: str = Field(default="", description="The case's question, in full")
     answer: str | None = Field(
         default=None,
@@ -130,7 +134,12 @@ class CompositeReport(BaseModel):
     check_failures: dict[str, CheckFailures]
     diverging: list[str]
     agreement: str | None = None
-    synthetic: CompositeSynthetic | None = None
+    synthetic: CompositeSynthetic | None = Field(
+        default=None,
+        exclude_if=does_not_apply,
+        description="The synthetic cases, apart from the real ones; omitted when it does not "
+        "apply (no synthetic case)",
+    )
     metadata: dict[str, Any] = Field(default_factory=dict)
 
     def cases_frame(self, backend: Backend = "pandas") -> Any:

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from assay._display import Displayed
 from assay._fast.shared_fields import CompactModel
 from assay._frames import Backend
+from assay._json_schema import does_not_apply
 from assay.metrics import JudgeNoise, Rate, SliceSummary, StatusCounts, Summary, TrialSummary
 from assay.outcomes import Trajectory
 from assay.report._agent import AgentCounts, AgentSummary
@@ -43,7 +44,10 @@ class DatasetInfo(BaseModel):
     cases: int
     source_revisions: list[str] = Field(default_factory=list)
     change: DatasetChange | None = Field(
-        default=None, description="The changelog entry recorded for this dataset version"
+        default=None,
+        exclude_if=does_not_apply,
+        description="The changelog entry recorded for this dataset version; omitted when "
+        "none was recorded",
     )
 
 
@@ -109,15 +113,20 @@ class CaseRow(CompactModel):
     latency_ms: float | None = None
     transcript: dict[str, Any] | None = Field(
         default=None,
+        exclude_if=does_not_apply,
         description="A model target's transcript: the messages sent and the raw reply "
-        "(finish_reason, response_model when the server said)",
+        "(finish_reason, response_model when the server said); omitted when it does not "
+        "apply (no transcript recorded)",
     )
     traceback: str | None = Field(
         default=None,
         description="When the target raised: the last frames of its traceback (file:line)",
     )
     judge: JudgeDetail | None = Field(
-        default=None, description="What a model judge said (null when no judge graded the case)"
+        default=None,
+        exclude_if=does_not_apply,
+        description="What a model judge said; omitted when it does not apply (no model judge "
+        "graded the case)",
     )
     cached_from: str | None = Field(
         default=None,
@@ -126,13 +135,17 @@ class CaseRow(CompactModel):
     )
     agent: AgentCounts | None = Field(
         default=None,
+        exclude_if=does_not_apply,
         description="An agent's steps, tool calls, tool errors and malformed calls in this "
-        "case-trial (from its trajectory); null when it recorded no trajectory",
+        "case-trial (from its trajectory); omitted when it does not apply (no trajectory "
+        "recorded)",
     )
     trajectory: Trajectory | None = Field(
         default=None,
+        exclude_if=does_not_apply,
         description="An agent's trajectory: each model turn and tool execution in order "
-        "(arguments, results, errors) and the state before and after; null when none",
+        "(arguments, results, errors) and the state before and after; omitted when it does "
+        "not apply (none recorded)",
     )
 
     @property
@@ -221,6 +234,8 @@ class Report(BaseModel, Displayed):
 
     Rates are over real cases only; synthetic cases appear in ``synthetic`` and in
     ``cases`` flagged ``synthetic: true``. ``statuses`` always add up to ``total``.
+    A block (an object: a section, a row's judge, agent or trajectory) is omitted when it
+    does not apply, never written as null; a value that applies but is not known is null.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
@@ -241,7 +256,8 @@ class Report(BaseModel, Displayed):
         default=0,
         exclude_if=lambda v: v == 0,
         description="Only when some are: substantive answers whose status is error, missing "
-        "or ungraded (the unknowns in answered accuracy's denominator); absent when none",
+        "or ungraded (the unknowns in answered accuracy's denominator); omitted when it does "
+        "not apply (none)",
     )
     statuses: StatusCounts
     task_success: Rate
@@ -250,20 +266,29 @@ class Report(BaseModel, Displayed):
     slices: dict[str, SliceSummary]
     graders: list[GraderInfo] = Field(default_factory=list)
     cases: list[CaseRow] = Field(default_factory=list)
-    synthetic: SyntheticSection | None = None
+    synthetic: SyntheticSection | None = Field(
+        default=None,
+        exclude_if=does_not_apply,
+        description="The synthetic cases, apart from the real ones; omitted when it does not "
+        "apply (no synthetic case)",
+    )
     splits: list[SplitBlock] | None = Field(
         default=None,
+        exclude_if=does_not_apply,
         description="Dev and held-out apart, each with its own denominators, when the report "
-        "has real cases of both",
+        "has real cases of both; omitted when it does not apply",
     )
     heldout: HeldoutNote | None = Field(
-        default=None, description="Present when the report includes held-out cases"
+        default=None,
+        exclude_if=does_not_apply,
+        description="When the report includes held-out cases; omitted when it does not apply",
     )
     metadata: dict[str, Any] = Field(default_factory=dict)
     usage: UsageSummary | None = Field(
         default=None,
+        exclude_if=does_not_apply,
         description="Tokens, latency and cost over the recorded case-trials, with how many "
-        "reported each (a run's report always has it)",
+        "reported each (a run's report always has it); omitted when it does not apply",
     )
     judge_dimensions: dict[str, Rate] = Field(
         default_factory=dict,
@@ -273,59 +298,70 @@ class Report(BaseModel, Displayed):
     )
     judge_usage: JudgeUsage | None = Field(
         default=None,
-        description="The model judge's own calls and tokens, apart from the target's usage "
-        "(null when no case-trial was put to a model judge)",
+        exclude_if=does_not_apply,
+        description="The model judge's own calls and tokens, apart from the target's usage; "
+        "omitted when it does not apply (no case-trial was put to a model judge)",
     )
     trial_summary: TrialSummary | None = Field(
         default=None,
+        exclude_if=does_not_apply,
         description="With more than one trial per case: the trial policy, task success under "
-        "it, per-case consistency and flaky cases (intervals clustered by case)",
+        "it, per-case consistency and flaky cases (intervals clustered by case); omitted "
+        "when it does not apply",
     )
     cache: CacheSummary | None = Field(
         default=None,
+        exclude_if=does_not_apply,
         description="With the response cache on (or cached records): case-trials served "
-        "from it, its key version and the tokens avoided; null without a cache",
+        "from it, its key version and the tokens avoided; omitted when it does not apply "
+        "(no cache)",
     )
     sequential: SequentialSection | None = Field(
         default=None,
+        exclude_if=does_not_apply,
         description="A run that drew its cases in a seeded random order and stopped once its "
         "sequential gates were decided: the verdict, its guarantee and the cases never drawn; "
-        "the report's figures are over the cases drawn. Null for a fixed run",
+        "the report's figures are over the cases drawn. Omitted when it does not apply (a "
+        "fixed run)",
     )
     budget: BudgetSection | None = Field(
         default=None,
+        exclude_if=does_not_apply,
         description="A run given a budget (max_cost, max_calls, max_tokens): its limits, "
         "what it spent and, once the next case-trial could exceed it, the case-trials not "
-        "run (not missing; the figures are over the case-trials run). Null without a budget",
+        "run (not missing; the figures are over the case-trials run). Omitted when it does "
+        "not apply (no budget)",
     )
     agent: AgentSummary | None = Field(
         default=None,
+        exclude_if=does_not_apply,
         description="With case-trials that recorded an agent's trajectory: their steps, tool "
-        "calls, tool errors and malformed calls in total and per slice; null without any",
+        "calls, tool errors and malformed calls in total and per slice; omitted when it does "
+        "not apply (none recorded one)",
     )
 
     unknown_bounds: UnknownBounds | None = Field(
         default=None,
-        exclude_if=lambda v: v is None,
+        exclude_if=does_not_apply,
         description="Only when task success's denominator holds error, missing or ungraded "
         "case-trials: its worst case (all of them counted failed) and best case (all counted "
         "passed), each with its interval, and the same for every other headline rate and "
-        "slice whose denominator holds some; absent otherwise",
+        "slice whose denominator holds some; omitted when it does not apply",
     )
     judge_correction: JudgeCorrection | None = Field(
         default=None,
-        exclude_if=lambda v: v is None,
+        exclude_if=does_not_apply,
         description="Only for a run judged by a model judge when its calibration was looked "
         "for: task success as the judge gave it beside the rate corrected for the judge's "
-        "measured errors, or why no correction is made; absent otherwise",
+        "measured errors, or why no correction is made; omitted when it does not apply",
     )
     judge_noise: JudgeNoise | None = Field(
         default=None,
-        exclude_if=lambda v: v is None,
+        exclude_if=does_not_apply,
         description="Only for a run whose model judge was asked several times about each "
         "recorded answer: the judge's own instability (the same answer, different verdicts "
         "across the repeats) apart from the system's (a case's trials, different majority "
-        "verdicts), and the judge-unstable case-trials; absent otherwise",
+        "verdicts), and the judge-unstable case-trials; omitted when it does not apply",
     )
 
     @model_validator(mode="before")

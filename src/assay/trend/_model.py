@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from assay._display import Displayed
-from assay._json_schema import model_schema
+from assay._json_schema import does_not_apply, model_schema
 from assay.metrics import Rate
 
 TREND_SCHEMA_VERSION = 1
@@ -42,7 +42,12 @@ class Change(_Frozen):
     previous: str = Field(description="The previous run's id")
     paired: bool
     break_reason: str | None = None
-    dataset_change: DatasetChange | None = None
+    dataset_change: DatasetChange | None = Field(
+        default=None,
+        exclude_if=does_not_apply,
+        description="How the cases changed between the two dataset versions; omitted when it "
+        "does not apply (the same version)",
+    )
     config_changed: bool
     pairs: int = 0
     unit: Literal["case-trials", "cases"] = "case-trials"
@@ -72,7 +77,11 @@ class Point(_Frozen):
     git_commit: str | None = None
     tags: list[str] = Field(default_factory=list)
     value: float | None = Field(description="The metric's value; null (n/a) with na_reason")
-    rate: Rate | None = Field(default=None, description="The rate, for rate metrics")
+    rate: Rate | None = Field(
+        default=None,
+        exclude_if=does_not_apply,
+        description="The rate, for rate metrics; omitted when it does not apply",
+    )
     low: float | None = Field(default=None, description="Interval low bound (rates)")
     high: float | None = Field(default=None, description="Interval high bound (rates)")
     shown: str = Field(description="The value as text, with its fraction and interval")
@@ -81,7 +90,11 @@ class Point(_Frozen):
         description="How many runs of the series share this run's dataset version and "
         "configuration (repeated runs of an unchanged configuration)"
     )
-    change: Change | None = Field(default=None, description="From the previous run; null first")
+    change: Change | None = Field(
+        default=None,
+        exclude_if=does_not_apply,
+        description="From the previous run; omitted when it does not apply (the first run)",
+    )
 
 
 class ReplicateGroup(_Frozen):

@@ -180,6 +180,8 @@ def _inflate(text: str) -> bytes:
 
 
 def _unpacked(html: str) -> list[dict[str, object]]:
+    """The packed rows as the plain page embeds them (a block that does not apply, null in
+    a packed row, left out)."""
     packing = _embedded(html)["packed"]
     assert isinstance(packing, dict)
     blocks = _blocks(html)
@@ -188,7 +190,10 @@ def _unpacked(html: str) -> list[dict[str, object]]:
         arrays = json.loads(_inflate(blocks[f"rows-{k}"]))
         rows += [dict(zip(packing["fields"], values, strict=True)) for values in arrays]
     assert len(rows) == packing["rows"] and f"rows-{packing['parts']}" not in blocks
-    return rows
+    return [{k: v for k, v in row.items() if v is not None or k not in _OMITTED} for row in rows]
+
+
+_OMITTED = {name for name, f in CaseRow.model_fields.items() if f.exclude_if is not None}
 
 
 def _columns(html: str) -> dict[str, list[object]]:
