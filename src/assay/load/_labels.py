@@ -12,7 +12,14 @@ from pydantic import ValidationError
 from assay._validation import parse_located, problems_from
 from assay.errors import AssayInputError, InputFormatError, Location, Problem
 from assay.load._records import read_records, read_text
-from assay.report import HumanLabel, JudgedRow, Report, row_trial_problems
+from assay.report import (
+    HumanLabel,
+    JudgedRow,
+    Report,
+    answer_digest,
+    row_answer,
+    row_trial_problems,
+)
 
 
 def load_labels(path: str | Path) -> list[HumanLabel]:
@@ -67,6 +74,7 @@ def rows_from_report(report: Report) -> list[JudgedRow]:
             status=row.status,
             reason=row.reason,
             score=row.judge.score if row.judge is not None else None,
+            answer=answer_digest(row.outcome, row_answer(row)),
         )
         for row in report.cases
     ]

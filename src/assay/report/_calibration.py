@@ -3,6 +3,7 @@ rejects what they accept, and how far its 0–2 scores agree with theirs."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -21,6 +22,7 @@ from assay.metrics import (
     weighted_kappa,
 )
 from assay.metrics import confusion_matrix as count_pairs
+from assay.report._model import CaseRow
 
 CALIBRATION_SCHEMA_VERSION = 1
 
@@ -30,7 +32,9 @@ class HumanLabel(BaseModel):
 
     Without ``trial`` the label is of every trial of case ``id``; with it, of that
     case-trial alone. ``items`` is the person's finding on each rubric item (R1 … present
-    or absent), ``labelled_at`` when they gave the label, ``seed`` the review sample's."""
+    or absent), ``labelled_at`` when they gave the label, ``seed`` the review sample's,
+    ``answer`` the digest of the answer labelled (``answer_digest``), so that the label is
+    never counted against another answer to the same case."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
@@ -43,6 +47,7 @@ class HumanLabel(BaseModel):
     items: dict[str, Literal["present", "absent"]] | None = None
     labelled_at: str | None = None
     seed: int | None = None
+    answer: str | None = Field(default=None, pattern="^[0-9a-f]{16}$")
 
     @model_validator(mode="after")
     def _one_verdict(self) -> HumanLabel:
@@ -67,6 +72,19 @@ class JudgedRow(BaseModel):
     status: str
     reason: str
     score: int | None = None
+    answer: str | None = None
+
+
+def row_answer(row: CaseRow) -> str:
+    """The answer a report row records, as a person reads it: the text, else the fact,
+    else why the system abstained."""
+    return row.text or row.fact or row.abstain_reason or ""
+
+
+def answer_digest(outcome: str | None, answer: str) -> str:
+    """A short digest of one recorded answer (its outcome kind and its text): what a label
+    written by the review page records of the answer it labels."""
+    return hashlib.sha256(f"{outcome or ''}\n{answer}".encode()).hexdigest()[:16]
 
 
 class Disagreement(BaseModel):
@@ -182,6 +200,17 @@ def build_calibration(
         if row.status not in ("passed", "failed"):
             unjudged.append(
                 Unjudged(id=row.id, trial=row.trial, status=row.status, reason=row.reason)
+            )
+            continue
+        if label.answer is not None and row.answer is not None and label.answer != row.answer:
+            unjudged.append(
+                Unjudged(
+                    id=row.id,
+                    trial=row.trial,
+                    status="other answer",
+                    reason="the label is of another answer to this case (a run whose answer "
+                    "differs): label this run's answers",
+                )
             )
             continue
         pairs.append((label, row, row.status == "passed"))

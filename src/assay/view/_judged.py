@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from assay.cases import Case
 from assay.errors import AssayInputError
 from assay.grading.judge import JudgeRubric, rubric_for
-from assay.report import CaseRow
+from assay.report import CaseRow, answer_digest, row_answer
 from assay.runner import suite_names, suite_runs
 from assay.runs import report_for_run
 from assay.store import RunInfo, RunStore
@@ -34,6 +34,7 @@ class JudgedAnswer:
     verdict: str
     score: int | None
     rationale: str
+    digest: str
 
     @property
     def key(self) -> tuple[str, int]:
@@ -98,7 +99,7 @@ def _answer(row: CaseRow, case: Case | None, base: JudgeRubric) -> JudgedAnswer:
     reference = row.expected_behavior + (f": {row.expected_fact}" if row.expected_fact else "")
     if case is not None and case.accepted_facts:
         reference += f" (also accepted: {', '.join(case.accepted_facts)})"
-    answer = row.text or row.fact or row.abstain_reason or ""
+    answer = row_answer(row)
     return JudgedAnswer(
         case_id=row.id,
         trial=row.trial,
@@ -111,4 +112,5 @@ def _answer(row: CaseRow, case: Case | None, base: JudgeRubric) -> JudgedAnswer:
         verdict="pass" if row.status == "passed" else "fail",
         score=row.judge.score if row.judge is not None else None,
         rationale=row.reason,
+        digest=answer_digest(row.outcome, answer),
     )

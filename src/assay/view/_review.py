@@ -130,6 +130,19 @@ def open_review(
     info = judged_run(reader, ref)
     answers = {a.key: a for a in judged_answers(reader, info)}
     strata = {name: [k for k, a in answers.items() if a.verdict == name] for name in STRATA}
+    other = [
+        f"{a.case_id}#{a.trial}"
+        for a in answers.values()
+        if (found := _on_file_label(on_file, a)) is not None
+        and found.answer not in (None, a.digest)
+    ]
+    if other:
+        shown = ", ".join(other[:5]) + (f" and {len(other) - 5} more" if len(other) > 5 else "")
+        raise AssayConfigError(
+            f"--labels {labels}: it labels other answers to {len(other)} of run {info.id}'s "
+            f"case-trials ({shown}), from a run whose answers differ; label this run's "
+            "answers in another labels file"
+        )
     order = stratified_order(strata, seed, wanted)
     return Review(
         run=info,
@@ -140,6 +153,18 @@ def open_review(
         reviewer=reviewer,
         unblind=unblind,
         done={(lab.id, lab.trial): lab for lab in on_file},
+    )
+
+
+def _on_file_label(on_file: list[HumanLabel], answer: JudgedAnswer) -> HumanLabel | None:
+    """The last label on file of ``answer``'s case-trial (or of its whole case)."""
+    return next(
+        (
+            lab
+            for lab in reversed(on_file)
+            if lab.id == answer.case_id and lab.trial in (None, answer.trial)
+        ),
+        None,
     )
 
 
@@ -282,6 +307,7 @@ def _label(form: dict[str, str], answer: JudgedAnswer, review: Review) -> HumanL
         "items": items or None,
         "labelled_at": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
         "seed": review.seed,
+        "answer": answer.digest,
     }
     found["human_score" if verdict.isdigit() else "human"] = (
         int(verdict) if verdict.isdigit() else verdict

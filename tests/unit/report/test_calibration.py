@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from assay.render.calibration import render_calibration
+from assay.report import answer_digest
 from assay.report._calibration import HumanLabel, JudgedRow, build_calibration
 
 # id: (human score, judge status, judge score, slice)
@@ -220,3 +221,22 @@ def test_a_label_of_one_trial_is_compared_with_that_trial_alone() -> None:
     assert [(u.id, u.trial, u.status) for u in r.ungraded] == [("a", 3, "absent")]
     # human fails a#2, b#1, b#2; the judge passes both trials of b
     assert (r.false_accepts.numerator, r.false_accepts.denominator) == (2, 3)
+
+
+def test_a_label_of_another_answer_is_never_counted_against_this_one() -> None:
+    here, there = answer_digest("answer", "14 days"), answer_digest("answer", "30 days")
+    rows = [
+        JudgedRow(id="a", status="passed", reason="", score=2, answer=here),
+        JudgedRow(id="b", status="passed", reason="", score=2, answer=here),
+        JudgedRow(id="c", status="passed", reason="", score=2),  # from a report with no digest
+    ]
+    labels = [
+        HumanLabel(id="a", human="fail", answer=there),  # labelled another run's answer
+        HumanLabel(id="b", human="fail", answer=here),
+        HumanLabel(id="c", human="fail", answer=there),  # nothing to tell: counted
+    ]
+    r = build_calibration(labels, rows, labels_file="l.jsonl", judged_from="run")
+    assert r.judged == 2 and (r.false_accepts.numerator, r.false_accepts.denominator) == (2, 2)
+    assert [(u.id, u.status) for u in r.ungraded] == [("a", "other answer")]
+    assert "another answer" in r.ungraded[0].reason
+    assert answer_digest("answer", "14 days") != answer_digest("abstain", "14 days")

@@ -19,8 +19,9 @@ from tests.inprocess import run_cli
 from tests.review_runs import FAILING, PASSING, judged_store
 from tests.run_stores import fill_store
 
+from assay.errors import AssayConfigError
 from assay.load import read_labels as load_labels
-from assay.report import HumanLabel
+from assay.report import HumanLabel, answer_digest
 from assay.store import RunStore, open_store
 from assay.view import Review, create_app, open_review
 from assay.view._labels_file import LabelsFile
@@ -161,6 +162,7 @@ def test_each_label_is_one_appended_line_with_who_and_when(
     assert first["id"] == answer.case_id and first["trial"] == answer.trial
     assert first["human_score"] == 1 and first["note"] == "partly" and first["reviewer"] == "rk"
     assert first["items"] == {"R1": "present", "D1": "present"} and first["seed"] == 5
+    assert first["answer"] == answer_digest(answer.outcome, answer.answer) == answer.digest
     when = datetime.fromisoformat(first["labelled_at"])
     assert when.tzinfo is not None and first["labelled_at"].endswith("Z")
     assert before - timedelta(seconds=1) <= when <= datetime.now(UTC)
@@ -273,3 +275,17 @@ def test_a_run_no_model_judge_graded_has_nothing_to_review(tmp_path: Path) -> No
     unknown = run_cli("view", "--store", store, "--review", "nosuch", "--labels", labels)
     assert unknown.returncode == 2 and "nosuch" in unknown.stderr
     assert not labels.exists()
+
+
+def test_a_labels_file_of_other_answers_to_the_run_s_cases_is_refused(
+    reader: RunStore, stored: tuple[str, str], tmp_path: Path
+) -> None:
+    labels = tmp_path / "labels.jsonl"
+    review = open_review(reader, stored[1], labels, seed=3)
+    with _client(reader, review) as client:
+        assert _post(client, review, 1).status_code == 303
+    assert open_review(reader, stored[1], labels).answers  # its own answers: goes on
+    first = _lines(labels)[0]
+    labels.write_text(json.dumps(first | {"answer": "0" * 16}) + "\n")  # another run's answer
+    with pytest.raises(AssayConfigError, match=r"other answers to 1 of run .*" + first["id"]):
+        open_review(reader, stored[1], labels)
