@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from assay.runs._baseline import suite_baseline
     from assay.runs._calibration import corrected, stored_calibration
     from assay.runs._case import StoredRun
     from assay.runs._compared import compare_stored, run_side
@@ -44,6 +45,7 @@ _WHERE: dict[str, str] = {
     "runs_frame": "assay.runs._runs_frame",
     "stored_calibration": "assay.runs._calibration",
     "stored_summary": "assay.runs._summary",
+    "suite_baseline": "assay.runs._baseline",
 }
 
 
@@ -63,4 +65,5 @@ __all__ = [
     "runs_frame",
     "stored_calibration",
     "stored_summary",
+    "suite_baseline",
 ]
