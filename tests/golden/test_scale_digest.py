@@ -13,7 +13,9 @@ ungraded case-trials gained task success's worst and best case over them (the JS
 ``ci`` beside its former name ``ci95``, when a report gained its ``sequential`` section
 (null for a fixed run), and when it gained the agents' ``agent`` section and each row its
 ``agent`` and ``trajectory`` (null without a trajectory): each diff added those and nothing
-else."""
+else. All three again when each split block gained its own worst and best case over its
+unknowns (the block's ``unknown_bounds``, a line each under the split statuses): the diff
+added those and nothing else."""
 
 from __future__ import annotations
 
@@ -28,9 +30,9 @@ from assay.cli import main
 
 # sha256 of the report with the assay version written as 0.0.0+golden.
 DIGESTS = {
-    "json": "8256380d085d65af67967cd5403d938e83a3f6c15004647007ae40815d73609a",
-    "text": "fb38d51512c2e3967bc784f9c3023e9d83c8500e1c0e1d7849b77acb27dcd5a6",
-    "markdown": "732726a7a36c9d4b200cf7e832b3ba35cb0687ba1ac15925b38a7a7440a097d2",
+    "json": "c634d0e5604751f810102391ca897ab4a69ee5fbd39503cf6ac0e2570266a740",
+    "text": "fffb0739da9971f36cf99b35ce7ad929e0eebff89eff15b758494812590ccb2f",
+    "markdown": "ce6d0bd4b828fd35a475eccfde8bfa3cada3e3a29b06ad9dbc847173576bc8bd",
 }
 
 

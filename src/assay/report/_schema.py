@@ -12,7 +12,8 @@ def report_schema() -> dict[str, Any]:
     """The JSON Schema that every ``--format json`` report conforms to (every key of every
     object required: a JSON report writes each field, null when empty; except the keys a
     report writes only when they apply, ``answered_unknown``, ``unknown_bounds``,
-    ``judge_correction`` and ``judge_noise``).
+    ``judge_correction`` and ``judge_noise``, and a split block's ``answered_unknown`` and
+    ``unknown_bounds``).
 
     Published as docs/report.schema.json (``scripts/gen_schemas.py`` writes it).
     """
@@ -22,6 +23,8 @@ def report_schema() -> dict[str, Any]:
         every_key_required=True,
     )
     schema["required"] = [k for k in schema["required"] if k not in ONLY_WHEN_THEY_APPLY]
+    split = schema["$defs"]["SplitBlock"]
+    split["required"] = [k for k in split["required"] if k not in ONLY_WHEN_THEY_APPLY]
     return schema
 
 
