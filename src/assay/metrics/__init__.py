@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from assay.metrics._former_ci95 import FormerCi95
     from assay.metrics._group import group_by, per_case
     from assay.metrics._intervals import METHODS, IntervalMethod, clopper_pearson, interval, wilson
-    from assay.metrics._judge_noise import JudgeFlip, JudgeNoise, judge_noise
+    from assay.metrics._judge_noise import JudgeFlip, JudgeNoise, judge_noise, judge_unstable
     from assay.metrics._paired import (
         clustered_delta,
         holm_adjust,
@@ -96,6 +96,7 @@ _WHERE: dict[str, str] = {
     "JudgeFlip": "assay.metrics._judge_noise",
     "JudgeNoise": "assay.metrics._judge_noise",
     "judge_noise": "assay.metrics._judge_noise",
+    "judge_unstable": "assay.metrics._judge_noise",
     "Kappa": "assay.metrics._agreement",
     "KappaWeights": "assay.metrics._agreement",
     "agreement_weights": "assay.metrics._agreement",
@@ -223,6 +224,7 @@ __all__ = [
     "interval_text",
     "intraclass",
     "judge_noise",
+    "judge_unstable",
     "mcnemar_critical",
     "mcnemar_exact",
     "mcnemar_power",

@@ -16,6 +16,7 @@ from typing import Any
 
 import assay.render._format as f
 from assay.gates import GateResult
+from assay.render._trials import judge_noise_lines
 from assay.report import budget_limits_text
 from assay.report._correction import UnknownBounds
 from assay.report._model import CaseRow, Report, SplitBlock
@@ -230,6 +231,15 @@ def _figure_properties(report: Report) -> list[tuple[str, str | None]]:
         if c.corrected is not None:
             found.append(("task_success.corrected", repr(c.corrected.value)))
         found.append(("task_success.judge_correction", f.correction_line(report)))
+    n = report.judge_noise
+    if n is not None:
+        unstable = ", ".join(f"{x.id} #{x.trial}" for x in n.flips) or "none"
+        found += [
+            ("judge_noise.repeats", str(n.repeats)),
+            ("judge_noise.unstable", f"{n.unstable}/{n.judged}"),
+            ("judge_noise.unstable_case_trials", unstable),
+            ("judge_noise", "; ".join(judge_noise_lines(report))),
+        ]
     return found
 
 

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from assay.runs._case import StoredRun
     from assay.runs._compared import compare_stored, run_side
     from assay.runs._composite import composite_inputs
+    from assay.runs._judge_noise import stored_repeats
     from assay.runs._pilot import pilot_of
     from assay.runs._report import headline, report_for_run
     from assay.runs._run_report import run_report
@@ -44,6 +45,7 @@ _WHERE: dict[str, str] = {
     "run_side": "assay.runs._compared",
     "runs_frame": "assay.runs._runs_frame",
     "stored_calibration": "assay.runs._calibration",
+    "stored_repeats": "assay.runs._judge_noise",
     "stored_summary": "assay.runs._summary",
     "suite_baseline": "assay.runs._baseline",
 }
@@ -64,6 +66,7 @@ __all__ = [
     "run_side",
     "runs_frame",
     "stored_calibration",
+    "stored_repeats",
     "stored_summary",
     "suite_baseline",
 ]
