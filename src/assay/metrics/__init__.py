@@ -15,6 +15,7 @@ if TYPE_CHECKING:
         weighted_kappa,
     )
     from assay.metrics._cluster import (
+        case_design_effect,
         clustered_by_case,
         clustered_rate,
         effective_interval,
@@ -102,6 +103,7 @@ _WHERE: dict[str, str] = {
     "agreement_weights": "assay.metrics._agreement",
     "confusion_matrix": "assay.metrics._agreement",
     "weighted_kappa": "assay.metrics._agreement",
+    "case_design_effect": "assay.metrics._cluster",
     "clustered_by_case": "assay.metrics._cluster",
     "clustered_rate": "assay.metrics._cluster",
     "effective_interval": "assay.metrics._cluster",
@@ -202,6 +204,7 @@ __all__ = [
     "TrialSummary",
     "UncountedStatus",
     "agreement_weights",
+    "case_design_effect",
     "cases_for_drop",
     "cases_for_half_width",
     "cases_for_noninferiority",
