@@ -263,7 +263,8 @@ def section(
     lines = [
         "## Judge correction: simulated coverage",
         "",
-        f"`bench/judge_correction.py --reps {reps}` ({seconds:.0f} s): coverage of the 95% "
+        f"`bench/judge_correction.py --reps {reps}` ({seconds:.0f} s"
+        f"{', both grids' if trial_rows else ''}): coverage of the 95% "
         "interval of task success corrected for the judge's measured errors (Rogan–Gladen, "
         "Lang & Reiczigel 2014), over false-accept and false-reject rates "
         f"{', '.join(f'{e:.0%}' for e in ERRORS)} (every pair), true pass rates "
