@@ -193,10 +193,11 @@ def main(argv: list[str] | None = None) -> None:
         reps = 200 if args.quick else 4000
         corrected_at = time.time()
         judged = judge_correction.measure(reps)
+        trialled = judge_correction.measure_trials(reps)
         write_section(
             args.output,
             judge_correction.SECTION,
-            judge_correction.section(judged, reps, time.time() - corrected_at),
+            judge_correction.section(judged, reps, time.time() - corrected_at, trialled, reps),
         )
     if args.plan_power:
         print("power of assay plan's sample sizes …", file=sys.stderr)

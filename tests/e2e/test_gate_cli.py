@@ -122,4 +122,25 @@ def test_a_gate_on_the_worst_case_of_answer_coverage_and_of_a_slice(report_json:
     done = assay("gate", str(report_json), "-r", "answer_coverage.wrost>=0.6")
     assert done.returncode == 2 and 'did you mean "worst"' in done.stderr
     done = assay("gate", str(report_json), "-r", "not_worse_than_baseline(0.02)")
-    assert done.returncode == 2 and "a report alone has none" in done.stderr
+    assert done.returncode == 2 and "give --baseline RUN_OR_REPORT" in done.stderr
+
+
+def test_not_worse_than_baseline_against_the_report_given_as_baseline(
+    report_json: Path, tmp_path: Path
+) -> None:
+    rule = "not_worse_than_baseline(0.9)"
+    done = assay("gate", str(report_json), "-r", rule, "--baseline", str(report_json))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"PASS  {rule}" in done.stdout and f"(baseline: report {report_json})" in done.stdout
+    done = assay("gate", str(report_json), "-r", "not_worse_than_baseline(0.02)",
+                 "--baseline", str(report_json))  # fmt: skip
+    assert done.returncode == 1 and "may be worse than the baseline" in done.stdout
+    done = assay("gate", str(report_json), "-r", "errors<=1", "--baseline", str(report_json))
+    assert done.returncode == 2 and "give that rule with it" in done.stderr
+    base = tmp_path / "base.json"
+    base.write_text(report_json.read_text(encoding="utf-8"), encoding="utf-8")
+    before = base.read_bytes()
+    junit = assay("gate", str(report_json), "-r", rule, "--baseline", str(base),
+                  "--junit", str(base))  # fmt: skip
+    assert junit.returncode == 2 and "inputs" in junit.stderr
+    assert base.read_bytes() == before  # the baseline is an input, never overwritten

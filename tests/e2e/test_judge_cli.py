@@ -856,3 +856,27 @@ def test_assay_runs_says_which_runs_a_calibration_applies_to(
     text = run_assay("runs", cwd=tmp_path).stdout
     assert "Calibration" in text and "applies" in text
     assert "stale: the calibration report is for ju…" in text  # cut: the JSON has it whole
+
+
+def test_calibrating_a_report_file_of_a_stored_run_records_the_runs_judge(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    labels = JUDGE / "calibration-labels.jsonl"
+    with judge_server(keyword_verdict) as url:
+        done = run_assay("run", _suite(tmp_path, url), "-f", "json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    run_id = json.loads(done.stdout)["run_id"]
+    report = tmp_path / "report.json"
+    report.write_text(done.stdout, encoding="utf-8")
+    stored = run_assay("calibrate", labels, run_id, "-f", "json", cwd=tmp_path)
+    from_file = run_assay("calibrate", labels, report, "-f", "json", cwd=tmp_path)
+    assert stored.returncode == 0 and from_file.returncode == 0, stored.stderr + from_file.stderr
+    judge = json.loads(stored.stdout)["judge"]
+    assert len(judge) > 3, judge  # the model, and the versions and settings it recorded
+    assert json.loads(from_file.stdout)["judge"] == judge  # measured against the same judge
+    # without the store the file's rows say what they recorded, no more
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    alone = run_assay("calibrate", labels, report, "-f", "json", cwd=elsewhere)
+    assert alone.returncode == 0, alone.stderr
+    assert set(json.loads(alone.stdout)["judge"]) < set(judge)

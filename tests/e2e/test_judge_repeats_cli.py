@@ -129,6 +129,26 @@ def test_regrade_repeats_keeps_every_judgment_and_tells_judge_noise_from_system_
         assert "C01" in out, fmt
     stored = run_assay("report", second, "-f", "json", cwd=tmp_path)
     assert json.loads(stored.stdout)["judge_noise"] == noise
+    # the export's rows: each case-trial's repeats, their verdicts and whether they differ
+    exported = run_assay("export", second, "-f", "jsonl", cwd=tmp_path)
+    assert exported.returncode == 0, exported.stderr
+    rows = {(r["case_id"], r["trial"]): r for r in map(json.loads, exported.stdout.splitlines())}
+    assert {k: r["judge_unstable"] for k, r in rows.items() if r["judge_unstable"]} == {
+        ("C01", 1): True,
+        ("C01", 2): True,
+    }
+    assert all(r["judge_repeats"] == 3 for r in rows.values())
+    assert rows[("C00", 1)]["judge_verdicts"] == "passed passed passed"
+    verdicts = Counter(rows[("C01", 1)]["judge_verdicts"].split())  # in repeat order
+    assert verdicts == {"passed": 2, "failed": 1}
+    assert rows[("C00", 1)]["judge_unstable"] is False
+    # JUnit names the judge-unstable case-trials among the suite's properties
+    junit = tmp_path / "gate.xml"
+    gated = run_assay("gate", second, "-r", "errors==0", "--junit", junit, cwd=tmp_path)
+    assert gated.returncode == 0, gated.stderr
+    xml = junit.read_text(encoding="utf-8")
+    assert '<property name="judge_noise.unstable_case_trials" value="C01 #1, C01 #2"' in xml
+    assert '<property name="judge_noise.unstable" value="2/8"' in xml
 
 
 def test_a_suite_takes_the_majority_of_its_judges_and_a_tie_is_ungraded(

@@ -68,3 +68,57 @@ def test_a_resumed_run_applies_the_gates_of_its_stored_suite(tmp_path: Path) -> 
     assert resumed.returncode == 1, resumed.stderr
     assert json.loads(resumed.stdout)["total"] == 6
     assert "FAIL  task_success>=0.99" in resumed.stderr and "PASS  missing==0" in resumed.stderr
+
+
+def _worse(tmp_path: Path) -> None:
+    """Make the suite's assistant miss the defect and custom-item cases."""
+    module = tmp_path / "keyword_assistant.py"
+    text = module.read_text(encoding="utf-8")
+    text = text.replace('if "defect"', 'if "never"').replace('if "custom"', 'if "never"')
+    module.write_text(text, encoding="utf-8")
+
+
+def test_not_worse_than_baseline_compares_with_the_suites_last_completed_run(
+    tmp_path: Path,
+) -> None:
+    suite = _suite(tmp_path, "gates:\n  - not_worse_than_baseline(0.5)\n")
+    first = _run(suite, tmp_path)
+    assert first.returncode == 1, first.stderr  # no earlier run: fails, never passes silently
+    first_id = json.loads(first.stdout)["run_id"]
+    assert (
+        "FAIL  not_worse_than_baseline(0.5)" in first.stderr
+        and f"n/a: suite 'policy-keyword-assistant' has no run tagged baseline and no "
+        f"completed run before {first_id}"
+        in first.stderr
+    )
+    second = _run(suite, tmp_path)
+    assert second.returncode == 0, second.stderr
+    assert "PASS  not_worse_than_baseline(0.5)" in second.stderr
+    assert (
+        f"(baseline: run {first_id}, the suite's last completed run on this dataset version)"
+        in second.stderr
+    )
+    second_id = json.loads(second.stdout)["run_id"]
+    _worse(tmp_path)
+    third = _run(suite, tmp_path)
+    assert third.returncode == 1, third.stderr
+    assert "FAIL  not_worse_than_baseline(0.5)" in third.stderr
+    assert "may be worse than the baseline by more than 50.0 points" in third.stderr
+    assert f"(baseline: run {second_id}," in third.stderr
+
+
+def test_not_worse_than_baseline_prefers_the_run_tagged_baseline(tmp_path: Path) -> None:
+    suite = _suite(tmp_path, "gates:\n  - not_worse_than_baseline(0.5) allow_na\n")
+    first = _run(suite, tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert "PASS  not_worse_than_baseline(0.5) allow_na" in first.stderr
+    assert "(allowed)" in first.stderr
+    first_id = json.loads(first.stdout)["run_id"]
+    store = f"sqlite:///{tmp_path / 'runs.db'}"
+    tagged = run_cli("runs", "tag", first_id, "baseline", "--store", store, cwd=tmp_path)
+    assert tagged.returncode == 0, tagged.stderr
+    assert _run(suite, tmp_path).returncode == 0
+    _worse(tmp_path)
+    third = _run(suite, tmp_path)
+    assert third.returncode == 1, third.stderr
+    assert f"(baseline: run {first_id}, the suite's run tagged baseline)" in third.stderr

@@ -16,7 +16,9 @@ ungraded case-trials gained task success's worst and best case over them (the JS
 else. The JSON digest was taken again when a block that does not apply came to be omitted
 rather than written as null: the diff removed the null ``sequential``, ``budget``, ``cache``,
 ``agent``, ``judge_usage`` and ``dataset.change``, and each row's null ``transcript``,
-``judge``, ``agent`` and ``trajectory``, and nothing else."""
+``judge``, ``agent`` and ``trajectory``, and nothing else. All three again when each split
+block gained its own worst and best case over its unknowns (the block's ``unknown_bounds``,
+a line each under the split statuses): the diff added those and nothing else."""
 
 from __future__ import annotations
 

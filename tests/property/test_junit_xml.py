@@ -13,7 +13,14 @@ from hypothesis import strategies as st
 from tests.unit.report.conftest import seed_report, synthetic_report
 
 from assay.gates import GateResult, evaluate_gates
-from assay.render.junit import _PROBLEM, _clean, _figure_properties, render_junit
+from assay.render._format import block_bounds_lines
+from assay.render.junit import (
+    _PROBLEM,
+    _bound_properties,
+    _clean,
+    _figure_properties,
+    render_junit,
+)
 from assay.report import Report
 from assay.report._model import HeldoutNote, SplitBlock
 from assay.report._rows import ROW_FIELDS, CaseRows
@@ -78,6 +85,8 @@ def _element_tree_junit(report: Report, gates: list[GateResult]) -> str:
             ("split.task_success", f"{rate.numerator}/{rate.denominator}"),
             ("split.task_success.denominator", rate.denominator_name),
         ]
+        said = block_bounds_lines(report, block)
+        props += _bound_properties(block.unknown_bounds, said, "split.")
         note = report.heldout
         if block.split == "heldout" and note is not None:
             props += [("heldout", note.banner), ("heldout.cases", str(note.cases))]

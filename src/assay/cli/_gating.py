@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from assay.gates import parse_gates
 
 if TYPE_CHECKING:
-    from assay.gates import Rule
+    from assay.gates import Baseline, Rule
     from assay.load import CalibrationCheck, Suite
     from assay.report import Report
     from assay.store import RunInfo
@@ -32,8 +32,14 @@ def suite_calibration(suite: Suite | None) -> CalibrationCheck | None:
     return judge_calibration(grader) if isinstance(grader, JudgeGrader) else None
 
 
-def check_gates(report: Report, rules: list[Rule], blocked: str | None = None) -> bool:
-    """Apply ``rules`` to ``report``, say what happened on stderr; True when all hold.
+def check_gates(
+    report: Report,
+    rules: list[Rule],
+    blocked: str | None = None,
+    baseline: Baseline | None = None,
+) -> bool:
+    """Apply ``rules`` to ``report`` (``not_worse_than_baseline(MARGIN)`` against
+    ``baseline``), say what happened on stderr; True when all hold.
 
     ``blocked`` (a judge's missing calibration) fails every gate before any is checked.
     """
@@ -47,6 +53,6 @@ def check_gates(report: Report, rules: list[Rule], blocked: str | None = None) -
             return False
     if not rules:
         return True
-    outcome = GateOutcome.of(evaluate_gates(report, rules), report)
+    outcome = GateOutcome.of(evaluate_gates(report, rules, baseline), report)
     sys.stderr.write(render(outcome, "text"))
     return outcome.passed

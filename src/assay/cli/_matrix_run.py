@@ -31,6 +31,7 @@ def run_matrix_command(
     from assay.cli._progress import RichProgress
     from assay.errors import AssayConfigError
     from assay.formats import formats
+    from assay.gates import Baseline
     from assay.load import load_suite
     from assay.render import render
     from assay.runner import (
@@ -100,9 +101,13 @@ def run_matrix_command(
         raise typer.Exit(130)
     rules = loaded.gate_rules() if loaded is not None else []
     failed = False
+    none = Baseline.missing(
+        "a matrix's variants have no suite baseline; compare two with "
+        "`assay compare RUN RUN --gate`"
+    )
     for variant in result.runs:
         if rules:
             typer.echo(f"gates for variant {variant.name}:", err=True)
-            failed |= not check_gates(variant.report, rules)
+            failed |= not check_gates(variant.report, rules, baseline=none)
     if failed:
         raise typer.Exit(1)

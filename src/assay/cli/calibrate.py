@@ -13,6 +13,7 @@ from assay.load import names_a_file
 
 if TYPE_CHECKING:
     from assay.report import Report
+    from assay.store import RunInfo
 
 
 def calibrate(
@@ -81,6 +82,7 @@ def calibrate(
     identity: dict[str, str] = {}
     if names_a_file(Path(judged)):
         report = load_report_file(Path(judged))
+        identity = _recorded(report, store)
     else:
         report, identity = _stored(judged, store)
     graders = [f"{g.name} v{g.version}" for g in report.graders]
@@ -119,8 +121,6 @@ def _pass_minimum(given: int | None, judged_at: str | None, judged: str) -> int:
 
 def _stored(run_id: str, store_url: str | None) -> tuple[Report, dict[str, str]]:
     """The stored run's report and what its judge's version covers (as recorded)."""
-    import json
-
     from assay.errors import AssayInputError
     from assay.runs import report_for_run
     from assay.store import open_store
@@ -130,13 +130,43 @@ def _stored(run_id: str, store_url: str | None) -> tuple[Report, dict[str, str]]
     runs = open_store(store_url, create=False)
     try:
         info = runs.get_run(run_id)
-        judge = next((g for g in info.graders if g.get("name") == "judge"), {})
-        identity = {
-            k: v for k, v in judge.items() if k not in ("name", "version", "config", "rubric")
-        }
-        rubric = judge.get("rubric")
-        if isinstance(rubric, str) and '"pass_minimum"' in rubric:
-            identity["pass_minimum"] = str(json.loads(rubric)["pass_minimum"])
-        return report_for_run(runs, info.id), identity
+        return report_for_run(runs, info.id), _identity(info)
     finally:
         runs.close()
+
+
+def _identity(info: RunInfo) -> dict[str, str]:
+    """What the version of stored run ``info``'s model judge covers, as the run recorded
+    it (model, prompt and rubric versions, request settings, pass minimum)."""
+    import json
+
+    judge = next((g for g in info.graders if g.get("name") == "judge"), {})
+    identity = {k: v for k, v in judge.items() if k not in ("name", "version", "config", "rubric")}
+    rubric = judge.get("rubric")
+    if isinstance(rubric, str) and '"pass_minimum"' in rubric:
+        identity["pass_minimum"] = str(json.loads(rubric)["pass_minimum"])
+    return identity
+
+
+def _recorded(report: Report, store_url: str | None) -> dict[str, str]:
+    """For a report file of a stored run, what that run recorded of its judge, as for the
+    run itself, when the store holds the run and its judge is the report's (same
+    version); nothing otherwise (a results file, another store, a run judged again)."""
+    from assay.errors import AssayError
+    from assay.store import open_store
+
+    judge = next((g for g in report.graders if g.name == "judge"), None)
+    if report.run_id is None or judge is None:
+        return {}
+    try:
+        runs = open_store(store_url, create=False, read_only=True)
+    except AssayError:
+        return {}  # no store here: the rows' own labels are all there is
+    try:
+        info = runs.get_run(report.run_id)
+    except AssayError:
+        return {}
+    finally:
+        runs.close()
+    stored = next((g for g in info.graders if g.get("name") == "judge"), {})
+    return _identity(info) if stored.get("version") == judge.version else {}

@@ -11,7 +11,7 @@ from assay._controls import escape_controls
 from assay.errors import AssayConfigError
 
 if TYPE_CHECKING:
-    from assay.gates import GateResult
+    from assay.gates import Baseline, GateResult
     from assay.grading.judge import CalibrationBounds
     from assay.load import CalibrationCheck
     from assay.metrics import IntervalSetting
@@ -144,6 +144,35 @@ def _calibration_check(
     )
 
 
+def _baseline(
+    source: str,
+    named: str | None,
+    run: RunInfo | None,
+    store: str | None,
+    interval: IntervalSetting,
+) -> Baseline:
+    """What ``not_worse_than_baseline(MARGIN)`` compares SOURCE with: the run or report
+    ``named`` (--baseline), else the suite baseline of a stored run; a report file without
+    --baseline is refused."""
+    from assay.cli._sources import open_run_store, report_and_run
+    from assay.gates import Baseline
+    from assay.runs import suite_baseline
+
+    if named is not None:
+        found, stored = report_and_run(named, store, interval)
+        return Baseline(found, f"run {stored.id}" if stored is not None else f"report {named}")
+    if run is None:
+        raise AssayConfigError(
+            f"not_worse_than_baseline(MARGIN) compares {source} with a baseline, and a report "
+            "file names none: give --baseline RUN_OR_REPORT"
+        )
+    opened = open_run_store(source, store)
+    try:
+        return suite_baseline(opened, run.id, interval)
+    finally:
+        opened.close()
+
+
 def gate(
     source: str | None = typer.Argument(
         None,
@@ -193,6 +222,13 @@ def gate(
     interval: str | None = typer.Option(
         None, help="clopper-pearson (exact, the default) or wilson; as --confidence."
     ),
+    baseline: str | None = typer.Option(
+        None,
+        "--baseline",
+        help="A run id or JSON report file that not_worse_than_baseline(MARGIN) compares "
+        "SOURCE with (default for a stored run: its suite's run tagged baseline, else the "
+        "suite's last completed run before it on the same dataset version).",
+    ),
     calibration: Path | None = typer.Option(
         None,
         "--calibration",
@@ -229,7 +265,7 @@ def gate(
     from assay.cli._output import check_output, emit
     from assay.cli._sources import composite_report_file, report_and_run
     from assay.errors import AssayConfigError
-    from assay.gates import GateOutcome, evaluate_gates, parse_rule
+    from assay.gates import GateOutcome, evaluate_gates, needs_baseline, parse_rule
     from assay.load import names_a_file
     from assay.metrics import IntervalSetting
     from assay.render import render
@@ -258,10 +294,11 @@ def gate(
             or junit
             or markdown
             or calibration
+            or baseline
         ):
             raise AssayConfigError(
                 "--best-not-worse-than is a check of its own on a matrix id: give it without "
-                "--trend, --rule, --variant, --junit, --markdown or --calibration"
+                "--trend, --rule, --variant, --junit, --markdown, --calibration or --baseline"
             )
         _best(source, best_not_worse_than, store, setting)
         return
@@ -274,9 +311,16 @@ def gate(
     if not rule:
         raise AssayConfigError("give at least one --rule (or --best-not-worse-than VARIANT)")
     inputs = [Path(source)] if source is not None and names_a_file(Path(source)) else []
+    if baseline is not None and names_a_file(Path(baseline)):
+        inputs.append(Path(baseline))
     for path in (junit, markdown):
         if path is not None:
             check_output(path, inputs)
+    if trend is not None and baseline is not None:
+        raise AssayConfigError(
+            "--baseline names what SOURCE is compared with; with --trend, "
+            "not_worse_than_baseline(MARGIN) compares the newest run with the run tagged baseline"
+        )
     if trend is not None:
         gated = _gate_trend(trend, rule, store, setting)
         if gated is None:
@@ -298,16 +342,27 @@ def gate(
             source = _variant_run(source, variant, store)
         composite = composite_report_file(Path(source))
         if composite is not None:
+            if baseline is not None:
+                raise AssayConfigError(
+                    f"{source} is a composite report: --baseline goes with a run or a report"
+                )
             _gate_composite(source, composite, rule, junit, markdown, confidence, interval)
             return
         rules = [parse_rule(text) for text in rule]
-        # The rules read figures only; the case rows are for --junit's test cases and the
-        # judge identity --calibration checks.
-        rows = junit is not None or calibration is not None
+        compared = needs_baseline(rules)
+        if baseline is not None and not compared:
+            raise AssayConfigError(
+                "--baseline is what not_worse_than_baseline(MARGIN) compares with: give "
+                "that rule with it"
+            )
+        # The rules read figures only; the case rows are for --junit's test cases, the
+        # judge identity --calibration checks and the pairing with a baseline.
+        rows = junit is not None or calibration is not None or compared
         report, run = report_and_run(source, store, setting, rows=rows)
         check = _calibration_check(report, source, bool(inputs), store, calibration, bounds, run)
         report = corrected(report, check)
-        results = evaluate_gates(report, rules)
+        against = _baseline(source, baseline, run, store, setting) if compared else None
+        results = evaluate_gates(report, rules, against)
         if check is not None:
             results = [*check.results(), *results]
     outcome = GateOutcome.of(results, report)

@@ -250,12 +250,12 @@ def run(
     )
     from assay.cli._progress import RichProgress
     from assay.errors import AssayConfigError
-    from assay.gates import paired_rules
+    from assay.gates import needs_baseline, paired_rules
     from assay.load import load_suite
     from assay.metrics import DEFAULT_INTERVAL
     from assay.render import render
     from assay.runner import Overrides, RunControl, Selection, resume_run, run_suite
-    from assay.runs import corrected, report_for_run, stored_calibration
+    from assay.runs import corrected, report_for_run, stored_calibration, suite_baseline
     from assay.store import NAME_KEY, open_store
 
     format = output_format(format, output)
@@ -401,6 +401,7 @@ def run(
             # the run as stored, reported at the asked level and policy
             report = report_for_run(runs, result.run_id, interval=setting, policy=policy)
         report = corrected(report, check)
+        baseline = suite_baseline(runs, result.run_id, setting) if needs_baseline(rules) else None
     finally:
         if receiver is not None:
             _stop_receiver(receiver)
@@ -448,7 +449,7 @@ def run(
             err=True,
         )
         raise typer.Exit(130)
-    gates_ok = check_gates(report, [*rules, *paired_rules(report)], blocked)
+    gates_ok = check_gates(report, [*rules, *paired_rules(report)], blocked, baseline)
     nothing = nothing_graded(report)
     if nothing is not None:
         typer.echo(f"assay: nothing was graded: {nothing}", err=True)

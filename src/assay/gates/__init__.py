@@ -10,12 +10,14 @@ from typing import TYPE_CHECKING
 from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from assay.gates._baseline import Baseline
     from assay.gates._calibration import calibration_gate_results
     from assay.gates._comparison import NO_NEW_FAILURES, CompareGate, check_gate
     from assay.gates._outcome import GateOutcome
     from assay.gates._report import (
         check_rule,
         evaluate_gates,
+        needs_baseline,
         parse_gates,
         parse_rule,
         resolve,
@@ -43,11 +45,12 @@ if TYPE_CHECKING:
         sequential_rule,
         sequential_texts,
     )
-    from assay.gates._trend import LAST, TrendRule, parse_trend_rule, trend_gate
+    from assay.gates._trend import BASELINE, LAST, TrendRule, parse_trend_rule, trend_gate
 
 # Each name is imported from its module on first use: a command loads only the modules
 # whose names it reads.
 _WHERE: dict[str, str] = {
+    "Baseline": "assay.gates._baseline",
     "calibration_gate_results": "assay.gates._calibration",
     "NO_NEW_FAILURES": "assay.gates._comparison",
     "CompareGate": "assay.gates._comparison",
@@ -55,6 +58,7 @@ _WHERE: dict[str, str] = {
     "GateOutcome": "assay.gates._outcome",
     "check_rule": "assay.gates._report",
     "evaluate_gates": "assay.gates._report",
+    "needs_baseline": "assay.gates._report",
     "parse_gates": "assay.gates._report",
     "parse_rule": "assay.gates._report",
     "resolve": "assay.gates._report",
@@ -77,6 +81,7 @@ _WHERE: dict[str, str] = {
     "sequential_problem": "assay.gates._sequential",
     "sequential_rule": "assay.gates._sequential",
     "sequential_texts": "assay.gates._sequential",
+    "BASELINE": "assay.gates._trend",
     "LAST": "assay.gates._trend",
     "TrendRule": "assay.gates._trend",
     "parse_trend_rule": "assay.gates._trend",
@@ -86,11 +91,13 @@ _WHERE: dict[str, str] = {
 __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 
 __all__ = [
+    "BASELINE",
     "DEFAULT_ALPHA",
     "LAST",
     "NO_NEW_FAILURES",
     "OPERATORS",
     "SEQUENTIAL_RATES",
+    "Baseline",
     "CompareGate",
     "GateOutcome",
     "GateResult",
@@ -106,6 +113,7 @@ __all__ = [
     "evaluate_gates",
     "gate_texts",
     "gates_passed",
+    "needs_baseline",
     "paired_rule",
     "paired_rules",
     "parse_gates",

@@ -5,7 +5,8 @@ a run in CI.
 ``answered_accuracy.low`` / ``.high`` (its interval bounds),
 ``slice[exception].task_success``, ``statuses.missing``; ``answer_coverage.worst`` /
 ``.best`` (any headline rate's or slice's bounds over its unknowns) (the rule's syntax:
-``_rules.py``).
+``_rules.py``). ``not_worse_than_baseline(MARGIN)`` reads the report against a baseline
+report (``_baseline.py``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from assay.errors import AssayConfigError, AssayError, did_you_mean
-from assay.gates._rules import OPERATORS, GateResult, Rule, check_scale, split_rule
+from assay.gates._baseline import Baseline, not_worse_result
+from assay.gates._rules import NOT_WORSE, OPERATORS, GateResult, Rule, check_scale, split_rule
 from assay.gates._sequential import PER_TRIAL, _same, sequential_gate
 from assay.metrics import Rate, TrialRate
 from assay.report import PAIRED, CorrectedRate, Report
@@ -41,11 +43,11 @@ def parse_rule(text: str, model: type[BaseModel] = Report) -> Rule:
     checked against ``model`` (a ``Report``, or a ``CompositeReport`` for ``composite_pass``
     and ``strict_pass``)."""
     parts = split_rule(text)
-    if parts.call:
+    if parts.call and model is not Report:
         raise AssayConfigError(
-            f"gate rule {text.strip()!r} compares a candidate with a baseline, and a report "
-            "alone has none: give it to assay compare BASELINE CANDIDATE --gate, or to "
-            "assay gate --trend SUITE (against the run tagged baseline)"
+            f"gate rule {text.strip()!r} compares a run with a baseline run, and a "
+            f"{model.__name__} has none: gate each run's report, or compare them with "
+            "assay compare BASELINE CANDIDATE --gate"
         )
     rule = Rule(
         text=text.strip(),
@@ -54,6 +56,8 @@ def parse_rule(text: str, model: type[BaseModel] = Report) -> Rule:
         threshold=parts.threshold,
         allow_na=parts.allow_na,
     )
+    if parts.call:  # against a baseline, given when the rule is checked
+        return rule
     if validate_rule(rule, model):
         check_scale(text, parts)
     return rule
@@ -294,10 +298,14 @@ def _fmt(x: float, threshold: float | None = None) -> str:
     return repr(x)
 
 
-def check_rule(report: BaseModel, rule: Rule) -> GateResult:
-    """``rule`` applied to ``report`` (a sequential run's rule: on its decided verdict). On
-    a run its budget cut short, only a sequential rule already decided may pass."""
-    result = _checked(report, rule)
+def check_rule(report: BaseModel, rule: Rule, baseline: Baseline | None = None) -> GateResult:
+    """``rule`` applied to ``report`` (a sequential run's rule: on its decided verdict;
+    ``not_worse_than_baseline(MARGIN)``: against ``baseline``, failing without one). On a
+    run its budget cut short, only a sequential rule already decided may pass."""
+    if rule.path == NOT_WORSE and isinstance(report, Report):
+        result = not_worse_result(report, rule, baseline)
+    else:
+        result = _checked(report, rule)
     if not isinstance(report, Report) or report.budget is None or not report.budget.reached:
         return result
     section = report.sequential
@@ -346,14 +354,23 @@ def _checked(report: BaseModel, rule: Rule) -> GateResult:
     return GateResult(rule=rule, passed=passed, actual=actual, margin=margin, message=message)
 
 
-def evaluate_gates(report: BaseModel, rules: Sequence[str | Rule]) -> list[GateResult]:
-    """Every rule applied to ``report`` (a ``Report`` or a ``CompositeReport``), in order;
-    raises ``AssayConfigError`` on a bad rule before any is evaluated."""
+def evaluate_gates(
+    report: BaseModel, rules: Sequence[str | Rule], baseline: Baseline | None = None
+) -> list[GateResult]:
+    """Every rule applied to ``report`` (a ``Report`` or a ``CompositeReport``), in order,
+    ``not_worse_than_baseline(MARGIN)`` against ``baseline``; raises ``AssayConfigError``
+    on a bad rule before any is evaluated."""
     parsed = [r if isinstance(r, Rule) else parse_rule(r, type(report)) for r in rules]
     for rule in parsed:
-        if rule.path != PAIRED:  # a paired rule reads the run's sequential section
+        # a paired rule reads the run's sequential section; a margin check, the baseline
+        if rule.path not in (PAIRED, NOT_WORSE):
             resolve(report, rule)
-    return [check_rule(report, rule) for rule in parsed]
+    return [check_rule(report, rule, baseline) for rule in parsed]
+
+
+def needs_baseline(rules: Sequence[Rule]) -> bool:
+    """True when a rule compares the report with a baseline (``not_worse_than_baseline``)."""
+    return any(rule.path == NOT_WORSE for rule in rules)
 
 
 def parse_gates(gates: object, where: str) -> list[Rule]:

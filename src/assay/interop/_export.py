@@ -10,15 +10,17 @@ import csv
 import io
 import json
 import zipfile
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from assay._version import __version__
 from assay.cases import Case, case_hash
 from assay.grading import Judgment
+from assay.metrics import judge_unstable
 from assay.outcomes import Record
 from assay.report import Report
-from assay.runs import report_for_run
+from assay.runs import report_for_run, stored_repeats
 from assay.store import RunInfo, RunStore
 
 COLUMNS = (
@@ -45,6 +47,9 @@ COLUMNS = (
     "attempts",
     "trace_id",
     "case_hash",
+    "judge_repeats",
+    "judge_verdicts",
+    "judge_unstable",
 )
 ASSAY_KEY = "assay"  # the key of an exported inspect sample's metadata holding the case
 
@@ -58,6 +63,9 @@ class StoredRun:
     records: tuple[Record, ...]
     judgments: tuple[Judgment, ...]
     report: Report
+    repeats: Mapping[tuple[str, int], Sequence[Judgment]] = field(default_factory=dict)
+    """A model judge asked several times about each answer: every repeat, by (case id,
+    trial), in repeat order; empty otherwise."""
 
 
 def read_stored(store: RunStore, run_id: str) -> StoredRun:
@@ -70,6 +78,7 @@ def read_stored(store: RunStore, run_id: str) -> StoredRun:
         records=tuple(store.records(info.id)),
         judgments=tuple(store.judgments(info.id)),
         report=report,
+        repeats=stored_repeats(store, info),
     )
 
 
@@ -82,6 +91,7 @@ def rows(run: StoredRun) -> list[dict[str, Any]]:
     for row in run.report.cases:
         case = cases[row.id]
         record = records.get((row.id, row.trial))
+        repeats = run.repeats.get((row.id, row.trial), ())
         outcome = record.outcome if record is not None else None
         usage = record.usage if record is not None else None
         found.append(
@@ -109,6 +119,9 @@ def rows(run: StoredRun) -> list[dict[str, Any]]:
                 "attempts": record.attempts if record is not None else None,
                 "trace_id": record.trace_id if record is not None else None,
                 "case_hash": case_hash(case),
+                "judge_repeats": len(repeats) if repeats else None,
+                "judge_verdicts": " ".join(j.status for j in repeats) if repeats else None,
+                "judge_unstable": judge_unstable(repeats) if repeats else None,
             }
         )
     return found
@@ -136,11 +149,11 @@ def to_parquet(run: StoredRun) -> bytes:
     schema = pa.schema(
         [
             (name, pa.int64())
-            if name in ("trial", "input_tokens", "output_tokens", "attempts")
+            if name in ("trial", "input_tokens", "output_tokens", "attempts", "judge_repeats")
             else (name, pa.float64())
             if name in ("score", "latency_ms")
             else (name, pa.bool_())
-            if name == "synthetic"
+            if name in ("synthetic", "judge_unstable")
             else (name, pa.string())
             for name in COLUMNS
         ]

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     )
     from assay.metrics._beta_table import LARGEST_N
     from assay.metrics._cluster import (
+        case_design_effect,
         clustered_by_case,
         clustered_rate,
         effective_interval,
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from assay.metrics._former_ci95 import FormerCi95
     from assay.metrics._group import group_by, per_case
     from assay.metrics._intervals import METHODS, IntervalMethod, clopper_pearson, interval, wilson
-    from assay.metrics._judge_noise import JudgeFlip, JudgeNoise, judge_noise
+    from assay.metrics._judge_noise import JudgeFlip, JudgeNoise, judge_noise, judge_unstable
     from assay.metrics._paired import (
         clustered_delta,
         holm_adjust,
@@ -105,11 +106,13 @@ _WHERE: dict[str, str] = {
     "JudgeFlip": "assay.metrics._judge_noise",
     "JudgeNoise": "assay.metrics._judge_noise",
     "judge_noise": "assay.metrics._judge_noise",
+    "judge_unstable": "assay.metrics._judge_noise",
     "Kappa": "assay.metrics._agreement",
     "KappaWeights": "assay.metrics._agreement",
     "agreement_weights": "assay.metrics._agreement",
     "confusion_matrix": "assay.metrics._agreement",
     "weighted_kappa": "assay.metrics._agreement",
+    "case_design_effect": "assay.metrics._cluster",
     "clustered_by_case": "assay.metrics._cluster",
     "clustered_rate": "assay.metrics._cluster",
     "effective_interval": "assay.metrics._cluster",
@@ -211,6 +214,7 @@ __all__ = [
     "TrialSummary",
     "UncountedStatus",
     "agreement_weights",
+    "case_design_effect",
     "cases_for_drop",
     "cases_for_half_width",
     "cases_with_trials",
@@ -233,6 +237,7 @@ __all__ = [
     "interval_text",
     "intraclass",
     "judge_noise",
+    "judge_unstable",
     "mcnemar_critical",
     "mcnemar_exact",
     "mcnemar_power",

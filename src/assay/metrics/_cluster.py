@@ -169,6 +169,18 @@ def clustered_rate(
     return ClusteredEstimate(value=p, ci=ci, clusters=clusters, units=cap, effective_n=effective)
 
 
+def case_design_effect(
+    successes: Sequence[float] | NDArray[Any],
+    sizes: Sequence[float] | NDArray[Any],
+    interval: IntervalSetting = DEFAULT_INTERVAL,
+) -> float:
+    """The design effect of the clustered interval of Σ successes / Σ sizes (each case's
+    units over its effective number, ``ClusteredEstimate.design_effect``): 1 with one unit
+    per case or no case."""
+    est = clustered_rate(successes, sizes, interval=interval)
+    return 1.0 if est is None else est.design_effect
+
+
 def _sum(values: Any) -> Any:
     """The sum of a numpy array as Python's ``sum`` of its values gives it: whole numbers
     exactly (an int), other numbers added one by one in order (the same float to the last

@@ -7,6 +7,12 @@ of a screening test", Am. J. Epidemiol. 107:71–76), and its interval is the on
 Reiczigel (2014, "Confidence limits for prevalence of disease adjusted for estimated
 sensitivity and specificity", Prev. Vet. Med. 113:13–22), which carries the sampling error
 of the run and of both labelled samples.
+
+With several trials per case the run's case-trials are not independent: the run's share
+of the variance is then the clustered one, its count of case-trials divided by the design
+effect the clustered interval of the raw rate uses (Kish 1965, "Survey Sampling", §8.2;
+the effective sample size of Korn & Graubard 1998), the labelled samples' shares as they
+are.
 """
 
 from __future__ import annotations
@@ -59,6 +65,7 @@ def corrected_rate(
     false_accepts: int,
     confidence: float = 0.95,
     min_labels: int = MIN_LABELS_EACH,
+    design_effect: float = 1.0,
 ) -> Corrected:
     """The pass rate ``passed / judged`` corrected for a judge that failed
     ``false_rejects`` of ``human_pass`` labelled human-pass cases and passed
@@ -69,7 +76,8 @@ def corrected_rate(
     and one failure, the delta-method variance of the adjusted estimate is shifted by their
     bias term, and the limits are clipped to 0–1. Refused (``refused`` says why) when
     either labelled sample has fewer than ``min_labels`` cases or the judge is no better
-    than chance (sensitivity + specificity ≤ 1).
+    than chance (sensitivity + specificity ≤ 1). ``design_effect`` (at least 1): the run's
+    case-trials count as ``judged / design_effect`` independent ones in the interval.
     """
     if not 0 <= passed <= judged or not 0 <= false_rejects <= human_pass:
         raise ValueError("invalid counts")
@@ -105,7 +113,7 @@ def corrected_rate(
     value = rogan_gladen(passed / judged, se, sp)
     low, high = lang_reiczigel(
         passed, judged, human_pass - false_rejects, human_pass, human_fail - false_accepts,
-        human_fail, confidence,
+        human_fail, confidence, design_effect,
     )  # fmt: skip
     return Corrected(value, (low, high), confidence, sensitivity=se, specificity=sp)
 
@@ -118,14 +126,19 @@ def lang_reiczigel(
     true_negatives: int,
     n_negative: int,
     confidence: float = 0.95,
+    design_effect: float = 1.0,
 ) -> tuple[float, float]:
     """Lang & Reiczigel's (2014) interval for the true rate behind ``positives / n`` when
     sensitivity is ``true_positives / n_positive`` and specificity ``true_negatives /
-    n_negative``, both estimated from independent samples."""
+    n_negative``, both estimated from independent samples; the run's ``n`` observations
+    count as ``n / design_effect`` independent ones (clustered, e.g. trials of one case)."""
+    if not design_effect >= 1:
+        raise ValueError(f"a design effect is at least 1, got {design_effect}")
     z = NormalDist().inv_cdf((1 + confidence) / 2)
     z2 = z * z
-    p = (positives + z2 / 2) / (n + z2)
-    n_p = n + z2
+    effective = n / design_effect
+    p = (positives / design_effect + z2 / 2) / (effective + z2)
+    n_p = effective + z2
     se = (true_positives + 1) / (n_positive + 2)
     n_se = n_positive + 2
     sp = (true_negatives + 1) / (n_negative + 2)

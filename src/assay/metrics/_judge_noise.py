@@ -72,6 +72,13 @@ class JudgeNoise(BaseModel):
         return list(dict.fromkeys(f.id for f in self.flips))
 
 
+def judge_unstable(repeats: Sequence[Judgment]) -> bool:
+    """True when one answer got both verdicts (passed and failed) across the judge's
+    repeats: a judge-unstable case-trial."""
+    tally = Counter(j.status for j in repeats)
+    return bool(tally["passed"] and tally["failed"])
+
+
 def judge_noise(
     cases: Sequence[Case],
     trials: int,
@@ -101,7 +108,7 @@ def judge_noise(
             ungraded += len(each) - tally["passed"] - tally["failed"]
             if tally["passed"] + tally["failed"] >= 2:
                 judged += 1
-                if tally["passed"] and tally["failed"]:
+                if judge_unstable(each):
                     unstable += 1
                     flips.append(
                         JudgeFlip(

@@ -13,6 +13,8 @@ from assay.report import (
     CaseRow,
     JudgeUsage,
     Report,
+    SplitBlock,
+    UnknownBounds,
     UsageSummary,
     sequence_text,
 )
@@ -426,30 +428,44 @@ def correction_line(report: Report) -> str | None:
 def bounds_lines(report: Report) -> list[str]:
     """Each headline rate's and slice's worst and best case over its unknown case-trials,
     task success's first; empty when it has none."""
-    b = report.unknown_bounds
+    return _bounds_lines(report.unknown_bounds, report, "Unknowns")
+
+
+def split_bounds_lines(report: Report) -> list[str]:
+    """Each split's rates' worst and best case over its unknown case-trials, as
+    ``bounds_lines`` words the report's ('dev · Unknowns: …'); empty when none has any."""
+    return [line for block in report.splits or [] for line in block_bounds_lines(report, block)]
+
+
+def block_bounds_lines(report: Report, block: SplitBlock) -> list[str]:
+    """One split's lines of ``split_bounds_lines``."""
+    return _bounds_lines(block.unknown_bounds, report, f"{block.split} · Unknowns")
+
+
+def _bounds_lines(b: UnknownBounds | None, report: Report, head: str) -> list[str]:
     if b is None:
         return []
     t = b.task_success
     lines = [
-        f"Unknowns: {t.unknown} of {t.worst.denominator} {unit(report)} are error, missing "
+        f"{head}: {t.unknown} of {t.worst.denominator} {unit(report)} are error, missing "
         f"or ungraded: task success is {value(t.worst)} {ci(t.worst)} if all failed "
         f"(worst case), {value(t.best)} {ci(t.best)} if all passed (best case)"
     ]
     if (c := b.answer_coverage) is not None:
         lines.append(
-            f"Unknowns in answer coverage: {c.unknown} of {c.worst.denominator} "
+            f"{head} in answer coverage: {c.unknown} of {c.worst.denominator} "
             f"{unit(report)}: {value(c.worst)} {ci(c.worst)} if none of them answered (worst "
             f"case), {value(c.best)} {ci(c.best)} if all did (best case)"
         )
     if (a := b.answered_accuracy) is not None:
         lines.append(
-            f"Unknowns in answered accuracy: {a.unknown} of {a.worst.denominator} substantive "
+            f"{head} in answered accuracy: {a.unknown} of {a.worst.denominator} substantive "
             f"answers are error, missing or ungraded: {value(a.worst)} {ci(a.worst)} if all "
             f"failed (worst case), {value(a.best)} {ci(a.best)} if all passed (best case)"
         )
     for name, s in b.slices.items():
         lines.append(
-            f"Unknowns in slice {name}: {s.unknown} of {s.worst.denominator} {unit(report)}: "
+            f"{head} in slice {name}: {s.unknown} of {s.worst.denominator} {unit(report)}: "
             f"task success is {value(s.worst)} {ci(s.worst)} if all failed (worst case), "
             f"{value(s.best)} {ci(s.best)} if all passed (best case)"
         )

@@ -433,6 +433,7 @@ def _page(
             (b.split, f.status_sum(b.statuses, b.total, f.unit(report)))
             for b in report.splits or []
         ],
+        split_bounds=f.split_bounds_lines(report),
         metadata=_metadata(report),
         trial_lines=trial_lines(report),
         judge_noise_lines=judge_noise_lines(report),

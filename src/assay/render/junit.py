@@ -16,11 +16,13 @@ from typing import Any
 
 import assay.render._format as f
 from assay.gates import GateResult
+from assay.render._trials import judge_noise_lines
 from assay.report import (
     ROW_FIELDS,
     CaseRow,
     Report,
     SplitBlock,
+    UnknownBounds,
     budget_limits_text,
     chunked,
     rendered_chunks,
@@ -229,30 +231,48 @@ def _agent_properties(report: Report) -> list[tuple[str, str | None]]:
 def _figure_properties(report: Report) -> list[tuple[str, str | None]]:
     """Each rate's bounds over its unknowns and task success's correction for the judge's errors,
     when the report has them (each in the words of the other formats)."""
-    found: list[tuple[str, str | None]] = []
-    b = report.unknown_bounds
-    if b is not None:
-        lines = iter(f.bounds_lines(report))
-        named = [
-            ("task_success", b.task_success),
-            ("answer_coverage", b.answer_coverage),
-            ("answered_accuracy", b.answered_accuracy),
-            *((f"slice[{name}].task_success", s) for name, s in b.slices.items()),
-        ]
-        for name, t in named:
-            if t is None:
-                continue
-            found += [
-                (f"{name}.unknown", str(t.unknown)),
-                (f"{name}.worst", f"{t.worst.numerator}/{t.worst.denominator}"),
-                (f"{name}.best", f"{t.best.numerator}/{t.best.denominator}"),
-                (f"{name}.bounds", next(lines)),
-            ]
+    found = _bound_properties(report.unknown_bounds, f.bounds_lines(report), "")
     c = report.judge_correction
     if c is not None:
         if c.corrected is not None:
             found.append(("task_success.corrected", repr(c.corrected.value)))
         found.append(("task_success.judge_correction", f.correction_line(report)))
+    n = report.judge_noise
+    if n is not None:
+        unstable = ", ".join(f"{x.id} #{x.trial}" for x in n.flips) or "none"
+        found += [
+            ("judge_noise.repeats", str(n.repeats)),
+            ("judge_noise.unstable", f"{n.unstable}/{n.judged}"),
+            ("judge_noise.unstable_case_trials", unstable),
+            ("judge_noise", "; ".join(judge_noise_lines(report))),
+        ]
+    return found
+
+
+def _bound_properties(
+    b: UnknownBounds | None, lines: list[str], prefix: str
+) -> list[tuple[str, str | None]]:
+    """The properties of bounds ``b``, each rate's named after ``prefix``, with ``lines``
+    (their words in the other formats, in the same order)."""
+    if b is None:
+        return []
+    said = iter(lines)
+    named = [
+        ("task_success", b.task_success),
+        ("answer_coverage", b.answer_coverage),
+        ("answered_accuracy", b.answered_accuracy),
+        *((f"slice[{name}].task_success", s) for name, s in b.slices.items()),
+    ]
+    found: list[tuple[str, str | None]] = []
+    for name, t in named:
+        if t is None:
+            continue
+        found += [
+            (f"{prefix}{name}.unknown", str(t.unknown)),
+            (f"{prefix}{name}.worst", f"{t.worst.numerator}/{t.worst.denominator}"),
+            (f"{prefix}{name}.best", f"{t.best.numerator}/{t.best.denominator}"),
+            (f"{prefix}{name}.bounds", next(said)),
+        ]
     return found
 
 
@@ -329,11 +349,13 @@ def _heldout_properties(report: Report) -> list[tuple[str, str | None]]:
 
 def _split_properties(report: Report, block: SplitBlock) -> list[tuple[str, str | None]]:
     rate = block.task_success
-    found = [
+    found: list[tuple[str, str | None]] = [
         ("split", block.split),
         ("split.task_success", f"{rate.numerator}/{rate.denominator}"),
         ("split.task_success.denominator", rate.denominator_name),
     ]
+    lines = f.block_bounds_lines(report, block)
+    found += _bound_properties(block.unknown_bounds, lines, "split.")
     return found + (_heldout_properties(report) if block.split == "heldout" else [])
 
 

@@ -260,7 +260,7 @@ def report_document(report: Report) -> Document:
             f"{b.split} statuses: " + f.status_sum(b.statuses, b.total, f.unit(report))
             for b in report.splits
         )
-        blocks.append(BulletList(statuses))
+        blocks.append(BulletList((*statuses, *f.split_bounds_lines(report))))
     if usage := f.usage_lines(report.usage, report.judge_usage):
         blocks.append(BulletList(tuple(usage), title="Usage"))
     blocks += _agents(report)

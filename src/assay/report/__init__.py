@@ -48,7 +48,12 @@ if TYPE_CHECKING:
         build_composite_report,
         composite_schema,
     )
-    from assay.report._correction import CorrectedRate, JudgeCorrection, judge_correction
+    from assay.report._correction import (
+        CorrectedRate,
+        JudgeCorrection,
+        judge_correction,
+        trials_design_effect,
+    )
     from assay.report._imported import imported_line
     from assay.report._kept import KeptRows, kept_values
     from assay.report._listings import (
@@ -183,6 +188,7 @@ _WHERE: dict[str, str] = {
     "composite_schema": "assay.report._composite",
     "JudgeCorrection": "assay.report._correction",
     "judge_correction": "assay.report._correction",
+    "trials_design_effect": "assay.report._correction",
     "JUDGE_CACHE_HIT": "assay.report._model",
     "SCHEMA_VERSION": "assay.report._model",
     "SYNTHETIC_BANNER": "assay.report._model",
@@ -341,4 +347,5 @@ __all__ = [
     "streamed_report",
     "summarize",
     "summarize_usage",
+    "trials_design_effect",
 ]

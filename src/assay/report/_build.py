@@ -131,6 +131,7 @@ def split_block(name: str, s: Summary, case_ids: list[str]) -> SplitBlock:
         answer_coverage=named(s.answer_coverage),
         answered_accuracy=named(s.answered_accuracy),
         case_ids=case_ids,
+        answered_unknown=s.answered_unknown,
     )
 
 

@@ -15,6 +15,8 @@ from assay.metrics import (
     Rate,
     SliceSummary,
     StatusCounts,
+    TrialSummary,
+    case_design_effect,
     corrected_rate,
     rate,
 )
@@ -178,6 +180,19 @@ def unknown_bounds(
     )
 
 
+def trials_design_effect(task_success: Rate, trials: TrialSummary | None) -> float:
+    """The design effect of task success's interval clustered by case, from each case's
+    passing trials of its trials (``trials``' per-case consistency): 1 with one trial per
+    case."""
+    if trials is None or not trials.consistency:
+        return 1.0
+    return case_design_effect(
+        [c.passed for c in trials.consistency],
+        [c.trials for c in trials.consistency],
+        IntervalSetting(task_success.confidence, task_success.method),
+    )
+
+
 def judge_correction(
     task_success: Rate,
     statuses: StatusCounts,
@@ -186,6 +201,7 @@ def judge_correction(
     grader: str,
     problem: str | None = None,
     min_labels: int = MIN_LABELS_EACH,
+    design_effect: float = 1.0,
 ) -> JudgeCorrection:
     """Task success corrected for the measured errors of the judge ``grader`` as the
     calibration report ``calibration`` (read from ``source``) measured them; ``problem``
@@ -194,7 +210,8 @@ def judge_correction(
 
     Only case-trials with a verdict (passed or failed) are corrected; the others stay
     failed, as task success counts them, so the corrected figure is on the same
-    denominator as task success.
+    denominator as task success. ``design_effect``: the run's part of the interval
+    clustered by case, as task success's own interval is (``trials_design_effect``).
     """
     if calibration is None or problem is not None:
         why = problem or "no calibration of this judge is on file"
@@ -220,6 +237,7 @@ def judge_correction(
         used.false_accepts,
         task_success.confidence,
         min_labels,
+        design_effect,
     )
     if found.value is None or found.interval is None or task_success.denominator == 0:
         return JudgeCorrection(

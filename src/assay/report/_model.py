@@ -167,6 +167,31 @@ class SyntheticSection(BaseModel):
     case_ids: list[str]
 
 
+def with_bounds(data: Any) -> Any:
+    """The fields of a report (or of a split's block) with its ``unknown_bounds`` derived
+    from its figures when it was not given them: whichever path builds the report, its
+    bounds are ``unknown_bounds`` of its own counts."""
+    if not isinstance(data, dict) or data.get("unknown_bounds") is not None:
+        return data
+    rate, statuses = data.get("task_success"), data.get("statuses")
+    if rate is None or statuses is None:
+        return data  # refused by the fields' own validation
+    # A report written without ``answered_unknown`` (and without bounds) cannot tell
+    # which unknowns answered: its coverage and accuracy get no bounds.
+    counted = data.get("answered_unknown")
+    found = unknown_bounds(
+        Rate.model_validate(rate),
+        StatusCounts.model_validate(statuses),
+        answer_coverage=_rate_in(data, "answer_coverage"),
+        answered_accuracy=_rate_in(data, "answered_accuracy"),
+        answered_unknown=counted if isinstance(counted, int) else None,
+        slices={
+            name: SliceSummary.model_validate(sl) for name, sl in (data.get("slices") or {}).items()
+        },
+    )
+    return data if found is None else {**data, "unknown_bounds": found}
+
+
 class SplitBlock(BaseModel):
     """The real cases of one split (dev or heldout), with their own denominators."""
 
@@ -182,6 +207,23 @@ class SplitBlock(BaseModel):
     case_ids: list[str] = Field(
         default_factory=list, description="The real cases of this split, in dataset order"
     )
+    answered_unknown: int = Field(
+        default=0,
+        exclude_if=lambda v: v == 0,
+        description="Only when some are: the split's substantive answers whose status is "
+        "error, missing or ungraded; absent when none",
+    )
+    unknown_bounds: UnknownBounds | None = Field(
+        default=None,
+        exclude_if=lambda v: v is None,
+        description="Only when the split has error, missing or ungraded case-trials: its "
+        "rates' worst and best case over them, as the report's own; absent otherwise",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bounds(cls, data: Any) -> Any:
+        return with_bounds(data)
 
 
 class HeldoutNote(BaseModel):
@@ -367,27 +409,7 @@ class Report(BaseModel, Displayed):
     @model_validator(mode="before")
     @classmethod
     def _bounds(cls, data: Any) -> Any:
-        if not isinstance(data, dict) or data.get("unknown_bounds") is not None:
-            return data
-        rate, statuses = data.get("task_success"), data.get("statuses")
-        if rate is None or statuses is None:
-            return data  # refused by the fields' own validation
-        # A report written without ``answered_unknown`` (and without bounds) cannot tell
-        # which unknowns answered: its coverage and accuracy get no bounds.
-        counted = data.get("answered_unknown")
-        found = unknown_bounds(
-            Rate.model_validate(rate),
-            StatusCounts.model_validate(statuses),
-            answer_coverage=_rate_in(data, "answer_coverage"),
-            answered_accuracy=_rate_in(data, "answered_accuracy"),
-            answered_unknown=counted if isinstance(counted, int) else None,
-            slices={
-                name: SliceSummary.model_validate(sl)
-                for name, sl in (data.get("slices") or {}).items()
-            },
-        )
-        # Derived from the figures it is given, whichever path builds the report.
-        return data if found is None else {**data, "unknown_bounds": found}
+        return with_bounds(data)
 
     @classmethod
     def from_summary(cls, summary: Summary, **fields: Any) -> Report:

@@ -23,6 +23,7 @@ from assay.gates import (
     Rule,
     evaluate_gates,
     gate_texts,
+    needs_baseline,
     paired_rule,
     paired_rules,
     parse_rule,
@@ -57,7 +58,7 @@ from assay.runner._prepare import prepare_target
 from assay.runner._provenance import GitCommit, new_run_id, package_versions
 from assay.runner._ray import RaySettings, ray_target
 from assay.runner._select import Selection, select
-from assay.runs import headline, report_for_run, run_metadata
+from assay.runs import headline, report_for_run, run_metadata, suite_baseline
 from assay.store import RunClaim, RunInfo, RunStore, redact
 from assay.targets import Target
 
@@ -138,17 +139,19 @@ class RunResult:
         return all(g.passed for g in self.gates)
 
 
-def _gated(result: RunResult, suite: Suite) -> RunResult:
-    """``result`` with the suite's gates applied to its report."""
+def _gated(result: RunResult, suite: Suite, store: RunStore) -> RunResult:
+    """``result`` with the suite's gates applied to its report (a margin check against
+    the suite's baseline run in ``store``)."""
     rules = suite.settings.gates
     paired = paired_rules(result.report)
     if rules is None and not paired:
         return result
     listed: list[str | Rule] = [*gate_texts(rules), *paired]
+    baseline = suite_baseline(store, result.run_id) if needs_baseline(suite.gate_rules()) else None
     gates = []
     for text in listed:
         try:
-            gates += evaluate_gates(result.report, [text])
+            gates += evaluate_gates(result.report, [text], baseline)
         except AssayConfigError as err:  # a slice this run does not have: the gate fails
             gates.append(
                 GateResult(
@@ -377,7 +380,7 @@ def run_suite(
         if cache is not None:
             cache.cache.close()
     result = replace(result, cache_error=cache.cache.write_error if cache else None)
-    return _gated(result, suite)
+    return _gated(result, suite, store)
 
 
 def budget_for(
@@ -576,7 +579,7 @@ def _resume_claimed(
     if info.status == "completed" and (whole or sequential):  # a sequential run ended so
         claim.release()
         finished = RunResult(info.id, info.status, report_for_run(store, info.id), 0, len(done))
-        return _gated(finished, suite)
+        return _gated(finished, suite, store)
     cache = open_cache(suite, overrides, store)
     plan = Plan(
         store, info.id, dataset, target, suite.grader(), options, trace, done, cache, claim=claim
@@ -599,7 +602,7 @@ def _resume_claimed(
         if cache is not None:
             cache.cache.close()
     result = replace(result, cache_error=cache.cache.write_error if cache else None)
-    return _gated(result, suite)
+    return _gated(result, suite, store)
 
 
 def _stored_price(info: RunInfo, budget: dict[str, Any]) -> Price | None:

@@ -19,10 +19,12 @@ from typing import TYPE_CHECKING
 from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from assay.runs._baseline import suite_baseline
     from assay.runs._calibration import corrected, stored_calibration
     from assay.runs._case import StoredRun
     from assay.runs._compared import compare_stored, run_side
     from assay.runs._composite import composite_inputs
+    from assay.runs._judge_noise import stored_repeats
     from assay.runs._listing import run_listing
     from assay.runs._paired import paired_comparison
     from assay.runs._pilot import pilot_of
@@ -50,7 +52,9 @@ _WHERE: dict[str, str] = {
     "run_side": "assay.runs._compared",
     "runs_frame": "assay.runs._runs_frame",
     "stored_calibration": "assay.runs._calibration",
+    "stored_repeats": "assay.runs._judge_noise",
     "stored_summary": "assay.runs._summary",
+    "suite_baseline": "assay.runs._baseline",
 }
 
 
@@ -73,5 +77,7 @@ __all__ = [
     "run_side",
     "runs_frame",
     "stored_calibration",
+    "stored_repeats",
     "stored_summary",
+    "suite_baseline",
 ]

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from assay.errors import AssayConfigError, AssayError
-from assay.report import Report, judge_correction
+from assay.report import Report, judge_correction, trials_design_effect
 from assay.store import RunInfo
 
 if TYPE_CHECKING:
@@ -27,7 +27,13 @@ def corrected(report: Report, check: CalibrationCheck | None) -> Report:
         return report
     calibration, problem = applicable(check)
     found = judge_correction(
-        report.task_success, report.statuses, calibration, str(check.path), check.grader, problem
+        report.task_success,
+        report.statuses,
+        calibration,
+        str(check.path),
+        check.grader,
+        problem,
+        design_effect=trials_design_effect(report.task_success, report.trial_summary),
     )
     return report.model_copy(update={"judge_correction": found})
 

@@ -3,6 +3,7 @@ recorded answer, the judge's disagreement with itself apart from the system's.""
 
 from __future__ import annotations
 
+from assay.grading import Judgment
 from assay.metrics import judge_noise
 from assay.report import JUDGE_CACHE_HIT, Report, judge_usage
 from assay.store import RunInfo, RunStore
@@ -17,6 +18,15 @@ def repeated_judge(info: RunInfo) -> dict[str, str] | None:
     return None
 
 
+def stored_repeats(store: RunStore, info: RunInfo) -> dict[tuple[str, int], list[Judgment]]:
+    """Every kept repeat of the run's model judge, by (case id, trial), in repeat order;
+    empty when the judge was asked once about each answer."""
+    entry = repeated_judge(info)
+    if entry is None:
+        return {}
+    return store.repeat_judgments(info.id, entry.get("name", ""), entry.get("version", ""))
+
+
 def with_judge_noise(store: RunStore, report: Report, info: RunInfo | None = None) -> Report:
     """``report`` of a stored run with its judge noise (``Report.judge_noise``) when its
     judge was asked several times about each answer, and its judge usage counting every
@@ -28,7 +38,7 @@ def with_judge_noise(store: RunStore, report: Report, info: RunInfo | None = Non
     if entry is None:
         return report
     name, version = entry.get("name", ""), entry.get("version", "")
-    repeats = store.repeat_judgments(info.id, name, version)
+    repeats = stored_repeats(store, info)
     if not repeats:
         return report
     verdicts = store.graders_judgments(info.id, name, version)

@@ -68,6 +68,10 @@ def test_not_worse_than_baseline_with_nothing_paired_fails_unless_allowed() -> N
     assert check_gate(empty, "not_worse_than_baseline(0.02) allow_na").passed
 
 
-def test_a_report_gate_refuses_a_check_that_needs_a_baseline() -> None:
-    with pytest.raises(AssayConfigError, match="a report alone has none: give it to assay compare"):
-        parse_rule("not_worse_than_baseline(0.02)")
+def test_a_report_gate_reads_a_check_that_needs_a_baseline_as_its_margin() -> None:
+    rule = parse_rule("not_worse_than_baseline(2%) allow_na")
+    assert (rule.path, rule.op, rule.threshold, rule.allow_na) == (
+        "not_worse_than_baseline", ">=", 0.02, True,
+    )  # fmt: skip
+    with pytest.raises(AssayConfigError, match=r"the margin 1\.5 is not a difference of rates"):
+        parse_rule("not_worse_than_baseline(1.5)")
