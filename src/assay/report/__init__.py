@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from assay.report._correction import (
         CorrectedRate,
         JudgeCorrection,
+        UnknownBounds,
         judge_correction,
         trials_design_effect,
     )
@@ -189,6 +190,7 @@ _WHERE: dict[str, str] = {
     "JudgeCorrection": "assay.report._correction",
     "judge_correction": "assay.report._correction",
     "trials_design_effect": "assay.report._correction",
+    "UnknownBounds": "assay.report._correction",
     "JUDGE_CACHE_HIT": "assay.report._model",
     "SCHEMA_VERSION": "assay.report._model",
     "SYNTHETIC_BANNER": "assay.report._model",
@@ -295,6 +297,7 @@ __all__ = [
     "SplitBlock",
     "SyntheticSection",
     "TracedReport",
+    "UnknownBounds",
     "UsageSummary",
     "Validation",
     "agent_counts",
