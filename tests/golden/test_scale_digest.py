@@ -33,9 +33,9 @@ from assay.cli import main
 
 # sha256 of the report with the assay version written as 0.0.0+golden.
 DIGESTS = {
-    "json": "764151dc50871c0721ec604df2bfb8e62781b8a0cb3877744d391a82ae9a8fcd",
-    "text": "fb38d51512c2e3967bc784f9c3023e9d83c8500e1c0e1d7849b77acb27dcd5a6",
-    "markdown": "732726a7a36c9d4b200cf7e832b3ba35cb0687ba1ac15925b38a7a7440a097d2",
+    "json": "605a4bef2e226eebdba06ef2eb34d6a0ce13095a70250b730f82ecaf61b1e949",
+    "text": "fffb0739da9971f36cf99b35ce7ad929e0eebff89eff15b758494812590ccb2f",
+    "markdown": "ce6d0bd4b828fd35a475eccfde8bfa3cada3e3a29b06ad9dbc847173576bc8bd",
 }
 
 
