@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from tests.conftest import RunAssay
 from tests.judge_server import candidate_of, judge_server, keyword_verdict
 
@@ -880,3 +881,60 @@ def test_calibrating_a_report_file_of_a_stored_run_records_the_runs_judge(
     alone = run_assay("calibrate", labels, report, "-f", "json", cwd=elsewhere)
     assert alone.returncode == 0, alone.stderr
     assert set(json.loads(alone.stdout)["judge"]) < set(judge)
+
+
+def test_with_trials_that_agree_the_corrected_interval_is_the_one_trial_run_s(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    """Three trials of a case that answers the same each time carry no more information
+    than one: the corrected interval of the run with three trials, clustered by case, is
+    the one-trial run's, not three times as sure."""
+    with judge_server(keyword_verdict) as url:
+        judged = tmp_path / "judged.json"
+        done = run_assay(
+            "score",
+            JUDGE / "calibration.yaml",
+            JUDGE / "calibration-answers.jsonl",
+            "--grader",
+            _judge_file(tmp_path, url, concurrency=1),
+            "-f",
+            "json",
+            "-o",
+            judged,
+        )
+        assert done.returncode == 0, done.stderr
+        done = run_assay(
+            "calibrate",
+            JUDGE / "calibration-labels.jsonl",
+            judged,
+            "-f",
+            "json",
+            "-o",
+            tmp_path / "calibration.json",
+        )
+        assert done.returncode == 0, done.stderr
+        suite = _suite(tmp_path, url, cases=20)
+        wrong = {f"C{i:02d}": {"kind": "answer", "text": "Within 60 days."} for i in range(8)}
+        text = suite.read_text().replace(
+            "  default: {kind: answer, text: Within 30 days.}\n",
+            "  default: {kind: answer, text: Within 30 days.}\n"
+            f"  outcomes: {json.dumps(wrong)}\n",
+        )
+        text = text.replace(
+            "  concurrency: 1\n",
+            "  concurrency: 1\n"
+            "  calibration: {report: calibration.json, max_false_accept_upper: 0.35}\n",
+        )
+        found = {}
+        for trials in (1, 3):
+            suite.write_text(text + f"trials: {trials}\n")
+            done = run_assay("run", suite, "-f", "json", cwd=tmp_path)
+            assert done.returncode == 0, done.stderr
+            report = json.loads(done.stdout)
+            assert report["statuses"]["passed"] == 12 * trials
+            found[trials] = report["judge_correction"]["corrected"]
+    one, three = found[1], found[3]
+    assert three["value"] == pytest.approx(one["value"])
+    assert three["ci"] == pytest.approx(one["ci"], abs=1e-9)
+    low, high = one["ci"]
+    assert 0 < low < one["value"] < high < 1
