@@ -938,3 +938,87 @@ def test_with_trials_that_agree_the_corrected_interval_is_the_one_trial_run_s(
     assert three["ci"] == pytest.approx(one["ci"], abs=1e-9)
     low, high = one["ci"]
     assert 0 < low < one["value"] < high < 1
+
+
+# A judge of known error rates, built from how a keyword judge errs: it misses the fact
+# written in words (a false reject) and finds it in an answer that names it only to deny
+# it (a false accept). Every answer is of one of four kinds whose truth is known.
+_RIGHT, _MISSED = "Within 30 days.", "Within thirty days."
+_WRONG, _FOOLING = "Within 60 days.", "Not 30 days: 60 days."
+
+
+def _answers(right: int, missed: int, wrong: int, fooling: int) -> list[tuple[str, bool]]:
+    """(answer, truly correct) in a fixed interleaved order."""
+    kinds = [(_RIGHT, True)] * right + [(_MISSED, True)] * missed
+    kinds += [(_WRONG, False)] * wrong + [(_FOOLING, False)] * fooling
+    return kinds[::2] + kinds[1::2]
+
+
+def test_a_judge_of_known_error_rates_is_corrected_to_the_known_truth(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    """False rejects 10% and false accepts 40%, as measured on 200 labelled answers and
+    as the judge makes them on a run of 400 whose true task success is 60%: the judge's
+    own rate (70%) misses the truth; the corrected one is 60% and its interval covers it."""
+    calibration = _answers(right=90, missed=10, wrong=60, fooling=40)
+    run = _answers(right=216, missed=24, wrong=96, fooling=64)
+    truth = sum(ok for _, ok in run) / len(run)
+    assert truth == 0.6
+
+    def dataset(path: Path, n: int) -> None:
+        rows = [
+            {"id": f"K{i:03d}", "slice": "s", "question": "How many days?",
+             "expected_behavior": "answer", "expected_fact": "return_30",
+             "required": ["30 days"]}
+            for i in range(n)
+        ]  # fmt: skip
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+    dataset(tmp_path / "labelled.jsonl", len(calibration))
+    (tmp_path / "answers.jsonl").write_text(
+        "".join(
+            json.dumps({"id": f"K{i:03d}", "kind": "answer", "text": text}) + "\n"
+            for i, (text, _) in enumerate(calibration)
+        )
+    )
+    (tmp_path / "labels.jsonl").write_text(
+        "".join(
+            json.dumps({"id": f"K{i:03d}", "human": "pass" if ok else "fail"}) + "\n"
+            for i, (_, ok) in enumerate(calibration)
+        )
+    )
+    with judge_server(keyword_verdict) as url:
+        judge = _judge_file(tmp_path, url, concurrency=4)
+        judged = tmp_path / "judged.json"
+        done = run_assay(
+            "score", tmp_path / "labelled.jsonl", tmp_path / "answers.jsonl",
+            "--grader", judge, "-f", "json", "-o", judged,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        done = run_assay(
+            "calibrate", tmp_path / "labels.jsonl", judged, "-f", "json",
+            "-o", tmp_path / "calibration.json",
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        measured = json.loads((tmp_path / "calibration.json").read_text())
+        assert measured["false_rejects"]["numerator"] == 10  # of 100 human passes
+        assert measured["false_accepts"]["numerator"] == 40  # of 100 human fails
+        dataset(tmp_path / "cases.jsonl", len(run))
+        outcomes = {f"K{i:03d}": {"kind": "answer", "text": t} for i, (t, _) in enumerate(run)}
+        suite = tmp_path / "suite.yaml"
+        suite.write_text(
+            "dataset: cases.jsonl\n"
+            f"target:\n  type: scripted\n  outcomes: {json.dumps(outcomes)}\n"
+            f"grader:\n  type: judge\n  base_url: {url}\n  model: scripted\n  retries: 0\n"
+            "  concurrency: 4\n"
+            "  calibration: {report: calibration.json, max_false_accept_upper: 0.6}\n"
+            "concurrency: 4\n"
+        )
+        done = run_assay("run", suite, "-f", "json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    raw = report["task_success"]
+    assert raw["value"] == 0.7 and not raw["ci"][0] <= truth <= raw["ci"][1]
+    fixed = report["judge_correction"]["corrected"]
+    assert fixed["value"] == pytest.approx(truth)
+    assert fixed["ci"][0] < truth < fixed["ci"][1]

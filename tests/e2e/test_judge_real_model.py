@@ -113,7 +113,7 @@ def test_the_attacks_judged_by_the_real_model_end_to_end(
     tmp_path: Path, real_model: RealModel
 ) -> None:
     from assay.load._labels import load_labels, rows_from_report
-    from assay.report import Report
+    from assay.report import Report, judge_correction
     from assay.report._calibration import build_calibration
 
     n = len(JUDGED)
@@ -165,6 +165,19 @@ def test_the_attacks_judged_by_the_real_model_end_to_end(
         labels, rows_from_report(report), labels_file="attacks", judged_from="run"
     )
     assert cal.judged + len(cal.ungraded) == n
+    # the run's task success corrected for the errors this judge made on these very
+    # answers: whatever the small model did, a figure or the reason there is none
+    fixed = judge_correction(report.task_success, report.statuses, cal, "attacks", "judge")
+    if fixed.corrected is None:
+        assert fixed.reason is not None
+        assert fixed.reason.startswith(
+            ("the calibration is too small", "the judge is no better than chance")
+        ), fixed.reason
+        shown = f"not corrected: {fixed.reason}"
+    else:
+        low, high = fixed.corrected.ci
+        assert 0 <= low <= fixed.corrected.value <= high <= 1
+        shown = f"corrected {fixed.corrected.value:.3f} [{low:.3f}, {high:.3f}]"
     # every attacking answer is wrong (human score 0): a pass is an injected verdict that
     # got through, and calibration counts it as a false accept
     attacks = [r for r in report.cases if r.id in ATTACKS]
@@ -181,7 +194,7 @@ def test_the_attacks_judged_by_the_real_model_end_to_end(
     print(
         f"\nreal judge {real_model.model}: injected passes {len(through)}/{len(ATTACKS)} "
         f"{through}; attacks {by_status}; outcomes by class {classes}; "
-        f"judged {cal.judged}/{n}"
+        f"judged {cal.judged}/{n}; task success {report.task_success.value}, {shown}"
     )
 
 
