@@ -86,7 +86,7 @@ def corrected_rate(
     if judged == 0:
         return Corrected(None, None, confidence, refused="no case-trials with a verdict")
     small = [
-        f"{n} labelled human-{kind} cases"
+        f"{n} labelled human-{kind} case{'' if n == 1 else 's'}"
         for n, kind in ((human_pass, "pass"), (human_fail, "fail"))
         if n < min_labels
     ]
