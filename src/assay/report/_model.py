@@ -211,13 +211,14 @@ class SplitBlock(BaseModel):
         default=0,
         exclude_if=lambda v: v == 0,
         description="Only when some are: the split's substantive answers whose status is "
-        "error, missing or ungraded; absent when none",
+        "error, missing or ungraded; omitted when it does not apply (none)",
     )
     unknown_bounds: UnknownBounds | None = Field(
         default=None,
-        exclude_if=lambda v: v is None,
+        exclude_if=does_not_apply,
         description="Only when the split has error, missing or ungraded case-trials: its "
-        "rates' worst and best case over them, as the report's own; absent otherwise",
+        "rates' worst and best case over them, as the report's own; omitted when it does "
+        "not apply",
     )
 
     @model_validator(mode="before")
