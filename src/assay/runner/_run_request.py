@@ -14,10 +14,8 @@ from assay.outcomes import Span
 from assay.report import Report
 from assay.runner._plan import Progress, RunControl
 from assay.runner._receiving import Notify, SpanReceiving
-from assay.runner._regrade import recorded_grader
 from assay.runner._request import RunRequest
 from assay.runner._run import RunResult, resume_run, run_suite
-from assay.runner._span_grading import grade_from_spans
 from assay.runs import (
     check_policy,
     corrected,
@@ -177,6 +175,11 @@ def _judged_on_spans(runs: RunStore, run_id: str, suite: Suite | None, notify: N
     """Judge again the case-trials of ``run_id`` that returned no trajectory but whose
     received spans describe one (with the suite's grader, or the one the run recorded),
     and keep the run's headline figures in step; how many were judged again."""
+    # Deferred: rebuilding a recorded grader loads the judge's modules (and more), which a
+    # run that receives no spans never needs.
+    from assay.runner._regrade import recorded_grader
+    from assay.runner._span_grading import grade_from_spans
+
     info = runs.get_run(run_id)
     try:
         grader = suite.grader() if suite is not None else recorded_grader(info)[0]
