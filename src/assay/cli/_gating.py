@@ -6,30 +6,9 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from assay.gates import parse_gates
-
 if TYPE_CHECKING:
     from assay.gates import Baseline, Rule
-    from assay.load import CalibrationCheck, Suite
     from assay.report import Report
-    from assay.store import RunInfo
-
-
-def stored_rules(info: RunInfo) -> list[Rule]:
-    """The gate rules of the suite a stored run was started with (``assay run --resume``)."""
-    return parse_gates(info.suite.get("gates"), f"run {info.id}: its suite's gates")
-
-
-def suite_calibration(suite: Suite | None) -> CalibrationCheck | None:
-    """The calibration a suite's model judge's settings name (None when they name none, or
-    the suite's grader is not a judge)."""
-    if suite is None or suite.settings.grader.type != "judge":
-        return None
-    from assay.grading.judge import JudgeGrader
-    from assay.load import judge_calibration
-
-    grader = suite.grader()
-    return judge_calibration(grader) if isinstance(grader, JudgeGrader) else None
 
 
 def check_gates(

@@ -6,14 +6,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from assay.errors import AssayConfigError, did_you_mean
-from assay.metrics import (
-    METHODS,
-    IntervalMethod,
-    IntervalSetting,
-    TrialPolicy,
-    require_declared_selection,
-)
+from assay.metrics import METHODS, IntervalMethod, IntervalSetting
 from assay.render import FORMATS
+from assay.runs import check_policy as check_policy
+from assay.runs import check_policy_text as check_policy_text
 
 
 def check_format(fmt: str, allowed: tuple[str, ...] = FORMATS) -> str:
@@ -98,25 +94,3 @@ def interval_setting(confidence: float, method: str) -> IntervalSetting:
     chosen = check_method(method)
     check_confidence(confidence)
     return IntervalSetting(confidence, chosen)
-
-
-def check_policy(text: str, trials: int, selects_best: bool = False) -> TrialPolicy:
-    """The trial policy named by ``--trial-policy``, resolved for ``trials``; pass@k with
-    k > 1 only with ``--product-selects-best``."""
-    try:
-        policy = TrialPolicy.parse(text, trials).resolved(trials)
-        require_declared_selection(policy, selects_best, "--product-selects-best")
-    except ValueError as err:
-        raise AssayConfigError(f"--trial-policy {text}: {err}") from err
-    return policy
-
-
-def check_policy_text(text: str | None, selects_best: bool = False) -> None:
-    """Refuse a ``--trial-policy`` that cannot be read or is undeclared best-of-k selection,
-    before anything runs (k is checked against the trials once they are known)."""
-    if text is None:
-        return
-    try:
-        require_declared_selection(TrialPolicy.parse(text), selects_best, "--product-selects-best")
-    except ValueError as err:
-        raise AssayConfigError(f"--trial-policy {text}: {err}") from err

@@ -34,7 +34,9 @@ if TYPE_CHECKING:
     from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
     from assay.runner._prepare import prepare_target
     from assay.runner._provenance import new_run_id
+    from assay.runner._receiving import SpanReceiving, receiving_spans
     from assay.runner._regrade import recorded_grader, regrade_run
+    from assay.runner._request import RunRequest
     from assay.runner._run import (
         Overrides,
         RunControl,
@@ -42,6 +44,7 @@ if TYPE_CHECKING:
         resume_run,
         run_suite,
     )
+    from assay.runner._run_request import RunOutcome, nothing_graded, run_request
     from assay.runner._select import Selection, select
     from assay.runner._span_grading import grade_from_spans
     from assay.runner._trend import (
@@ -71,8 +74,11 @@ _WHERE: dict[str, str] = {
     "RateLimiter": "assay.runner._options",
     "RunControl": "assay.runner._run",
     "RunOptions": "assay.runner._options",
+    "RunOutcome": "assay.runner._run_request",
+    "RunRequest": "assay.runner._request",
     "RunResult": "assay.runner._run",
     "Selection": "assay.runner._select",
+    "SpanReceiving": "assay.runner._receiving",
     "Timing": "assay.runner._options",
     "WorkItem": "assay.runner._execute",
     "backoff_delay": "assay.runner._options",
@@ -99,6 +105,9 @@ _WHERE: dict[str, str] = {
     "suite_runs": "assay.runner._trend",
     "trend_for_suite": "assay.runner._trend",
     "new_run_id": "assay.runner._provenance",
+    "nothing_graded": "assay.runner._run_request",
+    "receiving_spans": "assay.runner._receiving",
+    "run_request": "assay.runner._run_request",
 }
 
 
@@ -116,8 +125,11 @@ __all__ = [
     "ResponseCache",
     "RunControl",
     "RunOptions",
+    "RunOutcome",
+    "RunRequest",
     "RunResult",
     "Selection",
+    "SpanReceiving",
     "Timing",
     "WorkItem",
     "backoff_delay",
@@ -132,9 +144,11 @@ __all__ = [
     "matrix_runs",
     "new_matrix_id",
     "new_run_id",
+    "nothing_graded",
     "parse_age",
     "parse_since",
     "prepare_target",
+    "receiving_spans",
     "recorded_grader",
     "regrade_run",
     "report_for_run",
@@ -143,6 +157,7 @@ __all__ = [
     "resume_run_async",
     "run_item",
     "run_matrix",
+    "run_request",
     "run_suite",
     "run_suite_async",
     "select",

@@ -20,7 +20,7 @@ from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from assay.runs._baseline import suite_baseline
-    from assay.runs._calibration import corrected, stored_calibration
+    from assay.runs._calibration import corrected, stored_calibration, suite_calibration
     from assay.runs._case import StoredRun
     from assay.runs._compared import compare_stored, run_side
     from assay.runs._composite import composite_inputs
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from assay.runs._run_settings import StoredGrader, run_metadata
     from assay.runs._runs_frame import runs_frame
     from assay.runs._summary import stored_summary
+    from assay.runs._trial_policy import check_policy, check_policy_text
 
 # Each name is imported from its module on first use: `assay run` and `assay report` build
 # a report without loading the comparison, composite and diagnosis readers.
@@ -42,6 +43,8 @@ _WHERE: dict[str, str] = {
     "StoredGrader": "assay.runs._run_settings",
     "run_metadata": "assay.runs._run_settings",
     "StoredRun": "assay.runs._case",
+    "check_policy": "assay.runs._trial_policy",
+    "check_policy_text": "assay.runs._trial_policy",
     "corrected": "assay.runs._calibration",
     "compare_stored": "assay.runs._compared",
     "composite_inputs": "assay.runs._composite",
@@ -55,6 +58,7 @@ _WHERE: dict[str, str] = {
     "stored_repeats": "assay.runs._judge_noise",
     "stored_summary": "assay.runs._summary",
     "suite_baseline": "assay.runs._baseline",
+    "suite_calibration": "assay.runs._calibration",
 }
 
 
@@ -64,6 +68,8 @@ __getattr__, __dir__ = lazy_exports(globals(), _WHERE)
 __all__ = [
     "StoredGrader",
     "StoredRun",
+    "check_policy",
+    "check_policy_text",
     "compare_stored",
     "composite_inputs",
     "corrected",
@@ -80,4 +86,5 @@ __all__ = [
     "stored_repeats",
     "stored_summary",
     "suite_baseline",
+    "suite_calibration",
 ]

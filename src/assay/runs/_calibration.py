@@ -1,5 +1,6 @@
-"""A stored run's judge calibration: the one its suite requires (``stored_calibration``),
-and a report's task success corrected for the judge's errors it measured (``corrected``)."""
+"""A run's judge calibration: the one its suite requires (``suite_calibration``; of a stored
+run, ``stored_calibration``), and a report's task success corrected for the judge's errors
+it measured (``corrected``)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from assay.report import Report, judge_correction, trials_design_effect
 from assay.store import RunInfo
 
 if TYPE_CHECKING:
-    from assay.load import CalibrationCheck
+    from assay.load import CalibrationCheck, Suite
     from assay.report._calibration import CalibrationReport
 
 
@@ -124,3 +125,16 @@ def stored_calibration(info: RunInfo) -> CalibrationCheck | None:
         identity,
         rubric.get("pass_minimum", 2),
     )
+
+
+def suite_calibration(suite: Suite | None) -> CalibrationCheck | None:
+    """The calibration a suite's model judge's settings name (None when they name none, or
+    the suite's grader is not a judge)."""
+    if suite is None or suite.settings.grader.type != "judge":
+        return None
+    # Deferred with the judge's modules (see ``stored_calibration``).
+    from assay.grading.judge import JudgeGrader
+    from assay.load import judge_calibration
+
+    grader = suite.grader()
+    return judge_calibration(grader) if isinstance(grader, JudgeGrader) else None
