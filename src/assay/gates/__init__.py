@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         validate_rule,
     )
     from assay.gates._rules import (
+        BASELINE,
         OPERATORS,
         GateResult,
         Rule,
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
         sequential_rule,
         sequential_texts,
     )
-    from assay.gates._trend import BASELINE, LAST, TrendRule, parse_trend_rule, trend_gate
+    from assay.gates._trend import LAST, TrendRule, parse_trend_rule, trend_gate
 
 # Each name is imported from its module on first use: a command loads only the modules
 # whose names it reads.
@@ -81,7 +82,7 @@ _WHERE: dict[str, str] = {
     "sequential_problem": "assay.gates._sequential",
     "sequential_rule": "assay.gates._sequential",
     "sequential_texts": "assay.gates._sequential",
-    "BASELINE": "assay.gates._trend",
+    "BASELINE": "assay.gates._rules",
     "LAST": "assay.gates._trend",
     "TrendRule": "assay.gates._trend",
     "parse_trend_rule": "assay.gates._trend",

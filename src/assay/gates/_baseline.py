@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from assay.compare import ComparisonRefusedError, RunSide, compare_runs
-from assay.gates._comparison import check_gate
 from assay.gates._rules import GateResult, Rule
 from assay.metrics import IntervalSetting
 from assay.report import Report
@@ -35,6 +33,11 @@ def not_worse_result(report: Report, rule: Rule, baseline: Baseline | None) -> G
     """``rule`` (``not_worse_than_baseline(MARGIN)``, its margin the rule's threshold)
     applied to ``report`` against ``baseline``. No baseline, or one that does not pair
     with the report, fails the rule with the reason unless it ends in ``allow_na``."""
+    # deferred: the comparison's modules load only for a rule against a baseline, not with
+    # every suite's gates
+    from assay.compare import ComparisonRefusedError, RunSide, compare_runs
+    from assay.gates._comparison import check_gate
+
     found = baseline or NO_BASELINE
     if found.report is None:
         return _na(rule, found.named)

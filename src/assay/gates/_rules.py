@@ -39,6 +39,8 @@ _CALL = re.compile(
 ALLOW_NA = "allow_na"
 NOT_WORSE = "not_worse_than_baseline"
 """The check that the candidate is not worse than the baseline by more than its margin."""
+BASELINE = "baseline"
+"""The tag of the run ``not_worse_than_baseline(MARGIN)`` compares with."""
 CALLS = (NOT_WORSE,)
 # Short names for the usage figures: ``cost_usd<=5``, ``latency_p95_s<=2``.
 ALIASES = {

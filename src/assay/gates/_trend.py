@@ -28,7 +28,7 @@ from assay.compare import ComparisonRefusedError, RunSide, compare_runs
 from assay.errors import AssayConfigError
 from assay.gates._comparison import NO_NEW_FAILURES, check_gate
 from assay.gates._report import check_rule, parse_rule, resolve
-from assay.gates._rules import NOT_WORSE, GateResult, Rule, split_rule
+from assay.gates._rules import BASELINE, NOT_WORSE, GateResult, Rule, split_rule
 from assay.trend import SuiteRun
 
 LAST = "last"
@@ -44,8 +44,6 @@ _REF = re.compile(
     r"(?:(?P<sign>[-+])(?P<margin>[0-9.]+(?:e[-+]?\d+)?)(?P<pct>%)?)?$"
 )
 _BOUNDS = ("low", "high", "value")
-BASELINE = "baseline"
-"""The tag of the run ``not_worse_than_baseline(MARGIN)`` compares with."""
 
 
 @dataclass(frozen=True)
