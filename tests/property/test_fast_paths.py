@@ -71,8 +71,8 @@ def test_a_result_line_parses_as_validation_parses_it(raw: dict[str, Any]) -> No
 @settings(max_examples=600, deadline=None)
 @given(lines)
 def test_a_plain_line_is_one_a_plain_record_is_made_of(raw: dict[str, Any]) -> None:
-    if _parse._usual_shape(raw):
-        assert _parse._plain_line(raw) == (_parse._plain_record(raw) is not None)
+    if _parse.usual_shape(raw):
+        assert _parse.plain_line(raw) == (_parse._plain_record(raw) is not None)
 
 
 @pytest.mark.parametrize(
@@ -94,7 +94,7 @@ def test_the_usual_lines_take_the_fast_path_and_match(
     plain = _parse._plain_record(raw)
     both = "class" in raw and "error_class" in raw
     assert (plain is None) == both
-    assert _parse._plain_line(raw) != both
+    assert _parse.plain_line(raw) != both
     _same(_parse.parse_result_line(raw, HERE), _validated(raw, monkeypatch))
 
 
