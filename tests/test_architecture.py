@@ -362,10 +362,13 @@ def test_the_layer_check_catches_an_upward_import() -> None:
 # alone (ARCHITECTURE.md; each kept while bench/RESULTS.md shows it pays). ---
 
 FAST = SRC / "_fast"
-STILL_FORKING = {"scoring/_two_processes.py", "load/_aside.py"}
-"""They fork today; the report pipeline's rewrite removes them or moves their work."""
-REACHING_ATTRIBUTES = {("sys", "modules"), ("os", "fork"), ("object", "__setattr__")}
-REACHING_FROM = {("sys", "modules"), ("os", "fork")}
+REACHING_ATTRIBUTES = {
+    ("sys", "modules"),
+    ("os", "fork"),
+    ("os", "waitpid"),
+    ("object", "__setattr__"),
+}
+REACHING_FROM = {("sys", "modules"), ("os", "fork"), ("os", "waitpid")}
 
 
 def _tricks(path: Path, source: str | None = None) -> list[str]:
@@ -399,11 +402,7 @@ def _tricks(path: Path, source: str | None = None) -> list[str]:
 
 
 def _outside_fast() -> list[Path]:
-    return [
-        path
-        for path in sorted(SRC.rglob("*.py"))
-        if not path.is_relative_to(FAST) and str(path.relative_to(SRC)) not in STILL_FORKING
-    ]
+    return [path for path in sorted(SRC.rglob("*.py")) if not path.is_relative_to(FAST)]
 
 
 def test_only_assay_fast_reaches_into_the_interpreter_or_pydantic() -> None:
@@ -420,6 +419,8 @@ def test_the_trick_check_catches_a_planted_use() -> None:
         "gc.freeze()\n"
         "sys.modules.pop('x')\n"
         "pid = os.fork()\n"
+        "os.waitpid(pid, 0)\n"
+        "from os import fork\n"
         "object.__setattr__(row, '__dict__', {})\n"
         "setattr(row, '__pydantic_fields_set__', set())\n"
         "row.__pydantic_extra__ = None\n"
@@ -431,6 +432,8 @@ def test_the_trick_check_catches_a_planted_use() -> None:
         "uses gc.freeze",
         "uses sys.modules",
         "uses os.fork",
+        "uses os.waitpid",
+        "imports fork from os",
         "uses object.__setattr__",
         "names __pydantic_fields_set__",
         "uses .__pydantic_extra__",
@@ -439,10 +442,15 @@ def test_the_trick_check_catches_a_planted_use() -> None:
     assert _tricks(SRC / "report" / "_probe.py", "import os\nimport sys\nos.getpid()\n") == []
 
 
-def test_the_forking_exceptions_still_fork() -> None:
-    """An exception that no longer needs to be one is taken off the list."""
-    for name in sorted(STILL_FORKING):
-        assert _tricks(SRC / name), name
+def test_only_assay_fast_forks() -> None:
+    """The processes forked for speed are started, reaped and stopped by one module."""
+    forks = ("os.fork", "os.waitpid", "fork from os", "waitpid from os")
+    forking = [
+        str(path.relative_to(SRC))
+        for path in sorted(SRC.rglob("*.py"))
+        if any(use in found for found in _tricks(path) for use in forks)
+    ]
+    assert forking == ["_fast/forked.py"]
 
 
 def test_the_cycle_check_sees_imports_inside_functions() -> None:

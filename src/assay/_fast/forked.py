@@ -1,20 +1,25 @@
 """Work a forked process does on the other core while this one does its own share.
 
 What it saves: the wall time of rendering a large stored run's report (JSON, HTML,
-JUnit), measured in bench/RESULTS.md, section ``speed_tricks``.
+JUnit), measured in bench/RESULTS.md, section ``speed_tricks``, and of ``assay score`` on
+a large dataset (its results read aside, its cases scored by two processes).
 
-The forked process writes each item it makes to a temporary file, pickled; once it has
-ended, this process reads the items back in order. This process may also send it one
-request once it has started (``Forked.ask``): what the items are to be made of, known
-only later. The items are trusted only when the
-process made every one and exited normally: anything else (an exception, a signal, a
-process that could not be started) gives nothing back, and the caller does that work
-itself, which then fails, if it does, the usual way and with the usual message.
+The one place that forks: ``Child.start`` runs a function in a forked process, which
+exits with what the function returns, and ``Child`` waits for it or stops it. What the
+process wrote is trusted only when it exited with 0: anything else (an exception, a
+signal, a process that could not be started) gives nothing back, and the caller does
+that work itself, which then fails, if it does, the usual way and with the usual message.
+
+``Forked`` is such a process making items: it writes each one to a temporary file,
+pickled; once it has ended, this process reads the items back in order. This process
+may also send it one request once it has started (``Forked.ask``): what the items are to
+be made of, known only later.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import pickle
 import select
@@ -38,8 +43,8 @@ class Forked(Generic[T]):
     """Items made by a forked process from the moment it is started; ``items`` waits for
     it. Close it (a ``with`` block) so that the process never outlives the caller."""
 
-    def __init__(self, pid: int, out: IO[bytes], asks: int) -> None:
-        self._child = Child(pid)
+    def __init__(self, child: Child, out: IO[bytes], asks: int) -> None:
+        self._child = child
         self._out = out
         self._asks: int | None = asks
 
@@ -61,31 +66,13 @@ class Forked(Generic[T]):
             asked, asks = os.pipe()
         except OSError:
             return None
-        sys.stdout.flush()
-        sys.stderr.flush()
-        try:
-            pid = os.fork()
-        except OSError:
+        child = Child.start(functools.partial(_made, make, asked, out), [asks], [asked])
+        if child is None:
             out.close()
             os.close(asked)
             os.close(asks)
             return None
-        if pid == 0:  # pragma: no cover - the forked process, measured by its output
-            status = 1
-            try:
-                os.close(asks)
-                made = make(Request(asked))
-                if isinstance(made, Texts):
-                    _write_texts(made, out)
-                else:
-                    write_items(made, out)
-                status = 0
-            except BaseException:  # the caller does the work again, and says what failed
-                pass
-            finally:
-                os._exit(status)
-        os.close(asked)
-        return cls(pid, out, asks)
+        return cls(child, out, asks)
 
     def ask(self, request: object) -> bool:
         """Send the process its request (once); False when it cannot be sent (the
@@ -136,6 +123,38 @@ class Child:
     def __init__(self, pid: int) -> None:
         self.pid: int | None = pid
 
+    @classmethod
+    def start(
+        cls, work: Callable[[], int], ours: Iterable[int] = (), theirs: Iterable[int] = ()
+    ) -> Child | None:
+        """Fork a process that runs ``work`` and exits with what it returns (with 1,
+        saying nothing, when it raises anything); None, having closed nothing, when none
+        could be forked. ``ours``: the file descriptors only this process uses (the
+        ends of pipes it writes or reads), closed in the forked one before ``work``;
+        ``theirs``: those only the forked process uses, closed here once it is started
+        (so that either side sees the end of a pipe once the other is gone). A file
+        both use (a temporary file the forked process writes, read here once it has
+        ended) is in neither."""
+        ours, theirs = tuple(ours), tuple(theirs)
+        for stream in (sys.stdout, sys.stderr):  # else the fork may write it out again
+            with contextlib.suppress(AttributeError, OSError, ValueError):
+                stream.flush()
+        try:
+            pid = os.fork()
+        except OSError:
+            return None
+        if pid == 0:  # pragma: no cover - the forked process, measured by its work
+            status = 1
+            try:
+                for fd in ours:
+                    os.close(fd)
+                status = work()
+            finally:
+                os._exit(status)
+        for fd in theirs:
+            os.close(fd)
+        return cls(pid)
+
     def reaped(self) -> bool:
         """Wait for it to end; whether it exited with 0 (False once reaped before)."""
         pid, self.pid = self.pid, None
@@ -183,6 +202,18 @@ class Texts(NamedTuple):
     texts: Iterable[str]
     joint: str
     escape: Callable[[str], str]
+
+
+def _made(
+    make: Callable[[Request], Iterable[Any] | Texts], asked: int, out: IO[bytes]
+) -> int:  # pragma: no cover - run by the forked process
+    """``Forked``'s work: ``make``'s items written to ``out``; 0 once all are."""
+    made = make(Request(asked))
+    if isinstance(made, Texts):
+        _write_texts(made, out)
+    else:
+        write_items(made, out)
+    return 0
 
 
 def _write_texts(made: Texts, out: IO[bytes]) -> None:

@@ -11,7 +11,7 @@ file itself the usual way, which says what, if anything, is wrong with it.
 
 from __future__ import annotations
 
-import os
+import functools
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,8 +33,8 @@ class ResultsAside:
     moment it is made; ``plain_lines`` waits for it. Close it (a ``with`` block) so that
     the process never outlives the command."""
 
-    def __init__(self, pid: int, out: IO[bytes]) -> None:
-        self._child = Child(pid)
+    def __init__(self, child: Child, out: IO[bytes]) -> None:
+        self._child = child
         self._out = out
         self._done = False
 
@@ -57,19 +57,11 @@ class ResultsAside:
             out = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
         except OSError:
             return None
-        try:
-            pid = os.fork()
-        except OSError:
+        child = Child.start(functools.partial(_read_aside, path, out, shared))
+        if child is None:
             out.close()
             return None
-        if pid == 0:  # pragma: no cover - the forked process, measured by its output
-            status = 1
-            try:
-                status = 0 if _write_plain_lines(path, out, shared) else 3
-                out.flush()
-            finally:
-                os._exit(status)
-        return cls(pid, out)
+        return cls(child, out)
 
     def plain_lines(self) -> Iterator[dict[str, Any]] | None:
         """Every line of the file, decoded, when each is the usual result line (an id, a
@@ -109,6 +101,15 @@ def _batches(out: IO[bytes]) -> Iterator[dict[str, Any]]:
         if batch is None:
             return
         yield from batch
+
+
+def _read_aside(
+    path: Path, out: IO[bytes], shared: bool
+) -> int:  # pragma: no cover - run by the forked process
+    """The forked process's work: 0 when it wrote the usual lines of ``path`` whole."""
+    whole = _write_plain_lines(path, out, shared)
+    out.flush()
+    return 0 if whole else 3
 
 
 def _write_plain_lines(path: Path, out: IO[bytes], shared: bool = True) -> bool:

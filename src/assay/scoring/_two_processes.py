@@ -317,9 +317,15 @@ class _SecondHalf:
     command."""
 
     def __init__(
-        self, pid: int, go: int, ready: int, asks: int | None, scored: IO[bytes], text: IO[bytes]
+        self,
+        child: Child,
+        go: int,
+        ready: int,
+        asks: int | None,
+        scored: IO[bytes],
+        text: IO[bytes],
     ) -> None:
-        self._child = Child(pid)
+        self._child = child
         self._go = go
         self._ready = ready
         self._asks = asks
@@ -351,26 +357,18 @@ class _SecondHalf:
                 for fd in (asked_read, asks):
                     if fd is not None:
                         undo.callback(os.close, fd)
-                pid = os.fork()
             except OSError:
                 return None
+            ends = _Ends(go_read, ready_write, asked_read)
+            work = functools.partial(
+                _second_half, text, middle, plain, aside, ends, scored, rows, handed
+            )
+            ours = [fd for fd in (go, ready, asks) if fd is not None]
+            child = Child.start(work, ours, [fd for fd in ends if fd is not None])
+            if child is None:
+                return None
             undo.pop_all()
-        if pid == 0:  # pragma: no cover - the forked process, measured by its output
-            status = 1
-            try:
-                os.close(go)
-                os.close(ready)
-                if asks is not None:
-                    os.close(asks)
-                ends = _Ends(go_read, ready_write, asked_read)
-                status = _second_half(text, middle, plain, aside, ends, scored, rows, handed)
-            finally:
-                os._exit(status)
-        os.close(go_read)
-        os.close(ready_write)
-        if asked_read is not None:
-            os.close(asked_read)
-        return cls(pid, go, ready, asks, scored, rows)
+        return cls(child, go, ready, asks, scored, rows)
 
     def go(self) -> bool:
         """Tell the process to read the result lines (once this one has them); False
