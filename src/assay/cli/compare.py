@@ -16,8 +16,8 @@ if TYPE_CHECKING:
 
 
 def _from_file(path: Path) -> RunSide:
-    from assay.cli._sources import load_report_file
     from assay.compare import RunSide
+    from assay.load import load_report_file
 
     return RunSide.from_report(load_report_file(path), ref=str(path))
 
@@ -77,7 +77,7 @@ def _side(ref: str, store: str | None, interval: IntervalSetting) -> RunSide:
 
     path = Path(ref)
     if names_a_file(path):
-        from assay.cli._sources import composite_report_file
+        from assay.load import composite_report_file
 
         composite = composite_report_file(path)
         if composite is not None:
