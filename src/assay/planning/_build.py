@@ -468,9 +468,9 @@ def _paired_icc(given: float | None, pilot: Pilot | None, rate: float, notes: li
             f"correlate with ρ = 1 − ψ₀ / (2p(1 − p)) = {icc:.3g}"
         )
         return icc
-    icc = _pilot_icc(pilot, notes)
-    if icc is not None:
-        return icc
+    measured = _pilot_icc(pilot, notes)
+    if measured is not None:
+        return measured
     raise ValueError(
         "with several trials, a paired question needs how the trials of one case agree: a "
         "pilot run with several trials (whose design effect measures it), or a discordance "
