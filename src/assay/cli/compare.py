@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL, format_option
+from assay.cli._flags import CONFIDENCE, INTERVAL, OUTPUT, format_option
 
 if TYPE_CHECKING:
     from assay.compare import Comparison, RunSide
@@ -180,7 +180,7 @@ def compare(
         "difference of rates (0.02: 2 points); the verdict is in every format.",
     ),
     format: str | None = format_option("comparison"),
-    output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
+    output: Path | None = OUTPUT,
     confidence: float = CONFIDENCE,
     interval: str = INTERVAL,
     store: str | None = typer.Option(
