@@ -1,5 +1,5 @@
-"""Report files read by ``gate`` and ``compare`` are checked against their own counts and
-read at the level asked for, never trusted as written."""
+"""Report files read by ``gate``, ``compare`` and ``calibrate`` are checked against their own
+counts and read at the level asked for, never trusted as written."""
 
 from __future__ import annotations
 
@@ -68,7 +68,13 @@ def test_an_inconsistent_report_file_is_refused_naming_the_field(
     data = _score(run_assay, tmp_path / "r.json", "--confidence", "0.95")
     edited = tmp_path / "edited.json"
     edited.write_text(json.dumps(_without_ci95(_edit(data, path, value))), encoding="utf-8")
-    for args in (("gate", edited, "--rule", "task_success>=0"), ("compare", edited, edited)):
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text(json.dumps({"id": data["cases"][0]["id"], "human": "pass"}) + "\n")
+    for args in (
+        ("gate", edited, "--rule", "task_success>=0"),
+        ("compare", edited, edited),
+        ("calibrate", labels, edited),
+    ):
         done = run_assay(*args)
         assert done.returncode == 2, done.stdout + done.stderr
         assert message in done.stderr, done.stderr

@@ -26,6 +26,34 @@ PRODUCT_SELECTS_BEST = typer.Option(
     "case in which pass@k (k > 1) measures it.",
 )
 
+STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
+STORE = typer.Option(None, "--store", help=STORE_HELP)
+OUTPUT = typer.Option(None, "--output", "-o", help="Write to this file.")
+
+
+def store_option(argument: str) -> Any:
+    """The ``--store`` option of a command whose ``argument`` may be a stored run's id."""
+    return typer.Option(
+        None,
+        "--store",
+        help=f"Store URL, when {argument} is a run id (default $ASSAY_STORE or "
+        "sqlite:///.assay/assay.db).",
+    )
+
+
+def report_output(kept: str | None = None) -> Any:
+    """The ``--output``/``-o`` option of a command that writes a report: an existing file
+    is replaced only if it is an assay report; ``kept`` names what is never overwritten."""
+    never = f"; {kept} are never overwritten." if kept else "."
+    return typer.Option(
+        None,
+        "--output",
+        "-o",
+        help="Write the report to this file. An existing file is replaced only if it is "
+        f"an assay report{never}",
+    )
+
+
 # How a --format option documents its default (see _options.output_format).
 FORMAT_FROM_OUTPUT = "(default: from --output's extension, else text)"
 

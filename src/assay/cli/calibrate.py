@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL, format_option
+from assay.cli._flags import CONFIDENCE, INTERVAL, format_option, report_output, store_option
 from assay.cli._output import emit
 from assay.load import names_a_file
 
@@ -29,13 +29,7 @@ def calibrate(
         "id of a stored run (see --store).",
     ),
     format: str | None = format_option("calibration"),
-    output: Path | None = typer.Option(
-        None,
-        "--output",
-        "-o",
-        help="Write the report to this file. An existing file is replaced only if it is "
-        "an assay report; the inputs and other files are never overwritten.",
-    ),
+    output: Path | None = report_output("the inputs and other files"),
     pass_minimum: int | None = typer.Option(
         None,
         "--pass-minimum",
@@ -48,12 +42,7 @@ def calibrate(
     ),
     confidence: float = CONFIDENCE,
     interval: str = INTERVAL,
-    store: str | None = typer.Option(
-        None,
-        "--store",
-        help="Store URL, when JUDGED is a run id (default $ASSAY_STORE or "
-        "sqlite:///.assay/assay.db).",
-    ),
+    store: str | None = store_option("JUDGED"),
 ) -> None:
     """Compare a grader's verdicts with human labels: how many labelled cases were judged
     and which are ungraded; false accepts (judge passes, human fails) over human-fail

@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from assay.cli.stored import STORE_HELP
+from assay.cli._flags import STORE
 
 app = typer.Typer(
     name="cases",
@@ -29,7 +29,7 @@ def from_run(
     ),
     ids: str | None = typer.Option(None, "--ids", help="Only these case ids (A,B)."),
     output: Path = typer.Option(..., "--output", "-o", help="New JSONL or YAML file to write."),
-    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+    store: str | None = STORE,
 ) -> None:
     """Write candidate cases from RUN's observed failures, flagged for review.
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL, format_option
+from assay.cli._flags import CONFIDENCE, INTERVAL, OUTPUT, format_option
 
 if TYPE_CHECKING:
     from assay.compare import Comparison, RunSide
@@ -16,8 +16,8 @@ if TYPE_CHECKING:
 
 
 def _from_file(path: Path) -> RunSide:
-    from assay.cli._sources import load_report_file
     from assay.compare import RunSide
+    from assay.load import load_report_file
 
     return RunSide.from_report(load_report_file(path), ref=str(path))
 
@@ -77,7 +77,7 @@ def _side(ref: str, store: str | None, interval: IntervalSetting) -> RunSide:
 
     path = Path(ref)
     if names_a_file(path):
-        from assay.cli._sources import composite_report_file
+        from assay.load import composite_report_file
 
         composite = composite_report_file(path)
         if composite is not None:
@@ -180,7 +180,7 @@ def compare(
         "difference of rates (0.02: 2 points); the verdict is in every format.",
     ),
     format: str | None = format_option("comparison"),
-    output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
+    output: Path | None = OUTPUT,
     confidence: float = CONFIDENCE,
     interval: str = INTERVAL,
     store: str | None = typer.Option(

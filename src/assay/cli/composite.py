@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL, format_option
+from assay.cli._flags import CONFIDENCE, INTERVAL, format_option, report_output, store_option
 from assay.cli._output import described, emit, wants_color
 
 if TYPE_CHECKING:
@@ -48,21 +48,10 @@ def composite(
         "checks; added to any the dataset header names.",
     ),
     format: str | None = format_option("composite"),
-    output: Path | None = typer.Option(
-        None,
-        "--output",
-        "-o",
-        help="Write the report to this file. An existing file is replaced only if it is "
-        "an assay report; inputs and other files are never overwritten.",
-    ),
+    output: Path | None = report_output("inputs and other files"),
     confidence: float = CONFIDENCE,
     interval: str = INTERVAL,
-    store: str | None = typer.Option(
-        None,
-        "--store",
-        help="Store URL, when RESULTS is a run id (default $ASSAY_STORE or "
-        "sqlite:///.assay/assay.db).",
-    ),
+    store: str | None = store_option("RESULTS"),
     grader: Path | None = typer.Option(
         None,
         "--grader",

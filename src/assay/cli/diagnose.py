@@ -6,15 +6,13 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from assay.cli._flags import format_option
+from assay.cli._flags import STORE, format_option
 from assay.cli._output import emit
 
 if TYPE_CHECKING:
     from assay.diagnose import Finding
     from assay.runs import StoredRun
     from assay.store import RunStore
-
-STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
 
 
 def _all(opened: RunStore, stored: StoredRun) -> list[Finding]:
@@ -34,7 +32,7 @@ def diagnose(
     all_: bool = typer.Option(False, "--all", help="Every failed case, grouped by stage."),
     trial: int = typer.Option(1, "--trial", help="Which trial of CASE."),
     format: str = format_option("diagnosis", from_output=False),
-    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+    store: str | None = STORE,
 ) -> None:
     """Name the stage that caused CASE to fail in RUN, with the evidence from its spans and
     the next thing to inspect; with --all, every failed case grouped by stage."""

@@ -6,10 +6,8 @@ from pathlib import Path
 
 import typer
 
-from assay.cli._flags import format_option
+from assay.cli._flags import STORE, format_option
 from assay.load import path_exists
-
-STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
 
 
 def export(
@@ -18,7 +16,7 @@ def export(
     output: Path | None = typer.Option(
         None, "--output", "-o", help="Write to this file (required for parquet and inspect)."
     ),
-    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+    store: str | None = STORE,
 ) -> None:
     """Export a stored run: one row per case-trial with its status, reason, grader, score,
     outcome, usage and latency (missing case-trials included), or an inspect_ai .eval log

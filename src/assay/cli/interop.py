@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
+from assay.cli._flags import STORE
 
 import_app = typer.Typer(
     name="import",
@@ -49,7 +49,7 @@ def inspect(
     partial_passes: bool = typer.Option(
         False, "--partial-passes", help="Count inspect's 'P' (partial credit) as passed."
     ),
-    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+    store: str | None = STORE,
 ) -> None:
     """Store each inspect_ai log as a run: every sample and epoch (epochs as trials),
     errored samples as error, unscored as ungraded, samples the log's dataset lists but
@@ -79,7 +79,7 @@ def promptfoo(
     exports: list[Path] = typer.Argument(
         ..., help="promptfoo `export` or `eval --output` JSON files."
     ),
-    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+    store: str | None = STORE,
 ) -> None:
     """Store a promptfoo export as one run per prompt × provider column over the same
     cases (its tests), repeats as trials; several columns form a matrix (see `assay matrix`).

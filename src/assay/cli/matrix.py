@@ -6,16 +6,14 @@ from pathlib import Path
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL, format_option
+from assay.cli._flags import CONFIDENCE, INTERVAL, STORE, format_option
 
 
 def matrix(
     matrix_id: str = typer.Argument(..., help="A matrix id (mx-…) or a unique prefix of one."),
     format: str | None = format_option("matrix"),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write the report here."),
-    store: str | None = typer.Option(
-        None, "--store", help="Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
-    ),
+    store: str | None = STORE,
     confidence: float = CONFIDENCE,
     interval: str = INTERVAL,
 ) -> None:

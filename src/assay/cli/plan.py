@@ -8,13 +8,11 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL, format_option
+from assay.cli._flags import CONFIDENCE, INTERVAL, OUTPUT, STORE, format_option
 
 if TYPE_CHECKING:
     from assay.cases import Case
     from assay.planning import Pilot
-
-STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
 
 
 def plan(
@@ -94,11 +92,11 @@ def plan(
     prices: Path | None = typer.Option(
         None, "--prices", help="Price the forecast with this table instead of the pilot's own."
     ),
-    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+    store: str | None = STORE,
     confidence: float = CONFIDENCE,
     interval: str = INTERVAL,
     format: str | None = format_option("plan"),
-    output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
+    output: Path | None = OUTPUT,
 ) -> None:
     """How many cases (and trials) a decision needs, each number with the exact method it
     is computed by: the interval assay reports with, the exact McNemar test of `assay

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL, format_option
+from assay.cli._flags import CONFIDENCE, INTERVAL, STORE, format_option, report_output
 from assay.cli._output import emit, wants_color
 
 
@@ -35,18 +35,10 @@ def regrade(
         metavar="J",
     ),
     format: str | None = format_option("report"),
-    output: Path | None = typer.Option(
-        None,
-        "--output",
-        "-o",
-        help="Write the report to this file. An existing file is replaced only if it is "
-        "an assay report.",
-    ),
+    output: Path | None = report_output(),
     confidence: float = CONFIDENCE,
     interval: str = INTERVAL,
-    store: str | None = typer.Option(
-        None, "--store", help="Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
-    ),
+    store: str | None = STORE,
 ) -> None:
     """Judge every recorded answer of stored run RUN_ID with the judge of --grader (or the
     run's own grader, built again), into a new run linked to it (metadata regrade_of); the

@@ -14,6 +14,7 @@ from assay.cli._flags import (
     PRODUCT_SELECTS_BEST,
     TRIAL_POLICY,
     format_option,
+    report_output,
 )
 from assay.cli._output import described, emit, wants_color
 from assay.errors import MAX_TRIALS
@@ -26,13 +27,7 @@ def score(
     dataset: Path = typer.Argument(..., help="Dataset file (JSONL, YAML, JSON or CSV)."),
     results: Path = typer.Argument(..., help="Results file (JSONL): one outcome per line."),
     format: str | None = format_option("report"),
-    output: Path | None = typer.Option(
-        None,
-        "--output",
-        "-o",
-        help="Write the report to this file. An existing file is replaced only if it is "
-        "an assay report; the dataset, the results or any other file are never overwritten.",
-    ),
+    output: Path | None = report_output("the dataset, the results or any other file"),
     confidence: float = CONFIDENCE,
     interval: str = INTERVAL,
     trials: int | None = typer.Option(

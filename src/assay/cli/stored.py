@@ -9,14 +9,13 @@ import typer
 from assay.cli._flags import (
     CONFIDENCE,
     INTERVAL,
+    OUTPUT,
     PRODUCT_SELECTS_BEST,
+    STORE,
     TRIAL_POLICY,
     format_option,
 )
 from assay.cli._output import described, emit, wants_color
-
-STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
-
 
 runs_app = typer.Typer(
     name="runs",
@@ -30,7 +29,7 @@ runs_app = typer.Typer(
 @runs_app.callback(invoke_without_command=True)
 def runs(
     ctx: typer.Context,
-    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+    store: str | None = STORE,
     format: str = format_option("runs", from_output=False),
     limit: int = typer.Option(50, help="Show at most this many runs (newest first)."),
 ) -> None:
@@ -61,7 +60,7 @@ def runs(
 def tag(
     run_id: str = typer.Argument(..., help="Run id (or a unique prefix)."),
     name: str = typer.Argument(..., help="The tag, e.g. baseline."),
-    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+    store: str | None = STORE,
 ) -> None:
     """Tag a run NAME, such as baseline, for `assay gate --trend`. A tag names one run per
     suite: tagging another run of the suite moves it."""
@@ -83,7 +82,7 @@ def delete(
         ..., help="Run ids, unique prefixes, names or latest / latest~N.", show_default=False
     ),
     yes: bool = typer.Option(False, "--yes", "-y", help="Delete without asking."),
-    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+    store: str | None = STORE,
 ) -> None:
     """Delete stored runs: their records, judgments and spans. Nothing else changes (other
     runs, tags of other runs, files). Asks first unless --yes; a run being written (a run
@@ -122,7 +121,7 @@ def delete(
 def untag(
     run_id: str = typer.Argument(..., help="Run id (or a unique prefix)."),
     name: str = typer.Argument(..., help="The tag to remove."),
-    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+    store: str | None = STORE,
 ) -> None:
     """Remove tag NAME from a run."""
     from assay.store import open_store
@@ -141,9 +140,9 @@ def untag(
 
 def report(
     run_id: str = typer.Argument(..., help="Run id (or a unique prefix)."),
-    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+    store: str | None = STORE,
     format: str | None = format_option("report", notes={"html": "with traces"}),
-    output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
+    output: Path | None = OUTPUT,
     confidence: float = CONFIDENCE,
     interval: str = INTERVAL,
     trial_policy: str | None = TRIAL_POLICY,

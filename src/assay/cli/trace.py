@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from assay.cli._flags import format_option
+from assay.cli._flags import STORE, format_option
 from assay.cli._output import emit
-
-STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
 
 
 def trace(
@@ -16,7 +14,7 @@ def trace(
     trial: int = typer.Option(1, "--trial", help="Which trial of the case."),
     format: str = format_option("trace", from_output=False),
     all_attributes: bool = typer.Option(False, "--all-attributes", help="Show every attribute."),
-    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+    store: str | None = STORE,
 ) -> None:
     """Print the spans of CASE in RUN as a tree with start offsets and durations, then
     what its record kept: the transcript, the traceback, an agent's trajectory step by step.

@@ -6,9 +6,7 @@ from pathlib import Path
 
 import typer
 
-from assay.cli._flags import CONFIDENCE, INTERVAL, format_option
-
-STORE_HELP = "Store URL (default $ASSAY_STORE or sqlite:///.assay/assay.db)."
+from assay.cli._flags import CONFIDENCE, INTERVAL, OUTPUT, STORE, format_option
 
 
 def trend(
@@ -26,14 +24,14 @@ def trend(
         None, "--since", help="Only runs started in this period (30d, 12h, 2w) or since a date."
     ),
     format: str | None = format_option("trend"),
-    output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
+    output: Path | None = OUTPUT,
     links: str | None = typer.Option(
         None,
         "--links",
         help="HTML: link runs and comparisons to the viewer at this URL (e.g. "
         "http://127.0.0.1:8765); without it the page names the commands instead.",
     ),
-    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+    store: str | None = STORE,
     confidence: float = CONFIDENCE,
     interval: str = INTERVAL,
 ) -> None:

@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from assay.load._labels import (
         judged_identity,
         load_labels,
-        load_report_file,
         read_labels,
         rows_from_report,
     )
@@ -45,6 +44,7 @@ if TYPE_CHECKING:
     from assay.load._paths import file_refusal, named_path, path_exists
     from assay.load._prices import PriceTable, load_prices
     from assay.load._records import read_records, read_text
+    from assay.load._report_file import composite_report_file, load_report_file
     from assay.load._sources import load_sources, merge_sources
     from assay.load._suite import Suite, SuiteSettings, load_suite
     from assay.load._variants import Variant, variants_of
@@ -55,7 +55,8 @@ _WHERE: dict[str, str] = {
     "csv_case": "assay.load._files",
     "judged_identity": "assay.load._labels",
     "load_labels": "assay.load._labels",
-    "load_report_file": "assay.load._labels",
+    "load_report_file": "assay.load._report_file",
+    "composite_report_file": "assay.load._report_file",
     "rows_from_report": "assay.load._labels",
     "ImportSettings": "assay.load._import",
     "csv_rows": "assay.load._import",
@@ -124,6 +125,7 @@ __all__ = [
     "changelog_path",
     "check_calibration",
     "check_registry",
+    "composite_report_file",
     "csv_case",
     "csv_rows",
     "file_refusal",

@@ -3,22 +3,20 @@ file or a stored run)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from assay._validation import parse_located, problems_from
-from assay.errors import AssayInputError, InputFormatError, Location, Problem
-from assay.load._records import read_records, read_text
+from assay.errors import AssayInputError, Location, Problem
+from assay.load._records import read_records
 from assay.report import (
     HumanLabel,
     JudgedRow,
     Report,
     answer_digest,
     row_answer,
-    row_trial_problems,
 )
 
 
@@ -91,32 +89,3 @@ def judged_identity(report: Report) -> dict[str, str]:
             if key in found:
                 found[key].add(value)
     return {k: next(iter(v)) for k, v in found.items() if len(v) == 1}
-
-
-def load_report_file(path: Path) -> Report:
-    """A JSON report written by ``assay score -f json`` (or ``assay report -f json``)."""
-    try:
-        data = json.loads(read_text(path))
-    except json.JSONDecodeError as err:
-        raise InputFormatError(
-            [Problem(f"not JSON: {err.msg}", _where(path, err.lineno))],
-            summary=f"{path}: cannot read the report",
-        ) from None
-    try:
-        report = Report.model_validate(data)
-    except ValidationError as err:
-        problems = problems_from(err, _where(path, None), Report)
-        raise InputFormatError(
-            problems, summary=f"{path}: not an assay JSON report (assay score -f json writes one)"
-        ) from None
-    beyond = row_trial_problems(report.cases)
-    if beyond:
-        raise InputFormatError(
-            [Problem(p, _where(path, None), p.split(" ")[0]) for p in beyond],
-            summary=f"{path}: the report contradicts its own rows (edited by hand, or damaged)",
-        )
-    return report
-
-
-def _where(path: Path, line: int | None) -> Any:
-    return Location(str(path), line)

@@ -9,13 +9,16 @@ and offered as an option (Wilson 1927; Brown, Cai & DasGupta 2001, Statistical S
 from __future__ import annotations
 
 import base64
-import math
 import struct
 from functools import cache
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from assay._fast.special_functions import special
 from assay.metrics import _beta_table
+from assay.metrics._floats import Floats
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 IntervalMethod = Literal["clopper-pearson", "wilson"]
 METHODS: tuple[IntervalMethod, ...] = ("clopper-pearson", "wilson")
@@ -60,21 +63,42 @@ def _tabled() -> tuple[float, ...]:
     return struct.unpack(f"<{len(data) // 8}d", data)
 
 
-def score_limits(x: float, n: float, confidence: float) -> tuple[float, float]:
-    """Wilson's score limits, clipped to [0, 1]; x and n may be non-integer. Arguments are
-    not checked. At 95% the normal quantile is scipy's own, read from ``_beta_table``."""
+def _normal_quantile(confidence: float) -> float:
+    """The two-sided normal quantile at ``confidence``; at 95% scipy's own, read from
+    ``_beta_table``."""
     if confidence == _beta_table.CONFIDENCE:
-        z = _beta_table.NORMAL_QUANTILE  # scipy's own ndtri at this level
-    else:
-        z = float(special().ndtri(1 - (1 - confidence) / 2))
+        return _beta_table.NORMAL_QUANTILE  # scipy's own ndtri at this level
+    return float(special().ndtri(1 - (1 - confidence) / 2))
+
+
+def _score(x: Any, n: float, z: float, xp: Any) -> tuple[Any, Any]:
+    """Wilson's score limits at x successes of n, with ``xp`` numpy or ``Floats``."""
     p = x / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(max(0.0, p * (1 - p) / n + z * z / (4 * n * n))) / denom
+    half = z * xp.sqrt(xp.maximum(0.0, p * (1 - p) / n + z * z / (4 * n * n))) / denom
     # At x = 0 and x = n the limits are exactly 0 and 1 (rounding would leave 5.6e-17 and
     # 0.9999999999999999: an interval that misses its own estimate).
-    lower = 0.0 if x <= 0 else max(0.0, min(p, centre - half))
-    upper = 1.0 if x >= n else min(1.0, max(p, centre + half))
+    lower = xp.where(x <= 0, 0.0, xp.maximum(0.0, xp.minimum(p, centre - half)))
+    upper = xp.where(x >= n, 1.0, xp.minimum(1.0, xp.maximum(p, centre + half)))
+    return lower, upper
+
+
+def score_limits(x: float, n: float, confidence: float) -> tuple[float, float]:
+    """Wilson's score limits, clipped to [0, 1]; x and n may be non-integer. Arguments are
+    not checked."""
+    lower, upper = _score(x, n, _normal_quantile(confidence), Floats)
+    return lower, upper
+
+
+def score_limits_array(
+    x: NDArray[Any], n: float, confidence: float
+) -> tuple[NDArray[Any], NDArray[Any]]:
+    """``score_limits`` at every element of x (counts of n, possibly non-integer), as two
+    arrays equal to the scalar limits. Arguments are not checked."""
+    import numpy as np  # deferred: numpy loads only where many rates are computed at once
+
+    lower, upper = _score(np.asarray(x, dtype=np.float64), n, _normal_quantile(confidence), np)
     return lower, upper
 
 

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from assay.metrics._cluster import effective_interval
+from assay.metrics._floats import Floats
+from assay.metrics._intervals import score_limits_array
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -117,20 +119,7 @@ def _tail_underflows(n: int, low: int) -> bool:
     return math.log(2) - n * divergence < -1100 * math.log(2)
 
 
-class _Floats:
-    """The few functions the paired interval needs, for Python numbers; numpy supplies the
-    same names for arrays, so that one formula serves both."""
-
-    sqrt = staticmethod(math.sqrt)
-    maximum = staticmethod(max)
-    minimum = staticmethod(min)
-
-    @staticmethod
-    def where(condition: bool, yes: float, no: float) -> float:
-        return yes if condition else no
-
-
-def _phi(both: Any, fixed: Any, broken: Any, neither: Any, xp: Any = _Floats) -> Any:
+def _phi(both: Any, fixed: Any, broken: Any, neither: Any, xp: Any = Floats) -> Any:
     """Newcombe's estimate of the correlation of the paired table, with his adjustment:
     a positive numerator AD − BC is reduced by n/2 (and floored at 0)."""
     n = both + fixed + broken + neither
@@ -148,7 +137,7 @@ def _newcombe(
     neither: Any,
     cand: tuple[Any, Any],
     base: tuple[Any, Any],
-    xp: Any = _Floats,
+    xp: Any = Floats,
 ) -> tuple[Any, Any]:
     """Newcombe's method 10 from the table and the Wilson limits of each run's rate."""
     n = both + fixed + broken + neither
@@ -216,11 +205,10 @@ def paired_delta_limits(
     n = int(totals.flat[0])
     if n < 1 or np.any(totals != n) or min(int(c.min()) for c in counts) < 0:
         raise ValueError("need tables of counts >= 0, every one of the same number of pairs")
-    # the Wilson limits of every rate x/n, by the scalar interval itself
-    wilson = np.array([effective_interval(x, n, confidence, "wilson") for x in range(n + 1)])
-    cand_x, base_x = counts[0] + counts[1], counts[0] + counts[2]
-    cand = (wilson[cand_x, 0], wilson[cand_x, 1])
-    base = (wilson[base_x, 0], wilson[base_x, 1])
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
+    cand = score_limits_array(counts[0] + counts[1], n, confidence)
+    base = score_limits_array(counts[0] + counts[2], n, confidence)
     low, high = _newcombe(counts[0], counts[1], counts[2], counts[3], cand, base, np)
     return low, high
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay._fast.special_functions import special
 from assay.metrics._cluster import df_factor
+from assay.metrics._intervals import score_limits_array
 from assay.metrics._paired import mcnemar_exact
 from assay.metrics._setting import DEFAULT_INTERVAL, IntervalSetting
 
@@ -60,14 +61,7 @@ def _limits(
     import numpy as np  # deferred: numpy loads only when a plan is made
 
     if interval.method == "wilson":
-        z = float(special().ndtri(1 - (1 - interval.confidence) / 2))
-        p = x / n
-        denom = 1 + z * z / n
-        centre = (p + z * z / (2 * n)) / denom
-        half = z * np.sqrt(np.maximum(0.0, p * (1 - p) / n + z * z / (4 * n * n))) / denom
-        lower = np.where(x <= 0, 0.0, np.maximum(0.0, np.minimum(p, centre - half)))
-        upper = np.where(x >= n, 1.0, np.minimum(1.0, np.maximum(p, centre + half)))
-        return lower, upper
+        return score_limits_array(x, n, interval.confidence)
     betaincinv = special().betaincinv
     alpha = 1 - interval.confidence
     # the limit at x = 0 (lower) and x = n (upper) is exact: keep the ufunc's arguments valid

@@ -284,13 +284,8 @@ def _rate_answer(
 def _icc(trials: int, pilot: Pilot | None, notes: list[str]) -> float:
     if trials <= 1:
         return 0.0
-    if pilot is not None and pilot.trials > 1 and pilot.design_effect is not None:
-        icc = intraclass(pilot.design_effect, pilot.trials)
-        notes.append(
-            f"design effect {pilot.design_effect:.3g} measured on run {pilot.run_id} "
-            f"({pilot.cases} cases × {pilot.trials} trials): trials of one case correlate "
-            f"with ρ = {icc:.3g}"
-        )
+    icc = _pilot_icc(pilot, notes)
+    if icc is not None:
         if icc >= 1:
             notes.append(
                 "at ρ = 1 a case's further trials add nothing to the rate: the cases alone "
@@ -302,6 +297,20 @@ def _icc(trials: int, pilot: Pilot | None, notes: list[str]) -> float:
         "case are assumed to agree fully (ρ = 1, each case one observation)"
     )
     return 1.0
+
+
+def _pilot_icc(pilot: Pilot | None, notes: list[str]) -> float | None:
+    """How the trials of one case correlate, from the design effect of a pilot with several
+    trials (said in the notes); None without one."""
+    if pilot is None or pilot.trials <= 1 or pilot.design_effect is None:
+        return None
+    icc = intraclass(pilot.design_effect, pilot.trials)
+    notes.append(
+        f"design effect {pilot.design_effect:.3g} measured on run {pilot.run_id} "
+        f"({pilot.cases} cases × {pilot.trials} trials): trials of one case correlate "
+        f"with ρ = {icc:.3g}"
+    )
+    return icc
 
 
 def _one_trial(trials: int, notes: list[str]) -> None:
@@ -400,23 +409,14 @@ def _trials_drop_answer(
     """A drop detected over cases of several trials each, by the exact sign test over
     cases that ``assay compare`` runs, its per-case table from a beta-binomial model."""
     _check_open("drop", drop)
-    if rate is None:
-        raise ValueError(
-            "with several trials, the drop question needs the baseline's rate (a baseline "
-            "rate, or a pilot run): a case's trials are modelled around it"
-        )
+    rate = _trials_rate("drop", rate)
     icc = _paired_icc(given, pilot, rate, notes)
     if drop > rate:
         raise ValueError(f"a drop of {drop:g} is more than the baseline's rate {rate:.3g}")
     broken, fixed = trials_drop_table(rate, icc, trials, drop)
     needed = cases_for_drop(broken, fixed, alpha=alpha, power=power)
     one = cases_for_drop(*trials_drop_table(rate, icc, 1, drop), alpha=alpha, power=power)
-    notes.append(
-        f"model of the trials: each case passes a trial with its own probability, spread "
-        f"around the rate {rate:.3g} with intraclass correlation ρ = {icc:.3g} (beta-binomial); "
-        f"the candidate breaks a share {drop / rate:.3g} of the cases outright (every trial "
-        "fails) and leaves the others as they were"
-    )
+    notes.append(_trials_model(rate, icc, -drop))
     notes.append(
         f"per case: P(fewer candidate trials pass) = {broken:.4g}, P(more pass) = {fixed:.4g}; "
         f"the same model at one trial per case needs {one:,} cases"
@@ -446,6 +446,16 @@ def _trials_drop_answer(
     )
 
 
+def _trials_rate(question: str, rate: float | None) -> float:
+    """The baseline's rate a paired plan over several trials models a case's trials around."""
+    if rate is None:
+        raise ValueError(
+            f"with several trials, the {question} question needs the baseline's rate (a "
+            "baseline rate, or a pilot run): a case's trials are modelled around it"
+        )
+    return rate
+
+
 def _paired_icc(given: float | None, pilot: Pilot | None, rate: float, notes: list[str]) -> float:
     """How the trials of one case correlate, for a paired plan over trials: from a given
     discordance ψ₀ = 2p(1 − p)(1 − ρ) at the rate p, else from the pilot's design effect."""
@@ -458,14 +468,9 @@ def _paired_icc(given: float | None, pilot: Pilot | None, rate: float, notes: li
             f"correlate with ρ = 1 − ψ₀ / (2p(1 − p)) = {icc:.3g}"
         )
         return icc
-    if pilot is not None and pilot.trials > 1 and pilot.design_effect is not None:
-        icc = intraclass(pilot.design_effect, pilot.trials)
-        notes.append(
-            f"design effect {pilot.design_effect:.3g} measured on run {pilot.run_id} "
-            f"({pilot.cases} cases × {pilot.trials} trials): trials of one case correlate "
-            f"with ρ = {icc:.3g}"
-        )
-        return icc
+    measured = _pilot_icc(pilot, notes)
+    if measured is not None:
+        return measured
     raise ValueError(
         "with several trials, a paired question needs how the trials of one case agree: a "
         "pilot run with several trials (whose design effect measures it), or a discordance "
@@ -589,11 +594,7 @@ def _trials_margin_answer(
     rule ``assay compare`` applies: the Rao–Scott-adjusted Newcombe interval wholly above
     −margin."""
     _check_open("margin", margin)
-    if rate is None:
-        raise ValueError(
-            "with several trials, the noninferiority question needs the baseline's rate (a "
-            "baseline rate, or a pilot run): a case's trials are modelled around it"
-        )
+    rate = _trials_rate("noninferiority", rate)
     icc = _paired_icc(given, pilot, rate, notes)
     model = TrialsModel(rate=rate, icc=icc, trials=trials, difference=difference)
     cells = PairedCells.of(rate, *model.one_trial_table())
@@ -604,11 +605,7 @@ def _trials_margin_answer(
     found = cases_for_simulated_noninferiority(
         model, margin, confidence, power, guess, replications=replications, seed=seed
     )
-    notes.append(
-        f"model of the trials: each case passes a trial with its own probability, spread "
-        f"around the rate {rate:.3g} with intraclass correlation ρ = {icc:.3g} (beta-binomial); "
-        + _difference_model(difference, rate)
-    )
+    notes.append(_trials_model(rate, icc, difference))
     notes.append(
         f"the plan at one trial per case (the exact power of compare's rule on the same "
         f"model) needs {one:,} cases"
@@ -645,6 +642,15 @@ def _trials_margin_answer(
             "each number of cases simulated with its own seed"
         ),
         reference=_RAO_SCOTT,
+    )
+
+
+def _trials_model(rate: float, icc: float, difference: float) -> str:
+    """The beta-binomial model of the trials, with the candidate's true ``difference``."""
+    return (
+        f"model of the trials: each case passes a trial with its own probability, spread "
+        f"around the rate {rate:.3g} with intraclass correlation ρ = {icc:.3g} (beta-binomial); "
+        + _difference_model(difference, rate)
     )
 
 

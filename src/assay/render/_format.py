@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from assay.grading import STATUSES
 from assay.metrics import Rate, StatusCounts, TrialRate, decimal, interval_text, percent
 from assay.report import (
     AgentCounts,
@@ -99,14 +100,16 @@ def dimensions(report: Report) -> list[tuple[str, Figure]]:
     return [(DIMENSION_LABELS.get(k, k), r) for k, r in report.judge_dimensions.items()]
 
 
+def status_terms(counts: StatusCounts) -> str:
+    """'passed 2 + failed 3 + error 1 + missing 0 + ungraded 0 = 6'."""
+    parts = " + ".join(f"{name} {getattr(counts, name)}" for name in STATUSES)
+    return f"{parts} = {counts.total}"
+
+
 def status_sum(counts: StatusCounts, total: int, unit: str = "cases") -> str:
     """'passed 2 + failed 3 + error 1 + missing 0 + ungraded 0 = 6 cases (adds up)'."""
-    parts = " + ".join(
-        f"{name} {getattr(counts, name)}"
-        for name in ("passed", "failed", "error", "missing", "ungraded")
-    )
     verdict = "adds up" if counts.total == total else f"DOES NOT ADD UP to {total}"
-    return f"{parts} = {counts.total} {unit} ({verdict})"
+    return f"{status_terms(counts)} {unit} ({verdict})"
 
 
 def unit(report: Report) -> str:

@@ -2,28 +2,18 @@
 
 from __future__ import annotations
 
-from assay.metrics import TrialRate, decimal, percent
+from assay.metrics import TrialRate, decimal, interval_text
+from assay.render._format import fraction, pct
 from assay.report import Report
 
 Section = tuple[str, list[str], list[list[str]]]
-
-
-def _pct(v: float) -> str:
-    return percent(v)
-
-
-def _sum(r: TrialRate) -> str:
-    return decimal(r.score_sum)
 
 
 def trial_rate(r: TrialRate) -> str:
     """'2.67/6 cases = 44.4% [13.7%, 78.8%] (pass@1 of 3 trials)'."""
     if r.value is None or r.ci is None:
         return f"n/a (no {r.denominator_name}) ({r.label})"
-    return (
-        f"{_sum(r)}/{r.cases} cases = {_pct(r.value)} [{_pct(r.ci[0])}, {_pct(r.ci[1])}] "
-        f"({r.label})"
-    )
+    return f"{fraction(r)} cases = {pct(r.value)} {interval_text(r.ci)} ({r.label})"
 
 
 def per_trial_label(report: Report) -> str:
@@ -75,7 +65,7 @@ def trial_sections(report: Report) -> list[Section]:
 def _share(part: int, whole: int, unit: str, share: float | None) -> str:
     if share is None:
         return f"n/a (no {unit} to compare)"
-    return f"{part} of {whole} {unit} ({_pct(share)})"
+    return f"{part} of {whole} {unit} ({pct(share)})"
 
 
 def judge_noise_lines(report: Report) -> list[str]:

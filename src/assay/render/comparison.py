@@ -8,7 +8,7 @@ from typing import Any
 
 from assay.compare import ChangedCase, Comparison, Delta, SideOutcome, divergence_text, p_text
 from assay.formats import formats
-from assay.metrics import Rate, percent
+from assay.metrics import Rate, interval_text, percent
 from assay.render._lists import LIST_ROWS, capped
 from assay.render._model_json import model_json
 from assay.render.document import (
@@ -27,16 +27,12 @@ from assay.render.text_writer import write_text
 FORMATS: tuple[str, ...] = formats("comparison")
 
 
-def _pct(v: float) -> str:
-    return percent(v)
-
-
 def rate_text(r: Rate) -> str:
     """'5/6 = 83.3% [35.9%, 99.6%]', or 'n/a (no substantive answers)'."""
     if r.value is None:
         return f"n/a ({r.na_reason})"
-    ci = f" [{_pct(r.ci[0])}, {_pct(r.ci[1])}]" if r.ci else ""
-    return f"{r.numerator}/{r.denominator} = {_pct(r.value)}{ci}"
+    ci = f" {interval_text(r.ci)}" if r.ci else ""
+    return f"{r.numerator}/{r.denominator} = {percent(r.value)}{ci}"
 
 
 def _pp(v: float) -> str:

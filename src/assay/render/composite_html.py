@@ -7,8 +7,8 @@ from typing import Any
 
 import assay.render._composite_format as cf
 import assay.render._format as f
+from assay.grading import STATUSES
 from assay.render.html import (
-    STATUS_ORDER,
     environment,
     page_script,
     rate_view,
@@ -75,7 +75,7 @@ def render_composite_html(report: CompositeReport) -> str:
     synthetic = report.synthetic
     data = {
         "trials": report.trials,
-        "statuses": list(STATUS_ORDER),
+        "statuses": list(STATUSES),
         "cases": [_row(report, row) for row in report.cases],
         "spans": {},
     }

@@ -20,13 +20,13 @@ import jinja2
 from markupsafe import Markup
 
 import assay.render._format as f
+from assay.grading import STATUSES
 from assay.metrics import StatusCounts
 from assay.outcomes import Span
 from assay.render._trials import judge_noise_lines, trial_lines, trial_sections
 from assay.render.packed import packed_blocks, packed_meta, rows_adapter
 from assay.report import Report, budget_lines
 
-STATUS_ORDER = ("passed", "failed", "error", "missing", "ungraded")
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
 _CHART_WIDTH = 880
 _CHART_LABEL = 160
@@ -53,6 +53,11 @@ def page_script() -> tuple[Markup, str]:
     env = environment()
     assert env.loader is not None
     source, _, _ = env.loader.get_source(env, "report.js")
+    return allowed_script(source)
+
+
+def allowed_script(source: str) -> tuple[Markup, str]:
+    """``source`` as a page's script, with the CSP hash that lets this script alone run."""
     digest = base64.b64encode(hashlib.sha256(source.encode("utf-8")).digest()).decode("ascii")
     return Markup(source), f"sha256-{digest}"
 
@@ -91,8 +96,7 @@ def packed_page_script() -> tuple[Markup, str]:
         if source.count(slot) != 1:
             raise RuntimeError(f"report_packed.js no longer has the slot {slot.strip()!r}")
         source = source.replace(slot, piece)
-    digest = base64.b64encode(hashlib.sha256(source.encode("utf-8")).digest()).decode("ascii")
-    return Markup(source), f"sha256-{digest}"
+    return allowed_script(source)
 
 
 PACKED_ABOVE = 20_000
@@ -146,7 +150,7 @@ def status_view(counts: StatusCounts, total: int) -> list[dict[str, Any]]:
             "count": getattr(counts, name),
             "share": (getattr(counts, name) / total * 100) if total else 0.0,
         }
-        for name in STATUS_ORDER
+        for name in STATUSES
     ]
 
 
@@ -282,7 +286,7 @@ def _page_head(report: Report, case_link: str | None) -> dict[str, Any]:
     return {
         "case_link": safe_url(case_link) if case_link else None,
         "trials": report.trials,
-        "statuses": list(STATUS_ORDER),
+        "statuses": list(STATUSES),
     }
 
 

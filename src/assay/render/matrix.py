@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import assay.render._format as f
 from assay.compare import GridRow, MatrixReport, PairRow, VariantRow
 from assay.formats import formats
 from assay.render._model_json import model_json
@@ -31,11 +32,7 @@ def p_text(p: float) -> str:
 
 
 def statuses_text(v: VariantRow) -> str:
-    s = v.statuses
-    return (
-        f"passed {s.passed} + failed {s.failed} + error {s.error} + missing {s.missing} "
-        f"+ ungraded {s.ungraded} = {s.total}"
-    )
+    return f.status_terms(v.statuses)
 
 
 def usage_text(v: VariantRow) -> str:

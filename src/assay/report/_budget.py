@@ -16,6 +16,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from assay.report._denominators import name_denominators
+
 BUDGET_KEY = "budget"
 """The run metadata key of a run's budget."""
 
@@ -92,24 +94,6 @@ def name_run(figures: dict[str, Any], section: BudgetSection) -> dict[str, Any]:
     """The fields of a report whose rates are over the case-trials run (``figures``: its
     ``task_success``, ``answer_coverage``, ``slices`` and ``trial_summary``) with each
     denominator named so, for a run the budget cut short."""
-    named: dict[str, Any] = {}
-    for key in ("task_success", "answer_coverage"):
-        rate = figures[key]
-        named[key] = rate.model_copy(update={"denominator_name": budget_denominator(section)})
-    named["slices"] = {
-        name: summary.model_copy(
-            update={
-                "task_success": summary.task_success.model_copy(
-                    update={"denominator_name": budget_denominator(section, slice_=True)}
-                )
-            }
-        )
-        for name, summary in figures["slices"].items()
-    }
-    trials = figures.get("trial_summary")
-    if trials is not None:
-        rate = trials.task_success.model_copy(
-            update={"denominator_name": budget_denominator(section)}
-        )
-        named["trial_summary"] = trials.model_copy(update={"task_success": rate})
-    return named
+    return name_denominators(
+        figures, budget_denominator(section), budget_denominator(section, slice_=True)
+    )

@@ -13,6 +13,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from assay.errors import MAX_TRIALS
+from assay.grading import STATUSES
 from assay.metrics import (
     CaseConsistency,
     IntervalSetting,
@@ -246,7 +247,7 @@ def _check_counts(report: Report) -> list[str]:
     real = [c for c in report.cases if not c.synthetic]
     if real:
         problems += _count("total", report.total, len(real), "the number of real case rows")
-        for status in ("passed", "failed", "error", "missing", "ungraded"):
+        for status in STATUSES:
             problems += _count(
                 f"statuses.{status}",
                 getattr(s, status),

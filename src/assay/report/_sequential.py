@@ -37,6 +37,7 @@ from assay.metrics import (
     confidence_sequence,
     seeded_order,
 )
+from assay.report._denominators import name_denominators
 
 SEQUENTIAL_KEY = "sequential"
 """The run metadata key of a sequential run's settings."""
@@ -270,24 +271,6 @@ def name_drawn(figures: dict[str, Any], section: SequentialSection) -> dict[str,
     """The fields of a report whose rates are over the cases drawn (``figures``: its
     ``task_success``, ``answer_coverage``, ``slices`` and ``trial_summary``) with each
     denominator named so, for a run that stopped early."""
-    named: dict[str, Any] = {}
-    for key in ("task_success", "answer_coverage"):
-        rate = figures[key]
-        named[key] = rate.model_copy(update={"denominator_name": drawn_denominator(section)})
-    named["slices"] = {
-        name: summary.model_copy(
-            update={
-                "task_success": summary.task_success.model_copy(
-                    update={"denominator_name": drawn_denominator(section, slice_=True)}
-                )
-            }
-        )
-        for name, summary in figures["slices"].items()
-    }
-    trials = figures.get("trial_summary")
-    if trials is not None:
-        rate = trials.task_success.model_copy(
-            update={"denominator_name": drawn_denominator(section)}
-        )
-        named["trial_summary"] = trials.model_copy(update={"task_success": rate})
-    return named
+    return name_denominators(
+        figures, drawn_denominator(section), drawn_denominator(section, slice_=True)
+    )

@@ -190,27 +190,7 @@ def _structured_row(
     said = shared.setdefault(said, said)
     if fact is not None:
         fact = shared.setdefault(fact, fact)
-    return (
-        case.id,
-        case.slice,
-        1,
-        case.synthetic,
-        case.prompt,
-        case.expected_behavior,
-        case.expected_fact,
-        case.rationale,
-        outcome.kind,
-        fact,
-        text,
-        reason,
-        status,
-        said,
-        label,
-        case_hash,
-        case.source_revision,
-        raw,
-        *_NOTHING_MEASURED,
-    )
+    return _row(case, case_hash, outcome.kind, fact, text, reason, status, said, label, raw)
 
 
 class RowCase(Labels, Protocol):
@@ -259,6 +239,29 @@ def line_row(
     said = shared.setdefault(said, said)
     if fact is not None:
         fact = shared.setdefault(fact, fact)
+    return _row(case, case_hash, kind, fact, text, reason, status, said, label, raw)
+
+
+def missing_row(case: RowCase, case_hash: str, shared: dict[str, str]) -> tuple[Any, ...]:
+    """The row ``_assembled`` makes of a case no line was read for, made without a
+    ``CaseResult``."""
+    said = shared.setdefault(MISSING_REASON, MISSING_REASON)
+    return _row(case, case_hash, None, None, None, None, "missing", said, _ASSAY_LABEL, None)
+
+
+def _row(
+    case: RowCase,
+    case_hash: str,
+    kind: str | None,
+    fact: str | None,
+    text: str | None,
+    reason: str | None,
+    status: Status,
+    said: str,
+    label: str,
+    raw: str | None,
+) -> tuple[Any, ...]:
+    """The case row of trial 1 of ``case`` in ``ROW_FIELDS`` order, with nothing measured."""
     return (
         case.id,
         case.slice,
@@ -278,33 +281,6 @@ def line_row(
         case_hash,
         case.source_revision,
         raw,
-        *_NOTHING_MEASURED,
-    )
-
-
-def missing_row(case: RowCase, case_hash: str, shared: dict[str, str]) -> tuple[Any, ...]:
-    """The row ``_assembled`` makes of a case no line was read for, made without a
-    ``CaseResult``."""
-    said = shared.setdefault(MISSING_REASON, MISSING_REASON)
-    return (
-        case.id,
-        case.slice,
-        1,
-        case.synthetic,
-        case.prompt,
-        case.expected_behavior,
-        case.expected_fact,
-        case.rationale,
-        None,
-        None,
-        None,
-        None,
-        "missing",
-        said,
-        _ASSAY_LABEL,
-        case_hash,
-        case.source_revision,
-        None,
         *_NOTHING_MEASURED,
     )
 

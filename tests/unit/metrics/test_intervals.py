@@ -9,10 +9,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from scipy.stats import binomtest
 
 from assay.metrics import IntervalSetting, clopper_pearson, interval, rate, wilson
+from assay.metrics._intervals import score_limits, score_limits_array
 
 REFERENCE = json.loads(
     (Path(__file__).resolve().parents[2] / "data" / "stats_reference_values.json").read_text()
@@ -116,3 +118,13 @@ def test_rate_carries_the_interval_of_its_method() -> None:
     assert r.method == "clopper-pearson"
     assert rate(1, 3, "x", interval=IntervalSetting(method="wilson")).ci == wilson(1, 3)
     assert rate(1, 3, "x", interval=IntervalSetting(0.9)).ci == clopper_pearson(1, 3, 0.9)
+
+
+@pytest.mark.parametrize("confidence", [0.95, 0.9, 0.8, 0.99])
+def test_wilson_on_arrays_is_the_scalar_interval_bit_for_bit(confidence: float) -> None:
+    for n in [*range(1, 60), 263, 1000]:
+        counts = [*range(n + 1), *(x + 0.25 for x in range(n))]
+        low, high = score_limits_array(np.array(counts), n, confidence)
+        assert [(float(lo), float(hi)) for lo, hi in zip(low, high, strict=True)] == [
+            score_limits(x, n, confidence) for x in counts
+        ], n
