@@ -11,7 +11,7 @@ import pytest
 from tests.inprocess import run_cli
 from tests.unit.runs.test_paired_comparison import _cases, _fill
 
-import assay.runs._paired as paired
+import assay.runs as paired
 from assay.store import open_store
 
 
