@@ -40,7 +40,7 @@ from assay.grading.judge import (
     JudgeRubric,
     ResponseMode,
 )
-from assay.load._records import read_text, read_yaml
+from assay.load._records import key_lines, key_location, read_text, read_yaml
 from assay.report import CalibrationReport, calibration_problem
 
 if TYPE_CHECKING:
@@ -148,33 +148,16 @@ def judge_settings(
         raise InputFormatError(problems, summary=summary) from None
 
 
-def _key_lines(node: Any, prefix: str, lines: dict[str, int]) -> None:
-    import yaml
-
-    if isinstance(node, yaml.MappingNode):
-        for key, value in node.value:
-            path = f"{prefix}.{key.value}" if prefix else str(key.value)
-            lines[path] = key.start_mark.line + 1
-            _key_lines(value, path, lines)
-
-
 def load_judge(path: str | Path) -> JudgeSettings:
     """Judge settings from a YAML (or JSON) file, problems reported with file and line."""
     import yaml
 
     p = Path(path)
     data = read_yaml(p, "judge settings")
-    lines: dict[str, int] = {}
-    _key_lines(yaml.compose(read_text(p), Loader=yaml.SafeLoader), "", lines)
+    lines = key_lines(yaml.compose(read_text(p), Loader=yaml.SafeLoader))
 
     def locate(dotted: str) -> Location:
-        parts = dotted.split(".")
-        while parts:
-            line = lines.get(".".join(parts))
-            if line is not None:
-                return Location(str(p), line)
-            parts.pop()
-        return Location(str(p), 1)
+        return key_location(p, lines, dotted)
 
     return judge_settings(data, locate, f"{p}: invalid judge settings")
 

@@ -92,6 +92,40 @@ def compose_yaml(path: Path, text: str, summary: str | None = None) -> Any:
     return root
 
 
+def key_lines(root: Any) -> dict[str, int]:
+    """The line of each key of a composed YAML document, by its dotted path (list items
+    as ``key[i]``): where a problem with that key is reported."""
+    import yaml
+
+    lines: dict[str, int] = {}
+
+    def walk(node: Any, prefix: str) -> None:
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                path = f"{prefix}.{key.value}" if prefix else str(key.value)
+                lines[path] = key.start_mark.line + 1
+                walk(value, path)
+        elif isinstance(node, yaml.SequenceNode) and prefix:
+            for i, item in enumerate(node.value):
+                lines[f"{prefix}[{i}]"] = item.start_mark.line + 1
+                walk(item, f"{prefix}[{i}]")
+
+    walk(root, "")
+    return lines
+
+
+def key_location(path: Path, lines: dict[str, int], dotted: str) -> Location:
+    """The file and line of the key ``dotted`` (or of its nearest written parent) in
+    ``lines`` (``key_lines``); line 1 when none is written."""
+    parts = dotted.split(".")
+    while parts:
+        line = lines.get(".".join(parts))
+        if line is not None:
+            return Location(str(path), line)
+        parts.pop()
+    return Location(str(path), 1)
+
+
 def checked(path: Path, value: Any, line: int | None, surrogates: bool) -> Any:
     """``value`` when it keeps the limits of ``value_problems``, else a located error."""
     problems = value_problems(value, surrogates)

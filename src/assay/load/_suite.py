@@ -34,6 +34,8 @@ from assay.load._records import (
     checked,
     compose_yaml,
     construct_yaml,
+    key_lines,
+    key_location,
     read_text,
     repeated_yaml_keys,
 )
@@ -159,13 +161,7 @@ class Suite:
 
     def locate(self, dotted: str) -> Location:
         """The file and line of a key (or of its nearest written parent)."""
-        parts = dotted.split(".")
-        while parts:
-            line = self.lines.get(".".join(parts))
-            if line is not None:
-                return Location(str(self.path), line)
-            parts.pop()
-        return Location(str(self.path), 1)
+        return key_location(self.path, self.lines, dotted)
 
     def load_dataset(self) -> Dataset:
         where = self.locate("dataset")
@@ -228,20 +224,6 @@ class Suite:
         return build_target(self.settings.target, self.base_dir, self.locate)
 
 
-def _key_lines(node: Any, prefix: str, lines: dict[str, int]) -> None:
-    import yaml
-
-    if isinstance(node, yaml.MappingNode):
-        for key, value in node.value:
-            path = f"{prefix}.{key.value}" if prefix else str(key.value)
-            lines[path] = key.start_mark.line + 1
-            _key_lines(value, path, lines)
-    elif isinstance(node, yaml.SequenceNode) and prefix:
-        for i, item in enumerate(node.value):
-            lines[f"{prefix}[{i}]"] = item.start_mark.line + 1
-            _key_lines(item, f"{prefix}[{i}]", lines)
-
-
 def _parse_yaml(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
     text = read_text(path)
     root = compose_yaml(path, text, f"{path}: cannot read suite")
@@ -255,9 +237,7 @@ def _parse_yaml(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
             [Problem("a suite is a mapping of keys (dataset, target, …)", Location(str(path), 1))],
             summary=f"{path}: invalid suite",
         )
-    lines: dict[str, int] = {}
-    _key_lines(root, "", lines)
-    return data, lines
+    return data, key_lines(root)
 
 
 def gate_problems(gates: object, locate: Callable[[str], Location]) -> list[Problem]:

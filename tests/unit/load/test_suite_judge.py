@@ -91,3 +91,16 @@ def test_the_shipped_judge_suites_load() -> None:
         assert isinstance(judge, JudgeGrader)
         assert judge.config.response_mode == "json_object_schema"
         assert suite.build_target().name == "scripted"
+
+
+def test_a_bad_rubric_item_in_a_judge_file_is_named_at_its_own_line(tmp_path: Path) -> None:
+    path = tmp_path / "judge.yaml"
+    path.write_text(
+        "base_url: http://127.0.0.1:1/v1\nmodel: m\nrubric:\n  required:\n"
+        '    - "30 days"\n    - 5\n    - {bad: 1}\n'
+    )
+    with pytest.raises(InputFormatError) as raised:
+        load_judge(path)
+    where = {(p.field, p.location.line) for p in raised.value.problems if p.location is not None}
+    assert ("rubric.required[1]", 6) in where
+    assert ("rubric.required[2].fact", 7) in where
