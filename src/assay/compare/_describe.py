@@ -39,6 +39,7 @@ def config_diff(baseline: Mapping[str, Any], candidate: Mapping[str, Any]) -> li
 def p_text(p: float, alpha: float) -> str:
     """The p-value with three significant digits, or as many more as it takes to read on
     the same side of ``alpha`` as the exact value (0.04996 is '0.04996', never '0.05')."""
+    alpha = round(alpha, 12)  # 1 - 0.95 is 0.05000000000000004, above '0.05'
     for digits in range(3, 17):
         text = f"{p:.{digits}g}"
         if (float(text) < alpha) == (p < alpha):

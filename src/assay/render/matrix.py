@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import assay.render._format as f
-from assay.compare import GridRow, MatrixReport, PairRow, VariantRow
+from assay.compare import GridRow, MatrixReport, PairRow, VariantRow, p_text
 from assay.formats import formats
 from assay.render._model_json import model_json
 from assay.render.comparison import delta_text, rate_text
@@ -25,10 +25,6 @@ from assay.render.markdown_writer import write_markdown
 from assay.render.text_writer import write_text
 
 MATRIX_FORMATS: tuple[str, ...] = formats("matrix")
-
-
-def p_text(p: float) -> str:
-    return f"{p:.3g}"
 
 
 def statuses_text(v: VariantRow) -> str:
@@ -71,8 +67,8 @@ def pair_cells(p: PairRow) -> list[str]:
         str(p.paired),
         str(p.newly_fixed),
         str(p.newly_broken),
-        p_text(p.mcnemar.p_value),
-        p_text(p.mcnemar.p_holm),
+        p_text(p.mcnemar.p_value, 1 - p.delta.confidence),
+        p_text(p.mcnemar.p_holm, 1 - p.delta.confidence),
         delta_text(p.delta),
     ]
 

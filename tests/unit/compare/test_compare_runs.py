@@ -360,3 +360,5 @@ def test_the_p_value_is_never_rounded_across_the_level() -> None:
     assert p_text(0.04996, 0.05) == "0.04996"  # '0.05' would read as not below 0.05
     assert p_text(0.05004, 0.05) == "0.05"
     assert p_text(1.0, 0.05) == "1"
+    # the level as the commands give it, 1 - confidence: 0.05000000000000004
+    assert p_text(0.04996, 1 - 0.95) == "0.04996"
