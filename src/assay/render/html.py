@@ -47,13 +47,29 @@ def environment() -> jinja2.Environment:
     )
 
 
+def _template(name: str) -> str:
+    env = environment()
+    assert env.loader is not None
+    source, _, _ = env.loader.get_source(env, name)
+    return source
+
+
+def _filled(name: str, source: str, slots: Sequence[tuple[str, str]]) -> str:
+    for slot, piece in slots:
+        if source.count(slot) != 1:
+            raise RuntimeError(f"{name} no longer has the slot {slot.strip()!r}")
+        source = source.replace(slot, piece)
+    return source
+
+
+_TABLE_SLOT = "  /* the case table */\n"
+
+
 @functools.cache
 def page_script() -> tuple[Markup, str]:
     """The page's script and its CSP hash: only this exact script may run on the page."""
-    env = environment()
-    assert env.loader is not None
-    source, _, _ = env.loader.get_source(env, "report.js")
-    return allowed_script(source)
+    table = (_TABLE_SLOT, _template("case_table.js"))
+    return allowed_script(_filled("report.js", _template("report.js"), [table]))
 
 
 def allowed_script(source: str) -> tuple[Markup, str]:
@@ -63,7 +79,7 @@ def allowed_script(source: str) -> tuple[Markup, str]:
 
 
 _DATA_LINE = 'var DATA = JSON.parse(document.getElementById("assay-data").textContent);'
-_HELPERS = ("  var STATUSES = DATA.statuses;", "  function CaseTable(")
+_HELPERS = ("  var STATUSES = DATA.statuses;", _TABLE_SLOT)
 _DRAWER = ("  // ---- the case drawer ----", "  var real = DATA.cases.filter(")
 
 
@@ -80,23 +96,17 @@ def _between(source: str, start: str, end: str) -> str:
 @functools.cache
 def packed_page_script() -> tuple[Markup, str]:
     """The script of a page whose case rows are packed (see ``PACKED_ABOVE``) and its CSP
-    hash: the plain page's helpers and case drawer around a table that keeps a few columns
-    in memory and unpacks a part of full rows only when it needs one."""
-    env = environment()
-    assert env.loader is not None
-    report, _, _ = env.loader.get_source(env, "report.js")
-    wrapper, _, _ = env.loader.get_source(env, "report_packed.js")
+    hash: the plain page's helpers, case table and case drawer around a reading of rows that
+    keeps a few columns in memory and unpacks a part of full rows only when it needs one."""
+    report = _template("report.js")
     if report.count(_DATA_LINE) != 1:
         raise RuntimeError("report.js no longer reads its data in the one expected line")
-    source = wrapper
-    for slot, piece in (
+    slots = [
         ("  /* the shared helpers */\n", _between(report, *_HELPERS)),
+        (_TABLE_SLOT, _template("case_table.js")),
         ("  /* the case drawer */\n", _between(report, *_DRAWER)),
-    ):
-        if source.count(slot) != 1:
-            raise RuntimeError(f"report_packed.js no longer has the slot {slot.strip()!r}")
-        source = source.replace(slot, piece)
-    return allowed_script(source)
+    ]
+    return allowed_script(_filled("report_packed.js", _template("report_packed.js"), slots))
 
 
 PACKED_ABOVE = 20_000

@@ -303,9 +303,15 @@ def test_a_large_report_is_packed_by_default(
     assert f"'{digest}'" in page and str(script) in page
     plain, _ = html_module.page_script()
     assert f"'{html_module.page_script()[1]}'" not in page
+    report_js = html_module._template("report.js")
     for start, end in (html_module._HELPERS, html_module._DRAWER):
-        shared = str(plain)[str(plain).index(start) : str(plain).index(end)]
-        assert shared in str(script)  # the plain page's helpers and drawer, not a copy
+        shared = report_js[report_js.index(start) : report_js.index(end)]
+        assert shared in str(plain) and shared in str(script)  # the helpers and drawer, once
+    table = html_module._template("case_table.js")
+    assert "function CaseTable(" in table and "CaseTable.prototype.draw =" in table
+    assert table in str(plain) and table in str(script)  # one case table for both pages
+    for name in ("report.js", "report_packed.js"):
+        assert "function CaseTable(" not in html_module._template(name)  # not a second copy
 
 
 def test_a_packed_page_without_rows_has_no_parts(report: Report) -> None:

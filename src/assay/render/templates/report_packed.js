@@ -176,100 +176,21 @@
     return out;
   }
 
-  // ---- the case table over row numbers ----
-  function CaseTable(prefix, rows, withControls) {
-    var self = this;
-    this.rows = rows;  // the row numbers of this table, ascending
-    this.query = "";
-    this.slice = "";
-    this.only = new Set();
-    this.sortKey = null;
-    this.sortDir = 1;
-    this.page = 0;
-    this.table = document.getElementById(prefix + "-table");
-    this.tbody = this.table.querySelector("tbody");
-    this.pager = document.getElementById(prefix + "-pager");
-    this.shown = [];
-    this.matched = null;
-    this.matchedFor = null;
-    this.table.querySelectorAll("th[data-sort]").forEach(function (th) {
-      th.setAttribute("tabindex", "0");
-      th.addEventListener("click", function () { self.sortBy(th.getAttribute("data-sort"), th); });
-      th.addEventListener("keydown", function (e) {
-        if (e.key === "Enter") { self.sortBy(th.getAttribute("data-sort"), th); }
-      });
-    });
-    function open(e, wanted) {
-      var tr = e.target.closest("tr[data-index]");
-      if (tr && wanted) { fullRow(self.shown[Number(tr.getAttribute("data-index"))]).then(openDrawer); }
-    }
-    this.tbody.addEventListener("click", function (e) { open(e, true); });
-    this.tbody.addEventListener("keydown", function (e) { open(e, e.key === "Enter"); });
-    this.pager.querySelector("[data-page=prev]").addEventListener("click", function () {
-      self.page -= 1; self.render();
-    });
-    this.pager.querySelector("[data-page=next]").addEventListener("click", function () {
-      self.page += 1; self.render();
-    });
-    if (withControls) { this.controls(prefix); }
-    this.render();
-  }
-
-  CaseTable.prototype.controls = function (prefix) {
-    var self = this;
-    var search = document.getElementById(prefix + "-search");
-    var timer = null;
-    search.addEventListener("input", function () {
-      clearTimeout(timer);
-      timer = setTimeout(function () {
-        self.query = search.value.trim().toLowerCase(); self.page = 0; self.render();
-      }, 120);
-    });
-    var select = document.getElementById(prefix + "-slice");
-    var slices = COLS.slice.values;
-    var present = new Uint8Array(slices.length);
+  /* the case table */
+  // This page's rows are row numbers: the table reads their columns from the index, and a
+  // case drawer waits for its full row to be unpacked.
+  CaseTable.prototype.row = tableRow;
+  CaseTable.prototype.open = function (i) { fullRow(i).then(openDrawer); };
+  CaseTable.prototype.tally = function () {
+    var present = new Uint8Array(COLS.slice.values.length);
     var perStatus = new Uint32Array(COLS.status.values.length);
     for (var i = 0; i < this.rows.length; i++) {
       present[code("slice", this.rows[i])] = 1;
       perStatus[code("status", this.rows[i])] += 1;
     }
-    slices.filter(function (_, c) { return present[c]; }).sort(collator.compare).forEach(function (name) {
-      var option = el("option", null, name);
-      option.value = name;
-      select.appendChild(option);
-    });
-    select.addEventListener("change", function () {
-      self.slice = select.value; self.page = 0; self.render();
-    });
-    var chips = document.getElementById(prefix + "-status");
-    STATUSES.forEach(function (status) {
-      var c = COLS.status.values.indexOf(status);
-      var chip = el("button", "chip");
-      chip.type = "button";
-      chip.setAttribute("aria-pressed", "false");
-      chip.setAttribute("data-status", status);
-      chip.title = "Show only " + status + " cases (click again to show all)";
-      chip.appendChild(el("span", "swatch st-" + status));
-      chip.appendChild(document.createTextNode(status + " " + (c < 0 ? 0 : perStatus[c])));
-      chip.addEventListener("click", function () {
-        var on = chip.getAttribute("aria-pressed") !== "true";
-        chip.setAttribute("aria-pressed", on ? "true" : "false");
-        if (on) { self.only.add(status); } else { self.only.delete(status); }
-        self.page = 0; self.render();
-      });
-      chips.appendChild(chip);
-    });
-  };
-
-  CaseTable.prototype.sortBy = function (key, th) {
-    this.sortDir = this.sortKey === key ? -this.sortDir : 1;
-    this.sortKey = key;
-    this.table.querySelectorAll("th[data-sort]").forEach(function (other) {
-      other.removeAttribute("aria-sort");
-    });
-    th.setAttribute("aria-sort", this.sortDir > 0 ? "ascending" : "descending");
-    this.page = 0;
-    this.render();
+    var counts = new Map();
+    COLS.status.values.forEach(function (status, c) { counts.set(status, perStatus[c]); });
+    return { slices: COLS.slice.values.filter(function (_, c) { return present[c]; }), counts: counts };
   };
 
   CaseTable.prototype.matching = function (hits) {
@@ -298,7 +219,7 @@
   CaseTable.prototype.render = function () {
     var self = this;
     if (!this.query) {
-      this.draw(null);
+      this.drawMatching(null);
       return Promise.resolve();
     }
     var query = this.query;
@@ -307,66 +228,24 @@
     onPart = function (s) {
       if (self.query !== query || s !== found || performance.now() - drawn < 250) { return; }
       drawn = performance.now();
-      self.draw(s);
+      self.drawMatching(s);
     };
-    this.draw(state);
+    this.drawMatching(state);
     return state.end.then(function () {
-      if (self.query === query && found === state) { self.draw(state); }
+      if (self.query === query && found === state) { self.drawMatching(state); }
     });
   };
 
-  CaseTable.prototype.draw = function (state) {
+  // Draws the rows that match the filters and the search `state` so far (null: no query).
+  CaseTable.prototype.drawMatching = function (state) {
     var key = [Array.from(this.only).sort().join(","), this.slice, this.sortKey, this.sortDir,
       state ? state.query + "\u0000" + state.version : ""].join("\u0000");
     if (this.matchedFor !== key) {
       this.matched = this.matching(state ? state.hits : null);
       this.matchedFor = key;
     }
-    var matching = this.matched;
-    var pages = Math.max(1, Math.ceil(matching.length / PAGE_SIZE));
-    this.page = Math.min(Math.max(this.page, 0), pages - 1);
-    var start = this.page * PAGE_SIZE;
-    this.shown = Array.from(matching.subarray(start, start + PAGE_SIZE));
-    var fragment = document.createDocumentFragment();
-    this.shown.forEach(function (n, i) {
-      var r = tableRow(n);
-      var tr = el("tr");
-      tr.setAttribute("data-index", String(i));
-      tr.setAttribute("data-status", r.status);
-      tr.setAttribute("tabindex", "0");
-      tr.appendChild(el("td", "id", label(r)));
-      tr.appendChild(el("td", null, r.slice));
-      tr.appendChild(el("td", null, expected(r)));
-      tr.appendChild(el("td", null, got(r)));
-      var status = el("td");
-      status.appendChild(badge(r.status));
-      tr.appendChild(status);
-      tr.appendChild(el("td", "reason", r.reason));
-      fragment.appendChild(tr);
-    });
-    if (!this.shown.length) {
-      var empty = el("tr");
-      var td = el("td", "muted", "No case matches these filters.");
-      td.colSpan = 6;
-      empty.appendChild(td);
-      fragment.appendChild(empty);
-    }
-    this.tbody.replaceChildren(fragment);
-    var unit = TRIALS > 1 ? " case-trials" : " cases";
-    this.pager.querySelector("[data-field=count]").textContent = matching.length
-      ? "Showing " + (start + 1).toLocaleString("en") + "–" +
-        (start + this.shown.length).toLocaleString("en") + " of " +
-        matching.length.toLocaleString("en") + " matching (" +
-        this.rows.length.toLocaleString("en") + unit + ")"
-      : "0 matching (" + this.rows.length.toLocaleString("en") + unit + ")";
-    if (state && !state.done) {
-      this.pager.querySelector("[data-field=count]").textContent += " · searching, " +
-        state.read.toLocaleString("en") + " of " + N.toLocaleString("en") + " rows read…";
-    }
-    this.pager.querySelector("[data-field=page]").textContent =
-      "page " + (this.page + 1) + " of " + pages;
-    this.pager.querySelector("[data-page=prev]").disabled = this.page === 0;
-    this.pager.querySelector("[data-page=next]").disabled = this.page >= pages - 1;
+    this.draw(this.matched, state && !state.done ? " · searching, " +
+      state.read.toLocaleString("en") + " of " + N.toLocaleString("en") + " rows read…" : "");
   };
 
   /* the case drawer */
