@@ -31,6 +31,30 @@ def _judge_file(tmp_path: Path, url: str, name: str = "judge.yaml", **extra: Any
     return path
 
 
+def _shipped_calibration(run_assay: RunAssay, tmp_path: Path, url: str) -> Path:
+    """The shipped calibration set judged by the judge at ``url`` and calibrated against
+    its labels: the calibration report's path (``calibration.json`` in ``tmp_path``)."""
+    judged = tmp_path / "judged.json"
+    done = run_assay(
+        "score",
+        JUDGE / "calibration.yaml",
+        JUDGE / "calibration-answers.jsonl",
+        "--grader",
+        _judge_file(tmp_path, url, concurrency=1),
+        "-f",
+        "json",
+        "-o",
+        judged,
+    )
+    assert done.returncode == 0, done.stderr
+    cal = tmp_path / "calibration.json"
+    done = run_assay(
+        "calibrate", JUDGE / "calibration-labels.jsonl", judged, "-f", "json", "-o", cal
+    )
+    assert done.returncode == 0, done.stderr
+    return cal
+
+
 def test_score_with_the_judge_then_calibrate(run_assay: RunAssay, tmp_path: Path) -> None:
     report = tmp_path / "judged.json"
     with judge_server(keyword_verdict) as url:
@@ -740,24 +764,7 @@ def test_a_run_shows_task_success_corrected_for_its_judges_measured_errors(
     run_assay: RunAssay, tmp_path: Path
 ) -> None:
     with judge_server(keyword_verdict) as url:
-        judged = tmp_path / "judged.json"
-        done = run_assay(
-            "score",
-            JUDGE / "calibration.yaml",
-            JUDGE / "calibration-answers.jsonl",
-            "--grader",
-            _judge_file(tmp_path, url, concurrency=1),
-            "-f",
-            "json",
-            "-o",
-            judged,
-        )
-        assert done.returncode == 0, done.stderr
-        cal = tmp_path / "calibration.json"
-        done = run_assay(
-            "calibrate", JUDGE / "calibration-labels.jsonl", judged, "-f", "json", "-o", cal
-        )
-        assert done.returncode == 0, done.stderr
+        _shipped_calibration(run_assay, tmp_path, url)
         suite = _suite(tmp_path, url, cases=12)
         suite.write_text(
             suite.read_text().replace(
@@ -814,24 +821,7 @@ def test_assay_runs_says_which_runs_a_calibration_applies_to(
     run_assay: RunAssay, tmp_path: Path
 ) -> None:
     with judge_server(keyword_verdict) as url:
-        judged = tmp_path / "judged.json"
-        done = run_assay(
-            "score",
-            JUDGE / "calibration.yaml",
-            JUDGE / "calibration-answers.jsonl",
-            "--grader",
-            _judge_file(tmp_path, url, concurrency=1),
-            "-f",
-            "json",
-            "-o",
-            judged,
-        )
-        assert done.returncode == 0, done.stderr
-        cal = tmp_path / "calibration.json"
-        done = run_assay(
-            "calibrate", JUDGE / "calibration-labels.jsonl", judged, "-f", "json", "-o", cal
-        )
-        assert done.returncode == 0, done.stderr
+        _shipped_calibration(run_assay, tmp_path, url)
         suite = _suite(tmp_path, url, cases=2)
         base = suite.read_text().replace(
             "  concurrency: 1\n",
@@ -890,29 +880,7 @@ def test_with_trials_that_agree_the_corrected_interval_is_the_one_trial_run_s(
     than one: the corrected interval of the run with three trials, clustered by case, is
     the one-trial run's, not three times as sure."""
     with judge_server(keyword_verdict) as url:
-        judged = tmp_path / "judged.json"
-        done = run_assay(
-            "score",
-            JUDGE / "calibration.yaml",
-            JUDGE / "calibration-answers.jsonl",
-            "--grader",
-            _judge_file(tmp_path, url, concurrency=1),
-            "-f",
-            "json",
-            "-o",
-            judged,
-        )
-        assert done.returncode == 0, done.stderr
-        done = run_assay(
-            "calibrate",
-            JUDGE / "calibration-labels.jsonl",
-            judged,
-            "-f",
-            "json",
-            "-o",
-            tmp_path / "calibration.json",
-        )
-        assert done.returncode == 0, done.stderr
+        _shipped_calibration(run_assay, tmp_path, url)
         suite = _suite(tmp_path, url, cases=20)
         wrong = {f"C{i:02d}": {"kind": "answer", "text": "Within 60 days."} for i in range(8)}
         text = suite.read_text().replace(
