@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         execute,
         run_item,
     )
+    from assay.runner._gate_request import GateRequest, GateVerdict, gate_request
     from assay.runner._judging import JudgeRunner, judge_all, judge_results
     from assay.runner._matrix import (
         matrix_report,
@@ -69,6 +70,8 @@ _WHERE: dict[str, str] = {
     "Done": "assay.runner._execute",
     "DryRun": "assay.runner._dry_run",
     "Execution": "assay.runner._execute",
+    "GateRequest": "assay.runner._gate_request",
+    "GateVerdict": "assay.runner._gate_request",
     "JudgeRunner": "assay.runner._judging",
     "Overrides": "assay.runner._run",
     "RateLimiter": "assay.runner._options",
@@ -84,6 +87,7 @@ _WHERE: dict[str, str] = {
     "backoff_delay": "assay.runner._options",
     "dry_run": "assay.runner._dry_run",
     "execute": "assay.runner._execute",
+    "gate_request": "assay.runner._gate_request",
     "gate_suite": "assay.runner._trend",
     "judge_all": "assay.runner._judging",
     "judge_results": "assay.runner._judging",
@@ -119,6 +123,8 @@ __all__ = [
     "Done",
     "DryRun",
     "Execution",
+    "GateRequest",
+    "GateVerdict",
     "JudgeRunner",
     "Overrides",
     "RateLimiter",
@@ -136,6 +142,7 @@ __all__ = [
     "default_cache_path",
     "dry_run",
     "execute",
+    "gate_request",
     "gate_suite",
     "grade_from_spans",
     "judge_all",
