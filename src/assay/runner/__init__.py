@@ -33,6 +33,7 @@ if TYPE_CHECKING:
         run_matrix,
     )
     from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
+    from assay.runner._plan_request import Planned, PlanRequest, plan_request
     from assay.runner._prepare import prepare_target
     from assay.runner._provenance import new_run_id
     from assay.runner._receiving import SpanReceiving, receiving_spans
@@ -74,6 +75,8 @@ _WHERE: dict[str, str] = {
     "GateVerdict": "assay.runner._gate_request",
     "JudgeRunner": "assay.runner._judging",
     "Overrides": "assay.runner._run",
+    "PlanRequest": "assay.runner._plan_request",
+    "Planned": "assay.runner._plan_request",
     "RateLimiter": "assay.runner._options",
     "RunControl": "assay.runner._run",
     "RunOptions": "assay.runner._options",
@@ -94,6 +97,7 @@ _WHERE: dict[str, str] = {
     "matrix_report": "assay.runner._matrix",
     "matrix_runs": "assay.runner._matrix",
     "parse_since": "assay.runner._trend",
+    "plan_request": "assay.runner._plan_request",
     "prepare_target": "assay.runner._prepare",
     "report_for_run": "assay.runs._report",
     "resume_matrix": "assay.runner._matrix",
@@ -127,6 +131,8 @@ __all__ = [
     "GateVerdict",
     "JudgeRunner",
     "Overrides",
+    "PlanRequest",
+    "Planned",
     "RateLimiter",
     "ResponseCache",
     "RunControl",
@@ -154,6 +160,7 @@ __all__ = [
     "nothing_graded",
     "parse_age",
     "parse_since",
+    "plan_request",
     "prepare_target",
     "receiving_spans",
     "recorded_grader",
