@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import typer
 
 from assay.cli._flags import CONFIDENCE, INTERVAL, OUTPUT, STORE, format_option
-
-if TYPE_CHECKING:
-    from assay.cases import Case
-    from assay.planning import Pilot
 
 
 def plan(
@@ -105,114 +99,33 @@ def plan(
     calls, tokens, cost and wall time (docs/planning.md)."""
     from assay.cli._options import interval_setting, output_format
     from assay.cli._output import emit
-    from assay.errors import AssayConfigError
     from assay.formats import formats
-    from assay.planning import QUESTIONS
-    from assay.planning import plan as make_plan
     from assay.render import render
+    from assay.runner import PlanRequest, plan_request
 
     format = output_format(format, output, formats("plan"))
-    setting = interval_setting(confidence, interval)
-    if question not in QUESTIONS:
-        raise AssayConfigError(
-            f"assay plan {question}: unknown question; choose one of {', '.join(QUESTIONS)}"
-        )
-    _check_fraction("--power", power)
-    _check_fraction("--assurance", assurance)
-    for option, value in (
-        ("--width", width),
-        ("--drop", drop),
-        ("--margin", margin),
-    ):
-        if value is not None:
-            _check_fraction(option, value)
-    for option, value in (
-        ("--expected-rate", expected_rate),
-        ("--discordance", discordance),
-        ("--baseline-rate", baseline_rate),
-    ):
-        if value is not None and not 0 <= value <= 1:
-            raise AssayConfigError(f"{option} {value:g}: must be between 0 and 1")
-    if not -1 < difference < 1:
-        raise AssayConfigError(f"--difference {difference:g}: must be between -1 and 1")
-    if cases is not None and cases < 2:
-        raise AssayConfigError(f"--cases {cases}: must be at least 2")
-    if replications is not None and replications < 100:
-        raise AssayConfigError(f"--replications {replications}: must be at least 100")
-    if trials is not None and trials < 1:
-        raise AssayConfigError(f"--trials {trials}: must be at least 1")
-    inputs: list[Path] = []
-    chosen_trials = trials
-    given_cases = cases
-    if suite is not None:
-        from assay.load import load_suite
-
-        loaded = load_suite(suite)
-        inputs.append(suite)
-        concurrency = loaded.settings.concurrency if concurrency is None else concurrency
-        if chosen_trials is None and question in ("rate", "detectable"):
-            # a paired plan over trials needs how they agree: asked for, never implied
-            chosen_trials = loaded.settings.trials
-        if question == "detectable" and given_cases is None and dataset is None:
-            given_cases = _real_cases(loaded.load_dataset().cases)
-    if dataset is not None:
-        from assay.load import load_dataset
-
-        if given_cases is not None:
-            raise AssayConfigError("--cases and --dataset: give one of them")
-        inputs.append(dataset)
-        given_cases = _real_cases(load_dataset(dataset).cases)
-    if question == "detectable" and given_cases is None:
-        raise AssayConfigError(
-            "assay plan detectable: give --cases N, --dataset FILE or --suite SUITE"
-        )
-    if concurrency is not None and concurrency < 1:
-        raise AssayConfigError(f"--concurrency {concurrency}: must be at least 1")
-    measured = _pilot(pilot, store, prices) if pilot is not None else None
-    try:
-        made = make_plan(
-            question,  # type: ignore[arg-type]  # checked against QUESTIONS above
-            width=width,
-            expected_rate=expected_rate,
-            assurance=assurance,
-            drop=drop,
-            margin=margin,
-            difference=difference,
-            discordance=discordance,
-            baseline_rate=baseline_rate,
-            cases=given_cases,
-            power=power,
-            trials=1 if chosen_trials is None else chosen_trials,
-            interval=setting,
-            pilot=measured,
-            concurrency=concurrency,
-            **({} if replications is None else {"replications": replications}),
-            **({} if seed is None else {"seed": seed}),
-        )
-    except ValueError as err:
-        raise AssayConfigError(f"assay plan {question}: {err}") from None
-    emit(render(made, format), output, inputs)
-
-
-def _check_fraction(option: str, value: float) -> None:
-    from assay.errors import AssayConfigError
-
-    if not 0 < value < 1:
-        raise AssayConfigError(f"{option} {value:g}: must be between 0 and 1 (exclusive)")
-
-
-def _real_cases(cases: Sequence[Case]) -> int:
-    return sum(1 for case in cases if not case.synthetic)
-
-
-def _pilot(run_id: str, store: str | None, prices: Path | None) -> Pilot:
-    from assay.load import load_prices
-    from assay.runs import pilot_of
-    from assay.store import open_store
-
-    table = load_prices(prices) if prices is not None else None
-    opened = open_store(store, create=False)
-    try:
-        return pilot_of(opened, run_id, prices=table)
-    finally:
-        opened.close()
+    request = PlanRequest(
+        question=question,
+        width=width,
+        expected_rate=expected_rate,
+        assurance=assurance,
+        drop=drop,
+        margin=margin,
+        difference=difference,
+        discordance=discordance,
+        baseline_rate=baseline_rate,
+        cases=cases,
+        dataset=dataset,
+        power=power,
+        trials=trials,
+        replications=replications,
+        seed=seed,
+        pilot=pilot,
+        suite=suite,
+        concurrency=concurrency,
+        prices=prices,
+        store=store,
+        interval=interval_setting(confidence, interval),
+    )
+    planned = plan_request(request)
+    emit(render(planned.plan, format), output, list(planned.inputs))

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         execute,
         run_item,
     )
+    from assay.runner._gate_request import GateRequest, GateVerdict, gate_request
     from assay.runner._judging import JudgeRunner, judge_all, judge_results
     from assay.runner._matrix import (
         matrix_report,
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
         run_matrix,
     )
     from assay.runner._options import RateLimiter, RunOptions, Timing, backoff_delay
+    from assay.runner._plan_request import Planned, PlanRequest, plan_request
     from assay.runner._prepare import prepare_target
     from assay.runner._provenance import new_run_id
     from assay.runner._receiving import SpanReceiving, receiving_spans
@@ -69,8 +71,12 @@ _WHERE: dict[str, str] = {
     "Done": "assay.runner._execute",
     "DryRun": "assay.runner._dry_run",
     "Execution": "assay.runner._execute",
+    "GateRequest": "assay.runner._gate_request",
+    "GateVerdict": "assay.runner._gate_request",
     "JudgeRunner": "assay.runner._judging",
     "Overrides": "assay.runner._run",
+    "PlanRequest": "assay.runner._plan_request",
+    "Planned": "assay.runner._plan_request",
     "RateLimiter": "assay.runner._options",
     "RunControl": "assay.runner._run",
     "RunOptions": "assay.runner._options",
@@ -84,12 +90,14 @@ _WHERE: dict[str, str] = {
     "backoff_delay": "assay.runner._options",
     "dry_run": "assay.runner._dry_run",
     "execute": "assay.runner._execute",
+    "gate_request": "assay.runner._gate_request",
     "gate_suite": "assay.runner._trend",
     "judge_all": "assay.runner._judging",
     "judge_results": "assay.runner._judging",
     "matrix_report": "assay.runner._matrix",
     "matrix_runs": "assay.runner._matrix",
     "parse_since": "assay.runner._trend",
+    "plan_request": "assay.runner._plan_request",
     "prepare_target": "assay.runner._prepare",
     "report_for_run": "assay.runs._report",
     "resume_matrix": "assay.runner._matrix",
@@ -119,8 +127,12 @@ __all__ = [
     "Done",
     "DryRun",
     "Execution",
+    "GateRequest",
+    "GateVerdict",
     "JudgeRunner",
     "Overrides",
+    "PlanRequest",
+    "Planned",
     "RateLimiter",
     "ResponseCache",
     "RunControl",
@@ -136,6 +148,7 @@ __all__ = [
     "default_cache_path",
     "dry_run",
     "execute",
+    "gate_request",
     "gate_suite",
     "grade_from_spans",
     "judge_all",
@@ -147,6 +160,7 @@ __all__ = [
     "nothing_graded",
     "parse_age",
     "parse_since",
+    "plan_request",
     "prepare_target",
     "receiving_spans",
     "recorded_grader",

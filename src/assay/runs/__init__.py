@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from assay.runs._run_report import run_report
     from assay.runs._run_settings import StoredGrader, run_metadata
     from assay.runs._runs_frame import runs_frame
+    from assay.runs._source import open_run_store, report_and_run
     from assay.runs._summary import stored_summary
     from assay.runs._trial_policy import check_policy, check_policy_text
 
@@ -54,6 +55,8 @@ _WHERE: dict[str, str] = {
     "run_report": "assay.runs._run_report",
     "run_side": "assay.runs._compared",
     "runs_frame": "assay.runs._runs_frame",
+    "open_run_store": "assay.runs._source",
+    "report_and_run": "assay.runs._source",
     "stored_calibration": "assay.runs._calibration",
     "stored_repeats": "assay.runs._judge_noise",
     "stored_summary": "assay.runs._summary",
@@ -74,8 +77,10 @@ __all__ = [
     "composite_inputs",
     "corrected",
     "headline",
+    "open_run_store",
     "paired_comparison",
     "pilot_of",
+    "report_and_run",
     "report_for_run",
     "run_listing",
     "run_metadata",
