@@ -31,8 +31,9 @@ def test_the_section_has_a_row_per_setting(tmp_path: Path) -> None:
 
 
 def test_the_simulation_agrees_with_the_exact_power(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("DROPS", "FLIPS", "MARGINS", "WIDTHS"):
+    for name in ("DROPS", "FLIPS", "WIDTHS"):
         monkeypatch.setattr(plan_power, name, (0.1,))
+    monkeypatch.setattr(plan_power, "NI_GRID", ((0.7, 0.1, 1, 0.0),))
     monkeypatch.setattr(plan_power, "POWERS", (0.8,))
     monkeypatch.setattr(plan_power, "TRIALS_GRID", ((0.8, 0.3, 3, 0.1),))
     rows, contrasts = plan_power.measure_all(2000)
