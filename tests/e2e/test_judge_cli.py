@@ -990,3 +990,34 @@ def test_a_judge_of_known_error_rates_is_corrected_to_the_known_truth(
     fixed = report["judge_correction"]["corrected"]
     assert fixed["value"] == pytest.approx(truth)
     assert fixed["ci"][0] < truth < fixed["ci"][1]
+
+
+def test_a_stored_run_gated_against_a_report_file_still_needs_its_calibration(
+    run_assay: RunAssay, tmp_path: Path
+) -> None:
+    """The calibration a run's suite requires is checked when the run is gated, whatever
+    file its baseline comes from."""
+    with judge_server(keyword_verdict) as url:
+        _shipped_calibration(run_assay, tmp_path, url)
+        suite = _suite(tmp_path, url, cases=2)
+        suite.write_text(
+            suite.read_text().replace(
+                "  concurrency: 1\n",
+                "  concurrency: 1\n"
+                "  calibration: {report: calibration.json, max_false_accept_upper: 0.2}\n",
+            )
+            + "gates: ['task_success>=0']\n"
+        )
+        done = run_assay("run", suite, "-f", "json", cwd=tmp_path)
+    assert done.returncode == 1  # false accepts 3/26: upper bound 30.2% above 20%
+    run_id = json.loads(done.stdout)["run_id"]
+    base = tmp_path / "base.json"
+    shown = run_assay("report", run_id, "-f", "json", "-o", base, cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    for extra in (
+        ["-r", "task_success>=0"],
+        ["-r", "not_worse_than_baseline(0.5)", "--baseline", str(base)],
+    ):
+        gated = run_assay("gate", run_id, *extra, cwd=tmp_path)
+        assert gated.returncode == 1, (extra, gated.stdout, gated.stderr)
+        assert "upper bound 30.2% is above the maximum 20.0%" in gated.stdout + gated.stderr

@@ -170,7 +170,7 @@ def gate_request(request: GateRequest, notify: Callable[[str], None] = _quiet) -
     # judge identity --calibration checks and the pairing with a baseline.
     rows = request.junit is not None or request.calibration is not None or compared
     report, run = report_and_run(source, request.store, request.setting, rows, notify)
-    check = _calibration_check(report, source, bool(request.files), request, run)
+    check = _calibration_check(report, source, run is None, request, run)
     report = corrected(report, check)
     against = _baseline(source, run, request, notify) if compared else None
     results = evaluate_gates(report, rules, against)
