@@ -66,7 +66,7 @@ def test_every_case_trial_on_the_real_model_ends_in_one_honest_status(
     steps = tool_calls = tool_errors = malformed = step_limit = 0
     for row in rows:
         assert row["status"] in HONEST, row
-        trajectory = row["trajectory"]
+        trajectory = row.get("trajectory")
         assert trajectory is not None, row["id"]
         assert trajectory["ended"] in ("answered", "step_limit", "model_error", "timeout")
         tools = [s for s in trajectory["steps"] if s["kind"] == "tool"]
