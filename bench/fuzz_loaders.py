@@ -39,7 +39,7 @@ class _Hang(Exception):
 
 def loaders() -> dict[str, Callable[[Path], Any]]:
     """The loader for each kind of file in ``VALID``."""
-    from assay.cli._sources import load_report_file
+    from assay.load import load_report_file
     from assay.load import (
         load_composite_results,
         load_dataset,

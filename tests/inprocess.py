@@ -130,7 +130,7 @@ def _isolated(
     environ = dict(os.environ)
     here = os.getcwd()
     path = list(sys.path)
-    modules = set(sys.modules)
+    modules = dict(sys.modules)
     root = logging.getLogger()
     handlers, level = root.handlers[:], root.level
     root.handlers, root.level = [], logging.WARNING  # an unconfigured interpreter's logging
@@ -149,8 +149,15 @@ def _isolated(
         os.environ.clear()
         os.environ.update(environ)
         sys.path[:] = path
-        for name in set(sys.modules) - modules:
-            if not _kept(sys.modules.get(name)):
+        # A module the run imported, or imported again in place of another (a user's
+        # target shadowing one of the same name), is forgotten: the next run imports it
+        # afresh, as a new process would.
+        for name, module in list(sys.modules.items()):
+            if modules.get(name) is module or _kept(module):
+                continue
+            if name in modules:
+                sys.modules[name] = modules[name]
+            else:
                 del sys.modules[name]
 
 
