@@ -39,11 +39,11 @@ class _Hang(Exception):
 
 def loaders() -> dict[str, Callable[[Path], Any]]:
     """The loader for each kind of file in ``VALID``."""
-    from assay.load import load_report_file
     from assay.load import (
         load_composite_results,
         load_dataset,
         load_profile,
+        load_report_file,
         load_results,
         load_sources,
         load_suite,
