@@ -32,8 +32,9 @@ def _judge_file(tmp_path: Path, url: str, name: str = "judge.yaml", **extra: Any
 
 
 def _shipped_calibration(run_assay: RunAssay, tmp_path: Path, url: str) -> Path:
-    """The shipped calibration set judged by the judge at ``url`` and calibrated against
-    its labels: the calibration report's path (``calibration.json`` in ``tmp_path``)."""
+    """The shipped calibration set judged by the judge at ``url`` (``judged.json`` in
+    ``tmp_path``) and calibrated against its labels: the calibration report's path
+    (``calibration.json`` in ``tmp_path``)."""
     judged = tmp_path / "judged.json"
     done = run_assay(
         "score",
@@ -276,24 +277,8 @@ def test_regrade_makes_a_linked_run_and_compare_refuses_another_judge(
 
 def test_a_suite_gate_requires_the_judges_calibration(run_assay: RunAssay, tmp_path: Path) -> None:
     with judge_server(keyword_verdict) as url:
-        judged = tmp_path / "judged.json"
-        done = run_assay(
-            "score",
-            JUDGE / "calibration.yaml",
-            JUDGE / "calibration-answers.jsonl",
-            "--grader",
-            _judge_file(tmp_path, url, concurrency=1),
-            "-f",
-            "json",
-            "-o",
-            judged,
-        )
-        assert done.returncode == 0, done.stderr
-        cal = tmp_path / "calibration.json"
-        done = run_assay(
-            "calibrate", JUDGE / "calibration-labels.jsonl", judged, "-f", "json", "-o", cal
-        )
-        assert done.returncode == 0, done.stderr
+        cal = _shipped_calibration(run_assay, tmp_path, url)
+        judged = tmp_path / "judged.json"  # the judged answers it calibrated against
         suite = _suite(tmp_path, url, cases=2)
         base = suite.read_text()
         # false accepts 3/26 [2.4%, 30.2%], false rejects 0/18 [0%, 18.5%], kappa 0.906
